@@ -1,0 +1,235 @@
+//! A scenario: the fixed inputs of one teaching run, as written by an author
+//! in `scenarios/*.json`. Format documented in `scenarios/README.md`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+/// The two languages every user-facing text comes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+impl Lang {
+    pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh",
+            Lang::En => "en",
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Zh => Lang::En,
+            Lang::En => Lang::Zh,
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Lang> {
+        match s {
+            "zh" => Some(Lang::Zh),
+            "en" => Some(Lang::En),
+            _ => None,
+        }
+    }
+}
+
+/// A text in both languages.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub zh: String,
+    pub en: String,
+}
+
+impl Text {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Zh => &self.zh,
+            Lang::En => &self.en,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short stable name, used on the command line and in file names.
+    pub name: String,
+    pub title: Text,
+    /// What the user asks; the first message the model will see.
+    pub task: Text,
+    /// The fixed inputs and conditions, stated plainly (shown by `a`).
+    #[serde(default)]
+    pub conditions: Vec<Text>,
+    pub about: About,
+    /// The in-memory workspace: path → content. Nothing touches real disks.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
+    pub tools: Vec<ToolDef>,
+    /// The most model calls the host will make.
+    pub budget: u32,
+    /// What-if switches: mistakes a harness can make.
+    #[serde(default)]
+    pub harness: Harness,
+    /// The check the host runs before it accepts "done" after a change.
+    #[serde(default)]
+    pub verify: Option<Verify>,
+    /// The scripted model: ordered rules over the context it was sent.
+    pub model: Vec<Rule>,
+    /// How the author says the loop ends; `check` reports a mismatch.
+    pub expect: EndStatus,
+    /// Plain-words explanation per step number (1-based, as a string key).
+    #[serde(default)]
+    pub narration: BTreeMap<String, Text>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct About {
+    pub why: Text,
+    pub how: Text,
+    pub cost: Text,
+    pub check: Text,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolDef {
+    /// Offered tools must name a built-in: read_file, patch_file, run_tests.
+    pub name: String,
+    pub description: Text,
+    /// Argument names, in order; the host refuses any other set.
+    #[serde(default)]
+    pub params: Vec<String>,
+    /// A tool that exists but is not offered to the model: the host refuses it.
+    #[serde(default = "yes")]
+    pub offered: bool,
+    /// For run_tests: what must hold in the workspace for the tests to pass.
+    #[serde(default)]
+    pub checks: Vec<FileCheck>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileCheck {
+    pub path: String,
+    pub contains: String,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Harness {
+    /// Forget to append tool results to the messages.
+    #[serde(default)]
+    pub drop_results: bool,
+    /// Stop the whole loop when a tool returns an error.
+    #[serde(default)]
+    pub crash_on_tool_error: bool,
+    /// Pair results with calls by arrival order instead of by call id.
+    #[serde(default)]
+    pub pair_by_order: bool,
+    /// Accept the model's "done" without running the verification.
+    #[serde(default)]
+    pub trust_done: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Verify {
+    pub tool: String,
+    #[serde(default)]
+    pub args: BTreeMap<String, String>,
+}
+
+/// One rule of the scripted model: when `when` holds for the context it was
+/// sent, reply with `say` and/or `calls`. Rules are tried in order.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rule {
+    #[serde(default)]
+    pub when: Condition,
+    #[serde(default)]
+    pub say: Option<Text>,
+    #[serde(default)]
+    pub calls: Vec<CallSpec>,
+}
+
+/// Every field present must hold; an empty condition always holds.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// The context holds a result paired (by id) with a matching call.
+    #[serde(default)]
+    pub has_result: Option<CallMatch>,
+    /// The context holds no result paired with a matching call.
+    #[serde(default)]
+    pub lacks_result: Option<CallMatch>,
+    /// Some message in the context contains this text.
+    #[serde(default)]
+    pub contains: Option<String>,
+    /// No message in the context contains this text.
+    #[serde(default)]
+    pub lacks: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallMatch {
+    pub tool: String,
+    /// These arguments must have these values; others may be anything.
+    #[serde(default)]
+    pub args: BTreeMap<String, String>,
+    /// The result must (true) or must not (false) be an error.
+    #[serde(default)]
+    pub ok: Option<bool>,
+    /// The result's text must contain this.
+    #[serde(default)]
+    pub contains: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallSpec {
+    pub tool: String,
+    #[serde(default)]
+    pub args: BTreeMap<String, String>,
+    /// How long the tool takes, in ticks: results of one reply arrive in
+    /// order of delay, so a later call can finish first.
+    #[serde(default)]
+    pub delay: u32,
+}
+
+/// How a loop ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndStatus {
+    /// A reply without tool calls, verified where the task changed things.
+    Completed,
+    /// The host stopped because the budget of model calls ran out.
+    BudgetExhausted,
+    /// The model said done after a change and the host did not verify it.
+    VerificationMissing,
+    /// The harness itself failed (a tool error it did not handle).
+    Crashed,
+}
+
+impl EndStatus {
+    pub fn code(self) -> &'static str {
+        match self {
+            EndStatus::Completed => "completed",
+            EndStatus::BudgetExhausted => "budget_exhausted",
+            EndStatus::VerificationMissing => "verification_missing",
+            EndStatus::Crashed => "crashed",
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! The trace: what the engine recorded while running the loop, one `Step`
+//! per message or host action. Everything a frame shows is derived from it.
+//!
+//! The trace is append-only: messages, tool calls and file events are stored
+//! once, each stamped with the step that made it, and the state at step k is
+//! derived by looking only at what happened up to k. Nothing is cloned per
+//! step, so a long trace stays small.
+
+use std::fmt;
+
+use crate::scenario::{EndStatus, Lang};
+
+/// A tool call's id, as the model wrote it in its reply (`call_1`, ...).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CallId(pub String);
+
+impl fmt::Display for CallId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The three swimlanes. The user is not a lane: the task enters at the host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lane {
+    Model,
+    Host,
+    Tool,
+}
+
+impl Lane {
+    pub const ALL: [Lane; 3] = [Lane::Model, Lane::Host, Lane::Tool];
+
+    pub fn index(self) -> usize {
+        match self {
+            Lane::Model => 0,
+            Lane::Host => 1,
+            Lane::Tool => 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    Tool,
+}
+
+/// One message of the conversation the host keeps and sends to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub role: Role,
+    pub text: String,
+    /// Assistant messages: the calls the model proposed, in order.
+    pub calls: Vec<CallId>,
+    /// Tool messages: the call this result is attached to.
+    pub call_id: Option<CallId>,
+    pub is_error: bool,
+    /// The step that appended it.
+    pub step: usize,
+    /// What it adds to the context's size, in characters (text, call ids,
+    /// tool names and arguments).
+    pub size: usize,
+}
+
+/// The host's decision on a proposed call, made before anything runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Approved,
+    Refused(Refusal),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    NotOffered,
+    MissingArg(String),
+    UnknownArg(String),
+    OutsideWorkspace(String),
+}
+
+impl Refusal {
+    /// The refusal as the host writes it into the tool result the model reads.
+    pub fn message(&self, tool: &str) -> String {
+        match self {
+            Refusal::NotOffered => format!("refused by host: tool \"{tool}\" is not offered"),
+            Refusal::MissingArg(a) => format!("refused by host: missing argument \"{a}\""),
+            Refusal::UnknownArg(a) => format!("refused by host: unknown argument \"{a}\""),
+            Refusal::OutsideWorkspace(p) => {
+                format!("refused by host: path \"{p}\" is outside the workspace")
+            }
+        }
+    }
+}
+
+/// What a tool (or the host, on refusal) gave back for a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolResult {
+    pub text: String,
+    pub is_error: bool,
+    /// An operation id seen before: the earlier result, nothing written again.
+    pub replayed: bool,
+}
+
+/// One tool call from proposal to result. Status at a step is derived from
+/// the step numbers at which each stage happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolCall {
+    pub id: CallId,
+    pub tool: String,
+    pub args: Vec<(String, String)>,
+    /// The model call (1-based) whose reply proposed it.
+    pub model_call: u32,
+    pub proposed: usize,
+    pub verdict: Option<(usize, Verdict)>,
+    pub started: Option<usize>,
+    pub finished: Option<usize>,
+    pub result: Option<ToolResult>,
+    /// The id the host attached the result to (differs only in a harness bug).
+    pub paired_to: Option<CallId>,
+    /// Whether the result was appended to the messages.
+    pub appended: bool,
+}
+
+impl ToolCall {
+    pub fn args_text(&self) -> String {
+        let parts: Vec<String> = self
+            .args
+            .iter()
+            .map(|(k, v)| format!("\"{k}\": {}", quote(v)))
+            .collect();
+        format!("{{{}}}", parts.join(", "))
+    }
+
+    pub fn status_at(&self, step: usize) -> Option<CallStatus> {
+        if self.proposed > step {
+            return None;
+        }
+        let done = |s: Option<usize>| s.is_some_and(|s| s <= step);
+        if done(self.finished) {
+            let error = self.result.as_ref().is_some_and(|r| r.is_error);
+            return Some(match (&self.verdict, error) {
+                (Some((_, Verdict::Refused(_))), _) => CallStatus::Refused,
+                (_, true) => CallStatus::Error,
+                _ => CallStatus::Done,
+            });
+        }
+        if done(self.started) {
+            return Some(CallStatus::Running);
+        }
+        match &self.verdict {
+            Some((s, Verdict::Approved)) if *s <= step => Some(CallStatus::Approved),
+            _ => Some(CallStatus::Proposed),
+        }
+    }
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallStatus {
+    Proposed,
+    Approved,
+    Running,
+    Done,
+    Error,
+    Refused,
+}
+
+impl CallStatus {
+    pub fn code(self) -> &'static str {
+        match self {
+            CallStatus::Proposed => "proposed",
+            CallStatus::Approved => "approved",
+            CallStatus::Running => "running",
+            CallStatus::Done => "done",
+            CallStatus::Error => "error",
+            CallStatus::Refused => "refused",
+        }
+    }
+}
+
+/// One model call of the outer loop and the context it was sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelCall {
+    /// 1-based.
+    pub number: u32,
+    pub step: usize,
+    /// The context is exactly `trace.messages[..context_len]`.
+    pub context_len: usize,
+    /// Size of that context in characters (messages plus tool definitions).
+    pub context_size: usize,
+    /// Tokens the model generated in its reply (the inner loop), estimated.
+    pub tokens: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileChange {
+    Read,
+    Written { version: u32 },
+}
+
+/// Something a tool did to the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileEvent {
+    pub step: usize,
+    pub path: String,
+    pub change: FileChange,
+}
+
+/// What happened at one step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepKind {
+    /// The user's task reaches the host. The model has seen nothing yet.
+    TaskArrives,
+    /// The host sends the context to the model (outer turn `number`).
+    ModelCall { number: u32 },
+    /// The model replies with tool calls: proposals, nothing has run.
+    Proposes { number: u32, calls: Vec<CallId> },
+    /// The host checks one proposed call before anything runs.
+    Validates { call: CallId, verdict: Verdict },
+    /// The host runs the approved calls (in parallel when more than one).
+    Executes { calls: Vec<CallId> },
+    /// A result comes back; the host attaches it to a call id and appends it.
+    ResultArrives { call: CallId },
+    /// The model replies without tool calls.
+    Answers { number: u32 },
+    /// The host runs the verification check itself before accepting "done".
+    Verifies { tool: String },
+    /// The verification result comes back.
+    Verified { passed: bool, output: String },
+    /// The host will not call the model again: the budget is used up.
+    BudgetExhausted { budget: u32 },
+    /// The harness fails on a tool error it does not handle.
+    Crashes { call: CallId },
+}
+
+/// Counters shown at every step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counters {
+    pub model_calls: u32,
+    pub tool_runs: u32,
+    pub writes: u32,
+    /// Size of the context sent on the latest model call.
+    pub context_size: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub kind: StepKind,
+    /// Arrow source (None: the user, outside the lanes) and target.
+    pub from: Option<Lane>,
+    pub to: Lane,
+    pub counters: Counters,
+    /// The latest model call at this step (index into `Trace::model_calls`).
+    pub model_call: Option<usize>,
+    /// Set on the step that ends the loop.
+    pub end: Option<EndStatus>,
+    /// The author's plain-words explanation for this step, if any.
+    pub narration: Option<String>,
+}
+
+impl Step {
+    /// The lane that acts at this step.
+    pub fn actor(&self) -> Lane {
+        self.from.unwrap_or(self.to)
+    }
+}
+
+/// A tool definition as offered to the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OfferedTool {
+    pub name: String,
+    pub params: Vec<String>,
+    pub description: String,
+}
+
+impl OfferedTool {
+    pub fn signature(&self) -> String {
+        format!("{}({})", self.name, self.params.join(", "))
+    }
+}
+
+/// The whole recorded run of one scenario in one language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trace {
+    pub scenario: String,
+    pub title: String,
+    pub lang: Lang,
+    pub steps: Vec<Step>,
+    pub messages: Vec<Message>,
+    pub calls: Vec<ToolCall>,
+    pub model_calls: Vec<ModelCall>,
+    pub files: Vec<String>,
+    pub file_events: Vec<FileEvent>,
+    pub tools: Vec<OfferedTool>,
+    pub budget: u32,
+    pub end: EndStatus,
+}
+
+impl Trace {
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    pub fn call(&self, id: &CallId) -> Option<&ToolCall> {
+        self.calls.iter().find(|c| &c.id == id)
+    }
+
+    /// The messages sent on a model call: exactly those appended before it.
+    pub fn context(&self, model_call: &ModelCall) -> &[Message] {
+        &self.messages[..model_call.context_len]
+    }
+
+    /// The context sent on the model call before this one, as a length.
+    pub fn previous_context_len(&self, index: usize) -> usize {
+        if index == 0 {
+            0
+        } else {
+            self.model_calls[index - 1].context_len
+        }
+    }
+
+    /// Calls proposed up to and including `step`.
+    pub fn calls_at(&self, step: usize) -> impl Iterator<Item = &ToolCall> {
+        // Calls are stored in proposal order, so stop at the first later one.
+        self.calls.iter().take_while(move |c| c.proposed <= step)
+    }
+
+    /// Each file's state after `step`: last change, if any.
+    pub fn file_state_at(&self, path: &str, step: usize) -> Option<&FileChange> {
+        self.file_events
+            .iter()
+            .take_while(|e| e.step <= step)
+            .filter(|e| e.path == path)
+            .map(|e| &e.change)
+            .fold(None, |last, c| match (last, c) {
+                // A read after a write does not hide that the file was written.
+                (Some(w @ FileChange::Written { .. }), FileChange::Read) => Some(w),
+                (_, c) => Some(c),
+            })
+    }
+}

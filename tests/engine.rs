@@ -1,0 +1,126 @@
+//! Engine invariants, on every shipped scenario and in both languages.
+
+use agent_loop_sim::load::{self, CATALOG};
+use agent_loop_sim::scenario::{EndStatus, Lang};
+use agent_loop_sim::trace::{CallStatus, Lane, Role, StepKind, Trace};
+
+fn shipped() -> Vec<Trace> {
+    CATALOG
+        .iter()
+        .flat_map(|(name, _)| {
+            let loaded = load::load(name).expect("shipped scenario loads");
+            Lang::ALL.map(|lang| loaded.trace(lang).clone())
+        })
+        .collect()
+}
+
+#[test]
+fn default_scenario_runs_the_eight_steps_of_the_design() {
+    let loaded = load::load("read-config-timeout").unwrap();
+    for lang in Lang::ALL {
+        let t = loaded.trace(lang);
+        let kinds: Vec<&str> = t
+            .steps
+            .iter()
+            .map(|s| match &s.kind {
+                StepKind::TaskArrives => "task",
+                StepKind::ModelCall { .. } => "model-call",
+                StepKind::Proposes { .. } => "proposes",
+                StepKind::Validates { .. } => "validates",
+                StepKind::Executes { .. } => "executes",
+                StepKind::ResultArrives { .. } => "result",
+                StepKind::Answers { .. } => "answers",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "task",
+                "model-call",
+                "proposes",
+                "validates",
+                "executes",
+                "result",
+                "model-call",
+                "answers"
+            ]
+        );
+        let lanes: Vec<(Option<Lane>, Lane)> = t.steps.iter().map(|s| (s.from, s.to)).collect();
+        assert_eq!(
+            lanes,
+            [
+                (None, Lane::Host),
+                (Some(Lane::Host), Lane::Model),
+                (Some(Lane::Model), Lane::Host),
+                (Some(Lane::Host), Lane::Host),
+                (Some(Lane::Host), Lane::Tool),
+                (Some(Lane::Tool), Lane::Host),
+                (Some(Lane::Host), Lane::Model),
+                (Some(Lane::Model), Lane::Host),
+            ]
+        );
+        assert_eq!(t.end, EndStatus::Completed);
+        assert_eq!(t.steps[7].end, Some(EndStatus::Completed));
+        // call_1 is only a proposal at step 3, runs at 5, is done at 6.
+        let call = &t.calls[0];
+        assert_eq!(call.id.0, "call_1");
+        assert_eq!(call.status_at(2), Some(CallStatus::Proposed));
+        assert_eq!(call.status_at(3), Some(CallStatus::Approved));
+        assert_eq!(call.status_at(4), Some(CallStatus::Running));
+        assert_eq!(call.status_at(5), Some(CallStatus::Done));
+        assert_eq!(call.result.as_ref().unwrap().text, "timeout=30");
+        // config.txt is untouched until the result comes back.
+        assert_eq!(t.file_state_at("config.txt", 4), None);
+        assert!(t.file_state_at("config.txt", 5).is_some());
+        // Model call #2 is sent task, assistant call_1, tool result for call_1.
+        let second = &t.model_calls[1];
+        let roles: Vec<Role> = t.context(second).iter().map(|m| m.role).collect();
+        assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool]);
+        assert_eq!(t.context(second)[2].call_id.as_ref().unwrap().0, "call_1");
+        assert_eq!(t.steps[7].counters.model_calls, 2);
+        assert_eq!(t.steps[7].counters.tool_runs, 1);
+        assert_eq!(t.steps[7].counters.writes, 0);
+    }
+}
+
+#[test]
+fn the_context_at_each_model_call_is_exactly_the_messages_appended_before_it() {
+    for t in shipped() {
+        for mc in &t.model_calls {
+            let before: Vec<_> = t.messages.iter().filter(|m| m.step < mc.step).collect();
+            let sent: Vec<_> = t.context(mc).iter().collect();
+            assert_eq!(sent, before, "{} call #{}", t.scenario, mc.number);
+            let size: usize = sent.iter().map(|m| m.size).sum::<usize>();
+            assert!(mc.context_size >= size, "size counts every message");
+        }
+        // Contexts only grow: each one is a prefix of the next.
+        for pair in t.model_calls.windows(2) {
+            assert!(pair[0].context_len <= pair[1].context_len);
+        }
+    }
+}
+
+#[test]
+fn every_tool_result_pairs_with_exactly_one_earlier_call() {
+    for t in shipped() {
+        for (i, m) in t.messages.iter().enumerate() {
+            if m.role != Role::Tool {
+                continue;
+            }
+            let id = m.call_id.as_ref().expect("a tool result carries a call id");
+            let asked: Vec<_> = t.messages[..i]
+                .iter()
+                .filter(|a| a.role == Role::Assistant && a.calls.contains(id))
+                .collect();
+            assert_eq!(asked.len(), 1, "{}: {id} asked exactly once before", t.scenario);
+            let answered = t.messages.iter().filter(|r| r.call_id.as_ref() == Some(id));
+            assert_eq!(answered.count(), 1, "{}: {id} answered once", t.scenario);
+        }
+    }
+}
+
+#[test]
+fn two_runs_give_identical_traces() {
+    assert_eq!(shipped(), shipped());
+}
