@@ -1,3 +1,17 @@
-fn main() {
-    println!("Hello, world!");
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use agent_loop_sim::cli::{Cli, Command};
+use agent_loop_sim::{batch, tui};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => tui::main(&cli),
+        Some(Command::List) => batch::list(),
+        Some(Command::Check { ref files }) => batch::check(files),
+        Some(Command::Trace { ref target }) => batch::trace(target, cli.lang.into()),
+        Some(Command::Export { .. }) => batch::export(&cli),
+    }
 }

@@ -1,0 +1,195 @@
+//! The app state and its one `update` function. No terminal, no clock here:
+//! the event loop turns keys and timer ticks into `Action`s.
+
+use crate::load::Loaded;
+use crate::scenario::Lang;
+use crate::theme::Theme;
+use crate::trace::Trace;
+
+pub const DWELL_DEFAULT_MS: u32 = 2000;
+pub const DWELL_MIN_MS: u32 = 500;
+pub const DWELL_MAX_MS: u32 = 10_000;
+pub const DWELL_STEP_MS: u32 = 500;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Next,
+    Prev,
+    First,
+    Last,
+    /// Jump to step n (1-based).
+    Jump(usize),
+    TogglePlay,
+    /// The dwell time has passed while playing.
+    Tick,
+    DwellLonger,
+    DwellShorter,
+    FocusNext,
+    FocusPrev,
+    /// Scroll the focused panel (or the open overlay) by lines; + is down.
+    Scroll(i32),
+    Zoom,
+    ToggleHelp,
+    ToggleAbout,
+    SwitchLanguage,
+    /// Close an overlay or zoom; quit when there is none.
+    Back,
+    Resize(u16, u16),
+    Quit,
+}
+
+/// The panels that can take focus, in Tab order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    Lanes,
+    Context,
+    Pairing,
+    Explain,
+}
+
+impl Panel {
+    pub const ALL: [Panel; 4] = [Panel::Lanes, Panel::Context, Panel::Pairing, Panel::Explain];
+
+    pub fn index(self) -> usize {
+        match self {
+            Panel::Lanes => 0,
+            Panel::Context => 1,
+            Panel::Pairing => 2,
+            Panel::Explain => 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+    About,
+}
+
+#[derive(Debug, Clone)]
+pub struct App {
+    pub loaded: Loaded,
+    pub lang: Lang,
+    pub theme: Theme,
+    /// 0-based index of the current step.
+    pub step: usize,
+    pub playing: bool,
+    pub dwell_ms: u32,
+    pub focus: Panel,
+    /// Lines scrolled, per panel (for Context: up from the newest).
+    pub scroll: [u16; 4],
+    pub overlay_scroll: u16,
+    pub zoom: bool,
+    pub overlay: Option<Overlay>,
+    pub size: (u16, u16),
+    pub quit: bool,
+}
+
+impl App {
+    pub fn new(loaded: Loaded, lang: Lang, theme: Theme) -> Self {
+        App {
+            loaded,
+            lang,
+            theme,
+            step: 0,
+            playing: false,
+            dwell_ms: DWELL_DEFAULT_MS,
+            focus: Panel::Lanes,
+            scroll: [0; 4],
+            overlay_scroll: 0,
+            zoom: false,
+            overlay: None,
+            size: (120, 40),
+            quit: false,
+        }
+    }
+
+    pub fn trace(&self) -> &Trace {
+        self.loaded.trace(self.lang)
+    }
+
+    pub fn last(&self) -> usize {
+        self.trace().len().saturating_sub(1)
+    }
+
+    fn go(&mut self, step: usize) {
+        let step = step.min(self.last());
+        if step != self.step {
+            self.step = step;
+            self.scroll = [0; 4];
+        }
+    }
+}
+
+/// Apply one action. The only place the app state changes.
+pub fn update(app: &mut App, action: Action) {
+    match action {
+        Action::Next => app.go(app.step + 1),
+        Action::Prev => app.go(app.step.saturating_sub(1)),
+        Action::First => app.go(0),
+        Action::Last => app.go(app.last()),
+        Action::Jump(n) => app.go(n.saturating_sub(1)),
+        Action::TogglePlay => {
+            if app.playing {
+                app.playing = false;
+            } else {
+                // Play from the start again when already at the end.
+                if app.step == app.last() {
+                    app.go(0);
+                }
+                app.playing = app.step < app.last();
+            }
+        }
+        Action::Tick => {
+            if app.playing {
+                app.go(app.step + 1);
+            }
+            if app.step >= app.last() {
+                app.playing = false;
+            }
+        }
+        Action::DwellLonger => {
+            app.dwell_ms = (app.dwell_ms + DWELL_STEP_MS).min(DWELL_MAX_MS);
+        }
+        Action::DwellShorter => {
+            app.dwell_ms = app.dwell_ms.saturating_sub(DWELL_STEP_MS).max(DWELL_MIN_MS);
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            let n = Panel::ALL.len();
+            let shift = if action == Action::FocusNext { 1 } else { n - 1 };
+            app.focus = Panel::ALL[(app.focus.index() + shift) % n];
+        }
+        Action::Scroll(delta) => {
+            let target = match app.overlay {
+                Some(_) => &mut app.overlay_scroll,
+                None => &mut app.scroll[app.focus.index()],
+            };
+            let moved = i64::from(*target) + i64::from(delta);
+            *target = moved.clamp(0, i64::from(crate::view::MAX_SCROLL)) as u16;
+        }
+        Action::Zoom => app.zoom = !app.zoom,
+        Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
+        Action::ToggleAbout => toggle_overlay(app, Overlay::About),
+        Action::SwitchLanguage => app.lang = app.lang.other(),
+        Action::Back => {
+            if app.overlay.is_some() {
+                app.overlay = None;
+            } else if app.zoom {
+                app.zoom = false;
+            } else {
+                app.quit = true;
+            }
+        }
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Quit => app.quit = true,
+    }
+}
+
+fn toggle_overlay(app: &mut App, overlay: Overlay) {
+    app.overlay_scroll = 0;
+    app.overlay = if app.overlay == Some(overlay) {
+        None
+    } else {
+        Some(overlay)
+    };
+}

@@ -1,0 +1,119 @@
+//! The command line: the interface teachers' scripts rely on (DESIGN.md).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::scenario::Lang;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "agent-loop-sim",
+    version,
+    about = "Step through an LLM agent loop: Model, Host and Tool lanes, the exact context, call_id pairing",
+    after_help = "Without a command, opens the interactive simulator on the default scenario."
+)]
+pub struct Cli {
+    /// Scenario to open: a shipped name (see `list`) or a JSON file.
+    #[arg(long, value_name = "NAME|FILE", global = true)]
+    pub scenario: Option<String>,
+
+    /// Language of the screen.
+    #[arg(long, value_enum, default_value_t = LangArg::Zh, global = true)]
+    pub lang: LangArg,
+
+    /// Colour theme (light is made for paper and bright projectors).
+    #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
+    pub theme: ThemeArg,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the scenarios that ship with the simulator.
+    List,
+    /// Validate scenario files: run each one and report clear errors.
+    Check {
+        /// Scenario files (or shipped names) to check.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+    },
+    /// Print the engine's trace of a scenario as JSON.
+    Trace {
+        /// A shipped name or a scenario file.
+        #[arg(value_name = "NAME|FILE")]
+        target: String,
+    },
+    /// Export every frame as a figure: svg, txt, ansi, or one asciicast.
+    Export {
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Folder to write into (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Frame size in cells, WIDTHxHEIGHT.
+        #[arg(long, default_value = "120x40", value_parser = parse_size)]
+        size: (u16, u16),
+        /// Only these steps, e.g. 3 or 2-5.
+        #[arg(long, value_name = "A-B", value_parser = parse_steps)]
+        steps: Option<(usize, usize)>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LangArg {
+    Zh,
+    En,
+}
+
+impl From<LangArg> for Lang {
+    fn from(l: LangArg) -> Lang {
+        match l {
+            LangArg::Zh => Lang::Zh,
+            LangArg::En => Lang::En,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ThemeArg {
+    Dark,
+    Light,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Svg,
+    Txt,
+    Ansi,
+    Cast,
+}
+
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let err = || format!("expected WIDTHxHEIGHT such as 120x40, got {s:?}");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(err)?;
+    let w: u16 = w.trim().parse().map_err(|_| err())?;
+    let h: u16 = h.trim().parse().map_err(|_| err())?;
+    if !(20..=500).contains(&w) || !(5..=300).contains(&h) {
+        return Err(format!(
+            "size {w}x{h} is out of range; expected 20..500 columns and 5..300 rows"
+        ));
+    }
+    Ok((w, h))
+}
+
+fn parse_steps(s: &str) -> Result<(usize, usize), String> {
+    let err = || format!("expected a step or a range such as 3 or 2-5, got {s:?}");
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (a, b),
+        None => (s, s),
+    };
+    let a: usize = a.trim().parse().map_err(|_| err())?;
+    let b: usize = b.trim().parse().map_err(|_| err())?;
+    if a == 0 || b < a {
+        return Err(err());
+    }
+    Ok((a, b))
+}

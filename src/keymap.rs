@@ -1,0 +1,232 @@
+//! One table of keys: it drives dispatch, the footer hints and the help
+//! overlay, so the three can never disagree.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::app::Action;
+use crate::i18n::Label;
+use crate::scenario::Lang;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Code(KeyCode),
+    Char(char),
+    Ctrl(char),
+    /// 1–9: jump to that step.
+    Digits,
+}
+
+impl Key {
+    fn display(self) -> String {
+        match self {
+            Key::Code(KeyCode::Right) => "→".into(),
+            Key::Code(KeyCode::Left) => "←".into(),
+            Key::Code(KeyCode::Up) => "↑".into(),
+            Key::Code(KeyCode::Down) => "↓".into(),
+            Key::Code(KeyCode::PageDown) => "PgDn".into(),
+            Key::Code(KeyCode::PageUp) => "PgUp".into(),
+            Key::Code(KeyCode::Enter) => "Enter".into(),
+            Key::Code(KeyCode::Backspace) => "Bksp".into(),
+            Key::Code(KeyCode::Home) => "Home".into(),
+            Key::Code(KeyCode::End) => "End".into(),
+            Key::Code(KeyCode::Tab) => "Tab".into(),
+            Key::Code(KeyCode::BackTab) => "S-Tab".into(),
+            Key::Code(KeyCode::Esc) => "Esc".into(),
+            Key::Code(other) => format!("{other}"),
+            Key::Char(' ') => "Space".into(),
+            Key::Char(c) => c.to_string(),
+            Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
+            Key::Digits => "1–9".into(),
+        }
+    }
+
+    fn matches(self, event: &KeyEvent) -> bool {
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        match (self, event.code) {
+            (Key::Ctrl(c), KeyCode::Char(e)) => ctrl && e.eq_ignore_ascii_case(&c),
+            (Key::Char(c), KeyCode::Char(e)) => !ctrl && c == e,
+            (Key::Digits, KeyCode::Char(e)) => !ctrl && ('1'..='9').contains(&e),
+            (Key::Code(c), e) => !ctrl && c == e,
+            _ => false,
+        }
+    }
+}
+
+pub struct Binding {
+    pub keys: &'static [Key],
+    pub action: Action,
+    pub help: Label,
+    /// Short hint for the footer; `None` keeps the binding out of it.
+    pub hint: Option<Label>,
+}
+
+impl Binding {
+    pub fn keys_text(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| k.display())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The first keys, for the footer.
+    pub fn short_keys(&self) -> String {
+        match self.keys {
+            [Key::Code(KeyCode::Up), Key::Code(KeyCode::Down), ..] => "↑↓".into(),
+            [Key::Code(KeyCode::Right), ..] => "→".into(),
+            [Key::Code(KeyCode::Left), ..] => "←".into(),
+            [Key::Char('+'), ..] => "+/-".into(),
+            [first, ..] => first.display(),
+            [] => String::new(),
+        }
+    }
+}
+
+use KeyCode as K;
+
+pub const KEYMAP: &[Binding] = &[
+    Binding {
+        keys: &[
+            Key::Code(K::Right),
+            Key::Char('l'),
+            Key::Code(K::PageDown),
+            Key::Code(K::Enter),
+        ],
+        action: Action::Next,
+        help: Label::new("下一步", "next step"),
+        hint: Some(Label::new("下一步", "next")),
+    },
+    Binding {
+        keys: &[
+            Key::Code(K::Left),
+            Key::Char('h'),
+            Key::Code(K::PageUp),
+            Key::Code(K::Backspace),
+        ],
+        action: Action::Prev,
+        help: Label::new("上一步", "previous step"),
+        hint: Some(Label::new("上一步", "prev")),
+    },
+    Binding {
+        keys: &[Key::Char(' ')],
+        action: Action::TogglePlay,
+        help: Label::new(
+            "播放/暂停（每个间隔前进一步，停在最后一步）",
+            "play/pause (one step per dwell time, stops on the last step)",
+        ),
+        hint: Some(Label::new("播放", "play")),
+    },
+    Binding {
+        keys: &[Key::Char('+'), Key::Char('=')],
+        action: Action::DwellLonger,
+        help: Label::new("延长播放间隔", "longer dwell time"),
+        hint: Some(Label::new("间隔", "dwell")),
+    },
+    Binding {
+        keys: &[Key::Char('-'), Key::Char('_')],
+        action: Action::DwellShorter,
+        help: Label::new("缩短播放间隔", "shorter dwell time"),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Code(K::Home), Key::Char('g')],
+        action: Action::First,
+        help: Label::new("第一步", "first step"),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Code(K::End), Key::Char('G')],
+        action: Action::Last,
+        help: Label::new("最后一步", "last step"),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Digits],
+        action: Action::Jump(0),
+        help: Label::new("跳到第 1–9 步", "jump to step 1–9"),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Code(K::Tab)],
+        action: Action::FocusNext,
+        help: Label::new("焦点移到下一个面板", "move focus to the next panel"),
+        hint: Some(Label::new("面板", "panel")),
+    },
+    Binding {
+        keys: &[Key::Code(K::BackTab)],
+        action: Action::FocusPrev,
+        help: Label::new("焦点移到上一个面板", "move focus to the previous panel"),
+        hint: None,
+    },
+    Binding {
+        keys: &[
+            Key::Code(K::Up),
+            Key::Code(K::Down),
+            Key::Char('k'),
+            Key::Char('j'),
+        ],
+        action: Action::Scroll(0),
+        help: Label::new("滚动焦点面板", "scroll the focused panel"),
+        hint: Some(Label::new("滚动", "scroll")),
+    },
+    Binding {
+        keys: &[Key::Char('z')],
+        action: Action::Zoom,
+        help: Label::new("放大焦点面板到全屏", "zoom the focused panel to full screen"),
+        hint: Some(Label::new("放大", "zoom")),
+    },
+    Binding {
+        keys: &[Key::Char('L')],
+        action: Action::SwitchLanguage,
+        help: Label::new("切换语言（中文/English）", "switch language (中文/English)"),
+        hint: Some(Label::new("English", "中文")),
+    },
+    Binding {
+        keys: &[Key::Char('a')],
+        action: Action::ToggleAbout,
+        help: Label::new("关于这个场景", "about this scenario"),
+        hint: Some(Label::new("关于", "about")),
+    },
+    Binding {
+        keys: &[Key::Char('?')],
+        action: Action::ToggleHelp,
+        help: Label::new("帮助与术语", "help and glossary"),
+        hint: Some(Label::new("帮助", "help")),
+    },
+    Binding {
+        keys: &[Key::Code(K::Esc)],
+        action: Action::Back,
+        help: Label::new("关闭浮层或放大；否则退出", "close an overlay or zoom; else quit"),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('q'), Key::Ctrl('c')],
+        action: Action::Quit,
+        help: Label::new("退出", "quit"),
+        hint: Some(Label::new("退出", "quit")),
+    },
+];
+
+/// The action a key press means, if any.
+pub fn action_for(event: &KeyEvent) -> Option<Action> {
+    KEYMAP.iter().find_map(|b| {
+        b.keys.iter().find(|k| k.matches(event)).map(|k| match (b.action, event.code) {
+            (Action::Jump(_), KeyCode::Char(c)) => {
+                Action::Jump(c.to_digit(10).unwrap_or(1) as usize)
+            }
+            (Action::Scroll(_), _) => match k {
+                Key::Code(K::Up) | Key::Char('k') => Action::Scroll(-1),
+                _ => Action::Scroll(1),
+            },
+            (a, _) => a,
+        })
+    })
+}
+
+/// Footer hints: `key label` pairs in keymap order.
+pub fn footer_hints(lang: Lang) -> Vec<(String, &'static str)> {
+    KEYMAP
+        .iter()
+        .filter_map(|b| b.hint.map(|h| (b.short_keys(), h.get(lang))))
+        .collect()
+}

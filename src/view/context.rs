@@ -1,0 +1,192 @@
+//! The context panel: the messages exactly as sent on the latest model call,
+//! the tools offered, what is new since the previous call, its size, and
+//! beside it what the model has not seen (the disk).
+//!
+//! The message list is built from the newest message backwards and only as
+//! far as the panel can show, so a long context costs no more to draw.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::text::{hanging, truncate, width};
+use crate::app::App;
+use crate::i18n;
+use crate::trace::{Message, Role, Trace};
+
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
+    let w = area.width as usize;
+    let h = area.height as usize;
+    let trace = app.trace();
+    let lang = app.lang;
+    let theme = app.theme;
+    let step = &trace.steps[app.step];
+
+    let mut top: Vec<Line<'static>> = Vec::new();
+    // Messages to show: (message index, is it new on this call, sent yet?)
+    let (sent, new_from) = match step.model_call {
+        Some(i) => {
+            let call = &trace.model_calls[i];
+            let previous = trace.previous_context_len(i);
+            let new = call.context_len - previous;
+            let zh = lang == crate::scenario::Lang::Zh;
+            let head = if zh {
+                format!(
+                    "第 {} 次模型调用发送的上下文 · {} 条消息 · {} 字符 · 新增 {} 条（+）",
+                    call.number, call.context_len, call.context_size, new
+                )
+            } else {
+                format!(
+                    "Sent on model call #{} · {} messages · {} chars · {} new (+)",
+                    call.number, call.context_len, call.context_size, new
+                )
+            };
+            top.extend(hanging(vec![], &head, theme.title(), w));
+            (call.context_len, previous)
+        }
+        None => {
+            top.push(Line::styled(
+                truncate(i18n::NOTHING_SENT.get(lang), w),
+                theme.title(),
+            ));
+            (0, 0)
+        }
+    };
+    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    top.extend(hanging(
+        vec![Span::styled(
+            format!("{}: ", i18n::TOOLS_OFFERED.get(lang)),
+            theme.muted(),
+        )],
+        &tools.join(", "),
+        Style::new(),
+        w,
+    ));
+
+    // Messages the host appended up to this step, split at what was sent.
+    let held = trace.messages.partition_point(|m| m.step <= app.step);
+    let disk = disk_line(app, trace, w);
+    let room = h.saturating_sub(top.len() + disk.len());
+
+    // Build from the newest message back, only as many lines as needed.
+    let wanted = room + scroll as usize;
+    let mut body: Vec<Line<'static>> = Vec::new();
+    let mut index = held;
+    let mut divider_done = held == sent;
+    while index > 0 && body.len() < wanted + 1 {
+        index -= 1;
+        let mut block = message_lines(app, trace, index, index >= new_from && index < sent, w);
+        if !divider_done && index < sent {
+            // Everything below this line waits for the next model call.
+            let label = if sent == 0 {
+                i18n::HOST_HOLDS
+            } else {
+                i18n::APPENDED_SINCE
+            };
+            block.push(divider(label.get(lang), w, theme.muted()));
+            divider_done = true;
+        }
+        block.extend(body);
+        body = block;
+    }
+    if !divider_done {
+        let label = if sent == 0 {
+            i18n::HOST_HOLDS
+        } else {
+            i18n::APPENDED_SINCE
+        };
+        body.insert(0, divider(label.get(lang), w, theme.muted()));
+    }
+    let more_above = index > 0;
+    // Scroll counts lines up from the newest.
+    let end = body.len().saturating_sub((scroll as usize).min(body.len().saturating_sub(room)));
+    let start = end.saturating_sub(room);
+    let top_len = top.len();
+    let mut lines = top;
+    lines.extend(body[start..end].iter().cloned());
+    while lines.len() + disk.len() < h {
+        lines.push(Line::default());
+    }
+    lines.extend(disk);
+    Paragraph::new(lines).render(area, buf);
+    // The markers sit on the first and last line of the message list.
+    let list = Rect {
+        y: area.y + top_len as u16,
+        height: (room as u16).min(area.height.saturating_sub(top_len as u16)),
+        ..area
+    };
+    if list.height > 0 && (more_above || start > 0) {
+        super::more_marker(app, list, true, buf);
+    }
+    if list.height > 0 && end < body.len() {
+        super::more_marker(app, list, false, buf);
+    }
+}
+
+fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
+    let text = format!("── {label} ");
+    let rest = w.saturating_sub(width(&text));
+    Line::styled(truncate(&(text + &"─".repeat(rest)), w), style)
+}
+
+fn message_lines(app: &App, trace: &Trace, index: usize, new: bool, w: usize) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let m: &Message = &trace.messages[index];
+    let mark = if new { "+" } else { " " };
+    let (role, role_style) = match m.role {
+        Role::User => ("user", theme.user()),
+        Role::Assistant => ("assistant", theme.lane_style(crate::trace::Lane::Model)),
+        Role::Tool => ("tool", theme.lane_style(crate::trace::Lane::Tool)),
+    };
+    let number_style = if new { theme.new_message() } else { theme.muted() };
+    let mut prefix = vec![
+        Span::styled(format!("{mark}{:>2} ", index + 1), number_style),
+        Span::styled(format!("{role:<9} "), role_style),
+    ];
+    if let Some(id) = &m.call_id {
+        prefix.push(Span::styled(format!("[{id}] "), theme.call_id(&id.0)));
+    }
+    let text_style = if m.is_error { theme.error() } else { Style::new() };
+    let mut lines = Vec::new();
+    if !m.text.is_empty() || m.calls.is_empty() {
+        let text = if m.is_error && m.role == Role::Tool {
+            format!("✗ {}", m.text)
+        } else {
+            m.text.clone()
+        };
+        lines.extend(hanging(prefix.clone(), &text, text_style, w));
+    }
+    let indent: usize = prefix.iter().map(|s| s.width()).sum();
+    for id in &m.calls {
+        let Some(call) = trace.call(id) else { continue };
+        let lead = if lines.is_empty() {
+            prefix.clone()
+        } else {
+            vec![Span::raw(" ".repeat(indent))]
+        };
+        let mut spans = lead;
+        spans.push(Span::styled("→ ", theme.muted()));
+        spans.push(Span::styled(format!("{id} "), theme.call_id(&id.0)));
+        let rest = format!("{} {}", call.tool, call.args_text());
+        lines.extend(hanging(spans, &rest, Style::new(), w));
+    }
+    lines
+}
+
+fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
+    let parts: Vec<String> = trace.files.iter().map(|f| f.to_string()).collect();
+    hanging(
+        vec![Span::styled(
+            format!("{}: ", i18n::DISK.get(app.lang)),
+            app.theme.muted(),
+        )],
+        &parts.join(", "),
+        app.theme.muted(),
+        w,
+    )
+    .into_iter()
+    .take(2)
+    .collect()
+}

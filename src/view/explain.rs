@@ -1,0 +1,74 @@
+//! The explanation panel: who acted, what this step means in plain words,
+//! the inner loop of the reply, and how the loop ended.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::text::hanging;
+use crate::app::App;
+use crate::i18n::{self, lane_name};
+use crate::scenario::Lang;
+use crate::trace::StepKind;
+
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
+    let lines = lines(app, area.width as usize);
+    super::scrolled(app, lines, area, scroll, buf);
+}
+
+fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
+    let trace = app.trace();
+    let lang = app.lang;
+    let theme = app.theme;
+    let step = &trace.steps[app.step];
+    let zh = lang == Lang::Zh;
+
+    let who = match (step.from, step.to) {
+        (None, to) => format!("{} → {}", i18n::USER.get(lang), lane_name(to, lang)),
+        (Some(from), to) if from == to => lane_name(from, lang).to_string(),
+        (Some(from), to) => format!("{} → {}", lane_name(from, lang), lane_name(to, lang)),
+    };
+    let mut out = hanging(
+        vec![Span::styled(
+            format!("{}: ", i18n::ACTING.get(lang)),
+            theme.muted(),
+        )],
+        &who,
+        theme.lane_style(step.actor()).add_modifier(ratatui::style::Modifier::BOLD),
+        w,
+    );
+    if let Some(end) = step.end {
+        let text = if zh {
+            format!("■ 循环结束：{}", i18n::end_name(end, lang))
+        } else {
+            format!("■ The loop has ended: {}", i18n::end_name(end, lang))
+        };
+        out.extend(hanging(vec![], &text, theme.current_marker(), w));
+    }
+    let text = step
+        .narration
+        .clone()
+        .unwrap_or_else(|| i18n::generic_explanation(trace, app.step));
+    out.extend(hanging(vec![], &text, Style::new(), w));
+
+    // The inner loop: this reply was generated token by token in one call.
+    if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
+        && let Some(call) = trace.model_calls.get(number as usize - 1)
+    {
+        let note = if zh {
+            format!(
+                "内层循环：第 {number} 次调用逐个生成了约 {} 个 token，组成这条回复。",
+                call.tokens
+            )
+        } else {
+            format!(
+                "Inner loop: model call #{number} generated about {} tokens, one by one, to write this reply.",
+                call.tokens
+            )
+        };
+        out.push(Line::default());
+        out.extend(hanging(vec![], &note, theme.muted(), w));
+    }
+    out
+}

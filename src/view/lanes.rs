@@ -1,0 +1,242 @@
+//! The swimlanes as a sequence diagram: a lifeline per lane, one row per
+//! step up to the current one, an arrow from sender to receiver. Earlier
+//! rows are dimmed; the current row is bold and marked `▶` in the gutter.
+//! Only the rows that fit are built, so long traces cost the same to draw.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::text::{Row, truncate, width};
+use crate::app::App;
+use crate::i18n::{self, lane_name};
+use crate::trace::{FileChange, Lane, Step, Trace};
+
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
+    let trace = app.trace();
+    let w = area.width as usize;
+    let h = area.height as usize;
+    let geometry = Geometry::new(w, trace.len());
+    let env = environment(app, w);
+    let rows_room = h.saturating_sub(1 + env.len());
+    // With room for the whole scenario, each step gets a label row above its
+    // arrow, as in a drawn sequence diagram; otherwise one row per step.
+    let spaced = trace.len() * 2 <= rows_room;
+    let per_step = if spaced { 2 } else { 1 };
+
+    // The window of rows ends at the current step, moved up by scrolling.
+    let end = app.step.saturating_sub(scroll as usize);
+    let start = (end + 1).saturating_sub(rows_room / per_step);
+
+    let mut lines = vec![header(app, &geometry)];
+    for index in start..=end {
+        if lines.len() + per_step > rows_room + 1 {
+            break;
+        }
+        lines.extend(step_rows(app, trace, index, &geometry, spaced));
+    }
+    // Push the environment to the bottom of the panel.
+    while lines.len() + env.len() < h {
+        lines.push(Line::default());
+    }
+    lines.extend(env);
+    Paragraph::new(lines).render(area, buf);
+}
+
+/// Where each lane's lifeline stands.
+struct Geometry {
+    width: usize,
+    gutter: usize,
+    centers: [usize; 3],
+}
+
+impl Geometry {
+    fn new(width: usize, steps: usize) -> Self {
+        let gutter = steps.to_string().len() + 3;
+        let lane = width.saturating_sub(gutter) / 3;
+        let centers = [0, 1, 2].map(|i| gutter + lane * i + lane / 2);
+        Geometry {
+            width,
+            gutter,
+            centers,
+        }
+    }
+
+    fn center(&self, lane: Lane) -> usize {
+        self.centers[lane.index()]
+    }
+}
+
+fn header(app: &App, g: &Geometry) -> Line<'static> {
+    let theme = app.theme;
+    let step = &app.trace().steps[app.step];
+    let mut row = Row::new(g.width, Style::new());
+    for lane in Lane::ALL {
+        let acting = step.actor() == lane && step.from.is_some();
+        let name = lane_name(lane, app.lang);
+        // The acting lane is named in brackets, not only coloured.
+        let label = if acting {
+            format!("[{name}]")
+        } else {
+            name.to_string()
+        };
+        let x = g.center(lane).saturating_sub(width(&label) / 2);
+        let style = theme.lane_style(lane).add_modifier(Modifier::BOLD);
+        let style = if acting {
+            style.add_modifier(Modifier::REVERSED)
+        } else {
+            style
+        };
+        row.put(x, &label, style);
+    }
+    row.into_line()
+}
+
+fn step_rows(
+    app: &App,
+    trace: &Trace,
+    index: usize,
+    g: &Geometry,
+    spaced: bool,
+) -> Vec<Line<'static>> {
+    let theme = app.theme;
+    let step = &trace.steps[index];
+    let current = index == app.step;
+    let past = theme.history();
+    let lifelines = |row: &mut Row| {
+        for lane in Lane::ALL {
+            let style = if current {
+                theme.lane_style(lane)
+            } else {
+                past
+            };
+            row.put(g.center(lane), "│", style);
+        }
+    };
+    let mut row = Row::new(g.width, Style::new());
+    lifelines(&mut row);
+    let number = format!("{:>width$}", index + 1, width = g.gutter - 3);
+    if current {
+        row.put(0, &format!("▶ {number}"), theme.current_marker());
+    } else {
+        row.put(2, &number, past);
+    }
+    let label = i18n::arrow_label(trace, step);
+    let style = arrow_style(app, step, current);
+    let is_message = step.from != Some(step.to);
+    if spaced && is_message {
+        // The label on its own row above the arrow, centred on it.
+        let mut label_row = Row::new(g.width, Style::new());
+        lifelines(&mut label_row);
+        let (a, b) = span(g, step);
+        let text = truncate(&format!(" {label} "), g.width - g.gutter);
+        let x = ((a + b) / 2)
+            .saturating_sub(width(&text) / 2)
+            .max(g.gutter)
+            .min(g.width - width(&text));
+        label_row.put(x, &text, style);
+        draw_arrow(&mut row, g, step, "", style);
+        return vec![label_row.into_line(), row.into_line()];
+    }
+    let mut rows = Vec::new();
+    if spaced {
+        let mut blank = Row::new(g.width, Style::new());
+        lifelines(&mut blank);
+        rows.push(blank.into_line());
+    }
+    draw_arrow(&mut row, g, step, &label, style);
+    rows.push(row.into_line());
+    rows
+}
+
+/// The columns an arrow runs between.
+fn span(g: &Geometry, step: &Step) -> (usize, usize) {
+    let to = g.center(step.to);
+    let from = match step.from {
+        Some(lane) => g.center(lane),
+        None => g.center(Lane::Model) + 1,
+    };
+    (from.min(to), from.max(to))
+}
+
+fn arrow_style(app: &App, step: &Step, current: bool) -> Style {
+    if !current {
+        return app.theme.history();
+    }
+    let colour = match step.from {
+        None => app.theme.user(),
+        Some(lane) => app.theme.lane_style(lane),
+    };
+    colour.add_modifier(Modifier::BOLD)
+}
+
+fn draw_arrow(row: &mut Row, g: &Geometry, step: &Step, label: &str, style: Style) {
+    let to = g.center(step.to);
+    match step.from {
+        Some(from) if from == step.to => {
+            // A host action with no message: a mark on the lifeline.
+            row.put(to, "◆", style);
+            let room = g.width.saturating_sub(to + 2);
+            row.put(to + 2, &truncate(label, room), style);
+        }
+        from => {
+            // From the user (outside the lanes) the arrow starts left of Host.
+            let (x0, source) = match from {
+                Some(lane) => (g.center(lane), "●"),
+                None => (g.center(Lane::Model) + 1, "─"),
+            };
+            let (left, right) = span(g, step);
+            for x in left + 1..right {
+                row.put(x, "─", style);
+            }
+            row.put(x0, source, style);
+            row.put(to, if to > x0 { "▶" } else { "◀" }, style);
+            let inside = right.saturating_sub(left + 3);
+            let text = format!(" {label} ");
+            if label.is_empty() {
+                return;
+            }
+            if width(&text) <= inside {
+                let x = left + 1 + (right - left - 1 - width(&text)) / 2;
+                row.put(x, &text, style);
+            } else if g.width > right + 2 + 8 {
+                // Too long for the arrow: write it after the arrow head.
+                row.put(right + 2, &truncate(label, g.width - right - 2), style);
+            } else {
+                row.put(left + 1, &truncate(&text, inside + 1), style);
+            }
+        }
+    }
+}
+
+/// The Tool lane's environment: each file and what has been done to it.
+fn environment(app: &App, w: usize) -> Vec<Line<'static>> {
+    let trace = app.trace();
+    let lang = app.lang;
+    let theme = app.theme;
+    let mut parts = Vec::new();
+    for path in &trace.files {
+        let state = match trace.file_state_at(path, app.step) {
+            None => i18n::NOT_READ.get(lang).to_string(),
+            Some(FileChange::Read) => i18n::READ.get(lang).to_string(),
+            Some(FileChange::Written { version }) => {
+                format!("{} v{version}", i18n::WRITTEN.get(lang))
+            }
+        };
+        parts.push(format!("{path}: {state}"));
+    }
+    let label = format!(
+        "{} ({}): ",
+        i18n::ENVIRONMENT.get(lang),
+        lane_name(Lane::Tool, lang)
+    );
+    let text = format!("{label}{}", parts.join(" · "));
+    let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
+    super::text::wrap(&text, w)
+        .into_iter()
+        .take(2)
+        .map(|l| Line::styled(l, style))
+        .collect()
+}

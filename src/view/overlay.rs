@@ -1,0 +1,108 @@
+//! Overlays: help (keys from the keymap table, and the glossary) and
+//! about this scenario.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Widget};
+
+use super::text::{hanging, width};
+use crate::app::{App, Overlay};
+use crate::i18n;
+use crate::keymap::KEYMAP;
+
+pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
+    let [popup] = Layout::horizontal([Constraint::Percentage(86)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [popup] = Layout::vertical([Constraint::Percentage(90)])
+        .flex(Flex::Center)
+        .areas(popup);
+    Clear.render(popup, buf);
+    buf.set_style(popup, app.theme.base());
+    let title = match overlay {
+        Overlay::Help => i18n::HELP,
+        Overlay::About => i18n::ABOUT,
+    };
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Double)
+        .border_style(app.theme.border(true))
+        .title(Line::styled(
+            format!(" {} ", title.get(app.lang)),
+            app.theme.title(),
+        ))
+        .title_bottom(Line::styled(
+            format!(" {} ", i18n::CLOSE_HINT.get(app.lang)),
+            app.theme.muted(),
+        ));
+    let inner = block.inner(popup);
+    block.render(popup, buf);
+    let w = inner.width as usize;
+    let lines = match overlay {
+        Overlay::Help => help_lines(app, w),
+        Overlay::About => about_lines(app, w),
+    };
+    super::scrolled(app, lines, inner, app.overlay_scroll, buf);
+}
+
+fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let theme = app.theme;
+    let mut out = vec![Line::styled(i18n::KEYS.get(lang), theme.title())];
+    let key_w = KEYMAP
+        .iter()
+        .map(|b| width(&b.keys_text()))
+        .max()
+        .unwrap_or(10)
+        + 2;
+    for binding in KEYMAP {
+        let keys = binding.keys_text();
+        let pad = " ".repeat(key_w.saturating_sub(width(&keys)));
+        out.extend(hanging(
+            vec![Span::styled(format!("  {keys}{pad}"), theme.current())],
+            binding.help.get(lang),
+            Style::new(),
+            w,
+        ));
+    }
+    out.push(Line::default());
+    out.push(Line::styled(i18n::GLOSSARY.get(lang), theme.title()));
+    for (term, meaning) in i18n::GLOSSARY_ENTRIES {
+        out.extend(hanging(
+            vec![Span::styled(format!("  {} — ", term.get(lang)), theme.current())],
+            meaning.get(lang),
+            Style::new(),
+            w,
+        ));
+    }
+    out
+}
+
+fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let theme = app.theme;
+    let scenario = &app.loaded.scenario;
+    let mut out = vec![Line::styled(
+        scenario.title.get(lang).to_string(),
+        theme.title(),
+    )];
+    out.push(Line::default());
+    out.push(Line::styled(i18n::CONDITIONS.get(lang), theme.title()));
+    for c in &scenario.conditions {
+        out.extend(hanging(vec![Span::raw("  • ")], c.get(lang), Style::new(), w));
+    }
+    let about = &scenario.about;
+    for (label, text) in [
+        (i18n::WHY, &about.why),
+        (i18n::HOW, &about.how),
+        (i18n::COST, &about.cost),
+        (i18n::CHECK, &about.check),
+    ] {
+        out.push(Line::default());
+        out.push(Line::styled(label.get(lang), theme.title()));
+        out.extend(hanging(vec![Span::raw("  ")], text.get(lang), Style::new(), w));
+    }
+    out
+}
