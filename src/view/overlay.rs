@@ -19,6 +19,16 @@ pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
     let [popup] = Layout::vertical([Constraint::Percentage(90)])
         .flex(Flex::Center)
         .areas(popup);
+    // A wide character cut in half by the popup's left edge would hide the
+    // border; blank it.
+    if popup.x > 0 {
+        for y in popup.top()..popup.bottom() {
+            let cell = &mut buf[(popup.x - 1, y)];
+            if super::text::width(cell.symbol()) > 1 {
+                cell.set_symbol(" ");
+            }
+        }
+    }
     Clear.render(popup, buf);
     buf.set_style(popup, app.theme.base());
     let title = match overlay {

@@ -1,0 +1,167 @@
+//! Every reachable frame is a snapshot under the top-level `snapshots/`,
+//! named `SCENARIO__WxH__LANG__step-NN` (and `__help`, `__about`, ...).
+
+use agent_loop_sim::app::{self, Action, App};
+use agent_loop_sim::frames;
+use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::theme::Theme;
+use ratatui::style::{Color, Modifier};
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
+fn app(name: &str, lang: Lang) -> App {
+    App::new(load::load(name).unwrap(), lang, Theme::DARK)
+}
+
+fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
+    let app = app(name, lang);
+    let steps = app.trace().len();
+    settings().bind(|| {
+        for i in 0..steps {
+            let frame = frames::at_step(&app, i, w, h);
+            let text = frames::to_text(&frames::render(&frame, w, h));
+            let snap = format!("{name}__{w}x{h}__{}__step-{:02}", lang.code(), i + 1);
+            insta::assert_snapshot!(snap, text);
+        }
+    });
+}
+
+#[test]
+fn default_scenario_every_frame_at_both_sizes_and_languages() {
+    for lang in Lang::ALL {
+        for size in [(120, 40), (80, 24)] {
+            snapshot_all_steps(DEFAULT_SCENARIO, lang, size);
+        }
+    }
+}
+
+#[test]
+fn every_shipped_scenario_every_frame_at_120x40_in_chinese() {
+    for (name, _) in CATALOG.iter().filter(|(n, _)| *n != DEFAULT_SCENARIO) {
+        snapshot_all_steps(name, Lang::Zh, (120, 40));
+    }
+}
+
+fn snapshot_after(name: &str, lang: Lang, (w, h): (u16, u16), actions: &[Action]) {
+    let mut app = app(DEFAULT_SCENARIO, lang);
+    app::update(&mut app, Action::Resize(w, h));
+    for a in actions {
+        app::update(&mut app, *a);
+    }
+    let text = frames::to_text(&frames::render(&app, w, h));
+    let snap = format!("{DEFAULT_SCENARIO}__{w}x{h}__{}__{name}", lang.code());
+    settings().bind(|| insta::assert_snapshot!(snap, text));
+}
+
+#[test]
+fn overlays_zoom_and_focus() {
+    for lang in Lang::ALL {
+        for size in [(120, 40), (80, 24)] {
+            snapshot_after("help", lang, size, &[Action::ToggleHelp]);
+            snapshot_after("about", lang, size, &[Action::ToggleAbout]);
+        }
+        snapshot_after("step-07-zoom-context", lang, (80, 24), &[
+            Action::Jump(7),
+            Action::FocusNext,
+            Action::Zoom,
+        ]);
+        snapshot_after("step-08-pairing-tab", lang, (80, 24), &[
+            Action::Last,
+            Action::FocusNext,
+            Action::FocusNext,
+        ]);
+    }
+}
+
+#[test]
+fn too_small_says_what_size_it_needs() {
+    for (w, h) in [(59, 24), (30, 8), (80, 17)] {
+        snapshot_after("too-small", Lang::En, (w, h), &[]);
+        let app = app(DEFAULT_SCENARIO, Lang::Zh);
+        let text = frames::to_text(&frames::render(&app, w, h));
+        assert!(text.contains("60×18"), "{w}x{h}: {text}");
+    }
+    // Tiny sizes draw what fits and do not panic.
+    let app = app(DEFAULT_SCENARIO, Lang::Zh);
+    for (w, h) in [(1, 1), (2, 1), (1, 5), (0, 0)] {
+        frames::render(&app, w, h);
+    }
+}
+
+/// Find the cell where `needle` starts on the screen.
+fn find(buf: &ratatui::buffer::Buffer, needle: &str) -> Option<(u16, u16)> {
+    let text = frames::to_text(buf);
+    for (y, line) in text.lines().enumerate() {
+        if let Some(byte) = line.find(needle) {
+            let col = unicode_width::UnicodeWidthStr::width(&line[..byte]);
+            return Some((col as u16, y as u16));
+        }
+    }
+    None
+}
+
+#[test]
+fn the_current_step_is_highlighted_and_earlier_steps_dimmed() {
+    let app = frames::at_step(&app(DEFAULT_SCENARIO, Lang::En), 2, 120, 40);
+    let buf = frames::render(&app, 120, 40);
+    // The current row's gutter reads "▶ 3" in reversed bold.
+    let (x, y) = find(&buf, "▶ 3").expect("current step marker");
+    let cell = &buf[(x, y)];
+    assert!(cell.modifier.contains(Modifier::REVERSED | Modifier::BOLD));
+    // Step 1's row, earlier, is dimmed.
+    let lanes_top = find(&buf, "Lanes").unwrap().1;
+    let (_, y1) = frames::to_text(&buf)
+        .lines()
+        .enumerate()
+        .skip(lanes_top as usize)
+        .find(|(_, l)| l.starts_with("┃  1"))
+        .map(|(y, _)| (0, y as u16))
+        .expect("row of step 1");
+    let arrow_cell = (3..60)
+        .map(|x| &buf[(x, y1)])
+        .find(|c| c.symbol() == "─")
+        .expect("step 1 arrow");
+    assert!(arrow_cell.modifier.contains(Modifier::DIM));
+    // The header's step indicator is reversed too.
+    let (x, y) = find(&buf, "step 3/8").unwrap();
+    assert!(buf[(x, y)].modifier.contains(Modifier::REVERSED));
+}
+
+#[test]
+fn the_three_lanes_are_told_apart_by_colour_and_by_name() {
+    let app = frames::at_step(&app(DEFAULT_SCENARIO, Lang::En), 4, 120, 40);
+    let buf = frames::render(&app, 120, 40);
+    // Step 5: the host executes, so Host is the acting lane, in brackets.
+    let (_, row) = find(&buf, "[Host]").expect("the lanes' header row");
+    let line = frames::to_text(&buf).lines().nth(row as usize).unwrap().to_string();
+    let colour = |name: &str| {
+        let byte = line.find(name).unwrap_or_else(|| panic!("{name} in {line}"));
+        let x = unicode_width::UnicodeWidthStr::width(&line[..byte]) as u16;
+        buf[(x, row)].fg
+    };
+    let (model, host, tool) = (colour("Model"), colour("[Host]"), colour("Tool"));
+    assert_ne!(model, host);
+    assert_ne!(host, tool);
+    assert_ne!(model, tool);
+    assert!([model, host, tool].iter().all(|c| *c != Color::Reset));
+}
+
+#[test]
+fn no_color_keeps_every_text_marker() {
+    let mut plain = app(DEFAULT_SCENARIO, Lang::En);
+    plain.theme = Theme::PLAIN;
+    let coloured = app(DEFAULT_SCENARIO, Lang::En);
+    for i in 0..plain.trace().len() {
+        let a = frames::render(&frames::at_step(&plain, i, 120, 40), 120, 40);
+        let b = frames::render(&frames::at_step(&coloured, i, 120, 40), 120, 40);
+        assert_eq!(frames::to_text(&a), frames::to_text(&b));
+        assert!(a.content.iter().all(|c| c.fg == Color::Reset && c.bg == Color::Reset));
+    }
+}
