@@ -160,14 +160,20 @@ pub fn update(app: &mut App, action: Action) {
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
         Action::Scroll(delta) => {
-            let target = match app.overlay {
-                Some(_) => &mut app.overlay_scroll,
-                None => &mut app.scroll[app.focus.index()],
+            let (max, target) = match app.overlay {
+                Some(_) => (crate::view::max_overlay_scroll(app), &mut app.overlay_scroll),
+                None => (
+                    crate::view::max_scroll(app, app.focus),
+                    &mut app.scroll[app.focus.index()],
+                ),
             };
             let moved = i64::from(*target) + i64::from(delta);
-            *target = moved.clamp(0, i64::from(crate::view::MAX_SCROLL)) as u16;
+            *target = moved.clamp(0, i64::from(max)) as u16;
         }
-        Action::Zoom => app.zoom = !app.zoom,
+        Action::Zoom => {
+            app.zoom = !app.zoom;
+            clamp_scroll(app);
+        }
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
         Action::SwitchLanguage => app.lang = app.lang.other(),
@@ -180,9 +186,22 @@ pub fn update(app: &mut App, action: Action) {
                 app.quit = true;
             }
         }
-        Action::Resize(w, h) => app.size = (w, h),
+        Action::Resize(w, h) => {
+            app.size = (w, h);
+            clamp_scroll(app);
+        }
         Action::Quit => app.quit = true,
     }
+}
+
+/// After the screen changed shape, no panel stays scrolled past its end.
+fn clamp_scroll(app: &mut App) {
+    for panel in Panel::ALL {
+        let max = crate::view::max_scroll(app, panel);
+        let s = &mut app.scroll[panel.index()];
+        *s = (*s).min(max);
+    }
+    app.overlay_scroll = app.overlay_scroll.min(crate::view::max_overlay_scroll(app));
 }
 
 fn toggle_overlay(app: &mut App, overlay: Overlay) {

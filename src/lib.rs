@@ -1,7 +1,17 @@
 //! agent-loop-sim: a terminal simulator that teaches how an LLM agent loop
 //! really runs. Data flows one way: scenario → engine → trace → app → view.
 
+pub mod app;
+pub mod batch;
+pub mod cli;
 pub mod engine;
+pub mod frames;
+pub mod i18n;
+pub mod keymap;
 pub mod load;
 pub mod scenario;
+pub mod theme;
 pub mod trace;
+pub mod trace_json;
+pub mod tui;
+pub mod view;

@@ -20,88 +20,16 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let w = area.width as usize;
     let h = area.height as usize;
     let trace = app.trace();
-    let lang = app.lang;
-    let theme = app.theme;
-    let step = &trace.steps[app.step];
-
-    let mut top: Vec<Line<'static>> = Vec::new();
-    // Messages to show: (message index, is it new on this call, sent yet?)
-    let (sent, new_from) = match step.model_call {
-        Some(i) => {
-            let call = &trace.model_calls[i];
-            let previous = trace.previous_context_len(i);
-            let new = call.context_len - previous;
-            let zh = lang == crate::scenario::Lang::Zh;
-            let head = if zh {
-                format!(
-                    "第 {} 次模型调用发送的上下文 · {} 条消息 · {} 字符 · 新增 {} 条（+）",
-                    call.number, call.context_len, call.context_size, new
-                )
-            } else {
-                format!(
-                    "Sent on model call #{} · {} messages · {} chars · {} new (+)",
-                    call.number, call.context_len, call.context_size, new
-                )
-            };
-            top.extend(hanging(vec![], &head, theme.title(), w));
-            (call.context_len, previous)
-        }
-        None => {
-            top.push(Line::styled(
-                truncate(i18n::NOTHING_SENT.get(lang), w),
-                theme.title(),
-            ));
-            (0, 0)
-        }
-    };
-    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
-    top.extend(hanging(
-        vec![Span::styled(
-            format!("{}: ", i18n::TOOLS_OFFERED.get(lang)),
-            theme.muted(),
-        )],
-        &tools.join(", "),
-        Style::new(),
-        w,
-    ));
-
-    // Messages the host appended up to this step, split at what was sent.
-    let held = trace.messages.partition_point(|m| m.step <= app.step);
+    let top = top_lines(app, w);
     let disk = disk_line(app, trace, w);
     let room = h.saturating_sub(top.len() + disk.len());
 
     // Build from the newest message back, only as many lines as needed.
-    let wanted = room + scroll as usize;
-    let mut body: Vec<Line<'static>> = Vec::new();
-    let mut index = held;
-    let mut divider_done = held == sent;
-    while index > 0 && body.len() < wanted + 1 {
-        index -= 1;
-        let mut block = message_lines(app, trace, index, index >= new_from && index < sent, w);
-        if !divider_done && index < sent {
-            // Everything below this line waits for the next model call.
-            let label = if sent == 0 {
-                i18n::HOST_HOLDS
-            } else {
-                i18n::APPENDED_SINCE
-            };
-            block.push(divider(label.get(lang), w, theme.muted()));
-            divider_done = true;
-        }
-        block.extend(body);
-        body = block;
-    }
-    if !divider_done {
-        let label = if sent == 0 {
-            i18n::HOST_HOLDS
-        } else {
-            i18n::APPENDED_SINCE
-        };
-        body.insert(0, divider(label.get(lang), w, theme.muted()));
-    }
-    let more_above = index > 0;
+    let (body, more_above) = body_lines(app, w, room + scroll as usize + 1);
     // Scroll counts lines up from the newest.
-    let end = body.len().saturating_sub((scroll as usize).min(body.len().saturating_sub(room)));
+    let end = body
+        .len()
+        .saturating_sub((scroll as usize).min(body.len().saturating_sub(room)));
     let start = end.saturating_sub(room);
     let top_len = top.len();
     let mut lines = top;
@@ -111,6 +39,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     }
     lines.extend(disk);
     Paragraph::new(lines).render(area, buf);
+
     // The markers sit on the first and last line of the message list.
     let list = Rect {
         y: area.y + top_len as u16,
@@ -123,6 +52,104 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     if list.height > 0 && end < body.len() {
         super::more_marker(app, list, false, buf);
     }
+}
+
+/// How many lines the message list can scroll up in this area.
+pub fn max_scroll(app: &App, area: Rect) -> u16 {
+    let w = area.width as usize;
+    let fixed = top_lines(app, w).len() + disk_line(app, app.trace(), w).len();
+    let room = (area.height as usize).saturating_sub(fixed);
+    let (body, _) = body_lines(app, w, usize::MAX);
+    body.len()
+        .saturating_sub(room)
+        .min(super::MAX_SCROLL as usize) as u16
+}
+
+/// What was sent on the latest model call, and the tools offered.
+fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
+    let trace = app.trace();
+    let lang = app.lang;
+    let theme = app.theme;
+    let step = &trace.steps[app.step];
+    let mut top = Vec::new();
+    match step.model_call {
+        Some(i) => {
+            let call = &trace.model_calls[i];
+            let new = call.context_len - trace.previous_context_len(i);
+            let head = if lang == crate::scenario::Lang::Zh {
+                format!(
+                    "第 {} 次模型调用发送的上下文 · {} 条消息 · {} 字符 · 新增 {} 条（+）",
+                    call.number, call.context_len, call.context_size, new
+                )
+            } else {
+                let noun = if call.context_len == 1 {
+                    "message"
+                } else {
+                    "messages"
+                };
+                format!(
+                    "Sent on model call #{} · {} {noun} · {} chars · {} new (+)",
+                    call.number, call.context_len, call.context_size, new
+                )
+            };
+            top.extend(hanging(vec![], &head, theme.title(), w));
+        }
+        None => top.push(Line::styled(
+            truncate(i18n::NOTHING_SENT.get(lang), w),
+            theme.title(),
+        )),
+    }
+    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    top.extend(hanging(
+        vec![Span::styled(
+            format!("{}: ", i18n::TOOLS_OFFERED.get(lang)),
+            theme.muted(),
+        )],
+        &tools.join(", "),
+        Style::new(),
+        w,
+    ));
+    top
+}
+
+/// The messages the host holds at this step, newest last, built backwards
+/// until `wanted` lines exist. Returns whether older messages were left out.
+fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool) {
+    let trace = app.trace();
+    let lang = app.lang;
+    let theme = app.theme;
+    let (sent, new_from) = match trace.steps[app.step].model_call {
+        Some(i) => (
+            trace.model_calls[i].context_len,
+            trace.previous_context_len(i),
+        ),
+        None => (0, 0),
+    };
+    let held = trace.messages.partition_point(|m| m.step <= app.step);
+    // Messages below the divider wait for the next model call.
+    let divider_label = if sent == 0 {
+        i18n::HOST_HOLDS
+    } else {
+        i18n::APPENDED_SINCE
+    };
+    let mut body: Vec<Line<'static>> = Vec::new();
+    let mut index = held;
+    let mut divider_done = held == sent;
+    while index > 0 && body.len() < wanted {
+        index -= 1;
+        let new = index >= new_from && index < sent;
+        let mut block = message_lines(app, trace, index, new, w);
+        if !divider_done && index < sent {
+            block.push(divider(divider_label.get(lang), w, theme.muted()));
+            divider_done = true;
+        }
+        block.extend(body);
+        body = block;
+    }
+    if !divider_done {
+        body.insert(0, divider(divider_label.get(lang), w, theme.muted()));
+    }
+    (body, index > 0)
 }
 
 fn divider(label: &str, w: usize, style: Style) -> Line<'static> {

@@ -17,7 +17,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     super::scrolled(app, lines, area, scroll, buf);
 }
 
-fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
+pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let trace = app.trace();
     let lang = app.lang;
     let theme = app.theme;

@@ -27,12 +27,18 @@ pub const WIDE_HEIGHT: u16 = 30;
 /// Scroll offsets are clamped to this, and to the content when drawn.
 pub const MAX_SCROLL: u16 = 10_000;
 
-/// Draw the whole screen for the app's current state.
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    buf.set_style(area, app.theme.base());
+/// Where everything goes on a screen of a given size.
+pub struct Areas {
+    pub header: Rect,
+    pub footer: Rect,
+    /// Each panel shown, with its place and whether it shares it (tabs).
+    pub panels: Vec<(Panel, Rect, bool)>,
+}
+
+/// The layout for `area`, or None when the screen is below the minimum.
+pub fn areas(app: &App, area: Rect) -> Option<Areas> {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
-        too_small(app, area, buf);
-        return;
+        return None;
     }
     let [header, body, footer] = Layout::vertical([
         Constraint::Length(2),
@@ -40,10 +46,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Constraint::Length(2),
     ])
     .areas(area);
-    frame::header(app, header, buf);
-    frame::footer(app, footer, buf);
-    if app.zoom {
-        draw_panel(app, app.focus, body, false, buf);
+    let panels = if app.zoom {
+        vec![(app.focus, body, false)]
     } else if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
         // The lanes and the context get the height; the table and the
         // explanation need about a dozen lines.
@@ -55,20 +59,74 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let [pairing, explain] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
                 .areas(bottom);
-        draw_panel(app, Panel::Lanes, lanes, false, buf);
-        draw_panel(app, Panel::Context, context, false, buf);
-        draw_panel(app, Panel::Pairing, pairing, false, buf);
-        draw_panel(app, Panel::Explain, explain, false, buf);
+        vec![
+            (Panel::Lanes, lanes, false),
+            (Panel::Context, context, false),
+            (Panel::Pairing, pairing, false),
+            (Panel::Explain, explain, false),
+        ]
     } else {
         // Compact: the lanes on top, one other panel below; Tab picks it.
         let lanes_height = (body.height / 2).max(8);
         let [lanes, rest] =
             Layout::vertical([Constraint::Length(lanes_height), Constraint::Min(0)]).areas(body);
-        draw_panel(app, Panel::Lanes, lanes, false, buf);
-        draw_panel(app, compact_lower(app), rest, true, buf);
+        vec![
+            (Panel::Lanes, lanes, false),
+            (compact_lower(app), rest, true),
+        ]
+    };
+    Some(Areas {
+        header,
+        footer,
+        panels,
+    })
+}
+
+/// Draw the whole screen for the app's current state.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    buf.set_style(area, app.theme.base());
+    let Some(areas) = areas(app, area) else {
+        too_small(app, area, buf);
+        return;
+    };
+    frame::header(app, areas.header, buf);
+    frame::footer(app, areas.footer, buf);
+    for (panel, rect, tabbed) in areas.panels {
+        draw_panel(app, panel, rect, tabbed, buf);
     }
     if let Some(o) = app.overlay {
         overlay::render(app, o, area, buf);
+    }
+}
+
+fn lines_past(n: usize, room: u16) -> u16 {
+    n.saturating_sub(room as usize).min(MAX_SCROLL as usize) as u16
+}
+
+/// How far the open overlay can scroll at the app's screen size.
+pub fn max_overlay_scroll(app: &App) -> u16 {
+    let Some(o) = app.overlay else { return 0 };
+    let inner = overlay::inner(Rect::new(0, 0, app.size.0, app.size.1));
+    lines_past(overlay::lines(app, o, inner.width as usize).len(), inner.height)
+}
+
+/// How far a panel can scroll at the app's screen size, so `update` never
+/// scrolls past the content. A panel not on screen cannot scroll.
+pub fn max_scroll(app: &App, panel: Panel) -> u16 {
+    let area = Rect::new(0, 0, app.size.0, app.size.1);
+    let Some(areas) = areas(app, area) else {
+        return 0;
+    };
+    let Some(&(_, rect, _)) = areas.panels.iter().find(|(p, _, _)| *p == panel) else {
+        return 0;
+    };
+    let inner = Block::new().borders(Borders::ALL).inner(rect);
+    let lines = lines_past;
+    match panel {
+        Panel::Lanes => app.step.min(MAX_SCROLL as usize) as u16,
+        Panel::Pairing => lines(app.trace().calls_at(app.step).count() + 1, inner.height),
+        Panel::Context => context::max_scroll(app, inner),
+        Panel::Explain => lines(explain::lines(app, inner.width as usize).len(), inner.height),
     }
 }
 

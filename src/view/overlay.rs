@@ -12,13 +12,30 @@ use crate::app::{App, Overlay};
 use crate::i18n;
 use crate::keymap::KEYMAP;
 
-pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
+fn popup(area: Rect) -> Rect {
     let [popup] = Layout::horizontal([Constraint::Percentage(86)])
         .flex(Flex::Center)
         .areas(area);
     let [popup] = Layout::vertical([Constraint::Percentage(90)])
         .flex(Flex::Center)
         .areas(popup);
+    popup
+}
+
+/// The text area inside the overlay's border.
+pub fn inner(area: Rect) -> Rect {
+    Block::new().borders(Borders::ALL).inner(popup(area))
+}
+
+pub fn lines(app: &App, overlay: Overlay, w: usize) -> Vec<Line<'static>> {
+    match overlay {
+        Overlay::Help => help_lines(app, w),
+        Overlay::About => about_lines(app, w),
+    }
+}
+
+pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
+    let popup = popup(area);
     // A wide character cut in half by the popup's left edge would hide the
     // border; blank it.
     if popup.x > 0 {
@@ -50,10 +67,7 @@ pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(popup);
     block.render(popup, buf);
     let w = inner.width as usize;
-    let lines = match overlay {
-        Overlay::Help => help_lines(app, w),
-        Overlay::About => about_lines(app, w),
-    };
+    let lines = lines(app, overlay, w);
     super::scrolled(app, lines, inner, app.overlay_scroll, buf);
 }
 

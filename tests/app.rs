@@ -1,0 +1,187 @@
+//! The app's update function, tested without drawing anything.
+
+use agent_loop_sim::app::{
+    self, Action, App, DWELL_DEFAULT_MS, DWELL_MAX_MS, DWELL_MIN_MS, Overlay, Panel,
+};
+use agent_loop_sim::keymap::{self, KEYMAP};
+use agent_loop_sim::{frames, view};
+use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::theme::Theme;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+fn app() -> App {
+    App::new(load::load(DEFAULT_SCENARIO).unwrap(), Lang::Zh, Theme::DARK)
+}
+
+fn apply(app: &mut App, actions: &[Action]) {
+    for a in actions {
+        app::update(app, *a);
+    }
+}
+
+#[test]
+fn starts_paused_on_the_first_step() {
+    let a = app();
+    assert_eq!(a.step, 0);
+    assert!(!a.playing);
+    assert_eq!(a.dwell_ms, DWELL_DEFAULT_MS);
+    assert_eq!(a.trace().len(), 8);
+}
+
+#[test]
+fn no_step_past_either_end() {
+    let mut a = app();
+    apply(&mut a, &[Action::Prev, Action::Prev]);
+    assert_eq!(a.step, 0);
+    apply(&mut a, &[Action::Next; 20]);
+    assert_eq!(a.step, 7);
+    apply(&mut a, &[Action::Jump(9)]);
+    assert_eq!(a.step, 7);
+    apply(&mut a, &[Action::Jump(3)]);
+    assert_eq!(a.step, 2);
+    apply(&mut a, &[Action::Last, Action::Prev]);
+    assert_eq!(a.step, 6);
+    apply(&mut a, &[Action::First]);
+    assert_eq!(a.step, 0);
+}
+
+#[test]
+fn play_advances_one_step_per_tick_and_stops_on_the_last() {
+    let mut a = app();
+    apply(&mut a, &[Action::TogglePlay]);
+    assert!(a.playing);
+    apply(&mut a, &[Action::Tick, Action::Tick]);
+    assert_eq!(a.step, 2);
+    apply(&mut a, &[Action::Tick; 10]);
+    assert_eq!(a.step, 7);
+    assert!(!a.playing, "play stops on the last step");
+    // Space on the last step plays again from the start.
+    apply(&mut a, &[Action::TogglePlay]);
+    assert_eq!(a.step, 0);
+    assert!(a.playing);
+    apply(&mut a, &[Action::TogglePlay, Action::Tick]);
+    assert_eq!(a.step, 0, "a tick while paused does nothing");
+}
+
+#[test]
+fn dwell_stays_in_its_range() {
+    let mut a = app();
+    apply(&mut a, &[Action::DwellLonger; 40]);
+    assert_eq!(a.dwell_ms, DWELL_MAX_MS);
+    apply(&mut a, &[Action::DwellShorter; 40]);
+    assert_eq!(a.dwell_ms, DWELL_MIN_MS);
+    apply(&mut a, &[Action::DwellLonger]);
+    assert_eq!(a.dwell_ms, DWELL_MIN_MS + 500);
+}
+
+#[test]
+fn focus_cycles_and_scroll_stays_within_the_content() {
+    let mut a = app();
+    apply(&mut a, &[Action::Resize(80, 24), Action::Last]);
+    apply(&mut a, &[Action::FocusNext]);
+    assert_eq!(a.focus, Panel::Context);
+    apply(&mut a, &[Action::FocusPrev, Action::FocusPrev]);
+    assert_eq!(a.focus, Panel::Explain);
+
+    // The help overlay at 80x24 is longer than the screen: it scrolls to
+    // its end and no further, and one key brings it back one line.
+    apply(&mut a, &[Action::ToggleHelp, Action::Scroll(1000)]);
+    let max = view::max_overlay_scroll(&a);
+    assert!(max > 0);
+    assert_eq!(a.overlay_scroll, max);
+    apply(&mut a, &[Action::Scroll(-1)]);
+    assert_eq!(a.overlay_scroll, max - 1);
+    apply(&mut a, &[Action::Back, Action::Scroll(-5)]);
+    assert_eq!(a.scroll[Panel::Explain.index()], 0);
+
+    // Lanes scroll back through history, at most to the first step.
+    apply(&mut a, &[Action::FocusNext, Action::Scroll(50)]);
+    assert_eq!(a.focus, Panel::Lanes);
+    assert_eq!(a.scroll[Panel::Lanes.index()], 7);
+    apply(&mut a, &[Action::Prev]);
+    assert_eq!(a.scroll, [0; 4], "a new step starts unscrolled");
+}
+
+#[test]
+fn esc_closes_an_overlay_then_zoom_then_quits() {
+    let mut a = app();
+    apply(&mut a, &[Action::Zoom, Action::ToggleHelp]);
+    assert_eq!(a.overlay, Some(Overlay::Help));
+    apply(&mut a, &[Action::ToggleAbout]);
+    assert_eq!(a.overlay, Some(Overlay::About));
+    apply(&mut a, &[Action::Back]);
+    assert_eq!(a.overlay, None);
+    assert!(a.zoom && !a.quit);
+    apply(&mut a, &[Action::Back]);
+    assert!(!a.zoom && !a.quit);
+    apply(&mut a, &[Action::Back]);
+    assert!(a.quit);
+}
+
+#[test]
+fn switching_language_keeps_the_step() {
+    let mut a = app();
+    apply(&mut a, &[Action::Jump(5), Action::SwitchLanguage]);
+    assert_eq!((a.lang, a.step), (Lang::En, 4));
+    assert_eq!(a.trace().lang, Lang::En);
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+#[test]
+fn the_keys_of_the_design_map_to_their_actions() {
+    let cases = [
+        (key(KeyCode::Right), Action::Next),
+        (key(KeyCode::Char('l')), Action::Next),
+        (key(KeyCode::PageDown), Action::Next),
+        (key(KeyCode::Enter), Action::Next),
+        (key(KeyCode::Left), Action::Prev),
+        (key(KeyCode::Char('h')), Action::Prev),
+        (key(KeyCode::PageUp), Action::Prev),
+        (key(KeyCode::Backspace), Action::Prev),
+        (key(KeyCode::Char(' ')), Action::TogglePlay),
+        (key(KeyCode::Home), Action::First),
+        (key(KeyCode::Char('g')), Action::First),
+        (key(KeyCode::End), Action::Last),
+        (KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT), Action::Last),
+        (key(KeyCode::Char('7')), Action::Jump(7)),
+        (key(KeyCode::Char('+')), Action::DwellLonger),
+        (key(KeyCode::Char('-')), Action::DwellShorter),
+        (key(KeyCode::Tab), Action::FocusNext),
+        (key(KeyCode::Up), Action::Scroll(-1)),
+        (key(KeyCode::Down), Action::Scroll(1)),
+        (key(KeyCode::Char('z')), Action::Zoom),
+        (KeyEvent::new(KeyCode::Char('L'), KeyModifiers::SHIFT), Action::SwitchLanguage),
+        (key(KeyCode::Char('a')), Action::ToggleAbout),
+        (key(KeyCode::Char('?')), Action::ToggleHelp),
+        (key(KeyCode::Char('q')), Action::Quit),
+        (key(KeyCode::Esc), Action::Back),
+        (KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), Action::Quit),
+    ];
+    for (event, action) in cases {
+        assert_eq!(keymap::action_for(&event), Some(action), "{event:?}");
+    }
+    assert_eq!(keymap::action_for(&key(KeyCode::Char('x'))), None);
+    assert_eq!(keymap::action_for(&key(KeyCode::Char('0'))), None);
+}
+
+#[test]
+fn footer_and_help_are_drawn_from_the_keymap_table() {
+    for lang in Lang::ALL {
+        let mut a = App::new(load::load(DEFAULT_SCENARIO).unwrap(), lang, Theme::DARK);
+        let screen = frames::to_text(&frames::render(&a, 120, 40));
+        let footer = screen.lines().nth(38).unwrap();
+        for (keys, label) in keymap::footer_hints(lang) {
+            assert!(footer.contains(&format!("{keys} {label}")), "{footer}");
+        }
+        apply(&mut a, &[Action::ToggleHelp]);
+        let help = frames::to_text(&frames::render(&a, 120, 40));
+        for binding in KEYMAP {
+            assert!(help.contains(binding.help.get(lang)), "{}", binding.help.get(lang));
+            assert!(help.contains(&binding.keys_text()));
+        }
+    }
+}
