@@ -23,8 +23,25 @@ pub const BUILTIN_TOOLS: [&str; 5] = [
     "run_tests",
 ];
 
+/// The arguments each built-in tool reads. `op_id` is accepted on any call
+/// besides these: it is the host's, not the tool's.
+pub fn builtin_params(tool: &str) -> Option<&'static [&'static str]> {
+    match tool {
+        "read_file" => Some(&["path"]),
+        "list_files" => Some(&[]),
+        "write_file" => Some(&["path", "content"]),
+        "patch_file" => Some(&["path", "find", "replace"]),
+        "run_tests" => Some(&[]),
+        _ => None,
+    }
+}
+
 /// Past this many steps the run is refused rather than drawn.
 pub const MAX_STEPS: usize = 200_000;
+
+/// Past this many characters of messages the run is refused: every result
+/// is kept in the trace, so a loop re-reading a big file would eat memory.
+pub const MAX_CONTEXT_CHARS: usize = 4_000_000;
 
 /// Why a scenario could not be run to its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +50,8 @@ pub enum EngineError {
     NoRuleApplies { model_call: u32 },
     /// The run grew past `MAX_STEPS`.
     TooLong,
+    /// The messages grew past `MAX_CONTEXT_CHARS`.
+    ContextTooLarge { model_call: u32 },
 }
 
 impl fmt::Display for EngineError {
@@ -43,7 +62,17 @@ impl fmt::Display for EngineError {
                 "model call #{model_call}: no rule of the scripted model applies to the context it was sent \
                  (expected a last rule without \"when\", or a condition that holds)"
             ),
-            EngineError::TooLong => write!(f, "the run is longer than {MAX_STEPS} steps"),
+            EngineError::TooLong => write!(
+                f,
+                "the run is longer than {MAX_STEPS} steps (expected a loop that ends: \
+                 lower \"budget\" or give the model a rule that answers)"
+            ),
+            EngineError::ContextTooLarge { model_call } => write!(
+                f,
+                "after model call #{model_call} the messages hold more than {MAX_CONTEXT_CHARS} \
+                 characters (expected a loop that ends before the context grows that big: \
+                 lower \"budget\" or use smaller files)"
+            ),
         }
     }
 }
@@ -58,9 +87,17 @@ pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
         if run.trace.steps.len() > MAX_STEPS {
             return Err(EngineError::TooLong);
         }
+        if run.messages_size > MAX_CONTEXT_CHARS {
+            let model_call = run.counters.model_calls;
+            return Err(EngineError::ContextTooLarge { model_call });
+        }
         if run.counters.model_calls >= scenario.budget {
             let budget = scenario.budget;
-            run.step(StepKind::BudgetExhausted { budget }, None, Lane::Host);
+            run.step(
+                StepKind::BudgetExhausted { budget },
+                Some(Lane::Host),
+                Lane::Host,
+            );
             return Ok(run.finish(EndStatus::BudgetExhausted));
         }
         let number = run.model_call();
@@ -90,6 +127,15 @@ struct Run<'a> {
     tools_size: usize,
     last_write: Option<usize>,
     last_pass: Option<usize>,
+    /// Per rule, per test (has_result, lacks_result, contains, lacks).
+    seen: Vec<[Seen; 4]>,
+}
+
+/// How far one test of a rule has looked through the messages.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    scanned: usize,
+    found: bool,
 }
 
 impl<'a> Run<'a> {
@@ -132,6 +178,7 @@ impl<'a> Run<'a> {
             tools_size,
             last_write: None,
             last_pass: None,
+            seen: vec![[Seen::default(); 4]; scenario.model.len()],
         }
     }
 
@@ -200,56 +247,71 @@ impl<'a> Run<'a> {
             context_size,
             tokens: 0,
         });
-        self.step(StepKind::ModelCall { number }, Some(Lane::Host), Lane::Model);
+        self.step(
+            StepKind::ModelCall { number },
+            Some(Lane::Host),
+            Lane::Model,
+        );
         number
     }
 
-    /// The scripted model reads only the context it was sent.
-    fn choose_rule(&self) -> Option<&'a Rule> {
-        let context = &self.trace.messages[..];
-        self.scenario
-            .model
-            .iter()
-            .find(|rule| self.holds(&rule.when, context))
+    /// The scripted model reads only the context it was sent: at a model
+    /// call that is every message appended so far.
+    fn choose_rule(&mut self) -> Option<&'a Rule> {
+        let rules = &self.scenario.model;
+        (0..rules.len()).find(|&i| self.holds(i)).map(|i| &rules[i])
     }
 
-    fn holds(&self, when: &Condition, context: &[Message]) -> bool {
-        let text_seen = |needle: &str| context.iter().any(|m| m.text.contains(needle));
+    fn holds(&mut self, rule: usize) -> bool {
+        let when: &'a Condition = &self.scenario.model[rule].when;
         when.has_result
             .as_ref()
-            .is_none_or(|m| self.has_result(m, context))
+            .is_none_or(|m| self.seen(rule, 0, |run, msg| run.is_result_for(m, msg)))
             && when
                 .lacks_result
                 .as_ref()
-                .is_none_or(|m| !self.has_result(m, context))
-            && when.contains.as_deref().is_none_or(text_seen)
-            && when.lacks.as_deref().is_none_or(|t| !text_seen(t))
+                .is_none_or(|m| !self.seen(rule, 1, |run, msg| run.is_result_for(m, msg)))
+            && when
+                .contains
+                .as_deref()
+                .is_none_or(|t| self.seen(rule, 2, |_, msg| msg.text.contains(t)))
+            && when
+                .lacks
+                .as_deref()
+                .is_none_or(|t| !self.seen(rule, 3, |_, msg| msg.text.contains(t)))
     }
 
-    /// Is there, in this context, a result attached (by id) to a call that
-    /// matches? The model knows which result is which only by the id.
-    fn has_result(&self, wanted: &CallMatch, context: &[Message]) -> bool {
-        let asked: Vec<&CallId> = context
-            .iter()
-            .flat_map(|m| m.calls.iter())
-            .filter(|id| {
-                let call = &self.trace.calls[self.call_index[*id]];
-                call.tool == wanted.tool
-                    && wanted
-                        .args
-                        .iter()
-                        .all(|(k, v)| call.args.iter().any(|(ck, cv)| ck == k && cv == v))
-            })
-            .collect();
-        context.iter().any(|m| {
-            m.role == Role::Tool
-                && m.call_id.as_ref().is_some_and(|id| asked.contains(&id))
-                && wanted.ok.is_none_or(|ok| ok != m.is_error)
-                && wanted
-                    .contains
-                    .as_deref()
-                    .is_none_or(|t| m.text.contains(t))
-        })
+    /// Does some message of the context pass this test of this rule?
+    /// Messages are only appended, so a test once passed stays passed and
+    /// each message is looked at once per test: a long run stays linear.
+    fn seen(&mut self, rule: usize, test: usize, passes: impl Fn(&Self, &Message) -> bool) -> bool {
+        let mut seen = self.seen[rule][test];
+        if !seen.found {
+            let messages = &self.trace.messages;
+            seen.found = messages[seen.scanned..].iter().any(|m| passes(self, m));
+            seen.scanned = messages.len();
+            self.seen[rule][test] = seen;
+        }
+        seen.found
+    }
+
+    /// Is this message a result attached (by id) to a call that matches?
+    /// The model knows which result is which only by the id.
+    fn is_result_for(&self, wanted: &CallMatch, m: &Message) -> bool {
+        let Some(id) = m.call_id.as_ref().filter(|_| m.role == Role::Tool) else {
+            return false;
+        };
+        let call = &self.trace.calls[self.call_index[id]];
+        call.tool == wanted.tool
+            && wanted
+                .args
+                .iter()
+                .all(|(k, v)| call.args.iter().any(|(ck, cv)| ck == k && cv == v))
+            && wanted.ok.is_none_or(|ok| ok != m.is_error)
+            && wanted
+                .contains
+                .as_deref()
+                .is_none_or(|t| m.text.contains(t))
     }
 
     fn set_tokens(&mut self, reply: &str, calls: &[CallId]) {
@@ -266,7 +328,11 @@ impl<'a> Run<'a> {
     /// A reply without tool calls. Returns how the loop ends, or None when
     /// the host's verification failed and the loop goes on.
     fn answer(&mut self, number: u32, rule: &Rule) -> Option<EndStatus> {
-        let text = rule.say.as_ref().map_or("", |t| t.get(self.lang)).to_string();
+        let text = rule
+            .say
+            .as_ref()
+            .map_or("", |t| t.get(self.lang))
+            .to_string();
         self.set_tokens(&text, &[]);
         let step = self.current_step();
         self.append(Message {
@@ -337,14 +403,24 @@ impl<'a> Run<'a> {
         for spec in &rule.calls {
             let id = CallId(format!("call_{}", self.trace.calls.len() + 1));
             self.call_index.insert(id.clone(), self.trace.calls.len());
+            // Arguments in the order the tool declares them (path, find,
+            // replace), extras such as op_id last, as a reader expects.
+            let declared = self.scenario.tools.iter().find(|t| t.name == spec.tool);
+            let position = |k: &str| {
+                declared
+                    .and_then(|t| t.params.iter().position(|p| p == k))
+                    .unwrap_or(usize::MAX)
+            };
+            let mut args: Vec<(String, String)> = spec
+                .args
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            args.sort_by_key(|(k, _)| position(k));
             self.trace.calls.push(ToolCall {
                 id: id.clone(),
                 tool: spec.tool.clone(),
-                args: spec
-                    .args
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
+                args,
                 model_call: number,
                 proposed,
                 verdict: None,
@@ -356,7 +432,11 @@ impl<'a> Run<'a> {
             });
             ids.push(id);
         }
-        let text = rule.say.as_ref().map_or("", |t| t.get(self.lang)).to_string();
+        let text = rule
+            .say
+            .as_ref()
+            .map_or("", |t| t.get(self.lang))
+            .to_string();
         self.set_tokens(&text, &ids);
         self.append(Message {
             role: Role::Assistant,
@@ -513,7 +593,10 @@ impl<'a> Run<'a> {
     }
 
     fn verify_tool(&self) -> &str {
-        self.scenario.verify.as_ref().map_or("", |v| v.tool.as_str())
+        self.scenario
+            .verify
+            .as_ref()
+            .map_or("", |v| v.tool.as_str())
     }
 
     /// Execute a built-in tool against the in-memory workspace.
@@ -521,7 +604,13 @@ impl<'a> Run<'a> {
         let step = self.current_step();
         let outcome = match tool {
             "read_file" => self.workspace.read(arg(args, "path").unwrap_or("")),
-            "list_files" => Ok(self.workspace.files.keys().cloned().collect::<Vec<_>>().join("\n")),
+            "list_files" => Ok(self
+                .workspace
+                .files
+                .keys()
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")),
             "write_file" => self.workspace.write(
                 arg(args, "path").unwrap_or(""),
                 arg(args, "content").unwrap_or(""),
@@ -545,7 +634,9 @@ impl<'a> Run<'a> {
                     self.trace.files.push(path.clone());
                 }
             }
-            self.trace.file_events.push(FileEvent { step, path, change });
+            self.trace
+                .file_events
+                .push(FileEvent { step, path, change });
         }
         match outcome {
             Ok(text) => ToolResult {
@@ -650,7 +741,10 @@ impl Workspace {
     }
 
     fn write(&mut self, path: &str, content: &str) -> Result<String, String> {
-        let entry = self.files.entry(path.to_string()).or_insert((String::new(), 0));
+        let entry = self
+            .files
+            .entry(path.to_string())
+            .or_insert((String::new(), 0));
         entry.0 = content.to_string();
         entry.1 += 1;
         let version = entry.1;
@@ -688,6 +782,10 @@ impl Workspace {
                 ));
             }
         }
-        Ok(format!("passed: {} of {} checks", checks.len(), checks.len()))
+        Ok(format!(
+            "passed: {} of {} checks",
+            checks.len(),
+            checks.len()
+        ))
     }
 }

@@ -310,7 +310,14 @@ impl Trace {
     }
 
     pub fn call(&self, id: &CallId) -> Option<&ToolCall> {
-        self.calls.iter().find(|c| &c.id == id)
+        // The engine numbers calls call_1, call_2, ... in order, so look
+        // there first: views ask this for every step of long runs.
+        let numbered =
+            id.0.strip_prefix("call_")
+                .and_then(|n| n.parse::<usize>().ok())
+                .and_then(|n| self.calls.get(n.checked_sub(1)?))
+                .filter(|c| &c.id == id);
+        numbered.or_else(|| self.calls.iter().find(|c| &c.id == id))
     }
 
     /// The messages sent on a model call: exactly those appended before it.
