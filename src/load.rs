@@ -10,10 +10,62 @@ use crate::scenario::{Lang, Scenario};
 use crate::trace::Trace;
 
 /// Scenarios compiled into the binary: (name, JSON source).
-pub const CATALOG: &[(&str, &str)] = &[(
-    "read-config-timeout",
-    include_str!("../scenarios/read-config-timeout.json"),
-)];
+/// In teaching order: the basic loop, then one mechanism each, then the
+/// harness mistakes (each the what-if twin of an earlier scenario).
+pub const CATALOG: &[(&str, &str)] = &[
+    (
+        "read-config-timeout",
+        include_str!("../scenarios/read-config-timeout.json"),
+    ),
+    (
+        "wrong-path-first",
+        include_str!("../scenarios/wrong-path-first.json"),
+    ),
+    (
+        "explain-entry",
+        include_str!("../scenarios/explain-entry.json"),
+    ),
+    (
+        "parallel-calls-out-of-order",
+        include_str!("../scenarios/parallel-calls-out-of-order.json"),
+    ),
+    (
+        "refused-tool",
+        include_str!("../scenarios/refused-tool.json"),
+    ),
+    (
+        "path-outside-workspace",
+        include_str!("../scenarios/path-outside-workspace.json"),
+    ),
+    (
+        "patch-and-test",
+        include_str!("../scenarios/patch-and-test.json"),
+    ),
+    (
+        "verify-before-done",
+        include_str!("../scenarios/verify-before-done.json"),
+    ),
+    (
+        "budget-exhausted",
+        include_str!("../scenarios/budget-exhausted.json"),
+    ),
+    (
+        "harness-drops-results",
+        include_str!("../scenarios/harness-drops-results.json"),
+    ),
+    (
+        "harness-crashes-on-error",
+        include_str!("../scenarios/harness-crashes-on-error.json"),
+    ),
+    (
+        "harness-pairs-by-order",
+        include_str!("../scenarios/harness-pairs-by-order.json"),
+    ),
+    (
+        "harness-trusts-done",
+        include_str!("../scenarios/harness-trusts-done.json"),
+    ),
+];
 
 pub const DEFAULT_SCENARIO: &str = "read-config-timeout";
 
