@@ -59,6 +59,9 @@ pub enum Command {
         /// Only these steps, e.g. 3 or 2-5.
         #[arg(long, value_name = "A-B", value_parser = parse_steps)]
         steps: Option<(usize, usize)>,
+        /// Seconds each step stays on screen in an asciicast (cast only).
+        #[arg(long, value_name = "SECONDS", default_value = "2.0", value_parser = parse_dwell)]
+        dwell: f64,
     },
 }
 
@@ -102,6 +105,15 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
         ));
     }
     Ok((w, h))
+}
+
+fn parse_dwell(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(secs) if (0.1..=600.0).contains(&secs) => Ok(secs),
+        _ => Err(format!(
+            "expected seconds per step from 0.1 to 600, such as 2 or 1.5, got {s:?}"
+        )),
+    }
 }
 
 fn parse_steps(s: &str) -> Result<(usize, usize), String> {

@@ -5,6 +5,7 @@ pub mod app;
 pub mod batch;
 pub mod cli;
 pub mod engine;
+pub mod export;
 pub mod frames;
 pub mod i18n;
 pub mod keymap;
