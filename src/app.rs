@@ -156,12 +156,19 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::FocusNext | Action::FocusPrev => {
             let n = Panel::ALL.len();
-            let shift = if action == Action::FocusNext { 1 } else { n - 1 };
+            let shift = if action == Action::FocusNext {
+                1
+            } else {
+                n - 1
+            };
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
         Action::Scroll(delta) => {
             let (max, target) = match app.overlay {
-                Some(_) => (crate::view::max_overlay_scroll(app), &mut app.overlay_scroll),
+                Some(_) => (
+                    crate::view::max_overlay_scroll(app),
+                    &mut app.overlay_scroll,
+                ),
                 None => (
                     crate::view::max_scroll(app, app.focus),
                     &mut app.scroll[app.focus.index()],

@@ -55,12 +55,18 @@ pub const NOTHING_SENT: Label = l(
     "还没有调用模型：模型什么都没看到。",
     "No model call yet: the model has seen nothing.",
 );
-pub const HOST_HOLDS: Label = l("主机手中的消息（尚未发送）", "Messages the host holds (not sent yet)");
+pub const HOST_HOLDS: Label = l(
+    "主机手中的消息（尚未发送）",
+    "Messages the host holds (not sent yet)",
+);
 pub const APPENDED_SINCE: Label = l(
     "此后追加，下次调用才会发送",
     "Appended since, sent on the next call",
 );
-pub const DISK: Label = l("磁盘（模型从未直接看到）", "Disk (never shown to the model)");
+pub const DISK: Label = l(
+    "磁盘（模型从未直接看到）",
+    "Disk (never shown to the model)",
+);
 pub const NO_CALLS: Label = l("还没有工具调用。", "No tool calls yet.");
 pub const ENVIRONMENT: Label = l("环境", "Environment");
 pub const NOT_READ: Label = l("未读", "not read");
@@ -69,7 +75,10 @@ pub const WRITTEN: Label = l("已写入", "written");
 pub const NOT_APPENDED: Label = l("未追加！", "not appended!");
 pub const ATTACHED_TO: Label = l("被挂到", "attached to");
 pub const WRONG_ID: Label = l("错误的 id！", "wrong id!");
-pub const REPLAYED: Label = l("重放：返回先前结果，未再写入", "replayed: earlier result, no new write");
+pub const REPLAYED: Label = l(
+    "重放：返回先前结果，未再写入",
+    "replayed: earlier result, no new write",
+);
 pub const TOO_SMALL: Label = l("终端太小", "Terminal too small");
 pub const NEEDS: Label = l("需要至少", "needs at least");
 pub const NOW: Label = l("当前", "now");
@@ -194,7 +203,10 @@ fn refusal_reason(r: &Refusal, lang: Lang) -> String {
 }
 
 fn join_ids(ids: &[crate::trace::CallId]) -> String {
-    ids.iter().map(|c| c.0.as_str()).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(|c| c.0.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The one-line title of a step, made from what the engine recorded.
@@ -204,7 +216,11 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
     let zh = lang == Lang::Zh;
     let mut title = match &step.kind {
         StepKind::TaskArrives => {
-            if zh { "用户的任务到达主机".into() } else { "The user's task arrives at the host".into() }
+            if zh {
+                "用户的任务到达主机".into()
+            } else {
+                "The user's task arrives at the host".into()
+            }
         }
         StepKind::ModelCall { number } => {
             if zh {
@@ -215,7 +231,9 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         }
         StepKind::Proposes { calls, .. } => {
             let what = match calls.as_slice() {
-                [one] => trace.call(one).map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
+                [one] => trace
+                    .call(one)
+                    .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
                 many => join_ids(many),
             };
             match (zh, calls.len()) {
@@ -290,7 +308,10 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         }
     };
     if let Some(end) = step.end
-        && !matches!(step.kind, StepKind::Answers { .. } | StepKind::BudgetExhausted { .. })
+        && !matches!(
+            step.kind,
+            StepKind::Answers { .. } | StepKind::BudgetExhausted { .. }
+        )
     {
         title.push_str(if zh { " · 结束：" } else { " · ended: " });
         title.push_str(end_name(end, lang));
@@ -315,7 +336,9 @@ fn result_title(trace: &Trace, id: &crate::trace::CallId, lang: Lang) -> String 
             format!("The result of {id} comes back but is attached to {to} (paired by order)")
         }
         _ if replayed && zh => format!("{id}：操作 id 重放，返回先前的结果，没有再写一次"),
-        _ if replayed => format!("{id}: a replayed operation id returns the earlier result, no second write"),
+        _ if replayed => {
+            format!("{id}: a replayed operation id returns the earlier result, no second write")
+        }
         _ if error && zh => format!("{id} 返回错误结果，按 id 配对后追加"),
         _ if error => format!("An error result for {id} comes back, paired by id and appended"),
         _ if zh => format!("{id} 的结果返回，按 id 配对后追加到消息"),
@@ -328,7 +351,9 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
     let zh = lang == Lang::Zh;
     match &step.kind {
-        StepKind::TaskArrives => USER.get(lang).to_string() + if zh { "：任务" } else { ": task" },
+        StepKind::TaskArrives => {
+            USER.get(lang).to_string() + if zh { "：任务" } else { ": task" }
+        }
         StepKind::ModelCall { number } => {
             let len = step
                 .model_call
@@ -341,14 +366,18 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             }
         }
         StepKind::Proposes { calls, .. } => match calls.as_slice() {
-            [one] => trace.call(one).map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
+            [one] => trace
+                .call(one)
+                .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
             many => join_ids(many),
         },
         StepKind::Validates { call, verdict } => match verdict {
             Verdict::Approved => format!("{call} {}", if zh { "✓ 批准" } else { "✓ ok" }),
             Verdict::Refused(_) => format!("{call} {}", if zh { "✗ 拒绝" } else { "✗ refused" }),
         },
-        StepKind::Executes { calls } => format!("{} {}", if zh { "执行" } else { "run" }, join_ids(calls)),
+        StepKind::Executes { calls } => {
+            format!("{} {}", if zh { "执行" } else { "run" }, join_ids(calls))
+        }
         StepKind::ResultArrives { call } => {
             let result = trace
                 .call(call)
@@ -364,7 +393,12 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             (false, true) => "✗ 失败".into(),
             (false, false) => "✗ failed".into(),
         },
-        StepKind::BudgetExhausted { .. } => if zh { "■ 预算用尽" } else { "■ budget spent" }.to_string(),
+        StepKind::BudgetExhausted { .. } => if zh {
+            "■ 预算用尽"
+        } else {
+            "■ budget spent"
+        }
+        .to_string(),
         StepKind::Crashes { .. } => if zh { "✗ 崩溃" } else { "✗ crash" }.to_string(),
     }
 }
@@ -372,7 +406,11 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
 pub fn first_line(s: &str) -> String {
     let mut lines = s.lines();
     let first = lines.next().unwrap_or("").to_string();
-    if lines.next().is_some() { first + " …" } else { first }
+    if lines.next().is_some() {
+        first + " …"
+    } else {
+        first
+    }
 }
 
 /// A plain explanation for a step the author did not narrate.

@@ -172,7 +172,10 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: &[Key::Char('z')],
         action: Action::Zoom,
-        help: Label::new("放大焦点面板到全屏", "zoom the focused panel to full screen"),
+        help: Label::new(
+            "放大焦点面板到全屏",
+            "zoom the focused panel to full screen",
+        ),
         hint: Some(Label::new("放大", "zoom")),
     },
     Binding {
@@ -196,7 +199,10 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
-        help: Label::new("关闭浮层或放大；否则退出", "close an overlay or zoom; else quit"),
+        help: Label::new(
+            "关闭浮层或放大；否则退出",
+            "close an overlay or zoom; else quit",
+        ),
         hint: None,
     },
     Binding {
@@ -210,16 +216,19 @@ pub const KEYMAP: &[Binding] = &[
 /// The action a key press means, if any.
 pub fn action_for(event: &KeyEvent) -> Option<Action> {
     KEYMAP.iter().find_map(|b| {
-        b.keys.iter().find(|k| k.matches(event)).map(|k| match (b.action, event.code) {
-            (Action::Jump(_), KeyCode::Char(c)) => {
-                Action::Jump(c.to_digit(10).unwrap_or(1) as usize)
-            }
-            (Action::Scroll(_), _) => match k {
-                Key::Code(K::Up) | Key::Char('k') => Action::Scroll(-1),
-                _ => Action::Scroll(1),
-            },
-            (a, _) => a,
-        })
+        b.keys
+            .iter()
+            .find(|k| k.matches(event))
+            .map(|k| match (b.action, event.code) {
+                (Action::Jump(_), KeyCode::Char(c)) => {
+                    Action::Jump(c.to_digit(10).unwrap_or(1) as usize)
+                }
+                (Action::Scroll(_), _) => match k {
+                    Key::Code(K::Up) | Key::Char('k') => Action::Scroll(-1),
+                    _ => Action::Scroll(1),
+                },
+                (a, _) => a,
+            })
     })
 }
 

@@ -4,10 +4,10 @@ use agent_loop_sim::app::{
     self, Action, App, DWELL_DEFAULT_MS, DWELL_MAX_MS, DWELL_MIN_MS, Overlay, Panel,
 };
 use agent_loop_sim::keymap::{self, KEYMAP};
-use agent_loop_sim::{frames, view};
 use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
+use agent_loop_sim::{frames, view};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn app() -> App {
@@ -146,7 +146,10 @@ fn the_keys_of_the_design_map_to_their_actions() {
         (key(KeyCode::Home), Action::First),
         (key(KeyCode::Char('g')), Action::First),
         (key(KeyCode::End), Action::Last),
-        (KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT), Action::Last),
+        (
+            KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT),
+            Action::Last,
+        ),
         (key(KeyCode::Char('7')), Action::Jump(7)),
         (key(KeyCode::Char('+')), Action::DwellLonger),
         (key(KeyCode::Char('-')), Action::DwellShorter),
@@ -154,12 +157,18 @@ fn the_keys_of_the_design_map_to_their_actions() {
         (key(KeyCode::Up), Action::Scroll(-1)),
         (key(KeyCode::Down), Action::Scroll(1)),
         (key(KeyCode::Char('z')), Action::Zoom),
-        (KeyEvent::new(KeyCode::Char('L'), KeyModifiers::SHIFT), Action::SwitchLanguage),
+        (
+            KeyEvent::new(KeyCode::Char('L'), KeyModifiers::SHIFT),
+            Action::SwitchLanguage,
+        ),
         (key(KeyCode::Char('a')), Action::ToggleAbout),
         (key(KeyCode::Char('?')), Action::ToggleHelp),
         (key(KeyCode::Char('q')), Action::Quit),
         (key(KeyCode::Esc), Action::Back),
-        (KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL), Action::Quit),
+        (
+            KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Action::Quit,
+        ),
     ];
     for (event, action) in cases {
         assert_eq!(keymap::action_for(&event), Some(action), "{event:?}");
@@ -180,7 +189,11 @@ fn footer_and_help_are_drawn_from_the_keymap_table() {
         apply(&mut a, &[Action::ToggleHelp]);
         let help = frames::to_text(&frames::render(&a, 120, 40));
         for binding in KEYMAP {
-            assert!(help.contains(binding.help.get(lang)), "{}", binding.help.get(lang));
+            assert!(
+                help.contains(binding.help.get(lang)),
+                "{}",
+                binding.help.get(lang)
+            );
             assert!(help.contains(&binding.keys_text()));
         }
     }

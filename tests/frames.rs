@@ -67,16 +67,18 @@ fn overlays_zoom_and_focus() {
             snapshot_after("help", lang, size, &[Action::ToggleHelp]);
             snapshot_after("about", lang, size, &[Action::ToggleAbout]);
         }
-        snapshot_after("step-07-zoom-context", lang, (80, 24), &[
-            Action::Jump(7),
-            Action::FocusNext,
-            Action::Zoom,
-        ]);
-        snapshot_after("step-08-pairing-tab", lang, (80, 24), &[
-            Action::Last,
-            Action::FocusNext,
-            Action::FocusNext,
-        ]);
+        snapshot_after(
+            "step-07-zoom-context",
+            lang,
+            (80, 24),
+            &[Action::Jump(7), Action::FocusNext, Action::Zoom],
+        );
+        snapshot_after(
+            "step-08-pairing-tab",
+            lang,
+            (80, 24),
+            &[Action::Last, Action::FocusNext, Action::FocusNext],
+        );
     }
 }
 
@@ -140,9 +142,15 @@ fn the_three_lanes_are_told_apart_by_colour_and_by_name() {
     let buf = frames::render(&app, 120, 40);
     // Step 5: the host executes, so Host is the acting lane, in brackets.
     let (_, row) = find(&buf, "[Host]").expect("the lanes' header row");
-    let line = frames::to_text(&buf).lines().nth(row as usize).unwrap().to_string();
+    let line = frames::to_text(&buf)
+        .lines()
+        .nth(row as usize)
+        .unwrap()
+        .to_string();
     let colour = |name: &str| {
-        let byte = line.find(name).unwrap_or_else(|| panic!("{name} in {line}"));
+        let byte = line
+            .find(name)
+            .unwrap_or_else(|| panic!("{name} in {line}"));
         let x = unicode_width::UnicodeWidthStr::width(&line[..byte]) as u16;
         buf[(x, row)].fg
     };
@@ -162,6 +170,10 @@ fn no_color_keeps_every_text_marker() {
         let a = frames::render(&frames::at_step(&plain, i, 120, 40), 120, 40);
         let b = frames::render(&frames::at_step(&coloured, i, 120, 40), 120, 40);
         assert_eq!(frames::to_text(&a), frames::to_text(&b));
-        assert!(a.content.iter().all(|c| c.fg == Color::Reset && c.bg == Color::Reset));
+        assert!(
+            a.content
+                .iter()
+                .all(|c| c.fg == Color::Reset && c.bg == Color::Reset)
+        );
     }
 }

@@ -158,7 +158,13 @@ fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
     Line::styled(truncate(&(text + &"─".repeat(rest)), w), style)
 }
 
-fn message_lines(app: &App, trace: &Trace, index: usize, new: bool, w: usize) -> Vec<Line<'static>> {
+fn message_lines(
+    app: &App,
+    trace: &Trace,
+    index: usize,
+    new: bool,
+    w: usize,
+) -> Vec<Line<'static>> {
     let theme = app.theme;
     let m: &Message = &trace.messages[index];
     let mark = if new { "+" } else { " " };
@@ -167,7 +173,11 @@ fn message_lines(app: &App, trace: &Trace, index: usize, new: bool, w: usize) ->
         Role::Assistant => ("assistant", theme.lane_style(crate::trace::Lane::Model)),
         Role::Tool => ("tool", theme.lane_style(crate::trace::Lane::Tool)),
     };
-    let number_style = if new { theme.new_message() } else { theme.muted() };
+    let number_style = if new {
+        theme.new_message()
+    } else {
+        theme.muted()
+    };
     let mut prefix = vec![
         Span::styled(format!("{mark}{:>2} ", index + 1), number_style),
         Span::styled(format!("{role:<9} "), role_style),
@@ -175,7 +185,11 @@ fn message_lines(app: &App, trace: &Trace, index: usize, new: bool, w: usize) ->
     if let Some(id) = &m.call_id {
         prefix.push(Span::styled(format!("[{id}] "), theme.call_id(&id.0)));
     }
-    let text_style = if m.is_error { theme.error() } else { Style::new() };
+    let text_style = if m.is_error {
+        theme.error()
+    } else {
+        Style::new()
+    };
     let mut lines = Vec::new();
     if !m.text.is_empty() || m.calls.is_empty() {
         let text = if m.is_error && m.role == Role::Tool {

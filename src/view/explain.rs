@@ -35,7 +35,9 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
             theme.muted(),
         )],
         &who,
-        theme.lane_style(step.actor()).add_modifier(ratatui::style::Modifier::BOLD),
+        theme
+            .lane_style(step.actor())
+            .add_modifier(ratatui::style::Modifier::BOLD),
         w,
     );
     if let Some(end) = step.end {

@@ -21,7 +21,12 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
 
     let first = Line::from(vec![
         Span::styled(
-            format!(" {} {}/{} ", i18n::STEP.get(lang), app.step + 1, trace.len()),
+            format!(
+                " {} {}/{} ",
+                i18n::STEP.get(lang),
+                app.step + 1,
+                trace.len()
+            ),
             theme.current_marker(),
         ),
         Span::styled(format!(" {} ", trace.title), theme.title()),
@@ -86,7 +91,10 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         Line::from(vec![
             Span::raw(" "),
             Span::styled(acting, theme.muted()),
-            Span::styled(format!("{actor}{arrow}"), actor_style.add_modifier(Modifier::BOLD)),
+            Span::styled(
+                format!("{actor}{arrow}"),
+                actor_style.add_modifier(Modifier::BOLD),
+            ),
             Span::styled(" │ ", theme.muted()),
             Span::raw(counters(short)),
             Span::styled(" │ ", theme.muted()),

@@ -107,7 +107,10 @@ fn lines_past(n: usize, room: u16) -> u16 {
 pub fn max_overlay_scroll(app: &App) -> u16 {
     let Some(o) = app.overlay else { return 0 };
     let inner = overlay::inner(Rect::new(0, 0, app.size.0, app.size.1));
-    lines_past(overlay::lines(app, o, inner.width as usize).len(), inner.height)
+    lines_past(
+        overlay::lines(app, o, inner.width as usize).len(),
+        inner.height,
+    )
 }
 
 /// How far a panel can scroll at the app's screen size, so `update` never
@@ -126,7 +129,10 @@ pub fn max_scroll(app: &App, panel: Panel) -> u16 {
         Panel::Lanes => app.step.min(MAX_SCROLL as usize) as u16,
         Panel::Pairing => lines(app.trace().calls_at(app.step).count() + 1, inner.height),
         Panel::Context => context::max_scroll(app, inner),
-        Panel::Explain => lines(explain::lines(app, inner.width as usize).len(), inner.height),
+        Panel::Explain => lines(
+            explain::lines(app, inner.width as usize).len(),
+            inner.height,
+        ),
     }
 }
 
@@ -226,7 +232,11 @@ fn scrolled(app: &App, lines: Vec<Line<'static>>, area: Rect, scroll: u16, buf: 
 }
 
 fn more_marker(app: &App, area: Rect, above: bool, buf: &mut Buffer) {
-    let label = if above { i18n::MORE_ABOVE } else { i18n::MORE_BELOW };
+    let label = if above {
+        i18n::MORE_ABOVE
+    } else {
+        i18n::MORE_BELOW
+    };
     let text = format!(" {} ", label.get(app.lang));
     let w = text::width(&text) as u16;
     if area.width <= w {

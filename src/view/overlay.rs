@@ -95,7 +95,10 @@ fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     out.push(Line::styled(i18n::GLOSSARY.get(lang), theme.title()));
     for (term, meaning) in i18n::GLOSSARY_ENTRIES {
         out.extend(hanging(
-            vec![Span::styled(format!("  {} — ", term.get(lang)), theme.current())],
+            vec![Span::styled(
+                format!("  {} — ", term.get(lang)),
+                theme.current(),
+            )],
             meaning.get(lang),
             Style::new(),
             w,
@@ -115,7 +118,12 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     out.push(Line::default());
     out.push(Line::styled(i18n::CONDITIONS.get(lang), theme.title()));
     for c in &scenario.conditions {
-        out.extend(hanging(vec![Span::raw("  • ")], c.get(lang), Style::new(), w));
+        out.extend(hanging(
+            vec![Span::raw("  • ")],
+            c.get(lang),
+            Style::new(),
+            w,
+        ));
     }
     let about = &scenario.about;
     for (label, text) in [
@@ -126,7 +134,12 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     ] {
         out.push(Line::default());
         out.push(Line::styled(label.get(lang), theme.title()));
-        out.extend(hanging(vec![Span::raw("  ")], text.get(lang), Style::new(), w));
+        out.extend(hanging(
+            vec![Span::raw("  ")],
+            text.get(lang),
+            Style::new(),
+            w,
+        ));
     }
     out
 }

@@ -30,12 +30,27 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     }
 
     let rows_room = h.saturating_sub(1).max(1);
-    let end = calls.len().saturating_sub(scroll as usize).max(rows_room.min(calls.len()));
+    let end = calls
+        .len()
+        .saturating_sub(scroll as usize)
+        .max(rows_room.min(calls.len()));
     let start = end.saturating_sub(rows_room);
     let shown = &calls[start..end];
 
-    let id_w = shown.iter().map(|c| width(&c.id.0)).max().unwrap_or(6).max(7) + 1;
-    let tool_w = shown.iter().map(|c| width(&c.tool)).max().unwrap_or(4).max(5) + 1;
+    let id_w = shown
+        .iter()
+        .map(|c| width(&c.id.0))
+        .max()
+        .unwrap_or(6)
+        .max(7)
+        + 1;
+    let tool_w = shown
+        .iter()
+        .map(|c| width(&c.tool))
+        .max()
+        .unwrap_or(4)
+        .max(5)
+        + 1;
     let status_w = [
         CallStatus::Proposed,
         CallStatus::Approved,
@@ -58,7 +73,13 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         + 1;
     // Arguments get their full width when the result keeps a dozen columns.
     let args_w = args_max.min(rest.saturating_sub(14)).max(rest / 3);
-    let columns = [0, id_w, id_w + tool_w, id_w + tool_w + args_w, id_w + tool_w + args_w + status_w];
+    let columns = [
+        0,
+        id_w,
+        id_w + tool_w,
+        id_w + tool_w + args_w,
+        id_w + tool_w + args_w + status_w,
+    ];
 
     let mut lines = Vec::new();
     let mut head = Row::new(w, theme.muted().add_modifier(Modifier::UNDERLINED));
@@ -69,7 +90,11 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         i18n::COL_STATUS,
         i18n::COL_RESULT,
     ]) {
-        head.put(*x, label.get(lang), theme.muted().add_modifier(Modifier::UNDERLINED));
+        head.put(
+            *x,
+            label.get(lang),
+            theme.muted().add_modifier(Modifier::UNDERLINED),
+        );
     }
     lines.push(head.into_line());
 
@@ -85,16 +110,28 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         ]
         .contains(&Some(app.step));
         let mut row = Row::new(w, Style::new());
-        row.put(columns[0], &truncate(&call.id.0, id_w - 1), theme.call_id(&call.id.0));
+        row.put(
+            columns[0],
+            &truncate(&call.id.0, id_w - 1),
+            theme.call_id(&call.id.0),
+        );
         row.put(columns[1], &truncate(&call.tool, tool_w - 1), Style::new());
-        row.put(columns[2], &truncate(&call.args_text(), args_w.saturating_sub(1)), theme.muted());
+        row.put(
+            columns[2],
+            &truncate(&call.args_text(), args_w.saturating_sub(1)),
+            theme.muted(),
+        );
         row.put(
             columns[3],
             &truncate(status_name(status, lang), status_w - 1),
             status_style(app, status),
         );
         let result = result_text(app, call, status);
-        row.put(columns[4], &truncate(&result, w.saturating_sub(columns[4])), result_style(app, call, status));
+        row.put(
+            columns[4],
+            &truncate(&result, w.saturating_sub(columns[4])),
+            result_style(app, call, status),
+        );
         if changed_now {
             // What changed at this step stands out, and says so with a mark.
             row.style(0, w, Style::new().add_modifier(Modifier::BOLD));

@@ -116,7 +116,12 @@ fn units(s: &str) -> Vec<&str> {
 
 /// `prefix` then `text` wrapped to `max` columns, later lines indented to
 /// line up under the text.
-pub fn hanging(prefix: Vec<Span<'static>>, text: &str, style: Style, max: usize) -> Vec<Line<'static>> {
+pub fn hanging(
+    prefix: Vec<Span<'static>>,
+    text: &str,
+    style: Style,
+    max: usize,
+) -> Vec<Line<'static>> {
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
     let room = max.saturating_sub(indent).max(8);
     let mut out = Vec::new();
@@ -134,14 +139,19 @@ pub fn hanging(prefix: Vec<Span<'static>>, text: &str, style: Style, max: usize)
 
 /// A one-line grid of cells, for drawing arrows and table columns at exact
 /// columns. Wide characters take two cells; the second is a placeholder.
+/// A cell is a `char`, not a `String`: rows are built for every visible step
+/// of every frame, and an allocation per cell was most of their cost.
 pub struct Row {
-    cells: Vec<(String, Style)>,
+    cells: Vec<(char, Style)>,
 }
+
+/// The second cell of a wide character.
+const WIDE_TAIL: char = '\0';
 
 impl Row {
     pub fn new(width: usize, style: Style) -> Self {
         Row {
-            cells: vec![(" ".to_string(), style); width],
+            cells: vec![(' ', style); width],
         }
     }
 
@@ -162,15 +172,15 @@ impl Row {
                 break;
             }
             // Overwriting half of a wide character blanks its other half.
-            if self.cells[x].0.is_empty() && x > 0 {
-                self.cells[x - 1].0 = " ".to_string();
+            if self.cells[x].0 == WIDE_TAIL && x > 0 {
+                self.cells[x - 1].0 = ' ';
             }
-            if x + w < self.cells.len() && self.cells[x + w].0.is_empty() {
-                self.cells[x + w].0 = " ".to_string();
+            if x + w < self.cells.len() && self.cells[x + w].0 == WIDE_TAIL {
+                self.cells[x + w].0 = ' ';
             }
-            self.cells[x] = (c.to_string(), style);
+            self.cells[x] = (c, style);
             if w == 2 {
-                self.cells[x + 1] = (String::new(), style);
+                self.cells[x + 1] = (WIDE_TAIL, style);
             }
             x += w;
         }
@@ -197,7 +207,9 @@ impl Row {
                 }
                 current = Some(style);
             }
-            text.push_str(&s);
+            if s != WIDE_TAIL {
+                text.push(s);
+            }
         }
         if let Some(cs) = current
             && !text.is_empty()
