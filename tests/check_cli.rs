@@ -1,0 +1,472 @@
+//! The command line as teachers' scripts use it: `check`, `list`, `trace`,
+//! `--help`, `--version`, run on the built binary. Every bad scenario in
+//! tests/bad-scenarios/ must be refused with exit code 2 and one short line
+//! that names the file, the place and what was expected.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Run the binary from the crate root; fail (instead of hanging) after 30 s.
+fn run(args: &[&str]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    // Read both pipes on threads so a large output cannot block the child.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap());
+    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("agent-loop-sim {args:?} did not finish within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Output {
+        code: status.code().expect("exited, not killed by a signal"),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// A refusal a user can read: exit 2, nothing on stdout, one short line on
+/// stderr starting with `FILE: PLACE: ` (or `FILE: ` when there is no
+/// place), mentioning `what`, and no panic, Debug dump or terminal escape.
+fn assert_refused(file: &str, place: Option<&str>, what: &str) -> String {
+    let out = run(&["check", file]);
+    let err = out.stderr.trim_end();
+    assert_eq!(out.code, 2, "{file}: exit code; stderr: {err}");
+    assert_eq!(out.stdout, "", "{file}: nothing on stdout");
+    let prefix = match place {
+        Some(place) => format!("{file}: {place}: "),
+        None => format!("{file}: "),
+    };
+    assert!(
+        err.starts_with(&prefix),
+        "{file}: expected {prefix:?}, got {err:?}"
+    );
+    assert!(err.contains(what), "{file}: expected {what:?} in {err:?}");
+    assert_short_and_clean(err);
+    err.to_string()
+}
+
+fn assert_short_and_clean(err: &str) {
+    assert_eq!(err.lines().count(), 1, "one line: {err:?}");
+    assert!(
+        err.chars().count() <= 600,
+        "short: {} chars",
+        err.chars().count()
+    );
+    for dump in [
+        "panicked",
+        "Error {",
+        "Error(",
+        "Some(",
+        "None",
+        "RUST_BACKTRACE",
+    ] {
+        assert!(!err.contains(dump), "no {dump:?} in {err:?}");
+    }
+    assert!(
+        !err.chars().any(|c| c.is_control()),
+        "no control characters in {err:?}"
+    );
+}
+
+fn bad(name: &str) -> String {
+    format!("tests/bad-scenarios/{name}")
+}
+
+/// (file in tests/bad-scenarios, place, part of what was expected)
+const BAD: &[(&str, &str, &str)] = &[
+    // Not a scenario at all.
+    ("empty.json", "1:1", "the file is empty"),
+    ("whitespace-only.json", "1:1", "the file is empty"),
+    ("not-json.json", "1:1", "text that is not JSON"),
+    ("nul-bytes.json", "1:1", "text that is not JSON"),
+    ("top-level-array.json", "1:1", "holds a list"),
+    ("top-level-string.json", "1:1", "holds a string"),
+    ("deeply-nested.json", "1:1", "holds a list"),
+    ("invalid-utf8.json", "3:21", "invalid UTF-8 (byte 0xFF)"),
+    ("utf16.json", "1:1", "UTF-16; expected UTF-8"),
+    // Broken JSON.
+    (
+        "truncated.json",
+        "32:28 at model[0].calls[0].tool",
+        "ends in the middle of a string",
+    ),
+    ("trailing-comma.json", "27:15", "is there an extra comma?"),
+    ("trailing-data.json", "51:1", "expected the end of the file"),
+    (
+        "raw-newline-in-string.json",
+        "4:1 at title.en",
+        "line break",
+    ),
+    // Wrong field types and names.
+    (
+        "wrong-type-budget.json",
+        "58:15 at budget",
+        "expected a whole number (0 or more), found the string \"4\"",
+    ),
+    (
+        "negative-budget.json",
+        "58:14 at budget",
+        "found the number -1",
+    ),
+    (
+        "wrong-type-title.json",
+        "3:29 at title",
+        "expected an object {\"zh\"",
+    ),
+    (
+        "wrong-type-params.json",
+        "53:22 at tools[0].params",
+        "expected a list",
+    ),
+    (
+        "deeply-nested-field.json",
+        "1:29 at files.a",
+        "expected a string, found an object",
+    ),
+    (
+        "long-wrong-value.json",
+        "58:5014 at budget",
+        "found the string \"9999",
+    ),
+    (
+        "unknown-field.json",
+        "58:10 at budjet",
+        "unknown field \"budjet\"; did you mean \"budget\"?",
+    ),
+    (
+        "unknown-field-nested.json",
+        "84:19 at model[1].when.has_reslt",
+        "did you mean \"has_result\"?",
+    ),
+    ("missing-field.json", "60:1", "missing field \"model\""),
+    ("duplicate-field.json", "28:10", "\"budget\" appears twice"),
+    (
+        "unknown-variant.json",
+        "98:18 at expect",
+        "unknown value \"done\"; expected one of: completed, budget_exhausted",
+    ),
+    // Valid JSON, but not a usable scenario.
+    ("bad-name.json", "name", "expected a short name"),
+    ("budget-zero.json", "budget", "from 1 to 10000"),
+    ("empty-title.json", "title.en", "expected a non-empty text"),
+    (
+        "file-outside-workspace.json",
+        "files[\"../secrets.txt\"]",
+        "inside the workspace",
+    ),
+    (
+        "offered-unknown-tool.json",
+        "tools[1].name",
+        "an offered tool must be a built-in one",
+    ),
+    ("duplicate-tool.json", "tools[1].name", "declared twice"),
+    (
+        "builtin-wrong-params.json",
+        "tools[0].params",
+        "read_file reads [\"path\"]",
+    ),
+    ("empty-model.json", "model", "at least one rule"),
+    (
+        "rule-without-reply.json",
+        "model[1]",
+        "expected \"say\", \"calls\"",
+    ),
+    (
+        "unknown-tool-in-call.json",
+        "model[0].calls[0].tool",
+        "unknown tool \"read\"",
+    ),
+    (
+        "unknown-tool-in-condition.json",
+        "model[1].when.has_result.tool",
+        "unknown tool \"open_file\"",
+    ),
+    (
+        "escape-in-tool-name.json",
+        "model[0].calls[0].tool",
+        "unknown tool \"\\u001b[31mred",
+    ),
+    (
+        "verify-unknown-tool.json",
+        "verify.tool",
+        "expected an offered tool",
+    ),
+    // The loop itself.
+    (
+        "no-rule-applies.json",
+        "model",
+        "model call #1: no rule of the scripted model applies",
+    ),
+    (
+        "expect-mismatch.json",
+        "expect",
+        "the loop ends budget_exhausted at step 12, after 2 model calls, but \"expect\" says completed",
+    ),
+    (
+        "narration-out-of-range.json",
+        "narration.99",
+        "expected a step number from 1 to 8",
+    ),
+];
+
+#[test]
+fn every_bad_scenario_is_refused_with_file_place_and_expectation() {
+    for (name, place, what) in BAD {
+        assert_refused(&bad(name), Some(place), what);
+    }
+}
+
+#[test]
+fn the_corpus_and_the_table_agree() {
+    // A file added to the corpus without an expectation would test nothing.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad-scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = BAD.iter().map(|(f, _, _)| f.to_string()).collect();
+    listed.sort();
+    assert_eq!(files, listed);
+}
+
+#[test]
+fn a_missing_path_a_directory_and_a_huge_file_are_refused() {
+    assert_refused(
+        "no/such/scenario.json",
+        None,
+        "no such file, and no shipped scenario by that name",
+    );
+    assert_refused("tests/bad-scenarios", None, "is a directory");
+
+    let huge: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("huge-scenario.json");
+    let padding = " ".repeat(2 * 1024 * 1024);
+    std::fs::write(&huge, format!("{{{padding}}}")).unwrap();
+    let huge = huge.to_str().unwrap();
+    assert_refused(huge, None, "larger than 1024 KiB");
+}
+
+#[test]
+fn check_reports_each_file_and_fails_if_any_is_bad() {
+    let out = run(&[
+        "check",
+        "scenarios/read-config-timeout.json",
+        &bad("empty.json"),
+    ]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stdout,
+        "scenarios/read-config-timeout.json: ok (8 steps)\n"
+    );
+    assert!(
+        out.stderr
+            .starts_with("tests/bad-scenarios/empty.json: 1:1: ")
+    );
+}
+
+fn shipped_files() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".json"))
+        .map(|name| format!("scenarios/{name}"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_shipped_file_checks_ok() {
+    let files = shipped_files();
+    assert!(files.len() >= 7, "{files:?}");
+    let args: Vec<&str> = std::iter::once("check")
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let out = run(&args);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert_eq!(out.stderr, "");
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines.len(), files.len());
+    for (line, file) in lines.iter().zip(&files) {
+        let rest = line
+            .strip_prefix(&format!("{file}: ok ("))
+            .unwrap_or_else(|| panic!("{line}"));
+        let steps: usize = rest.strip_suffix(" steps)").unwrap().parse().unwrap();
+        assert!(steps >= 7, "{line}");
+    }
+}
+
+#[test]
+fn list_names_every_shipped_file() {
+    let out = run(&["list"]);
+    assert_eq!(out.code, 0);
+    let names: Vec<&str> = out
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert!(names.len() >= 7);
+    assert_eq!(names[0], "read-config-timeout");
+    assert!(!out.stdout.contains("broken"), "{}", out.stdout);
+    let mut names: Vec<String> = names
+        .iter()
+        .map(|n| format!("scenarios/{n}.json"))
+        .collect();
+    names.sort();
+    assert_eq!(names, shipped_files(), "every file ships, and only those");
+}
+
+fn trace(args: &[&str]) -> Value {
+    let out = run(args);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    serde_json::from_str(&out.stdout).expect("trace prints JSON")
+}
+
+#[test]
+fn trace_of_the_default_scenario_has_the_eight_steps() {
+    let t = trace(&["trace", "read-config-timeout", "--lang", "en"]);
+    let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["scenario", "steps"]);
+    let scenario = &t["scenario"];
+    assert_eq!(scenario["name"], "read-config-timeout");
+    assert_eq!(scenario["lang"], "en");
+    assert_eq!(scenario["end"], "completed");
+    assert_eq!(scenario["tools_offered"][0]["name"], "read_file");
+    let steps = t["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 8);
+    let kinds: Vec<&str> = steps.iter().map(|s| s["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "task_arrives",
+            "model_call",
+            "proposes",
+            "validates",
+            "executes",
+            "result_arrives",
+            "model_call",
+            "answers"
+        ]
+    );
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(s["number"], i + 1);
+        let fields: Vec<&String> = s.as_object().unwrap().keys().take(5).collect();
+        assert_eq!(fields, ["number", "kind", "from", "to", "title"]);
+    }
+    assert_eq!(steps[4]["from"], "host");
+    assert_eq!(steps[4]["to"], "tool");
+    assert_eq!(steps[7]["end"], "completed");
+    assert!(steps[6].get("end").is_none());
+    // Model call #2 is sent three messages, two of them new.
+    let context = &steps[6]["context"];
+    assert_eq!(context["new_since_previous_call"], 2);
+    let roles: Vec<&str> = context["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["user", "assistant", "tool"]);
+    assert_eq!(context["messages"][1]["calls"][0]["id"], "call_1");
+    assert_eq!(
+        context["messages"][1]["calls"][0]["args"]["path"],
+        "config.txt"
+    );
+    assert_eq!(context["messages"][2]["call_id"], "call_1");
+    assert_eq!(context["messages"][2]["text"], "timeout=30");
+    // call_1 is a proposal at step 3 and done at step 6; the file is read then.
+    assert_eq!(steps[2]["calls"][0]["status"], "proposed");
+    assert_eq!(steps[5]["calls"][0]["status"], "done");
+    assert_eq!(steps[4]["files"][0]["state"], "untouched");
+    assert_eq!(steps[5]["files"][0]["state"], "read");
+    assert_eq!(steps[7]["counters"]["model_calls"], 2);
+}
+
+#[test]
+fn trace_speaks_the_chosen_language_and_defaults_to_chinese() {
+    let zh = trace(&["trace", "read-config-timeout"]);
+    assert_eq!(zh["scenario"]["lang"], "zh");
+    assert_eq!(zh["scenario"]["title"], "读取超时配置");
+    let en = trace(&["trace", "read-config-timeout", "--lang", "en"]);
+    assert_eq!(en["scenario"]["title"], "Read the timeout");
+    assert_ne!(zh["steps"][0]["title"], en["steps"][0]["title"]);
+}
+
+#[test]
+fn trace_shows_a_result_attached_to_the_wrong_id() {
+    let t = trace(&["trace", "harness-pairs-by-order", "--lang", "en"]);
+    let step7 = &t["steps"][6];
+    assert_eq!(step7["kind"], "result_arrives");
+    assert_eq!(step7["call"], "call_2");
+    assert_eq!(step7["paired_to"], "call_1");
+    assert_eq!(step7["result"]["text"], "PORT=8080\nTIMEOUT=5");
+}
+
+#[test]
+fn trace_shows_a_replay_without_a_second_write() {
+    let t = trace(&["trace", "scenarios/patch-and-test.json", "--lang", "en"]);
+    let steps = t["steps"].as_array().unwrap();
+    let replay = steps
+        .iter()
+        .find(|s| s["result"]["replayed"] == true)
+        .expect("a replayed result");
+    assert_eq!(replay["call"], "call_3");
+    assert_eq!(replay["counters"]["writes"], 1);
+    assert_eq!(steps.last().unwrap()["counters"]["writes"], 1);
+    assert_eq!(t["scenario"]["end"], "completed");
+}
+
+#[test]
+fn trace_refuses_a_bad_target_like_check() {
+    let checked = run(&["check", &bad("wrong-type-budget.json")]);
+    let traced = run(&["trace", &bad("wrong-type-budget.json")]);
+    assert_eq!(traced.code, 2);
+    assert_eq!(traced.stdout, "");
+    assert_eq!(traced.stderr, checked.stderr);
+    let missing = run(&["trace", "no-such-scenario"]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.starts_with("no-such-scenario: no such file"));
+}
+
+#[test]
+fn help_and_version() {
+    let help = run(&["--help"]);
+    assert_eq!(help.code, 0);
+    for command in ["list", "check", "trace", "export"] {
+        assert!(help.stdout.contains(command), "{command} in --help");
+    }
+    let version = run(&["--version"]);
+    assert_eq!(version.code, 0);
+    assert_eq!(
+        version.stdout.trim(),
+        format!("agent-loop-sim {}", env!("CARGO_PKG_VERSION"))
+    );
+}
