@@ -113,7 +113,12 @@ fn every_tool_result_pairs_with_exactly_one_earlier_call() {
                 .iter()
                 .filter(|a| a.role == Role::Assistant && a.calls.contains(id))
                 .collect();
-            assert_eq!(asked.len(), 1, "{}: {id} asked exactly once before", t.scenario);
+            assert_eq!(
+                asked.len(),
+                1,
+                "{}: {id} asked exactly once before",
+                t.scenario
+            );
             let answered = t.messages.iter().filter(|r| r.call_id.as_ref() == Some(id));
             assert_eq!(answered.count(), 1, "{}: {id} answered once", t.scenario);
         }

@@ -1,0 +1,292 @@
+//! Each shipped scenario tells the story its narration tells: the steps come
+//! in the order the narration numbers them, end the way it says, and show
+//! the one thing the scenario is there to show.
+
+use agent_loop_sim::load::{self, CATALOG};
+use agent_loop_sim::scenario::{EndStatus, Lang};
+use agent_loop_sim::trace::{CallStatus, FileChange, Role, StepKind, Trace, Verdict};
+
+fn trace(name: &str) -> Trace {
+    load::load(name).unwrap().trace(Lang::En).clone()
+}
+
+/// One letter per step: Task, Model call, Proposes, Validates (approved),
+/// X refused, Executes, Result, Answers, verifY, veriFied, Budget, Crash.
+fn story(t: &Trace) -> String {
+    t.steps
+        .iter()
+        .map(|s| match &s.kind {
+            StepKind::TaskArrives => 'T',
+            StepKind::ModelCall { .. } => 'M',
+            StepKind::Proposes { .. } => 'P',
+            StepKind::Validates {
+                verdict: Verdict::Approved,
+                ..
+            } => 'V',
+            StepKind::Validates { .. } => 'X',
+            StepKind::Executes { .. } => 'E',
+            StepKind::ResultArrives { .. } => 'R',
+            StepKind::Answers { .. } => 'A',
+            StepKind::Verifies { .. } => 'Y',
+            StepKind::Verified { .. } => 'F',
+            StepKind::BudgetExhausted { .. } => 'B',
+            StepKind::Crashes { .. } => 'C',
+        })
+        .collect()
+}
+
+#[test]
+fn every_scenario_has_its_story_and_end() {
+    let expected = [
+        ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
+        (
+            "wrong-path-first",
+            "TMPVERMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
+        ("explain-entry", "TMPVERMPVERMA", EndStatus::Completed),
+        (
+            "parallel-calls-out-of-order",
+            "TMPVVERRMA",
+            EndStatus::Completed,
+        ),
+        ("refused-tool", "TMPVERMPXMA", EndStatus::Completed),
+        ("path-outside-workspace", "TMPVXERMA", EndStatus::Completed),
+        (
+            "patch-and-test",
+            "TMPVERMPVERMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
+        (
+            "verify-before-done",
+            "TMPVERMPVERMAYFMPVERMAYF",
+            EndStatus::Completed,
+        ),
+        (
+            "budget-exhausted",
+            "TMPVERMPVERMPVERB",
+            EndStatus::BudgetExhausted,
+        ),
+        (
+            "harness-drops-results",
+            "TMPVERMPVERMPVERB",
+            EndStatus::BudgetExhausted,
+        ),
+        ("harness-crashes-on-error", "TMPVERC", EndStatus::Crashed),
+        ("harness-pairs-by-order", "TMPVVERRMA", EndStatus::Completed),
+        (
+            "harness-trusts-done",
+            "TMPVERMPVERMA",
+            EndStatus::VerificationMissing,
+        ),
+    ];
+    let names: Vec<&str> = CATALOG.iter().map(|(n, _)| *n).collect();
+    let listed: Vec<&str> = expected.iter().map(|(n, _, _)| *n).collect();
+    assert_eq!(names, listed, "every shipped scenario has a story here");
+    for (name, steps, end) in expected {
+        let loaded = load::load(name).unwrap();
+        for lang in Lang::ALL {
+            let t = loaded.trace(lang);
+            assert_eq!(story(t), steps, "{name} ({})", lang.code());
+            assert_eq!(t.end, end, "{name}");
+            assert_eq!(t.steps.last().unwrap().end, Some(end), "{name}");
+        }
+        // Narration for every step, in both languages, and none extra.
+        let keys: Vec<String> = (1..=steps.len()).map(|n| n.to_string()).collect();
+        let mut narrated: Vec<&String> = loaded.scenario.narration.keys().collect();
+        narrated.sort_by_key(|k| k.parse::<usize>().unwrap());
+        assert_eq!(narrated, keys.iter().collect::<Vec<_>>(), "{name}");
+        for text in loaded.scenario.narration.values() {
+            assert!(!text.zh.trim().is_empty() && !text.en.trim().is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_wrong_path_is_an_error_result_the_model_reads() {
+    let t = trace("wrong-path-first");
+    let call_1 = &t.calls[0];
+    assert_eq!(call_1.status_at(5), Some(CallStatus::Error));
+    let second = &t.model_calls[1];
+    let error = t
+        .context(second)
+        .iter()
+        .find(|m| m.role == Role::Tool)
+        .unwrap();
+    assert!(error.is_error);
+    assert_eq!(error.call_id.as_ref().unwrap().0, "call_1");
+    assert_eq!(t.calls[1].tool, "list_files");
+    assert_eq!(t.calls[2].args[0].1, "conf/config.txt");
+    assert!(t.messages.last().unwrap().text.contains("30"));
+}
+
+#[test]
+fn the_second_read_is_decided_after_the_first_result() {
+    let t = trace("explain-entry");
+    assert_eq!(t.model_calls.len(), 3);
+    assert_eq!(t.calls.len(), 2);
+    // call_2 is proposed by model call #2, whose context holds call_1's result.
+    assert_eq!(t.calls[1].model_call, 2);
+    let context = t.context(&t.model_calls[1]);
+    assert!(context.iter().any(|m| m.text.contains("from \"./config\"")));
+}
+
+#[test]
+fn out_of_order_results_are_paired_by_id() {
+    let t = trace("parallel-calls-out-of-order");
+    let results: Vec<(&str, &str)> = t
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str()))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("call_2", "PORT=8080\nTIMEOUT=5"),
+            ("call_1", "PORT=443\nTIMEOUT=60")
+        ]
+    );
+    assert!(
+        t.messages
+            .last()
+            .unwrap()
+            .text
+            .contains("prod has TIMEOUT=60")
+    );
+}
+
+#[test]
+fn pairing_by_order_swaps_the_results_and_the_answer() {
+    let t = trace("harness-pairs-by-order");
+    let results: Vec<(&str, &str)> = t
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str()))
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("call_1", "PORT=8080\nTIMEOUT=5"),
+            ("call_2", "PORT=443\nTIMEOUT=60")
+        ]
+    );
+    assert_eq!(t.calls[1].paired_to.as_ref().unwrap().0, "call_1");
+    assert!(
+        t.messages
+            .last()
+            .unwrap()
+            .text
+            .contains("prod has TIMEOUT=5")
+    );
+}
+
+#[test]
+fn refused_calls_never_run_and_their_refusal_is_a_result() {
+    for (name, refused) in [("refused-tool", 1), ("path-outside-workspace", 1)] {
+        let t = trace(name);
+        let call = &t.calls[refused];
+        assert!(matches!(call.verdict, Some((_, Verdict::Refused(_)))));
+        assert_eq!(call.started, None, "{name}: never executed");
+        let last = t.steps.len() - 1;
+        assert_eq!(call.status_at(last), Some(CallStatus::Refused));
+        let result = t
+            .messages
+            .iter()
+            .find(|m| m.call_id.as_ref() == Some(&call.id))
+            .unwrap();
+        assert!(result.is_error && result.text.starts_with("refused by host"));
+        // Only approved calls were counted as tool runs.
+        assert_eq!(t.steps[last].counters.tool_runs, 1, "{name}");
+    }
+    assert_eq!(trace("refused-tool").calls[1].tool, "publish");
+    assert!(
+        trace("refused-tool")
+            .tools
+            .iter()
+            .all(|t| t.name != "publish")
+    );
+}
+
+#[test]
+fn a_replayed_patch_writes_once_and_the_test_passes_after_it() {
+    let t = trace("patch-and-test");
+    let (first, replay) = (&t.calls[1], &t.calls[2]);
+    assert_eq!(first.args, replay.args);
+    assert!(!first.result.as_ref().unwrap().replayed);
+    assert!(replay.result.as_ref().unwrap().replayed);
+    let writes: Vec<_> = t
+        .file_events
+        .iter()
+        .filter(|e| matches!(e.change, FileChange::Written { .. }))
+        .collect();
+    assert_eq!(writes.len(), 1);
+    assert_eq!(t.steps.last().unwrap().counters.writes, 1);
+    let test = &t.calls[3];
+    assert_eq!(test.tool, "run_tests");
+    assert!(!test.result.as_ref().unwrap().is_error);
+    assert!(test.finished > first.finished);
+}
+
+#[test]
+fn the_host_verifies_done_and_the_failure_goes_back() {
+    let t = trace("verify-before-done");
+    let verified: Vec<bool> = t
+        .steps
+        .iter()
+        .filter_map(|s| match s.kind {
+            StepKind::Verified { passed, .. } => Some(passed),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(verified, [false, true]);
+    let fourth = &t.model_calls[3];
+    assert!(
+        t.context(fourth)
+            .iter()
+            .any(|m| m.role == Role::User && m.is_error && m.text.contains("verification failed"))
+    );
+    // The same model and files, trusted: it ends before any verification.
+    let trusted = trace("harness-trusts-done");
+    assert!(
+        !trusted
+            .steps
+            .iter()
+            .any(|s| matches!(s.kind, StepKind::Verifies { .. }))
+    );
+    assert_eq!(trusted.len(), 13);
+    for (a, b) in t.steps.iter().zip(&trusted.steps) {
+        assert_eq!((&a.kind, a.counters), (&b.kind, b.counters));
+    }
+}
+
+#[test]
+fn the_last_result_before_the_budget_stop_is_never_seen() {
+    let t = trace("budget-exhausted");
+    assert_eq!(t.model_calls.len(), 3);
+    let last_result = t
+        .messages
+        .iter()
+        .rposition(|m| m.role == Role::Tool)
+        .unwrap();
+    assert!(t.model_calls.iter().all(|mc| mc.context_len <= last_result));
+}
+
+#[test]
+fn dropped_results_make_the_model_ask_again() {
+    let t = trace("harness-drops-results");
+    assert!(t.messages.iter().all(|m| m.role != Role::Tool));
+    assert!(t.calls.iter().all(|c| !c.appended && c.result.is_some()));
+    assert!(t.calls.iter().all(|c| c.args == t.calls[0].args));
+}
+
+#[test]
+fn a_crash_stops_before_the_model_sees_the_error() {
+    let t = trace("harness-crashes-on-error");
+    assert_eq!(t.model_calls.len(), 1);
+    assert!(matches!(
+        t.steps.last().unwrap().kind,
+        StepKind::Crashes { .. }
+    ));
+}
