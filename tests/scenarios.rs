@@ -290,3 +290,19 @@ fn a_crash_stops_before_the_model_sees_the_error() {
         StepKind::Crashes { .. }
     ));
 }
+
+#[test]
+fn the_example_in_the_format_guide_is_a_valid_scenario() {
+    let guide = include_str!("../scenarios/README.md");
+    let start = guide.find("```json\n").expect("a json example") + "```json\n".len();
+    let end = start + guide[start..].find("```").unwrap();
+    let loaded = load::prepare("scenarios/README.md", guide[start..end].as_bytes())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let t = loaded.trace(Lang::En);
+    assert_eq!(story(t), "TMPVERMPVERMAYF", "the guide says 15 steps");
+    assert_eq!(t.end, EndStatus::Completed);
+    assert_eq!(
+        t.steps[12].narration.as_deref().map(|n| &n[..9]),
+        Some("The model")
+    );
+}
