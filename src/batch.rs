@@ -60,7 +60,7 @@ pub fn trace(target: &str, lang: Lang) -> ExitCode {
     }
 }
 
-pub fn export(_cli: &Cli) -> ExitCode {
-    eprintln!("export: not built yet");
-    ExitCode::FAILURE
+/// Write every frame as a figure; see `crate::export`.
+pub fn export(cli: &Cli) -> ExitCode {
+    crate::export::run(cli)
 }
