@@ -296,7 +296,7 @@ fn the_example_in_the_format_guide_is_a_valid_scenario() {
     let guide = include_str!("../scenarios/README.md");
     let start = guide.find("```json\n").expect("a json example") + "```json\n".len();
     let end = start + guide[start..].find("```").unwrap();
-    let loaded = load::prepare("scenarios/README.md", guide[start..end].as_bytes())
+    let loaded = load::prepare("scenarios/README.md", &guide.as_bytes()[start..end])
         .unwrap_or_else(|e| panic!("{e}"));
     let t = loaded.trace(Lang::En);
     assert_eq!(story(t), "TMPVERMPVERMAYF", "the guide says 15 steps");
