@@ -403,6 +403,11 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     }
 }
 
+/// A multi-line text on one line, each line break shown as ↵.
+pub fn one_line(s: &str) -> String {
+    s.lines().collect::<Vec<_>>().join(" ↵ ")
+}
+
 pub fn first_line(s: &str) -> String {
     let mut lines = s.lines();
     let first = lines.next().unwrap_or("").to_string();

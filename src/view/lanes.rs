@@ -30,19 +30,26 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let end = app.step.saturating_sub(scroll as usize);
     let start = (end + 1).saturating_sub(rows_room / per_step);
 
-    let mut lines = vec![header(app, &geometry)];
+    let mut rows = vec![header(app, &geometry)];
     for index in start..=end {
-        if lines.len() + per_step > rows_room + 1 {
+        if rows.len() + per_step > rows_room + 1 {
             break;
         }
-        lines.extend(step_rows(app, trace, index, &geometry, spaced));
+        rows.extend(step_rows(app, trace, index, &geometry, spaced));
     }
-    // Push the environment to the bottom of the panel.
-    while lines.len() + env.len() < h {
-        lines.push(Line::default());
+    // Rows are drawn cell by cell: at every step of a long trace the panel
+    // is full of them, and a Paragraph would split each into graphemes.
+    for (y, row) in (area.top()..area.bottom()).zip(&rows) {
+        row.render(area.x, y, buf);
     }
-    lines.extend(env);
-    Paragraph::new(lines).render(area, buf);
+    // The environment sits at the bottom of the panel.
+    let env_top = rows.len().max(h.saturating_sub(env.len())) as u16;
+    let env_area = Rect {
+        y: area.y + env_top.min(area.height),
+        height: area.height.saturating_sub(env_top),
+        ..area
+    };
+    Paragraph::new(env).render(env_area, buf);
 }
 
 /// Where each lane's lifeline stands.
@@ -69,7 +76,7 @@ impl Geometry {
     }
 }
 
-fn header(app: &App, g: &Geometry) -> Line<'static> {
+fn header(app: &App, g: &Geometry) -> Row {
     let theme = app.theme;
     let step = &app.trace().steps[app.step];
     let mut row = Row::new(g.width, Style::new());
@@ -91,7 +98,7 @@ fn header(app: &App, g: &Geometry) -> Line<'static> {
         };
         row.put(x, &label, style);
     }
-    row.into_line()
+    row
 }
 
 fn step_rows(
@@ -100,7 +107,7 @@ fn step_rows(
     index: usize,
     g: &Geometry,
     spaced: bool,
-) -> Vec<Line<'static>> {
+) -> Vec<Row> {
     let theme = app.theme;
     let step = &trace.steps[index];
     let current = index == app.step;
@@ -138,16 +145,16 @@ fn step_rows(
             .min(g.width - width(&text));
         label_row.put(x, &text, style);
         draw_arrow(&mut row, g, step, "", style);
-        return vec![label_row.into_line(), row.into_line()];
+        return vec![label_row, row];
     }
     let mut rows = Vec::new();
     if spaced {
         let mut blank = Row::new(g.width, Style::new());
         lifelines(&mut blank);
-        rows.push(blank.into_line());
+        rows.push(blank);
     }
     draw_arrow(&mut row, g, step, &label, style);
-    rows.push(row.into_line());
+    rows.push(row);
     rows
 }
 
@@ -201,11 +208,16 @@ fn draw_arrow(row: &mut Row, g: &Geometry, step: &Step, label: &str, style: Styl
             if width(&text) <= inside {
                 let x = left + 1 + (right - left - 1 - width(&text)) / 2;
                 row.put(x, &text, style);
-            } else if g.width > right + 2 + 8 {
-                // Too long for the arrow: write it after the arrow head.
-                row.put(right + 2, &truncate(label, g.width - right - 2), style);
+                return;
+            }
+            // Too long for the arrow: beside it, on the side with room.
+            let after = g.width.saturating_sub(right + 2);
+            let before = left.saturating_sub(g.gutter + 1);
+            if width(label) <= after || after >= before {
+                row.put(right + 2, &truncate(label, after), style);
             } else {
-                row.put(left + 1, &truncate(&text, inside + 1), style);
+                let text = truncate(label, before);
+                row.put(left - 1 - width(&text), &text, style);
             }
         }
     }

@@ -127,7 +127,7 @@ pub fn max_scroll(app: &App, panel: Panel) -> u16 {
     let lines = lines_past;
     match panel {
         Panel::Lanes => app.step.min(MAX_SCROLL as usize) as u16,
-        Panel::Pairing => lines(app.trace().calls_at(app.step).count() + 1, inner.height),
+        Panel::Pairing => pairing::max_scroll(app, inner.height),
         Panel::Context => context::max_scroll(app, inner),
         Panel::Explain => lines(
             explain::lines(app, inner.width as usize).len(),

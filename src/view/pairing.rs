@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::text::{Row, truncate, width};
 use crate::app::App;
-use crate::i18n::{self, first_line, status_name};
+use crate::i18n::{self, one_line, status_name};
 use crate::trace::{CallStatus, Lane, ToolCall};
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
@@ -29,74 +29,36 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         return;
     }
 
-    let rows_room = h.saturating_sub(1).max(1);
-    let end = calls
-        .len()
-        .saturating_sub(scroll as usize)
-        .max(rows_room.min(calls.len()));
-    let start = end.saturating_sub(rows_room);
+    // Scrolling moves the window up by whole calls from the newest.
+    let end = calls.len().saturating_sub(scroll as usize).max(1);
+    let start = first_shown(app, &calls[..end], h);
     let shown = &calls[start..end];
 
-    let id_w = shown
+    let id_w = shown.iter().map(|c| width(&c.id.0)).max().unwrap_or(6).max(7) + 1;
+    let status_w = ALL_STATUSES
         .iter()
-        .map(|c| width(&c.id.0))
+        .map(|s| width(status_name(*s, lang)))
         .max()
-        .unwrap_or(6)
-        .max(7)
+        .unwrap_or(8)
         + 1;
-    let tool_w = shown
-        .iter()
-        .map(|c| width(&c.tool))
-        .max()
-        .unwrap_or(4)
-        .max(5)
-        + 1;
-    let status_w = [
-        CallStatus::Proposed,
-        CallStatus::Approved,
-        CallStatus::Running,
-        CallStatus::Done,
-        CallStatus::Error,
-        CallStatus::Refused,
-    ]
-    .iter()
-    .map(|s| width(status_name(*s, lang)))
-    .max()
-    .unwrap_or(8)
-        + 1;
-    let rest = w.saturating_sub(id_w + tool_w + status_w);
-    let args_max = shown
-        .iter()
-        .map(|c| width(&c.args_text()))
-        .max()
-        .unwrap_or(2)
-        + 1;
-    // Arguments get their full width when the result keeps a dozen columns.
-    let args_w = args_max.min(rest.saturating_sub(14)).max(rest / 3);
-    let columns = [
-        0,
-        id_w,
-        id_w + tool_w,
-        id_w + tool_w + args_w,
-        id_w + tool_w + args_w + status_w,
-    ];
+    let columns = [0, id_w, id_w + status_w];
 
-    let mut lines = Vec::new();
-    let mut head = Row::new(w, theme.muted().add_modifier(Modifier::UNDERLINED));
+    let header_style = theme.muted().add_modifier(Modifier::UNDERLINED);
+    let mut head = Row::new(w, header_style);
+    let call_label = format!(
+        "{} {} → {}",
+        i18n::COL_TOOL.get(lang),
+        i18n::COL_ARGS.get(lang),
+        i18n::COL_RESULT.get(lang)
+    );
     for (x, label) in columns.iter().zip([
-        i18n::COL_ID,
-        i18n::COL_TOOL,
-        i18n::COL_ARGS,
-        i18n::COL_STATUS,
-        i18n::COL_RESULT,
+        i18n::COL_ID.get(lang),
+        i18n::COL_STATUS.get(lang),
+        call_label.as_str(),
     ]) {
-        head.put(
-            *x,
-            label.get(lang),
-            theme.muted().add_modifier(Modifier::UNDERLINED),
-        );
+        head.put(*x, label, header_style);
     }
-    lines.push(head.into_line());
+    let mut lines = vec![head.into_line()];
 
     for call in shown {
         let Some(status) = call.status_at(app.step) else {
@@ -110,34 +72,25 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         ]
         .contains(&Some(app.step));
         let mut row = Row::new(w, Style::new());
-        row.put(
-            columns[0],
-            &truncate(&call.id.0, id_w - 1),
-            theme.call_id(&call.id.0),
-        );
-        row.put(columns[1], &truncate(&call.tool, tool_w - 1), Style::new());
-        row.put(
-            columns[2],
-            &truncate(&call.args_text(), args_w.saturating_sub(1)),
-            theme.muted(),
-        );
-        row.put(
-            columns[3],
-            &truncate(status_name(status, lang), status_w - 1),
-            status_style(app, status),
-        );
-        let result = result_text(app, call, status);
-        row.put(
-            columns[4],
-            &truncate(&result, w.saturating_sub(columns[4])),
-            result_style(app, call, status),
-        );
+        row.put(columns[0], &call.id.0, theme.call_id(&call.id.0));
+        row.put(columns[1], status_name(status, lang), status_style(app, status));
+        let end = row.put(columns[2], &call.tool, Style::new());
+        let room = w.saturating_sub(end + 2);
+        row.put(end + 1, &truncate(&call.args_text(), room), theme.muted());
         if changed_now {
             // What changed at this step stands out, and says so with a mark.
             row.style(0, w, Style::new().add_modifier(Modifier::BOLD));
             row.put(w.saturating_sub(1), "◀", theme.current());
         }
         lines.push(row.into_line());
+        if let Some(result) = result_text(app, call, status) {
+            // The result on its own line under the call it is attached to.
+            let mut row = Row::new(w, Style::new());
+            let text = format!("⇒ {result}");
+            let room = w.saturating_sub(columns[1]);
+            row.put(columns[1], &truncate(&text, room), result_style(app, call, status));
+            lines.push(row.into_line());
+        }
     }
     Paragraph::new(lines).render(area, buf);
     if start > 0 {
@@ -146,6 +99,42 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     if end < calls.len() {
         super::more_marker(app, area, false, buf);
     }
+}
+
+const ALL_STATUSES: [CallStatus; 6] = [
+    CallStatus::Proposed,
+    CallStatus::Approved,
+    CallStatus::Running,
+    CallStatus::Done,
+    CallStatus::Error,
+    CallStatus::Refused,
+];
+
+/// Lines a call takes: itself, and its result once there is one.
+fn height(app: &App, call: &ToolCall) -> usize {
+    match call.status_at(app.step) {
+        Some(status) if result_text(app, call, status).is_some() => 2,
+        _ => 1,
+    }
+}
+
+/// The first of `calls` that fits when the last one sits at the bottom of
+/// `h` lines (one of them the header).
+fn first_shown(app: &App, calls: &[&ToolCall], h: usize) -> usize {
+    let mut used = 1;
+    let mut start = calls.len();
+    while start > 0 && used + height(app, calls[start - 1]) <= h.max(2) {
+        used += height(app, calls[start - 1]);
+        start -= 1;
+    }
+    start.min(calls.len().saturating_sub(1))
+}
+
+/// How many calls the table can scroll up in an area of `h` lines.
+pub fn max_scroll(app: &App, h: u16) -> u16 {
+    let calls: Vec<&ToolCall> = app.trace().calls_at(app.step).collect();
+    let visible = calls.len() - first_shown(app, &calls, h as usize);
+    (calls.len() - visible).min(super::MAX_SCROLL as usize) as u16
 }
 
 fn status_style(app: &App, status: CallStatus) -> Style {
@@ -168,16 +157,16 @@ fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
     }
 }
 
-fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> String {
+/// The result as attached, with what went wrong in the pairing said in
+/// words; None while the call has no result yet.
+fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String> {
     let lang = app.lang;
-    let Some(result) = call.result.as_ref().filter(|_| {
+    let result = call.result.as_ref().filter(|_| {
         matches!(
             status,
             CallStatus::Done | CallStatus::Error | CallStatus::Refused
         )
-    }) else {
-        return "—".to_string();
-    };
+    })?;
     let mut text = String::new();
     if let Some(to) = call.paired_to.as_ref().filter(|to| **to != call.id) {
         text.push_str(&format!(
@@ -195,6 +184,6 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> String {
     if result.is_error {
         text.push_str("✗ ");
     }
-    text.push_str(&first_line(&result.text));
-    text
+    text.push_str(&one_line(&result.text));
+    Some(text)
 }

@@ -1,6 +1,7 @@
 //! Width-aware text helpers. Widths are display columns (a Chinese
 //! character takes two), never `len()` or a count of chars.
 
+use ratatui::buffer::Buffer;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -191,6 +192,28 @@ impl Row {
     pub fn style(&mut self, from: usize, to: usize, style: Style) {
         for cell in self.cells.iter_mut().take(to).skip(from) {
             cell.1 = cell.1.patch(style);
+        }
+    }
+
+    /// Draw the row from (`x`, `y`), clipped to the buffer: the same cells
+    /// as a `Paragraph` of `into_line`, without splitting the text into
+    /// graphemes again (the row already holds one character per cell).
+    pub fn render(&self, x: u16, y: u16, buf: &mut Buffer) {
+        let area = buf.area;
+        if y < area.top() || y >= area.bottom() {
+            return;
+        }
+        for (i, &(c, style)) in self.cells.iter().enumerate() {
+            let Some(cx) = u16::try_from(i)
+                .ok()
+                .and_then(|i| x.checked_add(i))
+                .filter(|cx| *cx < area.right())
+            else {
+                break;
+            };
+            if c != WIDE_TAIL {
+                buf[(cx, y)].set_char(c).set_style(style);
+            }
         }
     }
 
