@@ -132,6 +132,8 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool) 
     } else {
         i18n::APPENDED_SINCE
     };
+    // Collected newest line first and turned round once at the end:
+    // prepending each message would copy the list again for every message.
     let mut body: Vec<Line<'static>> = Vec::new();
     let mut index = held;
     let mut divider_done = held == sent;
@@ -143,12 +145,12 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool) 
             block.push(divider(divider_label.get(lang), w, theme.muted()));
             divider_done = true;
         }
-        block.extend(body);
-        body = block;
+        body.extend(block.into_iter().rev());
     }
     if !divider_done {
-        body.insert(0, divider(divider_label.get(lang), w, theme.muted()));
+        body.push(divider(divider_label.get(lang), w, theme.muted()));
     }
+    body.reverse();
     (body, index > 0)
 }
 

@@ -101,13 +101,7 @@ fn header(app: &App, g: &Geometry) -> Row {
     row
 }
 
-fn step_rows(
-    app: &App,
-    trace: &Trace,
-    index: usize,
-    g: &Geometry,
-    spaced: bool,
-) -> Vec<Row> {
+fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, spaced: bool) -> Vec<Row> {
     let theme = app.theme;
     let step = &trace.steps[index];
     let current = index == app.step;

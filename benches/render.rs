@@ -1,0 +1,252 @@
+//! Benchmarks: drawing frames, building a long trace, exporting.
+//!
+//!     cargo bench                       # everything (about two minutes)
+//!     cargo bench -- long/              # a group by name
+//!
+//! Goals (see docs/performance.md for the measured numbers): a frame at
+//! 120×40 in ≤ 300 µs, at 200×60 in ≤ 700 µs; the last step of a
+//! 1,000-call trace drawn within 1.5× of the first; that trace built in
+//! ≤ 50 ms and ≤ 50 MB. Timings are reported here, never asserted in tests.
+//!
+//! Memory is measured with a counting global allocator: before criterion
+//! runs, the binary prints the peak heap used while building the long trace.
+
+#[path = "support/long_scenario.rs"]
+mod long_scenario;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use agent_loop_sim::app::{self, Action, App, Panel};
+use agent_loop_sim::engine;
+use agent_loop_sim::export;
+use agent_loop_sim::frames;
+use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::theme::Theme;
+use criterion::{BenchmarkId, Criterion};
+
+/// The System allocator, counting the bytes live now and the most ever live.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(bytes: usize) {
+    let now = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+const LONG_CALLS: u32 = 1000;
+
+fn default_app() -> App {
+    App::new(load::load(DEFAULT_SCENARIO).unwrap(), Lang::Zh, Theme::DARK)
+}
+
+fn long_app() -> App {
+    let json = long_scenario::json(LONG_CALLS);
+    let loaded = load::prepare("<bench:long-reader>", json.as_bytes()).unwrap();
+    App::new(loaded, Lang::Zh, Theme::DARK)
+}
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+/// Heap used while `f` runs (peak above what was live before) and what it
+/// leaves live afterwards, in bytes.
+fn heap_of<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let value = f();
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let kept = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    (value, peak, kept)
+}
+
+/// Printed once before the timings: memory, and one-shot times too long to
+/// repeat under criterion.
+fn report_memory() {
+    let json = long_scenario::json(LONG_CALLS);
+    let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
+    let (trace, peak, kept) = heap_of(|| engine::run(&scenario, Lang::Zh).unwrap());
+    println!(
+        "memory: the {LONG_CALLS}-call trace ({} steps, {} messages, ended {}): \
+         peak heap {:.2} MiB while building, {:.2} MiB kept",
+        trace.len(),
+        trace.messages.len(),
+        trace.end.code(),
+        mib(peak),
+        mib(kept)
+    );
+    drop(trace);
+    let (loaded, peak, kept) = heap_of(|| load::prepare("<bench>", json.as_bytes()).unwrap());
+    println!(
+        "memory: load::prepare (parse, check, both languages): peak heap {:.2} MiB, {:.2} MiB kept",
+        mib(peak),
+        mib(kept)
+    );
+    let app = App::new(loaded, Lang::Zh, Theme::DARK);
+    let last = app.last();
+    let at = frames::at_step(&app, last, 120, 40);
+    let (_, peak, _) = heap_of(|| frames::render(&at, 120, 40));
+    println!(
+        "memory: one frame of the last step at 120x40: peak heap {:.1} KiB",
+        peak as f64 / 1024.0
+    );
+}
+
+/// Every frame of the long trace as text, once: five thousand frames take
+/// seconds, too long to repeat under criterion.
+fn export_long_once() {
+    let app = long_app();
+    let start = Instant::now();
+    let mut bytes = 0;
+    for index in 0..app.trace().len() {
+        bytes += export::txt(&app, index, (120, 40)).len();
+    }
+    println!(
+        "time: long/export-txt-all-frames, all {} frames of the {LONG_CALLS}-call trace at 120x40, once: {:.2} s ({:.1} MiB of text)",
+        app.trace().len(),
+        start.elapsed().as_secs_f64(),
+        mib(bytes)
+    );
+}
+
+fn default_frames(c: &mut Criterion) {
+    let app = default_app();
+    let steps = app.trace().len();
+    for (w, h) in [(120, 40), (200, 60)] {
+        let mut group = c.benchmark_group(format!("default/{w}x{h}"));
+        for index in 0..steps {
+            let at = frames::at_step(&app, index, w, h);
+            group.bench_function(BenchmarkId::new("step", index + 1), |b| {
+                b.iter(|| frames::render(black_box(&at), w, h))
+            });
+        }
+        group.finish();
+    }
+}
+
+fn long_trace(c: &mut Criterion) {
+    let json = long_scenario::json(LONG_CALLS);
+    let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
+    let app = long_app();
+    let last = app.last();
+
+    let mut group = c.benchmark_group("long");
+    group.sample_size(20);
+    group.bench_function("build-trace", |b| {
+        b.iter(|| engine::run(black_box(&scenario), Lang::Zh).unwrap())
+    });
+    group.bench_function("load-prepare-both-languages", |b| {
+        b.iter(|| load::prepare("<bench>", black_box(json.as_bytes())).unwrap())
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("long/120x40");
+    // Step 100 already fills every panel: against it, the last step shows
+    // what the length of the trace costs, apart from how full the screen is.
+    for (name, index) in [("first", 0), ("step-100", 99), ("last", last)] {
+        let at = frames::at_step(&app, index, 120, 40);
+        group.bench_function(name, |b| b.iter(|| frames::render(black_box(&at), 120, 40)));
+    }
+    // What a key costs at the end of the long trace: scrolling the context
+    // (it measures how far it can scroll) and a resize (it clamps every
+    // panel's scroll).
+    let mut at = frames::at_step(&app, last, 120, 40);
+    app::update(&mut at, Action::FocusNext);
+    assert_eq!(at.focus, Panel::Context);
+    group.bench_function("update-scroll-context", |b| {
+        b.iter(|| {
+            let mut a = at.clone();
+            app::update(&mut a, Action::Scroll(1));
+            a.scroll
+        })
+    });
+    group.bench_function("update-resize", |b| {
+        b.iter(|| {
+            let mut a = at.clone();
+            app::update(&mut a, Action::Resize(121, 40));
+            a.scroll
+        })
+    });
+    group.finish();
+}
+
+fn export_all(c: &mut Criterion) {
+    let app = default_app();
+    let steps = app.trace().len();
+    let mut group = c.benchmark_group("export/default/120x40");
+    group.bench_function("svg-all-frames", |b| {
+        b.iter(|| {
+            (0..steps)
+                .map(|i| export::svg(&app, i, (120, 40)).len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("txt-all-frames", |b| {
+        b.iter(|| {
+            (0..steps)
+                .map(|i| export::txt(&app, i, (120, 40)).len())
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("ansi-all-frames", |b| {
+        b.iter(|| {
+            (0..steps)
+                .map(|i| export::ansi(&app, i, (120, 40)).len())
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+fn main() {
+    // With a filter (`cargo bench -- long/120x40`), only what it names runs.
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+    if wanted("memory") {
+        report_memory();
+    }
+    if wanted("long/export-txt-all-frames") {
+        export_long_once();
+    }
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    default_frames(&mut c);
+    long_trace(&mut c);
+    export_all(&mut c);
+    c.final_summary();
+}
