@@ -39,7 +39,7 @@ pub fn main(cli: &Cli) -> ExitCode {
     let mut terminal = ratatui::init();
     restore_on_signals();
     let result = run(&mut terminal, app);
-    ratatui::restore();
+    restore();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -59,15 +59,24 @@ pub fn theme_for(arg: ThemeArg) -> Theme {
     }
 }
 
+/// Set to `1`, the simulator panics right after its first draw: the
+/// end-to-end test (tests/pty.rs) checks that the panic message is short
+/// and the terminal is given back as it was. Not for users.
+pub const PANIC_TEST_VAR: &str = "AGENT_LOOP_SIM_PANIC_TEST";
+
 fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     let size = terminal.size()?;
     app::update(&mut app, Action::Resize(size.width, size.height));
     let mut next_tick: Option<Instant> = None;
     let mut dirty = true;
+    let panic_test = std::env::var_os(PANIC_TEST_VAR).is_some_and(|v| v == "1");
     loop {
         if dirty {
             terminal.draw(|frame| view::render(&app, frame.area(), frame.buffer_mut()))?;
             dirty = false;
+            if panic_test {
+                panic!("{PANIC_TEST_VAR}=1 asked for this panic");
+            }
         }
         if app.quit {
             return Ok(());
@@ -127,6 +136,14 @@ fn install_panic_message() {
     }));
 }
 
+/// `ratatui::restore` leaves raw mode and the alternate screen but not the
+/// hidden cursor, which only dropping the terminal shows again; an exit on
+/// a signal never drops it.
+fn restore() {
+    ratatui::restore();
+    let _ = ratatui::crossterm::execute!(io::stdout(), ratatui::crossterm::cursor::Show);
+}
+
 /// SIGTERM, SIGHUP, SIGINT, SIGQUIT: leave the terminal as we found it.
 fn restore_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
@@ -136,7 +153,7 @@ fn restore_on_signals() {
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            ratatui::restore();
+            restore();
             std::process::exit(128 + signal);
         }
     });
