@@ -183,7 +183,11 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
-        Action::SwitchLanguage => app.lang = app.lang.other(),
+        Action::SwitchLanguage => {
+            app.lang = app.lang.other();
+            // The other language wraps to a different number of lines.
+            clamp_scroll(app);
+        }
         Action::Back => {
             if app.overlay.is_some() {
                 app.overlay = None;
