@@ -1,6 +1,8 @@
 //! The app state and its one `update` function. No terminal, no clock here:
 //! the event loop turns keys and timer ticks into `Action`s.
 
+use std::sync::Arc;
+
 use crate::load::Loaded;
 use crate::scenario::Lang;
 use crate::theme::Theme;
@@ -68,7 +70,9 @@ pub enum Overlay {
 
 #[derive(Debug, Clone)]
 pub struct App {
-    pub loaded: Loaded,
+    /// Shared, not copied: `frames::at_step` clones the app for every frame
+    /// it exports, and a long trace is megabytes.
+    pub loaded: Arc<Loaded>,
     pub lang: Lang,
     pub theme: Theme,
     /// 0-based index of the current step.
@@ -88,7 +92,7 @@ pub struct App {
 impl App {
     pub fn new(loaded: Loaded, lang: Lang, theme: Theme) -> Self {
         App {
-            loaded,
+            loaded: Arc::new(loaded),
             lang,
             theme,
             step: 0,
