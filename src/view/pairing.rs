@@ -34,7 +34,13 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let start = first_shown(app, &calls[..end], h);
     let shown = &calls[start..end];
 
-    let id_w = shown.iter().map(|c| width(&c.id.0)).max().unwrap_or(6).max(7) + 1;
+    let id_w = shown
+        .iter()
+        .map(|c| width(&c.id.0))
+        .max()
+        .unwrap_or(6)
+        .max(7)
+        + 1;
     let status_w = ALL_STATUSES
         .iter()
         .map(|s| width(status_name(*s, lang)))
@@ -58,7 +64,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     ]) {
         head.put(*x, label, header_style);
     }
-    let mut lines = vec![head.into_line()];
+    let mut rows = vec![head];
 
     for call in shown {
         let Some(status) = call.status_at(app.step) else {
@@ -73,7 +79,11 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         .contains(&Some(app.step));
         let mut row = Row::new(w, Style::new());
         row.put(columns[0], &call.id.0, theme.call_id(&call.id.0));
-        row.put(columns[1], status_name(status, lang), status_style(app, status));
+        row.put(
+            columns[1],
+            status_name(status, lang),
+            status_style(app, status),
+        );
         let end = row.put(columns[2], &call.tool, Style::new());
         let room = w.saturating_sub(end + 2);
         row.put(end + 1, &truncate(&call.args_text(), room), theme.muted());
@@ -82,17 +92,24 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
             row.style(0, w, Style::new().add_modifier(Modifier::BOLD));
             row.put(w.saturating_sub(1), "◀", theme.current());
         }
-        lines.push(row.into_line());
+        rows.push(row);
         if let Some(result) = result_text(app, call, status) {
             // The result on its own line under the call it is attached to.
             let mut row = Row::new(w, Style::new());
             let text = format!("⇒ {result}");
             let room = w.saturating_sub(columns[1]);
-            row.put(columns[1], &truncate(&text, room), result_style(app, call, status));
-            lines.push(row.into_line());
+            row.put(
+                columns[1],
+                &truncate(&text, room),
+                result_style(app, call, status),
+            );
+            rows.push(row);
         }
     }
-    Paragraph::new(lines).render(area, buf);
+    // Cell by cell, like the lanes: no need to split rows into graphemes.
+    for (y, row) in (area.top()..area.bottom()).zip(&rows) {
+        row.render(area.x, y, buf);
+    }
     if start > 0 {
         super::more_marker(app, area, true, buf);
     }
