@@ -272,7 +272,7 @@ fn sigterm_restores_the_terminal() {
 
 #[test]
 fn a_panic_restores_the_terminal_and_says_where_to_report_it() {
-    let mut s = Session::start(120, 40, &[("AGENT_LOOP_SIM_PANIC_TEST", "1")]);
+    let mut s = Session::start(120, 40, &[(agent_loop_sim::tui::PANIC_TEST_VAR, "1")]);
     assert_ne!(s.exit_code(), 0);
     s.assert_restored();
     let message = s.after_exit_text();
