@@ -19,7 +19,8 @@ pub enum Action {
     Prev,
     First,
     Last,
-    /// Jump to step n (1-based).
+    /// A digit key: jump to step n (1-based); a second digit right after
+    /// makes a two-digit step number where the scenario has that many.
     Jump(usize),
     TogglePlay,
     /// The dwell time has passed while playing.
@@ -86,6 +87,8 @@ pub struct App {
     pub zoom: bool,
     pub overlay: Option<Overlay>,
     pub size: (u16, u16),
+    /// The digit just typed, when another one could still follow it.
+    pub pending_digit: Option<usize>,
     pub quit: bool,
 }
 
@@ -104,6 +107,7 @@ impl App {
             zoom: false,
             overlay: None,
             size: (120, 40),
+            pending_digit: None,
             quit: false,
         }
     }
@@ -127,12 +131,25 @@ impl App {
 
 /// Apply one action. The only place the app state changes.
 pub fn update(app: &mut App, action: Action) {
+    let pending = app.pending_digit.take();
     match action {
         Action::Next => app.go(app.step + 1),
         Action::Prev => app.go(app.step.saturating_sub(1)),
         Action::First => app.go(0),
         Action::Last => app.go(app.last()),
-        Action::Jump(n) => app.go(n.saturating_sub(1)),
+        Action::Jump(digit) => {
+            let steps = app.trace().len();
+            match pending.map(|first| first * 10 + digit) {
+                Some(n) if n <= steps => app.go(n - 1),
+                _ => {
+                    app.go(digit.saturating_sub(1));
+                    // Wait for a second digit only where it can make a step.
+                    if digit * 10 <= steps {
+                        app.pending_digit = Some(digit);
+                    }
+                }
+            }
+        }
         Action::TogglePlay => {
             if app.playing {
                 app.playing = false;

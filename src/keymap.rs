@@ -143,7 +143,10 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: &[Key::Digits],
         action: Action::Jump(0),
-        help: Label::new("跳到第 1–9 步", "jump to step 1–9"),
+        help: Label::new(
+            "跳到第 1–9 步；连按两个数字跳到第 10 步以后（如 1 5 → 15）",
+            "jump to step 1–9; two digits in a row for 10 and up (1 5 → 15)",
+        ),
         hint: None,
     },
     Binding {

@@ -47,6 +47,25 @@ fn no_step_past_either_end() {
 }
 
 #[test]
+fn two_digits_in_a_row_reach_steps_past_nine() {
+    let loaded = load::load("patch-and-test").unwrap();
+    let mut a = App::new(loaded, Lang::Zh, Theme::DARK);
+    assert_eq!(a.trace().len(), 23);
+    apply(&mut a, &[Action::Jump(1), Action::Jump(5)]);
+    assert_eq!(a.step, 14, "1 then 5 is step 15");
+    apply(&mut a, &[Action::Jump(2), Action::Jump(4)]);
+    assert_eq!(a.step, 3, "24 is past the end: 4 alone");
+    apply(&mut a, &[Action::Jump(1), Action::Next, Action::Jump(2)]);
+    assert_eq!(a.step, 1, "another key in between: 2 alone");
+    apply(&mut a, &[Action::Jump(3), Action::Jump(1)]);
+    assert_eq!(a.step, 0, "30 and up cannot be: 3 waits for nothing");
+    // The default scenario has 8 steps: each digit is a step of its own.
+    let mut b = app();
+    apply(&mut b, &[Action::Jump(1), Action::Jump(5)]);
+    assert_eq!(b.step, 4);
+}
+
+#[test]
 fn play_advances_one_step_per_tick_and_stops_on_the_last() {
     let mut a = app();
     apply(&mut a, &[Action::TogglePlay]);
