@@ -19,20 +19,26 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let step = &trace.steps[app.step];
     let c = step.counters;
 
-    let first = Line::from(vec![
-        Span::styled(
-            format!(
-                " {} {}/{} ",
-                i18n::STEP.get(lang),
-                app.step + 1,
-                trace.len()
-            ),
-            theme.current_marker(),
+    let indicator = Span::styled(
+        format!(
+            " {} {}/{} ",
+            i18n::STEP.get(lang),
+            app.step + 1,
+            trace.len()
         ),
+        theme.current_marker(),
+    );
+    let step_title = Span::styled(i18n::step_title(trace, app.step), theme.current());
+    let mut first = Line::from(vec![
+        indicator.clone(),
         Span::styled(format!(" {} ", trace.title), theme.title()),
         Span::styled("· ", theme.muted()),
-        Span::styled(i18n::step_title(trace, app.step), theme.current()),
+        step_title.clone(),
     ]);
+    // On a narrow screen the step's title matters more than the scenario's.
+    if first.width() > area.width as usize {
+        first = Line::from(vec![indicator, Span::raw(" "), step_title]);
+    }
 
     let actor = match step.from {
         None => i18n::USER.get(lang).to_string(),
