@@ -9,7 +9,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
 use super::text::{hanging, truncate, width};
 use crate::app::App;
@@ -38,7 +37,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         lines.push(Line::default());
     }
     lines.extend(disk);
-    Paragraph::new(lines).render(area, buf);
+    super::draw_lines(&lines, area, buf);
 
     // The markers sit on the first and last line of the message list.
     let list = Rect {

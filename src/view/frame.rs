@@ -5,7 +5,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
 
 use super::text::width;
 use crate::app::App;
@@ -114,7 +113,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         full
     };
-    Paragraph::new(vec![first, second]).render(area, buf);
+    super::draw_lines(&[first, second], area, buf);
 }
 
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
@@ -179,5 +178,5 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         Span::styled("─".repeat(bar_room - filled), theme.muted()),
         Span::styled(counter, theme.current()),
     ]);
-    Paragraph::new(vec![Line::from(keys), status]).render(area, buf);
+    super::draw_lines(&[Line::from(keys), status], area, buf);
 }

@@ -7,7 +7,6 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Paragraph, Widget};
 
 use super::text::{Row, truncate, width};
 use crate::app::App;
@@ -49,7 +48,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
         height: area.height.saturating_sub(env_top),
         ..area
     };
-    Paragraph::new(env).render(env_area, buf);
+    super::draw_lines(&env, env_area, buf);
 }
 
 /// Where each lane's lifeline stands.

@@ -223,11 +223,19 @@ fn scrolled(app: &App, lines: Vec<Line<'static>>, area: Rect, scroll: u16, buf: 
     let max = lines.len().saturating_sub(height);
     let top = (scroll as usize).min(max);
     let shown: Vec<Line<'static>> = lines.iter().skip(top).take(height).cloned().collect();
-    Paragraph::new(shown).render(area, buf);
+    draw_lines(&shown, area, buf);
     if lines.len() > top + height {
         more_marker(app, area, false, buf);
     } else if top > 0 {
         more_marker(app, area, true, buf);
+    }
+}
+
+/// Draw lines that are already cut to width, one per row, clipped to
+/// `area`. Cheaper than a `Paragraph`, which would measure them again.
+fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer) {
+    for (line, y) in lines.iter().zip(area.top()..area.bottom()) {
+        buf.set_line(area.x, y, line, area.width);
     }
 }
 
