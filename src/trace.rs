@@ -335,9 +335,9 @@ impl Trace {
     }
 
     /// Calls proposed up to and including `step`.
-    pub fn calls_at(&self, step: usize) -> impl Iterator<Item = &ToolCall> {
-        // Calls are stored in proposal order, so stop at the first later one.
-        self.calls.iter().take_while(move |c| c.proposed <= step)
+    pub fn calls_at(&self, step: usize) -> &[ToolCall] {
+        // Calls are stored in proposal order: a binary search finds the end.
+        &self.calls[..self.calls.partition_point(|c| c.proposed <= step)]
     }
 
     /// Each file's state after `step`: last change, if any.

@@ -19,7 +19,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let theme = app.theme;
     let w = area.width as usize;
     let h = area.height as usize;
-    let calls: Vec<&ToolCall> = trace.calls_at(app.step).collect();
+    let calls = trace.calls_at(app.step);
     if calls.is_empty() {
         Paragraph::new(Line::styled(
             truncate(i18n::NO_CALLS.get(lang), w),
@@ -137,11 +137,11 @@ fn height(app: &App, call: &ToolCall) -> usize {
 
 /// The first of `calls` that fits when the last one sits at the bottom of
 /// `h` lines (one of them the header).
-fn first_shown(app: &App, calls: &[&ToolCall], h: usize) -> usize {
+fn first_shown(app: &App, calls: &[ToolCall], h: usize) -> usize {
     let mut used = 1;
     let mut start = calls.len();
-    while start > 0 && used + height(app, calls[start - 1]) <= h.max(2) {
-        used += height(app, calls[start - 1]);
+    while start > 0 && used + height(app, &calls[start - 1]) <= h.max(2) {
+        used += height(app, &calls[start - 1]);
         start -= 1;
     }
     start.min(calls.len().saturating_sub(1))
@@ -149,8 +149,8 @@ fn first_shown(app: &App, calls: &[&ToolCall], h: usize) -> usize {
 
 /// How many calls the table can scroll up in an area of `h` lines.
 pub fn max_scroll(app: &App, h: u16) -> u16 {
-    let calls: Vec<&ToolCall> = app.trace().calls_at(app.step).collect();
-    let visible = calls.len() - first_shown(app, &calls, h as usize);
+    let calls = app.trace().calls_at(app.step);
+    let visible = calls.len() - first_shown(app, calls, h as usize);
     (calls.len() - visible).min(super::MAX_SCROLL as usize) as u16
 }
 
