@@ -131,17 +131,20 @@ fn the_second_read_is_decided_after_the_first_result() {
     assert!(context.iter().any(|m| m.text.contains("from \"./config\"")));
 }
 
-#[test]
-fn out_of_order_results_are_paired_by_id() {
-    let t = trace("parallel-calls-out-of-order");
-    let results: Vec<(&str, &str)> = t
-        .messages
+/// The tool results as the model reads them: (call id attached, text).
+fn tool_results(t: &Trace) -> Vec<(&str, &str)> {
+    t.messages
         .iter()
         .filter(|m| m.role == Role::Tool)
         .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str()))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn out_of_order_results_are_paired_by_id() {
+    let t = trace("parallel-calls-out-of-order");
     assert_eq!(
-        results,
+        tool_results(&t),
         [
             ("call_2", "PORT=8080\nTIMEOUT=5"),
             ("call_1", "PORT=443\nTIMEOUT=60")
@@ -159,14 +162,8 @@ fn out_of_order_results_are_paired_by_id() {
 #[test]
 fn pairing_by_order_swaps_the_results_and_the_answer() {
     let t = trace("harness-pairs-by-order");
-    let results: Vec<(&str, &str)> = t
-        .messages
-        .iter()
-        .filter(|m| m.role == Role::Tool)
-        .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str()))
-        .collect();
     assert_eq!(
-        results,
+        tool_results(&t),
         [
             ("call_1", "PORT=8080\nTIMEOUT=5"),
             ("call_2", "PORT=443\nTIMEOUT=60")
