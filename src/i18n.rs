@@ -2,7 +2,7 @@
 //! Step titles and labels are made here from the trace's structured steps.
 
 use crate::scenario::{EndStatus, Lang};
-use crate::trace::{CallStatus, Lane, Refusal, Step, StepKind, Trace, Verdict};
+use crate::trace::{CallId, CallStatus, Lane, Refusal, Step, StepKind, Trace, Verdict};
 
 /// A fixed text in both languages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,6 +157,14 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 8] = [
         ),
     ),
 ];
+
+/// A file a running call is working on.
+pub fn in_use_by(call: &CallId, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("{call} 正在使用"),
+        Lang::En => format!("in use by {call}"),
+    }
+}
 
 pub fn lane_name(lane: Lane, lang: Lang) -> &'static str {
     match lane {

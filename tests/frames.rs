@@ -177,3 +177,26 @@ fn no_color_keeps_every_text_marker() {
         );
     }
 }
+
+#[test]
+fn the_environment_says_when_a_running_call_is_using_a_file() {
+    let app = app(DEFAULT_SCENARIO, Lang::En);
+    let env_at = |step: usize| {
+        let text = frames::to_text(&frames::render(
+            &frames::at_step(&app, step, 120, 40),
+            120,
+            40,
+        ));
+        text.lines()
+            .find(|l| l.contains("Environment (Tool)"))
+            .unwrap()
+            .to_string()
+    };
+    assert!(env_at(3).contains("config.txt: not read"), "{}", env_at(3));
+    assert!(
+        env_at(4).contains("config.txt: in use by call_1"),
+        "{}",
+        env_at(4)
+    );
+    assert!(env_at(5).contains("config.txt: read"), "{}", env_at(5));
+}

@@ -11,18 +11,20 @@ use ratatui::text::Line;
 use super::text::{Row, truncate, width};
 use crate::app::App;
 use crate::i18n::{self, lane_name};
-use crate::trace::{FileChange, Lane, Step, Trace};
+use crate::trace::{CallStatus, FileChange, Lane, Step, ToolCall, Trace};
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
     let trace = app.trace();
     let w = area.width as usize;
     let h = area.height as usize;
     let geometry = Geometry::new(w, trace.len());
-    let env = environment(app, w);
+    let env = environment(app, w, h);
     let rows_room = h.saturating_sub(1 + env.len());
     // With room for the whole scenario, each step gets a label row above its
     // arrow, as in a drawn sequence diagram; otherwise one row per step.
-    let spaced = trace.len() * 2 <= rows_room;
+    // Decided from the trace alone (one environment row reserved), so the
+    // diagram keeps its look from the first step to the last.
+    let spaced = trace.len() * 2 + 2 <= h;
     let per_step = if spaced { 2 } else { 1 };
 
     // The window of rows ends at the current step, moved up by scrolling.
@@ -217,16 +219,32 @@ fn draw_arrow(row: &mut Row, g: &Geometry, step: &Step, label: &str, style: Styl
 }
 
 /// The Tool lane's environment: each file and what has been done to it.
-fn environment(app: &App, w: usize) -> Vec<Line<'static>> {
+fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
     let trace = app.trace();
     let lang = app.lang;
     let theme = app.theme;
+    // A call that is running now has not finished with its file yet: say
+    // so, rather than "not read" while the Tool lane is reading it.
+    let running: Vec<&ToolCall> = trace
+        .calls_at(app.step)
+        .iter()
+        .filter(|c| c.status_at(app.step) == Some(CallStatus::Running))
+        .collect();
     let mut parts = Vec::new();
     for path in &trace.files {
-        let state = match trace.file_state_at(path, app.step) {
-            None => i18n::NOT_READ.get(lang).to_string(),
-            Some(FileChange::Read) => i18n::READ.get(lang).to_string(),
-            Some(FileChange::Written { version }) => {
+        let user = running
+            .iter()
+            .find(|c| c.args.iter().any(|(k, v)| k == "path" && v == path));
+        let state = match (user, trace.file_state_at(path, app.step)) {
+            (Some(call), Some(FileChange::Written { version })) => format!(
+                "{} v{version}, {}",
+                i18n::WRITTEN.get(lang),
+                i18n::in_use_by(&call.id, lang)
+            ),
+            (Some(call), _) => i18n::in_use_by(&call.id, lang),
+            (None, None) => i18n::NOT_READ.get(lang).to_string(),
+            (None, Some(FileChange::Read)) => i18n::READ.get(lang).to_string(),
+            (None, Some(FileChange::Written { version })) => {
                 format!("{} v{version}", i18n::WRITTEN.get(lang))
             }
         };
@@ -239,9 +257,15 @@ fn environment(app: &App, w: usize) -> Vec<Line<'static>> {
     );
     let text = format!("{label}{}", parts.join(" · "));
     let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
-    super::text::wrap(&text, w)
-        .into_iter()
-        .take(2)
-        .map(|l| Line::styled(l, style))
-        .collect()
+    // Two or three rows at most, so the diagram keeps its room; a cut is
+    // marked, never silent.
+    let max = if h >= 20 { 3 } else { 2 };
+    let mut rows = super::text::wrap(&text, w);
+    if rows.len() > max {
+        rows.truncate(max);
+        if let Some(last) = rows.last_mut() {
+            *last = format!("{} …", truncate(last, w.saturating_sub(2)));
+        }
+    }
+    rows.into_iter().map(|l| Line::styled(l, style)).collect()
 }
