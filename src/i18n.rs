@@ -158,6 +158,23 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 8] = [
     ),
 ];
 
+/// Who acts at a step: "Tool → Host", "Host", "user → Host".
+pub fn who_acts(step: &Step, lang: Lang) -> String {
+    match (step.from, step.to) {
+        (None, to) => format!("{} → {}", USER.get(lang), lane_name(to, lang)),
+        (Some(from), to) if from == to => lane_name(from, lang).to_string(),
+        (Some(from), to) => format!("{} → {}", lane_name(from, lang), lane_name(to, lang)),
+    }
+}
+
+/// The sentence that says the loop has ended, and how.
+pub fn loop_ended(end: EndStatus, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("循环结束：{}", end_name(end, lang)),
+        Lang::En => format!("The loop has ended: {}", end_name(end, lang)),
+    }
+}
+
 /// A file a running call is working on.
 pub fn in_use_by(call: &CallId, lang: Lang) -> String {
     match lang {

@@ -29,7 +29,7 @@ use crate::app::App;
 use crate::batch::EXIT_BAD_INPUT;
 use crate::cli::{Cli, Command, ExportFormat, ThemeArg};
 use crate::frames;
-use crate::i18n::{self, lane_name};
+use crate::i18n;
 use crate::load::{self, DEFAULT_SCENARIO};
 use crate::scenario::Lang;
 use crate::theme::Theme;
@@ -253,18 +253,13 @@ pub fn frame(app: &App, index: usize, (width, height): (u16, u16)) -> Frame {
         at.step + 1,
         trace.len()
     );
-    let who = match (step.from, step.to) {
-        (None, to) => format!("{} → {}", i18n::USER.get(lang), lane_name(to, lang)),
-        (Some(from), to) if from == to => lane_name(from, lang).to_string(),
-        (Some(from), to) => format!("{} → {}", lane_name(from, lang), lane_name(to, lang)),
-    };
-    let mut description = format!("{}: {who}\n{step_title}\n", i18n::ACTING.get(lang));
+    let mut description = format!(
+        "{}: {}\n{step_title}\n",
+        i18n::ACTING.get(lang),
+        i18n::who_acts(step, lang)
+    );
     if let Some(end) = step.end {
-        let ended = match lang {
-            Lang::Zh => format!("循环结束：{}", i18n::end_name(end, lang)),
-            Lang::En => format!("The loop has ended: {}", i18n::end_name(end, lang)),
-        };
-        description.push_str(&ended);
+        description.push_str(&i18n::loop_ended(end, lang));
         description.push('\n');
     }
     let explanation = step

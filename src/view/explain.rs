@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::text::hanging;
 use crate::app::App;
-use crate::i18n::{self, lane_name};
+use crate::i18n;
 use crate::scenario::Lang;
 use crate::trace::StepKind;
 
@@ -24,11 +24,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let step = &trace.steps[app.step];
     let zh = lang == Lang::Zh;
 
-    let who = match (step.from, step.to) {
-        (None, to) => format!("{} → {}", i18n::USER.get(lang), lane_name(to, lang)),
-        (Some(from), to) if from == to => lane_name(from, lang).to_string(),
-        (Some(from), to) => format!("{} → {}", lane_name(from, lang), lane_name(to, lang)),
-    };
+    let who = i18n::who_acts(step, lang);
     let mut out = hanging(
         vec![Span::styled(
             format!("{}: ", i18n::ACTING.get(lang)),
@@ -41,11 +37,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
         w,
     );
     if let Some(end) = step.end {
-        let text = if zh {
-            format!("■ 循环结束：{}", i18n::end_name(end, lang))
-        } else {
-            format!("■ The loop has ended: {}", i18n::end_name(end, lang))
-        };
+        let text = format!("■ {}", i18n::loop_ended(end, lang));
         out.extend(hanging(vec![], &text, theme.current_marker(), w));
     }
     let text = step
