@@ -202,6 +202,17 @@ pub enum FileChange {
     Written { version: u32 },
 }
 
+impl FileChange {
+    /// A file's state after `next`, given its state before: a read after a
+    /// write does not hide that the file was written.
+    pub fn then<'a>(before: Option<&'a FileChange>, next: &'a FileChange) -> &'a FileChange {
+        match (before, next) {
+            (Some(written @ FileChange::Written { .. }), FileChange::Read) => written,
+            _ => next,
+        }
+    }
+}
+
 /// Something a tool did to the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileEvent {
@@ -346,11 +357,21 @@ impl Trace {
             .iter()
             .take_while(|e| e.step <= step)
             .filter(|e| e.path == path)
-            .map(|e| &e.change)
-            .fold(None, |last, c| match (last, c) {
-                // A read after a write does not hide that the file was written.
-                (Some(w @ FileChange::Written { .. }), FileChange::Read) => Some(w),
-                (_, c) => Some(c),
-            })
+            .fold(None, |before, e| Some(FileChange::then(before, &e.change)))
+    }
+
+    /// The step that created a file the run wrote anew; None for a file
+    /// the workspace started with.
+    pub fn created_at(&self, path: &str) -> Option<usize> {
+        self.file_events
+            .iter()
+            .find(|e| e.path == path)
+            .filter(|e| e.change == FileChange::Written { version: 1 })
+            .map(|e| e.step)
+    }
+
+    /// Whether a file exists after `step`.
+    pub fn file_exists_at(&self, path: &str, step: usize) -> bool {
+        self.created_at(path).is_none_or(|created| created <= step)
     }
 }

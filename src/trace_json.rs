@@ -13,8 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::i18n;
 use crate::trace::{
-    CallStatus, FileChange, FileEvent, Lane, Message, Role, Step, StepKind, ToolCall, Trace,
-    Verdict,
+    CallStatus, FileChange, Lane, Message, Role, Step, StepKind, ToolCall, Trace, Verdict,
 };
 
 /// Write the whole trace, pretty-printed, followed by a newline.
@@ -316,14 +315,11 @@ fn initial_files(trace: &Trace) -> Vec<&str> {
 }
 
 fn created_at(trace: &Trace) -> HashMap<&str, usize> {
-    let mut first: HashMap<&str, &FileEvent> = HashMap::new();
-    for event in &trace.file_events {
-        first.entry(event.path.as_str()).or_insert(event);
-    }
-    first
-        .into_iter()
-        .filter(|(_, e)| matches!(e.change, FileChange::Written { version: 1 }))
-        .map(|(path, e)| (path, e.step))
+    // Looked up once per run: `Trace::created_at` scans the events.
+    trace
+        .files
+        .iter()
+        .filter_map(|path| trace.created_at(path).map(|step| (path.as_str(), step)))
         .collect()
 }
 
@@ -351,14 +347,10 @@ impl<'t> FileStates<'t> {
     fn at(&mut self, index: usize) -> Value {
         let events = &self.trace.file_events;
         while let Some(event) = events.get(self.next_event).filter(|e| e.step <= index) {
-            let entry = self
-                .state
-                .entry(event.path.as_str())
-                .or_insert(&event.change);
-            // A read after a write does not hide that the file was written.
-            if !(matches!(entry, FileChange::Written { .. }) && event.change == FileChange::Read) {
-                *entry = &event.change;
-            }
+            let path = event.path.as_str();
+            let before = self.state.get(path).copied();
+            self.state
+                .insert(path, FileChange::then(before, &event.change));
             self.next_event += 1;
         }
         let files: Vec<Value> = self

@@ -200,3 +200,56 @@ fn the_environment_says_when_a_running_call_is_using_a_file() {
     );
     assert!(env_at(5).contains("config.txt: read"), "{}", env_at(5));
 }
+
+#[test]
+fn a_file_the_run_creates_appears_only_once_it_exists() {
+    let text = |zh: &str, en: &str| format!(r#"{{"zh": "{zh}", "en": "{en}"}}"#);
+    let t = text("写", "write");
+    let source = format!(
+        r#"{{
+        "name": "creates-a-file", "title": {t}, "task": {t},
+        "about": {{"why": {t}, "how": {t}, "cost": {t}, "check": {t}}},
+        "files": {{"config.txt": "timeout=30"}},
+        "tools": [{{"name": "write_file", "description": {t}, "params": ["path", "content"]}}],
+        "budget": 3,
+        "model": [
+            {{"when": {{"lacks_result": {{"tool": "write_file"}}}},
+              "calls": [{{"tool": "write_file", "args": {{"path": "notes.md", "content": "hi"}}}}]}},
+            {{"say": {t}}}
+        ],
+        "expect": "completed"
+    }}"#
+    );
+    let loaded = load::prepare("creates-a-file.json", source.as_bytes()).unwrap();
+    let app = App::new(loaded, Lang::En, Theme::DARK);
+    assert_eq!(app.trace().created_at("notes.md"), Some(5));
+    let screen = |step: usize| {
+        frames::to_text(&frames::render(
+            &frames::at_step(&app, step, 120, 40),
+            120,
+            40,
+        ))
+    };
+    let environment = |step: usize| {
+        screen(step)
+            .lines()
+            .find(|l| l.contains("Environment (Tool)"))
+            .unwrap()
+            .to_string()
+    };
+    // Before the write the file does not exist, on screen or on disk.
+    assert!(!environment(3).contains("notes.md"), "{}", environment(3));
+    let disk = screen(3)
+        .lines()
+        .find(|l| l.contains("Disk (never shown"))
+        .unwrap()
+        .to_string();
+    assert!(!disk.contains("notes.md"), "{disk}");
+    // While call_1 writes it, and after, it is there.
+    assert!(
+        environment(5).contains("notes.md: written v1"),
+        "{}",
+        environment(5)
+    );
+    assert!(environment(5).contains("config.txt: not read"));
+}

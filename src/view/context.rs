@@ -218,7 +218,12 @@ fn message_lines(
 }
 
 fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
-    let parts: Vec<String> = trace.files.iter().map(|f| f.to_string()).collect();
+    let parts: Vec<String> = trace
+        .files
+        .iter()
+        .filter(|f| trace.file_exists_at(f, app.step))
+        .map(|f| f.to_string())
+        .collect();
     hanging(
         vec![Span::styled(
             format!("{}: ", i18n::DISK.get(app.lang)),

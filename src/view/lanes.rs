@@ -231,7 +231,11 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         .filter(|c| c.status_at(app.step) == Some(CallStatus::Running))
         .collect();
     let mut parts = Vec::new();
-    for path in &trace.files {
+    for path in trace
+        .files
+        .iter()
+        .filter(|p| trace.file_exists_at(p, app.step))
+    {
         let user = running
             .iter()
             .find(|c| c.args.iter().any(|(k, v)| k == "path" && v == path));
