@@ -7,6 +7,7 @@ use crate::load::Loaded;
 use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::trace::Trace;
+use crate::view::Limits;
 
 pub const DWELL_DEFAULT_MS: u32 = 2000;
 pub const DWELL_MIN_MS: u32 = 500;
@@ -22,6 +23,8 @@ pub enum Action {
     /// A digit key: jump to step n (1-based); a second digit right after
     /// makes a two-digit step number where the scenario has that many.
     Jump(usize),
+    /// Go to a step by its 0-based index (export, tests).
+    GoTo(usize),
     TogglePlay,
     /// The dwell time has passed while playing.
     Tick,
@@ -38,6 +41,10 @@ pub enum Action {
     /// Close an overlay or zoom; quit when there is none.
     Back,
     Resize(u16, u16),
+    /// The screen was drawn: how far each panel and the overlay can
+    /// scroll now. Scroll offsets are clamped to these, so `update` never
+    /// has to lay anything out.
+    Drawn(Limits),
     Quit,
 }
 
@@ -87,6 +94,8 @@ pub struct App {
     pub zoom: bool,
     pub overlay: Option<Overlay>,
     pub size: (u16, u16),
+    /// How far each panel can scroll, as the last drawn screen said.
+    pub limits: Limits,
     /// The digit just typed, when another one could still follow it.
     pub pending_digit: Option<usize>,
     pub quit: bool,
@@ -107,6 +116,7 @@ impl App {
             zoom: false,
             overlay: None,
             size: (120, 40),
+            limits: Limits::default(),
             pending_digit: None,
             quit: false,
         }
@@ -137,6 +147,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Prev => app.go(app.step.saturating_sub(1)),
         Action::First => app.go(0),
         Action::Last => app.go(app.last()),
+        Action::GoTo(step) => app.go(step),
         Action::Jump(digit) => {
             let steps = app.trace().len();
             match pending.map(|first| first * 10 + digit) {
@@ -186,29 +197,19 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::Scroll(delta) => {
             let (max, target) = match app.overlay {
-                Some(_) => (
-                    crate::view::max_overlay_scroll(app),
-                    &mut app.overlay_scroll,
-                ),
+                Some(_) => (app.limits.overlay, &mut app.overlay_scroll),
                 None => (
-                    crate::view::max_scroll(app, app.focus),
+                    app.limits.panels[app.focus.index()],
                     &mut app.scroll[app.focus.index()],
                 ),
             };
             let moved = i64::from(*target) + i64::from(delta);
             *target = moved.clamp(0, i64::from(max)) as u16;
         }
-        Action::Zoom => {
-            app.zoom = !app.zoom;
-            clamp_scroll(app);
-        }
+        Action::Zoom => app.zoom = !app.zoom,
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
-        Action::SwitchLanguage => {
-            app.lang = app.lang.other();
-            // The other language wraps to a different number of lines.
-            clamp_scroll(app);
-        }
+        Action::SwitchLanguage => app.lang = app.lang.other(),
         Action::Back => {
             if app.overlay.is_some() {
                 app.overlay = None;
@@ -218,22 +219,20 @@ pub fn update(app: &mut App, action: Action) {
                 app.quit = true;
             }
         }
-        Action::Resize(w, h) => {
-            app.size = (w, h);
-            clamp_scroll(app);
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Drawn(limits) => {
+            // After the screen changed shape (a resize, zoom, the other
+            // language), no panel stays scrolled past its end.
+            app.limits = limits;
+            for panel in Panel::ALL {
+                let s = &mut app.scroll[panel.index()];
+                *s = (*s).min(limits.panels[panel.index()]);
+            }
+            app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
+            app.pending_digit = pending;
         }
         Action::Quit => app.quit = true,
     }
-}
-
-/// After the screen changed shape, no panel stays scrolled past its end.
-fn clamp_scroll(app: &mut App) {
-    for panel in Panel::ALL {
-        let max = crate::view::max_scroll(app, panel);
-        let s = &mut app.scroll[panel.index()];
-        *s = (*s).min(max);
-    }
-    app.overlay_scroll = app.overlay_scroll.min(crate::view::max_overlay_scroll(app));
 }
 
 fn toggle_overlay(app: &mut App, overlay: Overlay) {

@@ -8,11 +8,27 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use crate::i18n;
 use crate::scenario::{CallMatch, Condition, EndStatus, Lang, Rule, Scenario, ToolDef};
 use crate::trace::{
     CallId, Counters, FileChange, FileEvent, Lane, Message, ModelCall, OfferedTool, Refusal, Role,
-    Step, StepKind, ToolCall, ToolResult, Trace, Verdict,
+    Step, StepKind, TaskOutcome, ToolCall, ToolResult, Trace, Verdict,
 };
+
+/// What a built-in tool says back, before it is put into words in the
+/// trace's language (`i18n::tool_says`). File contents are data and stay
+/// as they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolSays {
+    Content(String),
+    NoSuchFile(String),
+    Wrote { path: String, version: u32 },
+    Patched { path: String, version: u32 },
+    FindNotFound(String),
+    TestsPassed(usize),
+    TestFailed { path: String, wanted: String, line: bool },
+    NoSuchTool(String),
+}
 
 /// Tools the engine can execute. Offered tools must be one of these.
 pub const BUILTIN_TOOLS: [&str; 5] = [
@@ -101,6 +117,9 @@ pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
             return Ok(run.finish(EndStatus::BudgetExhausted));
         }
         let number = run.model_call();
+        if let Some(end) = run.provider_rejects(number) {
+            return Ok(run.finish(end));
+        }
         let rule = run
             .choose_rule()
             .ok_or(EngineError::NoRuleApplies { model_call: number })?;
@@ -127,6 +146,13 @@ struct Run<'a> {
     tools_size: usize,
     last_write: Option<usize>,
     last_pass: Option<usize>,
+    /// Running estimate of the messages' size in tokens.
+    messages_tokens: usize,
+    tools_tokens: usize,
+    /// Calls proposed whose result is not in the messages yet.
+    unanswered: Vec<CallId>,
+    /// The final reply's rule, to tell whether it says the task is done.
+    final_rule: Option<&'a Rule>,
     /// Per rule, per test (has_result, lacks_result, contains, lacks).
     seen: Vec<[Seen; 4]>,
 }
@@ -154,6 +180,10 @@ impl<'a> Run<'a> {
             .iter()
             .map(|t| t.signature().chars().count() + t.description.chars().count())
             .sum();
+        let tools_tokens = tools
+            .iter()
+            .map(|t| estimate_tokens(&t.signature()) + estimate_tokens(&t.description))
+            .sum();
         Run {
             scenario,
             lang,
@@ -170,6 +200,7 @@ impl<'a> Run<'a> {
                 tools,
                 budget: scenario.budget,
                 end: EndStatus::Completed,
+                task: TaskOutcome::Answered,
             },
             counters: Counters::default(),
             workspace: Workspace::new(&scenario.files),
@@ -178,6 +209,10 @@ impl<'a> Run<'a> {
             tools_size,
             last_write: None,
             last_pass: None,
+            messages_tokens: 0,
+            tools_tokens,
+            unanswered: Vec::new(),
+            final_rule: None,
             seen: vec![[Seen::default(); 4]; scenario.model.len()],
         }
     }
@@ -207,6 +242,7 @@ impl<'a> Run<'a> {
     }
 
     fn append(&mut self, mut message: Message) {
+        let mut tokens = estimate_tokens(&message.text);
         message.size = message.text.chars().count()
             + message.call_id.as_ref().map_or(0, |id| id.0.len())
             + message
@@ -214,24 +250,72 @@ impl<'a> Run<'a> {
                 .iter()
                 .map(|id| {
                     let call = &self.trace.calls[self.call_index[id]];
-                    id.0.len() + call.tool.len() + call.args_text().chars().count()
+                    let args = call.args_text();
+                    tokens += estimate_tokens(&id.0) + estimate_tokens(&call.tool);
+                    tokens += estimate_tokens(&args);
+                    id.0.len() + call.tool.len() + args.chars().count()
                 })
                 .sum::<usize>();
+        if let Some(id) = &message.call_id {
+            tokens += estimate_tokens(&id.0);
+            self.unanswered.retain(|open| open != id);
+        }
+        self.unanswered.extend(message.calls.iter().cloned());
+        message.tokens = tokens;
         self.messages_size += message.size;
+        self.messages_tokens += tokens;
         self.trace.messages.push(message);
     }
 
-    fn task_arrives(&mut self) {
-        let step = self.current_step();
-        self.append(Message {
-            role: Role::User,
-            text: self.scenario.task.get(self.lang).to_string(),
+    /// A message for the context; sizes are filled in by `append`.
+    fn message(&self, role: Role, text: String, step: usize) -> Message {
+        Message {
+            role,
+            text,
             calls: Vec::new(),
             call_id: None,
             is_error: false,
             step,
             size: 0,
-        });
+            tokens: 0,
+            canonical: None,
+        }
+    }
+
+    /// A text in the trace's language, with its English form for rules.
+    fn said(&self, words: impl Fn(Lang) -> String) -> (String, Option<String>) {
+        let text = words(self.lang);
+        let canonical = (self.lang != Lang::En).then(|| words(Lang::En));
+        (text, canonical)
+    }
+
+    /// Real providers refuse a request whose context holds a tool call
+    /// without its result (OpenAI Chat Completions: 400, "An assistant
+    /// message with 'tool_calls' must be followed by tool messages ...";
+    /// Anthropic Messages: 400, "`tool_use` ids were found without
+    /// `tool_result` blocks immediately after"). The model never runs.
+    fn provider_rejects(&mut self, number: u32) -> Option<EndStatus> {
+        if self.unanswered.is_empty() {
+            return None;
+        }
+        let unanswered = self.unanswered.clone();
+        let error = i18n::provider_error(&unanswered);
+        self.step(
+            StepKind::Rejected {
+                number,
+                unanswered,
+                error,
+            },
+            Some(Lane::Model),
+            Lane::Host,
+        );
+        Some(EndStatus::Rejected)
+    }
+
+    fn task_arrives(&mut self) {
+        let step = self.current_step();
+        let task = self.scenario.task.get(self.lang).to_string();
+        self.append(self.message(Role::User, task, step));
         self.step(StepKind::TaskArrives, None, Lane::Host);
     }
 
@@ -245,6 +329,8 @@ impl<'a> Run<'a> {
             step: self.current_step(),
             context_len: self.trace.messages.len(),
             context_size,
+            tools_size: self.tools_size,
+            context_tokens: self.messages_tokens + self.tools_tokens,
             tokens: 0,
         });
         self.step(
@@ -274,11 +360,11 @@ impl<'a> Run<'a> {
             && when
                 .contains
                 .as_deref()
-                .is_none_or(|t| self.seen(rule, 2, |_, msg| msg.text.contains(t)))
+                .is_none_or(|t| self.seen(rule, 2, |_, msg| says(msg, t)))
             && when
                 .lacks
                 .as_deref()
-                .is_none_or(|t| !self.seen(rule, 3, |_, msg| msg.text.contains(t)))
+                .is_none_or(|t| !self.seen(rule, 3, |_, msg| says(msg, t)))
     }
 
     /// Does some message of the context pass this test of this rule?
@@ -308,10 +394,7 @@ impl<'a> Run<'a> {
                 .iter()
                 .all(|(k, v)| call.args.iter().any(|(ck, cv)| ck == k && cv == v))
             && wanted.ok.is_none_or(|ok| ok != m.is_error)
-            && wanted
-                .contains
-                .as_deref()
-                .is_none_or(|t| m.text.contains(t))
+            && wanted.contains.as_deref().is_none_or(|t| says(m, t))
     }
 
     fn set_tokens(&mut self, reply: &str, calls: &[CallId]) {
@@ -327,23 +410,16 @@ impl<'a> Run<'a> {
 
     /// A reply without tool calls. Returns how the loop ends, or None when
     /// the host's verification failed and the loop goes on.
-    fn answer(&mut self, number: u32, rule: &Rule) -> Option<EndStatus> {
+    fn answer(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
         let text = rule
             .say
             .as_ref()
             .map_or("", |t| t.get(self.lang))
             .to_string();
         self.set_tokens(&text, &[]);
+        self.final_rule = Some(rule);
         let step = self.current_step();
-        self.append(Message {
-            role: Role::Assistant,
-            text,
-            calls: Vec::new(),
-            call_id: None,
-            is_error: false,
-            step,
-            size: 0,
-        });
+        self.append(self.message(Role::Assistant, text, step));
         let answer = self.step(StepKind::Answers { number }, Some(Lane::Model), Lane::Host);
         let unverified_change = match (self.last_write, self.last_pass) {
             (Some(w), Some(p)) => p < w,
@@ -371,6 +447,7 @@ impl<'a> Run<'a> {
         );
         let result = self.execute(&tool, &args);
         let passed = !result.is_error;
+        let output = result.text.clone();
         let step = self.step(
             StepKind::Verified {
                 passed,
@@ -384,15 +461,16 @@ impl<'a> Run<'a> {
             return Some(EndStatus::Completed);
         }
         // The failure goes back to the model, as the host's own message.
-        self.append(Message {
-            role: Role::User,
-            text: format!("verification failed ({tool}): {}", result.text),
-            calls: Vec::new(),
-            call_id: None,
-            is_error: true,
-            step,
-            size: 0,
+        let english = result.canonical.clone().unwrap_or_else(|| output.clone());
+        let (text, canonical) = self.said(|lang| {
+            let said = if lang == self.lang { &output } else { &english };
+            i18n::verification_failed(&tool, said, lang)
         });
+        let mut message = self.message(Role::User, text, step);
+        message.is_error = true;
+        message.canonical = canonical;
+        self.append(message);
+        self.final_rule = None;
         None
     }
 
@@ -438,15 +516,9 @@ impl<'a> Run<'a> {
             .map_or("", |t| t.get(self.lang))
             .to_string();
         self.set_tokens(&text, &ids);
-        self.append(Message {
-            role: Role::Assistant,
-            text,
-            calls: ids.clone(),
-            call_id: None,
-            is_error: false,
-            step: proposed,
-            size: 0,
-        });
+        let mut message = self.message(Role::Assistant, text, proposed);
+        message.calls = ids.clone();
+        self.append(message);
         self.step(
             StepKind::Proposes {
                 number,
@@ -474,30 +546,42 @@ impl<'a> Run<'a> {
                 Verdict::Approved => approved.push(index),
                 Verdict::Refused(refusal) => {
                     // A refusal is a result too: the model reads it, nothing ran.
-                    let text = refusal.message(&self.trace.calls[index].tool);
-                    let call = &mut self.trace.calls[index];
-                    call.finished = Some(step);
-                    call.paired_to = Some(id.clone());
-                    call.appended = !self.scenario.harness.drop_results;
-                    call.result = Some(ToolResult {
-                        text: text.clone(),
+                    let tool = self.trace.calls[index].tool.clone();
+                    let (text, canonical) =
+                        self.said(|lang| i18n::refusal_message(&refusal, &tool, lang));
+                    let result = ToolResult {
+                        text,
                         is_error: true,
                         replayed: false,
-                    });
-                    if call.appended {
-                        self.append(Message {
-                            role: Role::Tool,
-                            text,
-                            calls: Vec::new(),
-                            call_id: Some(id.clone()),
-                            is_error: true,
-                            step,
-                            size: 0,
-                        });
-                    }
+                        canonical,
+                    };
+                    self.attach(index, id.clone(), result, step);
                 }
             }
         }
+
+        // A call whose operation id the host has recorded is answered from
+        // the record, by the host alone: no tool runs, nothing is written.
+        let mut to_run = Vec::new();
+        for index in approved {
+            match self.recorded(index) {
+                Some((op, result, conflict)) => {
+                    let call = self.trace.calls[index].id.clone();
+                    let step = self.step(
+                        StepKind::Replays {
+                            call: call.clone(),
+                            op,
+                            conflict,
+                        },
+                        Some(Lane::Host),
+                        Lane::Host,
+                    );
+                    self.attach(index, call, result, step);
+                }
+                None => to_run.push(index),
+            }
+        }
+        let approved = to_run;
         if approved.is_empty() {
             return None;
         }
@@ -539,31 +623,14 @@ impl<'a> Run<'a> {
             } else {
                 id.clone()
             };
-            let appended = !self.scenario.harness.drop_results;
-            {
-                let call = &mut self.trace.calls[index];
-                call.finished = Some(step);
-                call.result = Some(result.clone());
-                call.paired_to = Some(paired_to.clone());
-                call.appended = appended;
-            }
-            if appended {
-                self.append(Message {
-                    role: Role::Tool,
-                    text: result.text.clone(),
-                    calls: Vec::new(),
-                    call_id: Some(paired_to),
-                    is_error: result.is_error,
-                    step,
-                    size: 0,
-                });
-            }
+            let is_error = result.is_error;
+            self.attach(index, paired_to, result, step);
             self.step(
                 StepKind::ResultArrives { call: id.clone() },
                 Some(Lane::Tool),
                 Lane::Host,
             );
-            if result.is_error && self.scenario.harness.crash_on_tool_error {
+            if is_error && self.scenario.harness.crash_on_tool_error {
                 self.step(StepKind::Crashes { call: id }, Some(Lane::Host), Lane::Host);
                 return Some(EndStatus::Crashed);
             }
@@ -571,20 +638,54 @@ impl<'a> Run<'a> {
         None
     }
 
-    /// Run a tool for a model's call, honouring operation ids, and record
-    /// what it did to the workspace at `step`.
-    fn run_tool(&mut self, tool: &str, args: &[(String, String)], step: usize) -> ToolResult {
-        let op_id = arg(args, "op_id").map(str::to_string);
-        if let Some(earlier) = op_id.as_ref().and_then(|op| self.workspace.ops.get(op)) {
-            return ToolResult {
-                text: earlier.text.clone(),
-                is_error: earlier.is_error,
-                replayed: true,
-            };
+    /// Attach a result to a call under `paired_to` and, unless the
+    /// harness drops results, append it to the messages.
+    fn attach(&mut self, index: usize, paired_to: CallId, result: ToolResult, step: usize) {
+        let appended = !self.scenario.harness.drop_results;
+        let call = &mut self.trace.calls[index];
+        call.finished = Some(step);
+        call.paired_to = Some(paired_to.clone());
+        call.appended = appended;
+        call.result = Some(result.clone());
+        if appended {
+            let mut message = self.message(Role::Tool, result.text, step);
+            message.call_id = Some(paired_to);
+            message.is_error = result.is_error;
+            message.canonical = result.canonical;
+            self.append(message);
         }
+    }
+
+    /// The host's record for a call's operation id: the earlier result when
+    /// the same call comes again, an error when the id was used for another
+    /// call (as in the notes' loop: 同一幂等ID不能指向不同动作).
+    fn recorded(&self, index: usize) -> Option<(String, ToolResult, bool)> {
+        let call = &self.trace.calls[index];
+        let op = arg(&call.args, "op_id")?;
+        let (tool, args, earlier) = self.workspace.ops.get(op)?;
+        let same = *tool == call.tool && *args == without_op_id(&call.args);
+        if same {
+            let mut result = earlier.clone();
+            result.replayed = true;
+            return Some((op.to_string(), result, false));
+        }
+        let (text, canonical) = self.said(|lang| i18n::op_conflict(op, lang));
+        let result = ToolResult {
+            text,
+            is_error: true,
+            replayed: false,
+            canonical,
+        };
+        Some((op.to_string(), result, true))
+    }
+
+    /// Run a tool for a model's call and record what it did to the
+    /// workspace at `step`, and its result under the call's operation id.
+    fn run_tool(&mut self, tool: &str, args: &[(String, String)], step: usize) -> ToolResult {
         let result = self.execute(tool, args);
-        if let Some(op) = op_id {
-            self.workspace.ops.insert(op, result.clone());
+        if let Some(op) = arg(args, "op_id") {
+            let record = (tool.to_string(), without_op_id(args), result.clone());
+            self.workspace.ops.insert(op.to_string(), record);
         }
         if tool == self.verify_tool() && !result.is_error {
             self.last_pass = Some(step);
@@ -602,15 +703,41 @@ impl<'a> Run<'a> {
     /// Execute a built-in tool against the in-memory workspace.
     fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
         let step = self.current_step();
-        let outcome = match tool {
+        let said = self.tool_says(tool, args);
+        let (text, canonical) = self.said(|lang| i18n::tool_says(said.as_ref().unwrap_or_else(|e| e), lang));
+        let is_error = said.is_err();
+        for (path, change) in self.workspace.events.drain(..) {
+            if matches!(change, FileChange::Written { .. }) {
+                self.counters.writes += 1;
+                self.last_write = Some(step);
+                if !self.trace.files.contains(&path) {
+                    self.trace.files.push(path.clone());
+                }
+            }
+            self.trace
+                .file_events
+                .push(FileEvent { step, path, change });
+        }
+        ToolResult {
+            text,
+            is_error,
+            replayed: false,
+            canonical,
+        }
+    }
+
+    /// What a built-in tool does to the workspace, and what it says.
+    fn tool_says(&mut self, tool: &str, args: &[(String, String)]) -> Result<ToolSays, ToolSays> {
+        match tool {
             "read_file" => self.workspace.read(arg(args, "path").unwrap_or("")),
-            "list_files" => Ok(self
-                .workspace
-                .files
-                .keys()
-                .cloned()
-                .collect::<Vec<_>>()
-                .join("\n")),
+            "list_files" => Ok(ToolSays::Content(
+                self.workspace
+                    .files
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            )),
             "write_file" => self.workspace.write(
                 arg(args, "path").unwrap_or(""),
                 arg(args, "content").unwrap_or(""),
@@ -624,31 +751,7 @@ impl<'a> Run<'a> {
                 let def = self.scenario.tools.iter().find(|t| t.name == tool);
                 self.workspace.test(def.map_or(&[][..], |d| &d.checks))
             }
-            other => Err(format!("error: no tool named \"{other}\"")),
-        };
-        for (path, change) in self.workspace.events.drain(..) {
-            if matches!(change, FileChange::Written { .. }) {
-                self.counters.writes += 1;
-                self.last_write = Some(step);
-                if !self.trace.files.contains(&path) {
-                    self.trace.files.push(path.clone());
-                }
-            }
-            self.trace
-                .file_events
-                .push(FileEvent { step, path, change });
-        }
-        match outcome {
-            Ok(text) => ToolResult {
-                text,
-                is_error: false,
-                replayed: false,
-            },
-            Err(text) => ToolResult {
-                text,
-                is_error: true,
-                replayed: false,
-            },
+            other => Err(ToolSays::NoSuchTool(other.to_string())),
         }
     }
 
@@ -657,8 +760,37 @@ impl<'a> Run<'a> {
             last.end = Some(end);
         }
         self.trace.end = end;
+        let checked = matches!((self.last_write, self.last_pass), (Some(w), Some(p)) if p > w);
+        self.trace.task = match end {
+            EndStatus::Completed | EndStatus::VerificationMissing => {
+                if self.last_write.is_some() {
+                    if checked {
+                        TaskOutcome::Verified
+                    } else {
+                        TaskOutcome::Unverified
+                    }
+                } else if self.final_rule.and_then(|r| r.task_done) == Some(false) {
+                    TaskOutcome::NotDone
+                } else {
+                    TaskOutcome::Answered
+                }
+            }
+            EndStatus::BudgetExhausted | EndStatus::Rejected | EndStatus::Crashed => {
+                TaskOutcome::NotDone
+            }
+        };
         self.trace
     }
+}
+
+/// Does a message say `phrase`, in its language or in English?
+fn says(m: &Message, phrase: &str) -> bool {
+    m.text.contains(phrase) || m.canonical.as_deref().is_some_and(|c| c.contains(phrase))
+}
+
+/// A call's arguments without its operation id: what the id stands for.
+fn without_op_id(args: &[(String, String)]) -> Vec<(String, String)> {
+    args.iter().filter(|(k, _)| k != "op_id").cloned().collect()
 }
 
 fn arg<'a>(args: &'a [(String, String)], name: &str) -> Option<&'a str> {
@@ -715,7 +847,9 @@ pub fn estimate_tokens(s: &str) -> usize {
 /// operation ids already applied.
 struct Workspace {
     files: BTreeMap<String, (String, u32)>,
-    ops: HashMap<String, ToolResult>,
+    /// Operation id → the call it was first used for (tool, arguments
+    /// without the id) and its result.
+    ops: HashMap<String, (String, Vec<(String, String)>, ToolResult)>,
     events: Vec<(String, FileChange)>,
 }
 
@@ -731,16 +865,16 @@ impl Workspace {
         }
     }
 
-    fn read(&mut self, path: &str) -> Result<String, String> {
+    fn read(&mut self, path: &str) -> Result<ToolSays, ToolSays> {
         let (content, _) = self
             .files
             .get(path)
-            .ok_or_else(|| format!("error: no such file: {path}"))?;
+            .ok_or_else(|| ToolSays::NoSuchFile(path.to_string()))?;
         self.events.push((path.to_string(), FileChange::Read));
-        Ok(content.clone())
+        Ok(ToolSays::Content(content.clone()))
     }
 
-    fn write(&mut self, path: &str, content: &str) -> Result<String, String> {
+    fn write(&mut self, path: &str, content: &str) -> Result<ToolSays, ToolSays> {
         let entry = self
             .files
             .entry(path.to_string())
@@ -750,42 +884,43 @@ impl Workspace {
         let version = entry.1;
         self.events
             .push((path.to_string(), FileChange::Written { version }));
-        Ok(format!("wrote {path} (now v{version})"))
+        let path = path.to_string();
+        Ok(ToolSays::Wrote { path, version })
     }
 
-    fn patch(&mut self, path: &str, find: &str, replace: &str) -> Result<String, String> {
+    fn patch(&mut self, path: &str, find: &str, replace: &str) -> Result<ToolSays, ToolSays> {
         let (content, version) = self
             .files
             .get_mut(path)
-            .ok_or_else(|| format!("error: no such file: {path}"))?;
+            .ok_or_else(|| ToolSays::NoSuchFile(path.to_string()))?;
         if find.is_empty() || !content.contains(find) {
-            return Err(format!("error: text to replace not found in {path}"));
+            return Err(ToolSays::FindNotFound(path.to_string()));
         }
         *content = content.replacen(find, replace, 1);
         *version += 1;
         let version = *version;
         self.events
             .push((path.to_string(), FileChange::Written { version }));
-        Ok(format!("patched {path} (now v{version})"))
+        let path = path.to_string();
+        Ok(ToolSays::Patched { path, version })
     }
 
-    fn test(&mut self, checks: &[crate::scenario::FileCheck]) -> Result<String, String> {
+    fn test(&mut self, checks: &[crate::scenario::FileCheck]) -> Result<ToolSays, ToolSays> {
         for check in checks {
-            let ok = self
-                .files
-                .get(&check.path)
-                .is_some_and(|(c, _)| c.contains(&check.contains));
-            if !ok {
-                return Err(format!(
-                    "FAILED: {} does not contain {:?}",
-                    check.path, check.contains
-                ));
+            let content = self.files.get(&check.path).map(|(c, _)| c.as_str());
+            let holds = |c: &str| {
+                check.contains.as_deref().is_none_or(|t| c.contains(t))
+                    && check.line.as_deref().is_none_or(|l| c.lines().any(|x| x == l))
+            };
+            if !content.is_some_and(holds) {
+                let (wanted, line) = match (&check.line, &check.contains) {
+                    (Some(l), _) => (l.clone(), true),
+                    (None, c) => (c.clone().unwrap_or_default(), false),
+                };
+                let path = check.path.clone();
+                return Err(ToolSays::TestFailed { path, wanted, line });
             }
         }
-        Ok(format!(
-            "passed: {} of {} checks",
-            checks.len(),
-            checks.len()
-        ))
+        Ok(ToolSays::TestsPassed(checks.len()))
     }
 }

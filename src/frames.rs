@@ -16,14 +16,22 @@ pub fn render(app: &App, width: u16, height: u16) -> Buffer {
     buf
 }
 
+/// Apply an action the way the terminal does: update, draw, and hand the
+/// drawn screen's scroll limits back to the app.
+pub fn apply(app: &mut App, action: Action) {
+    app::update(app, action);
+    let (w, h) = app.size;
+    let area = Rect::new(0, 0, w, h);
+    let mut buf = Buffer::empty(area);
+    let limits = view::render(app, area, &mut buf);
+    app::update(app, Action::Drawn(limits));
+}
+
 /// `app` moved to step `index` (0-based) and sized for the frame.
 pub fn at_step(app: &App, index: usize, width: u16, height: u16) -> App {
     let mut app = app.clone();
     app::update(&mut app, Action::Resize(width, height));
-    app::update(&mut app, Action::First);
-    for _ in 0..index {
-        app::update(&mut app, Action::Next);
-    }
+    app::update(&mut app, Action::GoTo(index));
     app
 }
 

@@ -1,8 +1,11 @@
 //! Every text the screen shows, in Chinese and English, in one place.
 //! Step titles and labels are made here from the trace's structured steps.
 
+use crate::engine::ToolSays;
 use crate::scenario::{EndStatus, Lang};
-use crate::trace::{CallId, CallStatus, Lane, Refusal, Step, StepKind, Trace, Verdict};
+use crate::trace::{
+    CallId, CallStatus, Lane, Outcome, Pairing, Refusal, Step, StepKind, TaskOutcome, Trace, Verdict,
+};
 
 /// A fixed text in both languages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,8 +63,12 @@ pub const HOST_HOLDS: Label = l(
     "Messages the host holds (not sent yet)",
 );
 pub const APPENDED_SINCE: Label = l(
-    "此后追加，下次调用才会发送",
-    "Appended since, sent on the next call",
+    "此后追加：模型还没有看到",
+    "Appended since: the model has not seen these",
+);
+pub const APPENDED_AFTER_END: Label = l(
+    "最后一次调用之后追加：循环已结束，不会发送",
+    "After the last call: never sent (loop ended)",
 );
 pub const DISK: Label = l(
     "磁盘（模型从未直接看到）",
@@ -76,9 +83,10 @@ pub const NOT_APPENDED: Label = l("未追加！", "not appended!");
 pub const ATTACHED_TO: Label = l("被挂到", "attached to");
 pub const WRONG_ID: Label = l("错误的 id！", "wrong id!");
 pub const REPLAYED: Label = l(
-    "重放：返回先前结果，未再写入",
-    "replayed: earlier result, no new write",
+    "重放：主机按记录作答，没有执行",
+    "replayed: answered from the host's record, nothing ran",
 );
+pub const DROPPED: Label = l("未追加！这个调用一直没有结果", "not appended! the call stays unanswered");
 pub const TOO_SMALL: Label = l("终端太小", "Terminal too small");
 pub const NEEDS: Label = l("需要至少", "needs at least");
 pub const NOW: Label = l("当前", "now");
@@ -89,6 +97,9 @@ pub const WHY: Label = l("为什么需要这个机制", "Why this mechanism is n
 pub const HOW: Label = l("它是怎么实现的", "How it is implemented");
 pub const COST: Label = l("代价与常见误解", "What it costs, how it is misunderstood");
 pub const CHECK: Label = l("怎样判断做对了", "How to tell it was done right");
+pub const LOOP: Label = l("循环", "loop");
+pub const TASK: Label = l("任务", "task");
+
 pub const KEYS: Label = l("按键", "Keys");
 pub const GLOSSARY: Label = l("术语", "Glossary");
 pub const CLOSE_HINT: Label = l("Esc 关闭 · ↑↓ 滚动", "Esc closes · ↑↓ scroll");
@@ -167,11 +178,30 @@ pub fn who_acts(step: &Step, lang: Lang) -> String {
     }
 }
 
-/// The sentence that says the loop has ended, and how.
-pub fn loop_ended(end: EndStatus, lang: Lang) -> String {
+/// The sentence that says the loop has ended, how, and whether the task
+/// is done.
+pub fn loop_ended(end: EndStatus, task: TaskOutcome, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("循环结束：{}", end_name(end, lang)),
-        Lang::En => format!("The loop has ended: {}", end_name(end, lang)),
+        Lang::Zh => format!(
+            "循环结束：{}。任务：{}。",
+            end_name(end, lang),
+            task_name(task, true, lang)
+        ),
+        Lang::En => format!(
+            "The loop has ended: {}. Task: {}.",
+            end_name(end, lang),
+            task_name(task, true, lang)
+        ),
+    }
+}
+
+/// The marker row over the lanes when earlier steps are scrolled away.
+pub fn earlier_steps(hidden: usize, lang: Lang) -> String {
+    match (lang, hidden) {
+        (Lang::Zh, 1) => "↑ 上方还有第 1 步（↑ 滚动）".into(),
+        (Lang::Zh, n) => format!("↑ 上方还有第 1–{n} 步（↑ 滚动）"),
+        (Lang::En, 1) => "↑ step 1 is above (scroll ↑)".into(),
+        (Lang::En, n) => format!("↑ steps 1–{n} are above (scroll ↑)"),
     }
 }
 
@@ -181,6 +211,18 @@ pub fn in_use_by(call: &CallId, lang: Lang) -> String {
         Lang::Zh => format!("{call} 正在使用"),
         Lang::En => format!("in use by {call}"),
     }
+}
+
+/// A message's role as the screen names it: the API's role word, in the
+/// screen's language.
+pub fn role_name(role: crate::trace::Role, lang: Lang) -> &'static str {
+    use crate::trace::Role;
+    match role {
+        Role::User => l("用户", "user"),
+        Role::Assistant => l("助手", "assistant"),
+        Role::Tool => l("工具", "tool"),
+    }
+    .get(lang)
 }
 
 pub fn lane_name(lane: Lane, lang: Lang) -> &'static str {
@@ -198,20 +240,189 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::Approved => l("已批准", "approved"),
         CallStatus::Running => l("执行中", "running"),
         CallStatus::Done => l("完成", "done"),
+        CallStatus::Replayed => l("重放", "replayed"),
         CallStatus::Error => l("出错", "error"),
         CallStatus::Refused => l("被拒绝", "refused"),
     }
     .get(lang)
 }
 
+/// How the loop ended, apart from whether the task is done.
 pub fn end_name(end: EndStatus, lang: Lang) -> &'static str {
     match end {
-        EndStatus::Completed => l("已完成", "completed"),
-        EndStatus::BudgetExhausted => l("预算用尽", "budget exhausted"),
-        EndStatus::VerificationMissing => l("缺少验证", "verification missing"),
-        EndStatus::Crashed => l("主机崩溃", "crashed"),
+        EndStatus::Completed | EndStatus::VerificationMissing => l("最终答案", "final answer"),
+        EndStatus::BudgetExhausted => l("预算用尽", "budget used up"),
+        EndStatus::Rejected => l("请求被拒", "request rejected"),
+        EndStatus::Crashed => l("主机崩溃", "harness crashed"),
     }
     .get(lang)
+}
+
+/// Whether the task is done, and how we know: short, then with the reason.
+pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
+    let (short, reason) = match task {
+        TaskOutcome::Verified => (
+            l("已验证", "verified"),
+            l("已验证（改动之后检查通过）", "verified (a check passed after the last change)"),
+        ),
+        TaskOutcome::Answered => (
+            l("已回答", "answered"),
+            l("已回答（没有改动，无需验证）", "answered (nothing changed, nothing to verify)"),
+        ),
+        TaskOutcome::Unverified => (
+            l("未验证", "unverified"),
+            l("未验证（有改动，没人检查）", "unverified (changed, never checked)"),
+        ),
+        TaskOutcome::NotDone => (l("未完成", "not done"), l("未完成", "not done")),
+    };
+    if long { reason } else { short }.get(lang)
+}
+
+/// The header's counters, in words; `short` for narrow screens.
+pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
+    let c = step.counters;
+    let sent = step.model_call.map(|i| &trace.model_calls[i]);
+    match (lang, sent, short) {
+        (Lang::Zh, Some(mc), false) => format!(
+            "模型调用 {}/{} · 工具执行 {} · 写入 {} · 第 {} 次调用发送的上下文 {} 字符 ≈ {} token",
+            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.number, mc.context_size, mc.context_tokens
+        ),
+        (Lang::Zh, Some(mc), true) => format!(
+            "模型调用 {}/{} · 工具执行 {} · 写入 {} · 上下文 {} 字符 ≈ {} token",
+            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.context_size, mc.context_tokens
+        ),
+        (Lang::Zh, None, _) => format!(
+            "模型调用 {}/{} · 工具执行 {} · 写入 {} · 上下文：尚未发送",
+            c.model_calls, trace.budget, c.tool_runs, c.writes
+        ),
+        (Lang::En, Some(mc), false) => format!(
+            "model calls {}/{} · tool runs {} · writes {} · context sent on call #{}: {} chars ≈ {} tokens",
+            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.number, mc.context_size, mc.context_tokens
+        ),
+        (Lang::En, Some(mc), true) => format!(
+            "model calls {}/{} · tool runs {} · writes {} · context {} chars ≈ {} tokens",
+            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.context_size, mc.context_tokens
+        ),
+        (Lang::En, None, _) => format!(
+            "model calls {}/{} · tool runs {} · writes {} · context: nothing sent yet",
+            c.model_calls, trace.budget, c.tool_runs, c.writes
+        ),
+    }
+}
+
+/// The context panel's heading: which call, how many messages, and what
+/// the size counts.
+pub fn context_heading(mc: &crate::trace::ModelCall, new: usize, lang: Lang) -> String {
+    let messages = mc.context_size - mc.tools_size;
+    match lang {
+        Lang::Zh => format!(
+            "第 {} 次模型调用发送的上下文 · {} 条消息，新增 {} 条（+）· {} 字符（消息 {} + 工具定义 {}）≈ {} token（估算）",
+            mc.number, mc.context_len, new, mc.context_size, messages, mc.tools_size, mc.context_tokens
+        ),
+        Lang::En => format!(
+            "Sent on model call #{} · {} {}, {} new (+) · {} chars ({} messages + {} tool definitions) ≈ {} tokens (estimate)",
+            mc.number,
+            mc.context_len,
+            plural(mc.context_len, "message", "messages"),
+            new,
+            mc.context_size,
+            messages,
+            mc.tools_size,
+            mc.context_tokens
+        ),
+    }
+}
+
+fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
+}
+
+/// The inner-loop note under a reply.
+pub fn inner_loop(number: u32, tokens: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。"),
+        Lang::En => format!(
+            "Inner loop: model call #{number} generated about {tokens} tokens, one by one, to write this reply."
+        ),
+    }
+}
+
+/// The refusal as the host writes it into the tool result the model reads.
+pub fn refusal_message(r: &Refusal, tool: &str, lang: Lang) -> String {
+    match (r, lang) {
+        (Refusal::NotOffered, Lang::Zh) => format!("主机拒绝：没有提供工具 \"{tool}\""),
+        (Refusal::NotOffered, Lang::En) => {
+            format!("refused by host: tool \"{tool}\" is not offered")
+        }
+        (Refusal::MissingArg(a), Lang::Zh) => format!("主机拒绝：缺少参数 \"{a}\""),
+        (Refusal::MissingArg(a), Lang::En) => format!("refused by host: missing argument \"{a}\""),
+        (Refusal::UnknownArg(a), Lang::Zh) => format!("主机拒绝：未知参数 \"{a}\""),
+        (Refusal::UnknownArg(a), Lang::En) => format!("refused by host: unknown argument \"{a}\""),
+        (Refusal::OutsideWorkspace(p), Lang::Zh) => format!("主机拒绝：路径 \"{p}\" 在工作区之外"),
+        (Refusal::OutsideWorkspace(p), Lang::En) => {
+            format!("refused by host: path \"{p}\" is outside the workspace")
+        }
+    }
+}
+
+/// The host's message to the model when its own check fails.
+pub fn verification_failed(tool: &str, output: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("主机验证失败（{tool}）：{output}"),
+        Lang::En => format!("verification failed ({tool}): {output}"),
+    }
+}
+
+/// The host's answer to an operation id reused for a different call.
+pub fn op_conflict(op: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("主机拒绝：操作 id \"{op}\" 已用于另一个调用，同一个 id 不能指向不同的动作"),
+        Lang::En => format!(
+            "refused by host: operation id \"{op}\" was used for a different call; one id cannot name two actions"
+        ),
+    }
+}
+
+/// What a built-in tool says, in words. File contents stay as they are.
+pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
+    let zh = lang == Lang::Zh;
+    match said {
+        ToolSays::Content(text) => text.clone(),
+        ToolSays::NoSuchFile(p) if zh => format!("错误：没有这个文件：{p}"),
+        ToolSays::NoSuchFile(p) => format!("error: no such file: {p}"),
+        ToolSays::Wrote { path, version } if zh => format!("已写入 {path}（现为 v{version}）"),
+        ToolSays::Wrote { path, version } => format!("wrote {path} (now v{version})"),
+        ToolSays::Patched { path, version } if zh => format!("已修改 {path}（现为 v{version}）"),
+        ToolSays::Patched { path, version } => format!("patched {path} (now v{version})"),
+        ToolSays::FindNotFound(p) if zh => format!("错误：{p} 里找不到要替换的文字"),
+        ToolSays::FindNotFound(p) => format!("error: text to replace not found in {p}"),
+        ToolSays::TestsPassed(n) if zh => format!("通过：{n} 项检查全部通过"),
+        ToolSays::TestsPassed(n) => format!("passed: {n} of {n} checks"),
+        ToolSays::TestFailed { path, wanted, line: true } if zh => {
+            format!("失败：{path} 里没有一行是 {wanted:?}")
+        }
+        ToolSays::TestFailed { path, wanted, line: true } => {
+            format!("FAILED: {path} has no line {wanted:?}")
+        }
+        ToolSays::TestFailed { path, wanted, .. } if zh => format!("失败：{path} 里没有 {wanted:?}"),
+        ToolSays::TestFailed { path, wanted, .. } => {
+            format!("FAILED: {path} does not contain {wanted:?}")
+        }
+        ToolSays::NoSuchTool(t) if zh => format!("错误：没有名为 \"{t}\" 的工具"),
+        ToolSays::NoSuchTool(t) => format!("error: no tool named \"{t}\""),
+    }
+}
+
+/// The provider's own error for a request with unanswered tool calls, as
+/// OpenAI Chat Completions words it (HTTP 400, invalid_request_error). It is
+/// the provider's text, so it stays in English on every screen.
+pub fn provider_error(unanswered: &[CallId]) -> String {
+    format!(
+        "400 invalid_request_error: An assistant message with 'tool_calls' must be followed by \
+         tool messages responding to each 'tool_call_id'. The following tool_call_ids did not \
+         have response messages: {}",
+        join_ids(unanswered)
+    )
 }
 
 fn refusal_reason(r: &Refusal, lang: Lang) -> String {
@@ -292,12 +503,44 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             }
         }
         StepKind::ResultArrives { call } => result_title(trace, call, lang),
+        StepKind::Replays {
+            call,
+            op,
+            conflict: false,
+        } => {
+            if zh {
+                format!("{call} 的操作 id {op} 已有记录：主机按记录作答，不执行、不写入")
+            } else {
+                format!("{call} repeats operation {op}: the host answers from its record, runs nothing")
+            }
+        }
+        StepKind::Replays {
+            call,
+            op,
+            conflict: true,
+        } => {
+            if zh {
+                format!("{call} 把操作 id {op} 用于另一个动作：主机以错误作答，不执行")
+            } else {
+                format!("{call} reuses operation id {op} for another action: the host answers with an error")
+            }
+        }
+        StepKind::Rejected {
+            number, unanswered, ..
+        } => {
+            let ids = join_ids(unanswered);
+            if zh {
+                format!("提供方拒绝第 {number} 次调用（400）：{ids} 没有结果")
+            } else {
+                format!("The provider rejects model call #{number} (400): {ids} has no result")
+            }
+        }
         StepKind::Answers { .. } => match (step.end, zh) {
             (Some(EndStatus::VerificationMissing), true) => {
-                "模型说“完成了”，主机直接相信：没有验证".into()
+                "模型说“完成了”，主机没有验证就宣布成功".into()
             }
             (Some(EndStatus::VerificationMissing), false) => {
-                "The model says done and the host trusts it: not verified".into()
+                "The model says done; the host declares success without checking".into()
             }
             (Some(_), true) => "模型给出最终答案，没有工具调用：循环结束".into(),
             (Some(_), false) => "Final answer, no tool calls: the loop ends".into(),
@@ -312,8 +555,8 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             }
         }
         StepKind::Verified { passed, .. } => match (passed, zh) {
-            (true, true) => "验证通过：任务真的完成了".into(),
-            (true, false) => "Verification passed: the task is really done".into(),
+            (true, true) => "验证通过：改动经过了检查".into(),
+            (true, false) => "Verification passed: the change has been checked".into(),
             (false, true) => "验证失败：失败结果发回给模型".into(),
             (false, false) => "Verification failed: the failure goes back to the model".into(),
         },
@@ -335,7 +578,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
     if let Some(end) = step.end
         && !matches!(
             step.kind,
-            StepKind::Answers { .. } | StepKind::BudgetExhausted { .. }
+            StepKind::Answers { .. } | StepKind::BudgetExhausted { .. } | StepKind::Rejected { .. }
         )
     {
         title.push_str(if zh { " · 结束：" } else { " · ended: " });
@@ -344,87 +587,111 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
     title
 }
 
-fn result_title(trace: &Trace, id: &crate::trace::CallId, lang: Lang) -> String {
+fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let Some(call) = trace.call(id) else {
         return id.0.clone();
     };
-    let replayed = call.result.as_ref().is_some_and(|r| r.replayed);
-    let error = call.result.as_ref().is_some_and(|r| r.is_error);
-    match (&call.paired_to, call.appended) {
-        (_, false) if zh => format!("{id} 的结果返回了，但主机没有把它追加到消息里"),
-        (_, false) => format!("The result for {id} comes back, but the host does not append it"),
-        (Some(to), true) if to != id && zh => {
+    match (call.pairing(), call.outcome()) {
+        (Some(Pairing::Dropped), _) if zh => format!("{id} 的结果返回了，但主机没有把它追加到消息里"),
+        (Some(Pairing::Dropped), _) => {
+            format!("The result for {id} comes back, but the host does not append it")
+        }
+        (Some(Pairing::WrongId(to)), _) if zh => {
             format!("{id} 的结果返回，却被挂到了 {to} 上（按到达顺序配对）")
         }
-        (Some(to), true) if to != id => {
+        (Some(Pairing::WrongId(to)), _) => {
             format!("The result of {id} comes back but is attached to {to} (paired by order)")
         }
-        _ if replayed && zh => format!("{id}：操作 id 重放，返回先前的结果，没有再写一次"),
-        _ if replayed => {
-            format!("{id}: a replayed operation id returns the earlier result, no second write")
+        (_, Some(Outcome::Error)) if zh => format!("{id} 返回错误结果，按 id 配对后追加"),
+        (_, Some(Outcome::Error)) => {
+            format!("An error result for {id} comes back, paired by id and appended")
         }
-        _ if error && zh => format!("{id} 返回错误结果，按 id 配对后追加"),
-        _ if error => format!("An error result for {id} comes back, paired by id and appended"),
         _ if zh => format!("{id} 的结果返回，按 id 配对后追加到消息"),
         _ => format!("The result for {id} comes back, paired by id and appended"),
     }
 }
 
-/// A short label drawn on the step's arrow in the lanes.
+/// The words beside a step's arrow in the lanes.
 pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
     let zh = lang == Lang::Zh;
     match &step.kind {
-        StepKind::TaskArrives => {
-            USER.get(lang).to_string() + if zh { "：任务" } else { ": task" }
-        }
+        StepKind::TaskArrives => if zh { "用户的任务" } else { "the user's task" }.to_string(),
         StepKind::ModelCall { number } => {
             let len = step
                 .model_call
                 .map_or(0, |i| trace.model_calls[i].context_len);
             if zh {
-                format!("#{number} 上下文 {len} 条")
+                format!("第 {number} 次调用：上下文 {len} 条消息")
             } else {
-                let noun = if len == 1 { "message" } else { "messages" };
-                format!("#{number} context: {len} {noun}")
+                format!("call #{number}: context of {len} {}", plural(len, "message", "messages"))
             }
         }
-        StepKind::Proposes { calls, .. } => match calls.as_slice() {
-            [one] => trace
-                .call(one)
-                .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
-            many => join_ids(many),
-        },
-        StepKind::Validates { call, verdict } => match verdict {
-            Verdict::Approved => format!("{call} {}", if zh { "✓ 批准" } else { "✓ ok" }),
-            Verdict::Refused(_) => format!("{call} {}", if zh { "✗ 拒绝" } else { "✗ refused" }),
+        StepKind::Proposes { calls, .. } => {
+            let what: Vec<String> = calls
+                .iter()
+                .map(|id| trace.call(id).map_or(id.0.clone(), |c| format!("{id} {}", c.tool)))
+                .collect();
+            let what = what.join(", ");
+            if zh {
+                format!("{what}（提议）")
+            } else {
+                format!("{what} (proposed)")
+            }
+        }
+        StepKind::Validates { call, verdict } => match (verdict, zh) {
+            (Verdict::Approved, true) => format!("{call} ✓ 批准"),
+            (Verdict::Approved, false) => format!("{call} ✓ approved"),
+            (Verdict::Refused(r), true) => format!("{call} ✗ 拒绝：{}", refusal_reason(r, lang)),
+            (Verdict::Refused(r), false) => format!("{call} ✗ refused: {}", refusal_reason(r, lang)),
         },
         StepKind::Executes { calls } => {
             format!("{} {}", if zh { "执行" } else { "run" }, join_ids(calls))
         }
         StepKind::ResultArrives { call } => {
-            let result = trace
-                .call(call)
-                .and_then(|c| c.result.as_ref())
-                .map_or(String::new(), |r| first_line(&r.text));
-            format!("{call} ⇐ {result}")
+            let Some(c) = trace.call(call) else {
+                return call.0.clone();
+            };
+            let text = c.result.as_ref().map_or(String::new(), |r| one_line(&r.text));
+            let mark = if c.outcome() == Some(Outcome::Error) { "✗ " } else { "" };
+            match c.pairing() {
+                Some(Pairing::WrongId(to)) if zh => format!("{call} 的结果 ⇒ 挂到 {to} ✗：{text}"),
+                Some(Pairing::WrongId(to)) => format!("{call}'s result ⇒ attached to {to} ✗: {text}"),
+                Some(Pairing::Dropped) if zh => format!("{call} ⇐ {mark}{text}（未追加！）"),
+                Some(Pairing::Dropped) => format!("{call} ⇐ {mark}{text} (not appended!)"),
+                _ => format!("{call} ⇐ {mark}{text}"),
+            }
+        }
+        StepKind::Replays { call, op, conflict } => match (conflict, zh) {
+            (false, true) => format!("{call} ↺ 按记录作答（{op}），不执行"),
+            (false, false) => format!("{call} ↺ answered from the record of {op}"),
+            (true, true) => format!("{call} ✗ 操作 id {op} 已用于别的调用"),
+            (true, false) => format!("{call} ✗ op id {op} already used for another call"),
+        },
+        StepKind::Rejected { unanswered, .. } => {
+            let ids = join_ids(unanswered);
+            if zh {
+                format!("✗ 400 请求被拒：{ids} 没有结果")
+            } else {
+                format!("✗ 400 rejected: {ids} has no result")
+            }
         }
         StepKind::Answers { .. } => if zh { "最终答案" } else { "final answer" }.to_string(),
-        StepKind::Verifies { tool } => format!("{} {tool}", if zh { "验证" } else { "verify" }),
+        StepKind::Verifies { tool } => format!("{} {tool}", if zh { "验证：" } else { "verify:" }),
         StepKind::Verified { passed, .. } => match (passed, zh) {
-            (true, true) => "✓ 通过".into(),
-            (true, false) => "✓ passed".into(),
-            (false, true) => "✗ 失败".into(),
-            (false, false) => "✗ failed".into(),
+            (true, true) => "✓ 检查通过".into(),
+            (true, false) => "✓ check passed".into(),
+            (false, true) => "✗ 检查失败".into(),
+            (false, false) => "✗ check failed".into(),
         },
         StepKind::BudgetExhausted { .. } => if zh {
-            "■ 预算用尽"
+            "■ 预算用尽：停止"
         } else {
-            "■ budget spent"
+            "■ budget used up: stop"
         }
         .to_string(),
-        StepKind::Crashes { .. } => if zh { "✗ 崩溃" } else { "✗ crash" }.to_string(),
+        StepKind::Crashes { .. } => if zh { "✗ 主机崩溃" } else { "✗ harness crashes" }.to_string(),
     }
 }
 
@@ -505,9 +772,9 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
         }
         .into(),
         StepKind::Verified { passed: true, .. } => if zh {
-            "检查通过，任务被接受为完成。"
+            "检查通过：改动之后的状态经过了验证，主机接受“完成”。"
         } else {
-            "The check passed; the task is accepted as completed."
+            "The check passed: the state after the change has been verified, and the host accepts \"done\"."
         }
         .into(),
         StepKind::Verified { passed: false, .. } => if zh {
@@ -526,6 +793,24 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
             "错误的做法：把工具错误当成崩溃。正确的主机会把错误作为结果交给模型。"
         } else {
             "The wrong way: treating a tool error as a crash. A sound host hands the error to the model as a result."
+        }
+        .into(),
+        StepKind::Replays { conflict: false, .. } => if zh {
+            "这个操作 id 主机已有记录，而且调用完全相同：主机直接把记录的结果交回，工具泳道不动，不会写第二次。"
+        } else {
+            "The host has a record of this operation id for the very same call: it hands back the recorded result. The Tool lane does nothing and nothing is written twice."
+        }
+        .into(),
+        StepKind::Replays { conflict: true, .. } => if zh {
+            "同一个操作 id 不能指向两个不同的动作：主机以错误作答，什么都不执行。"
+        } else {
+            "One operation id cannot name two different actions: the host answers with an error and runs nothing."
+        }
+        .into(),
+        StepKind::Rejected { .. } => if zh {
+            "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。"
+        } else {
+            "A real provider rejects this request: the context holds a tool call without its result. OpenAI requires a tool message for every tool_call_id after an assistant message with tool_calls; Anthropic requires a tool_result for every tool_use in the next message. The model never ran."
         }
         .into(),
     }

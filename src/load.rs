@@ -662,6 +662,16 @@ fn check_tools(s: &Scenario) -> Option<(String, String)> {
                 "only run_tests has checks; expected no \"checks\" here".into(),
             ));
         }
+        for (k, check) in tool.checks.iter().enumerate() {
+            if check.contains.is_some() == check.line.is_some() {
+                return Some((
+                    format!("tools[{i}].checks[{k}]"),
+                    "expected exactly one of \"contains\" (a text in the file) or \"line\" \
+                     (a whole line of the file)"
+                        .into(),
+                ));
+            }
+        }
         if !tool.offered {
             continue;
         }

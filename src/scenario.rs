@@ -123,7 +123,13 @@ fn yes() -> bool {
 #[serde(deny_unknown_fields)]
 pub struct FileCheck {
     pub path: String,
-    pub contains: String,
+    /// The file must contain this text somewhere.
+    #[serde(default)]
+    pub contains: Option<String>,
+    /// The file must have a line exactly like this (so `retries = 3` does
+    /// not pass `retries = 30`).
+    #[serde(default)]
+    pub line: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
@@ -162,6 +168,11 @@ pub struct Rule {
     pub say: Option<Text>,
     #[serde(default)]
     pub calls: Vec<CallSpec>,
+    /// On a reply without calls: `false` when the reply says the task could
+    /// not be done (a refused action, a file out of reach). The screen then
+    /// says "not done" however the loop ended.
+    #[serde(default)]
+    pub task_done: Option<bool>,
 }
 
 /// Every field present must hold; an empty condition always holds.
@@ -221,6 +232,9 @@ pub enum EndStatus {
     VerificationMissing,
     /// The harness itself failed (a tool error it did not handle).
     Crashed,
+    /// The provider rejected a request: the context held a tool call with
+    /// no result (a harness that dropped results).
+    Rejected,
 }
 
 impl EndStatus {
@@ -230,6 +244,7 @@ impl EndStatus {
             EndStatus::BudgetExhausted => "budget_exhausted",
             EndStatus::VerificationMissing => "verification_missing",
             EndStatus::Crashed => "crashed",
+            EndStatus::Rejected => "rejected",
         }
     }
 }

@@ -62,6 +62,12 @@ pub struct Message {
     /// What it adds to the context's size, in characters (text, call ids,
     /// tool names and arguments).
     pub size: usize,
+    /// Its estimated size in tokens.
+    pub tokens: usize,
+    /// For a text the host or a tool wrote in the trace's language: the
+    /// same text in English. Scripted rules that look for a phrase match
+    /// either, so a scenario runs the same in every language.
+    pub canonical: Option<String>,
 }
 
 /// The host's decision on a proposed call, made before anything runs.
@@ -79,27 +85,44 @@ pub enum Refusal {
     OutsideWorkspace(String),
 }
 
-impl Refusal {
-    /// The refusal as the host writes it into the tool result the model reads.
-    pub fn message(&self, tool: &str) -> String {
-        match self {
-            Refusal::NotOffered => format!("refused by host: tool \"{tool}\" is not offered"),
-            Refusal::MissingArg(a) => format!("refused by host: missing argument \"{a}\""),
-            Refusal::UnknownArg(a) => format!("refused by host: unknown argument \"{a}\""),
-            Refusal::OutsideWorkspace(p) => {
-                format!("refused by host: path \"{p}\" is outside the workspace")
-            }
-        }
-    }
-}
 
-/// What a tool (or the host, on refusal) gave back for a call.
+/// What a tool (or the host, on refusal or replay) gave back for a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolResult {
     pub text: String,
     pub is_error: bool,
-    /// An operation id seen before: the earlier result, nothing written again.
+    /// An operation id seen before: the host answered from its record.
     pub replayed: bool,
+    /// The same text in English, when the trace is in another language.
+    pub canonical: Option<String>,
+}
+
+/// What answered a call, decided once here for the view, the trace JSON
+/// and the alt text alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The tool ran and succeeded.
+    Ok,
+    /// The tool ran and failed: an error result, not a crash.
+    Error,
+    /// The host refused the call before anything ran.
+    Refused,
+    /// The host answered from its record of the operation id: nothing ran.
+    Replayed,
+    /// The operation id was used before for a different call: the host
+    /// answers with an error and runs nothing.
+    OpConflict,
+}
+
+/// How the host attached a result to the messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pairing {
+    /// Appended with its own call id.
+    ById,
+    /// Appended with another call's id (a harness bug).
+    WrongId(CallId),
+    /// Never appended (a harness bug): the call stays unanswered.
+    Dropped,
 }
 
 /// One tool call from proposal to result. Status at a step is derived from
@@ -132,16 +155,38 @@ impl ToolCall {
         format!("{{{}}}", parts.join(", "))
     }
 
+    /// What answered the call, once it has a result.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let result = self.result.as_ref()?;
+        Some(match (&self.verdict, result) {
+            (Some((_, Verdict::Refused(_))), _) => Outcome::Refused,
+            (_, r) if r.replayed => Outcome::Replayed,
+            (_, r) if r.is_error && self.started.is_none() => Outcome::OpConflict,
+            (_, r) if r.is_error => Outcome::Error,
+            _ => Outcome::Ok,
+        })
+    }
+
+    /// How the result was attached, once there is one.
+    pub fn pairing(&self) -> Option<Pairing> {
+        self.result.as_ref()?;
+        Some(match &self.paired_to {
+            _ if !self.appended => Pairing::Dropped,
+            Some(to) if *to != self.id => Pairing::WrongId(to.clone()),
+            _ => Pairing::ById,
+        })
+    }
+
     pub fn status_at(&self, step: usize) -> Option<CallStatus> {
         if self.proposed > step {
             return None;
         }
         let done = |s: Option<usize>| s.is_some_and(|s| s <= step);
         if done(self.finished) {
-            let error = self.result.as_ref().is_some_and(|r| r.is_error);
-            return Some(match (&self.verdict, error) {
-                (Some((_, Verdict::Refused(_))), _) => CallStatus::Refused,
-                (_, true) => CallStatus::Error,
+            return Some(match self.outcome() {
+                Some(Outcome::Refused) => CallStatus::Refused,
+                Some(Outcome::Error | Outcome::OpConflict) => CallStatus::Error,
+                Some(Outcome::Replayed) => CallStatus::Replayed,
                 _ => CallStatus::Done,
             });
         }
@@ -165,17 +210,30 @@ pub enum CallStatus {
     Approved,
     Running,
     Done,
+    /// Answered by the host from its record of the operation id.
+    Replayed,
     Error,
     Refused,
 }
 
 impl CallStatus {
+    pub const ALL: [CallStatus; 7] = [
+        CallStatus::Proposed,
+        CallStatus::Approved,
+        CallStatus::Running,
+        CallStatus::Done,
+        CallStatus::Replayed,
+        CallStatus::Error,
+        CallStatus::Refused,
+    ];
+
     pub fn code(self) -> &'static str {
         match self {
             CallStatus::Proposed => "proposed",
             CallStatus::Approved => "approved",
             CallStatus::Running => "running",
             CallStatus::Done => "done",
+            CallStatus::Replayed => "replayed",
             CallStatus::Error => "error",
             CallStatus::Refused => "refused",
         }
@@ -192,6 +250,10 @@ pub struct ModelCall {
     pub context_len: usize,
     /// Size of that context in characters (messages plus tool definitions).
     pub context_size: usize,
+    /// Of which the tool definitions, in characters.
+    pub tools_size: usize,
+    /// The same context in estimated tokens (`engine::estimate_tokens`).
+    pub context_tokens: usize,
     /// Tokens the model generated in its reply (the inner loop), estimated.
     pub tokens: usize,
 }
@@ -246,6 +308,20 @@ pub enum StepKind {
     BudgetExhausted { budget: u32 },
     /// The harness fails on a tool error it does not handle.
     Crashes { call: CallId },
+    /// The host answers a call from its record of an operation id; nothing
+    /// runs. With `conflict`, the id was recorded for a different call.
+    Replays {
+        call: CallId,
+        op: String,
+        conflict: bool,
+    },
+    /// The provider refuses model call `number` before the model runs: the
+    /// context holds tool calls that have no result.
+    Rejected {
+        number: u32,
+        unanswered: Vec<CallId>,
+        error: String,
+    },
 }
 
 /// Counters shown at every step.
@@ -309,6 +385,35 @@ pub struct Trace {
     pub tools: Vec<OfferedTool>,
     pub budget: u32,
     pub end: EndStatus,
+    /// Whether the task is done, and how we know; kept apart from `end`.
+    pub task: TaskOutcome,
+}
+
+/// Whether the task is done and how we know, as opposed to how the loop
+/// ended: a final answer is not proof that the work is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskOutcome {
+    /// Something changed, and a check passed after the last change.
+    Verified,
+    /// Nothing changed: the answer rests on the tool results in the context.
+    Answered,
+    /// Something changed and nobody checked it afterwards.
+    Unverified,
+    /// The task was not done: the loop stopped early, or the final answer
+    /// says it could not be done.
+    NotDone,
+}
+
+impl TaskOutcome {
+    pub fn code(self) -> &'static str {
+        match self {
+            TaskOutcome::Verified => "verified",
+            TaskOutcome::Answered => "answered",
+            TaskOutcome::Unverified => "unverified",
+            TaskOutcome::NotDone => "not_done",
+        }
+    }
 }
 
 impl Trace {
@@ -368,6 +473,18 @@ impl Trace {
             .find(|e| e.path == path)
             .filter(|e| e.change == FileChange::Written { version: 1 })
             .map(|e| e.step)
+    }
+
+    /// The calls proposed before model call `mc` whose results are not in
+    /// the context it sends: a request real providers reject.
+    pub fn unanswered_at(&self, mc: &ModelCall) -> Vec<CallId> {
+        let context = self.context(mc);
+        context
+            .iter()
+            .flat_map(|m| &m.calls)
+            .filter(|id| !context.iter().any(|r| r.call_id.as_ref() == Some(*id)))
+            .cloned()
+            .collect()
     }
 
     /// Whether a file exists after `step`.

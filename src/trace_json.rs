@@ -74,6 +74,7 @@ pub fn scenario(trace: &Trace) -> Value {
         "lang": trace.lang.code(),
         "budget": trace.budget,
         "end": trace.end.code(),
+        "task": trace.task.code(),
         "steps": trace.len(),
         "model_calls": trace.model_calls.len(),
         "tools_offered": tools,
@@ -165,7 +166,7 @@ fn details(trace: &Trace, index: usize, step: &Step, out: &mut Map<String, Value
                 Verdict::Approved => json!("approved"),
                 Verdict::Refused(r) => {
                     let tool = trace.call(call).map_or("", |c| c.tool.as_str());
-                    json!({ "refused": r.message(tool) })
+                    json!({ "refused": crate::i18n::refusal_message(r, tool, trace.lang) })
                 }
             };
             out.insert("verdict".into(), verdict);
@@ -195,6 +196,23 @@ fn details(trace: &Trace, index: usize, step: &Step, out: &mut Map<String, Value
         }
         StepKind::Verifies { tool } => {
             out.insert("tool".into(), json!(tool));
+        }
+        StepKind::Replays { call, op, conflict } => {
+            out.insert("call".into(), json!(call.0));
+            out.insert("op_id".into(), json!(op));
+            out.insert("conflict".into(), json!(conflict));
+            if let Some(r) = trace.call(call).and_then(|c| c.result.as_ref()) {
+                out.insert("result".into(), result(&r.text, r.is_error, r.replayed));
+            }
+        }
+        StepKind::Rejected {
+            number,
+            unanswered,
+            error,
+        } => {
+            out.insert("model_call".into(), json!(number));
+            out.insert("unanswered".into(), json!(ids(unanswered)));
+            out.insert("error".into(), json!(error));
         }
         StepKind::Verified { passed, output } => {
             out.insert("passed".into(), json!(passed));
@@ -393,6 +411,8 @@ fn kind_code(kind: &StepKind) -> &'static str {
         StepKind::Verified { .. } => "verified",
         StepKind::BudgetExhausted { .. } => "budget_exhausted",
         StepKind::Crashes { .. } => "crashes",
+        StepKind::Replays { .. } => "replays",
+        StepKind::Rejected { .. } => "rejected",
     }
 }
 

@@ -72,8 +72,13 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     let panic_test = std::env::var_os(PANIC_TEST_VAR).is_some_and(|v| v == "1");
     loop {
         if dirty {
-            terminal.draw(|frame| view::render(&app, frame.area(), frame.buffer_mut()))?;
-            dirty = false;
+            let mut limits = view::Limits::default();
+            terminal.draw(|frame| limits = view::render(&app, frame.area(), frame.buffer_mut()))?;
+            // A screen of another shape may leave a panel scrolled past its
+            // end: clamp, and draw again only then.
+            let scrolled = (app.scroll, app.overlay_scroll);
+            app::update(&mut app, Action::Drawn(limits));
+            dirty = scrolled != (app.scroll, app.overlay_scroll);
             if panic_test {
                 panic!("{PANIC_TEST_VAR}=1 asked for this panic");
             }

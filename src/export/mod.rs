@@ -259,7 +259,7 @@ pub fn frame(app: &App, index: usize, (width, height): (u16, u16)) -> Frame {
         i18n::who_acts(step, lang)
     );
     if let Some(end) = step.end {
-        description.push_str(&i18n::loop_ended(end, lang));
+        description.push_str(&i18n::loop_ended(end, trace.task, lang));
         description.push('\n');
     }
     let explanation = step

@@ -15,53 +15,34 @@ use crate::app::App;
 use crate::i18n;
 use crate::trace::{Message, Role, Trace};
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let w = area.width as usize;
     let h = area.height as usize;
     let trace = app.trace();
     let top = top_lines(app, w);
     let disk = disk_line(app, trace, w);
     let room = h.saturating_sub(top.len() + disk.len());
+    let scroll = scroll as usize;
 
-    // Build from the newest message back, only as many lines as needed.
-    let (body, more_above) = body_lines(app, w, room + scroll as usize + 1);
-    // Scroll counts lines up from the newest.
-    let end = body
-        .len()
-        .saturating_sub((scroll as usize).min(body.len().saturating_sub(room)));
-    let start = end.saturating_sub(room);
-    let top_len = top.len();
-    let mut lines = top;
-    lines.extend(body[start..end].iter().cloned());
-    while lines.len() + disk.len() < h {
-        lines.push(Line::default());
-    }
-    lines.extend(disk);
-    super::draw_lines(&lines, area, buf);
-
-    // The markers sit on the first and last line of the message list.
+    // Build from the newest message back, only as many lines as the window
+    // needs, and a screenful more to know how far it can scroll.
+    let (body, more) = body_lines(app, w, room * 2 + scroll + 1);
+    let win = super::Window::from_end(body.len(), more, room, scroll);
+    let top_len = top.len() as u16;
+    super::draw_lines(&top, area, buf);
     let list = Rect {
-        y: area.y + top_len as u16,
-        height: (room as u16).min(area.height.saturating_sub(top_len as u16)),
+        y: area.y + top_len.min(area.height),
+        height: (room as u16).min(area.height.saturating_sub(top_len)),
         ..area
     };
-    if list.height > 0 && (more_above || start > 0) {
-        super::more_marker(app, list, true, buf);
-    }
-    if list.height > 0 && end < body.len() {
-        super::more_marker(app, list, false, buf);
-    }
-}
-
-/// How many lines the message list can scroll up in this area.
-pub fn max_scroll(app: &App, area: Rect) -> u16 {
-    let w = area.width as usize;
-    let fixed = top_lines(app, w).len() + disk_line(app, app.trace(), w).len();
-    let room = (area.height as usize).saturating_sub(fixed);
-    let (body, _) = body_lines(app, w, usize::MAX);
-    body.len()
-        .saturating_sub(room)
-        .min(super::MAX_SCROLL as usize) as u16
+    super::draw_window(app, &body, win, list, buf);
+    let disk_area = Rect {
+        y: area.bottom().saturating_sub(disk.len() as u16).max(list.bottom()),
+        height: disk.len() as u16,
+        ..area
+    };
+    super::draw_lines(&disk, disk_area, buf);
+    win.limit.min(super::MAX_SCROLL as usize) as u16
 }
 
 /// What was sent on the latest model call, and the tools offered.
@@ -75,22 +56,7 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
         Some(i) => {
             let call = &trace.model_calls[i];
             let new = call.context_len - trace.previous_context_len(i);
-            let head = if lang == crate::scenario::Lang::Zh {
-                format!(
-                    "第 {} 次模型调用发送的上下文 · {} 条消息 · {} 字符 · 新增 {} 条（+）",
-                    call.number, call.context_len, call.context_size, new
-                )
-            } else {
-                let noun = if call.context_len == 1 {
-                    "message"
-                } else {
-                    "messages"
-                };
-                format!(
-                    "Sent on model call #{} · {} {noun} · {} chars · {} new (+)",
-                    call.number, call.context_len, call.context_size, new
-                )
-            };
+            let head = i18n::context_heading(call, new, lang);
             top.extend(hanging(vec![], &head, theme.title(), w));
         }
         None => top.push(Line::styled(
@@ -125,8 +91,11 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool) 
         None => (0, 0),
     };
     let held = trace.messages.partition_point(|m| m.step <= app.step);
-    // Messages below the divider wait for the next model call.
-    let divider_label = if sent == 0 {
+    // Messages below the divider have not been sent; once the loop has
+    // ended they never will be.
+    let divider_label = if trace.steps[app.step].end.is_some() && sent > 0 {
+        i18n::APPENDED_AFTER_END
+    } else if sent == 0 {
         i18n::HOST_HOLDS
     } else {
         i18n::APPENDED_SINCE
@@ -169,11 +138,19 @@ fn message_lines(
     let theme = app.theme;
     let m: &Message = &trace.messages[index];
     let mark = if new { "+" } else { " " };
-    let (role, role_style) = match m.role {
-        Role::User => ("user", theme.user()),
-        Role::Assistant => ("assistant", theme.lane_style(crate::trace::Lane::Model)),
-        Role::Tool => ("tool", theme.lane_style(crate::trace::Lane::Tool)),
+    let role_style = match m.role {
+        Role::User => theme.user(),
+        Role::Assistant => theme.lane_style(crate::trace::Lane::Model),
+        Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
     };
+    let role = i18n::role_name(m.role, app.lang);
+    // The role column fits the longest role word of the language.
+    let role_w = [Role::User, Role::Assistant, Role::Tool]
+        .map(|r| width(i18n::role_name(r, app.lang)))
+        .into_iter()
+        .max()
+        .unwrap_or(9);
+    let pad = " ".repeat(role_w - width(role));
     let number_style = if new {
         theme.new_message()
     } else {
@@ -181,7 +158,7 @@ fn message_lines(
     };
     let mut prefix = vec![
         Span::styled(format!("{mark}{:>2} ", index + 1), number_style),
-        Span::styled(format!("{role:<9} "), role_style),
+        Span::styled(format!("{role}{pad} "), role_style),
     ];
     if let Some(id) = &m.call_id {
         prefix.push(Span::styled(format!("[{id}] "), theme.call_id(&id.0)));

@@ -9,12 +9,11 @@ use ratatui::text::{Line, Span};
 use super::text::hanging;
 use crate::app::App;
 use crate::i18n;
-use crate::scenario::Lang;
 use crate::trace::StepKind;
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let lines = lines(app, area.width as usize);
-    super::scrolled(app, lines, area, scroll, buf);
+    super::scrolled(app, lines, area, scroll, buf)
 }
 
 pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
@@ -22,7 +21,6 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let lang = app.lang;
     let theme = app.theme;
     let step = &trace.steps[app.step];
-    let zh = lang == Lang::Zh;
 
     let who = i18n::who_acts(step, lang);
     let mut out = hanging(
@@ -37,7 +35,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
         w,
     );
     if let Some(end) = step.end {
-        let text = format!("■ {}", i18n::loop_ended(end, lang));
+        let text = format!("■ {}", i18n::loop_ended(end, trace.task, lang));
         out.extend(hanging(vec![], &text, theme.current_marker(), w));
     }
     let text = step
@@ -50,17 +48,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
         && let Some(call) = trace.model_calls.get(number as usize - 1)
     {
-        let note = if zh {
-            format!(
-                "内层循环：第 {number} 次调用逐个生成了约 {} 个 token，组成这条回复。",
-                call.tokens
-            )
-        } else {
-            format!(
-                "Inner loop: model call #{number} generated about {} tokens, one by one, to write this reply.",
-                call.tokens
-            )
-        };
+        let note = i18n::inner_loop(number, call.tokens, lang);
         out.push(Line::default());
         out.extend(hanging(vec![], &note, theme.muted(), w));
     }

@@ -10,13 +10,13 @@ use super::text::width;
 use crate::app::App;
 use crate::i18n::{self, lane_name};
 use crate::keymap;
+use crate::trace::TaskOutcome;
 
 pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
     let theme = app.theme;
     let trace = app.trace();
     let step = &trace.steps[app.step];
-    let c = step.counters;
 
     let indicator = Span::styled(
         format!(
@@ -52,68 +52,60 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         None => theme.user(),
         Some(lane) => theme.lane_style(lane),
     };
-    let end = match step.end {
-        Some(end) => Span::styled(
-            format!("■ {}", i18n::end_name(end, lang)),
-            theme.current_marker(),
-        ),
-        None => Span::styled(i18n::RUNNING_LOOP.get(lang), theme.muted()),
+    // How the loop stands, and once it has ended, whether the task is done:
+    // two separate things, both said in words.
+    let state = |long: bool| match step.end {
+        Some(end) => vec![
+            Span::styled(
+                format!(
+                    "■ {}: {}",
+                    i18n::LOOP.get(lang),
+                    i18n::end_name(end, lang)
+                ),
+                theme.current_marker(),
+            ),
+            Span::styled(" │ ", theme.muted()),
+            Span::styled(
+                format!(
+                    "{}: {}",
+                    i18n::TASK.get(lang),
+                    i18n::task_name(trace.task, long, lang)
+                ),
+                task_style(app, trace.task),
+            ),
+        ],
+        None => vec![Span::styled(i18n::RUNNING_LOOP.get(lang), theme.muted())],
     };
-    let counters = |short: bool| {
-        let zh = lang == crate::scenario::Lang::Zh;
-        if !short {
-            format!(
-                "{} {}/{} · {} {} · {} {} · {} {} {}",
-                i18n::MODEL_CALLS.get(lang),
-                c.model_calls,
-                trace.budget,
-                i18n::TOOL_RUNS.get(lang),
-                c.tool_runs,
-                i18n::WRITES.get(lang),
-                c.writes,
-                i18n::CONTEXT_SIZE.get(lang),
-                c.context_size,
-                i18n::CHARS.get(lang),
-            )
-        } else if zh {
-            format!(
-                "调用 {}/{} · 工具 {} · 写入 {} · 上下文 {}",
-                c.model_calls, trace.budget, c.tool_runs, c.writes, c.context_size
-            )
-        } else {
-            format!(
-                "calls {}/{} · tools {} · writes {} · ctx {}",
-                c.model_calls, trace.budget, c.tool_runs, c.writes, c.context_size
-            )
-        }
-    };
-    let status_line = |short: bool| {
-        let acting = if short {
-            String::new()
-        } else {
-            format!("{}: ", i18n::ACTING.get(lang))
-        };
-        Line::from(vec![
+    let who = |long: bool| {
+        let mut spans = vec![
             Span::raw(" "),
-            Span::styled(acting, theme.muted()),
+            Span::styled(format!("{}: ", i18n::ACTING.get(lang)), theme.muted()),
             Span::styled(
                 format!("{actor}{arrow}"),
                 actor_style.add_modifier(Modifier::BOLD),
             ),
             Span::styled(" │ ", theme.muted()),
-            Span::raw(counters(short)),
-            Span::styled(" │ ", theme.muted()),
-            end.clone(),
-        ])
+        ];
+        spans.extend(state(long));
+        Line::from(spans)
     };
-    // Narrow screens get the short counters rather than losing the end.
-    let full = status_line(false);
-    let second = if full.width() > area.width as usize {
-        status_line(true)
-    } else {
-        full
-    };
-    super::draw_lines(&[first, second], area, buf);
+    let mut second = who(true);
+    if second.width() > area.width as usize {
+        second = who(false);
+    }
+    // The counters, in words; narrow screens get the shorter wording.
+    let mut third = Line::from(format!(" {}", i18n::counters(trace, step, false, lang)));
+    if third.width() > area.width as usize {
+        third = Line::from(format!(" {}", i18n::counters(trace, step, true, lang)));
+    }
+    super::draw_lines(&[first, second, third], area, buf);
+}
+
+fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
+    match task {
+        TaskOutcome::Verified | TaskOutcome::Answered => app.theme.ok(),
+        TaskOutcome::Unverified | TaskOutcome::NotDone => app.theme.error(),
+    }
 }
 
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {

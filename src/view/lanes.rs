@@ -1,80 +1,139 @@
-//! The swimlanes as a sequence diagram: a lifeline per lane, one row per
-//! step up to the current one, an arrow from sender to receiver. Earlier
-//! rows are dimmed; the current row is bold and marked `▶` in the gutter.
-//! Only the rows that fit are built, so long traces cost the same to draw.
+//! The swimlanes as a sequence diagram: a lifeline per lane, one row (or
+//! two, when the whole run fits) per step up to the current one, an arrow
+//! from sender to receiver, and the words of each step in a column of their
+//! own beside the lanes, so a label never stands over another lane's span
+//! or erases a lifeline. The user is not a lane: the task comes from a mark
+//! left of the Model lifeline. Earlier rows are dimmed; the current row is
+//! bold and marked `▶` in the gutter. Only the rows that fit are built, so
+//! long traces cost the same to draw.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
-use super::text::{Row, truncate, width};
+use super::text::{Row, truncate, width, wrap};
 use crate::app::App;
 use crate::i18n::{self, lane_name};
-use crate::trace::{CallStatus, FileChange, Lane, Step, ToolCall, Trace};
+use crate::trace::{CallStatus, FileChange, Lane, Step, StepKind, ToolCall, Trace};
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) {
-    let trace = app.trace();
-    let w = area.width as usize;
-    let h = area.height as usize;
-    let geometry = Geometry::new(w, trace.len());
-    let env = environment(app, w, h);
-    let rows_room = h.saturating_sub(1 + env.len());
-    // With room for the whole scenario, each step gets a label row above its
-    // arrow, as in a drawn sequence diagram; otherwise one row per step.
-    // Decided from the trace alone (one environment row reserved), so the
-    // diagram keeps its look from the first step to the last.
-    let spaced = trace.len() * 2 + 2 <= h;
-    let per_step = if spaced { 2 } else { 1 };
+/// The panel laid out for one step, language and size: its rows, and how
+/// far it can scroll (in rows, like every panel).
+pub struct LanesView {
+    rows: Vec<Row>,
+    env: Vec<Line<'static>>,
+    pub max_scroll: u16,
+}
 
-    // The window of rows ends at the current step, moved up by scrolling.
-    let end = app.step.saturating_sub(scroll as usize);
-    let start = (end + 1).saturating_sub(rows_room / per_step);
-
-    let mut rows = vec![header(app, &geometry)];
-    for index in start..=end {
-        if rows.len() + per_step > rows_room + 1 {
-            break;
-        }
-        rows.extend(step_rows(app, trace, index, &geometry, spaced));
-    }
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+    let view = layout(app, area.width as usize, area.height as usize, scroll);
     // Rows are drawn cell by cell: at every step of a long trace the panel
     // is full of them, and a Paragraph would split each into graphemes.
-    for (y, row) in (area.top()..area.bottom()).zip(&rows) {
+    for (y, row) in (area.top()..area.bottom()).zip(&view.rows) {
         row.render(area.x, y, buf);
     }
     // The environment sits at the bottom of the panel.
-    let env_top = rows.len().max(h.saturating_sub(env.len())) as u16;
+    let h = area.height as usize;
+    let env_top = view.rows.len().max(h.saturating_sub(view.env.len())) as u16;
     let env_area = Rect {
         y: area.y + env_top.min(area.height),
         height: area.height.saturating_sub(env_top),
         ..area
     };
-    super::draw_lines(&env, env_area, buf);
+    super::draw_lines(&view.env, env_area, buf);
+    view.max_scroll
 }
 
-/// Where each lane's lifeline stands.
+pub fn layout(app: &App, w: usize, h: usize, scroll: u16) -> LanesView {
+    let trace = app.trace();
+    let g = Geometry::new(app, w, trace.len());
+    let env = environment(app, w, h);
+    // One row for the lane names.
+    let room = h.saturating_sub(1 + env.len());
+    // With room for the whole scenario, each step gets two rows, so its
+    // words can take two lines; otherwise one row per step. Decided from
+    // the trace alone, so the diagram keeps its look from step to step.
+    let per_step = if trace.len() * 2 + 2 <= h { 2 } else { 1 };
+    let total = (app.step + 1) * per_step;
+    let max_scroll = total.saturating_sub(room).min(super::MAX_SCROLL as usize);
+    let scroll = (scroll as usize).min(max_scroll);
+
+    // The window of rows ends `scroll` rows above the current step's last.
+    let end = total - scroll;
+    let mut start = end.saturating_sub(room);
+    // Rows left out above get a marker row of their own.
+    if start > 0 {
+        start += 1;
+    }
+    let mut rows = vec![header(app, &g)];
+    if start > 0 {
+        rows.push(earlier_marker(app, &g, start / per_step));
+    }
+    let first_step = start / per_step;
+    let last_step = (end - 1) / per_step;
+    for index in first_step..=last_step {
+        for (k, row) in step_rows(app, trace, index, &g, per_step)
+            .into_iter()
+            .enumerate()
+        {
+            let at = index * per_step + k;
+            if at >= start && at < end {
+                rows.push(row);
+            }
+        }
+    }
+    LanesView {
+        rows,
+        env,
+        max_scroll: max_scroll as u16,
+    }
+}
+
+/// Where each lane's lifeline stands, and where the words column starts.
 struct Geometry {
     width: usize,
     gutter: usize,
+    /// Where the user's mark sits, left of the Model lifeline.
+    user: usize,
     centers: [usize; 3],
+    /// First column of the words beside the arrows.
+    label: usize,
 }
 
 impl Geometry {
-    fn new(width: usize, steps: usize) -> Self {
+    fn new(app: &App, width: usize, steps: usize) -> Self {
         let gutter = steps.to_string().len() + 3;
-        let lane = width.saturating_sub(gutter) / 3;
-        let centers = [0, 1, 2].map(|i| gutter + lane * i + lane / 2);
+        let user = gutter;
+        let user_w = width_of_user(app);
+        let model = user + user_w + 3;
+        // Lanes as close as readable arrows allow; the rest is for words.
+        let gap = (width.saturating_sub(model + 4) / 5).clamp(8, 13);
+        let centers = [model, model + gap, model + 2 * gap];
         Geometry {
             width,
             gutter,
+            user,
             centers,
+            label: model + 2 * gap + 3,
         }
     }
 
     fn center(&self, lane: Lane) -> usize {
         self.centers[lane.index()]
     }
+
+    fn label_room(&self) -> usize {
+        self.width.saturating_sub(self.label)
+    }
+}
+
+/// The user's mark: their name and a circle, outside the three lanes.
+fn user_mark(app: &App) -> String {
+    format!("{} ○", i18n::USER.get(app.lang))
+}
+
+fn width_of_user(app: &App) -> usize {
+    width(&user_mark(app))
 }
 
 fn header(app: &App, g: &Geometry) -> Row {
@@ -102,7 +161,15 @@ fn header(app: &App, g: &Geometry) -> Row {
     row
 }
 
-fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, spaced: bool) -> Vec<Row> {
+/// The row that says earlier steps are above, and how to see them.
+fn earlier_marker(app: &App, g: &Geometry, hidden: usize) -> Row {
+    let mut row = Row::new(g.width, Style::new());
+    let text = i18n::earlier_steps(hidden, app.lang);
+    row.put(g.gutter, &truncate(&text, g.width - g.gutter), app.theme.muted());
+    row
+}
+
+fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, per_step: usize) -> Vec<Row> {
     let theme = app.theme;
     let step = &trace.steps[index];
     let current = index == app.step;
@@ -117,50 +184,39 @@ fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, spaced: bool)
             row.put(g.center(lane), "│", style);
         }
     };
-    let mut row = Row::new(g.width, Style::new());
-    lifelines(&mut row);
+    let style = arrow_style(app, step, current);
+    let mut rows: Vec<Row> = (0..per_step)
+        .map(|_| {
+            let mut row = Row::new(g.width, Style::new());
+            lifelines(&mut row);
+            row
+        })
+        .collect();
+
     let number = format!("{:>width$}", index + 1, width = g.gutter - 3);
     if current {
-        row.put(0, &format!("▶ {number}"), theme.current_marker());
+        rows[0].put(0, &format!("▶ {number}"), theme.current_marker());
     } else {
-        row.put(2, &number, past);
+        rows[0].put(2, &number, past);
     }
-    let label = i18n::arrow_label(trace, step);
-    let style = arrow_style(app, step, current);
-    let is_message = step.from != Some(step.to);
-    if spaced && is_message {
-        // The label on its own row above the arrow, centred on it.
-        let mut label_row = Row::new(g.width, Style::new());
-        lifelines(&mut label_row);
-        let (a, b) = span(g, step);
-        let text = truncate(&format!(" {label} "), g.width - g.gutter);
-        let x = ((a + b) / 2)
-            .saturating_sub(width(&text) / 2)
-            .max(g.gutter)
-            .min(g.width - width(&text));
-        label_row.put(x, &text, style);
-        draw_arrow(&mut row, g, step, "", style);
-        return vec![label_row, row];
-    }
-    let mut rows = Vec::new();
-    if spaced {
-        let mut blank = Row::new(g.width, Style::new());
-        lifelines(&mut blank);
-        rows.push(blank);
-    }
-    draw_arrow(&mut row, g, step, &label, style);
-    rows.push(row);
-    rows
-}
+    draw_arrow(app, &mut rows[0], g, step, style);
 
-/// The columns an arrow runs between.
-fn span(g: &Geometry, step: &Step) -> (usize, usize) {
-    let to = g.center(step.to);
-    let from = match step.from {
-        Some(lane) => g.center(lane),
-        None => g.center(Lane::Model) + 1,
-    };
-    (from.min(to), from.max(to))
+    // The step's words, beside the lanes: wrapped to the rows it has,
+    // cut at a word boundary when longer (the full text is in the panels).
+    let label = i18n::arrow_label(trace, step);
+    let room = g.label_room();
+    if room > 0 {
+        let mut lines = wrap(&label, room);
+        if lines.len() > per_step {
+            let rest = lines[per_step - 1..].join(" ");
+            lines.truncate(per_step - 1);
+            lines.push(truncate(&rest, room));
+        }
+        for (row, line) in rows.iter_mut().zip(&lines) {
+            row.put(g.label, line, style);
+        }
+    }
+    rows
 }
 
 fn arrow_style(app: &App, step: &Step, current: bool) -> Style {
@@ -174,48 +230,33 @@ fn arrow_style(app: &App, step: &Step, current: bool) -> Style {
     colour.add_modifier(Modifier::BOLD)
 }
 
-fn draw_arrow(row: &mut Row, g: &Geometry, step: &Step, label: &str, style: Style) {
+fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style) {
     let to = g.center(step.to);
-    match step.from {
+    let (x0, source) = match step.from {
         Some(from) if from == step.to => {
             // A host action with no message: a mark on the lifeline.
             row.put(to, "◆", style);
-            let room = g.width.saturating_sub(to + 2);
-            row.put(to + 2, &truncate(label, room), style);
+            return;
         }
-        from => {
-            // From the user (outside the lanes) the arrow starts left of Host.
-            let (x0, source) = match from {
-                Some(lane) => (g.center(lane), "●"),
-                None => (g.center(Lane::Model) + 1, "─"),
-            };
-            let (left, right) = span(g, step);
-            for x in left + 1..right {
-                row.put(x, "─", style);
-            }
-            row.put(x0, source, style);
-            row.put(to, if to > x0 { "▶" } else { "◀" }, style);
-            let inside = right.saturating_sub(left + 3);
-            let text = format!(" {label} ");
-            if label.is_empty() {
-                return;
-            }
-            if width(&text) <= inside {
-                let x = left + 1 + (right - left - 1 - width(&text)) / 2;
-                row.put(x, &text, style);
-                return;
-            }
-            // Too long for the arrow: beside it, on the side with room.
-            let after = g.width.saturating_sub(right + 2);
-            let before = left.saturating_sub(g.gutter + 1);
-            if width(label) <= after || after >= before {
-                row.put(right + 2, &truncate(label, after), style);
-            } else {
-                let text = truncate(label, before);
-                row.put(left - 1 - width(&text), &text, style);
-            }
+        // The user is outside the lanes: the task starts at their mark and
+        // passes over the Model lifeline without touching it.
+        None => {
+            let mark = user_mark(app);
+            let end = row.put(g.user, &mark, style);
+            (end - 1, None)
         }
+        // The provider refuses the request: nothing was generated.
+        Some(from) if matches!(step.kind, StepKind::Rejected { .. }) => (g.center(from), Some("✗")),
+        Some(from) => (g.center(from), Some("●")),
+    };
+    let (left, right) = (x0.min(to), x0.max(to));
+    for x in left + 1..right {
+        row.put(x, "─", style);
     }
+    if let Some(source) = source {
+        row.put(x0, source, style);
+    }
+    row.put(to, if to > x0 { "▶" } else { "◀" }, style);
 }
 
 /// The Tool lane's environment: each file and what has been done to it.
@@ -264,12 +305,11 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
     // Two or three rows at most, so the diagram keeps its room; a cut is
     // marked, never silent.
     let max = if h >= 20 { 3 } else { 2 };
-    let mut rows = super::text::wrap(&text, w);
+    let mut rows = wrap(&text, w);
     if rows.len() > max {
-        rows.truncate(max);
-        if let Some(last) = rows.last_mut() {
-            *last = format!("{} …", truncate(last, w.saturating_sub(2)));
-        }
+        let rest = rows[max - 1..].join(" ");
+        rows.truncate(max - 1);
+        rows.push(truncate(&rest, w));
     }
     rows.into_iter().map(|l| Line::styled(l, style)).collect()
 }

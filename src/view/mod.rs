@@ -41,7 +41,7 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
         return None;
     }
     let [header, body, footer] = Layout::vertical([
-        Constraint::Length(2),
+        Constraint::Length(3),
         Constraint::Min(0),
         Constraint::Length(2),
     ])
@@ -82,58 +82,122 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
     })
 }
 
-/// Draw the whole screen for the app's current state.
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+/// How far each panel, and the open overlay, can scroll on the screen just
+/// drawn, in lines (every panel scrolls in lines). The event loop hands
+/// them back to `update`, which never lays anything out itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub panels: [u16; 4],
+    pub overlay: u16,
+}
+
+/// Draw the whole screen for the app's current state, and say how far
+/// each panel can scroll.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     buf.set_style(area, app.theme.base());
+    let mut limits = Limits::default();
     let Some(areas) = areas(app, area) else {
         too_small(app, area, buf);
-        return;
+        return limits;
     };
     frame::header(app, areas.header, buf);
     frame::footer(app, areas.footer, buf);
     for (panel, rect, tabbed) in areas.panels {
-        draw_panel(app, panel, rect, tabbed, buf);
+        limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
     }
     if let Some(o) = app.overlay {
-        overlay::render(app, o, area, buf);
+        limits.overlay = overlay::render(app, o, area, buf);
+    }
+    limits
+}
+
+/// Which lines of some content show in `h` rows, with a row of its own
+/// for each "more" marker, so a marker never covers text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Window {
+    /// The shown lines, as a range of the content's lines.
+    start: usize,
+    end: usize,
+    above: bool,
+    below: bool,
+    /// How far the content can scroll.
+    limit: usize,
+}
+
+impl Window {
+    /// Content read from its first line, `scroll` lines down.
+    fn from_top(len: usize, h: usize, scroll: usize) -> Window {
+        if len <= h || h < 3 {
+            let end = len.min(h);
+            return Window {
+                start: 0,
+                end,
+                above: false,
+                below: end < len,
+                limit: 0,
+            };
+        }
+        // At the top and at the bottom one marker row; between them two.
+        let limit = len - (h - 1);
+        let top = scroll.min(limit);
+        let body = if top == 0 || top == limit { h - 1 } else { h - 2 };
+        Window {
+            start: top,
+            end: top + body,
+            above: top > 0,
+            below: top < limit,
+            limit,
+        }
+    }
+
+    /// Content anchored at its newest line, `scroll` lines up from it.
+    /// `len` lines are known; `more` says older lines exist beyond them.
+    fn from_end(len: usize, more: bool, h: usize, scroll: usize) -> Window {
+        if !more {
+            // The same as reading from the top, counted from the other end.
+            let limit = Window::from_top(len, h, 0).limit;
+            return Window::from_top(len, h, limit.saturating_sub(scroll));
+        }
+        // Older lines exist past what was built: a marker row above, and
+        // at least the shown amount more to scroll.
+        let h = h.max(1);
+        let below = scroll > 0 && h >= 3;
+        let body = h - 1 - usize::from(below);
+        let end = len.saturating_sub(scroll);
+        Window {
+            start: end.saturating_sub(body),
+            end,
+            above: h >= 2,
+            below,
+            limit: scroll + h,
+        }
     }
 }
 
-fn lines_past(n: usize, room: u16) -> u16 {
-    n.saturating_sub(room as usize).min(MAX_SCROLL as usize) as u16
-}
-
-/// How far the open overlay can scroll at the app's screen size.
-pub fn max_overlay_scroll(app: &App) -> u16 {
-    let Some(o) = app.overlay else { return 0 };
-    let inner = overlay::inner(Rect::new(0, 0, app.size.0, app.size.1));
-    lines_past(
-        overlay::lines(app, o, inner.width as usize).len(),
-        inner.height,
-    )
-}
-
-/// How far a panel can scroll at the app's screen size, so `update` never
-/// scrolls past the content. A panel not on screen cannot scroll.
-pub fn max_scroll(app: &App, panel: Panel) -> u16 {
-    let area = Rect::new(0, 0, app.size.0, app.size.1);
-    let Some(areas) = areas(app, area) else {
-        return 0;
-    };
-    let Some(&(_, rect, _)) = areas.panels.iter().find(|(p, _, _)| *p == panel) else {
-        return 0;
-    };
-    let inner = Block::new().borders(Borders::ALL).inner(rect);
-    let lines = lines_past;
-    match panel {
-        Panel::Lanes => app.step.min(MAX_SCROLL as usize) as u16,
-        Panel::Pairing => pairing::max_scroll(app, inner.height),
-        Panel::Context => context::max_scroll(app, inner),
-        Panel::Explain => lines(
-            explain::lines(app, inner.width as usize).len(),
-            inner.height,
-        ),
+/// Draw `lines` through a window, with the marker rows it calls for.
+fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, buf: &mut Buffer) {
+    let mut y = area.y;
+    if win.above && area.height > 1 {
+        marker_row(app, true, Rect { y, height: 1, ..area }, buf);
+        y += 1;
     }
+    let bottom = area.bottom() - u16::from(win.below && area.height > 1);
+    let body = Rect {
+        y,
+        height: bottom.saturating_sub(y),
+        ..area
+    };
+    draw_lines(&lines[win.start..win.end], body, buf);
+    if win.below && area.height > 1 {
+        marker_row(app, false, Rect { y: area.bottom() - 1, height: 1, ..area }, buf);
+    }
+}
+
+/// Draw lines read from the top, scrolled; returns how far they can scroll.
+fn scrolled(app: &App, lines: Vec<Line<'static>>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+    let win = Window::from_top(lines.len(), area.height as usize, scroll as usize);
+    draw_window(app, &lines, win, area, buf);
+    win.limit.min(MAX_SCROLL as usize) as u16
 }
 
 /// In the compact layout, the panel under the lanes.
@@ -154,14 +218,15 @@ fn panel_title(panel: Panel) -> i18n::Label {
 }
 
 /// `tabbed`: the panel shares its place with others (compact layout), so
-/// its title names them all, the shown one marked.
-fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffer) {
+/// its title names them all, the shown one marked. Returns how far the
+/// panel can scroll.
+fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffer) -> u16 {
     let focused = app.focus == panel;
     let block = panel_block(app, panel, focused, tabbed);
     let inner = block.inner(area);
     block.render(area, buf);
     if inner.width == 0 || inner.height == 0 {
-        return;
+        return 0;
     }
     let scroll = app.scroll[panel.index()];
     match panel {
@@ -216,21 +281,6 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
         .title(Line::from(title))
 }
 
-/// Draw lines with a scroll offset from the top, clamped to the content,
-/// with a note when there is more below or above.
-fn scrolled(app: &App, lines: Vec<Line<'static>>, area: Rect, scroll: u16, buf: &mut Buffer) {
-    let height = area.height as usize;
-    let max = lines.len().saturating_sub(height);
-    let top = (scroll as usize).min(max);
-    let shown: Vec<Line<'static>> = lines.iter().skip(top).take(height).cloned().collect();
-    draw_lines(&shown, area, buf);
-    if lines.len() > top + height {
-        more_marker(app, area, false, buf);
-    } else if top > 0 {
-        more_marker(app, area, true, buf);
-    }
-}
-
 /// Draw lines that are already cut to width, one per row, clipped to
 /// `area`. Cheaper than a `Paragraph`, which would measure them again.
 fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer) {
@@ -239,20 +289,17 @@ fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer) {
     }
 }
 
-fn more_marker(app: &App, area: Rect, above: bool, buf: &mut Buffer) {
+/// A row that says there is more above or below, and how to see it.
+fn marker_row(app: &App, above: bool, area: Rect, buf: &mut Buffer) {
     let label = if above {
         i18n::MORE_ABOVE
     } else {
         i18n::MORE_BELOW
     };
-    let text = format!(" {} ", label.get(app.lang));
+    let text = text::truncate(label.get(app.lang), area.width as usize);
     let w = text::width(&text) as u16;
-    if area.width <= w {
-        return;
-    }
-    let y = if above { area.y } else { area.bottom() - 1 };
-    let x = area.right() - w;
-    buf.set_stringn(x, y, &text, w as usize, app.theme.current_marker());
+    let x = area.right().saturating_sub(w);
+    buf.set_stringn(x, area.y, &text, w as usize, app.theme.muted());
 }
 
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {

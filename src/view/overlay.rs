@@ -22,11 +22,6 @@ fn popup(area: Rect) -> Rect {
     popup
 }
 
-/// The text area inside the overlay's border.
-pub fn inner(area: Rect) -> Rect {
-    Block::new().borders(Borders::ALL).inner(popup(area))
-}
-
 pub fn lines(app: &App, overlay: Overlay, w: usize) -> Vec<Line<'static>> {
     match overlay {
         Overlay::Help => help_lines(app, w),
@@ -34,7 +29,7 @@ pub fn lines(app: &App, overlay: Overlay, w: usize) -> Vec<Line<'static>> {
     }
 }
 
-pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
+pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) -> u16 {
     let popup = popup(area);
     // A wide character cut in half by the popup's left edge would hide the
     // border; blank it.
@@ -68,7 +63,7 @@ pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) {
     block.render(popup, buf);
     let w = inner.width as usize;
     let lines = lines(app, overlay, w);
-    super::scrolled(app, lines, inner, app.overlay_scroll, buf);
+    super::scrolled(app, lines, inner, app.overlay_scroll, buf)
 }
 
 fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {

@@ -14,105 +14,75 @@ fn char_width(c: char) -> usize {
     UnicodeWidthChar::width(c).unwrap_or(0)
 }
 
-/// Cut `s` to at most `max` columns, ending with `…` when cut.
+/// How the wrapper breaks lines: at the break opportunities of the Unicode
+/// line-breaking algorithm (UAX #14), so a Latin word is never split, a
+/// closing mark never starts a line and an opening one never ends it; a
+/// word longer than a whole line is broken only then. No hyphens are added.
+fn options(max: usize) -> textwrap::Options<'static> {
+    textwrap::Options::new(max.max(1))
+        .word_separator(textwrap::WordSeparator::UnicodeBreakProperties)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation)
+        .break_words(true)
+}
+
+/// Cut `s` to at most `max` columns, ending with `…` when cut. The cut
+/// falls at a line-break opportunity, so the text before `…` ends with a
+/// whole word; only a first word wider than `max` is cut inside.
 pub fn truncate(s: &str, max: usize) -> String {
     if width(s) <= max {
         return s.to_string();
     }
-    if max == 0 {
-        return String::new();
+    if max <= 1 {
+        return "…".repeat(max);
     }
+    let room = max - 1;
+    let whole_words = options(room).break_words(false);
+    let first = textwrap::wrap(s, whole_words)
+        .into_iter()
+        .next()
+        .map(|l| l.into_owned())
+        .unwrap_or_default();
+    let kept = if width(&first) <= room && !first.is_empty() {
+        first
+    } else {
+        cut_chars(s, room)
+    };
+    // A space before the mark when the cut fell between words.
+    if width(&kept) < room && !kept.ends_with(' ') {
+        format!("{kept} …")
+    } else {
+        format!("{kept}…")
+    }
+}
+
+/// The first characters of `s` that fit in `max` columns.
+fn cut_chars(s: &str, max: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
     for c in s.chars() {
         let w = char_width(c);
-        if used + w > max - 1 {
+        if used + w > max {
             break;
         }
         out.push(c);
         used += w;
     }
-    out.push('…');
     out
 }
 
-/// Break text into lines of at most `max` columns: at spaces for words,
-/// anywhere between CJK characters, and inside a word only when it is
-/// longer than a whole line.
+/// Break text into lines of at most `max` columns, by the Unicode
+/// line-breaking rules. Each `\n` starts a new line.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
-    let max = max.max(1);
-    let mut lines = Vec::new();
-    for paragraph in text.split('\n') {
-        let mut line = String::new();
-        let mut used = 0;
-        for unit in units(paragraph) {
-            let w = width(unit);
-            if unit == " " {
-                if used > 0 && used < max {
-                    line.push(' ');
-                    used += 1;
-                }
-                continue;
-            }
-            if used + w > max && used > 0 {
-                // Chinese typography: a closing mark never starts a line, so
-                // the character before it moves down with it.
-                let mut carry = String::new();
-                if is_closing_mark(unit)
-                    && let Some(last) = line.pop()
-                {
-                    carry.push(last);
-                }
-                lines.push(line.trim_end().to_string());
-                used = width(&carry);
-                line = carry;
-            }
-            if w > max {
-                for c in unit.chars() {
-                    let cw = char_width(c);
-                    if used + cw > max {
-                        lines.push(std::mem::take(&mut line));
-                        used = 0;
-                    }
-                    line.push(c);
-                    used += cw;
-                }
+    text.split('\n')
+        .flat_map(|paragraph| {
+            let lines = textwrap::wrap(paragraph, options(max));
+            if lines.is_empty() {
+                vec![String::new()]
             } else {
-                line.push_str(unit);
-                used += w;
+                lines.into_iter().map(|l| l.into_owned()).collect()
             }
-        }
-        lines.push(line.trim_end().to_string());
-    }
-    lines
-}
-
-fn is_closing_mark(unit: &str) -> bool {
-    matches!(
-        unit,
-        "，" | "。" | "、" | "；" | "：" | "？" | "！" | "）" | "」" | "』" | "》" | "”" | "’"
-    )
-}
-
-/// Words of ASCII, single spaces, and single wide characters.
-fn units(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in s.char_indices() {
-        let breakable = c == ' ' || !c.is_ascii();
-        if breakable {
-            if let Some(st) = start.take() {
-                out.push(&s[st..i]);
-            }
-            out.push(&s[i..i + c.len_utf8()]);
-        } else if start.is_none() {
-            start = Some(i);
-        }
-    }
-    if let Some(st) = start {
-        out.push(&s[st..]);
-    }
-    out
+        })
+        .collect()
 }
 
 /// `prefix` then `text` wrapped to `max` columns, later lines indented to
@@ -247,10 +217,14 @@ impl Row {
 mod tests {
     use super::*;
 
+    fn fits(lines: &[String], max: usize) {
+        assert!(lines.iter().all(|l| width(l) <= max), "{lines:?}");
+    }
+
     #[test]
     fn wrap_counts_chinese_as_two_columns() {
         let lines = wrap("模型只能看到主机发给它的文字", 10);
-        assert!(lines.iter().all(|l| width(l) <= 10), "{lines:?}");
+        fits(&lines, 10);
         assert_eq!(lines.concat(), "模型只能看到主机发给它的文字");
     }
 
@@ -258,6 +232,12 @@ mod tests {
     fn wrap_never_starts_a_line_with_a_closing_mark() {
         let lines = wrap("一二三四五，六七", 10);
         assert_eq!(lines, ["一二三四", "五，六七"]);
+        for max in 8..30 {
+            for line in wrap("主机拒绝了（路径在工作区之外），结果发回给模型。", max) {
+                assert!(!line.starts_with(['，', '）', '。']), "{max}: {line}");
+                assert!(!line.ends_with('（'), "{max}: {line}");
+            }
+        }
     }
 
     #[test]
@@ -269,9 +249,59 @@ mod tests {
     }
 
     #[test]
+    fn wrap_keeps_accented_words_whole() {
+        for max in 6..16 {
+            let lines = wrap("a naïve café résumé", max);
+            fits(&lines, max);
+            for word in ["naïve", "café", "résumé"] {
+                assert!(lines.iter().any(|l| l.contains(word)), "{max}: {lines:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn wrap_breaks_a_long_path_only_where_it_must() {
+        let path = "deploy/production/settings/database.env";
+        let lines = wrap(&format!("read {path} now"), 20);
+        fits(&lines, 20);
+        assert_eq!(lines.concat().replace(' ', ""), format!("read{path}now"));
+        // Never inside a word of the path when a break after a slash fits.
+        for line in &lines {
+            assert!(!line.ends_with("produc") && !line.ends_with("datab"), "{lines:?}");
+        }
+    }
+
+    #[test]
+    fn wrap_json_arguments_between_fields() {
+        let json = r#"{"path": "app.toml", "find": "retries = 0", "replace": "retries = 3"}"#;
+        let lines = wrap(json, 30);
+        fits(&lines, 30);
+        // Values stay whole: no line ends inside a quoted word.
+        for word in ["\"app.toml\",", "\"retries", "\"replace\":"] {
+            assert!(lines.iter().any(|l| l.contains(word)), "{word}: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn truncate_cuts_between_words() {
+        assert_eq!(truncate("error: no such file: config.yml", 22), "error: no such file: …");
+        assert_eq!(truncate("PORT=8080 TIMEOUT=5", 15), "PORT=8080 …");
+        let cut = truncate("The result for call_1 comes back", 20);
+        assert!(cut.ends_with('…') && width(&cut) <= 20, "{cut}");
+        assert!("The result for call_1 comes back".starts_with(cut.trim_end_matches(['…', ' '])));
+        assert!(cut.trim_end_matches(['…', ' ']).ends_with("for"), "{cut}");
+    }
+
+    #[test]
     fn truncate_respects_wide_characters() {
         assert_eq!(truncate("配置文件", 5), "配置…");
         assert_eq!(truncate("abc", 5), "abc");
+        assert_eq!(truncate("abc", 0), "");
+    }
+
+    #[test]
+    fn truncate_cuts_inside_only_a_word_wider_than_the_room() {
+        assert_eq!(truncate("toolu_01ABCDEFGHIJ", 10), "toolu_01A…");
     }
 
     #[test]
