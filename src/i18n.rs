@@ -79,7 +79,6 @@ pub const ENVIRONMENT: Label = l("环境", "Environment");
 pub const NOT_READ: Label = l("未读", "not read");
 pub const READ: Label = l("已读", "read");
 pub const WRITTEN: Label = l("已写入", "written");
-pub const NOT_APPENDED: Label = l("未追加！", "not appended!");
 pub const ATTACHED_TO: Label = l("被挂到", "attached to");
 pub const WRONG_ID: Label = l("错误的 id！", "wrong id!");
 pub const REPLAYED: Label = l(
@@ -97,6 +96,7 @@ pub const WHY: Label = l("为什么需要这个机制", "Why this mechanism is n
 pub const HOW: Label = l("它是怎么实现的", "How it is implemented");
 pub const COST: Label = l("代价与常见误解", "What it costs, how it is misunderstood");
 pub const CHECK: Label = l("怎样判断做对了", "How to tell it was done right");
+pub const PROVIDER_SAYS: Label = l("提供方返回（原文）", "The provider answers");
 pub const LOOP: Label = l("循环", "loop");
 pub const TASK: Label = l("任务", "task");
 
@@ -110,12 +110,19 @@ pub const COL_ARGS: Label = l("参数", "args");
 pub const COL_STATUS: Label = l("状态", "status");
 pub const COL_RESULT: Label = l("结果", "result");
 
-pub const GLOSSARY_ENTRIES: [(Label, Label); 8] = [
+pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
     (
         l("call id", "call id"),
         l(
             "模型给每个工具调用起的编号；结果靠它找回对应的调用。",
             "The id the model gives each tool call; a result finds its call by it.",
+        ),
+    ),
+    (
+        l("配对规则", "pairing rule"),
+        l(
+            "真实 API 要求每个工具调用都有结果：OpenAI 要求带 tool_calls 的助手消息之后，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里有 tool_result。缺一个，请求就以 400 被拒。",
+            "Real APIs require a result for every tool call: OpenAI, a tool message for each tool_call_id after the assistant message with tool_calls; Anthropic, a tool_result for each tool_use in the next message. Miss one and the request is rejected with 400.",
         ),
     ),
     (
@@ -664,8 +671,8 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             }
         }
         StepKind::Replays { call, op, conflict } => match (conflict, zh) {
-            (false, true) => format!("{call} ↺ 按记录作答（{op}），不执行"),
-            (false, false) => format!("{call} ↺ answered from the record of {op}"),
+            (false, true) => format!("{call} ↺ 按 {op} 的记录作答"),
+            (false, false) => format!("{call} ↺ from the record of {op}"),
             (true, true) => format!("{call} ✗ 操作 id {op} 已用于别的调用"),
             (true, false) => format!("{call} ✗ op id {op} already used for another call"),
         },

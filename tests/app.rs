@@ -16,7 +16,7 @@ fn app() -> App {
 
 fn apply(app: &mut App, actions: &[Action]) {
     for a in actions {
-        app::update(app, *a);
+        frames::apply(app, *a);
     }
 }
 
@@ -106,7 +106,7 @@ fn focus_cycles_and_scroll_stays_within_the_content() {
     // The help overlay at 80x24 is longer than the screen: it scrolls to
     // its end and no further, and one key brings it back one line.
     apply(&mut a, &[Action::ToggleHelp, Action::Scroll(1000)]);
-    let max = view::max_overlay_scroll(&a);
+    let max = a.limits.overlay;
     assert!(max > 0);
     assert_eq!(a.overlay_scroll, max);
     apply(&mut a, &[Action::Scroll(-1)]);
@@ -114,10 +114,16 @@ fn focus_cycles_and_scroll_stays_within_the_content() {
     apply(&mut a, &[Action::Back, Action::Scroll(-5)]);
     assert_eq!(a.scroll[Panel::Explain.index()], 0);
 
-    // Lanes scroll back through history, at most to the first step.
+    // Lanes scroll back through history, at most until step 1 is shown.
     apply(&mut a, &[Action::FocusNext, Action::Scroll(50)]);
     assert_eq!(a.focus, Panel::Lanes);
-    assert_eq!(a.scroll[Panel::Lanes.index()], 7);
+    let lanes = a.scroll[Panel::Lanes.index()];
+    assert!(lanes > 0 && lanes == a.limits.panels[Panel::Lanes.index()]);
+    let screen = frames::to_text(&frames::render(&a, 80, 24));
+    assert!(screen.contains("  1 用户 ○"), "{screen}");
+    apply(&mut a, &[Action::Scroll(-1)]);
+    let screen = frames::to_text(&frames::render(&a, 80, 24));
+    assert!(!screen.contains("  1 用户 ○"), "{screen}");
     apply(&mut a, &[Action::Prev]);
     assert_eq!(a.scroll, [0; 4], "a new step starts unscrolled");
 }

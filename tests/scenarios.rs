@@ -11,7 +11,8 @@ fn trace(name: &str) -> Trace {
 }
 
 /// One letter per step: Task, Model call, Proposes, Validates (approved),
-/// X refused, Executes, Result, Answers, verifY, veriFied, Budget, Crash.
+/// X refused, Executes, Result, Answers, verifY, veriFied, Budget, Crash,
+/// H the host answers from its record, J the provider rejects the request.
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
@@ -31,6 +32,8 @@ fn story(t: &Trace) -> String {
             StepKind::Verified { .. } => 'F',
             StepKind::BudgetExhausted { .. } => 'B',
             StepKind::Crashes { .. } => 'C',
+            StepKind::Replays { .. } => 'H',
+            StepKind::Rejected { .. } => 'J',
         })
         .collect()
 }

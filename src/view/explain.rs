@@ -44,6 +44,20 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
         .unwrap_or_else(|| i18n::generic_explanation(trace, app.step));
     out.extend(hanging(vec![], &text, Style::new(), w));
 
+    // The provider's own words, exactly as its API returns them.
+    if let StepKind::Rejected { error, .. } = &step.kind {
+        out.push(Line::default());
+        out.extend(hanging(
+            vec![Span::styled(
+                format!("{}: ", i18n::PROVIDER_SAYS.get(lang)),
+                theme.muted(),
+            )],
+            error,
+            theme.error(),
+            w,
+        ));
+    }
+
     // The inner loop: this reply was generated token by token in one call.
     if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
         && let Some(call) = trace.model_calls.get(number as usize - 1)

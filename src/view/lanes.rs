@@ -107,7 +107,7 @@ impl Geometry {
         let user_w = width_of_user(app);
         let model = user + user_w + 3;
         // Lanes as close as readable arrows allow; the rest is for words.
-        let gap = (width.saturating_sub(model + 4) / 5).clamp(8, 13);
+        let gap = (width.saturating_sub(model + 4) / 6).clamp(8, 12);
         let centers = [model, model + gap, model + 2 * gap];
         Geometry {
             width,
