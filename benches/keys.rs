@@ -53,9 +53,9 @@ fn main() {
     let mut group = c.benchmark_group("10000-calls/last-step/key");
     let keys: [(&str, Panel, Action); 7] = [
         ("next (at the end)", Panel::Lanes, Action::Next),
-        ("scroll-lanes", Panel::Lanes, Action::Scroll(1)),
-        ("scroll-context", Panel::Context, Action::Scroll(1)),
-        ("scroll-pairing", Panel::Pairing, Action::Scroll(1)),
+        ("scroll-lanes", Panel::Lanes, Action::Scroll(-1)),
+        ("scroll-context", Panel::Context, Action::Scroll(-1)),
+        ("scroll-pairing", Panel::Pairing, Action::Scroll(-1)),
         ("L-switch-language", Panel::Lanes, Action::SwitchLanguage),
         ("z-zoom", Panel::Context, Action::Zoom),
         ("resize", Panel::Lanes, Action::Resize(100, 30)),
@@ -64,7 +64,7 @@ fn main() {
         let mut at = app.clone();
         at.focus = focus;
         // Scrolled a little already, so a scroll key has a limit to meet.
-        frames::apply(&mut at, Action::Scroll(3));
+        frames::apply(&mut at, Action::Scroll(-3));
         group.bench_function(name, |b| {
             b.iter(|| {
                 let mut a = at.clone();

@@ -189,14 +189,14 @@ fn long_trace(c: &mut Criterion) {
     group.bench_function("update-scroll-context", |b| {
         b.iter(|| {
             let mut a = at.clone();
-            app::update(&mut a, Action::Scroll(1));
+            frames::apply(&mut a, Action::Scroll(-1));
             a.scroll
         })
     });
     group.bench_function("update-resize", |b| {
         b.iter(|| {
             let mut a = at.clone();
-            app::update(&mut a, Action::Resize(121, 40));
+            frames::apply(&mut a, Action::Resize(121, 40));
             a.scroll
         })
     });

@@ -32,7 +32,8 @@ pub enum Action {
     DwellShorter,
     FocusNext,
     FocusPrev,
-    /// Scroll the focused panel (or the open overlay) by lines; + is down.
+    /// Scroll the focused panel (or the open overlay) by lines; + is down
+    /// (towards the newest line, in the panels anchored at their end).
     Scroll(i32),
     Zoom,
     ToggleHelp,
@@ -59,6 +60,12 @@ pub enum Panel {
 
 impl Panel {
     pub const ALL: [Panel; 4] = [Panel::Lanes, Panel::Context, Panel::Pairing, Panel::Explain];
+
+    /// Panels that show their newest lines at the bottom and scroll back
+    /// up through older ones: ↑ shows what is above.
+    pub fn anchored_at_end(self) -> bool {
+        matches!(self, Panel::Lanes | Panel::Context | Panel::Pairing)
+    }
 
     pub fn index(self) -> usize {
         match self {
@@ -196,11 +203,17 @@ pub fn update(app: &mut App, action: Action) {
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
         Action::Scroll(delta) => {
-            let (max, target) = match app.overlay {
-                Some(_) => (app.limits.overlay, &mut app.overlay_scroll),
+            let (max, target, delta) = match app.overlay {
+                Some(_) => (app.limits.overlay, &mut app.overlay_scroll, delta),
                 None => (
                     app.limits.panels[app.focus.index()],
                     &mut app.scroll[app.focus.index()],
+                    // Offsets of these count up from the newest line.
+                    if app.focus.anchored_at_end() {
+                        -delta
+                    } else {
+                        delta
+                    },
                 ),
             };
             let moved = i64::from(*target) + i64::from(delta);

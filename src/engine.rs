@@ -22,11 +22,21 @@ use crate::trace::{
 pub enum ToolSays {
     Content(String),
     NoSuchFile(String),
-    Wrote { path: String, version: u32 },
-    Patched { path: String, version: u32 },
+    Wrote {
+        path: String,
+        version: u32,
+    },
+    Patched {
+        path: String,
+        version: u32,
+    },
     FindNotFound(String),
     TestsPassed(usize),
-    TestFailed { path: String, wanted: String, line: bool },
+    TestFailed {
+        path: String,
+        wanted: String,
+        line: bool,
+    },
     NoSuchTool(String),
 }
 
@@ -704,7 +714,8 @@ impl<'a> Run<'a> {
     fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
         let step = self.current_step();
         let said = self.tool_says(tool, args);
-        let (text, canonical) = self.said(|lang| i18n::tool_says(said.as_ref().unwrap_or_else(|e| e), lang));
+        let (text, canonical) =
+            self.said(|lang| i18n::tool_says(said.as_ref().unwrap_or_else(|e| e), lang));
         let is_error = said.is_err();
         for (path, change) in self.workspace.events.drain(..) {
             if matches!(change, FileChange::Written { .. }) {
@@ -910,7 +921,10 @@ impl Workspace {
             let content = self.files.get(&check.path).map(|(c, _)| c.as_str());
             let holds = |c: &str| {
                 check.contains.as_deref().is_none_or(|t| c.contains(t))
-                    && check.line.as_deref().is_none_or(|l| c.lines().any(|x| x == l))
+                    && check
+                        .line
+                        .as_deref()
+                        .is_none_or(|l| c.lines().any(|x| x == l))
             };
             if !content.is_some_and(holds) {
                 let (wanted, line) = match (&check.line, &check.contains) {

@@ -4,7 +4,8 @@
 use crate::engine::ToolSays;
 use crate::scenario::{EndStatus, Lang};
 use crate::trace::{
-    CallId, CallStatus, Lane, Outcome, Pairing, Refusal, Step, StepKind, TaskOutcome, Trace, Verdict,
+    CallId, CallStatus, Lane, Outcome, Pairing, Refusal, Step, StepKind, TaskOutcome, Trace,
+    Verdict,
 };
 
 /// A fixed text in both languages.
@@ -85,7 +86,10 @@ pub const REPLAYED: Label = l(
     "重放：主机按记录作答，没有执行",
     "replayed: answered from the host's record, nothing ran",
 );
-pub const DROPPED: Label = l("未追加！这个调用一直没有结果", "not appended! the call stays unanswered");
+pub const DROPPED: Label = l(
+    "未追加！这个调用一直没有结果",
+    "not appended! the call stays unanswered",
+);
 pub const TOO_SMALL: Label = l("终端太小", "Terminal too small");
 pub const NEEDS: Label = l("需要至少", "needs at least");
 pub const NOW: Label = l("当前", "now");
@@ -270,15 +274,24 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
     let (short, reason) = match task {
         TaskOutcome::Verified => (
             l("已验证", "verified"),
-            l("已验证（改动之后检查通过）", "verified (a check passed after the last change)"),
+            l(
+                "已验证（改动之后检查通过）",
+                "verified (a check passed after the last change)",
+            ),
         ),
         TaskOutcome::Answered => (
             l("已回答", "answered"),
-            l("已回答（没有改动，无需验证）", "answered (nothing changed, nothing to verify)"),
+            l(
+                "已回答（没有改动，无需验证）",
+                "answered (nothing changed, nothing to verify)",
+            ),
         ),
         TaskOutcome::Unverified => (
             l("未验证", "unverified"),
-            l("未验证（有改动，没人检查）", "unverified (changed, never checked)"),
+            l(
+                "未验证（有改动，没人检查）",
+                "unverified (changed, never checked)",
+            ),
         ),
         TaskOutcome::NotDone => (l("未完成", "not done"), l("未完成", "not done")),
     };
@@ -292,7 +305,13 @@ pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
     match (lang, sent, short) {
         (Lang::Zh, Some(mc), false) => format!(
             "模型调用 {}/{} · 工具执行 {} · 写入 {} · 第 {} 次调用发送的上下文 {} 字符 ≈ {} token",
-            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.number, mc.context_size, mc.context_tokens
+            c.model_calls,
+            trace.budget,
+            c.tool_runs,
+            c.writes,
+            mc.number,
+            mc.context_size,
+            mc.context_tokens
         ),
         (Lang::Zh, Some(mc), true) => format!(
             "模型调用 {}/{} · 工具执行 {} · 写入 {} · 上下文 {} 字符 ≈ {} token",
@@ -304,7 +323,13 @@ pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
         ),
         (Lang::En, Some(mc), false) => format!(
             "model calls {}/{} · tool runs {} · writes {} · context sent on call #{}: {} chars ≈ {} tokens",
-            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.number, mc.context_size, mc.context_tokens
+            c.model_calls,
+            trace.budget,
+            c.tool_runs,
+            c.writes,
+            mc.number,
+            mc.context_size,
+            mc.context_tokens
         ),
         (Lang::En, Some(mc), true) => format!(
             "model calls {}/{} · tool runs {} · writes {} · context {} chars ≈ {} tokens",
@@ -324,7 +349,13 @@ pub fn context_heading(mc: &crate::trace::ModelCall, new: usize, lang: Lang) -> 
     match lang {
         Lang::Zh => format!(
             "第 {} 次模型调用发送的上下文 · {} 条消息，新增 {} 条（+）· {} 字符（消息 {} + 工具定义 {}）≈ {} token（估算）",
-            mc.number, mc.context_len, new, mc.context_size, messages, mc.tools_size, mc.context_tokens
+            mc.number,
+            mc.context_len,
+            new,
+            mc.context_size,
+            messages,
+            mc.tools_size,
+            mc.context_tokens
         ),
         Lang::En => format!(
             "Sent on model call #{} · {} {}, {} new (+) · {} chars ({} messages + {} tool definitions) ≈ {} tokens (estimate)",
@@ -347,7 +378,9 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 /// The inner-loop note under a reply.
 pub fn inner_loop(number: u32, tokens: usize, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。"),
+        Lang::Zh => {
+            format!("内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。")
+        }
         Lang::En => format!(
             "Inner loop: model call #{number} generated about {tokens} tokens, one by one, to write this reply."
         ),
@@ -383,7 +416,9 @@ pub fn verification_failed(tool: &str, output: &str, lang: Lang) -> String {
 /// The host's answer to an operation id reused for a different call.
 pub fn op_conflict(op: &str, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("主机拒绝：操作 id \"{op}\" 已用于另一个调用，同一个 id 不能指向不同的动作"),
+        Lang::Zh => {
+            format!("主机拒绝：操作 id \"{op}\" 已用于另一个调用，同一个 id 不能指向不同的动作")
+        }
         Lang::En => format!(
             "refused by host: operation id \"{op}\" was used for a different call; one id cannot name two actions"
         ),
@@ -405,13 +440,23 @@ pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
         ToolSays::FindNotFound(p) => format!("error: text to replace not found in {p}"),
         ToolSays::TestsPassed(n) if zh => format!("通过：{n} 项检查全部通过"),
         ToolSays::TestsPassed(n) => format!("passed: {n} of {n} checks"),
-        ToolSays::TestFailed { path, wanted, line: true } if zh => {
+        ToolSays::TestFailed {
+            path,
+            wanted,
+            line: true,
+        } if zh => {
             format!("失败：{path} 里没有一行是 {wanted:?}")
         }
-        ToolSays::TestFailed { path, wanted, line: true } => {
+        ToolSays::TestFailed {
+            path,
+            wanted,
+            line: true,
+        } => {
             format!("FAILED: {path} has no line {wanted:?}")
         }
-        ToolSays::TestFailed { path, wanted, .. } if zh => format!("失败：{path} 里没有 {wanted:?}"),
+        ToolSays::TestFailed { path, wanted, .. } if zh => {
+            format!("失败：{path} 里没有 {wanted:?}")
+        }
         ToolSays::TestFailed { path, wanted, .. } => {
             format!("FAILED: {path} does not contain {wanted:?}")
         }
@@ -518,7 +563,9 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             if zh {
                 format!("{call} 的操作 id {op} 已有记录：主机按记录作答，不执行、不写入")
             } else {
-                format!("{call} repeats operation {op}: the host answers from its record, runs nothing")
+                format!(
+                    "{call} repeats operation {op}: the host answers from its record, runs nothing"
+                )
             }
         }
         StepKind::Replays {
@@ -529,7 +576,9 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             if zh {
                 format!("{call} 把操作 id {op} 用于另一个动作：主机以错误作答，不执行")
             } else {
-                format!("{call} reuses operation id {op} for another action: the host answers with an error")
+                format!(
+                    "{call} reuses operation id {op} for another action: the host answers with an error"
+                )
             }
         }
         StepKind::Rejected {
@@ -600,7 +649,9 @@ fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
         return id.0.clone();
     };
     match (call.pairing(), call.outcome()) {
-        (Some(Pairing::Dropped), _) if zh => format!("{id} 的结果返回了，但主机没有把它追加到消息里"),
+        (Some(Pairing::Dropped), _) if zh => {
+            format!("{id} 的结果返回了，但主机没有把它追加到消息里")
+        }
         (Some(Pairing::Dropped), _) => {
             format!("The result for {id} comes back, but the host does not append it")
         }
@@ -624,7 +675,12 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
     let zh = lang == Lang::Zh;
     match &step.kind {
-        StepKind::TaskArrives => if zh { "用户的任务" } else { "the user's task" }.to_string(),
+        StepKind::TaskArrives => if zh {
+            "用户的任务"
+        } else {
+            "the user's task"
+        }
+        .to_string(),
         StepKind::ModelCall { number } => {
             let len = step
                 .model_call
@@ -632,13 +688,20 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             if zh {
                 format!("第 {number} 次调用：上下文 {len} 条消息")
             } else {
-                format!("call #{number}: context of {len} {}", plural(len, "message", "messages"))
+                format!(
+                    "call #{number}: context of {len} {}",
+                    plural(len, "message", "messages")
+                )
             }
         }
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
                 .iter()
-                .map(|id| trace.call(id).map_or(id.0.clone(), |c| format!("{id} {}", c.tool)))
+                .map(|id| {
+                    trace
+                        .call(id)
+                        .map_or(id.0.clone(), |c| format!("{id} {}", c.tool))
+                })
                 .collect();
             let what = what.join(", ");
             if zh {
@@ -651,7 +714,9 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             (Verdict::Approved, true) => format!("{call} ✓ 批准"),
             (Verdict::Approved, false) => format!("{call} ✓ approved"),
             (Verdict::Refused(r), true) => format!("{call} ✗ 拒绝：{}", refusal_reason(r, lang)),
-            (Verdict::Refused(r), false) => format!("{call} ✗ refused: {}", refusal_reason(r, lang)),
+            (Verdict::Refused(r), false) => {
+                format!("{call} ✗ refused: {}", refusal_reason(r, lang))
+            }
         },
         StepKind::Executes { calls } => {
             format!("{} {}", if zh { "执行" } else { "run" }, join_ids(calls))
@@ -660,11 +725,20 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             let Some(c) = trace.call(call) else {
                 return call.0.clone();
             };
-            let text = c.result.as_ref().map_or(String::new(), |r| one_line(&r.text));
-            let mark = if c.outcome() == Some(Outcome::Error) { "✗ " } else { "" };
+            let text = c
+                .result
+                .as_ref()
+                .map_or(String::new(), |r| one_line(&r.text));
+            let mark = if c.outcome() == Some(Outcome::Error) {
+                "✗ "
+            } else {
+                ""
+            };
             match c.pairing() {
                 Some(Pairing::WrongId(to)) if zh => format!("{call} 的结果 ⇒ 挂到 {to} ✗：{text}"),
-                Some(Pairing::WrongId(to)) => format!("{call}'s result ⇒ attached to {to} ✗: {text}"),
+                Some(Pairing::WrongId(to)) => {
+                    format!("{call}'s result ⇒ attached to {to} ✗: {text}")
+                }
                 Some(Pairing::Dropped) if zh => format!("{call} ⇐ {mark}{text}（未追加！）"),
                 Some(Pairing::Dropped) => format!("{call} ⇐ {mark}{text} (not appended!)"),
                 _ => format!("{call} ⇐ {mark}{text}"),
@@ -698,7 +772,12 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             "■ budget used up: stop"
         }
         .to_string(),
-        StepKind::Crashes { .. } => if zh { "✗ 主机崩溃" } else { "✗ harness crashes" }.to_string(),
+        StepKind::Crashes { .. } => if zh {
+            "✗ 主机崩溃"
+        } else {
+            "✗ harness crashes"
+        }
+        .to_string(),
     }
 }
 

@@ -85,7 +85,6 @@ pub enum Refusal {
     OutsideWorkspace(String),
 }
 
-
 /// What a tool (or the host, on refusal or replay) gave back for a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolResult {

@@ -115,13 +115,13 @@ fn focus_cycles_and_scroll_stays_within_the_content() {
     assert_eq!(a.scroll[Panel::Explain.index()], 0);
 
     // Lanes scroll back through history, at most until step 1 is shown.
-    apply(&mut a, &[Action::FocusNext, Action::Scroll(50)]);
+    apply(&mut a, &[Action::FocusNext, Action::Scroll(-50)]);
     assert_eq!(a.focus, Panel::Lanes);
     let lanes = a.scroll[Panel::Lanes.index()];
     assert!(lanes > 0 && lanes == a.limits.panels[Panel::Lanes.index()]);
     let screen = frames::to_text(&frames::render(&a, 80, 24));
     assert!(screen.contains("  1 用户 ○"), "{screen}");
-    apply(&mut a, &[Action::Scroll(-1)]);
+    apply(&mut a, &[Action::Scroll(1)]);
     let screen = frames::to_text(&frames::render(&a, 80, 24));
     assert!(!screen.contains("  1 用户 ○"), "{screen}");
     apply(&mut a, &[Action::Prev]);

@@ -73,16 +73,27 @@ fn no_word_is_cut_in_the_middle_before_an_ellipsis() {
                     for token in tokens_before_ellipsis(frame) {
                         seen += 1;
                         // A long id may be shortened, as git shortens hashes.
-                        let id = ["call_", "toolu_", "fc_"].iter().any(|p| token.starts_with(p));
+                        let id = ["call_", "toolu_", "fc_"]
+                            .iter()
+                            .any(|p| token.starts_with(p));
                         if !words.contains(&token) && !id {
-                            cuts.push(format!("{name} {} {size:?} step {}: {token}…", lang.code(), k + 1));
+                            cuts.push(format!(
+                                "{name} {} {size:?} step {}: {token}…",
+                                lang.code(),
+                                k + 1
+                            ));
                         }
                     }
                 }
             }
         }
     }
-    assert!(cuts.is_empty(), "{} of {seen} cut mid-word: {:#?}", cuts.len(), &cuts[..cuts.len().min(12)]);
+    assert!(
+        cuts.is_empty(),
+        "{} of {seen} cut mid-word: {:#?}",
+        cuts.len(),
+        &cuts[..cuts.len().min(12)]
+    );
 }
 
 #[test]
@@ -103,7 +114,11 @@ fn the_task_arrow_never_starts_on_a_lifeline() {
                     }
                 }
                 // On step 1 itself the user's mark is there.
-                assert!(frames[0].contains('○'), "{name}: no user mark:\n{}", frames[0]);
+                assert!(
+                    frames[0].contains('○'),
+                    "{name}: no user mark:\n{}",
+                    frames[0]
+                );
             }
         }
     }
@@ -129,7 +144,11 @@ fn chinese_screens_name_roles_in_chinese() {
                     }
                 }
                 for english in ["refused by host", "verification failed", "no such file"] {
-                    assert!(!frame.contains(english), "{name} zh step {}: {english}", k + 1);
+                    assert!(
+                        !frame.contains(english),
+                        "{name} zh step {}: {english}",
+                        k + 1
+                    );
                 }
             }
         }
@@ -146,7 +165,11 @@ fn nothing_is_sent_on_a_next_call_after_the_end() {
                 let frames = frames_of(name, lang, size);
                 let frame = &frames[last];
                 for stale in ["next call", "Appended since", "此后追加", "下次调用"] {
-                    assert!(!frame.contains(stale), "{name} {} {size:?} last step: {stale}\n{frame}", lang.code());
+                    assert!(
+                        !frame.contains(stale),
+                        "{name} {} {size:?} last step: {stale}\n{frame}",
+                        lang.code()
+                    );
                 }
             }
         }
@@ -163,7 +186,11 @@ fn no_model_call_with_an_unanswered_call_is_answered_by_the_model() {
                 let open = t.unanswered_at(mc);
                 let next = t.steps.get(mc.step + 1).map(|s| &s.kind);
                 if open.is_empty() {
-                    assert!(!matches!(next, Some(StepKind::Rejected { .. })), "{name}: #{}", mc.number);
+                    assert!(
+                        !matches!(next, Some(StepKind::Rejected { .. })),
+                        "{name}: #{}",
+                        mc.number
+                    );
                 } else {
                     assert!(
                         matches!(next, Some(StepKind::Rejected { .. })),

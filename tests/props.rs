@@ -246,7 +246,9 @@ fn check(app: &App, before: &App, action: Action) -> Result<(), TestCaseError> {
     let limits = view::render(
         app,
         ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1),
-        &mut ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1)),
+        &mut ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(
+            0, 0, app.size.0, app.size.1,
+        )),
     );
     match app.overlay {
         Some(overlay) => {

@@ -37,7 +37,10 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     };
     super::draw_window(app, &body, win, list, buf);
     let disk_area = Rect {
-        y: area.bottom().saturating_sub(disk.len() as u16).max(list.bottom()),
+        y: area
+            .bottom()
+            .saturating_sub(disk.len() as u16)
+            .max(list.bottom()),
         height: disk.len() as u16,
         ..area
     };

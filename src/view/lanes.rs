@@ -165,7 +165,11 @@ fn header(app: &App, g: &Geometry) -> Row {
 fn earlier_marker(app: &App, g: &Geometry, hidden: usize) -> Row {
     let mut row = Row::new(g.width, Style::new());
     let text = i18n::earlier_steps(hidden, app.lang);
-    row.put(g.gutter, &truncate(&text, g.width - g.gutter), app.theme.muted());
+    row.put(
+        g.gutter,
+        &truncate(&text, g.width - g.gutter),
+        app.theme.muted(),
+    );
     row
 }
 

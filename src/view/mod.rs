@@ -140,7 +140,11 @@ impl Window {
         // At the top and at the bottom one marker row; between them two.
         let limit = len - (h - 1);
         let top = scroll.min(limit);
-        let body = if top == 0 || top == limit { h - 1 } else { h - 2 };
+        let body = if top == 0 || top == limit {
+            h - 1
+        } else {
+            h - 2
+        };
         Window {
             start: top,
             end: top + body,
@@ -178,7 +182,16 @@ impl Window {
 fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, buf: &mut Buffer) {
     let mut y = area.y;
     if win.above && area.height > 1 {
-        marker_row(app, true, Rect { y, height: 1, ..area }, buf);
+        marker_row(
+            app,
+            true,
+            Rect {
+                y,
+                height: 1,
+                ..area
+            },
+            buf,
+        );
         y += 1;
     }
     let bottom = area.bottom() - u16::from(win.below && area.height > 1);
@@ -189,12 +202,27 @@ fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, buf:
     };
     draw_lines(&lines[win.start..win.end], body, buf);
     if win.below && area.height > 1 {
-        marker_row(app, false, Rect { y: area.bottom() - 1, height: 1, ..area }, buf);
+        marker_row(
+            app,
+            false,
+            Rect {
+                y: area.bottom() - 1,
+                height: 1,
+                ..area
+            },
+            buf,
+        );
     }
 }
 
 /// Draw lines read from the top, scrolled; returns how far they can scroll.
-fn scrolled(app: &App, lines: Vec<Line<'static>>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+fn scrolled(
+    app: &App,
+    lines: Vec<Line<'static>>,
+    area: Rect,
+    scroll: u16,
+    buf: &mut Buffer,
+) -> u16 {
     let win = Window::from_top(lines.len(), area.height as usize, scroll as usize);
     draw_window(app, &lines, win, area, buf);
     win.limit.min(MAX_SCROLL as usize) as u16

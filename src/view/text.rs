@@ -233,7 +233,8 @@ mod tests {
         let lines = wrap("一二三四五，六七", 10);
         assert_eq!(lines, ["一二三四", "五，六七"]);
         for max in 8..30 {
-            for line in wrap("主机拒绝了（路径在工作区之外），结果发回给模型。", max) {
+            for line in wrap("主机拒绝了（路径在工作区之外），结果发回给模型。", max)
+            {
                 assert!(!line.starts_with(['，', '）', '。']), "{max}: {line}");
                 assert!(!line.ends_with('（'), "{max}: {line}");
             }
@@ -267,7 +268,10 @@ mod tests {
         assert_eq!(lines.concat().replace(' ', ""), format!("read{path}now"));
         // Never inside a word of the path when a break after a slash fits.
         for line in &lines {
-            assert!(!line.ends_with("produc") && !line.ends_with("datab"), "{lines:?}");
+            assert!(
+                !line.ends_with("produc") && !line.ends_with("datab"),
+                "{lines:?}"
+            );
         }
     }
 
@@ -284,7 +288,10 @@ mod tests {
 
     #[test]
     fn truncate_cuts_between_words() {
-        assert_eq!(truncate("error: no such file: config.yml", 22), "error: no such file: …");
+        assert_eq!(
+            truncate("error: no such file: config.yml", 22),
+            "error: no such file: …"
+        );
         assert_eq!(truncate("PORT=8080 TIMEOUT=5", 15), "PORT=8080 …");
         let cut = truncate("The result for call_1 comes back", 20);
         assert!(cut.ends_with('…') && width(&cut) <= 20, "{cut}");
