@@ -182,6 +182,14 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
 
 /// Who acts at a step: "Tool → Host", "Host", "user → Host".
 pub fn who_acts(step: &Step, lang: Lang) -> String {
+    // The provider's API refuses the request; the model itself never runs.
+    if matches!(step.kind, StepKind::Rejected { .. }) {
+        let api = l(
+            "提供方 API（模型未运行）",
+            "the provider's API (the model never ran)",
+        );
+        return format!("{} → {}", api.get(lang), lane_name(step.to, lang));
+    }
     match (step.from, step.to) {
         (None, to) => format!("{} → {}", USER.get(lang), lane_name(to, lang)),
         (Some(from), to) if from == to => lane_name(from, lang).to_string(),
@@ -542,8 +550,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         StepKind::Executes { calls } => {
             let what = match calls.as_slice() {
                 [one] => trace.call(one).map_or(one.0.clone(), |c| {
-                    let args: Vec<&str> = c.args.iter().map(|(_, v)| v.as_str()).collect();
-                    format!("{} {}({})", c.id, c.tool, args.join(", "))
+                    format!("{} {} {}", c.id, c.tool, c.args_text())
                 }),
                 many => join_ids(many),
             };
@@ -759,7 +766,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             }
         }
         StepKind::Answers { .. } => if zh { "最终答案" } else { "final answer" }.to_string(),
-        StepKind::Verifies { tool } => format!("{} {tool}", if zh { "验证：" } else { "verify:" }),
+        StepKind::Verifies { tool } => format!("{}{tool}", if zh { "验证：" } else { "verify: " }),
         StepKind::Verified { passed, .. } => match (passed, zh) {
             (true, true) => "✓ 检查通过".into(),
             (true, false) => "✓ check passed".into(),

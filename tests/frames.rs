@@ -1,7 +1,7 @@
 //! Every reachable frame is a snapshot under the top-level `snapshots/`,
 //! named `SCENARIO__WxH__LANG__step-NN` (and `__help`, `__about`, ...).
 
-use agent_loop_sim::app::{self, Action, App};
+use agent_loop_sim::app::{Action, App};
 use agent_loop_sim::frames;
 use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
@@ -43,17 +43,21 @@ fn default_scenario_every_frame_at_both_sizes_and_languages() {
 }
 
 #[test]
-fn every_shipped_scenario_every_frame_at_120x40_in_chinese() {
+fn every_shipped_scenario_every_frame_at_both_sizes_and_languages() {
     for (name, _) in CATALOG.iter().filter(|(n, _)| *n != DEFAULT_SCENARIO) {
-        snapshot_all_steps(name, Lang::Zh, (120, 40));
+        for lang in Lang::ALL {
+            for size in [(120, 40), (80, 24)] {
+                snapshot_all_steps(name, lang, size);
+            }
+        }
     }
 }
 
 fn snapshot_after(name: &str, lang: Lang, (w, h): (u16, u16), actions: &[Action]) {
     let mut app = app(DEFAULT_SCENARIO, lang);
-    app::update(&mut app, Action::Resize(w, h));
+    frames::apply(&mut app, Action::Resize(w, h));
     for a in actions {
-        app::update(&mut app, *a);
+        frames::apply(&mut app, *a);
     }
     let text = frames::to_text(&frames::render(&app, w, h));
     let snap = format!("{DEFAULT_SCENARIO}__{w}x{h}__{}__{name}", lang.code());

@@ -4,7 +4,9 @@
 
 use agent_loop_sim::load::{self, CATALOG};
 use agent_loop_sim::scenario::{EndStatus, Lang};
-use agent_loop_sim::trace::{CallStatus, FileChange, Role, StepKind, Trace, Verdict};
+use agent_loop_sim::trace::{
+    CallStatus, FileChange, Outcome, Role, StepKind, TaskOutcome, Trace, Verdict,
+};
 
 fn trace(name: &str) -> Trace {
     load::load(name).unwrap().trace(Lang::En).clone()
@@ -57,7 +59,7 @@ fn every_scenario_has_its_story_and_end() {
         ("path-outside-workspace", "TMPVXERMA", EndStatus::Completed),
         (
             "patch-and-test",
-            "TMPVERMPVERMPVERMPVERMA",
+            "TMPVERMPVERMPVHMPVERMA",
             EndStatus::Completed,
         ),
         (
@@ -70,11 +72,7 @@ fn every_scenario_has_its_story_and_end() {
             "TMPVERMPVERMPVERB",
             EndStatus::BudgetExhausted,
         ),
-        (
-            "harness-drops-results",
-            "TMPVERMPVERMPVERB",
-            EndStatus::BudgetExhausted,
-        ),
+        ("harness-drops-results", "TMPVERMJ", EndStatus::Rejected),
         ("harness-crashes-on-error", "TMPVERC", EndStatus::Crashed),
         ("harness-pairs-by-order", "TMPVVERRMA", EndStatus::Completed),
         (
@@ -216,6 +214,20 @@ fn a_replayed_patch_writes_once_and_the_test_passes_after_it() {
     assert_eq!(first.args, replay.args);
     assert!(!first.result.as_ref().unwrap().replayed);
     assert!(replay.result.as_ref().unwrap().replayed);
+    assert!(first.args.iter().any(|(k, _)| k == "op_id"));
+    // The host answers the replay from its record: it never runs.
+    assert_eq!(replay.started, None);
+    assert_eq!(replay.outcome(), Some(Outcome::Replayed));
+    assert!(t.steps.iter().any(
+        |s| matches!(&s.kind, StepKind::Replays { call, conflict: false, .. } if *call == replay.id)
+    ));
+    assert!(
+        !t.steps
+            .iter()
+            .any(|s| matches!(&s.kind, StepKind::Executes { calls } if calls.contains(&replay.id)))
+    );
+    assert_eq!(t.steps.last().unwrap().counters.tool_runs, 3);
+    assert_eq!(t.task, TaskOutcome::Verified);
     let writes: Vec<_> = t
         .file_events
         .iter()
@@ -274,11 +286,41 @@ fn the_last_result_before_the_budget_stop_is_never_seen() {
 }
 
 #[test]
-fn dropped_results_make_the_model_ask_again() {
+fn dropped_results_make_the_provider_reject_the_next_call() {
     let t = trace("harness-drops-results");
     assert!(t.messages.iter().all(|m| m.role != Role::Tool));
     assert!(t.calls.iter().all(|c| !c.appended && c.result.is_some()));
-    assert!(t.calls.iter().all(|c| c.args == t.calls[0].args));
+    let last = t.steps.last().unwrap();
+    let StepKind::Rejected {
+        number,
+        unanswered,
+        error,
+    } = &last.kind
+    else {
+        panic!("{:?}", last.kind)
+    };
+    assert_eq!(*number, 2);
+    assert_eq!(unanswered, &[t.calls[0].id.clone()]);
+    assert!(error.contains("tool_call_id") && error.contains("call_1"));
+    // The model never answered the rejected request.
+    assert_eq!(t.model_calls.len(), 2);
+    assert_eq!(t.model_calls[1].tokens, 0);
+    assert_eq!(t.task, TaskOutcome::NotDone);
+}
+
+#[test]
+fn refusals_and_out_of_reach_files_leave_the_task_not_done() {
+    for name in ["refused-tool", "path-outside-workspace"] {
+        let t = trace(name);
+        assert_eq!(
+            (t.end, t.task),
+            (EndStatus::Completed, TaskOutcome::NotDone),
+            "{name}"
+        );
+    }
+    assert_eq!(trace("read-config-timeout").task, TaskOutcome::Answered);
+    assert_eq!(trace("verify-before-done").task, TaskOutcome::Verified);
+    assert_eq!(trace("harness-trusts-done").task, TaskOutcome::Unverified);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::text::width;
 use crate::app::App;
-use crate::i18n::{self, lane_name};
+use crate::i18n;
 use crate::keymap;
 use crate::trace::TaskOutcome;
 
@@ -27,27 +27,26 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         theme.current_marker(),
     );
-    let step_title = Span::styled(i18n::step_title(trace, app.step), theme.current());
+    let title = i18n::step_title(trace, app.step);
+    let step_title = Span::styled(title.clone(), theme.current());
     let mut first = Line::from(vec![
         indicator.clone(),
         Span::styled(format!(" {} ", trace.title), theme.title()),
         Span::styled("· ", theme.muted()),
-        step_title.clone(),
+        step_title,
     ]);
-    // On a narrow screen the step's title matters more than the scenario's.
+    // On a narrow screen the step's title matters more than the scenario's;
+    // what still does not fit is cut at a word, and says so.
     if first.width() > area.width as usize {
-        first = Line::from(vec![indicator, Span::raw(" "), step_title]);
+        let room = (area.width as usize).saturating_sub(indicator.width() + 1);
+        first = Line::from(vec![
+            indicator,
+            Span::raw(" "),
+            Span::styled(super::text::truncate(&title, room), theme.current()),
+        ]);
     }
 
-    let actor = match step.from {
-        None => i18n::USER.get(lang).to_string(),
-        Some(from) => lane_name(from, lang).to_string(),
-    };
-    let arrow = if step.from == Some(step.to) {
-        String::new()
-    } else {
-        format!(" → {}", lane_name(step.to, lang))
-    };
+    let who_acts = i18n::who_acts(step, lang);
     let actor_style = match step.from {
         None => theme.user(),
         Some(lane) => theme.lane_style(lane),
@@ -76,10 +75,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         let mut spans = vec![
             Span::raw(" "),
             Span::styled(format!("{}: ", i18n::ACTING.get(lang)), theme.muted()),
-            Span::styled(
-                format!("{actor}{arrow}"),
-                actor_style.add_modifier(Modifier::BOLD),
-            ),
+            Span::styled(who_acts.clone(), actor_style.add_modifier(Modifier::BOLD)),
             Span::styled(" │ ", theme.muted()),
         ];
         spans.extend(state(long));

@@ -110,15 +110,27 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
         status_style(app, status),
     );
     let end = row.put(columns[2], &call.tool, Style::new());
-    // Room for the arguments, and for the mark of what changed now.
+    // Room for the arguments, and for the mark of what changed now: they
+    // wrap to a second line under the tool rather than lose a value.
     let room = w.saturating_sub(end + 3);
-    row.put(end + 1, &truncate(&call.args_text(), room), theme.muted());
+    let args = super::text::wrap(&call.args_text(), room);
+    let first = args.first().cloned().unwrap_or_default();
+    row.put(end + 1, &first, theme.muted());
+    let more_args = args[1..].join(" ");
     if changed_now {
         // What changed at this step stands out, and says so with a mark.
         row.style(0, w, Style::new().add_modifier(Modifier::BOLD));
         row.put(w.saturating_sub(1), "◀", theme.current());
     }
     let mut lines = vec![row.into_line()];
+    if !more_args.is_empty() {
+        let indent = columns[2] + 2;
+        let room = w.saturating_sub(indent + 2);
+        lines.push(Line::from(vec![
+            Span::raw(" ".repeat(indent)),
+            Span::styled(truncate(&more_args, room), theme.muted()),
+        ]));
+    }
     if let Some(result) = result_text(app, call, status) {
         let style = result_style(app, call, status);
         let text = format!("⇒ {result}");
