@@ -693,10 +693,10 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 .model_call
                 .map_or(0, |i| trace.model_calls[i].context_len);
             if zh {
-                format!("第 {number} 次调用：上下文 {len} 条消息")
+                format!("第 {number} 次调用：发送 {len} 条消息")
             } else {
                 format!(
-                    "call #{number}: context of {len} {}",
+                    "call #{number}: {len} {} sent",
                     plural(len, "message", "messages")
                 )
             }
