@@ -227,7 +227,7 @@ const BAD: &[(&str, &str, &str)] = &[
     (
         "expect-mismatch.json",
         "expect",
-        "the loop ends budget_exhausted at step 12, after 2 model calls, but \"expect\" says completed",
+        "the loop ends rejected at step 8, after 2 model calls, but \"expect\" says completed",
     ),
     (
         "narration-out-of-range.json",
