@@ -28,6 +28,23 @@ impl Label {
     }
 }
 
+/// A label that leads a value: "行动方：" in Chinese, "acting: " in English.
+pub fn lead(label: Label, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("{}：", label.zh),
+        Lang::En => format!("{}: ", label.en),
+    }
+}
+
+/// The lead of the environment line: whose it is, then a colon.
+pub fn environment_lead(lang: Lang) -> String {
+    let tool = lane_name(Lane::Tool, lang);
+    match lang {
+        Lang::Zh => format!("{}（{tool}）：", ENVIRONMENT.zh),
+        Lang::En => format!("{} ({tool}): ", ENVIRONMENT.en),
+    }
+}
+
 const fn l(zh: &'static str, en: &'static str) -> Label {
     Label::new(zh, en)
 }

@@ -254,8 +254,8 @@ pub fn frame(app: &App, index: usize, (width, height): (u16, u16)) -> Frame {
         trace.len()
     );
     let mut description = format!(
-        "{}: {}\n{step_title}\n",
-        i18n::ACTING.get(lang),
+        "{}{}\n{step_title}\n",
+        i18n::lead(i18n::ACTING, lang),
         i18n::who_acts(step, lang)
     );
     if let Some(end) = step.end {

@@ -70,7 +70,7 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
     top.extend(hanging(
         vec![Span::styled(
-            format!("{}: ", i18n::TOOLS_OFFERED.get(lang)),
+            i18n::lead(i18n::TOOLS_OFFERED, lang),
             theme.muted(),
         )],
         &tools.join(", "),
@@ -206,7 +206,7 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
         .collect();
     hanging(
         vec![Span::styled(
-            format!("{}: ", i18n::DISK.get(app.lang)),
+            i18n::lead(i18n::DISK, app.lang),
             app.theme.muted(),
         )],
         &parts.join(", "),

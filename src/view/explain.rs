@@ -25,7 +25,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let who = i18n::who_acts(step, lang);
     let mut out = hanging(
         vec![Span::styled(
-            format!("{}: ", i18n::ACTING.get(lang)),
+            i18n::lead(i18n::ACTING, lang),
             theme.muted(),
         )],
         &who,
@@ -47,15 +47,8 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     // The provider's own words, exactly as its API returns them.
     if let StepKind::Rejected { error, .. } = &step.kind {
         out.push(Line::default());
-        out.extend(hanging(
-            vec![Span::styled(
-                format!("{}: ", i18n::PROVIDER_SAYS.get(lang)),
-                theme.muted(),
-            )],
-            error,
-            theme.error(),
-            w,
-        ));
+        out.push(Line::styled(i18n::lead(i18n::PROVIDER_SAYS, lang), theme.muted()));
+        out.extend(hanging(vec![Span::raw("  ")], error, theme.error(), w));
     }
 
     // The inner loop: this reply was generated token by token in one call.

@@ -56,14 +56,14 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let state = |long: bool| match step.end {
         Some(end) => vec![
             Span::styled(
-                format!("■ {}: {}", i18n::LOOP.get(lang), i18n::end_name(end, lang)),
+                format!("■ {}{}", i18n::lead(i18n::LOOP, lang), i18n::end_name(end, lang)),
                 theme.current_marker(),
             ),
             Span::styled(" │ ", theme.muted()),
             Span::styled(
                 format!(
-                    "{}: {}",
-                    i18n::TASK.get(lang),
+                    "{}{}",
+                    i18n::lead(i18n::TASK, lang),
                     i18n::task_name(trace.task, long, lang)
                 ),
                 task_style(app, trace.task),
@@ -74,7 +74,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let who = |long: bool| {
         let mut spans = vec![
             Span::raw(" "),
-            Span::styled(format!("{}: ", i18n::ACTING.get(lang)), theme.muted()),
+            Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted()),
             Span::styled(who_acts.clone(), actor_style.add_modifier(Modifier::BOLD)),
             Span::styled(" │ ", theme.muted()),
         ];
@@ -135,11 +135,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         i18n::PAUSED
     };
     let left = format!(
-        " {} · {} {:.1}s · {}: {} ",
+        " {} · {} {:.1}s · {}{} ",
         state.get(lang),
         i18n::DWELL.get(lang),
         f64::from(app.dwell_ms) / 1000.0,
-        i18n::FOCUS.get(lang),
+        i18n::lead(i18n::FOCUS, lang),
         super::panel_title(app.focus).get(lang),
     );
     let counter = format!(" {}/{} ", app.step + 1, trace.len());

@@ -299,11 +299,7 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         };
         parts.push(format!("{path}: {state}"));
     }
-    let label = format!(
-        "{} ({}): ",
-        i18n::ENVIRONMENT.get(lang),
-        lane_name(Lane::Tool, lang)
-    );
+    let label = i18n::environment_lead(lang);
     let text = format!("{label}{}", parts.join(" · "));
     let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
     // Two or three rows at most, so the diagram keeps its room; a cut is
