@@ -478,10 +478,12 @@ impl Trace {
     /// the context it sends: a request real providers reject.
     pub fn unanswered_at(&self, mc: &ModelCall) -> Vec<CallId> {
         let context = self.context(mc);
+        let answered: std::collections::HashSet<&CallId> =
+            context.iter().filter_map(|m| m.call_id.as_ref()).collect();
         context
             .iter()
             .flat_map(|m| &m.calls)
-            .filter(|id| !context.iter().any(|r| r.call_id.as_ref() == Some(*id)))
+            .filter(|id| !answered.contains(id))
             .cloned()
             .collect()
     }

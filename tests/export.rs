@@ -188,7 +188,7 @@ fn svg_has_a_title_and_a_description_for_alt_text() {
         "{title}"
     );
     let desc = child("desc");
-    assert!(desc.starts_with("行动方: 模型 → 主机\n"), "{desc}");
+    assert!(desc.starts_with("行动方：模型 → 主机\n"), "{desc}");
     assert!(desc.contains("这只是一段数据"), "{desc}");
     // The quotes of the narration are escaped, and parse back.
     assert!(svg.contains("&quot;config.txt&quot;"));
