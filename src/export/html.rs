@@ -29,12 +29,12 @@ pub struct Step {
 
 const PLAYER: Label = Label::new("逐步播放器", "Step-by-step player");
 const CONTROLS: Label = Label::new("播放控制", "Player controls");
-const FIRST: Label = Label::new("⏮ 第一步", "⏮ First");
+const FIRST: Label = Label::new("第一步", "First");
 const PREV: Label = Label::new("← 上一步", "← Previous");
 const PLAY: Label = Label::new("▶ 播放", "▶ Play");
 const PAUSE: Label = Label::new("‖ 暂停", "‖ Pause");
 const NEXT: Label = Label::new("下一步 →", "Next →");
-const LAST: Label = Label::new("最后一步 ⏭", "Last ⏭");
+const LAST: Label = Label::new("最后一步", "Last");
 const DWELL: Label = Label::new("每步停留", "Dwell per step");
 const SECONDS: Label = Label::new("秒", "s");
 const ZOOM: Label = Label::new("⤢ 放大图形", "⤢ Zoom figure");
@@ -88,13 +88,7 @@ pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
             hidden(i)
         );
     }
-    let _ = write!(
-        out,
-        "<button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
-         data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n</div>\n",
-        zoom = l(ZOOM),
-        unzoom = l(UNZOOM)
-    );
+    out.push_str("</div>\n");
     let total = steps.len();
     let first_number = steps.first().map_or(1, |s| s.number);
     let _ = write!(
@@ -108,7 +102,10 @@ pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
          <button type=\"button\" id=\"last\">{last}</button>\n\
          <output id=\"counter\" aria-label=\"{step_of}\">{first_number}/{of}</output>\n\
          <label class=\"dwell\">{dwell_label} <input id=\"dwell\" type=\"number\" min=\"0.1\" \
-         max=\"600\" step=\"0.5\" value=\"{dwell}\"> {seconds}</label>\n</div>\n",
+         max=\"600\" step=\"0.5\" value=\"{dwell}\"> {seconds}</label>\n\
+         <button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
+         aria-controls=\"figure\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
+         </div>\n",
         controls = l(CONTROLS),
         first = l(FIRST),
         prev = l(PREV),
@@ -120,6 +117,8 @@ pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
         of = app.trace().len(),
         dwell_label = l(DWELL),
         seconds = l(SECONDS),
+        zoom = l(ZOOM),
+        unzoom = l(UNZOOM),
     );
     out.push_str("<div class=\"steps\" aria-live=\"polite\">\n");
     for (i, step) in steps.iter().enumerate() {
@@ -222,10 +221,11 @@ h3 {{ font-size: 1em; margin: 1em 0 0.2em; }}
 .figure {{ position: relative; }}
 .figure svg {{ display: block; width: 100%; height: auto; }}
 .figure svg text {{ white-space: pre; }}
-.zoom {{ position: absolute; top: 4px; right: 4px; }}
-.figure.zoomed {{ position: fixed; inset: 0; z-index: 10; overflow: auto; background: {bg}; }}
+.figure.zoomed {{ position: fixed; inset: 0; z-index: 10; overflow: auto; background: {bg};
+  padding-top: 56px; }}
 .figure.zoomed svg {{ min-width: 1100px; }}
-.figure.zoomed .zoom {{ position: fixed; top: 8px; right: 8px; z-index: 11; }}
+.zoom {{ margin-left: auto; }}
+.zoom[aria-pressed=true] {{ position: fixed; top: 8px; right: 8px; z-index: 11; }}
 .controls {{ display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }}
 button, input {{ font: inherit; color: {fg}; background: {bg}; border: 1px solid {line};
   border-radius: 4px; padding: 4px 10px; min-height: 40px; }}
@@ -313,7 +313,7 @@ fn script(total: usize, first: usize, of: usize) -> String {
     zoom.textContent = on ? zoom.dataset.unzoom : zoom.dataset.zoom;
     try {{
       if (on && document.fullscreenEnabled && !document.fullscreenElement) {{
-        figure.requestFullscreen().catch(function () {{}});
+        player.requestFullscreen().catch(function () {{}});
       }} else if (!on && document.fullscreenElement) {{
         document.exitFullscreen().catch(function () {{}});
       }}

@@ -28,7 +28,6 @@ use std::process::ExitCode;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
 
 use crate::app::{App, Panel};
 use crate::batch::EXIT_BAD_INPUT;
@@ -463,7 +462,7 @@ fn explanation(app: &App, index: usize) -> String {
 }
 
 /// The figure of one step, or for several a strip: the steps side by side,
-/// each under a label naming it.
+/// each labelled by its own header (step k/N and the step's title).
 fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> Frame {
     if let [one] = indices {
         return framed(app, *one, size, framing);
@@ -471,23 +470,16 @@ fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> F
     let (w, h) = size;
     let n = indices.len() as u16;
     let width = n * w + (n - 1) * STRIP_GAP;
-    let area = Rect::new(0, 0, width, h + 1);
+    let area = Rect::new(0, 0, width, h);
     let mut buffer = Buffer::empty(area);
     buffer.set_style(area, app.theme.base());
-    let theme = app.theme;
     let mut description = String::new();
     for (k, &index) in indices.iter().enumerate() {
         let frame = framed(app, index, size, framing);
         let left = k as u16 * (w + STRIP_GAP);
-        let label = Line::from(vec![
-            Span::styled(format!(" {} ", step_of(app, index)), theme.current_marker()),
-            Span::raw(" "),
-            Span::styled(i18n::step_title(app.trace(), index), theme.title()),
-        ]);
-        buffer.set_line(left, 0, &label, w);
         for y in 0..h {
             for x in 0..w {
-                buffer[(left + x, y + 1)] = frame.buffer[(x, y)].clone();
+                buffer[(left + x, y)] = frame.buffer[(x, y)].clone();
             }
         }
         if !description.is_empty() {
