@@ -377,7 +377,75 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone-zoomed.png"));
 
-    // The page asked for nothing but itself.
+    // Inside an iframe of a page of notes: the link's step opens, the
+    // player does not take the page's focus, and the page's keys stay its own.
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let notes = dir.join("notes.html");
+    std::fs::write(
+        &notes,
+        "<!DOCTYPE html><html><body><h1>Notes</h1>\
+         <iframe id=\"f\" src=\"read-config-timeout.zh.html#step=3\" width=\"900\" height=\"700\"></iframe>\
+         </body></html>",
+    )
+    .unwrap();
+    let notes_url = format!("file://{}", notes.canonicalize().unwrap().display());
+    page.goto(&notes_url);
+    let start = Instant::now();
+    let frame_id = loop {
+        let tree = page.call("Page.getFrameTree", json!({}));
+        let child = &tree["frameTree"]["childFrames"][0]["frame"];
+        if child["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("read-config-timeout.zh.html"))
+        {
+            break child["id"].as_str().unwrap().to_string();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the iframe did not load: {tree}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let world = page.call(
+        "Page.createIsolatedWorld",
+        json!({"frameId": frame_id, "worldName": "test"}),
+    );
+    let context = world["executionContextId"].clone();
+    let in_frame = |page: &mut Page, expression: &str| {
+        let r = page.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "contextId": context}),
+        );
+        r["result"]["value"].clone()
+    };
+    let start = Instant::now();
+    while in_frame(&mut page, "document.readyState") != json!("complete") {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the player did not load"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        json!("3/8")
+    );
+    assert_eq!(
+        page.eval("document.activeElement === document.body"),
+        json!(true),
+        "the player in an iframe leaves the page's focus alone"
+    );
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(
+        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        json!("3/8")
+    );
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-iframe.png"));
+
+    // The pages asked for nothing but themselves.
     let requests = page.requests();
     assert!(!requests.is_empty(), "the network events were recorded");
     let outside: Vec<&String> = requests
