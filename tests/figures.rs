@@ -135,6 +135,20 @@ fn html_is_one_self_contained_page_with_every_step_and_the_about_sections() {
 }
 
 #[test]
+fn html_and_png_give_the_same_bytes_on_every_run() {
+    for format in [ExportFormat::Html, ExportFormat::Png] {
+        let bytes = |run: &str| {
+            let mut opts = Options::new(format, scratch(&format!("same-{format:?}-{run}")));
+            opts.lang = Lang::En;
+            opts.steps = Some((4, 4));
+            opts.scale = 1.0;
+            std::fs::read(&export_one(&opts)[0]).unwrap()
+        };
+        assert_eq!(bytes("a"), bytes("b"), "{format:?}");
+    }
+}
+
+#[test]
 fn html_of_chosen_steps_counts_in_scenario_steps() {
     let mut opts = Options::new(ExportFormat::Html, scratch("html-steps"));
     opts.steps = Some((3, 5));

@@ -102,7 +102,7 @@ pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
          <button type=\"button\" id=\"last\">{last}</button>\n\
          <output id=\"counter\" aria-label=\"{step_of}\">{first_number}/{of}</output>\n\
          <label class=\"dwell\">{dwell_label} <input id=\"dwell\" type=\"number\" min=\"0.1\" \
-         max=\"600\" step=\"0.5\" value=\"{dwell}\"> {seconds}</label>\n\
+         max=\"600\" step=\"0.1\" value=\"{dwell}\"> {seconds}</label>\n\
          <button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
          aria-controls=\"figure\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
          </div>\n",
