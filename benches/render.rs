@@ -125,6 +125,50 @@ fn report_memory() {
     );
 }
 
+/// The asciicast of a 2,000-call trace (10,002 steps) written to a sink:
+/// the export streams, so its peak heap is one screen's worth, not the
+/// recording's (issue 12 asks for under 50 MB).
+fn cast_memory() {
+    const CALLS: u32 = 2000;
+    let json = long_scenario::json(CALLS);
+    let loaded = load::prepare("<bench:cast>", json.as_bytes()).unwrap();
+    let app = App::new(loaded, Lang::Zh, Theme::DARK);
+    let steps = app.trace().len();
+    let start = Instant::now();
+    let mut sink = CountingSink(0);
+    let (result, peak, _) = heap_of(|| {
+        export::write_cast(
+            &app,
+            0..=steps - 1,
+            (120, 40),
+            frames::Framing::default(),
+            2.0,
+            &mut sink,
+        )
+    });
+    result.unwrap();
+    println!(
+        "memory: cast export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
+         peak heap {:.2} MiB, {:.1} s",
+        mib(sink.0),
+        mib(peak),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// A writer that keeps only the count of bytes.
+struct CountingSink(usize);
+
+impl std::io::Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Every frame of the long trace as text, once: five thousand frames take
 /// seconds, too long to repeat under criterion.
 fn export_long_once() {
@@ -237,6 +281,9 @@ fn main() {
     let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
     if wanted("memory") {
         report_memory();
+    }
+    if wanted("memory/cast") {
+        cast_memory();
     }
     if wanted("long/export-txt-all-frames") {
         export_long_once();

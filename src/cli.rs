@@ -46,7 +46,8 @@ pub enum Command {
         #[arg(value_name = "NAME|FILE")]
         target: String,
     },
-    /// Export every frame as a figure: svg, txt, ansi, or one asciicast.
+    /// Export every frame as a figure: svg, png, txt, ansi, or one
+    /// asciicast or HTML player. Existing files of the same name are replaced.
     Export {
         #[arg(long, value_enum)]
         format: ExportFormat,
@@ -59,9 +60,21 @@ pub enum Command {
         /// Only these steps, e.g. 3 or 2-5.
         #[arg(long, value_name = "A-B", value_parser = parse_steps)]
         steps: Option<(usize, usize)>,
-        /// Seconds each step stays on screen in an asciicast (cast only).
+        /// Seconds each step stays on screen when played (cast, html).
         #[arg(long, value_name = "SECONDS", default_value = "2.0", value_parser = parse_dwell)]
         dwell: f64,
+        /// The lesson alone: no key hints, status line or focus marks.
+        #[arg(long)]
+        bare: bool,
+        /// One panel at the full size of the figure.
+        #[arg(long, value_enum, value_name = "PANEL")]
+        panel: Option<PanelArg>,
+        /// The chosen steps (--steps A-B) side by side in one figure (svg, png, txt, ansi).
+        #[arg(long)]
+        strip: bool,
+        /// PNG pixels per SVG pixel (png only; 2 makes 120 columns 2,440 px wide).
+        #[arg(long, value_name = "FACTOR", default_value = "2", value_parser = parse_scale)]
+        scale: f32,
     },
 }
 
@@ -89,9 +102,19 @@ pub enum ThemeArg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
     Svg,
+    Png,
     Txt,
     Ansi,
     Cast,
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PanelArg {
+    Lanes,
+    Context,
+    Pairing,
+    Explanation,
 }
 
 fn parse_size(s: &str) -> Result<(u16, u16), String> {
@@ -99,12 +122,22 @@ fn parse_size(s: &str) -> Result<(u16, u16), String> {
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(err)?;
     let w: u16 = w.trim().parse().map_err(|_| err())?;
     let h: u16 = h.trim().parse().map_err(|_| err())?;
-    if !(20..=500).contains(&w) || !(5..=300).contains(&h) {
+    let (min_w, min_h) = (crate::view::MIN_WIDTH, crate::view::MIN_HEIGHT);
+    if !(min_w..=500).contains(&w) || !(min_h..=300).contains(&h) {
         return Err(format!(
-            "size {w}x{h} is out of range; expected 20..500 columns and 5..300 rows"
+            "size {w}x{h} is out of range; expected {min_w}..500 columns and {min_h}..300 rows"
         ));
     }
     Ok((w, h))
+}
+
+fn parse_scale(s: &str) -> Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(f) if (0.25..=8.0).contains(&f) => Ok(f),
+        _ => Err(format!(
+            "expected a factor from 0.25 to 8, such as 1 or 2.5, got {s:?}"
+        )),
+    }
 }
 
 fn parse_dwell(s: &str) -> Result<f64, String> {

@@ -3,9 +3,12 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType, Borders, Widget};
 use unicode_width::UnicodeWidthStr;
 
-use crate::app::{self, Action, App};
+use crate::app::{self, Action, App, Panel};
+use crate::i18n;
 use crate::view;
 
 /// The app's screen at `width`×`height`, exactly as the terminal shows it.
@@ -56,4 +59,98 @@ pub fn to_text(buf: &Buffer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// How an exported figure is framed for notes. The TUI always draws the
+/// whole screen; a figure may leave its controls out or show one panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Framing {
+    /// The lesson alone: no key hints or status line (the footer's two
+    /// rows are left out) and no focus marks (the focused panel is drawn
+    /// like the others).
+    pub bare: bool,
+    /// One panel at the full size of the body: the TUI's zoom on it.
+    pub panel: Option<Panel>,
+}
+
+/// Rows the footer takes (key hints, then the status line).
+const FOOTER_ROWS: u16 = 2;
+
+/// `app` at step `index`, framed: the panel chosen and zoomed, and for a
+/// bare figure a screen two rows taller, whose footer `render_framed` cuts.
+pub fn at_step_framed(app: &App, index: usize, width: u16, height: u16, framing: Framing) -> App {
+    let mut app = app.clone();
+    if let Some(panel) = framing.panel {
+        app.focus = panel;
+        app.zoom = true;
+    }
+    let height = if framing.bare {
+        height.saturating_add(FOOTER_ROWS)
+    } else {
+        height
+    };
+    at_step(&app, index, width, height)
+}
+
+/// The framed screen of an app from `at_step_framed`, `width`×`height`.
+pub fn render_framed(app: &App, width: u16, height: u16, framing: Framing) -> Buffer {
+    if !framing.bare {
+        return render(app, width, height);
+    }
+    let tall = height.saturating_add(FOOTER_ROWS);
+    let mut full = render(app, width, tall);
+    unmark_focus(app, &mut full, Rect::new(0, 0, width, tall));
+    let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    for y in 0..height {
+        for x in 0..width {
+            buf[(x, y)] = full[(x, y)].clone();
+        }
+    }
+    buf
+}
+
+/// Draw the focused panel, and a panel that shares its place (its title
+/// names the others and the Tab key), as a plain panel: rounded border in
+/// the idle colour, its own name as the title (no `▶`, no zoom tag).
+fn unmark_focus(app: &App, buf: &mut Buffer, area: Rect) {
+    let Some(areas) = view::areas(app, area) else {
+        return;
+    };
+    for &(panel, rect, tabbed) in &areas.panels {
+        if (panel == app.focus || tabbed) && rect.width >= 2 && rect.height >= 2 {
+            plain_border(app, panel, rect, buf);
+        }
+    }
+}
+
+fn plain_border(app: &App, panel: Panel, rect: Rect, buf: &mut Buffer) {
+    let base = app.theme.base();
+    for y in rect.top()..rect.bottom() {
+        for x in rect.left()..rect.right() {
+            let edge = y == rect.top()
+                || y == rect.bottom() - 1
+                || x == rect.left()
+                || x == rect.right() - 1;
+            if edge {
+                let cell = &mut buf[(x, y)];
+                cell.reset();
+                cell.set_style(base);
+            }
+        }
+    }
+    let label = match panel {
+        Panel::Lanes => i18n::LANES,
+        Panel::Context => i18n::CONTEXT,
+        Panel::Pairing => i18n::PAIRING,
+        Panel::Explain => i18n::EXPLAIN,
+    };
+    Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(app.theme.border(false))
+        .title(Line::styled(
+            format!(" {} ", label.get(app.lang)),
+            app.theme.title(),
+        ))
+        .render(rect, buf);
 }

@@ -161,7 +161,9 @@ const DARK_RGB: Palette16 = [
     (0xc6, 0x78, 0xdd),
     (0x56, 0xb6, 0xc2),
     (0xb4, 0xba, 0xc4),
-    (0x73, 0x7b, 0x88),
+    // DarkGray: the dimmed past steps are drawn in it; bright enough that
+    // they keep 4.5:1 against the page after dimming (see the tests).
+    (0x95, 0x9d, 0xa9),
     (0xff, 0x8f, 0x98),
     (0xb8, 0xe6, 0x94),
     (0xff, 0xdc, 0x8c),
@@ -238,14 +240,53 @@ impl Theme {
         self.rgb(Color::Reset, false)
     }
 
-    /// How strongly dimmed text (`Modifier::DIM`, earlier steps) shows in a
-    /// figure: lighter on screen, but still legible on paper.
-    pub fn dim_opacity(self) -> f32 {
+    /// The text colour of a figure: `Reset` as a foreground.
+    pub fn page_fg(self) -> Rgb {
+        self.rgb(Color::Reset, true)
+    }
+
+    /// The 16 named colours of a figure, in ANSI order (0–15).
+    pub fn palette16(self) -> [Rgb; 16] {
         match self.kind {
-            ThemeKind::Dark => 0.6,
-            ThemeKind::Light | ThemeKind::Plain => 0.75,
+            ThemeKind::Dark => DARK_RGB,
+            ThemeKind::Light | ThemeKind::Plain => LIGHT_RGB,
         }
     }
+
+    /// How strongly dimmed text (`Modifier::DIM`, earlier steps) shows in a
+    /// figure: fainter than the current step, still at least 4.5:1 against
+    /// the page (WCAG AA for text), so a projector shows it.
+    pub fn dim_opacity(self) -> f32 {
+        match self.kind {
+            ThemeKind::Dark => 0.85,
+            ThemeKind::Light | ThemeKind::Plain => 0.9,
+        }
+    }
+}
+
+/// WCAG 2 contrast ratio of two sRGB colours (1 to 21).
+pub fn contrast(a: Rgb, b: Rgb) -> f64 {
+    fn luminance((r, g, b): Rgb) -> f64 {
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.039_28 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+    let (la, lb) = (luminance(a), luminance(b));
+    let (hi, lo) = if la >= lb { (la, lb) } else { (lb, la) };
+    (hi + 0.05) / (lo + 0.05)
+}
+
+/// `fg` drawn at `opacity` over `bg`, as a figure shows dimmed text.
+pub fn blend(fg: Rgb, bg: Rgb, opacity: f32) -> Rgb {
+    let mix =
+        |f: u8, b: u8| (f32::from(f) * opacity + f32::from(b) * (1.0 - opacity)).round() as u8;
+    (mix(fg.0, bg.0), mix(fg.1, bg.1), mix(fg.2, bg.2))
 }
 
 /// The xterm 256-colour table: 0–15 from the theme, then the 6×6×6 cube and
@@ -263,5 +304,31 @@ fn indexed(palette: &Palette16, i: u8) -> Rgb {
             let v = 8 + (i - 232) * 10;
             (v, v, v)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimmed_past_steps_keep_text_contrast_in_both_figure_themes() {
+        for theme in [Theme::DARK, Theme::LIGHT] {
+            let style = theme.history();
+            assert!(style.add_modifier.contains(Modifier::DIM));
+            let fg = theme.rgb(style.fg.unwrap_or(Color::Reset), true);
+            let shown = blend(fg, theme.page(), theme.dim_opacity());
+            let ratio = contrast(shown, theme.page());
+            assert!(ratio >= 4.5, "{theme:?}: dimmed text at {ratio:.2}:1");
+            // Still clearly fainter than the current step's text.
+            assert!(contrast(theme.page_fg(), theme.page()) > ratio * 1.8);
+        }
+    }
+
+    #[test]
+    fn contrast_matches_known_values() {
+        assert!((contrast((0, 0, 0), (255, 255, 255)) - 21.0).abs() < 1e-9);
+        assert!((contrast((0x77, 0x77, 0x77), (255, 255, 255)) - 4.48).abs() < 0.01);
+        assert_eq!(blend((255, 255, 255), (0, 0, 0), 0.5), (128, 128, 128));
     }
 }

@@ -29,16 +29,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn options(format: ExportFormat, out: PathBuf) -> Options {
-    Options {
-        scenario: DEFAULT_SCENARIO.to_string(),
-        format,
-        out,
-        size: (120, 40),
-        steps: None,
-        lang: Lang::Zh,
-        theme: Theme::DARK,
-        dwell: export::DWELL_DEFAULT_SECS,
-    }
+    Options::new(format, out)
 }
 
 /// The body of an insta snapshot: everything after the `---` header.
@@ -229,7 +220,7 @@ fn svg_draws_borders_as_shapes_and_colours_from_the_theme() {
     assert!(dark.contains("<rect width=\"1220\" height=\"820\" fill=\"#1f2228\"/>"));
     assert!(light.contains("<rect width=\"1220\" height=\"820\" fill=\"#ffffff\"/>"));
     // Earlier steps are dimmed, the current lane is bold.
-    assert!(dark.contains("fill-opacity=\"0.6\"") && light.contains("fill-opacity=\"0.75\""));
+    assert!(dark.contains("fill-opacity=\"0.85\"") && light.contains("fill-opacity=\"0.9\""));
     assert!(light.contains("font-weight=\"bold\""));
 }
 

@@ -15,27 +15,39 @@
 mod ansi;
 mod boxdraw;
 mod cast;
+mod html;
+mod png;
 mod svg;
+mod write;
 
 use std::fmt;
-use std::fs;
+use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 
-use crate::app::App;
+use crate::app::{App, Panel};
 use crate::batch::EXIT_BAD_INPUT;
-use crate::cli::{Cli, Command, ExportFormat, ThemeArg};
-use crate::frames;
+use crate::cli::{Cli, Command, ExportFormat, PanelArg, ThemeArg};
+use crate::frames::{self, Framing};
 use crate::i18n;
 use crate::load::{self, DEFAULT_SCENARIO};
 use crate::scenario::Lang;
 use crate::theme::Theme;
+use crate::view::{MIN_HEIGHT, MIN_WIDTH};
 
-/// Seconds each step stays on screen in an asciicast, unless `--dwell`.
+pub use png::{check_fonts, missing_glyphs};
+
+/// Seconds each step stays on screen in an asciicast or an HTML player,
+/// unless `--dwell`.
 pub const DWELL_DEFAULT_SECS: f64 = 2.0;
+/// PNG pixels per SVG pixel, unless `--scale`: 120 columns give 2,440 px.
+pub const SCALE_DEFAULT: f32 = 2.0;
+/// Columns between the frames of a strip.
+const STRIP_GAP: u16 = 2;
 
 /// What to export, as the command line asked for it.
 #[derive(Debug, Clone)]
@@ -49,11 +61,35 @@ pub struct Options {
     pub steps: Option<(usize, usize)>,
     pub lang: Lang,
     pub theme: Theme,
-    /// Seconds per step in an asciicast.
+    /// Seconds per step in an asciicast, and the HTML player's first dwell.
     pub dwell: f64,
+    /// `--bare` and `--panel`.
+    pub framing: Framing,
+    /// `--strip`: the chosen steps side by side in one figure.
+    pub strip: bool,
+    /// PNG pixels per SVG pixel.
+    pub scale: f32,
 }
 
 impl Options {
+    /// Options for `format` into `out` with every other setting at its
+    /// command-line default.
+    pub fn new(format: ExportFormat, out: PathBuf) -> Options {
+        Options {
+            scenario: DEFAULT_SCENARIO.to_string(),
+            format,
+            out,
+            size: (120, 40),
+            steps: None,
+            lang: Lang::Zh,
+            theme: Theme::DARK,
+            dwell: DWELL_DEFAULT_SECS,
+            framing: Framing::default(),
+            strip: false,
+            scale: SCALE_DEFAULT,
+        }
+    }
+
     /// The options of an `export` command line; None for any other command.
     pub fn from_cli(cli: &Cli) -> Option<Options> {
         let Some(Command::Export {
@@ -62,6 +98,10 @@ impl Options {
             size,
             steps,
             dwell,
+            bare,
+            panel,
+            strip,
+            scale,
         }) = &cli.command
         else {
             return None;
@@ -78,6 +118,17 @@ impl Options {
             lang: cli.lang.into(),
             theme: theme_for(cli.theme),
             dwell: *dwell,
+            framing: Framing {
+                bare: *bare,
+                panel: panel.map(|p| match p {
+                    PanelArg::Lanes => Panel::Lanes,
+                    PanelArg::Context => Panel::Context,
+                    PanelArg::Pairing => Panel::Pairing,
+                    PanelArg::Explanation => Panel::Explain,
+                }),
+            },
+            strip: *strip,
+            scale: *scale,
         })
     }
 }
@@ -100,13 +151,17 @@ pub enum ExportError {
     BadInput(String),
     /// The files could not be written.
     Io(String),
+    /// This machine lacks something the format needs (a font for PNG).
+    Missing(String),
 }
 
 impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::Scenario(e) => write!(f, "{e}"),
-            ExportError::BadInput(m) | ExportError::Io(m) => write!(f, "export: {m}"),
+            ExportError::BadInput(m) | ExportError::Io(m) | ExportError::Missing(m) => {
+                write!(f, "export: {m}")
+            }
         }
     }
 }
@@ -117,18 +172,29 @@ impl ExportError {
     pub fn exit_code(&self) -> ExitCode {
         match self {
             ExportError::Scenario(_) | ExportError::BadInput(_) => ExitCode::from(EXIT_BAD_INPUT),
-            ExportError::Io(_) => ExitCode::FAILURE,
+            ExportError::Io(_) | ExportError::Missing(_) => ExitCode::FAILURE,
         }
     }
 }
 
 /// The `export` command: write the files, one line per file on stdout.
+/// A closed stdout (`export … | head -1`) does not stop the export: the
+/// list is only news, the files are the work.
 pub fn run(cli: &Cli) -> ExitCode {
     let Some(options) = Options::from_cli(cli) else {
         eprintln!("export: not an export command");
         return ExitCode::FAILURE;
     };
-    match export(&options, |path| println!("{}", path.display())) {
+    let mut stdout = std::io::stdout();
+    let mut listening = true;
+    let result = export(&options, |path| {
+        if listening {
+            listening = writeln!(stdout, "{}", path.display())
+                .and_then(|()| stdout.flush())
+                .is_ok();
+        }
+    });
+    match result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
@@ -138,7 +204,10 @@ pub fn run(cli: &Cli) -> ExitCode {
 }
 
 /// Write the files `options` ask for and return their paths in step order.
-/// `written` hears of each file as soon as it is on disk.
+/// `written` hears of each file as soon as it is on disk. Each file is
+/// written under a temporary name in the same folder and renamed into
+/// place: an existing figure is replaced whole, and a symbolic link at a
+/// figure's name is replaced, never followed.
 pub fn export(
     options: &Options,
     mut written: impl FnMut(&Path),
@@ -146,39 +215,101 @@ pub fn export(
     let loaded = load::load(&options.scenario).map_err(ExportError::Scenario)?;
     let app = App::new(loaded, options.lang, options.theme);
     let steps = step_range(&app, options.steps)?;
-    fs::create_dir_all(&options.out).map_err(|e| {
-        ExportError::Io(format!(
-            "cannot create the folder {}: {e}",
-            options.out.display()
-        ))
-    })?;
+    check_options(options)?;
+    let fonts = match options.format {
+        ExportFormat::Png => Some(png::Fonts::system()),
+        _ => None,
+    };
+    write::create_dir(&options.out)?;
     let mut paths = Vec::new();
-    let mut write = |name: String, contents: String| -> Result<(), ExportError> {
-        let path = options.out.join(name);
-        fs::write(&path, contents)
-            .map_err(|e| ExportError::Io(format!("cannot write {}: {e}", path.display())))?;
+    let mut done = |path: PathBuf| {
         written(&path);
         paths.push(path);
-        Ok(())
     };
     let size = options.size;
+    let framing = options.framing;
+    let dir = &options.out;
+    let scenario = app.trace().scenario.clone();
+    let lang = app.lang.code();
     match options.format {
         ExportFormat::Cast => {
-            let name = format!("{}.{}.cast", app.trace().scenario, app.lang.code());
-            write(name, cast(&app, steps, size, options.dwell))?;
+            let name = format!("{scenario}.{lang}.cast");
+            done(write::file(dir, &name, |out| {
+                write_cast(&app, steps, size, framing, options.dwell, out)
+            })?);
+        }
+        ExportFormat::Html => {
+            let name = format!("{scenario}.{lang}.html");
+            let page = html(&app, steps, size, framing, options.dwell);
+            done(write::file(dir, &name, |out| {
+                out.write_all(page.as_bytes())
+            })?);
         }
         format => {
-            for index in steps {
-                let (ext, contents) = match format {
-                    ExportFormat::Svg => ("svg", svg(&app, index, size)),
-                    ExportFormat::Txt => ("txt", txt(&app, index, size)),
-                    _ => ("ansi", ansi(&app, index, size)),
+            let figures: Vec<Vec<usize>> = if options.strip {
+                vec![steps.collect()]
+            } else {
+                steps.map(|i| vec![i]).collect()
+            };
+            for indices in figures {
+                let frame = figure(&app, &indices, size, framing);
+                let stem = match indices.as_slice() {
+                    [one] => file_stem(&app, *one),
+                    many => strip_stem(&app, many),
                 };
-                write(file_name(&app, index, ext), contents)?;
+                let contents = match format {
+                    ExportFormat::Svg => svg::render(&frame, app.theme).into_bytes(),
+                    ExportFormat::Txt => frames::to_text(&frame.buffer).into_bytes(),
+                    ExportFormat::Png => {
+                        let fonts = fonts.as_ref().expect("fonts are loaded for PNG");
+                        fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                        fonts
+                            .render(&svg::render(&frame, app.theme), options.scale)
+                            .map_err(|e| ExportError::Io(format!("cannot render {stem}: {e}")))?
+                    }
+                    _ => ansi_text(&frame.buffer).into_bytes(),
+                };
+                let name = format!("{stem}.{}", extension(format));
+                done(write::file(dir, &name, |out| out.write_all(&contents))?);
             }
         }
     }
     Ok(paths)
+}
+
+fn extension(format: ExportFormat) -> &'static str {
+    match format {
+        ExportFormat::Svg => "svg",
+        ExportFormat::Txt => "txt",
+        ExportFormat::Ansi => "ansi",
+        ExportFormat::Cast => "cast",
+        ExportFormat::Html => "html",
+        ExportFormat::Png => "png",
+    }
+}
+
+/// The options that do not depend on the scenario: the size the view
+/// needs, and the framings each format can take.
+fn check_options(options: &Options) -> Result<(), ExportError> {
+    let (w, h) = options.size;
+    if w < MIN_WIDTH || h < MIN_HEIGHT {
+        return Err(ExportError::BadInput(format!(
+            "--size {w}x{h} is below the minimum; expected at least {MIN_WIDTH}x{MIN_HEIGHT}"
+        )));
+    }
+    if options.strip && matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
+        return Err(ExportError::BadInput(format!(
+            "--strip makes one still figure; expected --format svg, png, txt or ansi, not {}",
+            extension(options.format)
+        )));
+    }
+    if !(options.scale.is_finite() && (0.25..=8.0).contains(&options.scale)) {
+        return Err(ExportError::BadInput(format!(
+            "--scale {} is out of range; expected 0.25 to 8",
+            options.scale
+        )));
+    }
+    Ok(())
 }
 
 /// `--steps A-B` (1-based) as 0-based indices, checked against the trace.
@@ -214,13 +345,39 @@ pub fn step_range(
 /// `read-config-timeout.zh.step-03.svg`: names sort in step order (zero
 /// padded to the width of the step count, at least two digits).
 pub fn file_name(app: &App, index: usize, ext: &str) -> String {
+    format!("{}.{ext}", file_stem(app, index))
+}
+
+fn file_stem(app: &App, index: usize) -> String {
     let trace = app.trace();
     format!(
-        "{}.{}.step-{}.{ext}",
+        "{}.{}.step-{}",
         trace.scenario,
         app.lang.code(),
         step_number(index, trace.len())
     )
+}
+
+/// `read-config-timeout.zh.steps-03-05`: a strip of steps 3 to 5.
+fn strip_stem(app: &App, indices: &[usize]) -> String {
+    let trace = app.trace();
+    let (first, last) = (indices[0], indices[indices.len() - 1]);
+    format!(
+        "{}.{}.steps-{}-{}",
+        trace.scenario,
+        app.lang.code(),
+        step_number(first, trace.len()),
+        step_number(last, trace.len())
+    )
+}
+
+/// The BCP 47 tag of the text (`xml:lang`, `<html lang>`): the Chinese is
+/// in simplified characters.
+fn lang_tag(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Zh => "zh-Hans",
+        Lang::En => "en",
+    }
 }
 
 /// Step `index + 1`, zero-padded to the width of `total` (at least 2).
@@ -236,61 +393,135 @@ pub struct Frame {
     pub title: String,
     /// Who acts and what the step means, for alt text.
     pub description: String,
+    /// The language of the text, for `xml:lang`.
+    pub lang: Lang,
 }
 
 /// Step `index` (0-based) of `app`'s scenario at `width`×`height`.
-pub fn frame(app: &App, index: usize, (width, height): (u16, u16)) -> Frame {
-    let at = frames::at_step(app, index, width, height);
-    let buffer = frames::render(&at, width, height);
+pub fn frame(app: &App, index: usize, size: (u16, u16)) -> Frame {
+    framed(app, index, size, Framing::default())
+}
+
+/// Step `index` (0-based), framed for notes (`--bare`, `--panel`).
+pub fn framed(app: &App, index: usize, (width, height): (u16, u16), framing: Framing) -> Frame {
+    let at = frames::at_step_framed(app, index, width, height, framing);
+    let buffer = frames::render_framed(&at, width, height, framing);
     let trace = at.trace();
     let lang = at.lang;
-    let step = &trace.steps[at.step];
-    let step_title = i18n::step_title(trace, at.step);
     let title = format!(
-        "{} · {} {}/{} · {step_title}",
+        "{} · {} · {}",
         trace.title,
-        i18n::STEP.get(lang),
-        at.step + 1,
-        trace.len()
+        step_of(app, index),
+        i18n::step_title(trace, index)
     );
-    let mut description = format!(
-        "{}{}\n{step_title}\n",
-        i18n::lead(i18n::ACTING, lang),
-        i18n::who_acts(step, lang)
-    );
-    if let Some(end) = step.end {
-        description.push_str(&i18n::loop_ended(end, trace.task, lang));
-        description.push('\n');
-    }
-    let explanation = step
-        .narration
-        .clone()
-        .unwrap_or_else(|| i18n::generic_explanation(trace, at.step));
-    description.push_str(&explanation);
     Frame {
         buffer,
         title,
+        description: description(app, index),
+        lang,
+    }
+}
+
+/// "步骤 3/8" or "step 3/8".
+fn step_of(app: &App, index: usize) -> String {
+    format!(
+        "{} {}/{}",
+        i18n::STEP.get(app.lang),
+        index + 1,
+        app.trace().len()
+    )
+}
+
+/// Who acts at step `index`, how the loop ended there, and what the step
+/// means: the figure's alt text.
+fn description(app: &App, index: usize) -> String {
+    let trace = app.trace();
+    let lang = app.lang;
+    let step = &trace.steps[index];
+    let mut text = format!(
+        "{}{}\n{}\n",
+        i18n::lead(i18n::ACTING, lang),
+        i18n::who_acts(step, lang),
+        i18n::step_title(trace, index)
+    );
+    if let Some(end) = step.end {
+        text.push_str(&i18n::loop_ended(end, trace.task, lang));
+        text.push('\n');
+    }
+    text.push_str(&explanation(app, index));
+    text
+}
+
+/// The step's narration, or the generic words for its kind.
+fn explanation(app: &App, index: usize) -> String {
+    let trace = app.trace();
+    trace.steps[index]
+        .narration
+        .clone()
+        .unwrap_or_else(|| i18n::generic_explanation(trace, index))
+}
+
+/// The figure of one step, or for several a strip: the steps side by side,
+/// each labelled by its own header (step k/N and the step's title).
+fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> Frame {
+    if let [one] = indices {
+        return framed(app, *one, size, framing);
+    }
+    let (w, h) = size;
+    let n = indices.len() as u16;
+    let width = n * w + (n - 1) * STRIP_GAP;
+    let area = Rect::new(0, 0, width, h);
+    let mut buffer = Buffer::empty(area);
+    buffer.set_style(area, app.theme.base());
+    let mut description = String::new();
+    for (k, &index) in indices.iter().enumerate() {
+        let frame = framed(app, index, size, framing);
+        let left = k as u16 * (w + STRIP_GAP);
+        for y in 0..h {
+            for x in 0..w {
+                buffer[(left + x, y)] = frame.buffer[(x, y)].clone();
+            }
+        }
+        if !description.is_empty() {
+            description.push('\n');
+        }
+        description.push_str(&format!("{}\n{}", step_of(app, index), frame.description));
+    }
+    let trace = app.trace();
+    let (first, last) = (indices[0], indices[indices.len() - 1]);
+    Frame {
+        buffer,
+        title: format!(
+            "{} · {} {}–{}/{}",
+            trace.title,
+            i18n::STEP.get(app.lang),
+            first + 1,
+            last + 1,
+            trace.len()
+        ),
         description,
+        lang: app.lang,
     }
 }
 
 /// The frame as an SVG document.
 pub fn svg(app: &App, index: usize, size: (u16, u16)) -> String {
-    let frame = frame(app, index, size);
-    svg::render(&frame, app.theme)
+    svg::render(&frame(app, index, size), app.theme)
 }
 
 /// The frame as plain text, the same as its snapshot.
 pub fn txt(app: &App, index: usize, size: (u16, u16)) -> String {
-    let at = frames::at_step(app, index, size.0, size.1);
-    frames::to_text(&frames::render(&at, size.0, size.1))
+    frames::to_text(&frame(app, index, size).buffer)
 }
 
 /// The frame as text with SGR colour and emphasis, for `cat` in a terminal.
 pub fn ansi(app: &App, index: usize, size: (u16, u16)) -> String {
-    let at = frames::at_step(app, index, size.0, size.1);
+    ansi_text(&frame(app, index, size).buffer)
+}
+
+fn ansi_text(buffer: &Buffer) -> String {
     let mut out = String::new();
-    for line in ansi::lines(&frames::render(&at, size.0, size.1)) {
+    for line in ansi::lines(buffer) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -300,23 +531,66 @@ pub fn ansi(app: &App, index: usize, size: (u16, u16)) -> String {
 /// The steps as one asciicast v2 recording, `dwell` seconds per step, with
 /// a marker per step.
 pub fn cast(app: &App, steps: RangeInclusive<usize>, size: (u16, u16), dwell: f64) -> String {
+    let mut out = Vec::new();
+    write_cast(app, steps, size, Framing::default(), dwell, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the recording is UTF-8")
+}
+
+/// The recording, written step by step to `out`: one screen in memory at
+/// a time, whatever the number of steps.
+pub fn write_cast(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    dwell: f64,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let trace = app.trace();
-    let frames: Vec<cast::Step> = steps
+    let screens = steps.map(|index| cast::Step {
+        lines: ansi::lines(&framed(app, index, size, framing).buffer),
+        marker: format!(
+            "{}: {}",
+            step_of(app, index),
+            i18n::step_title(trace, index)
+        ),
+    });
+    let mut out = std::io::BufWriter::new(out);
+    cast::write(&mut out, screens, size, &trace.title, app.theme, dwell)?;
+    out.flush()
+}
+
+/// One HTML player of the steps: each step's SVG frame, its words as
+/// text, and the controls. The frames are bare: the page has its own
+/// controls, and the terminal's key hints and play state would be wrong there.
+pub fn html(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    dwell: f64,
+) -> String {
+    let framing = Framing {
+        bare: true,
+        ..framing
+    };
+    let steps: Vec<html::Step> = steps
         .map(|index| {
-            let at = frames::at_step(app, index, size.0, size.1);
-            cast::Step {
-                lines: ansi::lines(&frames::render(&at, size.0, size.1)),
-                marker: format!(
-                    "{} {}/{}: {}",
-                    i18n::STEP.get(app.lang),
-                    index + 1,
-                    trace.len(),
-                    i18n::step_title(trace, index)
-                ),
+            let frame = framed(app, index, size, framing);
+            html::Step {
+                number: index + 1,
+                svg: svg::render(&frame, app.theme),
+                title: i18n::step_title(app.trace(), index),
+                acting: i18n::who_acts(&app.trace().steps[index], app.lang),
+                ended: app.trace().steps[index]
+                    .end
+                    .map(|end| i18n::loop_ended(end, app.trace().task, app.lang)),
+                explanation: explanation(app, index),
             }
         })
         .collect();
-    cast::render(&frames, size, &trace.title, dwell)
+    html::render(app, &steps, dwell)
 }
 
 #[cfg(test)]

@@ -113,9 +113,10 @@ pub fn render(frame: &Frame, theme: Theme) -> String {
     let _ = writeln!(
         svg,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" role=\"img\">",
+         viewBox=\"0 0 {w} {h}\" role=\"img\" xml:lang=\"{lang}\">",
         w = num(width),
-        h = num(height)
+        h = num(height),
+        lang = super::lang_tag(frame.lang)
     );
     let _ = writeln!(svg, "<title>{}</title>", escape(&frame.title));
     let _ = writeln!(svg, "<desc>{}</desc>", escape(&frame.description));
@@ -505,7 +506,7 @@ fn hex((r, g, b): Rgb) -> String {
 
 /// Text for XML content and attributes. Characters XML 1.0 cannot hold
 /// (most control characters) become U+FFFD.
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -1,0 +1,360 @@
+//! An HTML player: one self-contained page per scenario that plays the run
+//! step by step. The figure of each step is the SVG the export already
+//! makes, inlined; the step's title and explanation, the about sections and
+//! the glossary are HTML text. No outside resource of any kind (a content
+//! security policy forbids them), so the page works from `file://` and in an
+//! iframe. The script only shows and hides what the page already holds.
+
+use std::fmt::Write as _;
+
+use super::lang_tag;
+use super::svg::escape;
+use crate::app::App;
+use crate::i18n::{self, Label};
+use crate::theme::{Rgb, Theme};
+
+/// One step of the player.
+pub struct Step {
+    /// 1-based.
+    pub number: usize,
+    /// The step's SVG figure, a complete document.
+    pub svg: String,
+    pub title: String,
+    /// Who acts, in words.
+    pub acting: String,
+    /// How the loop ended, on the step that ends it.
+    pub ended: Option<String>,
+    pub explanation: String,
+}
+
+const PLAYER: Label = Label::new("逐步播放器", "Step-by-step player");
+const CONTROLS: Label = Label::new("播放控制", "Player controls");
+const FIRST: Label = Label::new("第一步", "First");
+const PREV: Label = Label::new("← 上一步", "← Previous");
+const PLAY: Label = Label::new("▶ 播放", "▶ Play");
+const PAUSE: Label = Label::new("‖ 暂停", "‖ Pause");
+const NEXT: Label = Label::new("下一步 →", "Next →");
+const LAST: Label = Label::new("最后一步", "Last");
+const DWELL: Label = Label::new("每步停留", "Dwell per step");
+const SECONDS: Label = Label::new("秒", "s");
+const ZOOM: Label = Label::new("⤢ 放大图形", "⤢ Zoom figure");
+const UNZOOM: Label = Label::new("✕ 关闭放大", "✕ Close zoom");
+const STEP_OF: Label = Label::new("当前步骤", "Current step");
+const HINT: Label = Label::new(
+    "默认静止：看完说明再点“下一步”。“播放”每隔停留时间前进一步，到最后一步自动停止。\
+     播放器获得焦点后（点击它或用 Tab 进入），← → 逐步，空格 播放/暂停，Home / End 跳到第一步/最后一步。\
+     窄屏上可点“放大图形”。",
+    "It starts still: read the explanation, then press Next. Play moves one step per dwell \
+     time and stops at the last step. When the player has focus (click it or Tab into it), \
+     ← → step, Space plays or pauses, Home / End go to the first or last step. On a narrow \
+     screen, Zoom figure shows it full size.",
+);
+
+/// The page: the player of `steps`, then the about sections and the glossary.
+pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
+    let lang = app.lang;
+    let theme = app.theme;
+    let scenario = &app.loaded.scenario;
+    let title = escape(scenario.title.get(lang));
+    let l = |label: Label| escape(label.get(lang));
+    let mut out = String::with_capacity(steps.iter().map(|s| s.svg.len()).sum::<usize>() + 32_768);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n\
+         <title>{title}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n",
+        lang_tag(lang),
+        css(theme)
+    );
+
+    // The player: figure, controls, the step's words, the keys.
+    let _ = write!(
+        out,
+        "<section id=\"player\" class=\"player\" tabindex=\"0\" aria-label=\"{}\" \
+         aria-describedby=\"hint\">\n<div id=\"figure\" class=\"figure\">\n",
+        l(PLAYER)
+    );
+    for (i, step) in steps.iter().enumerate() {
+        let svg = step
+            .svg
+            .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+            .unwrap_or(&step.svg);
+        let _ = write!(
+            out,
+            "<div class=\"frame\" data-step=\"{}\"{}>\n{svg}</div>\n",
+            step.number,
+            hidden(i)
+        );
+    }
+    out.push_str("</div>\n");
+    let total = steps.len();
+    let first_number = steps.first().map_or(1, |s| s.number);
+    let _ = write!(
+        out,
+        "<div class=\"controls\" role=\"group\" aria-label=\"{controls}\">\n\
+         <button type=\"button\" id=\"first\">{first}</button>\n\
+         <button type=\"button\" id=\"prev\">{prev}</button>\n\
+         <button type=\"button\" id=\"play\" aria-pressed=\"false\" data-play=\"{play}\" \
+         data-pause=\"{pause}\">{play}</button>\n\
+         <button type=\"button\" id=\"next\">{next}</button>\n\
+         <button type=\"button\" id=\"last\">{last}</button>\n\
+         <output id=\"counter\" aria-label=\"{step_of}\">{first_number}/{of}</output>\n\
+         <label class=\"dwell\">{dwell_label} <input id=\"dwell\" type=\"number\" min=\"0.1\" \
+         max=\"600\" step=\"0.1\" value=\"{dwell}\"> {seconds}</label>\n\
+         <button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
+         aria-controls=\"figure\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
+         </div>\n",
+        controls = l(CONTROLS),
+        first = l(FIRST),
+        prev = l(PREV),
+        play = l(PLAY),
+        pause = l(PAUSE),
+        next = l(NEXT),
+        last = l(LAST),
+        step_of = l(STEP_OF),
+        of = app.trace().len(),
+        dwell_label = l(DWELL),
+        seconds = l(SECONDS),
+        zoom = l(ZOOM),
+        unzoom = l(UNZOOM),
+    );
+    out.push_str("<div class=\"steps\" aria-live=\"polite\">\n");
+    for (i, step) in steps.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<article class=\"step\" data-step=\"{}\"{}>\n<h2>{} {}/{} · {}</h2>\n\
+             <p class=\"acting\">{}: {}</p>\n",
+            step.number,
+            hidden(i),
+            l(i18n::STEP),
+            step.number,
+            app.trace().len(),
+            escape(&step.title),
+            l(i18n::ACTING),
+            escape(&step.acting)
+        );
+        if let Some(ended) = &step.ended {
+            let _ = writeln!(out, "<p class=\"ended\">■ {}</p>", escape(ended));
+        }
+        let _ = write!(
+            out,
+            "<p class=\"explanation\">{}</p>\n</article>\n",
+            escape(&step.explanation)
+        );
+    }
+    let _ = write!(
+        out,
+        "</div>\n<p id=\"hint\" class=\"hint\">{}</p>\n</section>\n",
+        l(HINT)
+    );
+
+    // About this scenario: its fixed inputs, then why / how / cost / check.
+    let _ = write!(
+        out,
+        "<section class=\"about\">\n<h2>{}</h2>\n<h3>{}</h3>\n<ul>\n",
+        l(i18n::ABOUT),
+        l(i18n::CONDITIONS)
+    );
+    for c in &scenario.conditions {
+        let _ = writeln!(out, "<li>{}</li>", escape(c.get(lang)));
+    }
+    out.push_str("</ul>\n");
+    let about = &scenario.about;
+    for (label, text) in [
+        (i18n::WHY, &about.why),
+        (i18n::HOW, &about.how),
+        (i18n::COST, &about.cost),
+        (i18n::CHECK, &about.check),
+    ] {
+        let _ = write!(
+            out,
+            "<h3>{}</h3>\n<p>{}</p>\n",
+            l(label),
+            escape(text.get(lang))
+        );
+    }
+    let _ = write!(
+        out,
+        "</section>\n<section class=\"glossary\">\n<h2>{}</h2>\n<dl>\n",
+        l(i18n::GLOSSARY)
+    );
+    for (term, meaning) in i18n::GLOSSARY_ENTRIES {
+        let _ = writeln!(out, "<dt>{}</dt><dd>{}</dd>", l(term), l(meaning));
+    }
+    let _ = write!(
+        out,
+        "</dl>\n</section>\n</main>\n<script>\n{}</script>\n</body>\n</html>\n",
+        script(total, first_number, app.trace().len())
+    );
+    out
+}
+
+fn hidden(i: usize) -> &'static str {
+    if i == 0 { "" } else { " hidden" }
+}
+
+fn hex((r, g, b): Rgb) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The page in the figure's own colours, so figure and page are one.
+fn css(theme: Theme) -> String {
+    let palette = theme.palette16();
+    let (bg, fg) = (hex(theme.page()), hex(theme.page_fg()));
+    let muted = hex(palette[7]);
+    let line = hex(palette[8]);
+    let accent = hex(palette[12]);
+    format!(
+        ":root {{ color-scheme: {scheme}; }}
+* {{ box-sizing: border-box; }}
+[hidden] {{ display: none !important; }}
+body {{ margin: 0; background: {bg}; color: {fg};
+  font: 16px/1.6 system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif; }}
+main {{ max-width: 1280px; margin: 0 auto; padding: 12px; }}
+h1 {{ font-size: 1.4em; margin: 0.3em 0 0.6em; }}
+h2 {{ font-size: 1.15em; margin: 0.4em 0; }}
+h3 {{ font-size: 1em; margin: 1em 0 0.2em; }}
+.player {{ border: 1px solid {line}; border-radius: 6px; padding: 8px; }}
+.player:focus {{ outline: 3px solid {accent}; outline-offset: 2px; }}
+.figure {{ position: relative; }}
+.figure svg {{ display: block; width: 100%; height: auto; }}
+.figure svg text {{ white-space: pre; }}
+.figure.zoomed {{ position: fixed; inset: 0; z-index: 10; overflow: auto; background: {bg};
+  padding-top: 56px; }}
+.figure.zoomed svg {{ min-width: 1100px; }}
+.zoom {{ margin-left: auto; }}
+.zoom[aria-pressed=true] {{ position: fixed; top: 8px; right: 8px; z-index: 11; }}
+.controls {{ display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }}
+button, input {{ font: inherit; color: {fg}; background: {bg}; border: 1px solid {line};
+  border-radius: 4px; padding: 4px 10px; min-height: 40px; }}
+button:hover {{ border-color: {fg}; }}
+button:focus-visible, input:focus-visible {{ outline: 3px solid {accent}; outline-offset: 1px; }}
+button[aria-pressed=true] {{ border-color: {fg}; font-weight: bold; }}
+#counter {{ font-weight: bold; font-variant-numeric: tabular-nums; min-width: 4em; text-align: center; }}
+.dwell input {{ width: 5em; }}
+.step p {{ margin: 0.3em 0; white-space: pre-line; }}
+.acting, .hint {{ color: {muted}; }}
+.ended {{ font-weight: bold; }}
+.hint {{ font-size: 0.9em; }}
+dt {{ font-weight: bold; margin-top: 0.5em; }}
+dd {{ margin-left: 1.5em; }}
+",
+        scheme = if theme == Theme::DARK { "dark" } else { "light" },
+    )
+}
+
+/// The player's behaviour. `total` frames are in the page; `first` is the
+/// scenario step number of the first one (`--steps`), of `of` steps.
+fn script(total: usize, first: usize, of: usize) -> String {
+    format!(
+        r#"(function () {{
+  'use strict';
+  var total = {total}, first = {first}, of = {of};
+  var player = document.getElementById('player');
+  var frames = player.querySelectorAll('.frame');
+  var texts = player.querySelectorAll('.step');
+  var counter = document.getElementById('counter');
+  var play = document.getElementById('play');
+  var dwell = document.getElementById('dwell');
+  var figure = document.getElementById('figure');
+  var zoom = document.getElementById('zoom');
+  var current = 0, timer = null;
+
+  function fromHash() {{
+    var m = /^#step=(\d+)$/.exec(location.hash);
+    if (!m) return null;
+    var i = parseInt(m[1], 10) - first;
+    return i >= 0 && i < total ? i : null;
+  }}
+  function show(i, follow) {{
+    current = Math.max(0, Math.min(total - 1, i));
+    for (var j = 0; j < total; j++) {{
+      frames[j].hidden = j !== current;
+      texts[j].hidden = j !== current;
+    }}
+    counter.textContent = (first + current) + '/' + of;
+    if (follow !== false) {{
+      var hash = '#step=' + (first + current);
+      if (location.hash !== hash) {{
+        try {{ history.replaceState(null, '', hash); }} catch (e) {{ /* a sandboxed frame */ }}
+      }}
+    }}
+  }}
+  function dwellMs() {{
+    var s = parseFloat(dwell.value);
+    if (!(s >= 0.1)) s = parseFloat(dwell.defaultValue);
+    return Math.min(s, 600) * 1000;
+  }}
+  function setPlaying(on) {{
+    clearTimeout(timer);
+    timer = on ? setTimeout(tick, dwellMs()) : null;
+    play.textContent = on ? play.dataset.pause : play.dataset.play;
+    play.setAttribute('aria-pressed', on ? 'true' : 'false');
+  }}
+  function tick() {{
+    timer = null;
+    show(current + 1);
+    setPlaying(current < total - 1);
+  }}
+  function togglePlay() {{
+    if (timer !== null) {{ setPlaying(false); return; }}
+    if (current === total - 1) show(0);
+    setPlaying(current < total - 1);
+  }}
+  function go(i) {{
+    show(i);
+    if (timer !== null) setPlaying(current < total - 1);
+  }}
+  function setZoom(on) {{
+    figure.classList.toggle('zoomed', on);
+    zoom.setAttribute('aria-pressed', on ? 'true' : 'false');
+    zoom.textContent = on ? zoom.dataset.unzoom : zoom.dataset.zoom;
+    try {{
+      if (on && document.fullscreenEnabled && !document.fullscreenElement) {{
+        player.requestFullscreen().catch(function () {{}});
+      }} else if (!on && document.fullscreenElement) {{
+        document.exitFullscreen().catch(function () {{}});
+      }}
+    }} catch (e) {{ /* the zoomed layout alone still fills the window */ }}
+  }}
+  document.addEventListener('fullscreenchange', function () {{
+    if (!document.fullscreenElement && figure.classList.contains('zoomed')) setZoom(false);
+  }});
+  document.getElementById('first').addEventListener('click', function () {{ go(0); }});
+  document.getElementById('prev').addEventListener('click', function () {{ go(current - 1); }});
+  document.getElementById('next').addEventListener('click', function () {{ go(current + 1); }});
+  document.getElementById('last').addEventListener('click', function () {{ go(total - 1); }});
+  play.addEventListener('click', togglePlay);
+  zoom.addEventListener('click', function () {{ setZoom(!figure.classList.contains('zoomed')); }});
+  // Keys only while the player has focus: the page around it keeps its own.
+  player.addEventListener('keydown', function (e) {{
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    var tag = e.target.tagName;
+    var typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
+    switch (e.key) {{
+      case 'ArrowRight': if (typing) return; go(current + 1); break;
+      case 'ArrowLeft': if (typing) return; go(current - 1); break;
+      case 'Home': if (typing) return; go(0); break;
+      case 'End': if (typing) return; go(total - 1); break;
+      // On a button, Space presses that button.
+      case ' ': if (typing || tag === 'BUTTON') return; togglePlay(); break;
+      case 'Escape': if (!figure.classList.contains('zoomed')) return; setZoom(false); break;
+      default: return;
+    }}
+    e.preventDefault();
+  }});
+  window.addEventListener('hashchange', function () {{
+    var i = fromHash();
+    if (i !== null && i !== current) go(i);
+  }});
+  var start = fromHash();
+  show(start === null ? 0 : start, false);
+  // A page of its own gives the player focus; inside an iframe the host
+  // page keeps it.
+  if (window.self === window.top) player.focus({{ preventScroll: true }});
+}})();
+"#
+    )
+}

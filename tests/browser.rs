@@ -1,0 +1,460 @@
+//! The HTML player in a real browser: headless Chromium driven over the
+//! DevTools protocol. It opens at 1/8 and stays still, the keys step and
+//! play, `#step=5` opens step 5, keys do nothing while the player lacks
+//! focus, the figure fits a phone, and the page makes no request at all.
+//!
+//! Chromium comes from the Debian package `chromium-headless-shell` (CI
+//! installs it, see `.ci/run`); where no Chromium is installed this test
+//! says so and passes without running. Screenshots are left in
+//! `target/tmp/browser-*.png` for a person to look at.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tungstenite::{Message, WebSocket};
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
+const BROWSERS: [&str; 4] = [
+    "chromium-headless-shell",
+    "chrome-headless-shell",
+    "chromium",
+    "google-chrome",
+];
+
+fn find_browser() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let paths = std::env::var_os("PATH")?;
+    BROWSERS.iter().find_map(|name| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The browser process, killed when the test ends (passed or not).
+struct Browser {
+    child: Child,
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn launch(path: &Path, profile: &Path) -> (Browser, String) {
+    let mut child = Command::new(path)
+        .args([
+            "--headless",
+            "--remote-debugging-port=0",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--no-sandbox",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("about:blank")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", path.display()));
+    let stderr = child.stderr.take().unwrap();
+    let browser = Browser { child };
+    let mut lines = BufReader::new(stderr).lines();
+    let url = loop {
+        match lines.next() {
+            Some(Ok(line)) => {
+                if let Some(at) = line.find("ws://") {
+                    break line[at..].trim().to_string();
+                }
+            }
+            _ => panic!("{} ended without a DevTools address", path.display()),
+        }
+    };
+    // Keep draining stderr so the browser never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (browser, url)
+}
+
+/// A DevTools connection to one page (a flat session on the browser socket).
+struct Page {
+    ws: WebSocket<TcpStream>,
+    session: String,
+    next_id: u64,
+    events: Vec<Value>,
+}
+
+impl Page {
+    fn open(browser_url: &str) -> Page {
+        let addr = browser_url
+            .trim_start_matches("ws://")
+            .split('/')
+            .next()
+            .unwrap()
+            .to_string();
+        let stream = TcpStream::connect(&addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let (ws, _) = tungstenite::client(browser_url, stream).unwrap();
+        let mut page = Page {
+            ws,
+            session: String::new(),
+            next_id: 0,
+            events: Vec::new(),
+        };
+        let target = page.send(None, "Target.createTarget", json!({"url": "about:blank"}));
+        let target_id = target["targetId"].as_str().unwrap().to_string();
+        let attached = page.send(
+            None,
+            "Target.attachToTarget",
+            json!({"targetId": target_id, "flatten": true}),
+        );
+        page.session = attached["sessionId"].as_str().unwrap().to_string();
+        for domain in ["Page.enable", "Network.enable", "Runtime.enable"] {
+            page.call(domain, json!({}));
+        }
+        page
+    }
+
+    fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut message = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = session {
+            message["sessionId"] = json!(s);
+        }
+        self.ws.send(Message::text(message.to_string())).unwrap();
+        loop {
+            let reply = match self.ws.read().unwrap() {
+                Message::Text(t) => serde_json::from_str::<Value>(t.as_str()).unwrap(),
+                _ => continue,
+            };
+            if reply["id"] == json!(id) {
+                assert!(reply["error"].is_null(), "{method}: {}", reply["error"]);
+                return reply["result"].clone();
+            }
+            self.events.push(reply);
+        }
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let session = self.session.clone();
+        self.send(Some(&session), method, params)
+    }
+
+    fn eval(&mut self, expression: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        );
+        assert!(
+            r["exceptionDetails"].is_null(),
+            "{expression}: {}",
+            r["exceptionDetails"]
+        );
+        r["result"]["value"].clone()
+    }
+
+    fn text(&mut self, expression: &str) -> String {
+        self.eval(expression)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn counter(&mut self) -> String {
+        self.text("document.getElementById('counter').textContent")
+    }
+
+    fn goto(&mut self, url: &str) {
+        self.call("Page.navigate", json!({"url": url}));
+        let start = Instant::now();
+        while self.text("document.readyState") != "complete" || self.text("location.href") != url {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{url} did not load"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn key(&mut self, key: &str, code: &str, vk: u32) {
+        let text = if key == " " { " " } else { "" };
+        for kind in ["keyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": code,
+                       "windowsVirtualKeyCode": vk, "text": if kind == "keyDown" { text } else { "" }}),
+            );
+        }
+    }
+
+    /// Wait for whatever events are in flight, then the URLs requested.
+    fn requests(&mut self) -> Vec<String> {
+        self.eval("0");
+        self.events
+            .iter()
+            .filter(|e| e["method"] == "Network.requestWillBeSent")
+            .map(|e| e["params"]["request"]["url"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    fn screenshot(&mut self, path: &Path) {
+        let shot = self.call("Page.captureScreenshot", json!({"format": "png"}));
+        let png = base64_decode(shot["data"].as_str().unwrap());
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        std::fs::write(path, png).unwrap();
+        eprintln!("screenshot: {}", path.display());
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let bytes: Vec<u8> = s.bytes().filter(|&c| c != b'=').collect();
+    let mut out = Vec::with_capacity(bytes.len() * 3 / 4);
+    for chunk in bytes.chunks(4) {
+        let mut n = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            n |= u32::from(value(c)) << (18 - 6 * i);
+        }
+        let take = chunk.len() - 1;
+        out.extend_from_slice(&n.to_be_bytes()[1..=take]);
+    }
+    out
+}
+
+#[test]
+fn base64_decodes_padding() {
+    assert_eq!(base64_decode("aGk="), b"hi");
+    assert_eq!(base64_decode("aGV5"), b"hey");
+    assert_eq!(base64_decode("aA=="), b"h");
+}
+
+#[test]
+fn the_html_player_plays_in_chromium_without_any_request() {
+    let Some(chromium) = find_browser() else {
+        eprintln!(
+            "SKIPPED the_html_player_plays_in_chromium_without_any_request: no Chromium found \
+             (apt-get install chromium-headless-shell, or set CHROMIUM=/path/to/chrome)"
+        );
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(BIN)
+        .args(["export", "--format", "html", "--dwell", "0.3", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = dir.join("read-config-timeout.zh.html");
+    let url = format!("file://{}", file.canonicalize().unwrap().display());
+
+    let (_browser, ws) = launch(&chromium, &dir.join("profile"));
+    let mut page = Page::open(&ws);
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    page.goto(&url);
+
+    // Opens at 1/8, and stays still.
+    assert_eq!(page.counter(), "1/8");
+    assert_eq!(page.text("location.hash"), "");
+    std::thread::sleep(Duration::from_millis(900));
+    assert_eq!(page.counter(), "1/8", "the player starts still");
+    assert_eq!(page.eval("document.activeElement.id"), json!("player"));
+    // One frame and one step text shown; the figure has its alt text.
+    assert_eq!(
+        page.eval("document.querySelectorAll('.frame:not([hidden])').length"),
+        json!(1)
+    );
+    let alt = page.text("document.querySelector('.frame:not([hidden]) svg title').textContent");
+    assert!(alt.contains("步骤 1/8"), "{alt}");
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-desktop.png"));
+
+    // → and ← step; the address follows.
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(page.counter(), "2/8");
+    assert_eq!(page.text("location.hash"), "#step=2");
+    let heading = page.text("document.querySelector('.step:not([hidden]) h2').textContent");
+    assert!(heading.starts_with("步骤 2/8"), "{heading}");
+    page.key("ArrowLeft", "ArrowLeft", 37);
+    assert_eq!(page.counter(), "1/8");
+    page.key("End", "End", 35);
+    assert_eq!(page.counter(), "8/8");
+    page.key("Home", "Home", 36);
+    assert_eq!(page.counter(), "1/8");
+
+    // Space plays one step per dwell (0.3 s); a second Space pauses.
+    page.key(" ", "Space", 32);
+    std::thread::sleep(Duration::from_millis(1000));
+    page.key(" ", "Space", 32);
+    let paused = page.counter();
+    let k: usize = paused.split('/').next().unwrap().parse().unwrap();
+    assert!((2..8).contains(&k), "played to {paused}");
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(page.counter(), paused, "a second Space pauses");
+    // Played from step 7, it stops on the last step.
+    page.key("End", "End", 35);
+    page.key("ArrowLeft", "ArrowLeft", 37);
+    page.key(" ", "Space", 32);
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(page.counter(), "8/8");
+    assert_eq!(
+        page.eval("document.getElementById('play').getAttribute('aria-pressed')"),
+        json!("false"),
+        "stopped at the end"
+    );
+
+    // The buttons are buttons and work.
+    page.eval("document.getElementById('first').click()");
+    assert_eq!(page.counter(), "1/8");
+    page.eval("document.getElementById('next').click()");
+    assert_eq!(page.counter(), "2/8");
+
+    // Without focus, the keys are the page's: nothing moves.
+    page.eval("document.activeElement.blur()");
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(
+        page.counter(),
+        "2/8",
+        "keys work only when the player has focus"
+    );
+
+    // A link to a step opens it.
+    page.goto("about:blank");
+    page.goto(&format!("{url}#step=5"));
+    assert_eq!(page.counter(), "5/8");
+    let shown = page.text("document.querySelector('.frame:not([hidden])').dataset.step");
+    assert_eq!(shown, "5");
+
+    // A phone: the figure fits the width; the zoom shows it full size.
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+    );
+    page.goto("about:blank");
+    page.goto(&url);
+    let fits = page.eval(
+        "(() => { const r = document.querySelector('.frame:not([hidden]) svg').getBoundingClientRect(); \
+         return r.width > 0 && r.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth; })()",
+    );
+    assert_eq!(fits, json!(true), "the figure scales to a phone");
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone.png"));
+    page.eval("document.getElementById('zoom').click()");
+    let zoomed = page.eval(
+        "(() => { const f = document.getElementById('figure'); const r = f.getBoundingClientRect(); \
+         const s = f.querySelector('.frame:not([hidden]) svg').getBoundingClientRect(); \
+         return getComputedStyle(f).position === 'fixed' && r.width === innerWidth && s.width >= 1100; })()",
+    );
+    assert_eq!(
+        zoomed,
+        json!(true),
+        "the zoom fills the screen at full size"
+    );
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone-zoomed.png"));
+
+    // Inside an iframe of a page of notes: the link's step opens, the
+    // player does not take the page's focus, and the page's keys stay its own.
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let notes = dir.join("notes.html");
+    std::fs::write(
+        &notes,
+        "<!DOCTYPE html><html><body><h1>Notes</h1>\
+         <iframe id=\"f\" src=\"read-config-timeout.zh.html#step=3\" width=\"900\" height=\"700\"></iframe>\
+         </body></html>",
+    )
+    .unwrap();
+    let notes_url = format!("file://{}", notes.canonicalize().unwrap().display());
+    page.goto(&notes_url);
+    let start = Instant::now();
+    let frame_id = loop {
+        let tree = page.call("Page.getFrameTree", json!({}));
+        let child = &tree["frameTree"]["childFrames"][0]["frame"];
+        if child["url"]
+            .as_str()
+            .is_some_and(|u| u.ends_with("read-config-timeout.zh.html"))
+        {
+            break child["id"].as_str().unwrap().to_string();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the iframe did not load: {tree}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let world = page.call(
+        "Page.createIsolatedWorld",
+        json!({"frameId": frame_id, "worldName": "test"}),
+    );
+    let context = world["executionContextId"].clone();
+    let in_frame = |page: &mut Page, expression: &str| {
+        let r = page.call(
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true, "contextId": context}),
+        );
+        r["result"]["value"].clone()
+    };
+    let start = Instant::now();
+    while in_frame(&mut page, "document.readyState") != json!("complete") {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the player did not load"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(
+        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        json!("3/8")
+    );
+    assert_eq!(
+        page.eval("document.activeElement === document.body"),
+        json!(true),
+        "the player in an iframe leaves the page's focus alone"
+    );
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(
+        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        json!("3/8")
+    );
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-iframe.png"));
+
+    // The pages asked for nothing but themselves.
+    let requests = page.requests();
+    assert!(!requests.is_empty(), "the network events were recorded");
+    let outside: Vec<&String> = requests
+        .iter()
+        .filter(|u| !u.starts_with("file://") && *u != "about:blank")
+        .collect();
+    assert!(outside.is_empty(), "outside requests: {outside:?}");
+    assert_eq!(
+        page.eval("performance.getEntriesByType('resource').length"),
+        json!(0)
+    );
+}
