@@ -18,7 +18,11 @@ use crate::view;
 pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
-    let loaded = match load::load(name) {
+    let loaded = match &cli.transcript {
+        Some(file) => crate::transcript::load(file, cli.transcript_format),
+        None => load::load(name),
+    };
+    let loaded = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("{e}");

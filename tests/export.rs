@@ -31,6 +31,7 @@ fn scratch(name: &str) -> PathBuf {
 fn options(format: ExportFormat, out: PathBuf) -> Options {
     Options {
         scenario: DEFAULT_SCENARIO.to_string(),
+        transcript: None,
         format,
         out,
         size: (120, 40),

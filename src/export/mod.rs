@@ -42,6 +42,8 @@ pub const DWELL_DEFAULT_SECS: f64 = 2.0;
 pub struct Options {
     /// A shipped scenario's name or a scenario file.
     pub scenario: String,
+    /// A transcript file (and a forced format) to export instead.
+    pub transcript: Option<(String, Option<crate::transcript::Format>)>,
     pub format: ExportFormat,
     pub out: PathBuf,
     pub size: (u16, u16),
@@ -71,6 +73,7 @@ impl Options {
                 .scenario
                 .clone()
                 .unwrap_or_else(|| DEFAULT_SCENARIO.to_string()),
+            transcript: cli.transcript.clone().map(|t| (t, cli.transcript_format)),
             format: *format,
             out: out.clone(),
             size: *size,
@@ -143,7 +146,11 @@ pub fn export(
     options: &Options,
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
-    let loaded = load::load(&options.scenario).map_err(ExportError::Scenario)?;
+    let loaded = match &options.transcript {
+        Some((file, format)) => crate::transcript::load(file, *format),
+        None => load::load(&options.scenario),
+    }
+    .map_err(ExportError::Scenario)?;
     let app = App::new(loaded, options.lang, options.theme);
     let steps = step_range(&app, options.steps)?;
     fs::create_dir_all(&options.out).map_err(|e| {
