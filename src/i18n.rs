@@ -347,7 +347,10 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
 fn result_title(trace: &Trace, id: &crate::trace::CallId, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let Some(call) = trace.call(id) else {
-        return id.0.clone();
+        return match zh {
+            true => format!("{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）"),
+            false => format!("A result for {id} arrives, but no call has that id (an orphan)"),
+        };
     };
     let replayed = call.result.as_ref().is_some_and(|r| r.replayed);
     let error = call.result.as_ref().is_some_and(|r| r.is_error);

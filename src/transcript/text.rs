@@ -211,7 +211,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             if let Some(t) = tokens {
                 s.push_str(&pick(
                     lang,
-                    format!(" 文件记录这次回复输出了 {t} 个 token。"),
+                    format!("文件记录这次回复输出了 {t} 个 token。"),
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
@@ -219,7 +219,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                 s.push_str(&pick(
                     lang,
                     format!(
-                        " ⚠ 文件里没有 {} 的结果：这个调用没有得到回答。",
+                        "⚠ 文件里没有 {} 的结果：这个调用没有得到回答。",
                         ids(unanswered)
                     ),
                     format!(
@@ -309,7 +309,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             if let Some(t) = tokens {
                 s.push_str(&pick(
                     lang,
-                    format!(" 文件记录这次回复输出了 {t} 个 token。"),
+                    format!("文件记录这次回复输出了 {t} 个 token。"),
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
@@ -325,13 +325,13 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
     if let Some(unanswered) = end {
         out.push_str(&pick(
             lang,
-            " 文件到此结束。".to_string(),
+            "文件到此结束。".to_string(),
             " The file ends here.".to_string(),
         ));
         if !unanswered.is_empty() {
             out.push_str(&pick(
                 lang,
-                format!(" ⚠ 没有得到结果的调用：{}。", ids(unanswered)),
+                format!("⚠ 没有得到结果的调用：{}。", ids(unanswered)),
                 format!(" ⚠ Calls that never got a result: {}.", ids(unanswered)),
             ));
         }
@@ -395,27 +395,27 @@ fn model_call(
     if let Some(Some(t)) = tokens_in.get(number as usize - 1) {
         s.push_str(&pick(
             lang,
-            format!(" 文件记录输入 {t} 个 token。"),
+            format!("文件记录输入 {t} 个 token。"),
             format!(" The file records {t} input tokens."),
         ));
     }
     if system > 0 {
         s.push_str(&pick(
             lang,
-            format!(" 另有 {system} 字符的系统/开发者指令（不显示为消息，见 a）。"),
+            format!("另有 {system} 字符的系统/开发者指令（不显示为消息，见 a）。"),
             format!(" Also sent: {system} chars of system/developer instructions (not drawn as messages; see a)."),
         ));
     } else if matches!(source, Source::Reconstructed) {
         s.push_str(&pick(
             lang,
-            " 文件里没有系统提示词：不知道是否发送过。".to_string(),
+            "文件里没有系统提示词：不知道是否发送过。".to_string(),
             " The file holds no system prompt: whether one was sent is unknown.".to_string(),
         ));
     }
     if !tools_known {
         s.push_str(&pick(
             lang,
-            " 文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。".to_string(),
+            "文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。".to_string(),
             " The file holds no tool schemas, so none are listed; that does not mean none were offered.".to_string(),
         ));
     }
@@ -423,7 +423,7 @@ fn model_call(
         let p = place(line, by_item, lang);
         s.push_str(&pick(
             lang,
-            format!(" ⚠ {p}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。"),
+            format!("⚠ {p}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。"),
             format!(
                 " ⚠ Compaction at {p}: from there the real context held a summary instead of the earlier messages, which are still shown here in full."
             ),
@@ -432,7 +432,7 @@ fn model_call(
     if no_reply {
         s.push_str(&pick(
             lang,
-            " 文件没有记录这次调用的回复。".to_string(),
+            "文件没有记录这次调用的回复。".to_string(),
             " The file records no reply to this call.".to_string(),
         ));
     }
