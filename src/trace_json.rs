@@ -34,7 +34,7 @@ pub fn to_value(trace: &Trace) -> Value {
     let steps: Vec<Value> = (0..trace.len())
         .map(|i| step(trace, i, &mut files))
         .collect();
-    json!({ "scenario": scenario(trace), "steps": steps })
+    json!({ "scenario": scenario(trace), "summary": crate::transcript::summary(trace), "steps": steps })
 }
 
 #[derive(serde::Serialize)]

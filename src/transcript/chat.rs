@@ -1,5 +1,5 @@
 //! OpenAI Chat Completions: a `messages` array, a request body (`messages`
-//! + `tools`), or one request (and its response) per JSONL line. Tool
+//! and `tools`), or one request (and its response) per JSONL line. Tool
 //! calls are `tool_calls[].id` with `function.arguments` as a JSON string;
 //! results are `role: "tool"` messages with `tool_call_id`. The format has
 //! no error flag on a result, so none is guessed from its text.
