@@ -29,6 +29,10 @@ pub fn main(cli: &Cli) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    let name = match &cli.transcript {
+        Some(file) => format!("--transcript {file}"),
+        None => name.to_string(),
+    };
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         eprintln!(
             "agent-loop-sim: the interactive simulator needs a terminal, and this is not one.\n\

@@ -309,9 +309,9 @@ impl Builder {
     }
 
     /// Build the traces (zh, en) and the `Loaded` the app holds.
-    pub fn finish(self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
+    pub fn finish(mut self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
         let name = self.name.clone();
-        let built = Build::run(&self, format);
+        let built = Build::run(&mut self, format);
         if built.trace.steps.is_empty() {
             return Err(super::error(
                 path,
@@ -336,17 +336,21 @@ impl Builder {
                 + usize::from(self.truncated.is_some()),
             off_chain: self.off_chain,
         };
-        let mut traces = Lang::ALL.map(|lang| {
-            let mut trace = built.trace.clone();
+        // One clone: a long run's trace is megabytes.
+        let Build {
+            trace: en,
+            says,
+            tokens_in,
+            ..
+        } = built;
+        let mut traces = [en.clone(), en];
+        for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
-            for (step, say) in trace.steps.iter_mut().zip(&built.says) {
-                step.narration = Some(text::narrate(say, &built.tokens_in, self.by_item, lang));
+            for (step, say) in trace.steps.iter_mut().zip(&says) {
+                step.narration = Some(text::narrate(say, &tokens_in, self.by_item, lang));
             }
-            trace
-        });
-        // Free the clone's source early: a long run is megabytes.
-        drop(built);
+        }
         let [zh, en] = &mut traces;
         debug_assert_eq!(zh.len(), en.len());
         let both = |f: &dyn Fn(Lang) -> String| Text {
@@ -455,7 +459,7 @@ struct Build {
 }
 
 impl Build {
-    fn run(b: &Builder, format: Format) -> Build {
+    fn run(b: &mut Builder, format: Format) -> Build {
         let tools = b.tools.clone().unwrap_or_default();
         let tools_size = tools
             .iter()
@@ -487,19 +491,21 @@ impl Build {
             compactions: 0,
             compacted_at: None,
         };
-        let answered = answered(&b.events);
+        // The events are consumed: their texts move into the trace.
+        let events = std::mem::take(&mut b.events);
+        let answered = answered(&events);
         let mut pending: Option<Request> = None;
-        for event in &b.events {
+        for event in events {
             match event {
                 Event::Msg(Msg::User { text, line }) => {
                     let first = build.trace.steps.is_empty();
-                    build.append(Role::User, text.clone(), Vec::new(), None, false);
+                    build.append(Role::User, text, Vec::new(), None, false);
                     build.step(
                         StepKind::TaskArrives,
                         None,
                         Lane::Host,
                         Say::User {
-                            line: *line,
+                            line,
                             first,
                             format,
                         },
@@ -512,27 +518,27 @@ impl Build {
                     line,
                 }) => {
                     build.model_call(pending.take(), false, format);
-                    build.reply(text, calls, *tokens_out, *line, &answered);
+                    build.reply(text, &calls, tokens_out, line, &answered);
                 }
                 Event::Msg(Msg::Tool {
                     call_id,
                     text,
                     is_error,
                     line,
-                }) => build.result(call_id, text, *is_error, *line, &answered),
+                }) => build.result(&call_id, text, is_error, line, &answered),
                 Event::Request(request) => {
-                    if let Some(earlier) = pending.replace(*request) {
+                    if let Some(earlier) = pending.replace(request) {
                         build.model_call(Some(earlier), true, format);
                     }
                 }
                 Event::Compacted { line } => {
                     build.compactions += 1;
-                    build.compacted_at = Some(*line);
+                    build.compacted_at = Some(line);
                 }
                 Event::Tokens { input, output } => {
                     if let Some(last) = build.trace.model_calls.last_mut() {
                         if let Some(out) = output {
-                            last.tokens = *out as usize;
+                            last.tokens = out as usize;
                         }
                         if let Some(slot) = build.tokens_in.last_mut() {
                             *slot = input.or(*slot);
@@ -649,7 +655,7 @@ impl Build {
 
     fn reply(
         &mut self,
-        text: &str,
+        text: String,
         calls: &[CallSpec],
         tokens_out: Option<u64>,
         line: usize,
@@ -678,7 +684,7 @@ impl Build {
             });
             ids.push(id);
         }
-        let estimate = estimate_tokens(text)
+        let estimate = estimate_tokens(&text)
             + self.trace.calls[self.trace.calls.len() - calls.len()..]
                 .iter()
                 .map(|c| estimate_tokens(&c.tool) + estimate_tokens(&c.args_text()) + 1)
@@ -686,7 +692,7 @@ impl Build {
         if let Some(last) = self.trace.model_calls.last_mut() {
             last.tokens = tokens_out.map_or(estimate, |t| t as usize);
         }
-        self.append(Role::Assistant, text.to_string(), ids.clone(), None, false);
+        self.append(Role::Assistant, text, ids.clone(), None, false);
         if ids.is_empty() {
             self.step(
                 StepKind::Answers { number },
@@ -728,7 +734,7 @@ impl Build {
     fn result(
         &mut self,
         call_id: &str,
-        text: &str,
+        text: String,
         is_error: bool,
         line: usize,
         answered: &HashSet<String>,
@@ -743,13 +749,7 @@ impl Build {
             // A result that answers no call: none by that id, or one
             // already answered. Appended as the file has it, and flagged.
             let duplicate = self.call_index.contains_key(call_id);
-            self.append(
-                Role::Tool,
-                text.to_string(),
-                Vec::new(),
-                Some(id.clone()),
-                is_error,
-            );
+            self.append(Role::Tool, text, Vec::new(), Some(id.clone()), is_error);
             let say = Say::Result {
                 id: call_id.to_string(),
                 tool: None,
@@ -807,7 +807,7 @@ impl Build {
         }
         self.append(
             Role::Tool,
-            text.to_string(),
+            text.clone(),
             Vec::new(),
             Some(id.clone()),
             is_error,
@@ -817,7 +817,7 @@ impl Build {
         let call = &mut self.trace.calls[index];
         call.finished = Some(step);
         call.result = Some(ToolResult {
-            text: text.to_string(),
+            text,
             is_error,
             replayed: false,
         });

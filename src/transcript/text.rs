@@ -355,6 +355,7 @@ fn model_call(
     by_item: bool,
     lang: Lang,
 ) -> String {
+    let noun = if messages == 1 { "message" } else { "messages" };
     let mut s = match source {
         Source::Exact { line } => {
             let p = place(line, by_item, lang);
@@ -364,7 +365,7 @@ fn model_call(
                     "第 {number} 次模型调用：上下文就是{p}请求体里的 {messages} 条消息（确切，来自文件），其中 {new} 条是新的，共 {size} 字符。"
                 ),
                 format!(
-                    "Model call #{number}: the context is exactly the {messages} messages of the request body at {p} ({new} new, {size} chars)."
+                    "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {p} ({new} new, {size} chars)."
                 ),
             )
         }
@@ -387,7 +388,7 @@ fn model_call(
                 format_name(format, lang)
             ),
             format!(
-                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} messages before it ({new} new, {size} chars).",
+                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} {noun} before it ({new} new, {size} chars).",
                 format_name(format, lang)
             ),
         ),
