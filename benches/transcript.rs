@@ -113,7 +113,6 @@ fn write_rollout() -> std::path::PathBuf {
         "response_item",
         serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]}),
     );
-    drop(line);
     out.flush().unwrap();
     path
 }

@@ -42,7 +42,10 @@ pub fn check(files: &[String]) -> ExitCode {
 pub fn trace_command(cli: &Cli) -> ExitCode {
     let lang = cli.lang.into();
     match (&cli.transcript, &cli.command) {
-        (Some(file), _) => print_trace(crate::transcript::load(file, cli.transcript_format), lang),
+        (Some(file), _) => print_trace(
+            crate::transcript::load(file, cli.transcript_format, cli.redact),
+            lang,
+        ),
         (None, Some(crate::cli::Command::Trace { target: Some(t) })) => trace(t, lang),
         _ => {
             eprintln!("trace: expected a scenario (NAME|FILE) or --transcript FILE");

@@ -28,6 +28,11 @@ pub struct Cli {
     #[arg(long, value_enum, value_name = "FORMAT", global = true)]
     pub transcript_format: Option<crate::transcript::Format>,
 
+    /// Mask likely secrets in the transcript (API keys, tokens, bearer
+    /// headers, private keys, emails) on screen and in every export.
+    #[arg(long, global = true)]
+    pub redact: bool,
+
     /// Language of the screen.
     #[arg(long, value_enum, default_value_t = LangArg::Zh, global = true)]
     pub lang: LangArg,

@@ -19,7 +19,7 @@ pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
-        Some(file) => crate::transcript::load(file, cli.transcript_format),
+        Some(file) => crate::transcript::load(file, cli.transcript_format, cli.redact),
         None => load::load(name),
     };
     let loaded = match loaded {

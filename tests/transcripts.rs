@@ -325,3 +325,41 @@ fn a_few_frames_of_transcripts() {
         settings().bind(|| insta::assert_snapshot!(snap, text));
     }
 }
+
+#[test]
+fn redact_masks_secrets_on_screen_and_in_every_export() {
+    let dir = std::env::temp_dir().join(format!("als-redact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("secret.json");
+    std::fs::write(
+        &path,
+        r#"[{"role":"user","content":"deploy with OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234 and mail ada@example.org"},
+            {"role":"assistant","content":"Done."}]"#,
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let out = run(&["trace", "--transcript", file, "--redact", "--lang", "en"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("sk-proj-abc") && !out.stdout.contains("ada@example.org"));
+    assert!(out.stdout.contains("[redacted: email]"), "{}", out.stdout);
+    let figures = dir.join("figures");
+    let out = run(&[
+        "export",
+        "--transcript",
+        file,
+        "--redact",
+        "--format",
+        "svg",
+        "--out",
+        figures.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for entry in std::fs::read_dir(&figures).unwrap() {
+        let svg = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!svg.contains("sk-proj-abc") && !svg.contains("ada@example.org"));
+    }
+    // Without --redact the text is as the file has it.
+    let out = run(&["trace", "--transcript", file]);
+    assert!(out.stdout.contains("ada@example.org"));
+    std::fs::remove_dir_all(&dir).ok();
+}

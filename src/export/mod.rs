@@ -42,8 +42,8 @@ pub const DWELL_DEFAULT_SECS: f64 = 2.0;
 pub struct Options {
     /// A shipped scenario's name or a scenario file.
     pub scenario: String,
-    /// A transcript file (and a forced format) to export instead.
-    pub transcript: Option<(String, Option<crate::transcript::Format>)>,
+    /// A transcript file, a forced format and `--redact`, to export instead.
+    pub transcript: Option<(String, Option<crate::transcript::Format>, bool)>,
     pub format: ExportFormat,
     pub out: PathBuf,
     pub size: (u16, u16),
@@ -73,7 +73,10 @@ impl Options {
                 .scenario
                 .clone()
                 .unwrap_or_else(|| DEFAULT_SCENARIO.to_string()),
-            transcript: cli.transcript.clone().map(|t| (t, cli.transcript_format)),
+            transcript: cli
+                .transcript
+                .clone()
+                .map(|t| (t, cli.transcript_format, cli.redact)),
             format: *format,
             out: out.clone(),
             size: *size,
@@ -147,7 +150,7 @@ pub fn export(
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
     let loaded = match &options.transcript {
-        Some((file, format)) => crate::transcript::load(file, *format),
+        Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
         None => load::load(&options.scenario),
     }
     .map_err(ExportError::Scenario)?;

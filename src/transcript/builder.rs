@@ -18,7 +18,7 @@ use crate::trace::{
 };
 
 use super::text::{self, Say, Source};
-use super::{Format, clean};
+use super::{Format, clean, clean_redacted};
 
 /// A tool call as the model wrote it.
 #[derive(Debug, Clone)]
@@ -115,6 +115,8 @@ pub struct Builder {
     requests: usize,
     /// Places are items of one document's list, not lines of JSON lines.
     by_item: bool,
+    /// `--redact`: mask likely secrets in every text stored.
+    pub(crate) redact: bool,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<super::otel::Span>,
 }
@@ -130,7 +132,7 @@ impl Builder {
     /// A message in the order the run had it. Consecutive parts of one
     /// reply (Responses items, Claude Code lines) become one reply.
     pub fn push(&mut self, msg: Msg) {
-        let msg = cleaned(msg);
+        let msg = cleaned(msg, self.redact);
         if let (
             Msg::Assistant {
                 text,
@@ -183,7 +185,7 @@ impl Builder {
             })
             .collect();
         for msg in messages {
-            let msg = cleaned(msg);
+            let msg = cleaned(msg, self.redact);
             let key = msg.key();
             if matched < before && self.history[matched] == key {
                 matched += 1;
@@ -225,13 +227,16 @@ impl Builder {
     /// A system prompt or developer instruction: sent to the model, but
     /// not a message of the trace (it has no system role).
     pub fn system(&mut self, text: &str) {
-        let text = clean(text);
+        let text = clean_redacted(text, self.redact);
         if !text.trim().is_empty() && !self.system.contains(&text) {
             self.system.push(text);
         }
     }
 
-    pub fn tools(&mut self, tools: Vec<OfferedTool>) {
+    pub fn tools(&mut self, mut tools: Vec<OfferedTool>) {
+        for tool in &mut tools {
+            tool.description = clean_redacted(&tool.description, self.redact);
+        }
         if !tools.is_empty() {
             self.tools = Some(tools);
         }
@@ -335,6 +340,7 @@ impl Builder {
             skipped: self.skipped.values().map(Vec::len).sum::<usize>()
                 + usize::from(self.truncated.is_some()),
             off_chain: self.off_chain,
+            redacted: self.redact,
         };
         // One clone: a long run's trace is megabytes.
         let Build {
@@ -400,7 +406,8 @@ impl Builder {
 }
 
 /// Text from the file made safe before it is stored.
-fn cleaned(msg: Msg) -> Msg {
+fn cleaned(msg: Msg, redact: bool) -> Msg {
+    let clean = |s: &str| clean_redacted(s, redact);
     match msg {
         Msg::User { text, line } => Msg::User {
             text: clean(&text),

@@ -20,6 +20,7 @@ mod claude_code;
 mod codex;
 mod jsonl;
 mod otel;
+mod redact;
 mod responses;
 pub mod summary;
 mod text;
@@ -104,6 +105,15 @@ pub(crate) fn at_line(file: &str, line: usize, message: impl Into<String>) -> Sc
 
 /// Open a transcript: detect (or take) its format, read it, build traces.
 pub fn open(path: &str, forced: Option<Format>) -> Result<Opened, ScenarioError> {
+    open_with(path, forced, false)
+}
+
+/// `open`, masking likely secrets first when `redact` (`--redact`).
+pub fn open_with(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+) -> Result<Opened, ScenarioError> {
     let meta = std::fs::metadata(path).map_err(|e| {
         error(
             path,
@@ -128,6 +138,7 @@ pub fn open(path: &str, forced: Option<Format>) -> Result<Opened, ScenarioError>
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
     let name = display_name(path);
     let mut builder = Builder::new(&name);
+    builder.redact = redact;
     let format = match first {
         None => {
             return Err(at_line(
@@ -156,8 +167,8 @@ pub fn open(path: &str, forced: Option<Format>) -> Result<Opened, ScenarioError>
 }
 
 /// Open a transcript for a command: warnings go to stderr, one line each.
-pub fn load(path: &str, forced: Option<Format>) -> Result<Loaded, ScenarioError> {
-    let opened = open(path, forced)?;
+pub fn load(path: &str, forced: Option<Format>, redact: bool) -> Result<Loaded, ScenarioError> {
+    let opened = open_with(path, forced, redact)?;
     for warning in &opened.warnings {
         eprintln!("{warning}");
     }
@@ -446,6 +457,15 @@ fn detect_line(value: &Value) -> Option<Format> {
         return Some(Format::ClaudeCode);
     }
     detect_document(value)
+}
+
+/// Text from a transcript made safe for a terminal, and masked when asked.
+pub(crate) fn clean_redacted(s: &str, redact: bool) -> String {
+    let s = clean(s);
+    match redact {
+        true => redact::redact(&s).into_owned(),
+        false => s,
+    }
 }
 
 /// Text from a transcript made safe for a terminal: control characters

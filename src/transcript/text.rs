@@ -454,18 +454,26 @@ pub struct Facts {
     pub compactions: usize,
     pub skipped: usize,
     pub off_chain: usize,
+    pub redacted: bool,
 }
 
 /// The header title: the file and the detected format.
 pub fn title(f: &Facts, lang: Lang) -> String {
     let name = format_name(f.format, lang);
     let rebuilt = f.model_calls - f.exact_calls;
-    match (lang, rebuilt) {
+    let mut title = match (lang, rebuilt) {
         (Lang::Zh, 0) => format!("{} · {name}", f.file),
         (Lang::Zh, _) => format!("{} · {name} · 有重建", f.file),
         (Lang::En, 0) => format!("{} · {name}", f.file),
         (Lang::En, _) => format!("{} · {name} · reconstructed", f.file),
+    };
+    if f.redacted {
+        title.push_str(match lang {
+            Lang::Zh => " · 已脱敏",
+            Lang::En => " · redacted",
+        });
     }
+    title
 }
 
 pub fn task(f: &Facts, lang: Lang) -> String {
