@@ -236,6 +236,7 @@ fn bad_inputs_are_refused_with_the_file_and_the_line() {
     assert_refused("unknown-format.jsonl", "line 1:", "not a transcript");
     assert_refused("package.json", "line 1:", "not a transcript");
     assert_refused("invalid-utf8.jsonl", "line 4, column", "invalid UTF-8");
+    assert_refused("cut-document.json", "line 14, column 1", "ends too early");
 }
 
 #[test]

@@ -239,14 +239,14 @@ pub(crate) fn json_error(path: &str, e: &serde_json::Error) -> ScenarioError {
             "the JSON ends too early; expected the rest of the document (is the file cut short?)"
                 .to_string()
         }
-        serde_json::error::Category::Io if text.contains("UTF-8") || text.contains("utf-8") => {
-            "invalid UTF-8; expected a UTF-8 text file".to_string()
+        _ if text.contains("UTF-8") || text.contains("invalid unicode code point") => {
+            "invalid UTF-8 (or an invalid \\u escape); expected a UTF-8 text file".to_string()
         }
         _ => format!("not valid JSON ({text}); expected a transcript"),
     };
     error(
         path,
-        Some(format!("line {}, column {}", e.line(), e.column())),
+        Some(format!("line {}, column {}", e.line(), e.column().max(1))),
         message,
     )
 }
