@@ -83,6 +83,9 @@ struct Request {
     line: usize,
     /// The request's messages are the earlier ones plus new ones, in order.
     consistent: bool,
+    /// Responses `previous_response_id`: the earlier context is held by
+    /// the server, not repeated in the request.
+    continues: bool,
     tokens_in: Option<u64>,
 }
 
@@ -172,6 +175,22 @@ impl Builder {
     /// call. Messages already in the history are matched in order; the new
     /// ones are appended. The reply, if the file has it, is pushed next.
     pub fn request(&mut self, messages: Vec<Msg>, line: usize, tokens_in: Option<u64>) {
+        self.request_from(messages, line, tokens_in, false);
+    }
+
+    /// A request that continues an earlier response held by the server
+    /// (Responses `previous_response_id`): only its new items are in it.
+    pub fn request_continuing(&mut self, messages: Vec<Msg>, line: usize, tokens_in: Option<u64>) {
+        self.request_from(messages, line, tokens_in, true);
+    }
+
+    fn request_from(
+        &mut self,
+        messages: Vec<Msg>,
+        line: usize,
+        tokens_in: Option<u64>,
+        continues: bool,
+    ) {
         let before = self.history.len();
         let mut matched = 0;
         let mut appended = false;
@@ -220,6 +239,7 @@ impl Builder {
         self.events.push(Event::Request(Request {
             line,
             consistent,
+            continues,
             tokens_in,
         }));
     }
@@ -633,6 +653,7 @@ impl Build {
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match request {
+            Some(r) if r.continues => Source::Continues { line: r.line },
             Some(r) if r.consistent => {
                 self.exact_calls += 1;
                 Source::Exact { line: r.line }

@@ -82,7 +82,11 @@ pub fn document(
                 ));
             }
         };
-        b.request(msgs, line, reply.as_ref().and_then(|r| r.1));
+        let tokens_in = reply.as_ref().and_then(|r| r.1);
+        match request.get("previous_response_id") {
+            Some(Value::String(_)) => b.request_continuing(msgs, line, tokens_in),
+            _ => b.request(msgs, line, tokens_in),
+        }
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

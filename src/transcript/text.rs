@@ -15,6 +15,9 @@ pub enum Source {
     /// A request body that does not extend the earlier messages (the host
     /// rewrote or cut its history): shown as earlier messages plus new ones.
     Rewritten { line: usize },
+    /// A request that continues a response the server keeps
+    /// (`previous_response_id`): the earlier context is not in the file.
+    Continues { line: usize },
     /// No request body: rebuilt from the messages before the reply.
     Reconstructed,
 }
@@ -378,6 +381,18 @@ fn model_call(
                 ),
                 format!(
                     "Model call #{number}: the request body at {p} does not extend the earlier messages (the host rewrote or cut its history). Shown: the earlier messages plus the new ones, {messages} in all; not the exact context."
+                ),
+            )
+        }
+        Source::Continues { line } => {
+            let p = place(line, by_item, lang);
+            pick(
+                lang,
+                format!(
+                    "第 {number} 次模型调用（重建）：{p}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。"
+                ),
+                format!(
+                    "Model call #{number} (reconstructed): the request at {p} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all."
                 ),
             )
         }
