@@ -248,13 +248,13 @@ fn a_cut_last_line_and_unknown_types_are_skipped_with_a_warning() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stderr.contains("line 16 is cut short"),
+        out.stderr.contains("line 17 is cut short"),
         "{}",
         out.stderr
     );
     assert!(
         out.stderr
-            .contains("skipped 1 line of types not drawn as steps (future_item_type ×1): line 13"),
+            .contains("skipped 1 line of types not drawn as steps (future_item_type ×1): line 14"),
         "{}",
         out.stderr
     );

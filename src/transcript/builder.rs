@@ -96,6 +96,11 @@ enum Event {
     Compacted {
         line: usize,
     },
+    /// The harness stopped the turn (Codex `turn_aborted`).
+    Aborted {
+        line: usize,
+        reason: String,
+    },
     Tokens {
         input: Option<u64>,
         output: Option<u64>,
@@ -266,6 +271,12 @@ impl Builder {
         self.events.push(Event::Compacted { line });
     }
 
+    /// The turn was stopped here (interrupted by the user, …).
+    pub fn aborted(&mut self, line: usize, reason: &str) {
+        let reason = clean(reason);
+        self.events.push(Event::Aborted { line, reason });
+    }
+
     /// Token counts the file records for the latest model call.
     pub fn tokens(&mut self, input: Option<u64>, output: Option<u64>) {
         self.events.push(Event::Tokens { input, output });
@@ -367,6 +378,7 @@ impl Builder {
             trace: en,
             says,
             tokens_in,
+            notes,
             ..
         } = built;
         let mut traces = [en.clone(), en];
@@ -375,6 +387,15 @@ impl Builder {
             trace.title = text::title(&facts, lang);
             for (step, say) in trace.steps.iter_mut().zip(&says) {
                 step.narration = Some(text::narrate(say, &tokens_in, self.by_item, lang));
+            }
+            for (index, note) in &notes {
+                if let Some(n) = trace
+                    .steps
+                    .get_mut(*index)
+                    .and_then(|s| s.narration.as_mut())
+                {
+                    n.push_str(&text::note(note, self.by_item, lang));
+                }
             }
         }
         let [zh, en] = &mut traces;
@@ -483,6 +504,8 @@ struct Build {
     exact_calls: usize,
     compactions: usize,
     compacted_at: Option<usize>,
+    /// Said after a step's own narration: (step, note).
+    notes: Vec<(usize, text::Note)>,
 }
 
 impl Build {
@@ -517,6 +540,7 @@ impl Build {
             exact_calls: 0,
             compactions: 0,
             compacted_at: None,
+            notes: Vec::new(),
         };
         // The events are consumed: their texts move into the trace.
         let events = std::mem::take(&mut b.events);
@@ -561,6 +585,12 @@ impl Build {
                 Event::Compacted { line } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
+                }
+                Event::Aborted { line, reason } => {
+                    let step = build.says.len().saturating_sub(1);
+                    build
+                        .notes
+                        .push((step, text::Note::Aborted { line, reason }));
                 }
                 Event::Tokens { input, output } => {
                     if let Some(last) = build.trace.model_calls.last_mut() {

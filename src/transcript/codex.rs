@@ -49,7 +49,15 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
         "event_msg" => {
             // Most events repeat the response items for the UI; the token
             // counts are the ones the items do not hold.
-            if payload.get("type").and_then(Value::as_str) == Some("token_count") {
+            let kind = payload.get("type").and_then(Value::as_str);
+            if kind == Some("turn_aborted") {
+                let reason = payload
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given");
+                b.aborted(line, reason);
+            }
+            if kind == Some("token_count") {
                 let usage = payload.pointer("/info/last_token_usage");
                 let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
                 if usage.is_some() {

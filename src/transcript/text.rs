@@ -455,6 +455,27 @@ fn model_call(
     s
 }
 
+/// Something the file records between steps, said after a step.
+#[derive(Debug, Clone)]
+pub enum Note {
+    Aborted { line: usize, reason: String },
+}
+
+pub fn note(note: &Note, by_item: bool, lang: Lang) -> String {
+    match note {
+        Note::Aborted { line, reason } => {
+            let p = place(*line, by_item, lang);
+            pick(
+                lang,
+                format!("⚠ {p}：这一轮被中止（{reason}），还没回答的调用不会再有结果。"),
+                format!(
+                    " ⚠ At {p} the turn is aborted ({reason}): calls not answered by then get no result."
+                ),
+            )
+        }
+    }
+}
+
 /// What the builder learnt about the file as a whole.
 #[derive(Debug, Clone)]
 pub struct Facts {
