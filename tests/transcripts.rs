@@ -36,11 +36,12 @@ fn run(args: &[&str]) -> Output {
     }
 }
 
-const FIXTURES: [(&str, Format); 6] = [
+const FIXTURES: [(&str, Format); 7] = [
     ("chat.jsonl", Format::Chat),
     ("responses.json", Format::Responses),
     ("anthropic.json", Format::Anthropic),
     ("codex.jsonl", Format::Codex),
+    ("codex-legacy.jsonl", Format::Codex),
     ("claude-code.jsonl", Format::ClaudeCode),
     ("otel.json", Format::Otel),
 ];

@@ -28,7 +28,9 @@ pub fn read(
 
 fn one(line: usize, v: &Value, b: &mut Builder) {
     let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
-    let payload = v.get("payload").unwrap_or(&Value::Null);
+    let Some(payload) = v.get("payload") else {
+        return legacy(line, v, kind, b);
+    };
     match kind {
         "session_meta" => {
             let instructions = payload
@@ -68,6 +70,27 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
         "compacted" => b.compacted(line),
         "" => b.skip("line without a type", line),
         other => b.skip(other, line),
+    }
+}
+
+/// Rollouts written before the `{timestamp, type, payload}` lines (2025):
+/// a first line `{id, timestamp, instructions}`, then bare response items
+/// and `{"record_type": "state"}` markers.
+fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
+    if v.get("record_type").is_some() {
+        return;
+    }
+    if kind.is_empty() && v.get("id").is_some() && v.get("timestamp").is_some() {
+        if let Some(text) = v.get("instructions").and_then(Value::as_str) {
+            b.system(text);
+        }
+        return;
+    }
+    if kind.is_empty() {
+        return b.skip("line without a type", line);
+    }
+    if let Some(msg) = responses::item(v, line, None, b) {
+        b.push(exit_code(msg));
     }
 }
 

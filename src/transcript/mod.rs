@@ -449,6 +449,12 @@ fn detect_line(value: &Value) -> Option<Format> {
     if o.contains_key("payload") && kind.is_some() && o.contains_key("timestamp") {
         return Some(Format::Codex);
     }
+    // A Codex rollout from before the `payload` lines: `{id, timestamp,
+    // instructions}` first, or a `{"record_type": "state"}` marker.
+    let legacy_header = kind.is_none() && o.contains_key("id") && o.contains_key("timestamp");
+    if legacy_header || o.contains_key("record_type") {
+        return Some(Format::Codex);
+    }
     if o.contains_key("resourceSpans") {
         return Some(Format::Otel);
     }
