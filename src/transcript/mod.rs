@@ -552,3 +552,46 @@ pub(crate) fn exchange<'a>(
         other => Err(not_a_transcript(path, line, other)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_format_is_told_from_the_shape() {
+        let chat = json!([{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "a", "content": "x"}]);
+        assert_eq!(detect_document(&chat), Some(Format::Chat));
+        let anthropic =
+            json!([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a"}]}]);
+        assert_eq!(detect_document(&anthropic), Some(Format::Anthropic));
+        let body = json!({"system": "s", "messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(detect_document(&body), Some(Format::Anthropic));
+        let items =
+            json!([{"role": "user", "content": "hi"}, {"type": "function_call", "call_id": "c"}]);
+        assert_eq!(detect_document(&items), Some(Format::Responses));
+        assert_eq!(
+            detect_document(&json!({"input": "hi"})),
+            Some(Format::Responses)
+        );
+        assert_eq!(
+            detect_document(&json!({"resourceSpans": []})),
+            Some(Format::Otel)
+        );
+        assert_eq!(detect_document(&json!({"name": "x", "version": "1"})), None);
+        assert_eq!(detect_document(&json!([])), None);
+        let codex = json!({"timestamp": "t", "type": "session_meta", "payload": {}});
+        assert_eq!(detect_line(&codex), Some(Format::Codex));
+        let claude = json!({"type": "summary", "summary": "s", "leafUuid": "u"});
+        assert_eq!(detect_line(&claude), Some(Format::ClaudeCode));
+    }
+
+    #[test]
+    fn escapes_and_bidi_controls_are_shown_not_obeyed() {
+        assert_eq!(clean("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(clean("\u{202e}evil"), "\\u{202e}evil");
+        assert_eq!(clean("tab\there\r\nnext"), "tab    here\nnext");
+        assert_eq!(clean("中文 ok"), "中文 ok");
+    }
+}

@@ -121,6 +121,10 @@ fn any_value(v: &Value) -> Value {
     if let Some(values) = v.pointer("/arrayValue/values").and_then(Value::as_array) {
         return Value::Array(values.iter().map(any_value).collect());
     }
+    if let Some(values) = v.pointer("/kvlistValue/values") {
+        // A structured value (messages recorded as objects, not JSON text).
+        return Value::Object(attributes(Some(values)));
+    }
     Value::Null
 }
 
