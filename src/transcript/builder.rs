@@ -200,6 +200,8 @@ impl Builder {
         let mut matched = 0;
         let mut appended = false;
         let mut consistent = true;
+        // Results already in the history (a tool span may have recorded
+        // one before the request that repeats it).
         let answered: HashSet<String> = self
             .history
             .iter()
@@ -219,7 +221,9 @@ impl Builder {
             // Further on: results of a parallel group recorded in another
             // order than the request lists them. Any other skip means the
             // request left out an earlier message.
-            if let Some(j) = (matched..before).find(|&j| self.history[j] == key) {
+            // A bounded look-ahead: a parallel group, not the whole history.
+            let window = before.min(matched + 64);
+            if let Some(j) = (matched..window).find(|&j| self.history[j] == key) {
                 consistent &= !appended
                     && matches!(key, Key::Tool(_))
                     && self.history[matched..j]
