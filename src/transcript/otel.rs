@@ -50,15 +50,30 @@ pub fn document(
             for span in spans {
                 let at = if whole { b.spans.len() + 1 } else { line };
                 let attributes = attributes(span.get("attributes"));
-                let op = attributes
+                // The operation, or else the first word of the span's name
+                // ("chat gpt-4.1", "execute_tool read_file").
+                let name = span.get("name").and_then(Value::as_str).unwrap_or("");
+                let mut attributes = attributes;
+                let op = match attributes
                     .get("gen_ai.operation.name")
                     .and_then(Value::as_str)
-                    .unwrap_or("");
+                {
+                    Some(op) => op.to_string(),
+                    None => {
+                        let first = name.split(' ').next().unwrap_or("");
+                        if matches!(first, "chat" | "execute_tool") {
+                            attributes.insert("gen_ai.operation.name".into(), first.into());
+                        }
+                        first.to_string()
+                    }
+                };
+                let op = op.as_str();
                 if !matches!(
                     op,
                     "chat" | "text_completion" | "generate_content" | "execute_tool"
                 ) {
-                    let what = if op.is_empty() {
+                    let what = if op.is_empty() || !attributes.contains_key("gen_ai.operation.name")
+                    {
                         "span without gen_ai.operation.name".to_string()
                     } else {
                         format!("{op} span")

@@ -21,7 +21,8 @@ pub struct Summary {
     /// Results that answer no call: no call has their id, or it was
     /// already answered.
     pub orphans: usize,
-    /// The text of the last reply, when it has no tool calls.
+    /// The text of the last reply, when it has no tool calls and nothing
+    /// after it asks the model again.
     pub final_answer: Option<String>,
 }
 
@@ -69,8 +70,18 @@ pub fn summary(trace: &Trace) -> Summary {
             _ => {}
         }
     }
+    // Final only if nothing after it asks the model again (a new user
+    // message, another model call).
     s.final_answer = last_reply
         .filter(|&i| matches!(trace.steps[i].kind, StepKind::Answers { .. }))
+        .filter(|&i| {
+            !trace.steps[i + 1..].iter().any(|step| {
+                matches!(
+                    step.kind,
+                    StepKind::TaskArrives | StepKind::ModelCall { .. }
+                )
+            })
+        })
         .and_then(|i| appended_at(trace, i, Role::Assistant))
         .map(|m| m.text.clone());
     s
