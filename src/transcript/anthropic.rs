@@ -53,7 +53,8 @@ pub fn document(
             .and_then(Value::as_array)
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = messages(path, items, line, whole, b)?;
-        b.request(msgs, line, reply.as_ref().and_then(|r| r.1));
+        let tokens_in = reply.as_ref().and_then(|r| r.1);
+        b.request_or_record(msgs, line, tokens_in, reply.is_some());
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

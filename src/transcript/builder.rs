@@ -183,6 +183,25 @@ impl Builder {
         self.request_from(messages, line, tokens_in, false);
     }
 
+    /// A request body as a file holds it. Without a response, one whose
+    /// messages end with the assistant's reply is a record of the
+    /// conversation, not a pending call: its messages are pushed as they are.
+    pub fn request_or_record(
+        &mut self,
+        messages: Vec<Msg>,
+        line: usize,
+        tokens_in: Option<u64>,
+        has_reply: bool,
+    ) {
+        if !has_reply && matches!(messages.last(), Some(Msg::Assistant { .. })) {
+            for msg in messages {
+                self.push(msg);
+            }
+        } else {
+            self.request(messages, line, tokens_in);
+        }
+    }
+
     /// A request that continues an earlier response held by the server
     /// (Responses `previous_response_id`): only its new items are in it.
     pub fn request_continuing(&mut self, messages: Vec<Msg>, line: usize, tokens_in: Option<u64>) {

@@ -49,7 +49,7 @@ pub fn document(
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        b.request(msgs, line, tokens_in);
+        b.request_or_record(msgs, line, tokens_in, reply.is_some());
     }
     if let Some((msg, _)) = reply {
         b.push(msg);

@@ -85,7 +85,7 @@ pub fn document(
         let tokens_in = reply.as_ref().and_then(|r| r.1);
         match request.get("previous_response_id") {
             Some(Value::String(_)) => b.request_continuing(msgs, line, tokens_in),
-            _ => b.request(msgs, line, tokens_in),
+            _ => b.request_or_record(msgs, line, tokens_in, reply.is_some()),
         }
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
