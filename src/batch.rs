@@ -38,9 +38,29 @@ pub fn check(files: &[String]) -> ExitCode {
     }
 }
 
+/// `trace NAME|FILE` or `trace --transcript FILE`.
+pub fn trace_command(cli: &Cli) -> ExitCode {
+    let lang = cli.lang.into();
+    match (&cli.transcript, &cli.command) {
+        (Some(file), _) => print_trace(
+            crate::transcript::load(file, cli.transcript_format, cli.redact),
+            lang,
+        ),
+        (None, Some(crate::cli::Command::Trace { target: Some(t) })) => trace(t, lang),
+        _ => {
+            eprintln!("trace: expected a scenario (NAME|FILE) or --transcript FILE");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
 /// Print the trace of one scenario as JSON on stdout.
 pub fn trace(target: &str, lang: Lang) -> ExitCode {
-    let loaded = match load::load(target) {
+    print_trace(load::load(target), lang)
+}
+
+fn print_trace(loaded: Result<load::Loaded, load::ScenarioError>, lang: Lang) -> ExitCode {
+    let loaded = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("{e}");

@@ -18,6 +18,21 @@ pub struct Cli {
     #[arg(long, value_name = "NAME|FILE", global = true)]
     pub scenario: Option<String>,
 
+    /// A transcript of a real run to open instead of a scenario: OpenAI Chat
+    /// Completions or Responses, Anthropic Messages, a Codex CLI rollout, a
+    /// Claude Code session or OTLP JSON GenAI spans (detected from the content).
+    #[arg(long, value_name = "FILE", global = true, conflicts_with = "scenario")]
+    pub transcript: Option<String>,
+
+    /// Read the transcript as this format instead of detecting it.
+    #[arg(long, value_enum, value_name = "FORMAT", global = true)]
+    pub transcript_format: Option<crate::transcript::Format>,
+
+    /// Mask likely secrets in the transcript (API keys, tokens, bearer
+    /// headers, private keys, emails) on screen and in every export.
+    #[arg(long, global = true)]
+    pub redact: bool,
+
     /// Language of the screen.
     #[arg(long, value_enum, default_value_t = LangArg::Zh, global = true)]
     pub lang: LangArg,
@@ -40,11 +55,12 @@ pub enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<String>,
     },
-    /// Print the engine's trace of a scenario as JSON.
+    /// Print the engine's trace of a scenario (or of a transcript, with
+    /// --transcript FILE) as JSON, with a summary first.
     Trace {
         /// A shipped name or a scenario file.
-        #[arg(value_name = "NAME|FILE")]
-        target: String,
+        #[arg(value_name = "NAME|FILE", required_unless_present = "transcript")]
+        target: Option<String>,
     },
     /// Export every frame as a figure: svg, png, txt, ansi, or one
     /// asciicast or HTML player. Existing files of the same name are replaced.

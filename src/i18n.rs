@@ -92,6 +92,7 @@ pub const DISK: Label = l(
     "磁盘（模型从未直接看到）",
     "Disk (never shown to the model)",
 );
+pub const NONE: Label = l("无", "none");
 pub const NO_CALLS: Label = l("还没有工具调用。", "No tool calls yet.");
 pub const ENVIRONMENT: Label = l("环境", "Environment");
 pub const NOT_READ: Label = l("未读", "not read");
@@ -319,6 +320,10 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
             ),
         ),
         TaskOutcome::NotDone => (l("未完成", "not done"), l("未完成", "not done")),
+        TaskOutcome::Unknown => (
+            l("不得而知", "unknown"),
+            l("不得而知（文件没有记录任何检查）", "unknown (the file records no check)"),
+        ),
     };
     if long { reason } else { short }.get(lang)
 }
@@ -383,7 +388,7 @@ pub fn context_heading(mc: &crate::trace::ModelCall, new: usize, lang: Lang) -> 
             mc.context_tokens
         ),
         Lang::En => format!(
-            "Sent on model call #{} · {} {}, {} new (+) · {} chars ({} messages + {} tool definitions) ≈ {} tokens (estimate)",
+            "Sent on model call #{} · {} {}, {} new (+) · {} chars ({} in messages + {} in tool definitions) ≈ {} tokens (estimate)",
             mc.number,
             mc.context_len,
             plural(mc.context_len, "message", "messages"),
@@ -670,7 +675,10 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
 fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
     let zh = lang == Lang::Zh;
     let Some(call) = trace.call(id) else {
-        return id.0.clone();
+        return match zh {
+            true => format!("{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）"),
+            false => format!("A result for {id} arrives, but no call has that id (an orphan)"),
+        };
     };
     match (call.pairing(), call.outcome()) {
         (Some(Pairing::Dropped), _) if zh => {
@@ -747,7 +755,11 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         }
         StepKind::ResultArrives { call } => {
             let Some(c) = trace.call(call) else {
-                return call.0.clone();
+                return if zh {
+                    format!("{call} ⇐ ✗ 没有这个 id 的调用（孤立结果）")
+                } else {
+                    format!("{call} ⇐ ✗ no call has this id (orphan)")
+                };
             };
             let text = c
                 .result

@@ -14,5 +14,6 @@ pub mod scenario;
 pub mod theme;
 pub mod trace;
 pub mod trace_json;
+pub mod transcript;
 pub mod tui;
 pub mod view;

@@ -11,7 +11,7 @@ fn main() -> ExitCode {
         None => tui::main(&cli),
         Some(Command::List) => batch::list(),
         Some(Command::Check { ref files }) => batch::check(files),
-        Some(Command::Trace { ref target }) => batch::trace(target, cli.lang.into()),
+        Some(Command::Trace { .. }) => batch::trace_command(&cli),
         Some(Command::Export { .. }) => batch::export(&cli),
     }
 }

@@ -402,6 +402,8 @@ pub enum TaskOutcome {
     /// The task was not done: the loop stopped early, or the final answer
     /// says it could not be done.
     NotDone,
+    /// Not known: a replayed transcript records no check of the task.
+    Unknown,
 }
 
 impl TaskOutcome {
@@ -411,6 +413,7 @@ impl TaskOutcome {
             TaskOutcome::Answered => "answered",
             TaskOutcome::Unverified => "unverified",
             TaskOutcome::NotDone => "not_done",
+            TaskOutcome::Unknown => "unknown",
         }
     }
 }

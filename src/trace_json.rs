@@ -20,6 +20,7 @@ use crate::trace::{
 pub fn write(trace: &Trace, mut out: impl Write) -> std::io::Result<()> {
     let document = Document {
         scenario: scenario(trace),
+        summary: crate::transcript::summary(trace),
         steps: Steps(trace),
     };
     serde_json::to_writer_pretty(&mut out, &document)?;
@@ -33,12 +34,13 @@ pub fn to_value(trace: &Trace) -> Value {
     let steps: Vec<Value> = (0..trace.len())
         .map(|i| step(trace, i, &mut files))
         .collect();
-    json!({ "scenario": scenario(trace), "steps": steps })
+    json!({ "scenario": scenario(trace), "summary": crate::transcript::summary(trace), "steps": steps })
 }
 
 #[derive(serde::Serialize)]
 struct Document<'a> {
     scenario: Value,
+    summary: crate::transcript::Summary,
     steps: Steps<'a>,
 }
 

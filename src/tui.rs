@@ -18,12 +18,20 @@ use crate::view;
 pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
-    let loaded = match load::load(name) {
+    let loaded = match &cli.transcript {
+        Some(file) => crate::transcript::load(file, cli.transcript_format, cli.redact),
+        None => load::load(name),
+    };
+    let loaded = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
+    };
+    let name = match &cli.transcript {
+        Some(file) => format!("--transcript {file}"),
+        None => name.to_string(),
     };
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
         eprintln!(

@@ -354,7 +354,7 @@ fn trace(args: &[&str]) -> Value {
 fn trace_of_the_default_scenario_has_the_eight_steps() {
     let t = trace(&["trace", "read-config-timeout", "--lang", "en"]);
     let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["scenario", "steps"]);
+    assert_eq!(keys, ["scenario", "summary", "steps"]);
     let scenario = &t["scenario"];
     assert_eq!(scenario["name"], "read-config-timeout");
     assert_eq!(scenario["lang"], "en");

@@ -34,6 +34,10 @@ struct Session {
 
 impl Session {
     fn start(cols: u16, rows: u16, env: &[(&str, &str)]) -> Session {
+        Session::start_with(cols, rows, env, &[])
+    }
+
+    fn start_with(cols: u16, rows: u16, env: &[(&str, &str)], args: &[&str]) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -43,6 +47,7 @@ impl Session {
             })
             .expect("open a pseudo-terminal");
         let mut cmd = CommandBuilder::new(BIN);
+        cmd.args(args);
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
@@ -245,6 +250,24 @@ fn steps_plays_resizes_and_quits_leaving_the_terminal_as_it_was() {
     let screen = s.wait_for_text(&["8/8", "(Tab)"]);
     assert!(screen.lines().count() <= 24, "{screen}");
 
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    s.assert_restored();
+}
+
+#[test]
+fn a_transcript_opens_steps_and_quits_leaving_the_terminal_as_it_was() {
+    let args = [
+        "--transcript",
+        "tests/transcripts/codex.jsonl",
+        "--lang",
+        "en",
+    ];
+    let mut s = Session::start_with(120, 40, &[], &args);
+    s.wait_for_text(&["1/11", "Codex CLI rollout"]);
+    s.press(RIGHT);
+    s.press(RIGHT);
+    s.wait_for_text(&["3/11", "call_A1", "call_B2"]);
     s.press("q");
     assert_eq!(s.exit_code(), 0);
     s.assert_restored();

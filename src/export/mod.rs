@@ -54,6 +54,8 @@ const STRIP_GAP: u16 = 2;
 pub struct Options {
     /// A shipped scenario's name or a scenario file.
     pub scenario: String,
+    /// A transcript file, a forced format and `--redact`, to export instead.
+    pub transcript: Option<(String, Option<crate::transcript::Format>, bool)>,
     pub format: ExportFormat,
     pub out: PathBuf,
     pub size: (u16, u16),
@@ -77,6 +79,7 @@ impl Options {
     pub fn new(format: ExportFormat, out: PathBuf) -> Options {
         Options {
             scenario: DEFAULT_SCENARIO.to_string(),
+            transcript: None,
             format,
             out,
             size: (120, 40),
@@ -111,6 +114,10 @@ impl Options {
                 .scenario
                 .clone()
                 .unwrap_or_else(|| DEFAULT_SCENARIO.to_string()),
+            transcript: cli
+                .transcript
+                .clone()
+                .map(|t| (t, cli.transcript_format, cli.redact)),
             format: *format,
             out: out.clone(),
             size: *size,
@@ -212,7 +219,11 @@ pub fn export(
     options: &Options,
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
-    let loaded = load::load(&options.scenario).map_err(ExportError::Scenario)?;
+    let loaded = match &options.transcript {
+        Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
+        None => load::load(&options.scenario),
+    }
+    .map_err(ExportError::Scenario)?;
     let app = App::new(loaded, options.lang, options.theme);
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;

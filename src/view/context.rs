@@ -67,7 +67,10 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
             theme.title(),
         )),
     }
-    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    if tools.is_empty() {
+        tools.push(i18n::NONE.get(lang).to_string());
+    }
     top.extend(hanging(
         vec![Span::styled(
             i18n::lead(i18n::TOOLS_OFFERED, lang),
@@ -198,12 +201,15 @@ fn message_lines(
 }
 
 fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
-    let parts: Vec<String> = trace
+    let mut parts: Vec<String> = trace
         .files
         .iter()
         .filter(|f| trace.file_exists_at(f, app.step))
         .map(|f| f.to_string())
         .collect();
+    if parts.is_empty() {
+        parts.push(i18n::NONE.get(app.lang).to_string());
+    }
     hanging(
         vec![Span::styled(
             i18n::lead(i18n::DISK, app.lang),

@@ -97,6 +97,7 @@ fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
     match task {
         TaskOutcome::Verified | TaskOutcome::Answered => app.theme.ok(),
         TaskOutcome::Unverified | TaskOutcome::NotDone => app.theme.error(),
+        TaskOutcome::Unknown => app.theme.muted(),
     }
 }
 

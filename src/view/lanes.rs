@@ -299,6 +299,9 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         };
         parts.push(format!("{path}: {state}"));
     }
+    if parts.is_empty() {
+        parts.push(i18n::NONE.get(lang).to_string());
+    }
     let label = i18n::environment_lead(lang);
     let text = format!("{label}{}", parts.join(" · "));
     let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);

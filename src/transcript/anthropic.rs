@@ -1,0 +1,152 @@
+//! Anthropic Messages: a request body (`system`, `tools`, `messages`), a
+//! `messages` array, or one request (and its response) per JSONL line.
+//! `tool_use` blocks (`id`, `name`, `input`) in assistant messages;
+//! `tool_result` blocks (`tool_use_id`, `content`, `is_error`) in user
+//! messages, all results of a parallel group in one user message.
+
+use serde_json::Value;
+
+use super::builder::{Builder, CallSpec, Msg, args_of, offered, text_of};
+use super::{at_line, exchange};
+use crate::load::ScenarioError;
+
+pub fn document(
+    path: &str,
+    value: &Value,
+    line: usize,
+    whole: bool,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let parts = exchange(path, value, line, "messages", "content")?;
+    if let Some(items) = parts.list {
+        for msg in messages(path, items, line, whole, b)? {
+            b.push(msg);
+        }
+        return Ok(());
+    }
+    let reply = parts.response.map(|r| {
+        let usage = r.get("usage");
+        let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+        let mut msgs = Vec::new();
+        blocks_of(r, line, "assistant", tokens("output_tokens"), &mut msgs, b);
+        (msgs, tokens("input_tokens"))
+    });
+    if let Some(request) = parts.request {
+        if let Some(system) = request.get("system") {
+            b.system(&text_of(system));
+        }
+        if let Some(tools) = request.get("tools").and_then(Value::as_array) {
+            b.tools(
+                tools
+                    .iter()
+                    .filter_map(|t| {
+                        let name = t.get("name")?.as_str()?;
+                        let description =
+                            t.get("description").and_then(Value::as_str).unwrap_or("");
+                        Some(offered(name, description, t.get("input_schema")))
+                    })
+                    .collect(),
+            );
+        }
+        let items = request
+            .get("messages")
+            .and_then(Value::as_array)
+            .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
+        let msgs = messages(path, items, line, whole, b)?;
+        let tokens_in = reply.as_ref().and_then(|r| r.1);
+        b.request_or_record(msgs, line, tokens_in, reply.is_some());
+    }
+    for msg in reply.map(|r| r.0).unwrap_or_default() {
+        b.push(msg);
+    }
+    Ok(())
+}
+
+/// Messages with string or block content, in order.
+pub fn messages(
+    path: &str,
+    items: &[Value],
+    line: usize,
+    whole: bool,
+    b: &mut Builder,
+) -> Result<Vec<Msg>, ScenarioError> {
+    let mut out = Vec::new();
+    for (i, m) in items.iter().enumerate() {
+        let at = if whole { i + 1 } else { line };
+        let role = m.get("role").and_then(Value::as_str).ok_or_else(|| {
+            at_line(
+                path,
+                line,
+                format!("messages[{i}]: expected a message with a \"role\" (user or assistant)"),
+            )
+        })?;
+        blocks_of(m, at, role, None, &mut out, b);
+    }
+    Ok(out)
+}
+
+/// One message's content: text and tool_use blocks make an assistant
+/// reply; text and tool_result blocks make a user message and results.
+pub fn blocks_of(
+    m: &Value,
+    at: usize,
+    role: &str,
+    tokens_out: Option<u64>,
+    out: &mut Vec<Msg>,
+    b: &mut Builder,
+) {
+    let content = m.get("content").unwrap_or(&Value::Null);
+    let blocks: Vec<&Value> = match content {
+        Value::Array(blocks) => blocks.iter().collect(),
+        other => vec![other],
+    };
+    let mut texts = Vec::new();
+    let mut calls = Vec::new();
+    for block in blocks {
+        let kind = match block {
+            Value::String(s) => {
+                texts.push(s.clone());
+                continue;
+            }
+            Value::Null => continue,
+            other => other.get("type").and_then(Value::as_str).unwrap_or(""),
+        };
+        match kind {
+            "text" => texts.push(text_of(block.get("text").unwrap_or(&Value::Null))),
+            "tool_use" => calls.push(CallSpec {
+                id: str_of(block, "id"),
+                name: str_of(block, "name"),
+                args: args_of(block.get("input").unwrap_or(&Value::Null)),
+            }),
+            "tool_result" => out.push(Msg::Tool {
+                call_id: str_of(block, "tool_use_id"),
+                text: text_of(block.get("content").unwrap_or(&Value::Null)),
+                is_error: block
+                    .get("is_error")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                line: at,
+            }),
+            // Reasoning is not part of the context the trace draws.
+            "thinking" | "redacted_thinking" => {}
+            "image" | "document" => texts.push(format!("[{kind}]")),
+            other => b.skip(&format!("content block {other:?}"), at),
+        }
+    }
+    let text = texts.join("\n");
+    if role == "assistant" {
+        out.push(Msg::Assistant {
+            text,
+            calls,
+            tokens_out,
+            line: at,
+        });
+    } else if !text.is_empty() {
+        // Text after the results of a parallel group: the user's own words.
+        out.push(Msg::User { text, line: at });
+    }
+}
+
+fn str_of(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
+}

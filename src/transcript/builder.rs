@@ -1,0 +1,1042 @@
+//! The one place that turns what a transcript holds into steps.
+//!
+//! Readers push format-neutral events (a user message, a model reply with
+//! its calls, a tool result, a request body's context, a compaction); the
+//! builder pairs results with calls by id, groups the calls that ran
+//! together, and records the same `Trace` the engine records. Narration is
+//! generated from the events in both languages (`text.rs`).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use crate::engine::estimate_tokens;
+use crate::load::{Loaded, ScenarioError};
+use crate::scenario::{About, EndStatus, Harness, Lang, Scenario, Text};
+use crate::trace::{
+    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, ToolCall,
+    TaskOutcome, ToolResult, Trace,
+};
+
+use super::text::{self, Say, Source};
+use super::{Format, clean, clean_redacted};
+
+/// A tool call as the model wrote it.
+#[derive(Debug, Clone)]
+pub struct CallSpec {
+    pub id: String,
+    pub name: String,
+    pub args: Vec<(String, String)>,
+}
+
+/// One message of a transcript, format-neutral.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    User {
+        text: String,
+        line: usize,
+    },
+    Assistant {
+        text: String,
+        calls: Vec<CallSpec>,
+        /// Output tokens of this reply, where the file records them.
+        tokens_out: Option<u64>,
+        line: usize,
+    },
+    Tool {
+        call_id: String,
+        text: String,
+        is_error: bool,
+        line: usize,
+    },
+}
+
+impl Msg {
+    fn key(&self) -> Key {
+        let hash = |parts: &[&str]| {
+            let mut h = DefaultHasher::new();
+            parts.hash(&mut h);
+            h.finish()
+        };
+        match self {
+            Msg::User { text, .. } => Key::User(hash(&[text])),
+            Msg::Assistant { text, calls, .. } => {
+                let mut parts = vec![text.as_str()];
+                parts.extend(calls.iter().map(|c| c.id.as_str()));
+                Key::Assistant(hash(&parts))
+            }
+            Msg::Tool { call_id, .. } => Key::Tool(call_id.clone()),
+        }
+    }
+}
+
+/// What a message is, for comparing a request's messages with the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Key {
+    User(u64),
+    Assistant(u64),
+    Tool(String),
+}
+
+/// A model call the file records as a request (its exact context).
+#[derive(Debug, Clone, Copy)]
+struct Request {
+    line: usize,
+    /// The request's messages are the earlier ones plus new ones, in order.
+    consistent: bool,
+    /// Responses `previous_response_id`: the earlier context is held by
+    /// the server, not repeated in the request.
+    continues: bool,
+    tokens_in: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+enum Event {
+    Msg(Msg),
+    Request(Request),
+    Compacted {
+        line: usize,
+    },
+    /// The harness stopped the turn (Codex `turn_aborted`).
+    Aborted {
+        line: usize,
+        reason: String,
+    },
+    Tokens {
+        input: Option<u64>,
+        output: Option<u64>,
+    },
+}
+
+/// Collects a transcript's events, then builds its traces.
+#[derive(Debug, Default)]
+pub struct Builder {
+    name: String,
+    events: Vec<Event>,
+    history: Vec<Key>,
+    system: Vec<String>,
+    tools: Option<Vec<OfferedTool>>,
+    /// Lines skipped, by the type they had.
+    skipped: BTreeMap<String, Vec<usize>>,
+    truncated: Option<usize>,
+    /// Claude Code: conversation lines off the chain that was followed.
+    off_chain: usize,
+    requests: usize,
+    /// Places are items of one document's list, not lines of JSON lines.
+    by_item: bool,
+    /// `--redact`: mask likely secrets in every text stored.
+    pub(crate) redact: bool,
+    /// OTLP: GenAI spans, replayed by start time once all are read.
+    pub(crate) spans: Vec<super::otel::Span>,
+}
+
+impl Builder {
+    pub fn new(name: &str) -> Self {
+        Builder {
+            name: name.to_string(),
+            ..Builder::default()
+        }
+    }
+
+    /// A message in the order the run had it. Consecutive parts of one
+    /// reply (Responses items, Claude Code lines) become one reply.
+    pub fn push(&mut self, msg: Msg) {
+        let msg = cleaned(msg, self.redact);
+        if let (
+            Msg::Assistant {
+                text,
+                calls,
+                tokens_out,
+                ..
+            },
+            Some(Event::Msg(Msg::Assistant {
+                text: prev_text,
+                calls: prev_calls,
+                tokens_out: prev_tokens,
+                ..
+            })),
+        ) = (&msg, self.events.last_mut())
+        {
+            if !text.is_empty() {
+                if !prev_text.is_empty() {
+                    prev_text.push('\n');
+                }
+                prev_text.push_str(text);
+            }
+            prev_calls.extend(calls.iter().cloned());
+            *prev_tokens = (*prev_tokens).max(*tokens_out);
+            if let Some(Event::Msg(merged)) = self.events.last() {
+                let key = merged.key();
+                if let Some(last) = self.history.last_mut() {
+                    *last = key;
+                }
+            }
+            return;
+        }
+        self.history.push(msg.key());
+        self.events.push(Event::Msg(msg));
+    }
+
+    /// A request body: its messages are the exact context of one model
+    /// call. Messages already in the history are matched in order; the new
+    /// ones are appended. The reply, if the file has it, is pushed next.
+    pub fn request(&mut self, messages: Vec<Msg>, line: usize, tokens_in: Option<u64>) {
+        self.request_from(messages, line, tokens_in, false);
+    }
+
+    /// A request body as a file holds it. Without a response, one whose
+    /// messages end with the assistant's reply is a record of the
+    /// conversation, not a pending call: its messages are pushed as they are.
+    pub fn request_or_record(
+        &mut self,
+        messages: Vec<Msg>,
+        line: usize,
+        tokens_in: Option<u64>,
+        has_reply: bool,
+    ) {
+        if !has_reply && matches!(messages.last(), Some(Msg::Assistant { .. })) {
+            for msg in messages {
+                self.push(msg);
+            }
+        } else {
+            self.request(messages, line, tokens_in);
+        }
+    }
+
+    /// A request that continues an earlier response held by the server
+    /// (Responses `previous_response_id`): only its new items are in it.
+    pub fn request_continuing(&mut self, messages: Vec<Msg>, line: usize, tokens_in: Option<u64>) {
+        self.request_from(messages, line, tokens_in, true);
+    }
+
+    fn request_from(
+        &mut self,
+        messages: Vec<Msg>,
+        line: usize,
+        tokens_in: Option<u64>,
+        continues: bool,
+    ) {
+        let before = self.history.len();
+        let mut matched = 0;
+        let mut appended = false;
+        let mut consistent = true;
+        // Results already in the history (a tool span may have recorded
+        // one before the request that repeats it).
+        let answered: HashSet<String> = self
+            .history
+            .iter()
+            .filter_map(|k| match k {
+                Key::Tool(id) => Some(id.clone()),
+                _ => None,
+            })
+            .collect();
+        for msg in messages {
+            let msg = cleaned(msg, self.redact);
+            let key = msg.key();
+            if matched < before && self.history[matched] == key {
+                matched += 1;
+                consistent &= !appended;
+                continue;
+            }
+            // Further on: results of a parallel group recorded in another
+            // order than the request lists them. Any other skip means the
+            // request left out an earlier message.
+            // A bounded look-ahead: a parallel group, not the whole history.
+            let window = before.min(matched + 64);
+            if let Some(j) = (matched..window).find(|&j| self.history[j] == key) {
+                consistent &= !appended
+                    && matches!(key, Key::Tool(_))
+                    && self.history[matched..j]
+                        .iter()
+                        .all(|k| matches!(k, Key::Tool(_)));
+                self.history.swap(matched, j);
+                matched += 1;
+                continue;
+            }
+            if let Key::Tool(id) = &key
+                && answered.contains(id)
+            {
+                // The same result, recorded twice (a tool span and the next request).
+                continue;
+            }
+            appended = true;
+            self.history.push(key);
+            self.events.push(Event::Msg(msg));
+        }
+        consistent &= matched == before;
+        self.requests += 1;
+        self.events.push(Event::Request(Request {
+            line,
+            consistent,
+            continues,
+            tokens_in,
+        }));
+    }
+
+    /// A system prompt or developer instruction: sent to the model, but
+    /// not a message of the trace (it has no system role).
+    pub fn system(&mut self, text: &str) {
+        let text = clean_redacted(text, self.redact);
+        if !text.trim().is_empty() && !self.system.contains(&text) {
+            self.system.push(text);
+        }
+    }
+
+    pub fn tools(&mut self, mut tools: Vec<OfferedTool>) {
+        for tool in &mut tools {
+            tool.description = clean_redacted(&tool.description, self.redact);
+        }
+        if !tools.is_empty() {
+            self.tools = Some(tools);
+        }
+    }
+
+    pub fn compacted(&mut self, line: usize) {
+        self.events.push(Event::Compacted { line });
+    }
+
+    /// The turn was stopped here (interrupted by the user, …).
+    pub fn aborted(&mut self, line: usize, reason: &str) {
+        let reason = clean(reason);
+        self.events.push(Event::Aborted { line, reason });
+    }
+
+    /// Token counts the file records for the latest model call.
+    pub fn tokens(&mut self, input: Option<u64>, output: Option<u64>) {
+        self.events.push(Event::Tokens { input, output });
+    }
+
+    /// A line of a type that is not part of the loop drawn here.
+    pub fn skip(&mut self, kind: &str, line: usize) {
+        self.skipped.entry(clean(kind)).or_default().push(line);
+    }
+
+    pub fn skipped_lines(&mut self, truncated: Option<usize>) {
+        self.truncated = truncated;
+    }
+
+    /// The places pushed are items of one document's list (1-based).
+    pub fn by_item(&mut self) {
+        self.by_item = true;
+    }
+
+    pub fn off_chain(&mut self, count: usize) {
+        self.off_chain = count;
+    }
+
+    /// One line per thing skipped, naming the file, the lines and the count.
+    pub fn warnings(&self, path: &str) -> Vec<String> {
+        let file = clean(path);
+        let (noun, nouns) = if self.by_item {
+            ("item", "items")
+        } else {
+            ("line", "lines")
+        };
+        let mut out = Vec::new();
+        if let Some(line) = self.truncated {
+            out.push(format!(
+                "{file}: warning: line {line} is cut short (was the session still being written?); skipped 1 line"
+            ));
+        }
+        if !self.skipped.is_empty() {
+            let count: usize = self.skipped.values().map(Vec::len).sum();
+            let kinds: Vec<String> = self
+                .skipped
+                .iter()
+                .map(|(k, v)| format!("{k} ×{}", v.len()))
+                .collect();
+            let mut lines: Vec<usize> = self.skipped.values().flatten().copied().collect();
+            lines.sort_unstable();
+            let shown: Vec<String> = lines.iter().take(20).map(usize::to_string).collect();
+            let more = if lines.len() > 20 { ", …" } else { "" };
+            out.push(format!(
+                "{file}: warning: skipped {count} {} of types not drawn as steps ({}): {} {}{more}",
+                if count == 1 { noun } else { nouns },
+                kinds.join(", "),
+                if lines.len() == 1 { noun } else { nouns },
+                shown.join(", ")
+            ));
+        }
+        if self.off_chain > 0 {
+            out.push(format!(
+                "{file}: warning: {} conversation line{} not on the parentUuid chain of the last message \
+                 (side chains, or branches left by a retry); not shown",
+                self.off_chain,
+                if self.off_chain == 1 { "" } else { "s" }
+            ));
+        }
+        out
+    }
+
+    /// Build the traces (zh, en) and the `Loaded` the app holds.
+    pub fn finish(mut self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
+        let name = self.name.clone();
+        let built = Build::run(&mut self, format);
+        if built.trace.steps.is_empty() {
+            return Err(super::error(
+                path,
+                None,
+                format!(
+                    "read as {}, but it holds no message, model reply or tool result; expected a transcript of a run",
+                    text::format_name(format, Lang::En)
+                ),
+            ));
+        }
+        let facts = text::Facts {
+            file: name.clone(),
+            format,
+            model_calls: built.trace.model_calls.len(),
+            exact_calls: built.exact_calls,
+            requests: self.requests,
+            system_parts: self.system.len(),
+            system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
+            tools_known: self.tools.is_some(),
+            compactions: built.compactions,
+            skipped: self.skipped.values().map(Vec::len).sum::<usize>()
+                + usize::from(self.truncated.is_some()),
+            off_chain: self.off_chain,
+            redacted: self.redact,
+        };
+        // One clone: a long run's trace is megabytes.
+        let Build {
+            trace: en,
+            says,
+            tokens_in,
+            notes,
+            ..
+        } = built;
+        let mut traces = [en.clone(), en];
+        for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
+            trace.lang = lang;
+            trace.title = text::title(&facts, lang);
+            for (step, say) in trace.steps.iter_mut().zip(&says) {
+                step.narration = Some(text::narrate(say, &tokens_in, self.by_item, lang));
+            }
+            for (index, note) in &notes {
+                if let Some(n) = trace
+                    .steps
+                    .get_mut(*index)
+                    .and_then(|s| s.narration.as_mut())
+                {
+                    n.push_str(&text::note(note, self.by_item, lang));
+                }
+            }
+        }
+        let [zh, en] = &mut traces;
+        debug_assert_eq!(zh.len(), en.len());
+        let both = |f: &dyn Fn(Lang) -> String| Text {
+            zh: f(Lang::Zh),
+            en: f(Lang::En),
+        };
+        let scenario = Scenario {
+            name: text::slug(&name),
+            title: both(&|l| text::title(&facts, l)),
+            task: both(&|l| text::task(&facts, l)),
+            conditions: text::conditions(&facts)
+                .into_iter()
+                .map(|[zh, en]| Text { zh, en })
+                .collect(),
+            about: {
+                let [why, how, cost, check] = text::about(&facts);
+                About {
+                    why: Text {
+                        zh: why[0].clone(),
+                        en: why[1].clone(),
+                    },
+                    how: Text {
+                        zh: how[0].clone(),
+                        en: how[1].clone(),
+                    },
+                    cost: Text {
+                        zh: cost[0].clone(),
+                        en: cost[1].clone(),
+                    },
+                    check: Text {
+                        zh: check[0].clone(),
+                        en: check[1].clone(),
+                    },
+                }
+            },
+            files: BTreeMap::new(),
+            tools: Vec::new(),
+            budget: zh.model_calls.len() as u32,
+            harness: Harness::default(),
+            verify: None,
+            model: Vec::new(),
+            expect: EndStatus::Completed,
+            narration: BTreeMap::new(),
+        };
+        Ok(Loaded { scenario, traces })
+    }
+}
+
+/// Text from the file made safe before it is stored.
+fn cleaned(msg: Msg, redact: bool) -> Msg {
+    let clean = |s: &str| clean_redacted(s, redact);
+    match msg {
+        Msg::User { text, line } => Msg::User {
+            text: clean(&text),
+            line,
+        },
+        Msg::Assistant {
+            text,
+            calls,
+            tokens_out,
+            line,
+        } => Msg::Assistant {
+            text: clean(&text),
+            calls: calls
+                .into_iter()
+                .map(|c| CallSpec {
+                    id: clean(&c.id),
+                    name: clean(&c.name),
+                    args: c
+                        .args
+                        .into_iter()
+                        .map(|(k, v)| (clean(&k), clean(&v)))
+                        .collect(),
+                })
+                .collect(),
+            tokens_out,
+            line,
+        },
+        Msg::Tool {
+            call_id,
+            text,
+            is_error,
+            line,
+        } => Msg::Tool {
+            call_id: clean(&call_id),
+            text: clean(&text),
+            is_error,
+            line,
+        },
+    }
+}
+
+/// The trace being recorded, and what each step will say.
+struct Build {
+    trace: Trace,
+    says: Vec<Say>,
+    /// Input tokens per model call, where the file records them.
+    tokens_in: Vec<Option<u64>>,
+    counters: Counters,
+    call_index: HashMap<String, usize>,
+    messages_size: usize,
+    /// The same, in estimated tokens (`engine::estimate_tokens`).
+    messages_tokens: usize,
+    system_size: usize,
+    system_tokens: usize,
+    tools_size: usize,
+    tools_tokens: usize,
+    exact_calls: usize,
+    compactions: usize,
+    compacted_at: Option<usize>,
+    /// Said after a step's own narration: (step, note).
+    notes: Vec<(usize, text::Note)>,
+}
+
+impl Build {
+    fn run(b: &mut Builder, format: Format) -> Build {
+        let tools = b.tools.clone().unwrap_or_default();
+        let tools_size = tools
+            .iter()
+            .map(|t| t.signature().chars().count() + t.description.chars().count())
+            .sum();
+        let tools_tokens = tools
+            .iter()
+            .map(|t| estimate_tokens(&t.signature()) + estimate_tokens(&t.description))
+            .sum();
+        let mut build = Build {
+            trace: Trace {
+                scenario: text::slug(&b.name),
+                title: String::new(),
+                lang: Lang::En,
+                steps: Vec::new(),
+                messages: Vec::new(),
+                calls: Vec::new(),
+                model_calls: Vec::new(),
+                files: Vec::new(),
+                file_events: Vec::new(),
+                tools,
+                budget: 0,
+                end: EndStatus::Completed,
+                // A transcript says nothing of whether its task was done.
+                task: TaskOutcome::Unknown,
+            },
+            says: Vec::new(),
+            tokens_in: Vec::new(),
+            counters: Counters::default(),
+            call_index: HashMap::new(),
+            messages_size: 0,
+            messages_tokens: 0,
+            system_size: b.system.iter().map(|s| s.chars().count()).sum(),
+            system_tokens: b.system.iter().map(|s| estimate_tokens(s)).sum(),
+            tools_size,
+            tools_tokens,
+            exact_calls: 0,
+            compactions: 0,
+            compacted_at: None,
+            notes: Vec::new(),
+        };
+        // The events are consumed: their texts move into the trace.
+        let events = std::mem::take(&mut b.events);
+        let answered = answered(&events);
+        let mut pending: Option<Request> = None;
+        for event in events {
+            match event {
+                Event::Msg(Msg::User { text, line }) => {
+                    let first = build.trace.steps.is_empty();
+                    build.append(Role::User, text, Vec::new(), None, false);
+                    build.step(
+                        StepKind::TaskArrives,
+                        None,
+                        Lane::Host,
+                        Say::User {
+                            line,
+                            first,
+                            format,
+                        },
+                    );
+                }
+                Event::Msg(Msg::Assistant {
+                    text,
+                    calls,
+                    tokens_out,
+                    line,
+                }) => {
+                    build.model_call(pending.take(), false, format);
+                    build.reply(text, &calls, tokens_out, line, &answered);
+                }
+                Event::Msg(Msg::Tool {
+                    call_id,
+                    text,
+                    is_error,
+                    line,
+                }) => build.result(&call_id, text, is_error, line, &answered),
+                Event::Request(request) => {
+                    if let Some(earlier) = pending.replace(request) {
+                        build.model_call(Some(earlier), true, format);
+                    }
+                }
+                Event::Compacted { line } => {
+                    build.compactions += 1;
+                    build.compacted_at = Some(line);
+                }
+                Event::Aborted { line, reason } => {
+                    let step = build.says.len().saturating_sub(1);
+                    build
+                        .notes
+                        .push((step, text::Note::Aborted { line, reason }));
+                }
+                Event::Tokens { input, output } => {
+                    if let Some(last) = build.trace.model_calls.last_mut() {
+                        if let Some(out) = output {
+                            last.tokens = out as usize;
+                        }
+                        if let Some(slot) = build.tokens_in.last_mut() {
+                            *slot = input.or(*slot);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(last) = pending.take() {
+            build.model_call(Some(last), true, format);
+        }
+        let unanswered: Vec<String> = build
+            .trace
+            .calls
+            .iter()
+            .filter(|c| c.result.is_none())
+            .map(|c| c.id.0.clone())
+            .collect();
+        if let Some(say) = build.says.last_mut() {
+            say.set_end(unanswered);
+        }
+        build.trace.budget = build.trace.model_calls.len() as u32;
+        build
+    }
+
+    fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane, say: Say) -> usize {
+        let index = self.trace.steps.len();
+        let end = matches!(kind, StepKind::Answers { .. }).then_some(EndStatus::Completed);
+        self.trace.steps.push(Step {
+            kind,
+            from,
+            to,
+            counters: self.counters,
+            model_call: self.trace.model_calls.len().checked_sub(1),
+            end,
+            narration: None,
+        });
+        self.says.push(say);
+        index
+    }
+
+    fn append(
+        &mut self,
+        role: Role,
+        text: String,
+        calls: Vec<CallId>,
+        call_id: Option<CallId>,
+        is_error: bool,
+    ) {
+        // The same measure as the engine's: text, ids, tool names, arguments.
+        let size = text.chars().count()
+            + call_id.as_ref().map_or(0, |id| id.0.len())
+            + calls
+                .iter()
+                .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
+                .map(|c| c.id.0.len() + c.tool.len() + c.args_text().chars().count())
+                .sum::<usize>();
+        let tokens = estimate_tokens(&text)
+            + call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0))
+            + calls
+                .iter()
+                .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
+                .map(|c| {
+                    estimate_tokens(&c.id.0) + estimate_tokens(&c.tool) + estimate_tokens(&c.args_text())
+                })
+                .sum::<usize>();
+        self.messages_size += size;
+        self.messages_tokens += tokens;
+        let step = self.trace.steps.len();
+        self.trace.messages.push(Message {
+            role,
+            text,
+            calls,
+            call_id,
+            is_error,
+            step,
+            size,
+            tokens,
+            canonical: None,
+        });
+    }
+
+    /// The host sends the context. `request`: the file's request body for
+    /// it; `no_reply`: the file ends (or retries) before a reply.
+    fn model_call(&mut self, request: Option<Request>, no_reply: bool, format: Format) {
+        let number = self.trace.model_calls.len() as u32 + 1;
+        let context_size = self.messages_size + self.system_size + self.tools_size;
+        let previous = self.trace.model_calls.last().map_or(0, |m| m.context_len);
+        self.counters.model_calls = number;
+        self.counters.context_size = context_size;
+        self.trace.model_calls.push(ModelCall {
+            number,
+            step: self.trace.steps.len(),
+            context_len: self.trace.messages.len(),
+            context_size,
+            tools_size: self.tools_size,
+            context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
+            tokens: 0,
+        });
+        self.tokens_in.push(request.and_then(|r| r.tokens_in));
+        let source = match request {
+            Some(r) if r.continues => Source::Continues { line: r.line },
+            Some(r) if r.consistent => {
+                self.exact_calls += 1;
+                Source::Exact { line: r.line }
+            }
+            Some(r) => Source::Rewritten { line: r.line },
+            None => Source::Reconstructed,
+        };
+        let say = Say::ModelCall {
+            number,
+            source,
+            format,
+            messages: self.trace.messages.len(),
+            new: self.trace.messages.len() - previous,
+            size: context_size,
+            compacted: self.compacted_at,
+            system: self.system_size,
+            tools_known: !self.trace.tools.is_empty(),
+            no_reply,
+        };
+        self.step(
+            StepKind::ModelCall { number },
+            Some(Lane::Host),
+            Lane::Model,
+            say,
+        );
+    }
+
+    fn reply(
+        &mut self,
+        text: String,
+        calls: &[CallSpec],
+        tokens_out: Option<u64>,
+        line: usize,
+        answered: &HashSet<String>,
+    ) {
+        let number = self.trace.model_calls.len() as u32;
+        let proposed = self.trace.steps.len();
+        let mut ids = Vec::new();
+        for spec in calls {
+            let id = CallId(spec.id.clone());
+            self.call_index
+                .entry(spec.id.clone())
+                .or_insert(self.trace.calls.len());
+            self.trace.calls.push(ToolCall {
+                id: id.clone(),
+                tool: spec.name.clone(),
+                args: spec.args.clone(),
+                model_call: number,
+                proposed,
+                verdict: None,
+                started: None,
+                finished: None,
+                result: None,
+                paired_to: None,
+                appended: false,
+            });
+            ids.push(id);
+        }
+        let estimate = estimate_tokens(&text)
+            + self.trace.calls[self.trace.calls.len() - calls.len()..]
+                .iter()
+                .map(|c| estimate_tokens(&c.tool) + estimate_tokens(&c.args_text()) + 1)
+                .sum::<usize>();
+        if let Some(last) = self.trace.model_calls.last_mut() {
+            last.tokens = tokens_out.map_or(estimate, |t| t as usize);
+        }
+        self.append(Role::Assistant, text, ids.clone(), None, false);
+        if ids.is_empty() {
+            self.step(
+                StepKind::Answers { number },
+                Some(Lane::Model),
+                Lane::Host,
+                Say::Answers {
+                    number,
+                    line,
+                    tokens: tokens_out,
+                    end: None,
+                },
+            );
+        } else {
+            let unanswered = calls
+                .iter()
+                .filter(|c| !answered.contains(&c.id))
+                .map(|c| c.id.clone())
+                .collect();
+            let say = Say::Proposes {
+                number,
+                calls: calls
+                    .iter()
+                    .map(|c| (c.id.clone(), c.name.clone()))
+                    .collect(),
+                unanswered,
+                line,
+                tokens: tokens_out,
+                end: None,
+            };
+            self.step(
+                StepKind::Proposes { number, calls: ids },
+                Some(Lane::Model),
+                Lane::Host,
+                say,
+            );
+        }
+    }
+
+    fn result(
+        &mut self,
+        call_id: &str,
+        text: String,
+        is_error: bool,
+        line: usize,
+        answered: &HashSet<String>,
+    ) {
+        let id = CallId(call_id.to_string());
+        let open = self
+            .call_index
+            .get(call_id)
+            .copied()
+            .filter(|&i| self.trace.calls[i].finished.is_none());
+        let Some(index) = open else {
+            // A result that answers no call: none by that id, or one
+            // already answered. Appended as the file has it, and flagged.
+            let duplicate = self.call_index.contains_key(call_id);
+            self.append(Role::Tool, text, Vec::new(), Some(id.clone()), is_error);
+            let say = Say::Result {
+                id: call_id.to_string(),
+                tool: None,
+                is_error,
+                line,
+                orphan: Some(duplicate),
+                end: None,
+            };
+            self.step(
+                StepKind::ResultArrives { call: id },
+                Some(Lane::Tool),
+                Lane::Host,
+                say,
+            );
+            return;
+        };
+        if self.trace.calls[index].started.is_none() {
+            // The calls of this reply that the file shows ran: they run together.
+            let number = self.trace.calls[index].model_call;
+            let group: Vec<usize> = self
+                .trace
+                .calls
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| {
+                    c.model_call == number
+                        && c.started.is_none()
+                        && (answered.contains(&c.id.0) || c.id.0 == call_id)
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let ids: Vec<CallId> = group
+                .iter()
+                .map(|&i| self.trace.calls[i].id.clone())
+                .collect();
+            self.counters.tool_runs += ids.len() as u32;
+            let say = Say::Executes {
+                calls: group
+                    .iter()
+                    .map(|&i| {
+                        let c = &self.trace.calls[i];
+                        (c.id.0.clone(), c.tool.clone())
+                    })
+                    .collect(),
+            };
+            let step = self.step(
+                StepKind::Executes { calls: ids },
+                Some(Lane::Host),
+                Lane::Tool,
+                say,
+            );
+            for i in group {
+                self.trace.calls[i].started = Some(step);
+            }
+        }
+        self.append(
+            Role::Tool,
+            text.clone(),
+            Vec::new(),
+            Some(id.clone()),
+            is_error,
+        );
+        let step = self.trace.steps.len();
+        let tool = self.trace.calls[index].tool.clone();
+        let call = &mut self.trace.calls[index];
+        call.finished = Some(step);
+        call.result = Some(ToolResult {
+            text,
+            is_error,
+            replayed: false,
+            canonical: None,
+        });
+        call.paired_to = Some(id.clone());
+        call.appended = true;
+        let say = Say::Result {
+            id: call_id.to_string(),
+            tool: Some(tool),
+            is_error,
+            line,
+            orphan: None,
+            end: None,
+        };
+        self.step(
+            StepKind::ResultArrives { call: id },
+            Some(Lane::Tool),
+            Lane::Host,
+            say,
+        );
+    }
+}
+
+/// The call ids that get a result in the file: the first result after the
+/// call was proposed. Known before building, so an `Executes` step lists
+/// only the calls the file shows ran.
+fn answered(events: &[Event]) -> HashSet<String> {
+    let mut proposed = HashSet::new();
+    let mut answered = HashSet::new();
+    for event in events {
+        match event {
+            Event::Msg(Msg::Assistant { calls, .. }) => {
+                proposed.extend(calls.iter().map(|c| c.id.as_str()));
+            }
+            Event::Msg(Msg::Tool { call_id, .. }) if proposed.contains(call_id.as_str()) => {
+                answered.insert(call_id.clone());
+            }
+            _ => {}
+        }
+    }
+    answered
+}
+
+/// Arguments as the trace keeps them: an object's keys with their values
+/// (strings as they are, anything else as JSON); anything else as `input`.
+pub fn args_of(value: &serde_json::Value) -> Vec<(String, String)> {
+    match value {
+        serde_json::Value::Object(o) => o
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (k.clone(), v)
+            })
+            .collect(),
+        serde_json::Value::Null => Vec::new(),
+        serde_json::Value::String(s) => vec![("input".to_string(), s.clone())],
+        other => vec![("input".to_string(), other.to_string())],
+    }
+}
+
+/// Arguments written as a JSON string (OpenAI's `function.arguments`).
+pub fn args_of_json_text(text: &str) -> Vec<(String, String)> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(v @ serde_json::Value::Object(_)) => args_of(&v),
+        _ if text.trim().is_empty() => Vec::new(),
+        _ => vec![("arguments".to_string(), text.to_string())],
+    }
+}
+
+/// Tool definitions as offered: name, parameter names, description.
+pub fn offered(name: &str, description: &str, schema: Option<&serde_json::Value>) -> OfferedTool {
+    let params = schema
+        .and_then(|s| s.get("properties"))
+        .and_then(serde_json::Value::as_object)
+        .map(|p| p.keys().map(|k| clean(k)).collect())
+        .unwrap_or_default();
+    OfferedTool {
+        name: clean(name),
+        params,
+        description: clean(description),
+    }
+}
+
+/// The text of a content value: a string, or the text parts of a list.
+pub fn text_of(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Array(parts) => {
+            let texts: Vec<String> = parts
+                .iter()
+                .filter_map(|p| match p {
+                    serde_json::Value::String(s) => Some(s.clone()),
+                    serde_json::Value::Object(o) => o
+                        .get("text")
+                        .or_else(|| o.get("content"))
+                        .and_then(|t| t.as_str())
+                        .map(str::to_string)
+                        .or_else(|| {
+                            o.get("type")
+                                .and_then(|t| t.as_str())
+                                .map(|t| format!("[{t}]"))
+                        }),
+                    _ => None,
+                })
+                .collect();
+            texts.join("\n")
+        }
+        serde_json::Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,155 @@
+//! OpenAI Chat Completions: a `messages` array, a request body (`messages`
+//! and `tools`), or one request (and its response) per JSONL line. Tool
+//! calls are `tool_calls[].id` with `function.arguments` as a JSON string;
+//! results are `role: "tool"` messages with `tool_call_id`. The format has
+//! no error flag on a result, so none is guessed from its text.
+
+use serde_json::Value;
+
+use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered, text_of};
+use super::{at_line, exchange};
+use crate::load::ScenarioError;
+
+pub fn document(
+    path: &str,
+    value: &Value,
+    line: usize,
+    whole: bool,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let parts = exchange(path, value, line, "messages", "choices")?;
+    if let Some(items) = parts.list {
+        for msg in messages(path, items, line, whole, b)? {
+            b.push(msg);
+        }
+        return Ok(());
+    }
+    let reply = match parts.response {
+        Some(r) => Some(response(path, r, line)?),
+        None => None,
+    };
+    if let Some(request) = parts.request {
+        if let Some(tools) = request.get("tools").and_then(Value::as_array) {
+            b.tools(
+                tools
+                    .iter()
+                    .filter_map(|t| {
+                        let f = t.get("function").unwrap_or(t);
+                        let name = f.get("name")?.as_str()?;
+                        let description =
+                            f.get("description").and_then(Value::as_str).unwrap_or("");
+                        Some(offered(name, description, f.get("parameters")))
+                    })
+                    .collect(),
+            );
+        }
+        let items = request
+            .get("messages")
+            .and_then(Value::as_array)
+            .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
+        let msgs = messages(path, items, line, whole, b)?;
+        let tokens_in = reply.as_ref().and_then(|r| r.1);
+        b.request_or_record(msgs, line, tokens_in, reply.is_some());
+    }
+    if let Some((msg, _)) = reply {
+        b.push(msg);
+    }
+    Ok(())
+}
+
+/// A chat.completion object: its first choice's message and the usage.
+fn response(path: &str, r: &Value, line: usize) -> Result<(Msg, Option<u64>), ScenarioError> {
+    let message = r
+        .get("choices")
+        .and_then(|c| c.get(0))
+        .and_then(|c| c.get("message"))
+        .ok_or_else(|| {
+            at_line(
+                path,
+                line,
+                "response: expected \"choices\"[0].\"message\" (a chat.completion)",
+            )
+        })?;
+    let usage = r.get("usage");
+    let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+    let msg = assistant(message, line, tokens("completion_tokens"));
+    Ok((msg, tokens("prompt_tokens")))
+}
+
+fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
+    let mut text = m.get("content").map(text_of).unwrap_or_default();
+    if let Some(refusal) = m.get("refusal").and_then(Value::as_str) {
+        text.push_str(refusal);
+    }
+    let calls = m
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .map(|calls| {
+            calls
+                .iter()
+                .map(|c| {
+                    let f = c.get("function");
+                    let s = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+                    CallSpec {
+                        id: s(c.get("id")),
+                        name: s(f.and_then(|f| f.get("name"))),
+                        args: args_of_json_text(
+                            f.and_then(|f| f.get("arguments"))
+                                .and_then(Value::as_str)
+                                .unwrap_or(""),
+                        ),
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Msg::Assistant {
+        text,
+        calls,
+        tokens_out,
+        line,
+    }
+}
+
+/// The messages of a list, in order; system and developer messages go to
+/// the builder as instructions.
+fn messages(
+    path: &str,
+    items: &[Value],
+    line: usize,
+    whole: bool,
+    b: &mut Builder,
+) -> Result<Vec<Msg>, ScenarioError> {
+    let mut out = Vec::new();
+    for (i, m) in items.iter().enumerate() {
+        let at = if whole { i + 1 } else { line };
+        let role = m.get("role").and_then(Value::as_str).ok_or_else(|| {
+            at_line(
+                path,
+                line,
+                format!("messages[{i}]: expected a message with a \"role\" (system, user, assistant or tool)"),
+            )
+        })?;
+        let content = || m.get("content").map(text_of).unwrap_or_default();
+        match role {
+            "system" | "developer" => b.system(&content()),
+            "user" => out.push(Msg::User {
+                text: content(),
+                line: at,
+            }),
+            "assistant" => out.push(assistant(m, at, None)),
+            "tool" => out.push(Msg::Tool {
+                call_id: m
+                    .get("tool_call_id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                text: content(),
+                is_error: false,
+                line: at,
+            }),
+            other => b.skip(&format!("message role {other:?}"), at),
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,138 @@
+//! Codex CLI rollout JSONL (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`):
+//! lines `{timestamp, type, payload}` as `RolloutItem` in openai/codex
+//! (codex-rs/protocol): `session_meta`, `turn_context`, `response_item`
+//! (the Responses items: messages, reasoning, `function_call` /
+//! `function_call_output`, `custom_tool_call` / `custom_tool_call_output`,
+//! `local_shell_call`, …), `event_msg` and `compacted`.
+
+use serde_json::Value;
+
+use super::builder::{Builder, Msg};
+use super::jsonl::Lines;
+use super::responses;
+use crate::load::ScenarioError;
+
+pub fn read(
+    _path: &str,
+    first: (usize, Value),
+    lines: &mut Lines,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let mut next = Some(first);
+    while let Some((line, value)) = next {
+        one(line, &value, b);
+        next = lines.next_value()?;
+    }
+    Ok(())
+}
+
+fn one(line: usize, v: &Value, b: &mut Builder) {
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+    let Some(payload) = v.get("payload") else {
+        return legacy(line, v, kind, b);
+    };
+    match kind {
+        "session_meta" => {
+            let instructions = payload
+                .get("instructions")
+                .or_else(|| payload.pointer("/base_instructions/text"))
+                .and_then(Value::as_str);
+            if let Some(text) = instructions {
+                b.system(text);
+            }
+        }
+        // The turn's settings (model, cwd, policies): not a step.
+        "turn_context" => {}
+        "response_item" => {
+            if let Some(msg) = responses::item(payload, line, None, b) {
+                b.push(exit_code(msg));
+            }
+        }
+        "event_msg" => {
+            // Most events repeat the response items for the UI; the token
+            // counts are the ones the items do not hold.
+            let kind = payload.get("type").and_then(Value::as_str);
+            if kind == Some("turn_aborted") {
+                let reason = payload
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given");
+                b.aborted(line, reason);
+            }
+            if kind == Some("token_count") {
+                let usage = payload.pointer("/info/last_token_usage");
+                let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+                if usage.is_some() {
+                    b.tokens(tokens("input_tokens"), tokens("output_tokens"));
+                }
+            }
+        }
+        "compacted" => b.compacted(line),
+        "" => b.skip("line without a type", line),
+        other => b.skip(other, line),
+    }
+}
+
+/// Rollouts written before the `{timestamp, type, payload}` lines (2025):
+/// a first line `{id, timestamp, instructions}`, then bare response items
+/// and `{"record_type": "state"}` markers.
+fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
+    if v.get("record_type").is_some() {
+        return;
+    }
+    if kind.is_empty() && v.get("id").is_some() && v.get("timestamp").is_some() {
+        if let Some(text) = v.get("instructions").and_then(Value::as_str) {
+            b.system(text);
+        }
+        return;
+    }
+    if kind.is_empty() {
+        return b.skip("line without a type", line);
+    }
+    if let Some(msg) = responses::item(v, line, None, b) {
+        b.push(exit_code(msg));
+    }
+}
+
+/// A shell call's output records its exit code: as JSON
+/// `{"output": …, "metadata": {"exit_code": N}}` in older rollouts, or as a
+/// first line `Exit code: N` in newer ones. Non-zero is an error result.
+fn exit_code(msg: Msg) -> Msg {
+    let Msg::Tool {
+        call_id,
+        text,
+        is_error,
+        line,
+    } = msg
+    else {
+        return msg;
+    };
+    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&text)
+        && let Some(code) = o
+            .get("metadata")
+            .and_then(|m| m.get("exit_code"))
+            .and_then(Value::as_i64)
+    {
+        let text = o
+            .get("output")
+            .and_then(Value::as_str)
+            .map_or(text.clone(), str::to_string);
+        return Msg::Tool {
+            call_id,
+            text,
+            is_error: is_error || code != 0,
+            line,
+        };
+    }
+    let code = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("Exit code: "))
+        .and_then(|c| c.trim().parse::<i64>().ok());
+    Msg::Tool {
+        call_id,
+        is_error: is_error || code.is_some_and(|c| c != 0),
+        text,
+        line,
+    }
+}

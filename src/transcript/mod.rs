@@ -1,0 +1,597 @@
+//! Transcripts: a real agent run read from a file, turned into the same
+//! `Trace` the engine records, so the lanes, panels, keys and export work on
+//! it unchanged.
+//!
+//! Each format has its own reader (one file each); they all feed one
+//! `Builder`, which decides the steps. The format is detected from the
+//! content (`--transcript-format` forces it). JSONL is read line by line,
+//! never whole; a single JSON document is parsed as one value.
+//!
+//! Honesty rules: where the file holds a request body, the context of that
+//! model call is the request's messages exactly; elsewhere it is rebuilt by
+//! the provider's rules and marked "reconstructed"; what the file does not
+//! hold (a system prompt, tool schemas) is said to be missing. The host's
+//! validation step is never invented: a transcript records none.
+
+mod anthropic;
+mod builder;
+mod chat;
+mod claude_code;
+mod codex;
+mod jsonl;
+mod otel;
+mod redact;
+mod responses;
+pub mod summary;
+mod text;
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::load::{Loaded, ScenarioError};
+
+pub use builder::Builder;
+pub use summary::{Summary, summary};
+
+/// The transcript formats the importer reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// OpenAI Chat Completions: a messages array, a request body, or JSONL
+    /// of requests (and their responses).
+    Chat,
+    /// OpenAI Responses: input/output items, request bodies, responses.
+    Responses,
+    /// Anthropic Messages: a request body or a messages array.
+    Anthropic,
+    /// Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
+    Codex,
+    /// Claude Code session JSONL (~/.claude/projects/<dir>/<uuid>.jsonl).
+    ClaudeCode,
+    /// OpenTelemetry GenAI spans in OTLP JSON.
+    Otel,
+}
+
+impl Format {
+    pub const ALL: [Format; 6] = [
+        Format::Chat,
+        Format::Responses,
+        Format::Anthropic,
+        Format::Codex,
+        Format::ClaudeCode,
+        Format::Otel,
+    ];
+
+    /// The name used on the command line and in snapshot names.
+    pub fn code(self) -> &'static str {
+        match self {
+            Format::Chat => "chat",
+            Format::Responses => "responses",
+            Format::Anthropic => "anthropic",
+            Format::Codex => "codex",
+            Format::ClaudeCode => "claude-code",
+            Format::Otel => "otel",
+        }
+    }
+}
+
+/// A transcript ready to show, and what was skipped on the way.
+#[derive(Debug, Clone)]
+pub struct Opened {
+    pub loaded: Loaded,
+    pub format: Format,
+    /// One line each, already naming the file: lines skipped and why.
+    pub warnings: Vec<String>,
+}
+
+/// The file, or `(file, line, message)` for an error at a line.
+pub(crate) fn error(
+    file: &str,
+    place: Option<String>,
+    message: impl Into<String>,
+) -> ScenarioError {
+    ScenarioError {
+        file: file.to_string(),
+        place,
+        message: message.into(),
+    }
+}
+
+pub(crate) fn at_line(file: &str, line: usize, message: impl Into<String>) -> ScenarioError {
+    error(file, Some(format!("line {line}")), message)
+}
+
+/// Open a transcript: detect (or take) its format, read it, build traces.
+pub fn open(path: &str, forced: Option<Format>) -> Result<Opened, ScenarioError> {
+    open_with(path, forced, false)
+}
+
+/// `open`, masking likely secrets first when `redact` (`--redact`).
+pub fn open_with(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+) -> Result<Opened, ScenarioError> {
+    let meta = std::fs::metadata(path).map_err(|e| {
+        error(
+            path,
+            None,
+            match e.kind() {
+                std::io::ErrorKind::NotFound => "no such file; expected a transcript file".into(),
+                _ => format!("cannot read: {}", io_reason(&e)),
+            },
+        )
+    })?;
+    if !meta.is_file() {
+        return Err(error(
+            path,
+            None,
+            "is not a regular file; expected a transcript file (JSON or JSONL)",
+        ));
+    }
+    let file = File::open(path)
+        .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
+    let mut reader = BufReader::with_capacity(1 << 16, file);
+    let first = first_byte(&mut reader)
+        .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
+    let name = display_name(path);
+    let mut builder = Builder::new(&name);
+    builder.redact = redact;
+    let format = match first {
+        None => {
+            return Err(at_line(
+                path,
+                1,
+                "the file is empty; expected a transcript (JSON or JSONL)",
+            ));
+        }
+        Some(b'[') => read_document(path, reader, forced, &mut builder)?,
+        Some(b'{') => read_lines(path, reader, forced, &mut builder)?,
+        Some(_) => {
+            return Err(at_line(
+                path,
+                1,
+                "not JSON; expected a transcript: a JSON document or JSON lines",
+            ));
+        }
+    };
+    let warnings = builder.warnings(path);
+    let loaded = builder.finish(format, path)?;
+    Ok(Opened {
+        loaded,
+        format,
+        warnings,
+    })
+}
+
+/// Open a transcript for a command: warnings go to stderr, one line each.
+pub fn load(path: &str, forced: Option<Format>, redact: bool) -> Result<Loaded, ScenarioError> {
+    let opened = open_with(path, forced, redact)?;
+    for warning in &opened.warnings {
+        eprintln!("{warning}");
+    }
+    Ok(opened.loaded)
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// The file's name without its folders, for titles (folders may be private).
+fn display_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The first byte that is not whitespace or a UTF-8 byte-order mark, left
+/// in the reader.
+fn first_byte(reader: &mut impl BufRead) -> std::io::Result<Option<u8>> {
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        if buf.starts_with(b"\xEF\xBB\xBF") {
+            reader.consume(3);
+            continue;
+        }
+        match buf.iter().position(|b| !b.is_ascii_whitespace()) {
+            Some(i) => {
+                let b = buf[i];
+                reader.consume(i);
+                return Ok(Some(b));
+            }
+            None => {
+                let n = buf.len();
+                reader.consume(n);
+            }
+        }
+    }
+}
+
+/// A file that starts with `[`: one JSON document, a messages or items array.
+fn read_document(
+    path: &str,
+    reader: impl Read,
+    forced: Option<Format>,
+    builder: &mut Builder,
+) -> Result<Format, ScenarioError> {
+    let value: Value = serde_json::from_reader(reader).map_err(|e| json_error(path, &e))?;
+    document(path, &value, 1, forced, builder)
+}
+
+/// serde_json's error with its line and column, in plain words.
+pub(crate) fn json_error(path: &str, e: &serde_json::Error) -> ScenarioError {
+    let text = e.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    let message = match e.classify() {
+        serde_json::error::Category::Eof => {
+            "the JSON ends too early; expected the rest of the document (is the file cut short?)"
+                .to_string()
+        }
+        _ if text.contains("UTF-8") || text.contains("invalid unicode code point") => {
+            "invalid UTF-8 (or an invalid \\u escape); expected a UTF-8 text file".to_string()
+        }
+        _ => format!("not valid JSON ({text}); expected a transcript"),
+    };
+    error(
+        path,
+        Some(format!("line {}, column {}", e.line(), e.column().max(1))),
+        message,
+    )
+}
+
+/// One JSON value that is a whole transcript (or one line's request).
+fn document(
+    path: &str,
+    value: &Value,
+    line: usize,
+    forced: Option<Format>,
+    builder: &mut Builder,
+) -> Result<Format, ScenarioError> {
+    let format = match forced {
+        Some(f) => f,
+        None => detect_document(value).ok_or_else(|| not_a_transcript(path, line, value))?,
+    };
+    builder.by_item();
+    match format {
+        Format::Chat => chat::document(path, value, line, true, builder)?,
+        Format::Anthropic => anthropic::document(path, value, line, true, builder)?,
+        Format::Responses => responses::document(path, value, line, true, builder)?,
+        Format::Otel => {
+            otel::document(path, value, line, true, builder)?;
+            otel::finish(builder);
+        }
+        Format::Codex | Format::ClaudeCode => {
+            return Err(at_line(
+                path,
+                line,
+                format!(
+                    "a {} file is JSON lines, one object per line; this file is one JSON document",
+                    format.code()
+                ),
+            ));
+        }
+    }
+    Ok(format)
+}
+
+/// The format of a whole-document transcript, from its shape.
+fn detect_document(value: &Value) -> Option<Format> {
+    match value {
+        Value::Array(items) => detect_items(items),
+        Value::Object(o) => {
+            if o.contains_key("resourceSpans") {
+                return Some(Format::Otel);
+            }
+            if let Some(request) = o.get("request").or_else(|| o.get("body")) {
+                return detect_document(request);
+            }
+            if o.contains_key("input")
+                || o.get("object").and_then(Value::as_str) == Some("response")
+            {
+                return Some(Format::Responses);
+            }
+            let messages = o.get("messages")?.as_array()?;
+            let anthropic_tools = o
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
+            if o.contains_key("system") || anthropic_tools {
+                return Some(Format::Anthropic);
+            }
+            detect_items(messages).or(Some(Format::Chat))
+        }
+        _ => None,
+    }
+}
+
+/// A messages or items array: Responses items carry a `type`, Anthropic
+/// messages carry content blocks, Chat messages a `role` (and tool roles).
+fn detect_items(items: &[Value]) -> Option<Format> {
+    if items.is_empty() || !items.iter().all(Value::is_object) {
+        return None;
+    }
+    let typed = |t: &str| {
+        items
+            .iter()
+            .any(|i| i.get("type").and_then(Value::as_str) == Some(t))
+    };
+    if [
+        "function_call",
+        "function_call_output",
+        "message",
+        "reasoning",
+        "custom_tool_call",
+    ]
+    .iter()
+    .any(|t| typed(t))
+    {
+        return Some(Format::Responses);
+    }
+    if !items
+        .iter()
+        .all(|i| i.get("role").is_some_and(Value::is_string))
+    {
+        return None;
+    }
+    let block = |t: &str| {
+        items.iter().any(|i| {
+            i.get("content").and_then(Value::as_array).is_some_and(|c| {
+                c.iter()
+                    .any(|b| b.get("type").and_then(Value::as_str) == Some(t))
+            })
+        })
+    };
+    if block("tool_use") || block("tool_result") {
+        return Some(Format::Anthropic);
+    }
+    Some(Format::Chat)
+}
+
+fn not_a_transcript(path: &str, line: usize, value: &Value) -> ScenarioError {
+    let found = match value {
+        Value::Object(o) => {
+            let keys: Vec<String> = o.keys().take(6).map(|k| format!("{k:?}")).collect();
+            format!("an object with the keys {}", keys.join(", "))
+        }
+        Value::Array(_) => "a list that holds no messages or items".into(),
+        _ => "a JSON value that is not an object".into(),
+    };
+    at_line(
+        path,
+        line,
+        format!(
+            "not a transcript: {found}; expected OpenAI Chat Completions messages, OpenAI Responses \
+             items, Anthropic Messages, a Codex CLI rollout, a Claude Code session or OTLP JSON spans \
+             (--transcript-format forces one)"
+        ),
+    )
+}
+
+/// A file that starts with `{`: JSON lines, or one multi-line document.
+fn read_lines(
+    path: &str,
+    reader: BufReader<File>,
+    forced: Option<Format>,
+    builder: &mut Builder,
+) -> Result<Format, ScenarioError> {
+    let (mut lines, first) = match jsonl::Lines::new(path, reader).start()? {
+        jsonl::First::Line(lines, line, value) => (lines, (line, value)),
+        jsonl::First::Document(reader) => {
+            // The first line is not a whole JSON value: one pretty-printed document.
+            let value: Value = serde_json::from_reader(reader).map_err(|e| json_error(path, &e))?;
+            return document(path, &value, 1, forced, builder);
+        }
+    };
+    let format = match forced {
+        Some(f) => f,
+        None => detect_line(&first.1).ok_or_else(|| not_a_transcript(path, first.0, &first.1))?,
+    };
+    match format {
+        Format::Codex => codex::read(path, first, &mut lines, builder)?,
+        Format::ClaudeCode => claude_code::read(path, first, &mut lines, builder)?,
+        Format::Otel => {
+            otel::document(path, &first.1, first.0, false, builder)?;
+            while let Some((line, value)) = lines.next_value()? {
+                otel::document(path, &value, line, false, builder)?;
+            }
+            otel::finish(builder);
+        }
+        Format::Chat | Format::Responses | Format::Anthropic => {
+            let mut next = Some(first);
+            while let Some((line, value)) = next {
+                request_line(path, &value, line, forced, builder)?;
+                next = lines.next_value()?;
+            }
+        }
+    }
+    builder.skipped_lines(lines.truncated());
+    Ok(format)
+}
+
+/// One line of a JSONL of model calls: a request body, `{request, response}`
+/// or a batch line `{custom_id, body}`. Each line's provider is its own.
+fn request_line(
+    path: &str,
+    value: &Value,
+    line: usize,
+    forced: Option<Format>,
+    builder: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let format = match forced {
+        Some(f) => f,
+        None => detect_document(value).ok_or_else(|| not_a_transcript(path, line, value))?,
+    };
+    match format {
+        Format::Chat => chat::document(path, value, line, false, builder),
+        Format::Anthropic => anthropic::document(path, value, line, false, builder),
+        Format::Responses => responses::document(path, value, line, false, builder),
+        Format::Otel => otel::document(path, value, line, false, builder),
+        Format::Codex | Format::ClaudeCode => Err(not_a_transcript(path, line, value)),
+    }
+}
+
+/// The format of a JSONL file, from its first line.
+fn detect_line(value: &Value) -> Option<Format> {
+    let o = value.as_object()?;
+    let kind = o.get("type").and_then(Value::as_str);
+    if o.contains_key("payload") && kind.is_some() && o.contains_key("timestamp") {
+        return Some(Format::Codex);
+    }
+    // A Codex rollout from before the `payload` lines: `{id, timestamp,
+    // instructions}` first, or a `{"record_type": "state"}` marker.
+    let legacy_header = kind.is_none() && o.contains_key("id") && o.contains_key("timestamp");
+    if legacy_header || o.contains_key("record_type") {
+        return Some(Format::Codex);
+    }
+    if o.contains_key("resourceSpans") {
+        return Some(Format::Otel);
+    }
+    let claude_keys = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId"];
+    if kind.is_some() && claude_keys.iter().any(|k| o.contains_key(*k)) {
+        return Some(Format::ClaudeCode);
+    }
+    detect_document(value)
+}
+
+/// Text from a transcript made safe for a terminal, and masked when asked.
+pub(crate) fn clean_redacted(s: &str, redact: bool) -> String {
+    let s = clean(s);
+    match redact {
+        true => redact::redact(&s).into_owned(),
+        false => s,
+    }
+}
+
+/// Text from a transcript made safe for a terminal: control characters
+/// (escape sequences, bidi overrides) are shown escaped, tabs as spaces.
+pub(crate) fn clean(s: &str) -> String {
+    if !s.chars().any(needs_escape) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("    "),
+            '\r' => {}
+            c if needs_escape(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn needs_escape(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+}
+
+/// A transcript value split into what it holds: a bare list of messages or
+/// items, a request body, a response, or both (`{request, response}`, a
+/// batch line `{custom_id, body | params}`).
+pub(crate) struct Parts<'a> {
+    pub list: Option<&'a [Value]>,
+    pub request: Option<&'a Value>,
+    pub response: Option<&'a Value>,
+}
+
+pub(crate) fn exchange<'a>(
+    path: &str,
+    value: &'a Value,
+    line: usize,
+    list_key: &str,
+    response_key: &str,
+) -> Result<Parts<'a>, ScenarioError> {
+    let none = Parts {
+        list: None,
+        request: None,
+        response: None,
+    };
+    match value {
+        Value::Array(items) => Ok(Parts {
+            list: Some(items),
+            ..none
+        }),
+        Value::Object(o) => {
+            let response = o
+                .get("response")
+                .map(|r| r.get("body").unwrap_or(r))
+                .filter(|r| r.is_object());
+            if let Some(request) = ["request", "body", "params"].iter().find_map(|k| o.get(*k)) {
+                return Ok(Parts {
+                    request: Some(request),
+                    response,
+                    ..none
+                });
+            }
+            if o.contains_key(list_key) {
+                return Ok(Parts {
+                    request: Some(value),
+                    ..none
+                });
+            }
+            if o.contains_key(response_key) || response.is_some() {
+                return Ok(Parts {
+                    response: response.or(Some(value)),
+                    ..none
+                });
+            }
+            Err(not_a_transcript(path, line, value))
+        }
+        other => Err(not_a_transcript(path, line, other)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_format_is_told_from_the_shape() {
+        let chat = json!([{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "a", "content": "x"}]);
+        assert_eq!(detect_document(&chat), Some(Format::Chat));
+        let anthropic =
+            json!([{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "a"}]}]);
+        assert_eq!(detect_document(&anthropic), Some(Format::Anthropic));
+        let body = json!({"system": "s", "messages": [{"role": "user", "content": "hi"}]});
+        assert_eq!(detect_document(&body), Some(Format::Anthropic));
+        let items =
+            json!([{"role": "user", "content": "hi"}, {"type": "function_call", "call_id": "c"}]);
+        assert_eq!(detect_document(&items), Some(Format::Responses));
+        assert_eq!(
+            detect_document(&json!({"input": "hi"})),
+            Some(Format::Responses)
+        );
+        assert_eq!(
+            detect_document(&json!({"resourceSpans": []})),
+            Some(Format::Otel)
+        );
+        assert_eq!(detect_document(&json!({"name": "x", "version": "1"})), None);
+        assert_eq!(detect_document(&json!([])), None);
+        let codex = json!({"timestamp": "t", "type": "session_meta", "payload": {}});
+        assert_eq!(detect_line(&codex), Some(Format::Codex));
+        let claude = json!({"type": "summary", "summary": "s", "leafUuid": "u"});
+        assert_eq!(detect_line(&claude), Some(Format::ClaudeCode));
+    }
+
+    #[test]
+    fn escapes_and_bidi_controls_are_shown_not_obeyed() {
+        assert_eq!(clean("a\u{1b}[2Jb"), "a\\u{1b}[2Jb");
+        assert_eq!(clean("\u{202e}evil"), "\\u{202e}evil");
+        assert_eq!(clean("tab\there\r\nnext"), "tab    here\nnext");
+        assert_eq!(clean("中文 ok"), "中文 ok");
+    }
+}

@@ -1,0 +1,206 @@
+//! OpenAI Responses: input and output items. `function_call` (`call_id`,
+//! `name`, `arguments` as a JSON string) and `function_call_output`
+//! (`call_id`, `output`); the item's own `id` is not the pairing key. The
+//! Codex CLI rollout stores the same items, so `item` serves both.
+
+use serde_json::Value;
+
+use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered, text_of};
+use super::{at_line, exchange};
+use crate::load::ScenarioError;
+
+pub fn document(
+    path: &str,
+    value: &Value,
+    line: usize,
+    whole: bool,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let parts = exchange(path, value, line, "input", "output")?;
+    if let Some(items) = parts.list {
+        for (i, v) in items.iter().enumerate() {
+            let at = if whole { i + 1 } else { line };
+            if let Some(msg) = item(v, at, None, b) {
+                b.push(msg);
+            }
+        }
+        return Ok(());
+    }
+    let reply = match parts.response {
+        Some(r) => {
+            let output = r.get("output").and_then(Value::as_array).ok_or_else(|| {
+                at_line(
+                    path,
+                    line,
+                    "response: expected \"output\", a list of output items",
+                )
+            })?;
+            let usage = r.get("usage");
+            let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+            let mut msgs = Vec::new();
+            let mut tokens_out = tokens("output_tokens");
+            for v in output {
+                if let Some(msg) = item(v, line, tokens_out.take(), b) {
+                    msgs.push(msg);
+                }
+            }
+            Some((msgs, tokens("input_tokens")))
+        }
+        None => None,
+    };
+    if let Some(request) = parts.request {
+        if let Some(instructions) = request.get("instructions").and_then(Value::as_str) {
+            b.system(instructions);
+        }
+        if let Some(tools) = request.get("tools").and_then(Value::as_array) {
+            b.tools(
+                tools
+                    .iter()
+                    .filter_map(|t| {
+                        let name = t.get("name")?.as_str()?;
+                        let description =
+                            t.get("description").and_then(Value::as_str).unwrap_or("");
+                        Some(offered(name, description, t.get("parameters")))
+                    })
+                    .collect(),
+            );
+        }
+        let msgs = match request.get("input") {
+            Some(Value::String(s)) => vec![Msg::User {
+                text: s.clone(),
+                line,
+            }],
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(|v| item(v, line, None, b))
+                .collect(),
+            _ => {
+                return Err(at_line(
+                    path,
+                    line,
+                    "expected \"input\", a string or a list of items",
+                ));
+            }
+        };
+        let tokens_in = reply.as_ref().and_then(|r| r.1);
+        match request.get("previous_response_id") {
+            Some(Value::String(_)) => b.request_continuing(msgs, line, tokens_in),
+            _ => b.request_or_record(msgs, line, tokens_in, reply.is_some()),
+        }
+    }
+    for msg in reply.map(|r| r.0).unwrap_or_default() {
+        b.push(msg);
+    }
+    Ok(())
+}
+
+/// One item as a message; None for items that are not part of the context
+/// drawn (reasoning), or of a type not drawn (reported as skipped).
+pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> Option<Msg> {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or(
+        // An input message may be written without its type.
+        if v.get("role").is_some() {
+            "message"
+        } else {
+            ""
+        },
+    );
+    let call = |name: String, args| Msg::Assistant {
+        text: String::new(),
+        calls: vec![CallSpec {
+            id: call_id(v),
+            name,
+            args,
+        }],
+        tokens_out,
+        line: at,
+    };
+    match kind {
+        "message" => {
+            let text = v.get("content").map(text_of).unwrap_or_default();
+            match s("role").as_str() {
+                "assistant" => Some(Msg::Assistant {
+                    text,
+                    calls: Vec::new(),
+                    tokens_out,
+                    line: at,
+                }),
+                "system" | "developer" => {
+                    b.system(&text);
+                    None
+                }
+                _ => Some(Msg::User { text, line: at }),
+            }
+        }
+        "function_call" => Some(call(s("name"), args_of_json_text(&s("arguments")))),
+        "custom_tool_call" => Some(call(s("name"), vec![("input".to_string(), s("input"))])),
+        "local_shell_call" => {
+            let command = v
+                .pointer("/action/command")
+                .and_then(Value::as_array)
+                .map(|c| {
+                    c.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .unwrap_or_default();
+            Some(call(
+                "local_shell".to_string(),
+                vec![("command".to_string(), command)],
+            ))
+        }
+        "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
+            let (text, is_error) = output(v.get("output").unwrap_or(&Value::Null));
+            Some(Msg::Tool {
+                call_id: call_id(v),
+                text,
+                is_error,
+                line: at,
+            })
+        }
+        "reasoning" | "item_reference" => None,
+        "compaction" | "compaction_summary" => {
+            b.compacted(at);
+            None
+        }
+        other => {
+            b.skip(
+                if other.is_empty() {
+                    "item without a type"
+                } else {
+                    other
+                },
+                at,
+            );
+            None
+        }
+    }
+}
+
+/// The pairing key: `call_id`, never the item's own `id` (except for a
+/// `local_shell_call_output`, which the API keys by the call's id).
+fn call_id(v: &Value) -> String {
+    v.get("call_id")
+        .and_then(Value::as_str)
+        .or_else(|| {
+            (v.get("type").and_then(Value::as_str) == Some("local_shell_call_output"))
+                .then(|| v.get("id").and_then(Value::as_str))
+                .flatten()
+        })
+        .unwrap_or("")
+        .to_string()
+}
+
+/// An output: a string, a list of content parts, or (older Codex rollouts)
+/// an object `{content, success}`; an error only where `success` is false.
+pub fn output(v: &Value) -> (String, bool) {
+    match v {
+        Value::Object(o) if o.contains_key("content") => (
+            text_of(&o["content"]),
+            o.get("success").and_then(Value::as_bool) == Some(false),
+        ),
+        other => (text_of(other), false),
+    }
+}

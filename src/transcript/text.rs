@@ -1,0 +1,656 @@
+//! The words of transcript steps, in Chinese and English, in one place:
+//! narration generated from what the file recorded, the title (which names
+//! the detected format) and the "about" facts (what is exact, rebuilt or
+//! missing).
+
+use crate::scenario::Lang;
+
+use super::Format;
+
+/// Where a model call's context comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source {
+    /// A request body at this line, consistent with the earlier messages.
+    Exact { line: usize },
+    /// A request body that does not extend the earlier messages (the host
+    /// rewrote or cut its history): shown as earlier messages plus new ones.
+    Rewritten { line: usize },
+    /// A request that continues a response the server keeps
+    /// (`previous_response_id`): the earlier context is not in the file.
+    Continues { line: usize },
+    /// No request body: rebuilt from the messages before the reply.
+    Reconstructed,
+}
+
+/// What one step says, in data; rendered per language by `narrate`.
+#[derive(Debug, Clone)]
+pub enum Say {
+    User {
+        line: usize,
+        first: bool,
+        format: Format,
+    },
+    ModelCall {
+        number: u32,
+        source: Source,
+        format: Format,
+        messages: usize,
+        new: usize,
+        size: usize,
+        compacted: Option<usize>,
+        system: usize,
+        tools_known: bool,
+        no_reply: bool,
+    },
+    Proposes {
+        number: u32,
+        calls: Vec<(String, String)>,
+        unanswered: Vec<String>,
+        line: usize,
+        tokens: Option<u64>,
+        end: Option<Vec<String>>,
+    },
+    Executes {
+        calls: Vec<(String, String)>,
+    },
+    Result {
+        id: String,
+        tool: Option<String>,
+        is_error: bool,
+        line: usize,
+        /// Some(true): a second result for an answered call; Some(false):
+        /// no call has this id.
+        orphan: Option<bool>,
+        end: Option<Vec<String>>,
+    },
+    Answers {
+        number: u32,
+        line: usize,
+        tokens: Option<u64>,
+        end: Option<Vec<String>>,
+    },
+}
+
+impl Say {
+    /// The last step of the file also says which calls never got a result.
+    pub fn set_end(&mut self, unanswered: Vec<String>) {
+        match self {
+            Say::Proposes { end, .. } | Say::Result { end, .. } | Say::Answers { end, .. } => {
+                *end = Some(unanswered)
+            }
+            _ => {}
+        }
+    }
+}
+
+fn pick(lang: Lang, zh: String, en: String) -> String {
+    match lang {
+        Lang::Zh => zh,
+        Lang::En => en,
+    }
+}
+
+pub fn format_name(format: Format, lang: Lang) -> &'static str {
+    match (format, lang) {
+        (Format::Chat, _) => "OpenAI Chat Completions",
+        (Format::Responses, _) => "OpenAI Responses",
+        (Format::Anthropic, _) => "Anthropic Messages",
+        (Format::Codex, Lang::Zh) => "Codex CLI 会话记录（rollout）",
+        (Format::Codex, Lang::En) => "Codex CLI rollout",
+        (Format::ClaudeCode, Lang::Zh) => "Claude Code 会话",
+        (Format::ClaudeCode, Lang::En) => "Claude Code session",
+        (Format::Otel, Lang::Zh) => "OpenTelemetry GenAI span（OTLP JSON）",
+        (Format::Otel, Lang::En) => "OpenTelemetry GenAI spans (OTLP JSON)",
+    }
+}
+
+/// Where in the file: a line of JSON lines, or an item of one document's list.
+fn place(line: usize, by_item: bool, lang: Lang) -> String {
+    match (by_item, lang) {
+        (false, Lang::Zh) => format!("第 {line} 行"),
+        (false, Lang::En) => format!("line {line}"),
+        (true, Lang::Zh) => format!("第 {line} 项"),
+        (true, Lang::En) => format!("item {line}"),
+    }
+}
+
+fn ids(list: &[String]) -> String {
+    list.join(", ")
+}
+
+fn calls_text(calls: &[(String, String)]) -> String {
+    calls
+        .iter()
+        .map(|(id, tool)| format!("{tool} ({id})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The narration of one step.
+pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) -> String {
+    let p = match say {
+        Say::User { line, .. }
+        | Say::Proposes { line, .. }
+        | Say::Result { line, .. }
+        | Say::Answers { line, .. } => place(*line, by_item, lang),
+        _ => String::new(),
+    };
+    let mut out = match say {
+        Say::User { first, format, .. } => match first {
+            true => pick(
+                lang,
+                format!(
+                    "真实运行的回放（{}，{p}）：用户的消息先到主机。模型此时什么都没看到。",
+                    format_name(*format, lang)
+                ),
+                format!(
+                    "A real run, replayed ({}, {p}): the user's message reaches the host first. The model has seen nothing yet.",
+                    format_name(*format, lang)
+                ),
+            ),
+            false => pick(
+                lang,
+                format!("用户又写了一条消息（{p}），追加到消息末尾。"),
+                format!("The user writes again ({p}); the message is appended."),
+            ),
+        },
+        Say::ModelCall {
+            number,
+            source,
+            format,
+            messages,
+            new,
+            size,
+            compacted,
+            system,
+            tools_known,
+            no_reply,
+        } => model_call(
+            *number,
+            *source,
+            *format,
+            *messages,
+            *new,
+            *size,
+            *compacted,
+            *system,
+            *tools_known,
+            *no_reply,
+            tokens_in,
+            by_item,
+            lang,
+        ),
+        Say::Proposes {
+            number,
+            calls,
+            unanswered,
+            tokens,
+            ..
+        } => {
+            let mut s = match calls.len() {
+                1 => pick(
+                    lang,
+                    format!(
+                        "第 {number} 次调用的回复（{p}）请求一个工具：{}。这只是数据，主机执行之前什么都没发生。",
+                        calls_text(calls)
+                    ),
+                    format!(
+                        "Reply #{number} ({p}) asks for one tool: {}. It is data; nothing happens until the host runs it.",
+                        calls_text(calls)
+                    ),
+                ),
+                n => pick(
+                    lang,
+                    format!(
+                        "模型一次请求了 {n} 个工具（{p}）：{}。它们是一个并行组，结果各自靠 call_id 配对。",
+                        calls_text(calls)
+                    ),
+                    format!(
+                        "The model asks for {n} tools at once ({p}): {}. A parallel group: each result finds its call by call_id.",
+                        calls_text(calls)
+                    ),
+                ),
+            };
+            if let Some(t) = tokens {
+                s.push_str(&pick(
+                    lang,
+                    format!("文件记录这次回复输出了 {t} 个 token。"),
+                    format!(" The file records {t} output tokens for this reply."),
+                ));
+            }
+            if !unanswered.is_empty() {
+                s.push_str(&pick(
+                    lang,
+                    format!(
+                        "⚠ 文件里没有 {} 的结果：这个调用没有得到回答。",
+                        ids(unanswered)
+                    ),
+                    format!(
+                        " ⚠ The file holds no result for {}: an unanswered call.",
+                        ids(unanswered)
+                    ),
+                ));
+            }
+            s
+        }
+        Say::Executes { calls } => match calls.len() {
+            1 => pick(
+                lang,
+                format!(
+                    "主机运行 {}。文件记录了它的结果，但没有记录主机在运行前是否做过检查。",
+                    calls_text(calls)
+                ),
+                format!(
+                    "The host runs {}. The file records its result; it records no check by the host before running it.",
+                    calls_text(calls)
+                ),
+            ),
+            _ => pick(
+                lang,
+                format!(
+                    "主机运行 {}。文件只记录了结果，结果到达的顺序不一定是请求的顺序。",
+                    calls_text(calls)
+                ),
+                format!(
+                    "The host runs {}. The file records only their results, which need not come back in the order asked.",
+                    calls_text(calls)
+                ),
+            ),
+        },
+        Say::Result {
+            id,
+            tool,
+            is_error,
+            orphan,
+            ..
+        } => match (orphan, is_error) {
+            (Some(false), _) => pick(
+                lang,
+                format!(
+                    "⚠ 孤立结果（{p}）：它回答 call_id {id}，但在它之前没有任何调用用过这个 id。模型会读到一个对不上号的结果。"
+                ),
+                format!(
+                    "⚠ Orphan result ({p}): it answers call_id {id}, but no call before it has that id. The model reads a result that answers nothing it asked."
+                ),
+            ),
+            (Some(true), _) => pick(
+                lang,
+                format!("⚠ 孤立结果（{p}）：{id} 已经有结果了，这是第二个。"),
+                format!(
+                    "⚠ Orphan result ({p}): {id} was already answered; this is a second result."
+                ),
+            ),
+            (None, true) => pick(
+                lang,
+                format!(
+                    "{id}（{}）返回错误结果（{p}），按 call_id 配对后追加。错误也是结果：模型下次调用会读到它。",
+                    tool.as_deref().unwrap_or("?")
+                ),
+                format!(
+                    "An error result for {id} ({}) at {p}, paired by call_id and appended. An error is still a result: the model reads it on its next call.",
+                    tool.as_deref().unwrap_or("?")
+                ),
+            ),
+            (None, false) => pick(
+                lang,
+                format!(
+                    "{id}（{}）的结果返回（{p}），按 call_id 配对后追加。",
+                    tool.as_deref().unwrap_or("?")
+                ),
+                format!(
+                    "The result for {id} ({}) comes back ({p}), paired by call_id and appended.",
+                    tool.as_deref().unwrap_or("?")
+                ),
+            ),
+        },
+        Say::Answers { number, tokens, .. } => {
+            let mut s = pick(
+                lang,
+                format!("第 {number} 次调用的回复（{p}）没有工具调用：这一轮循环在这里结束。"),
+                format!("Reply #{number} ({p}) has no tool calls: this run of the loop ends here."),
+            );
+            if let Some(t) = tokens {
+                s.push_str(&pick(
+                    lang,
+                    format!("文件记录这次回复输出了 {t} 个 token。"),
+                    format!(" The file records {t} output tokens for this reply."),
+                ));
+            }
+            s
+        }
+    };
+    let end = match say {
+        Say::Proposes { end, .. } | Say::Result { end, .. } | Say::Answers { end, .. } => {
+            end.as_ref()
+        }
+        _ => None,
+    };
+    if let Some(unanswered) = end {
+        out.push_str(&pick(
+            lang,
+            "文件到此结束。".to_string(),
+            " The file ends here.".to_string(),
+        ));
+        if !unanswered.is_empty() {
+            out.push_str(&pick(
+                lang,
+                format!("⚠ 没有得到结果的调用：{}。", ids(unanswered)),
+                format!(" ⚠ Calls that never got a result: {}.", ids(unanswered)),
+            ));
+        }
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn model_call(
+    number: u32,
+    source: Source,
+    format: Format,
+    messages: usize,
+    new: usize,
+    size: usize,
+    compacted: Option<usize>,
+    system: usize,
+    tools_known: bool,
+    no_reply: bool,
+    tokens_in: &[Option<u64>],
+    by_item: bool,
+    lang: Lang,
+) -> String {
+    let noun = if messages == 1 { "message" } else { "messages" };
+    let mut s = match source {
+        Source::Exact { line } => {
+            let p = place(line, by_item, lang);
+            pick(
+                lang,
+                format!(
+                    "第 {number} 次模型调用：上下文就是{p}请求体里的 {messages} 条消息（确切，来自文件），其中 {new} 条是新的，共 {size} 字符。"
+                ),
+                format!(
+                    "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {p} ({new} new, {size} chars)."
+                ),
+            )
+        }
+        Source::Rewritten { line } => {
+            let p = place(line, by_item, lang);
+            pick(
+                lang,
+                format!(
+                    "第 {number} 次模型调用：{p}的请求体与之前的消息对不上（主机改写或删减了历史）。这里显示之前的消息加上新消息，共 {messages} 条，并非确切上下文。"
+                ),
+                format!(
+                    "Model call #{number}: the request body at {p} does not extend the earlier messages (the host rewrote or cut its history). Shown: the earlier messages plus the new ones, {messages} in all; not the exact context."
+                ),
+            )
+        }
+        Source::Continues { line } => {
+            let p = place(line, by_item, lang);
+            pick(
+                lang,
+                format!(
+                    "第 {number} 次模型调用（重建）：{p}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。"
+                ),
+                format!(
+                    "Model call #{number} (reconstructed): the request at {p} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all."
+                ),
+            )
+        }
+        Source::Reconstructed => pick(
+            lang,
+            format!(
+                "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{}的规则由之前的 {messages} 条消息重建，其中 {new} 条是新的，共 {size} 字符。",
+                format_name(format, lang)
+            ),
+            format!(
+                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} {noun} before it ({new} new, {size} chars).",
+                format_name(format, lang)
+            ),
+        ),
+    };
+    if let Some(Some(t)) = tokens_in.get(number as usize - 1) {
+        s.push_str(&pick(
+            lang,
+            format!("文件记录输入 {t} 个 token。"),
+            format!(" The file records {t} input tokens."),
+        ));
+    }
+    if system > 0 {
+        s.push_str(&pick(
+            lang,
+            format!("另有 {system} 字符的系统/开发者指令（不显示为消息，见 a）。"),
+            format!(" Also sent: {system} chars of system/developer instructions (not drawn as messages; see a)."),
+        ));
+    } else if matches!(source, Source::Reconstructed) {
+        s.push_str(&pick(
+            lang,
+            "文件里没有系统提示词：不知道是否发送过。".to_string(),
+            " The file holds no system prompt: whether one was sent is unknown.".to_string(),
+        ));
+    }
+    if !tools_known {
+        s.push_str(&pick(
+            lang,
+            "文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。".to_string(),
+            " The file holds no tool schemas, so none are listed; that does not mean none were offered.".to_string(),
+        ));
+    }
+    if let Some(line) = compacted {
+        let p = place(line, by_item, lang);
+        s.push_str(&pick(
+            lang,
+            format!("⚠ {p}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。"),
+            format!(
+                " ⚠ Compaction at {p}: from there the real context held a summary instead of the earlier messages, which are still shown here in full."
+            ),
+        ));
+    }
+    if no_reply {
+        s.push_str(&pick(
+            lang,
+            "文件没有记录这次调用的回复。".to_string(),
+            " The file records no reply to this call.".to_string(),
+        ));
+    }
+    s
+}
+
+/// Something the file records between steps, said after a step.
+#[derive(Debug, Clone)]
+pub enum Note {
+    Aborted { line: usize, reason: String },
+}
+
+pub fn note(note: &Note, by_item: bool, lang: Lang) -> String {
+    match note {
+        Note::Aborted { line, reason } => {
+            let p = place(*line, by_item, lang);
+            pick(
+                lang,
+                format!("⚠ {p}：这一轮被中止（{reason}），还没回答的调用不会再有结果。"),
+                format!(
+                    " ⚠ At {p} the turn is aborted ({reason}): calls not answered by then get no result."
+                ),
+            )
+        }
+    }
+}
+
+/// What the builder learnt about the file as a whole.
+#[derive(Debug, Clone)]
+pub struct Facts {
+    pub file: String,
+    pub format: Format,
+    pub model_calls: usize,
+    pub exact_calls: usize,
+    pub requests: usize,
+    pub system_parts: usize,
+    pub system_chars: usize,
+    pub tools_known: bool,
+    pub compactions: usize,
+    pub skipped: usize,
+    pub off_chain: usize,
+    pub redacted: bool,
+}
+
+/// The header title: the file and the detected format.
+pub fn title(f: &Facts, lang: Lang) -> String {
+    let name = format_name(f.format, lang);
+    let rebuilt = f.model_calls - f.exact_calls;
+    let mut title = match (lang, rebuilt) {
+        (Lang::Zh, 0) => format!("{} · {name}", f.file),
+        (Lang::Zh, _) => format!("{} · {name} · 有重建", f.file),
+        (Lang::En, 0) => format!("{} · {name}", f.file),
+        (Lang::En, _) => format!("{} · {name} · reconstructed", f.file),
+    };
+    if f.redacted {
+        title.push_str(match lang {
+            Lang::Zh => " · 已脱敏",
+            Lang::En => " · redacted",
+        });
+    }
+    title
+}
+
+pub fn task(f: &Facts, lang: Lang) -> String {
+    pick(
+        lang,
+        format!("回放文件 {} 中记录的真实运行。", f.file),
+        format!("Replay the real run recorded in {}.", f.file),
+    )
+}
+
+/// The facts shown under "conditions" in the about overlay: exact,
+/// reconstructed, missing.
+pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
+    let mut out = vec![[
+        format!(
+            "格式：{}（从内容识别，或由 --transcript-format 指定）。",
+            format_name(f.format, Lang::Zh)
+        ),
+        format!(
+            "Format: {} (detected from the content, or forced with --transcript-format).",
+            format_name(f.format, Lang::En)
+        ),
+    ]];
+    out.push([
+        format!(
+            "{} 次模型调用中，{} 次的上下文来自文件中的请求体（确切），{} 次是重建的。",
+            f.model_calls,
+            f.exact_calls,
+            f.model_calls - f.exact_calls
+        ),
+        format!(
+            "Of {} model calls, {} have their context from a request body in the file (exact), {} are reconstructed.",
+            f.model_calls,
+            f.exact_calls,
+            f.model_calls - f.exact_calls
+        ),
+    ]);
+    out.push(match f.system_parts {
+        0 if f.requests > 0 => [
+            "请求体里没有系统提示词。".into(),
+            "The request bodies hold no system prompt.".into(),
+        ],
+        0 => [
+            "文件里没有系统提示词：不知道发送了什么。".into(),
+            "The file holds no system prompt: what was sent is unknown.".into(),
+        ],
+        n => [
+            format!("系统/开发者指令：{n} 段，共 {} 字符；计入上下文大小，但不显示为消息。", f.system_chars),
+            format!(
+                "System/developer instructions: {n} parts, {} chars; counted in the context size, not drawn as messages.",
+                f.system_chars
+            ),
+        ],
+    });
+    out.push(match f.tools_known {
+        true => [
+            "工具定义取自文件。".into(),
+            "The tool definitions are taken from the file.".into(),
+        ],
+        false => [
+            "文件里没有工具定义（schema）：提供了哪些工具不得而知。".into(),
+            "The file holds no tool schemas: which tools were offered is unknown.".into(),
+        ],
+    });
+    out.push([
+        "文件没有记录主机在运行工具前的检查，所以这里没有“校验”步骤。".into(),
+        "The file records no check by the host before a tool runs, so no validation step is shown."
+            .into(),
+    ]);
+    if f.compactions > 0 {
+        out.push([
+            format!(
+                "有 {} 次压缩（compacted）：之后的真实上下文比这里显示的短。",
+                f.compactions
+            ),
+            format!(
+                "{} compaction(s): after each, the real context was shorter than shown here.",
+                f.compactions
+            ),
+        ]);
+    }
+    if f.format == Format::ClaudeCode {
+        out.push([
+            "Claude Code 的会话格式没有官方文档：按观察到的字段宽松读取，沿 parentUuid 链。".into(),
+            "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.".into(),
+        ]);
+    }
+    if f.skipped > 0 || f.off_chain > 0 {
+        out.push([
+            format!("跳过了 {} 行，另有 {} 行不在主链上（详见命令行上的警告）。", f.skipped, f.off_chain),
+            format!(
+                "{} lines skipped and {} off the main chain (the warnings on the command line list them).",
+                f.skipped, f.off_chain
+            ),
+        ]);
+    }
+    out
+}
+
+/// why / how / cost / check for the about overlay.
+pub fn about(f: &Facts) -> [[String; 2]; 4] {
+    [
+        [
+            "真实的运行比脚本更有说服力：同样的泳道、上下文和 call_id 配对，来自真实文件。".into(),
+            "A real run convinces where a script teaches: the same lanes, context and call_id pairing, from a real file.".into(),
+        ],
+        [
+            "按文件中的顺序回放：每条回复前是一次模型调用，结果按 call_id 配对。".into(),
+            "Replayed in the file's order: a model call before each reply, results paired by call_id.".into(),
+        ],
+        [
+            format!("共 {} 次模型调用。token 数只在文件记录时显示，否则是估计值。", f.model_calls),
+            format!(
+                "{} model calls. Token counts are the file's where it records them, estimates otherwise.",
+                f.model_calls
+            ),
+        ],
+        [
+            "用 `agent-loop-sim trace --transcript FILE` 查看 summary：回复、调用、配对、错误、并行组、未回答和孤立结果的数目。".into(),
+            "`agent-loop-sim trace --transcript FILE` prints the summary: replies, calls, pairs, errors, parallel groups, unanswered calls and orphan results.".into(),
+        ],
+    ]
+}
+
+/// A name for files (export) from the transcript's file name.
+pub fn slug(file: &str) -> String {
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    let slug: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    if slug.trim_matches('-').is_empty() {
+        "transcript".into()
+    } else {
+        slug
+    }
+}

@@ -1,0 +1,367 @@
+//! Transcripts of real runs: every fixture in tests/transcripts/ is opened
+//! with `trace --transcript` and its summary must be the counts written in
+//! its `.expect.json` (worked out by hand from the file); bad inputs are
+//! refused with exit code 2 and one line naming the file and the line; a
+//! few frames are snapshots.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use agent_loop_sim::app::App;
+use agent_loop_sim::frames;
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::theme::Theme;
+use agent_loop_sim::transcript::{self, Format};
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    Output {
+        code: out.status.code().expect("exited, not killed"),
+        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
+    }
+}
+
+const FIXTURES: [(&str, Format); 7] = [
+    ("chat.jsonl", Format::Chat),
+    ("responses.json", Format::Responses),
+    ("anthropic.json", Format::Anthropic),
+    ("codex.jsonl", Format::Codex),
+    ("codex-legacy.jsonl", Format::Codex),
+    ("claude-code.jsonl", Format::ClaudeCode),
+    ("otel.json", Format::Otel),
+];
+
+fn fixture(name: &str) -> String {
+    format!("tests/transcripts/{name}")
+}
+
+fn expected(name: &str) -> Value {
+    let stem = name.rsplit_once('.').unwrap().0;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture(&format!("{stem}.expect.json")));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn every_fixture_gives_the_counts_it_holds() {
+    for (name, format) in FIXTURES {
+        let out = run(&["trace", "--transcript", &fixture(name), "--lang", "en"]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+        let expect = expected(name);
+        assert_eq!(trace["summary"], expect["summary"], "{name}");
+        assert_eq!(expect["format"], format.code(), "{name}");
+        // The detected format is named in the title.
+        let title = trace["scenario"]["title"].as_str().unwrap();
+        let opened = transcript::open(&fixture_path(name), None).unwrap();
+        assert_eq!(opened.format, format, "{name}: detected format");
+        assert!(title.starts_with(name), "{name}: {title}");
+    }
+}
+
+fn fixture_path(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(fixture(name))
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn both_languages_have_the_same_steps_and_their_own_narration() {
+    for (name, _) in FIXTURES {
+        let loaded = transcript::open(&fixture_path(name), None).unwrap().loaded;
+        let (zh, en) = (loaded.trace(Lang::Zh), loaded.trace(Lang::En));
+        assert_eq!(zh.steps.len(), en.steps.len(), "{name}");
+        for (a, b) in zh.steps.iter().zip(&en.steps) {
+            assert_eq!(a.kind, b.kind, "{name}");
+            assert!(
+                a.narration.is_some() && a.narration != b.narration,
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn request_bodies_give_exact_contexts_and_the_rest_is_marked_reconstructed() {
+    let exact = transcript::open(&fixture_path("chat.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let trace = exact.trace(Lang::En);
+    assert!(!trace.title.contains("reconstructed"), "{}", trace.title);
+    let first_call = &trace.steps[trace.model_calls[0].step];
+    assert!(first_call.narration.as_ref().unwrap().contains("exactly"));
+    // The system prompt is said, not drawn as a message.
+    assert!(
+        first_call
+            .narration
+            .as_ref()
+            .unwrap()
+            .contains("system/developer instructions")
+    );
+
+    let rebuilt = transcript::open(&fixture_path("claude-code.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let trace = rebuilt.trace(Lang::En);
+    assert!(trace.title.contains("reconstructed"), "{}", trace.title);
+    let call = trace.steps[trace.model_calls[0].step]
+        .narration
+        .clone()
+        .unwrap();
+    assert!(call.contains("(reconstructed)"), "{call}");
+    assert!(call.contains("no system prompt"), "{call}");
+    assert!(call.contains("no tool schemas"), "{call}");
+    // No host validation is invented: the file records none.
+    assert!(
+        trace
+            .steps
+            .iter()
+            .all(|s| !matches!(s.kind, agent_loop_sim::trace::StepKind::Validates { .. }))
+    );
+}
+
+#[test]
+fn responses_pair_by_call_id_not_by_the_items_own_id() {
+    let loaded = transcript::open(&fixture_path("responses.json"), None)
+        .unwrap()
+        .loaded;
+    let trace = loaded.trace(Lang::En);
+    let grep = trace.calls.iter().find(|c| c.tool == "grep").unwrap();
+    assert_eq!(grep.id.0, "call_g1");
+    assert!(grep.result.is_none(), "fc_003 is an item id, not a call id");
+}
+
+#[test]
+fn claude_code_follows_the_parent_chain_not_the_file_order() {
+    let opened = transcript::open(&fixture_path("claude-code.jsonl"), None).unwrap();
+    let trace = opened.loaded.trace(Lang::En);
+    assert!(
+        trace
+            .messages
+            .iter()
+            .all(|m| !m.text.contains("draft that was retried"))
+    );
+    assert!(trace.messages.iter().all(|m| !m.text.contains("subagent")));
+    assert!(
+        opened
+            .warnings
+            .iter()
+            .any(|w| w.contains("2 conversation lines")),
+        "{:?}",
+        opened.warnings
+    );
+    // Three assistant lines of one API message are one reply with two calls.
+    let first = trace
+        .steps
+        .iter()
+        .find(|s| matches!(s.kind, agent_loop_sim::trace::StepKind::Proposes { .. }))
+        .unwrap();
+    assert!(
+        matches!(&first.kind, agent_loop_sim::trace::StepKind::Proposes { calls, .. } if calls.len() == 2)
+    );
+}
+
+#[test]
+fn forcing_a_format_reads_the_file_as_that_format() {
+    // anthropic.json read as Chat Completions: the tool_use blocks are not
+    // Chat tool calls, so no call is found.
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("anthropic.json"),
+        "--transcript-format",
+        "chat",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(trace["summary"]["tool_calls"], 0);
+    assert!(
+        trace["scenario"]["title"]
+            .as_str()
+            .unwrap()
+            .contains("OpenAI Chat Completions")
+    );
+}
+
+#[test]
+fn scenarios_get_a_summary_too() {
+    let out = run(&["trace", "harness-pairs-by-order", "--lang", "en"]);
+    assert_eq!(out.code, 0);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    let s = &trace["summary"];
+    assert_eq!(s["tool_calls"], 2);
+    assert_eq!(s["parallel_groups"], 1);
+    // Each result is attached to the other call's id: none paired by id.
+    assert_eq!(s["paired"], 0);
+    assert_eq!(s["unanswered"], 0);
+    assert!(s["final_answer"].as_str().is_some());
+}
+
+/// Exit 2, nothing on stdout, one line on stderr: `FILE: PLACE: message`.
+fn assert_refused(name: &str, place: &str, what: &str) {
+    let file = fixture(&format!("bad/{name}"));
+    let out = run(&["trace", "--transcript", &file]);
+    assert_eq!(out.code, 2, "{name}: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "{name}");
+    let err = out.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{name}: {err}");
+    assert!(
+        err.starts_with(&format!("{file}: {place}")),
+        "{name}: {err}"
+    );
+    assert!(err.contains(what), "{name}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("Error("),
+        "{name}: {err}"
+    );
+}
+
+#[test]
+fn bad_inputs_are_refused_with_the_file_and_the_line() {
+    assert_refused("not-json-mid.jsonl", "line 3, column", "not JSON");
+    assert_refused("unknown-format.jsonl", "line 1:", "not a transcript");
+    assert_refused("package.json", "line 1:", "not a transcript");
+    assert_refused("invalid-utf8.jsonl", "line 4, column", "invalid UTF-8");
+    assert_refused("cut-document.json", "line 14, column 1", "ends too early");
+}
+
+#[test]
+fn a_cut_last_line_and_unknown_types_are_skipped_with_a_warning() {
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("bad/truncated-last-line.jsonl"),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("line 17 is cut short"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("skipped 1 line of types not drawn as steps (future_item_type ×1): line 14"),
+        "{}",
+        out.stderr
+    );
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(trace["summary"], expected("codex.jsonl")["summary"]);
+}
+
+#[test]
+fn a_missing_file_is_refused() {
+    let out = run(&[
+        "trace",
+        "--transcript",
+        "tests/transcripts/no-such-file.jsonl",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("no such file"), "{}", out.stderr);
+}
+
+#[test]
+fn control_characters_from_a_transcript_never_reach_the_terminal() {
+    let dir = std::env::temp_dir().join(format!("als-transcript-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("escape.json");
+    std::fs::write(
+        &path,
+        r#"[{"role":"user","content":"hi \u001b[31mred\u001b[0m \u202eevil"},{"role":"assistant","content":"ok"}]"#,
+    )
+    .unwrap();
+    let loaded = transcript::open(path.to_str().unwrap(), None)
+        .unwrap()
+        .loaded;
+    let text = &loaded.trace(Lang::En).messages[0].text;
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text:?}"
+    );
+    assert!(text.contains("\\u{1b}[31mred"), "{text:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
+#[test]
+fn a_few_frames_of_transcripts() {
+    // Few on purpose: the view is changing; these show a parallel group,
+    // an orphan result and the final step with an unanswered call.
+    for (name, format, lang, step) in [
+        ("codex.jsonl", Format::Codex, Lang::En, 3),
+        ("otel.json", Format::Otel, Lang::En, 9),
+        ("claude-code.jsonl", Format::ClaudeCode, Lang::Zh, 0),
+    ] {
+        let loaded = transcript::open(&fixture_path(name), None).unwrap().loaded;
+        let app = App::new(loaded, lang, Theme::DARK);
+        let last = app.trace().len();
+        let step = if step == 0 { last } else { step };
+        let frame = frames::at_step(&app, step - 1, 120, 40);
+        let text = frames::to_text(&frames::render(&frame, 120, 40));
+        let snap = format!(
+            "transcript-{}__120x40__{}__step-{step:02}",
+            format.code(),
+            lang.code()
+        );
+        settings().bind(|| insta::assert_snapshot!(snap, text));
+    }
+}
+
+#[test]
+fn redact_masks_secrets_on_screen_and_in_every_export() {
+    let dir = std::env::temp_dir().join(format!("als-redact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("secret.json");
+    std::fs::write(
+        &path,
+        r#"[{"role":"user","content":"deploy with OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234 and mail ada@example.org"},
+            {"role":"assistant","content":"Done."}]"#,
+    )
+    .unwrap();
+    let file = path.to_str().unwrap();
+    let out = run(&["trace", "--transcript", file, "--redact", "--lang", "en"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("sk-proj-abc") && !out.stdout.contains("ada@example.org"));
+    assert!(out.stdout.contains("[redacted: email]"), "{}", out.stdout);
+    let figures = dir.join("figures");
+    let out = run(&[
+        "export",
+        "--transcript",
+        file,
+        "--redact",
+        "--format",
+        "svg",
+        "--out",
+        figures.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for entry in std::fs::read_dir(&figures).unwrap() {
+        let svg = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        assert!(!svg.contains("sk-proj-abc") && !svg.contains("ada@example.org"));
+    }
+    // Without --redact the text is as the file has it.
+    let out = run(&["trace", "--transcript", file]);
+    assert!(out.stdout.contains("ada@example.org"));
+    std::fs::remove_dir_all(&dir).ok();
+}
