@@ -322,7 +322,10 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
         TaskOutcome::NotDone => (l("未完成", "not done"), l("未完成", "not done")),
         TaskOutcome::Unknown => (
             l("不得而知", "unknown"),
-            l("不得而知（文件没有记录任何检查）", "unknown (the file records no check)"),
+            l(
+                "不得而知（文件没有记录任何检查）",
+                "unknown (the file records no check)",
+            ),
         ),
     };
     if long { reason } else { short }.get(lang)

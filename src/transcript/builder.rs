@@ -13,8 +13,8 @@ use crate::engine::estimate_tokens;
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::{About, EndStatus, Harness, Lang, Scenario, Text};
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, ToolCall,
-    TaskOutcome, ToolResult, Trace,
+    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, TaskOutcome,
+    ToolCall, ToolResult, Trace,
 };
 
 use super::text::{self, Say, Source};
@@ -695,7 +695,9 @@ impl Build {
                 .iter()
                 .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
                 .map(|c| {
-                    estimate_tokens(&c.id.0) + estimate_tokens(&c.tool) + estimate_tokens(&c.args_text())
+                    estimate_tokens(&c.id.0)
+                        + estimate_tokens(&c.tool)
+                        + estimate_tokens(&c.args_text())
                 })
                 .sum::<usize>();
         self.messages_size += size;

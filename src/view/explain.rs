@@ -24,10 +24,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
 
     let who = i18n::who_acts(step, lang);
     let mut out = hanging(
-        vec![Span::styled(
-            i18n::lead(i18n::ACTING, lang),
-            theme.muted(),
-        )],
+        vec![Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted())],
         &who,
         theme
             .lane_style(step.actor())
@@ -47,7 +44,10 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     // The provider's own words, exactly as its API returns them.
     if let StepKind::Rejected { error, .. } = &step.kind {
         out.push(Line::default());
-        out.push(Line::styled(i18n::lead(i18n::PROVIDER_SAYS, lang), theme.muted()));
+        out.push(Line::styled(
+            i18n::lead(i18n::PROVIDER_SAYS, lang),
+            theme.muted(),
+        ));
         out.extend(hanging(vec![Span::raw("  ")], error, theme.error(), w));
     }
 

@@ -56,7 +56,11 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let state = |long: bool| match step.end {
         Some(end) => vec![
             Span::styled(
-                format!("■ {}{}", i18n::lead(i18n::LOOP, lang), i18n::end_name(end, lang)),
+                format!(
+                    "■ {}{}",
+                    i18n::lead(i18n::LOOP, lang),
+                    i18n::end_name(end, lang)
+                ),
                 theme.current_marker(),
             ),
             Span::styled(" │ ", theme.muted()),

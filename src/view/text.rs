@@ -49,7 +49,10 @@ pub fn truncate(s: &str, max: usize) -> String {
     };
     // A space before the mark when the cut fell between Latin words;
     // Chinese takes the mark right after the last character.
-    let latin = kept.chars().last().is_some_and(|c| c.is_ascii() && c != ' ');
+    let latin = kept
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_ascii() && c != ' ');
     if width(&kept) < room && latin {
         format!("{kept} …")
     } else {
