@@ -45,6 +45,10 @@ pub enum Command {
         /// A shipped name or a scenario file.
         #[arg(value_name = "NAME|FILE")]
         target: String,
+        /// Write every message of every model call's context, not only the
+        /// new ones (the output then grows with the square of the run).
+        #[arg(long)]
+        full_context: bool,
     },
     /// Export every frame as a figure: svg, txt, ansi, or one asciicast.
     Export {

@@ -10,6 +10,8 @@ pub mod frames;
 pub mod i18n;
 pub mod keymap;
 pub mod load;
+pub mod output;
+pub mod safe;
 pub mod scenario;
 pub mod theme;
 pub mod trace;

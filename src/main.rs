@@ -11,7 +11,10 @@ fn main() -> ExitCode {
         None => tui::main(&cli),
         Some(Command::List) => batch::list(),
         Some(Command::Check { ref files }) => batch::check(files),
-        Some(Command::Trace { ref target }) => batch::trace(target, cli.lang.into()),
+        Some(Command::Trace {
+            ref target,
+            full_context,
+        }) => batch::trace(target, cli.lang.into(), full_context.into()),
         Some(Command::Export { .. }) => batch::export(&cli),
     }
 }

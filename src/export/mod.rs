@@ -31,6 +31,8 @@ use crate::cli::{Cli, Command, ExportFormat, ThemeArg};
 use crate::frames;
 use crate::i18n;
 use crate::load::{self, DEFAULT_SCENARIO};
+use crate::output;
+use crate::safe;
 use crate::scenario::Lang;
 use crate::theme::Theme;
 
@@ -125,13 +127,23 @@ impl ExportError {
 /// The `export` command: write the files, one line per file on stdout.
 pub fn run(cli: &Cli) -> ExitCode {
     let Some(options) = Options::from_cli(cli) else {
-        eprintln!("export: not an export command");
+        output::error("export: not an export command");
         return ExitCode::FAILURE;
     };
-    match export(&options, |path| println!("{}", path.display())) {
-        Ok(_) => ExitCode::SUCCESS,
+    // The list is printed as each file is written. When it cannot be (the
+    // reader stopped reading, the disk is full) the files are still all
+    // written: the first error waits until they are.
+    let mut out = output::stdout();
+    let mut printed = Ok(());
+    let exported = export(&options, |path| {
+        if printed.is_ok() {
+            printed = output::line(&mut out, safe::escape(&path.display().to_string()));
+        }
+    });
+    match exported {
+        Ok(_) => output::finish("export", &mut out, printed, ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("{e}");
+            output::error(safe::escape(&e.to_string()));
             e.exit_code()
         }
     }
@@ -311,12 +323,12 @@ pub fn cast(app: &App, steps: RangeInclusive<usize>, size: (u16, u16), dwell: f6
                     i18n::STEP.get(app.lang),
                     index + 1,
                     trace.len(),
-                    i18n::step_title(trace, index)
+                    safe::escape(&i18n::step_title(trace, index))
                 ),
             }
         })
         .collect();
-    cast::render(&frames, size, &trace.title, dwell)
+    cast::render(&frames, size, &safe::escape(&trace.title), dwell)
 }
 
 #[cfg(test)]
