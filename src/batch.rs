@@ -16,13 +16,15 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 
 pub fn list() -> ExitCode {
     let mut out = output::stdout();
-    let written = CATALOG.iter().try_for_each(|(name, _)| match load::load(name) {
-        Ok(loaded) => output::line(
-            &mut out,
-            format_args!("{name:<28} {}", safe::escape(&loaded.scenario.title.en)),
-        ),
-        Err(e) => output::line(&mut out, format_args!("{name:<28} (broken: {e})")),
-    });
+    let written = CATALOG
+        .iter()
+        .try_for_each(|(name, _)| match load::load(name) {
+            Ok(loaded) => output::line(
+                &mut out,
+                format_args!("{name:<28} {}", safe::escape(&loaded.scenario.title.en)),
+            ),
+            Err(e) => output::line(&mut out, format_args!("{name:<28} (broken: {e})")),
+        });
     output::finish("list", &mut out, written, ExitCode::SUCCESS)
 }
 

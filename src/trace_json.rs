@@ -180,7 +180,12 @@ struct Counters {
 impl<'a> StepJson<'a> {
     /// Steps are taken in order: `files` carries the file states from one
     /// to the next.
-    fn new(trace: &'a Trace, shape: ContextShape, index: usize, files: &mut FileStates<'a>) -> Self {
+    fn new(
+        trace: &'a Trace,
+        shape: ContextShape,
+        index: usize,
+        files: &mut FileStates<'a>,
+    ) -> Self {
         let step = &trace.steps[index];
         let c = step.counters;
         StepJson {
@@ -362,7 +367,8 @@ impl<'a> Context<'a> {
         let (messages, new_messages) = match shape {
             ContextShape::Full => {
                 let all = sent.iter().enumerate();
-                let messages = all.map(|(i, m)| MessageJson::new(trace, m, Some(i >= new_from), None));
+                let messages =
+                    all.map(|(i, m)| MessageJson::new(trace, m, Some(i >= new_from), None));
                 (Some(messages.collect()), None)
             }
             ContextShape::Linear => {
