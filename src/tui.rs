@@ -2,16 +2,19 @@
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::app::{self, Action, App};
 use crate::batch::EXIT_BAD_INPUT;
 use crate::cli::{Cli, ThemeArg};
 use crate::keymap;
 use crate::load::{self, DEFAULT_SCENARIO};
+use crate::output;
+use crate::safe;
 use crate::theme::Theme;
 use crate::view;
 
@@ -21,29 +24,30 @@ pub fn main(cli: &Cli) -> ExitCode {
     let loaded = match load::load(name) {
         Ok(loaded) => loaded,
         Err(e) => {
-            eprintln!("{e}");
+            output::error(e);
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        eprintln!(
+        output::error(format_args!(
             "agent-loop-sim: the interactive simulator needs a terminal, and this is not one.\n\
              For scripts and files, use `agent-loop-sim export --format txt --out DIR` \
-             or `agent-loop-sim trace {name}`."
-        );
+             or `agent-loop-sim trace {}`.",
+            safe::escape(name)
+        ));
         return ExitCode::FAILURE;
     }
     let app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
 
     install_panic_message();
     let mut terminal = ratatui::init();
-    restore_on_signals();
+    handle_signals();
     let result = run(&mut terminal, app);
     restore();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("agent-loop-sim: terminal error: {e}");
+            output::error(format_args!("agent-loop-sim: terminal error: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -71,6 +75,11 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     let mut dirty = true;
     let panic_test = std::env::var_os(PANIC_TEST_VAR).is_some_and(|v| v == "1");
     loop {
+        if RESUMED.swap(false, Ordering::SeqCst) {
+            // Back from a suspend: the screen is blank, draw all of it.
+            terminal.clear()?;
+            dirty = true;
+        }
         if dirty {
             terminal.draw(|frame| view::render(&app, frame.area(), frame.buffer_mut()))?;
             dirty = false;
@@ -83,7 +92,7 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
         }
         // Paused: block until something happens, so an idle screen costs
         // nothing. Playing: wait at most until the next step is due.
-        let event = if app.playing {
+        let first = if app.playing {
             let due = *next_tick.get_or_insert_with(|| {
                 Instant::now() + Duration::from_millis(u64::from(app.dwell_ms))
             });
@@ -97,21 +106,43 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             next_tick = None;
             Some(event::read()?)
         };
-        let action = match event {
-            None => Some(Action::Tick),
-            // Some terminals also report releases; act on presses only.
-            Some(Event::Key(key)) if key.kind == KeyEventKind::Press => keymap::action_for(&key),
-            Some(Event::Resize(w, h)) => Some(Action::Resize(w, h)),
-            _ => None,
-        };
-        if let Some(action) = action {
-            let before = (app.step, app.playing);
-            app::update(&mut app, action);
-            if (app.step, app.playing) != before || action == Action::Tick {
-                next_tick = None;
+        let mut event = Some(first);
+        // Take every event already waiting before drawing again: a held key
+        // or a clicker's burst is applied in full and in order, and a `q`
+        // behind it is not kept waiting by a draw per key.
+        while let Some(next) = event.take() {
+            if let Some(action) = action_for(next) {
+                let before = (app.step, app.playing);
+                app::update(&mut app, action);
+                if (app.step, app.playing) != before || action == Action::Tick {
+                    next_tick = None;
+                }
+                dirty = true;
             }
-            dirty = true;
+            if !app.quit && event::poll(Duration::ZERO)? {
+                event = Some(Some(event::read()?));
+            }
         }
+    }
+}
+
+/// What an event asks of the app (`None` from a wait that timed out: the
+/// next step is due).
+fn action_for(event: Option<Event>) -> Option<Action> {
+    match event {
+        None => Some(Action::Tick),
+        // Some terminals also report releases; act on presses only.
+        Some(Event::Key(key)) if key.kind == KeyEventKind::Press => {
+            if key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL) {
+                // Raw mode turns off the terminal's own Ctrl-Z: suspend as
+                // the shell would have, through the SIGTSTP handler.
+                let _ = signal_hook::low_level::raise(libc::SIGTSTP);
+                return None;
+            }
+            keymap::action_for(&key)
+        }
+        Some(Event::Resize(w, h)) => Some(Action::Resize(w, h)),
+        _ => None,
     }
 }
 
@@ -144,17 +175,92 @@ fn restore() {
     let _ = ratatui::crossterm::execute!(io::stdout(), ratatui::crossterm::cursor::Show);
 }
 
-/// SIGTERM, SIGHUP, SIGINT, SIGQUIT: leave the terminal as we found it.
-fn restore_on_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])
-    else {
+/// Raw mode, the alternate screen and the hidden cursor again after a
+/// suspend, then a full redraw. Raw mode is left first: the shell may have
+/// changed the terminal while we were stopped, and crossterm would keep a
+/// raw mode it believes is still set.
+fn retake() {
+    use ratatui::crossterm::{cursor, execute, terminal};
+    let _ = terminal::disable_raw_mode();
+    let _ = terminal::enable_raw_mode();
+    let _ = execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide);
+    RESUMED.store(true, Ordering::SeqCst);
+    // The event loop may be blocked reading keys. crossterm wakes on a
+    // SIGWINCH and reports the size, which may have changed meanwhile too.
+    let _ = signal_hook::low_level::raise(libc::SIGWINCH);
+}
+
+/// Set when the terminal has been taken back after a suspend: the event
+/// loop clears and draws the whole screen.
+static RESUMED: AtomicBool = AtomicBool::new(false);
+
+/// Signals that end the program by default (those a handler can catch and
+/// that do not come from a fault in the program itself).
+const FATAL: [libc::c_int; 11] = [
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGIO,
+];
+
+/// A fatal signal: leave the terminal as we found it, then exit 128+N.
+/// SIGTSTP (Ctrl-Z, `kill -TSTP`): give the terminal back and stop;
+/// SIGCONT (`fg`): take it back and redraw.
+fn handle_signals() {
+    let watched = FATAL.iter().copied().chain([libc::SIGTSTP, libc::SIGCONT]);
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(watched) else {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            restore();
-            std::process::exit(128 + signal);
+        while let Some(signal) = signals.forever().next() {
+            match signal {
+                libc::SIGTSTP => {
+                    restore();
+                    stop_as_by_default(libc::SIGTSTP);
+                    retake();
+                    // The SIGCONT that woke us asks for what was just done.
+                    for pending in signals.pending() {
+                        if pending != libc::SIGCONT {
+                            on_fatal(pending);
+                        }
+                    }
+                }
+                libc::SIGCONT => retake(),
+                fatal => on_fatal(fatal),
+            }
         }
     });
+}
+
+fn on_fatal(signal: libc::c_int) {
+    if FATAL.contains(&signal) {
+        restore();
+        std::process::exit(128 + signal);
+    }
+}
+
+/// Stop the way `signal` stops a program that does not handle it, so the
+/// shell sees an ordinary stopped job. (The kernel ignores it in a process
+/// group no shell controls, where nobody could continue us.) Returns once
+/// the process is continued.
+fn stop_as_by_default(signal: libc::c_int) {
+    // SAFETY: sigaction and raise with valid arguments; the handler that
+    // signal-hook installed is put back as it was.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        let mut ours: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(signal, &default, &mut ours) != 0 {
+            return;
+        }
+        libc::raise(signal);
+        libc::sigaction(signal, &ours, std::ptr::null_mut());
+    }
 }
