@@ -76,8 +76,11 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     let panic_test = std::env::var_os(PANIC_TEST_VAR).is_some_and(|v| v == "1");
     loop {
         if RESUMED.swap(false, Ordering::SeqCst) {
-            // Back from a suspend: the screen is blank, draw all of it.
-            terminal.clear()?;
+            // Back from a suspend on a blank screen: a new terminal knows
+            // nothing drawn, so it draws every cell. (`Terminal::clear`
+            // would ask the terminal where its cursor is and wait.)
+            *terminal =
+                ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(io::stdout()))?;
             dirty = true;
         }
         if dirty {
@@ -106,12 +109,15 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             next_tick = None;
             Some(event::read()?)
         };
-        let mut event = Some(first);
         // Take every event already waiting before drawing again: a held key
-        // or a clicker's burst is applied in full and in order, and a `q`
-        // behind it is not kept waiting by a draw per key.
-        while let Some(next) = event.take() {
-            if let Some(action) = action_for(next) {
+        // or a clicker's burst is applied in full and in order, with one
+        // draw at the end, and a `q` behind it is not kept waiting.
+        let mut events = vec![first];
+        while event::poll(PENDING)? {
+            events.push(Some(event::read()?));
+        }
+        for event in rejoin_split_keys(events) {
+            if let Some(action) = action_for(event) {
                 let before = (app.step, app.playing);
                 app::update(&mut app, action);
                 if (app.step, app.playing) != before || action == Action::Tick {
@@ -119,11 +125,86 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
                 }
                 dirty = true;
             }
-            if !app.quit && event::poll(Duration::ZERO)? {
-                event = Some(Some(event::read()?));
+            if app.quit {
+                break;
             }
         }
     }
+}
+
+/// How long to wait for one more event of a burst. Not zero: crossterm's
+/// poll(2) reader does not look at the terminal at all for a zero timeout
+/// (not even at the keys it has already read); a millisecond is enough to
+/// take what is pending and too short for anyone to notice.
+const PENDING: Duration = Duration::from_millis(1);
+
+/// Keys whose escape sequence crossterm cut in two. It reads the terminal
+/// in pieces, and when a piece ends right after the ESC that starts a
+/// sequence, it reports an Esc key (which quits) and then the rest as
+/// characters: `ESC` `[` `C` instead of Right, in the middle of a burst of
+/// keys (crossterm issue #993). No one types Esc and `[` within a
+/// millisecond, so Esc followed by `[` or `O` and the rest of a sequence in
+/// the same burst is taken as the key the sequence names.
+fn rejoin_split_keys(events: Vec<Option<Event>>) -> Vec<Option<Event>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Some((key, used)) = split_key_at(&events[i..]) {
+            out.push(Some(Event::Key(key.into())));
+            i += used;
+        } else {
+            out.push(events[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The key of a sequence cut after its ESC that starts `events`, and how
+/// many events it spans.
+fn split_key_at(events: &[Option<Event>]) -> Option<(KeyCode, usize)> {
+    let char_at = |i: usize| match events.get(i) {
+        Some(Some(Event::Key(k)))
+            if k.kind == KeyEventKind::Press
+                && k.modifiers.difference(KeyModifiers::SHIFT).is_empty() =>
+        {
+            match k.code {
+                KeyCode::Char(c) => Some(c),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    match events.first() {
+        Some(Some(Event::Key(k))) if k.code == KeyCode::Esc && k.modifiers.is_empty() => {}
+        _ => return None,
+    }
+    let intro = char_at(1).filter(|c| *c == '[' || *c == 'O')?;
+    // Parameters (digits and ';'), then the final character.
+    let mut params = String::new();
+    let mut i = 2;
+    while let Some(c) = char_at(i).filter(|c| c.is_ascii_digit() || *c == ';') {
+        params.push(c);
+        i += 1;
+    }
+    let last = char_at(i)?;
+    let first_param = params.split(';').next().unwrap_or("");
+    let key = match (intro, last, first_param) {
+        (_, 'A', _) => KeyCode::Up,
+        (_, 'B', _) => KeyCode::Down,
+        (_, 'C', _) => KeyCode::Right,
+        (_, 'D', _) => KeyCode::Left,
+        (_, 'H', _) => KeyCode::Home,
+        (_, 'F', _) => KeyCode::End,
+        ('[', 'Z', _) => KeyCode::BackTab,
+        ('[', '~', "1" | "7") => KeyCode::Home,
+        ('[', '~', "4" | "8") => KeyCode::End,
+        ('[', '~', "5") => KeyCode::PageUp,
+        ('[', '~', "6") => KeyCode::PageDown,
+        ('[', '~', "3") => KeyCode::Delete,
+        _ => return None,
+    };
+    Some((key, i + 1))
 }
 
 /// What an event asks of the app (`None` from a wait that timed out: the
@@ -183,7 +264,12 @@ fn retake() {
     use ratatui::crossterm::{cursor, execute, terminal};
     let _ = terminal::disable_raw_mode();
     let _ = terminal::enable_raw_mode();
-    let _ = execute!(io::stdout(), terminal::EnterAlternateScreen, cursor::Hide);
+    let _ = execute!(
+        io::stdout(),
+        terminal::EnterAlternateScreen,
+        terminal::Clear(terminal::ClearType::All),
+        cursor::Hide
+    );
     RESUMED.store(true, Ordering::SeqCst);
     // The event loop may be blocked reading keys. crossterm wakes on a
     // SIGWINCH and reports the size, which may have changed meanwhile too.
@@ -262,5 +348,58 @@ fn stop_as_by_default(signal: libc::c_int) {
         }
         libc::raise(signal);
         libc::sigaction(signal, &ours, std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEvent;
+
+    fn keys(codes: &[KeyCode]) -> Vec<Option<Event>> {
+        codes
+            .iter()
+            .map(|c| Some(Event::Key(KeyEvent::from(*c))))
+            .collect()
+    }
+
+    fn chars(s: &str) -> Vec<KeyCode> {
+        s.chars().map(KeyCode::Char).collect()
+    }
+
+    #[test]
+    fn a_sequence_cut_after_its_escape_is_the_key_it_names() {
+        use KeyCode::*;
+        let mut cut = vec![Right, Right, Esc];
+        cut.extend(chars("[C"));
+        cut.push(Right);
+        assert_eq!(
+            rejoin_split_keys(keys(&cut)),
+            keys(&[Right, Right, Right, Right])
+        );
+        let mut cut = vec![Esc];
+        cut.extend(chars("[6~"));
+        cut.push(Esc);
+        cut.extend(chars("OD"));
+        cut.push(Esc);
+        cut.extend(chars("[1;5A"));
+        assert_eq!(rejoin_split_keys(keys(&cut)), keys(&[PageDown, Left, Up]));
+    }
+
+    #[test]
+    fn a_real_escape_stays_an_escape() {
+        use KeyCode::*;
+        for events in [
+            vec![Esc],
+            vec![Esc, Char('q')],
+            vec![Esc, Char('['), Char('x')],
+            vec![Esc, Esc],
+        ] {
+            assert_eq!(rejoin_split_keys(keys(&events)), keys(&events));
+        }
+        // A timed-out wait (None) is kept in its place.
+        let mut events = keys(&[Esc]);
+        events.push(None);
+        assert_eq!(rejoin_split_keys(events.clone()), events);
     }
 }
