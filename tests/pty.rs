@@ -401,18 +401,15 @@ fn suspend_gives_the_terminal_back_and_fg_brings_the_simulator_back() {
             canonical && echo,
             "{suspend:?}: stopped in raw mode (icanon {canonical}, echo {echo})"
         );
-        {
-            let out = s.wait_for("the main screen back", |o| {
-                !o.screen.screen().alternate_screen() && !o.screen.screen().hide_cursor()
-            });
-            drop(out);
-        }
+        drop(s.wait_for("the main screen back", |o| {
+            !o.screen.screen().alternate_screen() && !o.screen.screen().hide_cursor()
+        }));
         // The shell reads its line in line mode: Enter ends it; `fg`.
         s.press("\r");
         wait_for_state(sim, 'S');
-        s.wait_for("the alternate screen again", |o| {
+        drop(s.wait_for("the alternate screen again", |o| {
             o.screen.screen().alternate_screen() && o.screen.screen().hide_cursor()
-        });
+        }));
         let (canonical, echo) = s.line_mode();
         assert!(!canonical && !echo, "{suspend:?}: raw mode again");
         // Redrawn in full, and keys work.
