@@ -240,11 +240,12 @@ fn install_panic_message() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown error".to_string());
-        eprintln!(
-            "agent-loop-sim stopped on an internal error: {what}{place}.\n\
+        output::error(format_args!(
+            "agent-loop-sim stopped on an internal error: {}{place}.\n\
              The terminal has been restored. Please report this as an issue of the \
-             agent-loop-sim project, with the scenario and the keys you pressed."
-        );
+             agent-loop-sim project, with the scenario and the keys you pressed.",
+            safe::escape(&what)
+        ));
     }));
 }
 
