@@ -341,4 +341,106 @@ mod tests {
             ]
         );
     }
+
+    mod random {
+        use super::*;
+        use proptest::prelude::*;
+        use serde_json::json;
+
+        const TEXTS: [&str; 6] = ["", "x", "y", "xy", "yx", "xyx"];
+
+        fn call_match() -> impl Strategy<Value = serde_json::Value> {
+            (
+                prop::sample::select(vec!["a", "b"]),
+                prop::option::of(prop::sample::select(vec!["p", "q"])),
+                any::<bool>(),
+                prop::option::of(any::<bool>()),
+                prop::option::of(prop::sample::select(TEXTS.to_vec())),
+            )
+                .prop_map(|(tool, path, with_mode, ok, contains)| {
+                    let mut args = serde_json::Map::new();
+                    if let Some(p) = path {
+                        args.insert("path".into(), p.into());
+                    }
+                    if with_mode {
+                        args.insert("mode".into(), "1".into());
+                    }
+                    let mut m = json!({ "tool": tool, "args": args });
+                    if let Some(ok) = ok {
+                        m["ok"] = ok.into();
+                    }
+                    if let Some(c) = contains {
+                        m["contains"] = c.into();
+                    }
+                    m
+                })
+        }
+
+        fn when() -> impl Strategy<Value = Rule> {
+            let text = || prop::option::of(prop::sample::select(TEXTS.to_vec()));
+            (
+                prop::option::of(call_match()),
+                prop::option::of(call_match()),
+                text(),
+                text(),
+            )
+                .prop_map(|(has, lacks_result, contains, lacks)| {
+                    let mut w = serde_json::Map::new();
+                    if let Some(m) = has {
+                        w.insert("has_result".into(), m);
+                    }
+                    if let Some(m) = lacks_result {
+                        w.insert("lacks_result".into(), m);
+                    }
+                    if let Some(t) = contains {
+                        w.insert("contains".into(), t.into());
+                    }
+                    if let Some(t) = lacks {
+                        w.insert("lacks".into(), t.into());
+                    }
+                    rule(serde_json::Value::Object(w))
+                })
+        }
+
+        fn messages() -> impl Strategy<Value = Vec<Message>> {
+            let text = "[xyz]{0,4}";
+            prop::collection::vec(
+                (any::<bool>(), text, 0..4usize, any::<bool>()).prop_map(
+                    |(tool, text, call, error)| {
+                        let id = format!("c{call}");
+                        if tool {
+                            message(Role::Tool, &text, Some(&id), error)
+                        } else {
+                            message(Role::User, &text, None, false)
+                        }
+                    },
+                ),
+                0..12,
+            )
+        }
+
+        proptest! {
+            #[test]
+            fn the_matcher_chooses_as_the_definition_does(
+                rules in prop::collection::vec(when(), 1..8),
+                all in messages(),
+            ) {
+                let calls = [
+                    tool_call("c0", "a", &[("path", "p")]),
+                    tool_call("c1", "a", &[("path", "q"), ("mode", "1")]),
+                    tool_call("c2", "b", &[("mode", "1"), ("path", "p")]),
+                    tool_call("c3", "b", &[]),
+                ];
+                let call = |id: &CallId| calls.iter().find(|c| &c.id == id).unwrap();
+                let mut matcher = RuleMatcher::new(&rules);
+                for n in 0..=all.len() {
+                    let context = &all[..n];
+                    prop_assert_eq!(
+                        matcher.choose(context, call),
+                        naive(&rules, context, |id| call(id).clone())
+                    );
+                }
+            }
+        }
+    }
 }
