@@ -68,6 +68,3 @@ pub fn scenario_file(name: &str, json: &str) -> String {
     std::fs::write(&path, json).unwrap();
     path.to_str().unwrap().to_string()
 }
-
-#[path = "../../benches/support/many_rules.rs"]
-pub mod many_rules;
