@@ -229,7 +229,9 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
 /// Every text of the scenario as `safe::for_screen` makes it: what the
 /// trace holds is what a terminal draws, cell for cell, with no escape
 /// sequence and no joined emoji of uncertain width. Texts the model's rules
-/// match against are changed the same way, so the run is the one written.
+/// match against are changed the same way, so a rule finds what it names.
+/// (A short rule text such as "t" could also match the letters of an
+/// escape like `\t`; a scenario without such characters is unchanged.)
 /// Every field is named, so a new field cannot be forgotten here.
 fn for_screen(scenario: Scenario) -> Scenario {
     use crate::scenario::{
