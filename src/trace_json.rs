@@ -715,4 +715,42 @@ mod tests {
             assert!(streamed.ends_with(b"}\n"));
         }
     }
+
+    #[test]
+    fn the_new_messages_of_calls_1_to_k_are_the_context_of_call_k() {
+        for (name, _) in CATALOG {
+            let loaded = load::load(name).unwrap();
+            for lang in Lang::ALL {
+                let trace = loaded.trace(lang);
+                let linear = to_value(trace, ContextShape::Linear);
+                let full = to_value(trace, ContextShape::Full);
+                let mut rebuilt: Vec<serde_json::Value> = Vec::new();
+                let steps = linear["steps"].as_array().unwrap().iter();
+                for (l, f) in steps.zip(full["steps"].as_array().unwrap()) {
+                    if l["kind"] != "model_call" {
+                        assert_eq!(l, f, "{name}: only contexts differ");
+                        continue;
+                    }
+                    for m in l["context"]["new_messages"].as_array().unwrap() {
+                        let mut m = m.as_object().unwrap().clone();
+                        let index = m.remove("index").unwrap();
+                        assert_eq!(index, rebuilt.len(), "{name}: indices in order");
+                        rebuilt.push(serde_json::Value::Object(m));
+                    }
+                    let sent: Vec<serde_json::Value> = f["context"]["messages"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| {
+                            let mut m = m.as_object().unwrap().clone();
+                            m.remove("new");
+                            serde_json::Value::Object(m)
+                        })
+                        .collect();
+                    assert_eq!(rebuilt, sent, "{name} {lang:?} step {}", l["number"]);
+                    assert_eq!(l["context"]["messages_count"], sent.len());
+                }
+            }
+        }
+    }
 }
