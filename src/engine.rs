@@ -9,7 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::i18n;
-use crate::scenario::{CallMatch, Condition, EndStatus, Lang, Rule, Scenario, ToolDef};
+use crate::rules::RuleMatcher;
+use crate::scenario::{EndStatus, Lang, Rule, Scenario, ToolDef};
 use crate::trace::{
     CallId, Counters, FileChange, FileEvent, Lane, Message, ModelCall, OfferedTool, Refusal, Role,
     Step, StepKind, TaskOutcome, ToolCall, ToolResult, Trace, Verdict,
@@ -163,15 +164,8 @@ struct Run<'a> {
     unanswered: Vec<CallId>,
     /// The final reply's rule, to tell whether it says the task is done.
     final_rule: Option<&'a Rule>,
-    /// Per rule, per test (has_result, lacks_result, contains, lacks).
-    seen: Vec<[Seen; 4]>,
-}
-
-/// How far one test of a rule has looked through the messages.
-#[derive(Debug, Clone, Copy, Default)]
-struct Seen {
-    scanned: usize,
-    found: bool,
+    /// Which rule of the scripted model holds (see `crate::rules`).
+    rules: RuleMatcher<'a>,
 }
 
 impl<'a> Run<'a> {
@@ -223,7 +217,7 @@ impl<'a> Run<'a> {
             tools_tokens,
             unanswered: Vec::new(),
             final_rule: None,
-            seen: vec![[Seen::default(); 4]; scenario.model.len()],
+            rules: RuleMatcher::new(&scenario.model),
         }
     }
 
@@ -354,57 +348,11 @@ impl<'a> Run<'a> {
     /// The scripted model reads only the context it was sent: at a model
     /// call that is every message appended so far.
     fn choose_rule(&mut self) -> Option<&'a Rule> {
-        let rules = &self.scenario.model;
-        (0..rules.len()).find(|&i| self.holds(i)).map(|i| &rules[i])
-    }
-
-    fn holds(&mut self, rule: usize) -> bool {
-        let when: &'a Condition = &self.scenario.model[rule].when;
-        when.has_result
-            .as_ref()
-            .is_none_or(|m| self.seen(rule, 0, |run, msg| run.is_result_for(m, msg)))
-            && when
-                .lacks_result
-                .as_ref()
-                .is_none_or(|m| !self.seen(rule, 1, |run, msg| run.is_result_for(m, msg)))
-            && when
-                .contains
-                .as_deref()
-                .is_none_or(|t| self.seen(rule, 2, |_, msg| says(msg, t)))
-            && when
-                .lacks
-                .as_deref()
-                .is_none_or(|t| !self.seen(rule, 3, |_, msg| says(msg, t)))
-    }
-
-    /// Does some message of the context pass this test of this rule?
-    /// Messages are only appended, so a test once passed stays passed and
-    /// each message is looked at once per test: a long run stays linear.
-    fn seen(&mut self, rule: usize, test: usize, passes: impl Fn(&Self, &Message) -> bool) -> bool {
-        let mut seen = self.seen[rule][test];
-        if !seen.found {
-            let messages = &self.trace.messages;
-            seen.found = messages[seen.scanned..].iter().any(|m| passes(self, m));
-            seen.scanned = messages.len();
-            self.seen[rule][test] = seen;
-        }
-        seen.found
-    }
-
-    /// Is this message a result attached (by id) to a call that matches?
-    /// The model knows which result is which only by the id.
-    fn is_result_for(&self, wanted: &CallMatch, m: &Message) -> bool {
-        let Some(id) = m.call_id.as_ref().filter(|_| m.role == Role::Tool) else {
-            return false;
-        };
-        let call = &self.trace.calls[self.call_index[id]];
-        call.tool == wanted.tool
-            && wanted
-                .args
-                .iter()
-                .all(|(k, v)| call.args.iter().any(|(ck, cv)| ck == k && cv == v))
-            && wanted.ok.is_none_or(|ok| ok != m.is_error)
-            && wanted.contains.as_deref().is_none_or(|t| says(m, t))
+        let (calls, index) = (&self.trace.calls, &self.call_index);
+        let rule = self
+            .rules
+            .choose(&self.trace.messages, |id| &calls[index[id]])?;
+        Some(&self.scenario.model[rule])
     }
 
     fn set_tokens(&mut self, reply: &str, calls: &[CallId]) {
@@ -792,11 +740,6 @@ impl<'a> Run<'a> {
         };
         self.trace
     }
-}
-
-/// Does a message say `phrase`, in its language or in English?
-fn says(m: &Message, phrase: &str) -> bool {
-    m.text.contains(phrase) || m.canonical.as_deref().is_some_and(|c| c.contains(phrase))
 }
 
 /// A call's arguments without its operation id: what the id stands for.

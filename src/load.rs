@@ -6,6 +6,8 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::engine::{self, BUILTIN_TOOLS};
+use crate::output::io_reason;
+use crate::safe;
 use crate::scenario::{Lang, Scenario};
 use crate::trace::Trace;
 
@@ -169,15 +171,6 @@ fn too_large() -> String {
     )
 }
 
-/// The OS's reason without Rust's " (os error 13)" suffix.
-fn io_reason(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
 /// Parse, check and run a scenario in both languages.
 pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
     let scenario = parse(file, bytes)?;
@@ -189,6 +182,8 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
     if let Some((path, message)) = check_fields(&scenario) {
         return Err(error(&path, message));
     }
+    // Checked as written; run and shown as drawn (see `for_screen`).
+    let scenario = for_screen(scenario);
     let zh = engine::run(&scenario, Lang::Zh).map_err(|e| error("model", e.to_string()))?;
     let en = engine::run(&scenario, Lang::En)
         .map_err(|e| error("model", format!("in the English run: {e}")))?;
@@ -229,6 +224,157 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
         scenario,
         traces: [zh, en],
     })
+}
+
+/// Every text of the scenario as `safe::for_screen` makes it: what the
+/// trace holds is what a terminal draws, cell for cell, with no escape
+/// sequence and no joined emoji of uncertain width. Texts the model's rules
+/// match against are changed the same way, so a rule finds what it names.
+/// (A short rule text such as "t" could also match the letters of an
+/// escape like `\t`; a scenario without such characters is unchanged.)
+/// Every field is named, so a new field cannot be forgotten here.
+fn for_screen(scenario: Scenario) -> Scenario {
+    use crate::scenario::{
+        About, CallMatch, CallSpec, Condition, FileCheck, Rule, Text, ToolDef, Verify,
+    };
+    use std::collections::BTreeMap;
+    fn s(text: String) -> String {
+        match safe::for_screen(&text) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(safe) => safe,
+        }
+    }
+    fn text(Text { zh, en }: Text) -> Text {
+        Text {
+            zh: s(zh),
+            en: s(en),
+        }
+    }
+    fn map(m: BTreeMap<String, String>) -> BTreeMap<String, String> {
+        m.into_iter().map(|(k, v)| (s(k), s(v))).collect()
+    }
+    fn call_match(
+        CallMatch {
+            tool,
+            args,
+            ok,
+            contains,
+        }: CallMatch,
+    ) -> CallMatch {
+        CallMatch {
+            tool: s(tool),
+            args: map(args),
+            ok,
+            contains: contains.map(s),
+        }
+    }
+    let Scenario {
+        name,
+        title,
+        task,
+        conditions,
+        about:
+            About {
+                why,
+                how,
+                cost,
+                check,
+            },
+        files,
+        tools,
+        budget,
+        harness,
+        verify,
+        model,
+        expect,
+        narration,
+    } = scenario;
+    Scenario {
+        name: s(name),
+        title: text(title),
+        task: text(task),
+        conditions: conditions.into_iter().map(text).collect(),
+        about: About {
+            why: text(why),
+            how: text(how),
+            cost: text(cost),
+            check: text(check),
+        },
+        files: map(files),
+        tools: tools
+            .into_iter()
+            .map(
+                |ToolDef {
+                     name,
+                     description,
+                     params,
+                     offered,
+                     checks,
+                 }| ToolDef {
+                    name: s(name),
+                    description: text(description),
+                    params: params.into_iter().map(s).collect(),
+                    offered,
+                    checks: checks
+                        .into_iter()
+                        .map(
+                            |FileCheck {
+                                 path,
+                                 contains,
+                                 line,
+                             }| FileCheck {
+                                path: s(path),
+                                contains: contains.map(s),
+                                line: line.map(s),
+                            },
+                        )
+                        .collect(),
+                },
+            )
+            .collect(),
+        budget,
+        harness,
+        verify: verify.map(|Verify { tool, args }| Verify {
+            tool: s(tool),
+            args: map(args),
+        }),
+        model: model
+            .into_iter()
+            .map(
+                |Rule {
+                     when:
+                         Condition {
+                             has_result,
+                             lacks_result,
+                             contains,
+                             lacks,
+                         },
+                     say,
+                     calls,
+                     task_done,
+                 }| Rule {
+                    when: Condition {
+                        has_result: has_result.map(call_match),
+                        lacks_result: lacks_result.map(call_match),
+                        contains: contains.map(s),
+                        lacks: lacks.map(s),
+                    },
+                    say: say.map(text),
+                    calls: calls
+                        .into_iter()
+                        .map(|CallSpec { tool, args, delay }| CallSpec {
+                            tool: s(tool),
+                            args: map(args),
+                            delay,
+                        })
+                        .collect(),
+                    task_done,
+                },
+            )
+            .collect(),
+        expect,
+        narration: narration.into_iter().map(|(k, v)| (k, text(v))).collect(),
+    }
 }
 
 /// JSON to `Scenario`, with the line, column and JSON path of the first
@@ -370,21 +516,12 @@ fn quoted(s: &str) -> String {
     }
 }
 
-/// Control characters escaped, and cut at `max` characters.
+/// Escaped for a terminal (`safe::escape`), and cut at `max` characters.
 fn printable(s: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i == max {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
+    match s.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", safe::escape(&s[..cut])),
+        None => safe::escape(s).into_owned(),
     }
-    out
 }
 
 /// serde_json's error in an author's words: no Rust type names, values cut

@@ -70,6 +70,17 @@ pub struct Message {
     pub canonical: Option<String>,
 }
 
+impl Message {
+    /// Does the message say `phrase`, in its language or in English?
+    pub fn says(&self, phrase: &str) -> bool {
+        self.text.contains(phrase)
+            || self
+                .canonical
+                .as_deref()
+                .is_some_and(|c| c.contains(phrase))
+    }
+}
+
 /// The host's decision on a proposed call, made before anything runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
@@ -111,6 +122,28 @@ pub enum Outcome {
     /// The operation id was used before for a different call: the host
     /// answers with an error and runs nothing.
     OpConflict,
+}
+
+impl Outcome {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Error => "error",
+            Outcome::Refused => "refused",
+            Outcome::Replayed => "replayed",
+            Outcome::OpConflict => "op_conflict",
+        }
+    }
+}
+
+impl Pairing {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Pairing::ById => "by_id",
+            Pairing::WrongId(_) => "wrong_id",
+            Pairing::Dropped => "dropped",
+        }
+    }
 }
 
 /// How the host attached a result to the messages.

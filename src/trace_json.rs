@@ -1,231 +1,553 @@
 //! The engine's trace as JSON, for `agent-loop-sim trace`: what a teacher's
 //! script or a test can read without drawing anything.
 //!
-//! Field order is part of the interface (serde_json keeps insertion order).
-//! Steps are serialized one at a time, so a long run streams out instead of
-//! being built in memory first.
+//! Built from `#[derive(Serialize)]` structs, so the field order is the
+//! order of the fields below; it is part of the interface. Steps are
+//! serialized one at a time, so a long run streams out instead of being
+//! built in memory first.
+//!
+//! Each model call's context is written in one of two shapes
+//! ([`ContextShape`]). By default each message appears once, in
+//! `new_messages` of the first model call that sent it (with its `index` in
+//! the conversation); the context of a call is the first `messages_count`
+//! messages, so a reader rebuilds it from the calls before. The output then
+//! grows linearly with the run. `--full-context` writes every message of
+//! every context again (`messages`, each marked `new` or not): easier to
+//! read one call alone, but the size grows with the square of the run.
 
 use std::collections::HashMap;
 use std::io::Write;
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde::ser::{SerializeSeq, Serializer};
 
 use crate::i18n;
 use crate::trace::{
-    CallStatus, FileChange, Lane, Message, Role, Step, StepKind, ToolCall, Trace, Verdict,
+    CallId, CallStatus, FileChange, Lane, Message, Outcome, Pairing, Role, Step, StepKind,
+    ToolCall, Trace, Verdict,
 };
 
+/// How a model call's context is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextShape {
+    /// Each message once, at the first call that sent it (`new_messages`).
+    Linear,
+    /// Every message of every context (`messages`), as `--full-context`.
+    Full,
+}
+
+impl From<bool> for ContextShape {
+    /// `--full-context`.
+    fn from(full: bool) -> Self {
+        if full {
+            ContextShape::Full
+        } else {
+            ContextShape::Linear
+        }
+    }
+}
+
+impl ContextShape {
+    fn code(self) -> &'static str {
+        match self {
+            ContextShape::Linear => "new_messages_only",
+            ContextShape::Full => "full",
+        }
+    }
+}
+
 /// Write the whole trace, pretty-printed, followed by a newline.
-pub fn write(trace: &Trace, mut out: impl Write) -> std::io::Result<()> {
-    let document = Document {
-        scenario: scenario(trace),
-        summary: crate::transcript::summary(trace),
-        steps: Steps(trace),
-    };
-    serde_json::to_writer_pretty(&mut out, &document)?;
+pub fn write(trace: &Trace, shape: ContextShape, mut out: impl Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut out, &Document::new(trace, shape))?;
     writeln!(out)?;
     out.flush()
 }
 
 /// The whole trace as one JSON value (for tests and small traces).
-pub fn to_value(trace: &Trace) -> Value {
-    let mut files = FileStates::new(trace);
-    let steps: Vec<Value> = (0..trace.len())
-        .map(|i| step(trace, i, &mut files))
-        .collect();
-    json!({ "scenario": scenario(trace), "summary": crate::transcript::summary(trace), "steps": steps })
+pub fn to_value(trace: &Trace, shape: ContextShape) -> serde_json::Value {
+    serde_json::to_value(Document::new(trace, shape))
+        .expect("the trace's JSON has string keys only")
 }
 
-#[derive(serde::Serialize)]
+#[derive(Serialize)]
 struct Document<'a> {
-    scenario: Value,
+    scenario: ScenarioJson<'a>,
+    /// What a teacher's script checks first (`crate::transcript::summary`).
     summary: crate::transcript::Summary,
     steps: Steps<'a>,
 }
 
-struct Steps<'a>(&'a Trace);
+impl<'a> Document<'a> {
+    fn new(trace: &'a Trace, shape: ContextShape) -> Self {
+        Document {
+            scenario: ScenarioJson::new(trace, shape),
+            summary: crate::transcript::summary(trace),
+            steps: Steps { trace, shape },
+        }
+    }
+}
+
+/// What holds for the whole run.
+#[derive(Serialize)]
+struct ScenarioJson<'a> {
+    name: &'a str,
+    title: &'a str,
+    lang: &'static str,
+    budget: u32,
+    /// How the loop ended.
+    end: &'static str,
+    /// Whether the task is done, and how we know (apart from `end`).
+    task: &'static str,
+    steps: usize,
+    model_calls: usize,
+    tools_offered: Vec<ToolJson<'a>>,
+    files: Vec<&'a str>,
+    /// Which shape the model calls' contexts are written in.
+    context_messages: &'static str,
+}
+
+#[derive(Serialize)]
+struct ToolJson<'a> {
+    name: &'a str,
+    params: &'a [String],
+    description: &'a str,
+}
+
+impl<'a> ScenarioJson<'a> {
+    fn new(trace: &'a Trace, shape: ContextShape) -> Self {
+        ScenarioJson {
+            name: &trace.scenario,
+            title: &trace.title,
+            lang: trace.lang.code(),
+            budget: trace.budget,
+            end: trace.end.code(),
+            task: trace.task.code(),
+            steps: trace.len(),
+            model_calls: trace.model_calls.len(),
+            tools_offered: trace
+                .tools
+                .iter()
+                .map(|t| ToolJson {
+                    name: &t.name,
+                    params: &t.params,
+                    description: &t.description,
+                })
+                .collect(),
+            files: initial_files(trace),
+            context_messages: shape.code(),
+        }
+    }
+}
+
+struct Steps<'a> {
+    trace: &'a Trace,
+    shape: ContextShape,
+}
 
 impl Serialize for Steps<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
-        let mut files = FileStates::new(self.0);
-        for index in 0..self.0.len() {
-            seq.serialize_element(&step(self.0, index, &mut files))?;
+        let mut seq = serializer.serialize_seq(Some(self.trace.len()))?;
+        let mut files = FileStates::new(self.trace);
+        for index in 0..self.trace.len() {
+            seq.serialize_element(&StepJson::new(self.trace, self.shape, index, &mut files))?;
         }
         seq.end()
     }
 }
 
-/// What holds for the whole run.
-pub fn scenario(trace: &Trace) -> Value {
-    let tools: Vec<Value> = trace
-        .tools
-        .iter()
-        .map(|t| {
-            json!({
-                "name": t.name,
-                "params": t.params,
-                "description": t.description,
-            })
-        })
-        .collect();
-    json!({
-        "name": trace.scenario,
-        "title": trace.title,
-        "lang": trace.lang.code(),
-        "budget": trace.budget,
-        "end": trace.end.code(),
-        "task": trace.task.code(),
-        "steps": trace.len(),
-        "model_calls": trace.model_calls.len(),
-        "tools_offered": tools,
-        "files": initial_files(trace),
-    })
+/// One step (the JSON says its 1-based number).
+#[derive(Serialize)]
+struct StepJson<'a> {
+    number: usize,
+    kind: &'static str,
+    from: &'static str,
+    to: &'static str,
+    title: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    narration: Option<&'a str>,
+    counters: Counters,
+    #[serde(flatten)]
+    details: Details<'a>,
+    /// On the steps of a reply's calls: the call → result table as it
+    /// stands at this step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calls: Option<Vec<CallJson<'a>>>,
+    files: Vec<FileJson<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end: Option<&'static str>,
 }
 
-/// One step (0-based `index`; the JSON says its 1-based number). Steps are
-/// taken in order: `files` carries the file states from one to the next.
-fn step(trace: &Trace, index: usize, files: &mut FileStates) -> Value {
-    let step = &trace.steps[index];
-    let mut out = Map::new();
-    out.insert("number".into(), json!(index + 1));
-    out.insert("kind".into(), json!(kind_code(&step.kind)));
-    out.insert("from".into(), json!(step.from.map_or("user", lane_code)));
-    out.insert("to".into(), json!(lane_code(step.to)));
-    out.insert("title".into(), json!(i18n::step_title(trace, index)));
-    if let Some(narration) = &step.narration {
-        out.insert("narration".into(), json!(narration));
-    }
-    let c = step.counters;
-    out.insert(
-        "counters".into(),
-        json!({
-            "model_calls": c.model_calls,
-            "tool_runs": c.tool_runs,
-            "writes": c.writes,
-            "context_size": c.context_size,
-        }),
-    );
-    details(trace, index, step, &mut out);
-    if is_call_step(&step.kind) {
-        let calls: Vec<Value> = reply_calls(trace, step)
-            .iter()
-            .map(|c| call_at(c, index))
-            .collect();
-        out.insert("calls".into(), Value::Array(calls));
-    }
-    out.insert("files".into(), files.at(index));
-    if let Some(end) = step.end {
-        out.insert("end".into(), json!(end.code()));
-    }
-    Value::Object(out)
+#[derive(Serialize)]
+struct Counters {
+    model_calls: u32,
+    tool_runs: u32,
+    writes: u32,
+    context_size: usize,
 }
 
-/// The fields that belong to one kind of step.
-fn details(trace: &Trace, index: usize, step: &Step, out: &mut Map<String, Value>) {
-    match &step.kind {
-        StepKind::TaskArrives => {
-            if let Some(task) = trace.messages.first() {
-                out.insert("task".into(), json!(task.text));
-            }
+impl<'a> StepJson<'a> {
+    /// Steps are taken in order: `files` carries the file states from one
+    /// to the next.
+    fn new(
+        trace: &'a Trace,
+        shape: ContextShape,
+        index: usize,
+        files: &mut FileStates<'a>,
+    ) -> Self {
+        let step = &trace.steps[index];
+        let c = step.counters;
+        StepJson {
+            number: index + 1,
+            kind: kind_code(&step.kind),
+            from: step.from.map_or("user", lane_code),
+            to: lane_code(step.to),
+            title: i18n::step_title(trace, index),
+            narration: step.narration.as_deref(),
+            counters: Counters {
+                model_calls: c.model_calls,
+                tool_runs: c.tool_runs,
+                writes: c.writes,
+                context_size: c.context_size,
+            },
+            details: Details::new(trace, shape, index, step),
+            calls: is_call_step(&step.kind).then(|| {
+                reply_calls(trace, step)
+                    .iter()
+                    .map(|c| CallJson::at(c, index))
+                    .collect()
+            }),
+            files: files.at(index),
+            end: step.end.map(|e| e.code()),
         }
-        StepKind::ModelCall { number } => {
-            let Some(mc) = step.model_call.map(|i| (i, &trace.model_calls[i])) else {
-                return;
-            };
-            let (mc_index, mc) = mc;
-            let new_from = trace.previous_context_len(mc_index);
-            let messages: Vec<Value> = trace
-                .context(mc)
-                .iter()
-                .enumerate()
-                .map(|(i, m)| message(trace, m, i >= new_from))
-                .collect();
-            out.insert("model_call".into(), json!(number));
-            out.insert(
-                "context".into(),
-                json!({
-                    "size": mc.context_size,
-                    "messages_count": mc.context_len,
-                    "new_since_previous_call": mc.context_len - new_from,
-                    "tools": trace.tools.iter().map(|t| t.signature()).collect::<Vec<_>>(),
-                    "messages": messages,
+    }
+}
+
+/// The fields that belong to one kind of step, written inline.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Details<'a> {
+    TaskArrives {
+        task: &'a str,
+    },
+    ModelCall {
+        model_call: u32,
+        context: Context<'a>,
+    },
+    Proposes {
+        model_call: u32,
+        text: &'a str,
+        proposed: Vec<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tokens_estimate: Option<usize>,
+    },
+    Validates {
+        call: &'a str,
+        verdict: VerdictJson,
+    },
+    Executes {
+        executing: Vec<&'a str>,
+    },
+    ResultArrives {
+        call: &'a str,
+        #[serde(flatten)]
+        outcome: Option<Arrival<'a>>,
+    },
+    Answers {
+        model_call: u32,
+        text: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        tokens_estimate: Option<usize>,
+    },
+    Verifies {
+        tool: &'a str,
+    },
+    Verified {
+        passed: bool,
+        output: &'a str,
+    },
+    BudgetExhausted {
+        budget: u32,
+    },
+    Crashes {
+        call: &'a str,
+    },
+    Replays {
+        call: &'a str,
+        op_id: &'a str,
+        conflict: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        result: Option<ResultJson<'a>>,
+    },
+    Rejected {
+        model_call: u32,
+        unanswered: Vec<&'a str>,
+        error: &'a str,
+    },
+    /// A step whose data is missing from the trace (never in a sound one).
+    Nothing {},
+}
+
+/// What the host did with a result that came back.
+#[derive(Serialize)]
+struct Arrival<'a> {
+    paired_to: Option<&'a str>,
+    appended: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<ResultJson<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum VerdictJson {
+    Approved(&'static str),
+    Refused { refused: String },
+}
+
+impl<'a> Details<'a> {
+    fn new(trace: &'a Trace, shape: ContextShape, index: usize, step: &'a Step) -> Self {
+        let model_call = step.model_call.map(|i| &trace.model_calls[i]);
+        match &step.kind {
+            StepKind::TaskArrives => match trace.messages.first() {
+                Some(task) => Details::TaskArrives { task: &task.text },
+                None => Details::Nothing {},
+            },
+            StepKind::ModelCall { number } => match step.model_call {
+                Some(mc) => Details::ModelCall {
+                    model_call: *number,
+                    context: Context::new(trace, shape, mc),
+                },
+                None => Details::Nothing {},
+            },
+            StepKind::Proposes { number, calls } => Details::Proposes {
+                model_call: *number,
+                text: reply_text(trace, index),
+                proposed: ids(calls),
+                tokens_estimate: model_call.map(|mc| mc.tokens),
+            },
+            StepKind::Validates { call, verdict } => Details::Validates {
+                call: &call.0,
+                verdict: match verdict {
+                    Verdict::Approved => VerdictJson::Approved("approved"),
+                    Verdict::Refused(r) => {
+                        let tool = trace.call(call).map_or("", |c| c.tool.as_str());
+                        VerdictJson::Refused {
+                            refused: i18n::refusal_message(r, tool, trace.lang),
+                        }
+                    }
+                },
+            },
+            StepKind::Executes { calls } => Details::Executes {
+                executing: ids(calls),
+            },
+            StepKind::ResultArrives { call } => Details::ResultArrives {
+                call: &call.0,
+                outcome: trace.call(call).map(|c| Arrival {
+                    paired_to: c.paired_to.as_ref().map(|p| p.0.as_str()),
+                    appended: c.appended,
+                    result: ResultJson::of(c),
                 }),
-            );
+            },
+            StepKind::Answers { number } => Details::Answers {
+                model_call: *number,
+                text: reply_text(trace, index),
+                tokens_estimate: model_call.map(|mc| mc.tokens),
+            },
+            StepKind::Verifies { tool } => Details::Verifies { tool },
+            StepKind::Verified { passed, output } => Details::Verified {
+                passed: *passed,
+                output,
+            },
+            StepKind::BudgetExhausted { budget } => Details::BudgetExhausted { budget: *budget },
+            StepKind::Crashes { call } => Details::Crashes { call: &call.0 },
+            StepKind::Replays { call, op, conflict } => Details::Replays {
+                call: &call.0,
+                op_id: op,
+                conflict: *conflict,
+                result: trace.call(call).and_then(ResultJson::of),
+            },
+            StepKind::Rejected {
+                number,
+                unanswered,
+                error,
+            } => Details::Rejected {
+                model_call: *number,
+                unanswered: ids(unanswered),
+                error,
+            },
         }
-        StepKind::Proposes { number, calls } => {
-            out.insert("model_call".into(), json!(number));
-            out.insert("text".into(), json!(reply_text(trace, index)));
-            out.insert("proposed".into(), json!(ids(calls)));
-            if let Some(mc) = step.model_call.map(|i| &trace.model_calls[i]) {
-                out.insert("tokens_estimate".into(), json!(mc.tokens));
+    }
+}
+
+/// What a model call sent: its size, the tools offered, and the messages in
+/// the shape asked for.
+#[derive(Serialize)]
+struct Context<'a> {
+    size: usize,
+    messages_count: usize,
+    new_since_previous_call: usize,
+    tools: Vec<String>,
+    /// Full shape: every message sent, each marked `new` or not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    messages: Option<Vec<MessageJson<'a>>>,
+    /// Linear shape: only the messages no earlier call sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new_messages: Option<Vec<MessageJson<'a>>>,
+}
+
+impl<'a> Context<'a> {
+    fn new(trace: &'a Trace, shape: ContextShape, mc_index: usize) -> Self {
+        let mc = &trace.model_calls[mc_index];
+        let new_from = trace.previous_context_len(mc_index);
+        let sent = trace.context(mc);
+        let (messages, new_messages) = match shape {
+            ContextShape::Full => {
+                let all = sent.iter().enumerate();
+                let messages =
+                    all.map(|(i, m)| MessageJson::new(trace, m, Some(i >= new_from), None));
+                (Some(messages.collect()), None)
             }
-        }
-        StepKind::Validates { call, verdict } => {
-            out.insert("call".into(), json!(call.0));
-            let verdict = match verdict {
-                Verdict::Approved => json!("approved"),
-                Verdict::Refused(r) => {
-                    let tool = trace.call(call).map_or("", |c| c.tool.as_str());
-                    json!({ "refused": crate::i18n::refusal_message(r, tool, trace.lang) })
-                }
-            };
-            out.insert("verdict".into(), verdict);
-        }
-        StepKind::Executes { calls } => {
-            out.insert("executing".into(), json!(ids(calls)));
-        }
-        StepKind::ResultArrives { call } => {
-            out.insert("call".into(), json!(call.0));
-            if let Some(c) = trace.call(call) {
-                out.insert(
-                    "paired_to".into(),
-                    json!(c.paired_to.as_ref().map(|p| p.0.as_str())),
-                );
-                out.insert("appended".into(), json!(c.appended));
-                if let Some(r) = &c.result {
-                    out.insert("result".into(), result(&r.text, r.is_error, r.replayed));
-                }
+            ContextShape::Linear => {
+                let new = sent.iter().enumerate().skip(new_from);
+                let messages = new.map(|(i, m)| MessageJson::new(trace, m, None, Some(i)));
+                (None, Some(messages.collect()))
             }
+        };
+        Context {
+            size: mc.context_size,
+            messages_count: mc.context_len,
+            new_since_previous_call: mc.context_len - new_from,
+            tools: trace.tools.iter().map(|t| t.signature()).collect(),
+            messages,
+            new_messages,
         }
-        StepKind::Answers { number } => {
-            out.insert("model_call".into(), json!(number));
-            out.insert("text".into(), json!(reply_text(trace, index)));
-            if let Some(mc) = step.model_call.map(|i| &trace.model_calls[i]) {
-                out.insert("tokens_estimate".into(), json!(mc.tokens));
-            }
+    }
+}
+
+/// One message as the model was sent it.
+#[derive(Serialize)]
+struct MessageJson<'a> {
+    /// Linear shape: its place in the conversation (0-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
+    role: &'static str,
+    text: &'a str,
+    /// Assistant messages: the calls it proposed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    calls: Option<Vec<MessageCall<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    call_id: Option<&'a str>,
+    is_error: bool,
+    size: usize,
+    /// Full shape: not sent on the previous model call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new: Option<bool>,
+}
+
+#[derive(Serialize)]
+struct MessageCall<'a> {
+    id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<Args<'a>>,
+}
+
+impl<'a> MessageJson<'a> {
+    fn new(trace: &'a Trace, m: &'a Message, new: Option<bool>, index: Option<usize>) -> Self {
+        let calls = (m.role == Role::Assistant).then(|| {
+            m.calls
+                .iter()
+                .map(|id| {
+                    let call = trace.call(id);
+                    MessageCall {
+                        id: &id.0,
+                        tool: call.map(|c| c.tool.as_str()),
+                        args: call.map(|c| Args(&c.args)),
+                    }
+                })
+                .collect()
+        });
+        MessageJson {
+            index,
+            role: role_code(m.role),
+            text: &m.text,
+            calls,
+            call_id: m.call_id.as_ref().map(|id| id.0.as_str()),
+            is_error: m.is_error,
+            size: m.size,
+            new,
         }
-        StepKind::Verifies { tool } => {
-            out.insert("tool".into(), json!(tool));
+    }
+}
+
+/// A row of the call → result table, as it stands at a step.
+#[derive(Serialize)]
+struct CallJson<'a> {
+    id: &'a str,
+    tool: &'a str,
+    args: Args<'a>,
+    status: &'static str,
+    #[serde(flatten)]
+    finished: Option<Finished<'a>>,
+}
+
+/// What a finished call's row adds.
+#[derive(Serialize)]
+struct Finished<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<ResultJson<'a>>,
+    paired_to: Option<&'a str>,
+    appended: bool,
+}
+
+impl<'a> CallJson<'a> {
+    fn at(call: &'a ToolCall, index: usize) -> Self {
+        let status = call.status_at(index).unwrap_or(CallStatus::Proposed);
+        CallJson {
+            id: &call.id.0,
+            tool: &call.tool,
+            args: Args(&call.args),
+            status: status.code(),
+            finished: call.finished.is_some_and(|s| s <= index).then(|| Finished {
+                result: ResultJson::of(call),
+                paired_to: call.paired_to.as_ref().map(|p| p.0.as_str()),
+                appended: call.appended,
+            }),
         }
-        StepKind::Replays { call, op, conflict } => {
-            out.insert("call".into(), json!(call.0));
-            out.insert("op_id".into(), json!(op));
-            out.insert("conflict".into(), json!(conflict));
-            if let Some(r) = trace.call(call).and_then(|c| c.result.as_ref()) {
-                out.insert("result".into(), result(&r.text, r.is_error, r.replayed));
-            }
-        }
-        StepKind::Rejected {
-            number,
-            unanswered,
-            error,
-        } => {
-            out.insert("model_call".into(), json!(number));
-            out.insert("unanswered".into(), json!(ids(unanswered)));
-            out.insert("error".into(), json!(error));
-        }
-        StepKind::Verified { passed, output } => {
-            out.insert("passed".into(), json!(passed));
-            out.insert("output".into(), json!(output));
-        }
-        StepKind::BudgetExhausted { budget } => {
-            out.insert("budget".into(), json!(budget));
-        }
-        StepKind::Crashes { call } => {
-            out.insert("call".into(), json!(call.0));
-        }
+    }
+}
+
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    text: &'a str,
+    is_error: bool,
+    replayed: bool,
+    /// What answered the call (`ToolCall::outcome`, the one rule the
+    /// screen uses too): ok, error, refused, replayed, op_conflict.
+    outcome: &'static str,
+    /// How it was attached (`ToolCall::pairing`): by_id, wrong_id, dropped.
+    pairing: &'static str,
+}
+
+impl<'a> ResultJson<'a> {
+    fn of(call: &'a ToolCall) -> Option<Self> {
+        let r = call.result.as_ref()?;
+        Some(ResultJson {
+            text: &r.text,
+            is_error: r.is_error,
+            replayed: r.replayed,
+            outcome: call.outcome().as_ref().map_or("", Outcome::code),
+            pairing: call.pairing().as_ref().map_or("", Pairing::code),
+        })
+    }
+}
+
+/// A call's arguments as an object, in the order the tool declares them.
+struct Args<'a>(&'a [(String, String)]);
+
+impl Serialize for Args<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
     }
 }
 
@@ -238,65 +560,7 @@ fn reply_text(trace: &Trace, index: usize) -> &str {
         .map_or("", |m| m.text.as_str())
 }
 
-fn message(trace: &Trace, m: &Message, new: bool) -> Value {
-    let mut out = Map::new();
-    out.insert("role".into(), json!(role_code(m.role)));
-    out.insert("text".into(), json!(m.text));
-    if m.role == Role::Assistant {
-        let calls: Vec<Value> = m
-            .calls
-            .iter()
-            .map(|id| match trace.call(id) {
-                Some(c) => json!({ "id": id.0, "tool": c.tool, "args": args(c) }),
-                None => json!({ "id": id.0 }),
-            })
-            .collect();
-        out.insert("calls".into(), Value::Array(calls));
-    }
-    if let Some(id) = &m.call_id {
-        out.insert("call_id".into(), json!(id.0));
-    }
-    out.insert("is_error".into(), json!(m.is_error));
-    out.insert("size".into(), json!(m.size));
-    out.insert("new".into(), json!(new));
-    Value::Object(out)
-}
-
-/// A row of the call → result table, as it stands at `index`.
-fn call_at(call: &ToolCall, index: usize) -> Value {
-    let status = call.status_at(index).unwrap_or(CallStatus::Proposed);
-    let mut out = Map::new();
-    out.insert("id".into(), json!(call.id.0));
-    out.insert("tool".into(), json!(call.tool));
-    out.insert("args".into(), args(call));
-    out.insert("status".into(), json!(status.code()));
-    if call.finished.is_some_and(|s| s <= index) {
-        if let Some(r) = &call.result {
-            out.insert("result".into(), result(&r.text, r.is_error, r.replayed));
-        }
-        out.insert(
-            "paired_to".into(),
-            json!(call.paired_to.as_ref().map(|p| p.0.as_str())),
-        );
-        out.insert("appended".into(), json!(call.appended));
-    }
-    Value::Object(out)
-}
-
-fn result(text: &str, is_error: bool, replayed: bool) -> Value {
-    json!({ "text": text, "is_error": is_error, "replayed": replayed })
-}
-
-fn args(call: &ToolCall) -> Value {
-    let map: Map<String, Value> = call
-        .args
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
-        .collect();
-    Value::Object(map)
-}
-
-fn ids(calls: &[crate::trace::CallId]) -> Vec<&str> {
+fn ids(calls: &[CallId]) -> Vec<&str> {
     calls.iter().map(|c| c.0.as_str()).collect()
 }
 
@@ -318,6 +582,7 @@ fn is_call_step(kind: &StepKind) -> bool {
             | StepKind::Validates { .. }
             | StepKind::Executes { .. }
             | StepKind::ResultArrives { .. }
+            | StepKind::Replays { .. }
             | StepKind::Crashes { .. }
     )
 }
@@ -343,6 +608,15 @@ fn created_at(trace: &Trace) -> HashMap<&str, usize> {
         .collect()
 }
 
+/// One file as it stands after a step.
+#[derive(Serialize)]
+struct FileJson<'a> {
+    path: &'a str,
+    state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<u32>,
+}
+
 /// What has happened to each file, advanced step by step through the
 /// trace's file events (the same rule as `Trace::file_state_at`, without
 /// rescanning all events at every step).
@@ -364,7 +638,7 @@ impl<'t> FileStates<'t> {
     }
 
     /// Every file that exists after step `index`, with its state.
-    fn at(&mut self, index: usize) -> Value {
+    fn at(&mut self, index: usize) -> Vec<FileJson<'t>> {
         let events = &self.trace.file_events;
         while let Some(event) = events.get(self.next_event).filter(|e| e.step <= index) {
             let path = event.path.as_str();
@@ -373,30 +647,23 @@ impl<'t> FileStates<'t> {
                 .insert(path, FileChange::then(before, &event.change));
             self.next_event += 1;
         }
-        let files: Vec<Value> = self
-            .trace
+        self.trace
             .files
             .iter()
             .filter(|path| self.created.get(path.as_str()).is_none_or(|s| *s <= index))
             .map(|path| {
-                let mut out = Map::new();
-                out.insert("path".into(), json!(path));
-                match self.state.get(path.as_str()) {
-                    None => {
-                        out.insert("state".into(), json!("untouched"));
-                    }
-                    Some(FileChange::Read) => {
-                        out.insert("state".into(), json!("read"));
-                    }
-                    Some(FileChange::Written { version }) => {
-                        out.insert("state".into(), json!("written"));
-                        out.insert("version".into(), json!(version));
-                    }
+                let (state, version) = match self.state.get(path.as_str()) {
+                    None => ("untouched", None),
+                    Some(FileChange::Read) => ("read", None),
+                    Some(FileChange::Written { version }) => ("written", Some(*version)),
+                };
+                FileJson {
+                    path,
+                    state,
+                    version,
                 }
-                Value::Object(out)
             })
-            .collect();
-        Value::Array(files)
+            .collect()
     }
 }
 
@@ -446,7 +713,7 @@ mod tests {
             let loaded = load::load(name).unwrap();
             for lang in Lang::ALL {
                 let trace = loaded.trace(lang);
-                let value = to_value(trace);
+                let value = to_value(trace, ContextShape::Full);
                 for (i, step) in value["steps"].as_array().unwrap().iter().enumerate() {
                     for file in step["files"].as_array().unwrap() {
                         let path = file["path"].as_str().unwrap();
@@ -465,7 +732,7 @@ mod tests {
     #[test]
     fn call_steps_show_the_calls_of_their_own_reply() {
         let loaded = load::load("wrong-path-first").unwrap();
-        let value = to_value(loaded.trace(Lang::En));
+        let value = to_value(loaded.trace(Lang::En), ContextShape::Linear);
         let steps = value["steps"].as_array().unwrap();
         // Step 13 proposes call_3; calls of earlier replies are not repeated.
         let ids: Vec<&str> = steps[12]["calls"]
@@ -486,10 +753,50 @@ mod tests {
     fn streamed_and_built_json_are_the_same() {
         let loaded = load::load("patch-and-test").unwrap();
         let trace = loaded.trace(Lang::Zh);
-        let mut streamed = Vec::new();
-        write(trace, &mut streamed).unwrap();
-        let parsed: Value = serde_json::from_slice(&streamed).unwrap();
-        assert_eq!(parsed, to_value(trace));
-        assert!(streamed.ends_with(b"}\n"));
+        for shape in [ContextShape::Linear, ContextShape::Full] {
+            let mut streamed = Vec::new();
+            write(trace, shape, &mut streamed).unwrap();
+            let parsed: serde_json::Value = serde_json::from_slice(&streamed).unwrap();
+            assert_eq!(parsed, to_value(trace, shape));
+            assert!(streamed.ends_with(b"}\n"));
+        }
+    }
+
+    #[test]
+    fn the_new_messages_of_calls_1_to_k_are_the_context_of_call_k() {
+        for (name, _) in CATALOG {
+            let loaded = load::load(name).unwrap();
+            for lang in Lang::ALL {
+                let trace = loaded.trace(lang);
+                let linear = to_value(trace, ContextShape::Linear);
+                let full = to_value(trace, ContextShape::Full);
+                let mut rebuilt: Vec<serde_json::Value> = Vec::new();
+                let steps = linear["steps"].as_array().unwrap().iter();
+                for (l, f) in steps.zip(full["steps"].as_array().unwrap()) {
+                    if l["kind"] != "model_call" {
+                        assert_eq!(l, f, "{name}: only contexts differ");
+                        continue;
+                    }
+                    for m in l["context"]["new_messages"].as_array().unwrap() {
+                        let mut m = m.as_object().unwrap().clone();
+                        let index = m.remove("index").unwrap();
+                        assert_eq!(index, rebuilt.len(), "{name}: indices in order");
+                        rebuilt.push(serde_json::Value::Object(m));
+                    }
+                    let sent: Vec<serde_json::Value> = f["context"]["messages"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| {
+                            let mut m = m.as_object().unwrap().clone();
+                            m.remove("new");
+                            serde_json::Value::Object(m)
+                        })
+                        .collect();
+                    assert_eq!(rebuilt, sent, "{name} {lang:?} step {}", l["number"]);
+                    assert_eq!(l["context"]["messages_count"], sent.len());
+                }
+            }
+        }
     }
 }

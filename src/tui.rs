@@ -2,16 +2,19 @@
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
-use ratatui::crossterm::event::{self, Event, KeyEventKind};
+use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::app::{self, Action, App};
 use crate::batch::EXIT_BAD_INPUT;
 use crate::cli::{Cli, ThemeArg};
 use crate::keymap;
 use crate::load::{self, DEFAULT_SCENARIO};
+use crate::output;
+use crate::safe;
 use crate::theme::Theme;
 use crate::view;
 
@@ -25,7 +28,7 @@ pub fn main(cli: &Cli) -> ExitCode {
     let loaded = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
-            eprintln!("{e}");
+            output::error(e);
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
@@ -34,24 +37,25 @@ pub fn main(cli: &Cli) -> ExitCode {
         None => name.to_string(),
     };
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        eprintln!(
+        output::error(format_args!(
             "agent-loop-sim: the interactive simulator needs a terminal, and this is not one.\n\
              For scripts and files, use `agent-loop-sim export --format txt --out DIR` \
-             or `agent-loop-sim trace {name}`."
-        );
+             or `agent-loop-sim trace {}`.",
+            safe::escape(&name)
+        ));
         return ExitCode::FAILURE;
     }
     let app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
 
     install_panic_message();
     let mut terminal = ratatui::init();
-    restore_on_signals();
+    handle_signals();
     let result = run(&mut terminal, app);
     restore();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("agent-loop-sim: terminal error: {e}");
+            output::error(format_args!("agent-loop-sim: terminal error: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -79,6 +83,14 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     let mut dirty = true;
     let panic_test = std::env::var_os(PANIC_TEST_VAR).is_some_and(|v| v == "1");
     loop {
+        if RESUMED.swap(false, Ordering::SeqCst) {
+            // Back from a suspend on a blank screen: a new terminal knows
+            // nothing drawn, so it draws every cell. (`Terminal::clear`
+            // would ask the terminal where its cursor is and wait.)
+            *terminal =
+                ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(io::stdout()))?;
+            dirty = true;
+        }
         if dirty {
             let mut limits = view::Limits::default();
             terminal.draw(|frame| limits = view::render(&app, frame.area(), frame.buffer_mut()))?;
@@ -96,7 +108,7 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
         }
         // Paused: block until something happens, so an idle screen costs
         // nothing. Playing: wait at most until the next step is due.
-        let event = if app.playing {
+        let first = if app.playing {
             let due = *next_tick.get_or_insert_with(|| {
                 Instant::now() + Duration::from_millis(u64::from(app.dwell_ms))
             });
@@ -110,21 +122,121 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             next_tick = None;
             Some(event::read()?)
         };
-        let action = match event {
-            None => Some(Action::Tick),
-            // Some terminals also report releases; act on presses only.
-            Some(Event::Key(key)) if key.kind == KeyEventKind::Press => keymap::action_for(&key),
-            Some(Event::Resize(w, h)) => Some(Action::Resize(w, h)),
-            _ => None,
-        };
-        if let Some(action) = action {
-            let before = (app.step, app.playing);
-            app::update(&mut app, action);
-            if (app.step, app.playing) != before || action == Action::Tick {
-                next_tick = None;
-            }
-            dirty = true;
+        // Take every event already waiting before drawing again: a held key
+        // or a clicker's burst is applied in full and in order, with one
+        // draw at the end, and a `q` behind it is not kept waiting.
+        let mut events = vec![first];
+        while event::poll(PENDING)? {
+            events.push(Some(event::read()?));
         }
+        for event in rejoin_split_keys(events) {
+            if let Some(action) = action_for(event) {
+                let before = (app.step, app.playing);
+                app::update(&mut app, action);
+                if (app.step, app.playing) != before || action == Action::Tick {
+                    next_tick = None;
+                }
+                dirty = true;
+            }
+            if app.quit {
+                break;
+            }
+        }
+    }
+}
+
+/// How long to wait for one more event of a burst. Not zero: crossterm's
+/// poll(2) reader does not look at the terminal at all for a zero timeout
+/// (not even at the keys it has already read); a millisecond is enough to
+/// take what is pending and too short for anyone to notice.
+const PENDING: Duration = Duration::from_millis(1);
+
+/// Keys whose escape sequence crossterm cut in two. It reads the terminal
+/// in pieces, and when a piece ends right after the ESC that starts a
+/// sequence, it reports an Esc key (which quits) and then the rest as
+/// characters: `ESC` `[` `C` instead of Right, in the middle of a burst of
+/// keys (crossterm issue #993). No one types Esc and `[` within a
+/// millisecond, so Esc followed by `[` or `O` and the rest of a sequence in
+/// the same burst is taken as the key the sequence names.
+fn rejoin_split_keys(events: Vec<Option<Event>>) -> Vec<Option<Event>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Some((key, used)) = split_key_at(&events[i..]) {
+            out.push(Some(Event::Key(key.into())));
+            i += used;
+        } else {
+            out.push(events[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The key of a sequence cut after its ESC that starts `events`, and how
+/// many events it spans.
+fn split_key_at(events: &[Option<Event>]) -> Option<(KeyCode, usize)> {
+    let char_at = |i: usize| match events.get(i) {
+        Some(Some(Event::Key(k)))
+            if k.kind == KeyEventKind::Press
+                && k.modifiers.difference(KeyModifiers::SHIFT).is_empty() =>
+        {
+            match k.code {
+                KeyCode::Char(c) => Some(c),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    match events.first() {
+        Some(Some(Event::Key(k))) if k.code == KeyCode::Esc && k.modifiers.is_empty() => {}
+        _ => return None,
+    }
+    let intro = char_at(1).filter(|c| *c == '[' || *c == 'O')?;
+    // Parameters (digits and ';'), then the final character.
+    let mut params = String::new();
+    let mut i = 2;
+    while let Some(c) = char_at(i).filter(|c| c.is_ascii_digit() || *c == ';') {
+        params.push(c);
+        i += 1;
+    }
+    let last = char_at(i)?;
+    let first_param = params.split(';').next().unwrap_or("");
+    let key = match (intro, last, first_param) {
+        (_, 'A', _) => KeyCode::Up,
+        (_, 'B', _) => KeyCode::Down,
+        (_, 'C', _) => KeyCode::Right,
+        (_, 'D', _) => KeyCode::Left,
+        (_, 'H', _) => KeyCode::Home,
+        (_, 'F', _) => KeyCode::End,
+        ('[', 'Z', _) => KeyCode::BackTab,
+        ('[', '~', "1" | "7") => KeyCode::Home,
+        ('[', '~', "4" | "8") => KeyCode::End,
+        ('[', '~', "5") => KeyCode::PageUp,
+        ('[', '~', "6") => KeyCode::PageDown,
+        ('[', '~', "3") => KeyCode::Delete,
+        _ => return None,
+    };
+    Some((key, i + 1))
+}
+
+/// What an event asks of the app (`None` from a wait that timed out: the
+/// next step is due).
+fn action_for(event: Option<Event>) -> Option<Action> {
+    match event {
+        None => Some(Action::Tick),
+        // Some terminals also report releases; act on presses only.
+        Some(Event::Key(key)) if key.kind == KeyEventKind::Press => {
+            if key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL) {
+                // Raw mode turns off the terminal's own Ctrl-Z: suspend as
+                // the shell would have, through the SIGTSTP handler.
+                let _ = signal_hook::low_level::raise(libc::SIGTSTP);
+                return None;
+            }
+            keymap::action_for(&key)
+        }
+        Some(Event::Resize(w, h)) => Some(Action::Resize(w, h)),
+        _ => None,
     }
 }
 
@@ -141,11 +253,12 @@ fn install_panic_message() {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown error".to_string());
-        eprintln!(
-            "agent-loop-sim stopped on an internal error: {what}{place}.\n\
+        output::error(format_args!(
+            "agent-loop-sim stopped on an internal error: {}{place}.\n\
              The terminal has been restored. Please report this as an issue of the \
-             agent-loop-sim project, with the scenario and the keys you pressed."
-        );
+             agent-loop-sim project, with the scenario and the keys you pressed.",
+            safe::escape(&what)
+        ));
     }));
 }
 
@@ -157,17 +270,150 @@ fn restore() {
     let _ = ratatui::crossterm::execute!(io::stdout(), ratatui::crossterm::cursor::Show);
 }
 
-/// SIGTERM, SIGHUP, SIGINT, SIGQUIT: leave the terminal as we found it.
-fn restore_on_signals() {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])
-    else {
+/// Raw mode, the alternate screen and the hidden cursor again after a
+/// suspend, then a full redraw. Raw mode is left first: the shell may have
+/// changed the terminal while we were stopped, and crossterm would keep a
+/// raw mode it believes is still set.
+fn retake() {
+    use ratatui::crossterm::{cursor, execute, terminal};
+    let _ = terminal::disable_raw_mode();
+    let _ = terminal::enable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        terminal::EnterAlternateScreen,
+        terminal::Clear(terminal::ClearType::All),
+        cursor::Hide
+    );
+    RESUMED.store(true, Ordering::SeqCst);
+    // The event loop may be blocked reading keys. crossterm wakes on a
+    // SIGWINCH and reports the size, which may have changed meanwhile too.
+    let _ = signal_hook::low_level::raise(libc::SIGWINCH);
+}
+
+/// Set when the terminal has been taken back after a suspend: the event
+/// loop clears and draws the whole screen.
+static RESUMED: AtomicBool = AtomicBool::new(false);
+
+/// Signals that end the program by default (those a handler can catch and
+/// that do not come from a fault in the program itself).
+const FATAL: [libc::c_int; 11] = [
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGINT,
+    libc::SIGQUIT,
+    libc::SIGUSR1,
+    libc::SIGUSR2,
+    libc::SIGALRM,
+    libc::SIGVTALRM,
+    libc::SIGPROF,
+    libc::SIGXCPU,
+    libc::SIGIO,
+];
+
+/// A fatal signal: leave the terminal as we found it, then exit 128+N.
+/// SIGTSTP (Ctrl-Z, `kill -TSTP`): give the terminal back and stop;
+/// SIGCONT (`fg`): take it back and redraw.
+fn handle_signals() {
+    let watched = FATAL.iter().copied().chain([libc::SIGTSTP, libc::SIGCONT]);
+    let Ok(mut signals) = signal_hook::iterator::Signals::new(watched) else {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
-            restore();
-            std::process::exit(128 + signal);
+        while let Some(signal) = signals.forever().next() {
+            match signal {
+                libc::SIGTSTP => {
+                    restore();
+                    stop_as_by_default(libc::SIGTSTP);
+                    retake();
+                    // The SIGCONT that woke us asks for what was just done.
+                    for pending in signals.pending() {
+                        if pending != libc::SIGCONT {
+                            on_fatal(pending);
+                        }
+                    }
+                }
+                libc::SIGCONT => retake(),
+                fatal => on_fatal(fatal),
+            }
         }
     });
+}
+
+fn on_fatal(signal: libc::c_int) {
+    if FATAL.contains(&signal) {
+        restore();
+        std::process::exit(128 + signal);
+    }
+}
+
+/// Stop the way `signal` stops a program that does not handle it, so the
+/// shell sees an ordinary stopped job. (The kernel ignores it in a process
+/// group no shell controls, where nobody could continue us.) Returns once
+/// the process is continued.
+fn stop_as_by_default(signal: libc::c_int) {
+    // SAFETY: sigaction and raise with valid arguments; the handler that
+    // signal-hook installed is put back as it was.
+    unsafe {
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        let mut ours: libc::sigaction = std::mem::zeroed();
+        if libc::sigaction(signal, &default, &mut ours) != 0 {
+            return;
+        }
+        libc::raise(signal);
+        libc::sigaction(signal, &ours, std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::crossterm::event::KeyEvent;
+
+    fn keys(codes: &[KeyCode]) -> Vec<Option<Event>> {
+        codes
+            .iter()
+            .map(|c| Some(Event::Key(KeyEvent::from(*c))))
+            .collect()
+    }
+
+    fn chars(s: &str) -> Vec<KeyCode> {
+        s.chars().map(KeyCode::Char).collect()
+    }
+
+    #[test]
+    fn a_sequence_cut_after_its_escape_is_the_key_it_names() {
+        use KeyCode::*;
+        let mut cut = vec![Right, Right, Esc];
+        cut.extend(chars("[C"));
+        cut.push(Right);
+        assert_eq!(
+            rejoin_split_keys(keys(&cut)),
+            keys(&[Right, Right, Right, Right])
+        );
+        let mut cut = vec![Esc];
+        cut.extend(chars("[6~"));
+        cut.push(Esc);
+        cut.extend(chars("OD"));
+        cut.push(Esc);
+        cut.extend(chars("[1;5A"));
+        assert_eq!(rejoin_split_keys(keys(&cut)), keys(&[PageDown, Left, Up]));
+    }
+
+    #[test]
+    fn a_real_escape_stays_an_escape() {
+        use KeyCode::*;
+        for events in [
+            vec![Esc],
+            vec![Esc, Char('q')],
+            vec![Esc, Char('['), Char('x')],
+            vec![Esc, Esc],
+        ] {
+            assert_eq!(rejoin_split_keys(keys(&events)), keys(&events));
+        }
+        // A timed-out wait (None) is kept in its place.
+        let mut events = keys(&[Esc]);
+        events.push(None);
+        assert_eq!(rejoin_split_keys(events.clone()), events);
+    }
 }

@@ -1,13 +1,13 @@
 //! The app's update function, tested without drawing anything.
 
 use agent_loop_sim::app::{
-    self, Action, App, DWELL_DEFAULT_MS, DWELL_MAX_MS, DWELL_MIN_MS, Overlay, Panel,
+    Action, App, DWELL_DEFAULT_MS, DWELL_MAX_MS, DWELL_MIN_MS, Overlay, Panel,
 };
+use agent_loop_sim::frames;
 use agent_loop_sim::keymap::{self, KEYMAP};
 use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
-use agent_loop_sim::{frames, view};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn app() -> App {

@@ -3,53 +3,12 @@
 //! tests/bad-scenarios/ must be refused with exit code 2 and one short line
 //! that names the file, the place and what was expected.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
+use common::run;
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
-
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Run the binary from the crate root; fail (instead of hanging) after 30 s.
-fn run(args: &[&str]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // Read both pipes on threads so a large output cannot block the child.
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap());
-    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("agent-loop-sim {args:?} did not finish within 30 s");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Output {
-        code: status.code().expect("exited, not killed by a signal"),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
-}
 
 /// A refusal a user can read: exit 2, nothing on stdout, one short line on
 /// stderr starting with `FILE: PLACE: ` (or `FILE: ` when there is no
@@ -385,9 +344,40 @@ fn trace_of_the_default_scenario_has_the_eight_steps() {
     assert_eq!(steps[4]["to"], "tool");
     assert_eq!(steps[7]["end"], "completed");
     assert!(steps[6].get("end").is_none());
-    // Model call #2 is sent three messages, two of them new.
+    // Model call #2 is sent three messages, two of them new: by default
+    // only the new ones are written, each with its place in the messages.
     let context = &steps[6]["context"];
+    assert_eq!(context["messages_count"], 3);
     assert_eq!(context["new_since_previous_call"], 2);
+    assert!(context.get("messages").is_none());
+    let new: Vec<(u64, &str)> = context["new_messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["index"].as_u64().unwrap(), m["role"].as_str().unwrap()))
+        .collect();
+    assert_eq!(new, [(1, "assistant"), (2, "tool")]);
+    assert_eq!(steps[1]["context"]["new_messages"][0]["role"], "user");
+    assert_eq!(t["scenario"]["context_messages"], "new_messages_only");
+
+    // --full-context: every message of the context, as a hook script reads it.
+    let full = trace(&[
+        "trace",
+        "read-config-timeout",
+        "--lang",
+        "en",
+        "--full-context",
+    ]);
+    assert_eq!(full["scenario"]["context_messages"], "full");
+    let context = &full["steps"][6]["context"];
+    assert!(context.get("new_messages").is_none());
+    let new: Vec<bool> = context["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["new"].as_bool().unwrap())
+        .collect();
+    assert_eq!(new, [false, true, true]);
     let roles: Vec<&str> = context["messages"]
         .as_array()
         .unwrap()

@@ -6,14 +6,15 @@
 //! Waits poll the screen against a deadline instead of sleeping, so the
 //! tests are quick when the machine is idle and still pass when it is busy.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use common::{BIN, long_scenario, scenario_file};
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
 /// Generous, for a loaded two-core machine; a pass takes far less.
 const DEADLINE: Duration = Duration::from_secs(10);
 
@@ -34,10 +35,17 @@ struct Session {
 
 impl Session {
     fn start(cols: u16, rows: u16, env: &[(&str, &str)]) -> Session {
-        Session::start_with(cols, rows, env, &[])
+        Session::start_command(cols, rows, env, &[BIN])
     }
 
+    /// The simulator with these arguments.
     fn start_with(cols: u16, rows: u16, env: &[(&str, &str)], args: &[&str]) -> Session {
+        let argv: Vec<&str> = std::iter::once(BIN).chain(args.iter().copied()).collect();
+        Session::start_command(cols, rows, env, &argv)
+    }
+
+    /// `argv` in the terminal instead of the simulator alone (a shell).
+    fn start_command(cols: u16, rows: u16, env: &[(&str, &str)], argv: &[&str]) -> Session {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows,
@@ -46,8 +54,7 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("open a pseudo-terminal");
-        let mut cmd = CommandBuilder::new(BIN);
-        cmd.args(args);
+        let mut cmd = CommandBuilder::from_argv(argv.iter().map(Into::into).collect());
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
@@ -100,8 +107,17 @@ impl Session {
     /// Wait until `done` holds for the output; fail with the screen if it
     /// does not within the deadline.
     fn wait_for(&self, what: &str, done: impl Fn(&Output) -> bool) -> MutexGuard<'_, Output> {
+        self.wait_for_within(what, DEADLINE, done)
+    }
+
+    fn wait_for_within(
+        &self,
+        what: &str,
+        deadline: Duration,
+        done: impl Fn(&Output) -> bool,
+    ) -> MutexGuard<'_, Output> {
         let (lock, changed) = &*self.output;
-        let until = Instant::now() + DEADLINE;
+        let until = Instant::now() + deadline;
         let mut out = lock.lock().unwrap();
         while !done(&out) {
             let now = Instant::now();
@@ -117,7 +133,11 @@ impl Session {
     }
 
     fn wait_for_text(&self, texts: &[&str]) -> String {
-        let out = self.wait_for(&format!("{texts:?} on the screen"), |o| {
+        self.wait_for_text_within(texts, DEADLINE)
+    }
+
+    fn wait_for_text_within(&self, texts: &[&str], deadline: Duration) -> String {
+        let out = self.wait_for_within(&format!("{texts:?} on the screen"), deadline, |o| {
             let screen = o.screen.screen().contents();
             texts.iter().all(|t| screen.contains(t))
         });
@@ -324,4 +344,136 @@ fn without_a_terminal_it_refuses_and_points_at_the_batch_commands() {
         err.contains("needs a terminal") && err.contains("export") && err.contains("trace"),
         "{err}"
     );
+}
+
+/// A process's state letter from /proc (R, S, T for stopped, ...).
+fn process_state(pid: u32) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // "pid (name) S ...": the name may hold spaces, so look after the ')'.
+    stat.rsplit_once(')')?.1.trim_start().chars().next()
+}
+
+/// The pid of `parent`'s child, waiting for it to be started.
+fn child_of(parent: u32) -> u32 {
+    let until = Instant::now() + DEADLINE;
+    loop {
+        let children = std::fs::read_dir("/proc").unwrap().filter_map(|e| {
+            let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let ppid: u32 = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            (ppid == parent).then_some(pid)
+        });
+        if let Some(pid) = children.into_iter().next() {
+            return pid;
+        }
+        assert!(Instant::now() < until, "no child of {parent}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn wait_for_state(pid: u32, wanted: char) {
+    let until = Instant::now() + DEADLINE;
+    while process_state(pid) != Some(wanted) {
+        assert!(
+            Instant::now() < until,
+            "process {pid} is {:?}, expected {wanted}",
+            process_state(pid)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn send(pid: u32, signal: libc::c_int) {
+    // SAFETY: kill(2) on a pid of a process this test started.
+    assert_eq!(unsafe { libc::kill(pid as libc::pid_t, signal) }, 0);
+}
+
+/// Under a shell with job control, as a user runs it: `kill -TSTP` (or
+/// Ctrl-Z) stops the simulator with the terminal given back, and `fg`
+/// brings back a redrawn simulator whose keys work.
+#[test]
+fn suspend_gives_the_terminal_back_and_fg_brings_the_simulator_back() {
+    // The shell waits on the simulator; each time it stops, the shell reads
+    // a line (as a user types at the prompt), then runs `fg`.
+    let script = format!("set -m; {BIN} --lang en; read -r line; fg; read -r line; fg");
+    let mut s = Session::start_command(
+        100,
+        30,
+        &[],
+        &["bash", "--norc", "--noprofile", "-c", &script],
+    );
+    s.wait_for_text(&["1/8"]);
+    let shell = s.child.process_id().unwrap();
+    let sim = child_of(shell);
+    s.press(RIGHT);
+    s.wait_for_text(&["2/8"]);
+
+    for suspend in [Suspend::Signal, Suspend::CtrlZ] {
+        match suspend {
+            Suspend::Signal => send(sim, libc::SIGTSTP),
+            Suspend::CtrlZ => s.press("\x1a"),
+        }
+        wait_for_state(sim, 'T');
+        let (canonical, echo) = s.line_mode();
+        assert!(
+            canonical && echo,
+            "{suspend:?}: stopped in raw mode (icanon {canonical}, echo {echo})"
+        );
+        drop(s.wait_for("the main screen back", |o| {
+            !o.screen.screen().alternate_screen() && !o.screen.screen().hide_cursor()
+        }));
+        // The shell reads its line in line mode: Enter ends it; `fg`.
+        s.press("\r");
+        wait_for_state(sim, 'S');
+        drop(s.wait_for("the alternate screen again", |o| {
+            o.screen.screen().alternate_screen() && o.screen.screen().hide_cursor()
+        }));
+        let (canonical, echo) = s.line_mode();
+        assert!(!canonical && !echo, "{suspend:?}: raw mode again");
+        // Redrawn in full, and keys work.
+        s.wait_for_text(&["2/8", "Lanes", "Context"]);
+        s.press(RIGHT);
+        s.wait_for_text(&["3/8"]);
+        s.press("\x1b[D");
+        s.wait_for_text(&["2/8"]);
+    }
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    s.assert_restored();
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Suspend {
+    Signal,
+    CtrlZ,
+}
+
+/// SIGUSR1, like SIGTERM, ends the program with the terminal restored.
+#[test]
+fn sigusr1_restores_the_terminal() {
+    let mut s = Session::start(100, 30, &[]);
+    s.wait_for_text(&["1/8"]);
+    send(s.child.process_id().unwrap(), libc::SIGUSR1);
+    assert_eq!(s.exit_code(), 128 + libc::SIGUSR1 as u32);
+    s.assert_restored();
+}
+
+/// 6,000 Right keys sent at once are all taken (the event loop reads every
+/// pending event before it draws), and a `q` after them quits.
+#[test]
+fn a_burst_of_keys_is_taken_in_full() {
+    let file = scenario_file("pty-long-10000.json", &long_scenario::json(10_000));
+    let mut s = Session::start_command(120, 40, &[], &[BIN, "--scenario", &file, "--lang", "en"]);
+    s.wait_for_text_within(&["1/50002"], Duration::from_secs(60));
+    s.press(&RIGHT.repeat(6000));
+    s.wait_for_text_within(&["6001/50002"], Duration::from_secs(60));
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    s.assert_restored();
 }

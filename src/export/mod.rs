@@ -35,6 +35,8 @@ use crate::cli::{Cli, Command, ExportFormat, PanelArg, ThemeArg};
 use crate::frames::{self, Framing};
 use crate::i18n;
 use crate::load::{self, DEFAULT_SCENARIO};
+use crate::output;
+use crate::safe;
 use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH};
@@ -189,22 +191,23 @@ impl ExportError {
 /// list is only news, the files are the work.
 pub fn run(cli: &Cli) -> ExitCode {
     let Some(options) = Options::from_cli(cli) else {
-        eprintln!("export: not an export command");
+        output::error("export: not an export command");
         return ExitCode::FAILURE;
     };
-    let mut stdout = std::io::stdout();
-    let mut listening = true;
-    let result = export(&options, |path| {
-        if listening {
-            listening = writeln!(stdout, "{}", path.display())
-                .and_then(|()| stdout.flush())
-                .is_ok();
+    // The list is printed as each file is written. When it cannot be (the
+    // reader stopped reading, the disk is full) the files are still all
+    // written: the first error waits until they are.
+    let mut out = output::stdout();
+    let mut printed = Ok(());
+    let exported = export(&options, |path| {
+        if printed.is_ok() {
+            printed = output::line(&mut out, safe::escape(&path.display().to_string()));
         }
     });
-    match result {
-        Ok(_) => ExitCode::SUCCESS,
+    match exported {
+        Ok(_) => output::finish("export", &mut out, printed, ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("{e}");
+            output::error(safe::escape(&e.to_string()));
             e.exit_code()
         }
     }
@@ -564,11 +567,18 @@ pub fn write_cast(
         marker: format!(
             "{}: {}",
             step_of(app, index),
-            i18n::step_title(trace, index)
+            safe::escape(&i18n::step_title(trace, index))
         ),
     });
     let mut out = std::io::BufWriter::new(out);
-    cast::write(&mut out, screens, size, &trace.title, app.theme, dwell)?;
+    cast::write(
+        &mut out,
+        screens,
+        size,
+        &safe::escape(&trace.title),
+        app.theme,
+        dwell,
+    )?;
     out.flush()
 }
 

@@ -504,8 +504,10 @@ fn hex((r, g, b): Rgb) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-/// Text for XML content and attributes. Characters XML 1.0 cannot hold
-/// (most control characters) become U+FFFD.
+/// Text for XML content and attributes. Line breaks are kept; control and
+/// bidi characters are written visibly as `crate::safe::escape` writes them
+/// (XML 1.0 cannot hold most controls, and a viewer would act on the rest);
+/// the two non-characters become U+FFFD.
 pub(super) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
@@ -515,8 +517,9 @@ pub(super) fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            '\n' => out.push(c),
+            c if crate::safe::is_unsafe(c) => out.extend(c.escape_default()),
+            '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
             c => out.push(c),
         }
     }
@@ -539,7 +542,7 @@ mod tests {
     #[test]
     fn escape_covers_markup_and_control_characters() {
         assert_eq!(escape("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&apos;");
-        assert_eq!(escape("x\u{1b}y\n"), "x\u{fffd}y\n");
+        assert_eq!(escape("x\u{1b}y\n\u{202e}"), "x\\u{1b}y\n\\u{202e}");
     }
 
     #[test]

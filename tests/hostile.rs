@@ -1,0 +1,307 @@
+//! The batch commands under hostile conditions (issue 13): a reader that
+//! stops reading, a full disk, text made to act on a terminal, long runs.
+
+mod common;
+
+use std::fs::File;
+use std::process::Stdio;
+
+use common::{BIN, command, long_scenario, run, scenario_file, wait};
+
+/// Every byte a terminal would act on instead of drawing: C0 controls but
+/// the line break, DEL, C1 controls and the bidi controls.
+fn unsafe_chars(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| {
+            (c.is_control() && c != '\n')
+                || ('\u{202A}'..='\u{202E}').contains(&c)
+                || ('\u{2066}'..='\u{2069}').contains(&c)
+        })
+        .collect()
+}
+
+fn export_dir(name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir.to_str().unwrap().to_string()
+}
+
+fn files_in(dir: &str) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+const EXPORT_TXT: [&str; 4] = ["export", "--format", "txt", "--out"];
+
+/// Run with stdout a pipe whose reading end is closed before the program
+/// writes: every write fails with EPIPE, as after `| head -1` has read its line.
+fn run_with_closed_stdout(args: &[&str]) -> (i32, String) {
+    let mut child = command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
+    let status = wait(&mut child, args);
+    (
+        status.code().expect("exited, not killed by SIGPIPE"),
+        err.join().unwrap(),
+    )
+}
+
+fn run_with_full_stdout(args: &[&str]) -> (i32, String) {
+    let full = File::options().write(true).open("/dev/full").unwrap();
+    let mut child = command(args)
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
+    let status = wait(&mut child, args);
+    (status.code().unwrap(), err.join().unwrap())
+}
+
+#[test]
+fn a_reader_that_stops_reading_ends_every_command_quietly() {
+    let out = export_dir("closed-pipe-export");
+    let commands: [Vec<&str>; 4] = [
+        vec!["list"],
+        vec![
+            "check",
+            "scenarios/read-config-timeout.json",
+            "wrong-path-first",
+        ],
+        vec!["trace", "patch-and-test"],
+        [&EXPORT_TXT[..], &[out.as_str()]].concat(),
+    ];
+    for args in &commands {
+        let (code, err) = run_with_closed_stdout(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(err, "", "{args:?}: nothing on stderr");
+    }
+    // Export stopped printing, not writing: every frame is on disk.
+    assert_eq!(files_in(&out), 8);
+}
+
+#[test]
+fn a_full_disk_is_one_line_and_exit_code_1() {
+    let out = export_dir("full-disk-export");
+    let commands: [Vec<&str>; 4] = [
+        vec!["list"],
+        vec!["check", "read-config-timeout"],
+        vec!["trace", "read-config-timeout"],
+        [&EXPORT_TXT[..], &[out.as_str()]].concat(),
+    ];
+    for args in &commands {
+        let (code, err) = run_with_full_stdout(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        let err = err.trim_end();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with(&format!("{}: cannot write the output: ", args[0]))
+                && err.contains("No space left on device")
+                && !err.contains("panicked")
+                && !err.contains("os error"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(files_in(&out), 8);
+}
+
+#[test]
+fn head_after_a_pipe_gives_no_panic() {
+    // The way a user meets it: a real `| head -1` in a shell.
+    for args in ["list", "check scenarios/*.json", "trace budget-exhausted"] {
+        let script = format!("{BIN} {args} | head -1 >/dev/null; exit ${{PIPESTATUS[0]}}");
+        let out = std::process::Command::new("bash")
+            .args(["-c", &script])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args}: {err}");
+        assert_eq!(err, "", "{args}");
+    }
+}
+
+/// The default scenario with text made to act on a terminal: an OSC title
+/// change ending in BEL, a CSI as one C1 character, a right-to-left
+/// override, and emoji sequences whose width terminals disagree on.
+fn hostile_scenario() -> String {
+    let source = include_str!("../scenarios/read-config-timeout.json");
+    let mut s: serde_json::Value = serde_json::from_str(source).unwrap();
+    let evil = "\u{1b}]0;owned\u{7} \u{9b}31m \u{202e}txt.exe \u{7f} \
+                \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467} \u{2764}\u{FE0F} \u{1F1F3}\u{1F1F1}";
+    for field in ["title", "task"] {
+        for lang in ["zh", "en"] {
+            let text = s[field][lang].as_str().unwrap().to_string();
+            s[field][lang] = format!("{text} {evil}").into();
+        }
+    }
+    s["narration"]["3"]["en"] = format!("narrated {evil}").into();
+    s["files"] = serde_json::json!({ "config.txt": format!("timeout=30 {evil}") });
+    serde_json::to_string_pretty(&s).unwrap()
+}
+
+#[test]
+fn scenario_text_never_reaches_the_output_raw() {
+    let file = scenario_file("hostile-text.json", &hostile_scenario());
+    for shape in [None, Some("--full-context")] {
+        let mut args = vec!["trace", file.as_str(), "--lang", "en"];
+        args.extend(shape);
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert_eq!(unsafe_chars(&out.stdout), [], "{shape:?}");
+        for joiner in ['\u{200D}', '\u{FE0F}', '\u{1F1F3}'] {
+            assert!(!out.stdout.contains(joiner), "{joiner:?} in the trace");
+        }
+        // What was escaped is still there to read.
+        let t: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let task = t["steps"][0]["task"].as_str().unwrap();
+        assert!(
+            task.contains("\\u{1b}]0;owned\\u{7}") && task.contains("\\u{202e}txt.exe"),
+            "{task}"
+        );
+        assert!(
+            task.contains("\u{1F468}\u{1F469}\u{1F467} \u{2764} [NL]"),
+            "{task}"
+        );
+    }
+    for format in ["svg", "txt", "ansi", "cast"] {
+        let out = export_dir(&format!("hostile-{format}"));
+        let args = [
+            "--scenario",
+            &file,
+            "--lang",
+            "en",
+            "export",
+            "--format",
+            format,
+            "--out",
+            &out,
+        ];
+        let result = run(&args);
+        assert_eq!(result.code, 0, "{}", result.stderr);
+        for entry in std::fs::read_dir(&out).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            // ansi and cast files hold the program's own colour codes (ESC [
+            // ... m): those are the only escapes allowed.
+            let own_escapes = regex_free_strip_sgr(&text);
+            let found = unsafe_chars(&own_escapes);
+            assert!(found.is_empty(), "{}: {found:?}", path.display());
+            assert!(!text.contains("owned\u{7}"), "{}", path.display());
+        }
+    }
+}
+
+/// Text without the SGR sequences (`ESC [ digits;... m`) and the cursor
+/// and clearing sequences the cast writes itself.
+fn regex_free_strip_sgr(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find('\u{1b}') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let body = after.strip_prefix('[').map(|b| {
+            let end = b
+                .find(|c: char| !(c.is_ascii_digit() || c == ';' || c == '?'))
+                .unwrap_or(b.len());
+            (end, b[end..].chars().next())
+        });
+        match body {
+            Some((end, Some('m' | 'H' | 'J' | 'l' | 'h'))) => rest = &after[1 + end + 1..],
+            _ => {
+                out.push('\u{1b}');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn file_names_and_errors_are_escaped_where_they_are_printed() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let name = dir.join("title-\u{1b}]0;owned\u{7}-\u{202e}.json");
+    std::fs::write(&name, include_str!("../scenarios/read-config-timeout.json")).unwrap();
+    let name = name.to_str().unwrap();
+
+    let checked = run(&["check", name]);
+    assert_eq!(checked.code, 0, "{}", checked.stderr);
+    assert_eq!(unsafe_chars(&checked.stdout), []);
+    assert!(
+        checked
+            .stdout
+            .contains("title-\\u{1b}]0;owned\\u{7}-\\u{202e}.json: ok"),
+        "{}",
+        checked.stdout
+    );
+
+    // The no-terminal message names the scenario too.
+    let refused = run(&["--scenario", name]);
+    assert_ne!(refused.code, 0);
+    assert_eq!(unsafe_chars(&refused.stderr), []);
+    assert!(
+        refused.stderr.contains("\\u{1b}]0;owned"),
+        "{}",
+        refused.stderr
+    );
+
+    // Export lists the files it writes, under a folder of that name.
+    let out = dir.join("out-\u{1b}[2J-\u{9b}H");
+    let _ = std::fs::remove_dir_all(&out);
+    let exported = run(&[
+        "--scenario",
+        name,
+        "export",
+        "--format",
+        "txt",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(exported.code, 0, "{}", exported.stderr);
+    assert_eq!(exported.stdout.lines().count(), 8);
+    assert_eq!(unsafe_chars(&exported.stdout), []);
+
+    // A missing file, and an error quoting a C1 control and an override.
+    let missing = run(&["check", &format!("{name}.missing")]);
+    assert_eq!(missing.code, 2);
+    assert_eq!(unsafe_chars(&missing.stderr), []);
+    let mut s: serde_json::Value =
+        serde_json::from_str(include_str!("../scenarios/read-config-timeout.json")).unwrap();
+    s["model"][0]["calls"][0]["tool"] = "read\u{9b}2J\u{202e}".into();
+    let bad = scenario_file("bad-c1-tool.json", &s.to_string());
+    let refused = run(&["check", &bad]);
+    assert_eq!(refused.code, 2);
+    assert_eq!(unsafe_chars(&refused.stderr), []);
+    assert!(
+        refused.stderr.contains("\\u{9b}2J\\u{202e}"),
+        "{}",
+        refused.stderr
+    );
+}
+
+#[test]
+fn trace_grows_linearly_with_the_run() {
+    let size = |calls: u32| {
+        let file = scenario_file(&format!("long-{calls}.json"), &long_scenario::json(calls));
+        let out = run(&["trace", &file]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout.len()
+    };
+    let (half, full) = (size(1000), size(2000));
+    assert!(
+        full < 50 * 1024 * 1024,
+        "a 2,000-call trace is {full} bytes, over 50 MB"
+    );
+    // Twice the calls, about twice the bytes (call numbers grow a digit).
+    let ratio = full as f64 / half as f64;
+    assert!(
+        (1.9..2.2).contains(&ratio),
+        "{half} → {full} bytes: ×{ratio:.2}"
+    );
+}
