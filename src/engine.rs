@@ -398,6 +398,7 @@ impl<'a> Run<'a> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         self.counters.tool_runs += 1;
+        self.counters.host_checks += 1;
         self.step(
             StepKind::Verifies { tool: tool.clone() },
             Some(Lane::Host),

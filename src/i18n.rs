@@ -81,8 +81,8 @@ pub const HOST_HOLDS: Label = l(
     "Messages the host holds (not sent yet)",
 );
 pub const APPENDED_SINCE: Label = l(
-    "此后追加：模型还没有看到",
-    "Appended since: the model has not seen these",
+    "此后追加：尚未发给模型",
+    "Appended since: not yet sent to the model",
 );
 pub const APPENDED_AFTER_END: Label = l(
     "最后一次调用之后追加：循环已结束，不会发送",
@@ -118,7 +118,11 @@ pub const WHY: Label = l("为什么需要这个机制", "Why this mechanism is n
 pub const HOW: Label = l("它是怎么实现的", "How it is implemented");
 pub const COST: Label = l("代价与常见误解", "What it costs, how it is misunderstood");
 pub const CHECK: Label = l("怎样判断做对了", "How to tell it was done right");
-pub const PROVIDER_SAYS: Label = l("提供方返回（原文）", "The provider answers");
+pub const PROVIDER_SAYS: Label = l(
+    "提供方返回（OpenAI Chat Completions 的原文）",
+    "The provider answers (OpenAI Chat Completions wording)",
+);
+pub const CHANGED_NOW: Label = l("◀ 本步", "◀ now");
 pub const LOOP: Label = l("循环", "loop");
 pub const TASK: Label = l("任务", "task");
 
@@ -126,7 +130,7 @@ pub const KEYS: Label = l("按键", "Keys");
 pub const GLOSSARY: Label = l("术语", "Glossary");
 pub const CLOSE_HINT: Label = l("Esc 关闭 · ↑↓ 滚动", "Esc closes · ↑↓ scroll");
 
-pub const COL_ID: Label = l("call id", "call id");
+pub const COL_ID: Label = l("call_id", "call_id");
 pub const COL_TOOL: Label = l("工具", "tool");
 pub const COL_ARGS: Label = l("参数", "args");
 pub const COL_STATUS: Label = l("状态", "status");
@@ -134,10 +138,10 @@ pub const COL_RESULT: Label = l("结果", "result");
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
     (
-        l("call id", "call id"),
+        l("call_id", "call_id"),
         l(
-            "模型给每个工具调用起的编号；结果靠它找回对应的调用。",
-            "The id the model gives each tool call; a result finds its call by it.",
+            "提供方 API 给模型回复里每个工具调用的编号（OpenAI 是 call_…，Anthropic 是 toolu_…）；主机必须原样带着它送回结果，结果靠它找到自己的调用。",
+            "The id the provider's API gives each tool call in the model's reply (call_… in OpenAI, toolu_… in Anthropic); the host must send it back unchanged with the result, which finds its call by it.",
         ),
     ),
     (
@@ -157,8 +161,8 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
     (
         l("工具结果", "tool result"),
         l(
-            "主机执行（或拒绝）调用后得到的文字，带着 call id 追加给模型。",
-            "The text the host gets by running (or refusing) a call, appended with its call id.",
+            "主机执行（或拒绝）调用后得到的文字，带着 call_id 追加给模型。",
+            "The text the host gets by running (or refusing) a call, appended with its call_id.",
         ),
     ),
     (
@@ -213,6 +217,15 @@ pub fn who_acts(step: &Step, lang: Lang) -> String {
         (Some(from), to) if from == to => lane_name(from, lang).to_string(),
         (Some(from), to) => format!("{} → {}", lane_name(from, lang), lane_name(to, lang)),
     }
+}
+
+/// Who acts, in as few words as a narrow header allows.
+pub fn who_acts_short(step: &Step, lang: Lang) -> String {
+    if matches!(step.kind, StepKind::Rejected { .. }) {
+        let api = l("API（模型未运行）", "API (model never ran)");
+        return format!("{} → {}", api.get(lang), lane_name(step.to, lang));
+    }
+    who_acts(step, lang)
 }
 
 /// The sentence that says the loop has ended, how, and whether the task
@@ -335,42 +348,45 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
 pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
     let c = step.counters;
     let sent = step.model_call.map(|i| &trace.model_calls[i]);
+    let rejected = matches!(step.kind, StepKind::Rejected { .. });
+    let calls = match (lang, rejected) {
+        (Lang::Zh, true) => format!("{}/{}（1 次被拒）", c.model_calls, trace.budget),
+        (Lang::En, true) => format!("{}/{} (1 rejected)", c.model_calls, trace.budget),
+        _ => format!("{}/{}", c.model_calls, trace.budget),
+    };
+    let runs = match (lang, c.host_checks) {
+        (_, 0) => c.tool_runs.to_string(),
+        (Lang::Zh, n) => format!("{}（主机验证 {n}）", c.tool_runs),
+        (Lang::En, n) => format!(
+            "{} ({n} host check{})",
+            c.tool_runs,
+            if n == 1 { "" } else { "s" }
+        ),
+    };
     match (lang, sent, short) {
         (Lang::Zh, Some(mc), false) => format!(
-            "模型调用 {}/{} · 工具执行 {} · 写入 {} · 第 {} 次调用发送的上下文 {} 字符 ≈ {} token",
-            c.model_calls,
-            trace.budget,
-            c.tool_runs,
-            c.writes,
-            mc.number,
-            mc.context_size,
-            mc.context_tokens
+            "模型调用 {calls} · 工具执行 {runs} · 写入 {} · 第 {} 次调用发送的上下文 {} 字符 ≈ {} token",
+            c.writes, mc.number, mc.context_size, mc.context_tokens
         ),
         (Lang::Zh, Some(mc), true) => format!(
-            "模型调用 {}/{} · 工具执行 {} · 写入 {} · 上下文 {} 字符 ≈ {} token",
-            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.context_size, mc.context_tokens
+            "模型调用 {calls} · 工具执行 {runs} · 写入 {} · 第 {} 次发送 {} 字符，≈ {} token",
+            c.writes, mc.number, mc.context_size, mc.context_tokens
         ),
         (Lang::Zh, None, _) => format!(
-            "模型调用 {}/{} · 工具执行 {} · 写入 {} · 上下文：尚未发送",
-            c.model_calls, trace.budget, c.tool_runs, c.writes
+            "模型调用 {calls} · 工具执行 {runs} · 写入 {} · 上下文：尚未发送",
+            c.writes
         ),
         (Lang::En, Some(mc), false) => format!(
-            "model calls {}/{} · tool runs {} · writes {} · context sent on call #{}: {} chars ≈ {} tokens",
-            c.model_calls,
-            trace.budget,
-            c.tool_runs,
-            c.writes,
-            mc.number,
-            mc.context_size,
-            mc.context_tokens
+            "model calls {calls} · tool runs {runs} · writes {} · context sent on call #{}: {} chars ≈ {} tokens",
+            c.writes, mc.number, mc.context_size, mc.context_tokens
         ),
         (Lang::En, Some(mc), true) => format!(
-            "model calls {}/{} · tool runs {} · writes {} · context {} chars ≈ {} tokens",
-            c.model_calls, trace.budget, c.tool_runs, c.writes, mc.context_size, mc.context_tokens
+            "model calls {calls} · tool runs {runs} · writes {} · sent on #{}: {} chars, ≈ {} tokens",
+            c.writes, mc.number, mc.context_size, mc.context_tokens
         ),
         (Lang::En, None, _) => format!(
-            "model calls {}/{} · tool runs {} · writes {} · context: nothing sent yet",
-            c.model_calls, trace.budget, c.tool_runs, c.writes
+            "model calls {calls} · tool runs {runs} · writes {} · context: nothing sent yet",
+            c.writes
         ),
     }
 }
@@ -574,9 +590,9 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         },
         StepKind::Executes { calls } => {
             let what = match calls.as_slice() {
-                [one] => trace.call(one).map_or(one.0.clone(), |c| {
-                    format!("{} {} {}", c.id, c.tool, c.args_text())
-                }),
+                [one] => trace
+                    .call(one)
+                    .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
                 many => join_ids(many),
             };
             match (zh, calls.len()) {
@@ -593,11 +609,9 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             conflict: false,
         } => {
             if zh {
-                format!("{call} 的操作 id {op} 已有记录：主机按记录作答，不执行、不写入")
+                format!("主机按记录回答 {call}（操作 {op}）：什么都不执行")
             } else {
-                format!(
-                    "{call} repeats operation {op}: the host answers from its record, runs nothing"
-                )
+                format!("The host answers {call} from its record of {op}: nothing runs")
             }
         }
         StepKind::Replays {
@@ -746,7 +760,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             }
         }
         StepKind::Validates { call, verdict } => match (verdict, zh) {
-            (Verdict::Approved, true) => format!("{call} ✓ 批准"),
+            (Verdict::Approved, true) => format!("{call} ✓ 已批准"),
             (Verdict::Approved, false) => format!("{call} ✓ approved"),
             (Verdict::Refused(r), true) => format!("{call} ✗ 拒绝：{}", refusal_reason(r, lang)),
             (Verdict::Refused(r), false) => {
@@ -797,7 +811,12 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 format!("✗ 400 rejected: {ids} has no result")
             }
         }
-        StepKind::Answers { .. } => if zh { "最终答案" } else { "final answer" }.to_string(),
+        StepKind::Answers { .. } => match (step.end.is_some(), zh) {
+            (true, true) => "最终答案".into(),
+            (true, false) => "final answer".into(),
+            (false, true) => "说完成了（没有工具调用）".into(),
+            (false, false) => "says done (no tool calls)".into(),
+        },
         StepKind::Verifies { tool } => format!("{}{tool}", if zh { "验证：" } else { "verify: " }),
         StepKind::Verified { passed, .. } => match (passed, zh) {
             (true, true) => "✓ 检查通过".into(),

@@ -361,6 +361,8 @@ pub enum StepKind {
 pub struct Counters {
     pub model_calls: u32,
     pub tool_runs: u32,
+    /// Of the tool runs, those the host made itself to verify.
+    pub host_checks: u32,
     pub writes: u32,
     /// Size of the context sent on the latest model call.
     pub context_size: usize,
@@ -381,10 +383,36 @@ pub struct Step {
     pub narration: Option<String>,
 }
 
+/// Who sends a step's message: the user (outside the lanes), a lane, or
+/// the provider's API refusing a request before the model runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    User,
+    Lane(Lane),
+    Provider,
+}
+
 impl Step {
     /// The lane that acts at this step.
     pub fn actor(&self) -> Lane {
         self.from.unwrap_or(self.to)
+    }
+
+    /// Who sends this step's message.
+    pub fn source(&self) -> Source {
+        match (&self.kind, self.from) {
+            (StepKind::Rejected { .. }, _) => Source::Provider,
+            (_, None) => Source::User,
+            (_, Some(lane)) => Source::Lane(lane),
+        }
+    }
+
+    /// The lane that acts, if a lane does (not the user, not the API).
+    pub fn acting_lane(&self) -> Option<Lane> {
+        match self.source() {
+            Source::Lane(lane) => Some(lane),
+            Source::User | Source::Provider => None,
+        }
     }
 }
 

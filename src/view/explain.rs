@@ -22,19 +22,9 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
     let step = &trace.steps[app.step];
 
-    let who = i18n::who_acts(step, lang);
-    let mut out = hanging(
-        vec![Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted())],
-        &who,
-        theme
-            .lane_style(step.actor())
-            .add_modifier(ratatui::style::Modifier::BOLD),
-        w,
-    );
-    if let Some(end) = step.end {
-        let text = format!("■ {}", i18n::loop_ended(end, trace.task, lang));
-        out.extend(hanging(vec![], &text, theme.current_marker(), w));
-    }
+    // Who acts and how the loop ended are in the header just above: the
+    // panel gives its rows to the explanation itself.
+    let mut out = Vec::new();
     let text = step
         .narration
         .clone()

@@ -10,7 +10,7 @@ use super::text::width;
 use crate::app::App;
 use crate::i18n;
 use crate::keymap;
-use crate::trace::TaskOutcome;
+use crate::trace::{Source, TaskOutcome};
 
 pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
@@ -46,10 +46,10 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         ]);
     }
 
-    let who_acts = i18n::who_acts(step, lang);
-    let actor_style = match step.from {
-        None => theme.user(),
-        Some(lane) => theme.lane_style(lane),
+    let actor_style = match step.source() {
+        Source::User => theme.user(),
+        Source::Provider => theme.error(),
+        Source::Lane(lane) => theme.lane_style(lane),
     };
     // How the loop stands, and once it has ended, whether the task is done:
     // two separate things, both said in words.
@@ -76,24 +76,38 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         None => vec![Span::styled(i18n::RUNNING_LOOP.get(lang), theme.muted())],
     };
     let who = |long: bool| {
-        let mut spans = vec![
-            Span::raw(" "),
-            Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted()),
-            Span::styled(who_acts.clone(), actor_style.add_modifier(Modifier::BOLD)),
-            Span::styled(" │ ", theme.muted()),
-        ];
+        let who_acts = if long {
+            i18n::who_acts(step, lang)
+        } else {
+            i18n::who_acts_short(step, lang)
+        };
+        let mut spans = vec![Span::raw(" ")];
+        if long {
+            spans.push(Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted()));
+        }
+        spans.push(Span::styled(
+            who_acts,
+            actor_style.add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::styled(" │ ", theme.muted()));
         spans.extend(state(long));
         Line::from(spans)
     };
+    // Narrow screens get shorter words, never a cut state.
     let mut second = who(true);
     if second.width() > area.width as usize {
         second = who(false);
     }
-    // The counters, in words; narrow screens get the shorter wording.
-    let mut third = Line::from(format!(" {}", i18n::counters(trace, step, false, lang)));
-    if third.width() > area.width as usize {
-        third = Line::from(format!(" {}", i18n::counters(trace, step, true, lang)));
-    }
+    // The counters, in words; narrow screens get the shorter wording, and
+    // what still does not fit is cut at a word, with a mark.
+    let room = (area.width as usize).saturating_sub(1);
+    let long = i18n::counters(trace, step, false, lang);
+    let counters = if super::text::width(&long) <= room {
+        long
+    } else {
+        super::text::truncate(&i18n::counters(trace, step, true, lang), room)
+    };
+    let third = Line::from(format!(" {counters}"));
     super::draw_lines(&[first, second, third], area, buf);
 }
 

@@ -15,7 +15,7 @@ use ratatui::text::Line;
 use super::text::{Row, truncate, width, wrap};
 use crate::app::App;
 use crate::i18n::{self, lane_name};
-use crate::trace::{CallStatus, FileChange, Lane, Step, StepKind, ToolCall, Trace};
+use crate::trace::{CallStatus, FileChange, Lane, Source, Step, ToolCall, Trace};
 
 /// The panel laid out for one step, language and size: its rows, and how
 /// far it can scroll (in rows, like every panel).
@@ -104,7 +104,7 @@ impl Geometry {
     fn new(app: &App, width: usize, steps: usize) -> Self {
         let gutter = steps.to_string().len() + 3;
         let user = gutter;
-        let user_w = width_of_user(app);
+        let user_w = super::text::width(&user_mark(app)).max(super::text::width(API_MARK));
         let model = user + user_w + 3;
         // Lanes as close as readable arrows allow; the rest is for words.
         let gap = (width.saturating_sub(model + 4) / 6).clamp(8, 12);
@@ -122,8 +122,9 @@ impl Geometry {
         self.centers[lane.index()]
     }
 
+    /// Room for the words, short of the border by one column.
     fn label_room(&self) -> usize {
-        self.width.saturating_sub(self.label)
+        self.width.saturating_sub(self.label + 1)
     }
 }
 
@@ -132,16 +133,17 @@ fn user_mark(app: &App) -> String {
     format!("{} ○", i18n::USER.get(app.lang))
 }
 
-fn width_of_user(app: &App) -> usize {
-    width(&user_mark(app))
-}
+/// The provider's API, outside the lanes too: it answers a request the
+/// model never sees.
+const API_MARK: &str = "API ✗";
 
 fn header(app: &App, g: &Geometry) -> Row {
     let theme = app.theme;
     let step = &app.trace().steps[app.step];
     let mut row = Row::new(g.width, Style::new());
     for lane in Lane::ALL {
-        let acting = step.actor() == lane && step.from.is_some();
+        let acting = step.acting_lane() == Some(lane) && step.from != Some(step.to)
+            || step.from == Some(lane) && step.to == lane;
         let name = lane_name(lane, app.lang);
         // The acting lane is named in brackets, not only coloured.
         let label = if acting {
@@ -227,31 +229,34 @@ fn arrow_style(app: &App, step: &Step, current: bool) -> Style {
     if !current {
         return app.theme.history();
     }
-    let colour = match step.from {
-        None => app.theme.user(),
-        Some(lane) => app.theme.lane_style(lane),
+    let colour = match step.source() {
+        Source::User => app.theme.user(),
+        Source::Provider => app.theme.error(),
+        Source::Lane(lane) => app.theme.lane_style(lane),
     };
     colour.add_modifier(Modifier::BOLD)
 }
 
 fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style) {
     let to = g.center(step.to);
-    let (x0, source) = match step.from {
-        Some(from) if from == step.to => {
+    let (x0, source) = match step.source() {
+        Source::Lane(from) if from == step.to => {
             // A host action with no message: a mark on the lifeline.
             row.put(to, "◆", style);
             return;
         }
-        // The user is outside the lanes: the task starts at their mark and
-        // passes over the Model lifeline without touching it.
-        None => {
-            let mark = user_mark(app);
+        // The user and the provider's API are outside the lanes: the arrow
+        // starts at their mark and passes over the Model lifeline without
+        // touching it.
+        Source::User | Source::Provider => {
+            let mark = match step.source() {
+                Source::User => user_mark(app),
+                _ => API_MARK.to_string(),
+            };
             let end = row.put(g.user, &mark, style);
             (end - 1, None)
         }
-        // The provider refuses the request: nothing was generated.
-        Some(from) if matches!(step.kind, StepKind::Rejected { .. }) => (g.center(from), Some("✗")),
-        Some(from) => (g.center(from), Some("●")),
+        Source::Lane(from) => (g.center(from), Some("●")),
     };
     let (left, right) = (x0.min(to), x0.max(to));
     for x in left + 1..right {

@@ -51,13 +51,13 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
     } else if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
         // The lanes and the context get the height; the table and the
         // explanation need about a dozen lines.
-        let bottom_height = (body.height / 3).clamp(8, 14);
+        let bottom_height = (body.height * 2 / 5).clamp(8, 16);
         let [top, bottom] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(bottom_height)]).areas(body);
         let [lanes, context] =
-            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(top);
+            Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(top);
         let [pairing, explain] =
-            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)])
+            Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
                 .areas(bottom);
         vec![
             (Panel::Lanes, lanes, false),

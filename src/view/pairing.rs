@@ -110,31 +110,45 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
         status_style(app, status),
     );
     let end = row.put(columns[2], &call.tool, Style::new());
-    // Room for the arguments, and for the mark of what changed now: they
-    // wrap to a second line under the tool rather than lose a value.
-    let room = w.saturating_sub(end + 3);
-    let args = super::text::wrap(&call.args_text(), room);
-    let first = args.first().cloned().unwrap_or_default();
+    // What changed at this step stands out, and says so in words.
+    let now = i18n::CHANGED_NOW.get(lang);
+    let mark = if changed_now { width(now) + 1 } else { 0 };
+    // The arguments wrap under the tool, up to three lines, rather than
+    // lose a value; continuation lines share one indent and width.
+    let indent = columns[2] + 2;
+    let first_room = w.saturating_sub(end + 1 + mark);
+    let rest_room = w.saturating_sub(indent);
+    let args = call.args_text();
+    let first = super::text::wrap(&args, first_room)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let rest = args[first.len()..].trim_start();
     row.put(end + 1, &first, theme.muted());
-    let more_args = args[1..].join(" ");
     if changed_now {
-        // What changed at this step stands out, and says so with a mark.
         row.style(0, w, Style::new().add_modifier(Modifier::BOLD));
-        row.put(w.saturating_sub(1), "◀", theme.current());
+        row.put(w.saturating_sub(width(now)), now, theme.current());
     }
     let mut lines = vec![row.into_line()];
-    if !more_args.is_empty() {
-        let indent = columns[2] + 2;
-        let room = w.saturating_sub(indent + 2);
-        lines.push(Line::from(vec![
-            Span::raw(" ".repeat(indent)),
-            Span::styled(truncate(&more_args, room), theme.muted()),
-        ]));
+    if !rest.is_empty() {
+        let mut more = super::text::wrap(rest, rest_room);
+        if more.len() > 2 {
+            let tail = more[1..].join(" ");
+            more.truncate(1);
+            more.push(truncate(&tail, rest_room));
+        }
+        for piece in more {
+            lines.push(Line::from(vec![
+                Span::raw(" ".repeat(indent)),
+                Span::styled(piece, theme.muted()),
+            ]));
+        }
     }
     if let Some(result) = result_text(app, call, status) {
         let style = result_style(app, call, status);
         let text = format!("⇒ {result}");
-        let room = w.saturating_sub(columns[1]);
+        // Continuation lines sit two columns in: wrap to the narrower room.
+        let room = w.saturating_sub(columns[1] + 2);
         let mut wrapped = super::text::wrap(&text, room);
         if wrapped.len() > 3 {
             let rest = wrapped[2..].join(" ");

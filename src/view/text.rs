@@ -76,15 +76,31 @@ fn cut_chars(s: &str, max: usize) -> String {
 }
 
 /// Break text into lines of at most `max` columns, by the Unicode
-/// line-breaking rules. Each `\n` starts a new line.
+/// line-breaking rules. Each `\n` starts a new line. A path (`conf/app.toml`)
+/// stays whole when it fits on a line: the rules would break after a slash.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
     text.split('\n')
         .flat_map(|paragraph| {
-            let lines = textwrap::wrap(paragraph, options(max));
+            let paths_fit = paragraph
+                .split_whitespace()
+                .filter(|w| w.contains('/'))
+                .all(|w| width(w) <= max);
+            let lines = if paths_fit && paragraph.contains('/') {
+                let joined = paragraph.replace('/', "/\u{2060}");
+                textwrap::wrap(&joined, options(max))
+                    .into_iter()
+                    .map(|l| l.replace('\u{2060}', ""))
+                    .collect()
+            } else {
+                textwrap::wrap(paragraph, options(max))
+                    .into_iter()
+                    .map(|l| l.into_owned())
+                    .collect::<Vec<_>>()
+            };
             if lines.is_empty() {
                 vec![String::new()]
             } else {
-                lines.into_iter().map(|l| l.into_owned()).collect()
+                lines
             }
         })
         .collect()
@@ -278,6 +294,20 @@ mod tests {
                 "{lines:?}"
             );
         }
+    }
+
+    #[test]
+    fn wrap_keeps_a_path_whole_when_it_fits() {
+        let lines = wrap("Disk: conf/config.txt, src/index.ts", 20);
+        fits(&lines, 20);
+        assert!(
+            lines.iter().any(|l| l.contains("conf/config.txt")),
+            "{lines:?}"
+        );
+        assert!(
+            lines.iter().any(|l| l.contains("src/index.ts")),
+            "{lines:?}"
+        );
     }
 
     #[test]
