@@ -45,7 +45,8 @@ fn whole_words(name: &str) -> HashSet<String> {
 fn tokens_before_ellipsis(frame: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (i, _) in frame.match_indices('…') {
-        let before = &frame[..i];
+        // The mark stands right after the cut, or after one space.
+        let before = frame[..i].strip_suffix(' ').unwrap_or(&frame[..i]);
         let token: String = before
             .chars()
             .rev()

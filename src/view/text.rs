@@ -36,24 +36,22 @@ pub fn truncate(s: &str, max: usize) -> String {
         return "…".repeat(max);
     }
     let room = max - 1;
-    let whole_words = options(room).break_words(false);
-    let first = textwrap::wrap(s, whole_words)
-        .into_iter()
-        .next()
-        .map(|l| l.into_owned())
-        .unwrap_or_default();
-    let kept = if width(&first) <= room && !first.is_empty() {
-        first
-    } else {
-        cut_chars(s, room)
+    let latin = |t: &str| t.chars().last().is_some_and(|c| c.is_ascii() && c != ' ');
+    let first_line = |room: usize| {
+        textwrap::wrap(s, options(room.max(1)).break_words(false))
+            .into_iter()
+            .next()
+            .map(|l| l.into_owned())
+            .filter(|l| !l.is_empty() && width(l) <= room)
     };
-    // A space before the mark when the cut fell between Latin words;
-    // Chinese takes the mark right after the last character.
-    let latin = kept
-        .chars()
-        .last()
-        .is_some_and(|c| c.is_ascii() && c != ' ');
-    if width(&kept) < room && latin {
+    // After a Latin word the mark takes a space before it: when that space
+    // does not fit, one word less.
+    let kept = match first_line(room) {
+        Some(l) if latin(&l) && width(&l) == room => first_line(room - 1),
+        other => other,
+    }
+    .unwrap_or_else(|| cut_chars(s, room));
+    if latin(&kept) && width(&kept) < room {
         format!("{kept} …")
     } else {
         format!("{kept}…")
