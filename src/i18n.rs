@@ -321,8 +321,8 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
         TaskOutcome::Answered => (
             l("已回答", "answered"),
             l(
-                "已回答（没有改动，无需验证）",
-                "answered (nothing changed, nothing to verify)",
+                "已回答（只读，答案未经检查）",
+                "answered (read-only; the answer is not checked)",
             ),
         ),
         TaskOutcome::Unverified => (
