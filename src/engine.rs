@@ -621,10 +621,10 @@ impl<'a> Run<'a> {
     fn recorded(&self, index: usize) -> Option<(String, ToolResult, bool)> {
         let call = &self.trace.calls[index];
         let op = arg(&call.args, "op_id")?;
-        let (tool, args, earlier) = self.workspace.ops.get(op)?;
-        let same = *tool == call.tool && *args == without_op_id(&call.args);
+        let record = self.workspace.ops.get(op)?;
+        let same = record.tool == call.tool && record.args == without_op_id(&call.args);
         if same {
-            let mut result = earlier.clone();
+            let mut result = record.result.clone();
             result.replayed = true;
             return Some((op.to_string(), result, false));
         }
@@ -643,7 +643,11 @@ impl<'a> Run<'a> {
     fn run_tool(&mut self, tool: &str, args: &[(String, String)], step: usize) -> ToolResult {
         let result = self.execute(tool, args);
         if let Some(op) = arg(args, "op_id") {
-            let record = (tool.to_string(), without_op_id(args), result.clone());
+            let record = OpRecord {
+                tool: tool.to_string(),
+                args: without_op_id(args),
+                result: result.clone(),
+            };
             self.workspace.ops.insert(op.to_string(), record);
         }
         if tool == self.verify_tool() && !result.is_error {
@@ -798,13 +802,20 @@ pub fn estimate_tokens(s: &str) -> usize {
     ascii.div_ceil(4) + other
 }
 
+/// What the host keeps for an operation id: the call it was first used for
+/// (tool, arguments without the id) and that call's result.
+struct OpRecord {
+    tool: String,
+    args: Vec<(String, String)>,
+    result: ToolResult,
+}
+
 /// The in-memory files, with a version per file, and the results of
 /// operation ids already applied.
 struct Workspace {
     files: BTreeMap<String, (String, u32)>,
-    /// Operation id → the call it was first used for (tool, arguments
-    /// without the id) and its result.
-    ops: HashMap<String, (String, Vec<(String, String)>, ToolResult)>,
+    /// Operation id → the call it was first used for, and its result.
+    ops: HashMap<String, OpRecord>,
     events: Vec<(String, FileChange)>,
 }
 

@@ -2,7 +2,7 @@
 
 use agent_loop_sim::load::{self, CATALOG};
 use agent_loop_sim::scenario::{EndStatus, Lang};
-use agent_loop_sim::trace::{CallStatus, Lane, Role, StepKind, Trace};
+use agent_loop_sim::trace::{CallStatus, FileChange, Lane, Outcome, Role, StepKind, Trace};
 
 fn shipped() -> Vec<Trace> {
     CATALOG
@@ -128,4 +128,41 @@ fn every_tool_result_pairs_with_exactly_one_earlier_call() {
 #[test]
 fn two_runs_give_identical_traces() {
     assert_eq!(shipped(), shipped());
+}
+
+/// The same operation id for a different action is answered by the host
+/// with an error, and nothing runs or is written (as in the notes' loop:
+/// 同一幂等ID不能指向不同动作).
+#[test]
+fn an_operation_id_reused_for_another_action_is_an_error_from_the_host() {
+    let mut s: serde_json::Value =
+        serde_json::from_str(include_str!("../scenarios/patch-and-test.json")).unwrap();
+    // The resent patch now writes something else under the same id.
+    s["model"][2]["calls"][0]["args"]["replace"] = "[net]\nretries = 5\n".into();
+    s["narration"] = serde_json::json!({});
+    s["model"][1]["when"] =
+        serde_json::json!({ "has_result": { "tool": "patch_file", "ok": false } });
+    let loaded =
+        load::prepare("<test>", s.to_string().as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let t = loaded.trace(Lang::En);
+    let second = &t.calls[2];
+    assert_eq!(second.outcome(), Some(Outcome::OpConflict));
+    assert_eq!(second.started, None, "nothing runs");
+    let result = second.result.as_ref().unwrap();
+    assert!(
+        result.is_error && result.text.contains("add-retries-1"),
+        "{}",
+        result.text
+    );
+    assert!(
+        t.steps
+            .iter()
+            .any(|s| matches!(&s.kind, StepKind::Replays { conflict: true, .. }))
+    );
+    let writes = t
+        .file_events
+        .iter()
+        .filter(|e| matches!(e.change, FileChange::Written { .. }))
+        .count();
+    assert_eq!(writes, 1);
 }
