@@ -36,6 +36,8 @@ pub enum Action {
     /// (towards the newest line, in the panels anchored at their end).
     Scroll(i32),
     Zoom,
+    /// Show long context messages whole, or folded to their first lines.
+    ToggleFold,
     ToggleHelp,
     ToggleAbout,
     SwitchLanguage,
@@ -99,6 +101,8 @@ pub struct App {
     pub scroll: [u16; 4],
     pub overlay_scroll: u16,
     pub zoom: bool,
+    /// Long messages in the context shown whole (else folded).
+    pub unfold: bool,
     pub overlay: Option<Overlay>,
     pub size: (u16, u16),
     /// How far each panel can scroll, as the last drawn screen said.
@@ -121,6 +125,7 @@ impl App {
             scroll: [0; 4],
             overlay_scroll: 0,
             zoom: false,
+            unfold: false,
             overlay: None,
             size: (120, 40),
             limits: Limits::default(),
@@ -220,6 +225,7 @@ pub fn update(app: &mut App, action: Action) {
             *target = moved.clamp(0, i64::from(max)) as u16;
         }
         Action::Zoom => app.zoom = !app.zoom,
+        Action::ToggleFold => app.unfold = !app.unfold,
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
         Action::SwitchLanguage => app.lang = app.lang.other(),

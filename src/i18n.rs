@@ -92,6 +92,22 @@ pub const DISK: Label = l(
     "磁盘（模型从未直接看到）",
     "Disk (never shown to the model)",
 );
+/// The line that stands for the folded rest of a long message.
+pub fn folded(lines: usize, chars: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("… 还有 {lines} 行，全文 {chars} 字符（f 展开）"),
+        Lang::En => format!("… {lines} more lines, {chars} chars in all (f shows all)"),
+    }
+}
+
+/// The context's size on each call so far, as a small bar chart.
+pub fn growth(bars: &str, first: usize, last: usize, calls: usize, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!("逐次调用的上下文：{bars} {first} → {last} 字符（共 {calls} 次）"),
+        Lang::En => format!("context per call: {bars} {first} → {last} chars, {calls} calls"),
+    }
+}
+
 pub const NONE: Label = l("无", "none");
 pub const NO_CALLS: Label = l("还没有工具调用。", "No tool calls yet.");
 pub const ENVIRONMENT: Label = l("环境", "Environment");

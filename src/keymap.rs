@@ -182,6 +182,15 @@ pub const KEYMAP: &[Binding] = &[
         hint: Some(Label::new("放大", "zoom")),
     },
     Binding {
+        keys: &[Key::Char('f')],
+        action: Action::ToggleFold,
+        help: Label::new(
+            "展开或折叠上下文里的长消息（如整个文件、测试日志）",
+            "unfold or fold long messages in the context (whole files, test logs)",
+        ),
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Char('L')],
         action: Action::SwitchLanguage,
         help: Label::new("切换语言（中文/English）", "switch language (中文/English)"),

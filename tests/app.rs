@@ -223,3 +223,40 @@ fn footer_and_help_are_drawn_from_the_keymap_table() {
         }
     }
 }
+
+/// A long tool result (a whole file) is folded in the context to its first
+/// lines, saying how much is left; `f` shows it whole, and again folds it.
+#[test]
+fn long_messages_fold_and_f_unfolds_them() {
+    let mut s: serde_json::Value =
+        serde_json::from_str(include_str!("../scenarios/read-config-timeout.json")).unwrap();
+    let long: String = (1..=40).map(|i| format!("line{i}=value{i}\n")).collect();
+    s["files"]["config.txt"] = format!("{long}timeout=30\n").into();
+    let loaded =
+        load::prepare("<test>", s.to_string().as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let mut a = App::new(loaded, Lang::En, Theme::DARK);
+    apply(
+        &mut a,
+        &[
+            Action::Resize(120, 40),
+            Action::Jump(7),
+            Action::FocusNext,
+            Action::Zoom,
+        ],
+    );
+    let folded = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(folded.contains("more lines, "), "{folded}");
+    assert!(folded.contains("line1=value1") && !folded.contains("timeout=30\n"));
+    apply(&mut a, &[Action::ToggleFold]);
+    assert!(a.unfold);
+    // Whole now: the last line of the file can be scrolled to.
+    apply(&mut a, &[Action::Scroll(-100)]);
+    let mut seen = String::new();
+    for _ in 0..60 {
+        seen.push_str(&frames::to_text(&frames::render(&a, 120, 40)));
+        apply(&mut a, &[Action::Scroll(1)]);
+    }
+    assert!(seen.contains("line40=value40") && !seen.contains("more lines, "));
+    let key = KeyEvent::new(KeyCode::Char('f'), KeyModifiers::NONE);
+    assert_eq!(keymap::action_for(&key), Some(Action::ToggleFold));
+}

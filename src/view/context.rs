@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::text::{hanging, truncate, width};
+use super::text::{hanging, truncate, width, wrap};
 use crate::app::App;
 use crate::i18n;
 use crate::trace::{Message, Role, Trace};
@@ -48,6 +48,11 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     win.limit.min(super::MAX_SCROLL as usize) as u16
 }
 
+/// A message longer than this many lines is folded ...
+const FOLD_OVER: usize = 14;
+/// ... to this many, and a line that says how much is left.
+const FOLD_KEEP: usize = 8;
+
 /// What was sent on the latest model call, and the tools offered.
 fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let trace = app.trace();
@@ -61,6 +66,14 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
             let new = call.context_len - trace.previous_context_len(i);
             let head = i18n::context_heading(call, new, lang);
             top.extend(hanging(vec![], &head, theme.title(), w));
+            if i > 0 {
+                top.extend(hanging(
+                    vec![],
+                    &growth(trace, i, w, lang),
+                    theme.muted(),
+                    w,
+                ));
+            }
         }
         None => top.push(Line::styled(
             truncate(i18n::NOTHING_SENT.get(lang), w),
@@ -81,6 +94,31 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
         w,
     ));
     top
+}
+
+/// How the context grew, call by call up to `index`: one bar per call (the
+/// latest calls that fit), scaled to the largest.
+fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let room = (w / 2).clamp(1, 40);
+    let calls = &trace.model_calls[(index + 1).saturating_sub(room)..=index];
+    let max = calls
+        .iter()
+        .map(|c| c.context_size)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let bars: String = calls
+        .iter()
+        .map(|c| {
+            BARS[(c.context_size * (BARS.len() - 1))
+                .div_ceil(max)
+                .min(BARS.len() - 1)]
+        })
+        .collect();
+    let first = trace.model_calls[0].context_size;
+    let last = trace.model_calls[index].context_size;
+    i18n::growth(&bars, first, last, index + 1, lang)
 }
 
 /// The messages the host holds at this step, newest last, built backwards
@@ -181,7 +219,22 @@ fn message_lines(
         } else {
             m.text.clone()
         };
-        lines.extend(hanging(prefix.clone(), &text, text_style, w));
+        let mut body = hanging(prefix.clone(), &text, text_style, w);
+        // A long message (a whole file, a test log) is folded to its first
+        // lines, saying how much is left; `f` shows it whole.
+        if !app.unfold && body.len() > FOLD_OVER {
+            let indent: usize = prefix.iter().map(|s| s.width()).sum();
+            let hidden = body.len() - FOLD_KEEP;
+            body.truncate(FOLD_KEEP);
+            let note = i18n::folded(hidden, m.text.chars().count(), app.lang);
+            body.extend(hanging(
+                vec![Span::raw(" ".repeat(indent))],
+                &note,
+                theme.muted(),
+                w,
+            ));
+        }
+        lines.extend(body);
     }
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
     for id in &m.calls {
@@ -210,16 +263,16 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
     if parts.is_empty() {
         parts.push(i18n::NONE.get(app.lang).to_string());
     }
-    hanging(
-        vec![Span::styled(
-            i18n::lead(i18n::DISK, app.lang),
-            app.theme.muted(),
-        )],
-        &parts.join(", "),
-        app.theme.muted(),
-        w,
-    )
-    .into_iter()
-    .take(2)
-    .collect()
+    // Two lines at most, so the messages keep their room; a cut is marked.
+    let text = format!("{}{}", i18n::lead(i18n::DISK, app.lang), parts.join(", "));
+    let mut lines = wrap(&text, w);
+    if lines.len() > 2 {
+        let rest = lines[1..].join(" ");
+        lines.truncate(1);
+        lines.push(truncate(&rest, w));
+    }
+    lines
+        .into_iter()
+        .map(|l| Line::styled(l, app.theme.muted()))
+        .collect()
 }
