@@ -57,13 +57,13 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         Some(end) => vec![
             Span::styled(
                 format!(
-                    "■ {}{}",
+                    " ■ {}{} ",
                     i18n::lead(i18n::LOOP, lang),
                     i18n::end_name(end, lang)
                 ),
                 theme.current_marker(),
             ),
-            Span::styled(" │ ", theme.muted()),
+            Span::styled("│ ", theme.muted()),
             Span::styled(
                 format!(
                     "{}{}",
@@ -73,7 +73,10 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
                 task_style(app, trace.task),
             ),
         ],
-        None => vec![Span::styled(i18n::RUNNING_LOOP.get(lang), theme.muted())],
+        None => vec![Span::styled(
+            format!(" {}", i18n::RUNNING_LOOP.get(lang)),
+            theme.muted(),
+        )],
     };
     let who = |long: bool| {
         let who_acts = if long {
@@ -89,7 +92,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
             who_acts,
             actor_style.add_modifier(Modifier::BOLD),
         ));
-        spans.push(Span::styled(" │ ", theme.muted()));
+        spans.push(Span::styled(" │", theme.muted()));
         spans.extend(state(long));
         Line::from(spans)
     };

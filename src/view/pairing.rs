@@ -46,8 +46,8 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         + 1;
     let columns = [0, id_w, id_w + status_w];
 
-    // The header names the columns; its underline stops at the words.
-    let header_style = theme.muted().add_modifier(Modifier::UNDERLINED);
+    // The header names the columns, in bold, not underlined: an underline falls on the `_` of `call_id`.
+    let header_style = theme.muted().add_modifier(Modifier::BOLD);
     let mut head = Row::new(w, Style::new());
     let call_label = format!(
         "{} {} → {}",
