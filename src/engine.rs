@@ -458,6 +458,7 @@ impl<'a> Run<'a> {
                 id: id.clone(),
                 tool: spec.tool.clone(),
                 args,
+                raw_args: None,
                 model_call: number,
                 proposed,
                 verdict: None,

@@ -275,6 +275,7 @@ mod tests {
         ToolCall {
             id: CallId(id.into()),
             tool: tool.into(),
+            raw_args: None,
             args: args
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))

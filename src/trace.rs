@@ -164,6 +164,9 @@ pub struct ToolCall {
     pub id: CallId,
     pub tool: String,
     pub args: Vec<(String, String)>,
+    /// The arguments exactly as a replayed transcript wrote them (JSON),
+    /// shown instead of `args` where present.
+    pub raw_args: Option<String>,
     /// The model call (1-based) whose reply proposed it.
     pub model_call: u32,
     pub proposed: usize,
@@ -179,6 +182,9 @@ pub struct ToolCall {
 
 impl ToolCall {
     pub fn args_text(&self) -> String {
+        if let Some(raw) = &self.raw_args {
+            return raw.clone();
+        }
         let parts: Vec<String> = self
             .args
             .iter()

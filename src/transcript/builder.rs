@@ -25,7 +25,21 @@ use super::{Format, clean, clean_redacted};
 pub struct CallSpec {
     pub id: String,
     pub name: String,
-    pub args: Vec<(String, String)>,
+    pub args: CallArgs,
+}
+
+/// A call's arguments: as name → value pairs (strings as they are, other
+/// values as JSON), and exactly as the file wrote them, where it did.
+#[derive(Debug, Clone, Default)]
+pub struct CallArgs {
+    pub pairs: Vec<(String, String)>,
+    pub raw: Option<String>,
+}
+
+impl From<Vec<(String, String)>> for CallArgs {
+    fn from(pairs: Vec<(String, String)>) -> Self {
+        CallArgs { pairs, raw: None }
+    }
 }
 
 /// One message of a transcript, format-neutral.
@@ -489,11 +503,15 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
                 .map(|c| CallSpec {
                     id: clean(&c.id),
                     name: clean(&c.name),
-                    args: c
-                        .args
-                        .into_iter()
-                        .map(|(k, v)| (clean(&k), clean(&v)))
-                        .collect(),
+                    args: CallArgs {
+                        pairs: c
+                            .args
+                            .pairs
+                            .into_iter()
+                            .map(|(k, v)| (clean(&k), clean(&v)))
+                            .collect(),
+                        raw: c.args.raw.as_deref().map(clean),
+                    },
                 })
                 .collect(),
             tokens_out,
@@ -782,7 +800,8 @@ impl Build {
             self.trace.calls.push(ToolCall {
                 id: id.clone(),
                 tool: spec.name.clone(),
-                args: spec.args.clone(),
+                args: spec.args.pairs.clone(),
+                raw_args: spec.args.raw.clone(),
                 model_call: number,
                 proposed,
                 verdict: None,
@@ -972,8 +991,17 @@ fn answered(events: &[Event]) -> HashSet<String> {
 }
 
 /// Arguments as the trace keeps them: an object's keys with their values
-/// (strings as they are, anything else as JSON); anything else as `input`.
-pub fn args_of(value: &serde_json::Value) -> Vec<(String, String)> {
+/// (strings as they are, anything else as JSON); anything else as `input`;
+/// and the JSON itself, to show exactly.
+pub fn args_of(value: &serde_json::Value) -> CallArgs {
+    let raw = (!value.is_null()).then(|| value.to_string());
+    CallArgs {
+        pairs: pairs_of(value),
+        raw,
+    }
+}
+
+fn pairs_of(value: &serde_json::Value) -> Vec<(String, String)> {
     match value {
         serde_json::Value::Object(o) => o
             .iter()
@@ -991,12 +1019,16 @@ pub fn args_of(value: &serde_json::Value) -> Vec<(String, String)> {
     }
 }
 
-/// Arguments written as a JSON string (OpenAI's `function.arguments`).
-pub fn args_of_json_text(text: &str) -> Vec<(String, String)> {
+/// Arguments written as a JSON string (OpenAI's `function.arguments`),
+/// kept exactly as written.
+pub fn args_of_json_text(text: &str) -> CallArgs {
     match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(v @ serde_json::Value::Object(_)) => args_of(&v),
-        _ if text.trim().is_empty() => Vec::new(),
-        _ => vec![("arguments".to_string(), text.to_string())],
+        Ok(v @ serde_json::Value::Object(_)) => CallArgs {
+            pairs: pairs_of(&v),
+            raw: Some(text.to_string()),
+        },
+        _ if text.trim().is_empty() => CallArgs::default(),
+        _ => vec![("arguments".to_string(), text.to_string())].into(),
     }
 }
 

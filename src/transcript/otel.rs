@@ -258,7 +258,7 @@ fn message(m: &Value, line: usize, tokens_out: Option<u64>, out: &mut Vec<Msg>, 
                 args: match part.get("arguments") {
                     Some(Value::String(s)) => args_of_json_text(s),
                     Some(v) => args_of(v),
-                    None => Vec::new(),
+                    None => Default::default(),
                 },
             }),
             "tool_call_response" => out.push(Msg::Tool {

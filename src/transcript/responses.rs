@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered, text_of};
+use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered, text_of};
 use super::{at_line, exchange};
 use crate::load::ScenarioError;
 
@@ -134,7 +134,10 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
             }
         }
         "function_call" => Some(call(s("name"), args_of_json_text(&s("arguments")))),
-        "custom_tool_call" => Some(call(s("name"), vec![("input".to_string(), s("input"))])),
+        "custom_tool_call" => Some(call(
+            s("name"),
+            vec![("input".to_string(), s("input"))].into(),
+        )),
         "local_shell_call" => {
             let command = v
                 .pointer("/action/command")
@@ -146,10 +149,12 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                         .join(" ")
                 })
                 .unwrap_or_default();
-            Some(call(
-                "local_shell".to_string(),
-                vec![("command".to_string(), command)],
-            ))
+            // The action as the file wrote it (the command is an array).
+            let args = CallArgs {
+                pairs: vec![("command".to_string(), command)],
+                raw: v.get("action").map(Value::to_string),
+            };
+            Some(call("local_shell".to_string(), args))
         }
         "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
             let (text, is_error) = output(v.get("output").unwrap_or(&Value::Null));
