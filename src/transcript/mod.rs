@@ -474,27 +474,16 @@ pub(crate) fn clean_redacted(s: &str, redact: bool) -> String {
     }
 }
 
-/// Text from a transcript made safe for a terminal: control characters
-/// (escape sequences, bidi overrides) are shown escaped, tabs as spaces.
+/// Text from a transcript made safe for a terminal by the one rule the
+/// program has for that (`safe::for_screen`: controls and bidi marks shown
+/// escaped, sequences of uncertain width split). Tabs become spaces and
+/// carriage returns go first: real logs are full of them.
 pub(crate) fn clean(s: &str) -> String {
-    if !s.chars().any(needs_escape) {
-        return s.to_string();
+    if !s.contains(['\t', '\r']) {
+        return crate::safe::for_screen(s).into_owned();
     }
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '\t' => out.push_str("    "),
-            '\r' => {}
-            c if needs_escape(c) => out.extend(c.escape_unicode()),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-fn needs_escape(c: char) -> bool {
-    (c.is_control() && c != '\n')
-        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}')
+    let spaced = s.replace('\t', "    ").replace('\r', "");
+    crate::safe::for_screen(&spaced).into_owned()
 }
 
 /// A transcript value split into what it holds: a bare list of messages or
