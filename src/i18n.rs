@@ -93,10 +93,10 @@ pub const DISK: Label = l(
     "Disk (never shown to the model)",
 );
 /// The line that stands for the folded rest of a long message.
-pub fn folded(lines: usize, chars: usize, lang: Lang) -> String {
+pub fn folded(chars: usize, lang: Lang) -> String {
     match lang {
-        Lang::Zh => format!("… 还有 {lines} 行，全文 {chars} 字符（f 展开）"),
-        Lang::En => format!("… {lines} more lines, {chars} chars in all (f shows all)"),
+        Lang::Zh => format!("… 已折叠，全文 {chars} 字符（f 展开）"),
+        Lang::En => format!("… folded: {chars} chars in all (f shows all)"),
     }
 }
 

@@ -219,14 +219,20 @@ fn message_lines(
         } else {
             m.text.clone()
         };
-        let mut body = hanging(prefix.clone(), &text, text_style, w);
         // A long message (a whole file, a test log) is folded to its first
-        // lines, saying how much is left; `f` shows it whole.
-        if !app.unfold && body.len() > FOLD_OVER {
-            let indent: usize = prefix.iter().map(|s| s.width()).sum();
-            let hidden = body.len() - FOLD_KEEP;
+        // lines, saying how long it is; `f` shows it whole. Only the shown
+        // part is wrapped: a 10 KB output costs what three lines cost.
+        let indent: usize = prefix.iter().map(|s| s.width()).sum();
+        let room = w.saturating_sub(indent).max(8);
+        let (shown, long) = if app.unfold {
+            (text.as_str(), false)
+        } else {
+            super::text::head(&text, FOLD_OVER, room)
+        };
+        let mut body = hanging(prefix.clone(), shown, text_style, w);
+        if !app.unfold && (long || body.len() > FOLD_OVER) {
             body.truncate(FOLD_KEEP);
-            let note = i18n::folded(hidden, m.text.chars().count(), app.lang);
+            let note = i18n::folded(m.text.chars().count(), app.lang);
             body.extend(hanging(
                 vec![Span::raw(" ".repeat(indent))],
                 &note,

@@ -212,7 +212,8 @@ fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, per_step: usi
     let label = i18n::arrow_label(trace, step);
     let room = g.label_room();
     if room > 0 {
-        let mut lines = wrap(&label, room);
+        let (label, _) = super::text::head(&label, per_step, room);
+        let mut lines = wrap(label, room);
         if lines.len() > per_step {
             let rest = lines[per_step - 1..].join(" ");
             lines.truncate(per_step - 1);

@@ -146,9 +146,10 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     }
     if let Some(result) = result_text(app, call, status) {
         let style = result_style(app, call, status);
-        let text = format!("⇒ {result}");
         // Continuation lines sit two columns in: wrap to the narrower room.
         let room = w.saturating_sub(columns[1] + 2);
+        let (shown, cut) = super::text::head(&result, 3, room);
+        let text = format!("⇒ {shown}{}", if cut { " …" } else { "" });
         let mut wrapped = super::text::wrap(&text, room);
         if wrapped.len() > 3 {
             let rest = wrapped[2..].join(" ");

@@ -58,6 +58,24 @@ pub fn truncate(s: &str, max: usize) -> String {
     }
 }
 
+/// The start of `s` that can fill at most `lines` lines of `max` columns,
+/// and whether anything was left out: wrapping a whole 10 KB tool output
+/// to show three lines of it would cost more than the frame.
+pub fn head(s: &str, lines: usize, max: usize) -> (&str, bool) {
+    let budget = lines.saturating_mul(max.max(1)).saturating_add(max);
+    let mut used = 0;
+    for (i, c) in s.char_indices() {
+        used += char_width(c).max(1);
+        if c == '\n' {
+            used += max;
+        }
+        if used > budget {
+            return (&s[..i], true);
+        }
+    }
+    (s, false)
+}
+
 /// The first characters of `s` that fit in `max` columns.
 fn cut_chars(s: &str, max: usize) -> String {
     let mut out = String::new();
