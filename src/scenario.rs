@@ -6,21 +6,28 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 /// The two languages every user-facing text comes in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Lang {
     Zh,
     En,
 }
 
 impl Lang {
+    /// Every language, in the order of the texts in `i18n::Label`. Adding a
+    /// language is a variant here, its code below, and one text per entry of
+    /// the catalogue in `i18n` (the compiler lists every entry to fill).
     pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
+    pub const COUNT: usize = Lang::ALL.len();
+
+    /// Where this language's text sits in a `Label`.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 
     pub fn code(self) -> &'static str {
-        match self {
-            Lang::Zh => "zh",
-            Lang::En => "en",
-        }
+        self.into()
     }
 
     pub fn other(self) -> Lang {
@@ -31,11 +38,7 @@ impl Lang {
     }
 
     pub fn parse(s: &str) -> Option<Lang> {
-        match s {
-            "zh" => Some(Lang::Zh),
-            "en" => Some(Lang::En),
-            _ => None,
-        }
+        Lang::ALL.into_iter().find(|lang| lang.code() == s)
     }
 }
 
@@ -221,8 +224,11 @@ pub struct CallSpec {
 }
 
 /// How a loop ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, strum::IntoStaticStr,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum EndStatus {
     /// A reply without tool calls, verified where the task changed things.
     Completed,
@@ -238,13 +244,8 @@ pub enum EndStatus {
 }
 
 impl EndStatus {
+    /// The name a scenario's `expect` and the trace JSON use.
     pub fn code(self) -> &'static str {
-        match self {
-            EndStatus::Completed => "completed",
-            EndStatus::BudgetExhausted => "budget_exhausted",
-            EndStatus::VerificationMissing => "verification_missing",
-            EndStatus::Crashed => "crashed",
-            EndStatus::Rejected => "rejected",
-        }
+        self.into()
     }
 }

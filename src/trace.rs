@@ -21,7 +21,8 @@ impl fmt::Display for CallId {
 }
 
 /// The three swimlanes. The user is not a lane: the task enters at the host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Lane {
     Model,
     Host,
@@ -40,7 +41,8 @@ impl Lane {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Role {
     User,
     Assistant,
@@ -109,7 +111,8 @@ pub struct ToolResult {
 
 /// What answered a call, decided once here for the view, the trace JSON
 /// and the alt text alike.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Outcome {
     /// The tool ran and succeeded.
     Ok,
@@ -126,28 +129,19 @@ pub enum Outcome {
 
 impl Outcome {
     pub fn code(&self) -> &'static str {
-        match self {
-            Outcome::Ok => "ok",
-            Outcome::Error => "error",
-            Outcome::Refused => "refused",
-            Outcome::Replayed => "replayed",
-            Outcome::OpConflict => "op_conflict",
-        }
+        self.into()
     }
 }
 
 impl Pairing {
     pub fn code(&self) -> &'static str {
-        match self {
-            Pairing::ById => "by_id",
-            Pairing::WrongId(_) => "wrong_id",
-            Pairing::Dropped => "dropped",
-        }
+        self.into()
     }
 }
 
 /// How the host attached a result to the messages.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum Pairing {
     /// Appended with its own call id.
     ById,
@@ -242,7 +236,8 @@ fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| format!("\"{s}\""))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum CallStatus {
     Proposed,
     Approved,
@@ -266,15 +261,7 @@ impl CallStatus {
     ];
 
     pub fn code(self) -> &'static str {
-        match self {
-            CallStatus::Proposed => "proposed",
-            CallStatus::Approved => "approved",
-            CallStatus::Running => "running",
-            CallStatus::Done => "done",
-            CallStatus::Replayed => "replayed",
-            CallStatus::Error => "error",
-            CallStatus::Refused => "refused",
-        }
+        self.into()
     }
 }
 
@@ -322,7 +309,8 @@ pub struct FileEvent {
 }
 
 /// What happened at one step.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
 pub enum StepKind {
     /// The user's task reaches the host. The model has seen nothing yet.
     TaskArrives,
@@ -457,8 +445,9 @@ pub struct Trace {
 
 /// Whether the task is done and how we know, as opposed to how the loop
 /// ended: a final answer is not proof that the work is done.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, strum::IntoStaticStr)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum TaskOutcome {
     /// Something changed, and a check passed after the last change.
     Verified,
@@ -475,13 +464,7 @@ pub enum TaskOutcome {
 
 impl TaskOutcome {
     pub fn code(self) -> &'static str {
-        match self {
-            TaskOutcome::Verified => "verified",
-            TaskOutcome::Answered => "answered",
-            TaskOutcome::Unverified => "unverified",
-            TaskOutcome::NotDone => "not_done",
-            TaskOutcome::Unknown => "unknown",
-        }
+        self.into()
     }
 }
 

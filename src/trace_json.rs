@@ -667,38 +667,18 @@ impl<'t> FileStates<'t> {
     }
 }
 
+/// The names in the trace JSON: the variants' names in snake_case, derived
+/// by `strum` on the enums themselves.
 fn kind_code(kind: &StepKind) -> &'static str {
-    match kind {
-        StepKind::TaskArrives => "task_arrives",
-        StepKind::ModelCall { .. } => "model_call",
-        StepKind::Proposes { .. } => "proposes",
-        StepKind::Validates { .. } => "validates",
-        StepKind::Executes { .. } => "executes",
-        StepKind::ResultArrives { .. } => "result_arrives",
-        StepKind::Answers { .. } => "answers",
-        StepKind::Verifies { .. } => "verifies",
-        StepKind::Verified { .. } => "verified",
-        StepKind::BudgetExhausted { .. } => "budget_exhausted",
-        StepKind::Crashes { .. } => "crashes",
-        StepKind::Replays { .. } => "replays",
-        StepKind::Rejected { .. } => "rejected",
-    }
+    kind.into()
 }
 
 fn lane_code(lane: Lane) -> &'static str {
-    match lane {
-        Lane::Model => "model",
-        Lane::Host => "host",
-        Lane::Tool => "tool",
-    }
+    lane.into()
 }
 
 fn role_code(role: Role) -> &'static str {
-    match role {
-        Role::User => "user",
-        Role::Assistant => "assistant",
-        Role::Tool => "tool",
-    }
+    role.into()
 }
 
 #[cfg(test)]
