@@ -1,5 +1,13 @@
-//! Every text the screen shows, in Chinese and English, in one place.
+//! Every text the screen shows, in every language, in one place.
 //! Step titles and labels are made here from the trace's structured steps.
+//!
+//! A text is a `Label`: one string per language, in the order of
+//! `Lang::ALL`. Texts with values in them are templates with `{name}`
+//! holes, filled by `Label::fill`. Adding a language is one more string in
+//! each entry of the catalogue below (the compiler points at every entry);
+//! the functions that choose between texts never name a language.
+
+use std::fmt::{Display, Write as _};
 
 use crate::engine::ToolSays;
 use crate::scenario::{EndStatus, Lang};
@@ -8,213 +16,433 @@ use crate::trace::{
     Verdict,
 };
 
-/// A fixed text in both languages.
+/// A fixed text in every language, indexed by `Lang::index`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Label {
-    pub zh: &'static str,
-    pub en: &'static str,
-}
+pub struct Label(pub [&'static str; Lang::COUNT]);
 
 impl Label {
-    pub const fn new(zh: &'static str, en: &'static str) -> Self {
-        Label { zh, en }
+    /// Refuses (at compile time, for a `const`) a text missing in a language.
+    pub const fn new(texts: [&'static str; Lang::COUNT]) -> Self {
+        let mut i = 0;
+        while i < Lang::COUNT {
+            assert!(!texts[i].is_empty(), "a text is empty in one language");
+            i += 1;
+        }
+        Label(texts)
     }
 
     pub fn get(self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::Zh => self.zh,
-            Lang::En => self.en,
-        }
+        self.0[lang.index()]
     }
+
+    /// The text in `lang` with each `{name}` hole replaced by the value of
+    /// that name. A hole with no value stays as written (a test checks that
+    /// every language of a template has the same holes).
+    pub fn fill(self, lang: Lang, values: &[(&str, &dyn Display)]) -> String {
+        let text = self.get(lang);
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            out.push_str(&rest[..open]);
+            let after = &rest[open + 1..];
+            match after.find('}') {
+                Some(close) => {
+                    let name = &after[..close];
+                    match values.iter().find(|(n, _)| *n == name) {
+                        Some((_, v)) => {
+                            let _ = write!(out, "{v}");
+                        }
+                        None => out.push_str(&rest[open..open + close + 2]),
+                    }
+                    rest = &after[close + 1..];
+                }
+                None => {
+                    out.push_str(&rest[open..]);
+                    rest = "";
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// A word that changes with a count. Plural rules differ by language; this
+/// is the one place that knows them (Chinese has one form, English two).
+#[derive(Debug, Clone, Copy)]
+pub struct Plural {
+    pub one: Label,
+    pub other: Label,
+}
+
+impl Plural {
+    pub fn get(self, n: usize, lang: Lang) -> &'static str {
+        if n == 1 { self.one } else { self.other }.get(lang)
+    }
+}
+
+const fn l(texts: [&'static str; Lang::COUNT]) -> Label {
+    Label::new(texts)
+}
+
+/// Defines each text as a `pub const` and lists them all in `CATALOGUE`,
+/// so the tests can check every text in every language.
+macro_rules! catalogue {
+    ($($(#[$meta:meta])* $name:ident = [$($text:expr),+ $(,)?];)*) => {
+        $($(#[$meta])* pub const $name: Label = Label::new([$($text),+]);)*
+        /// Every text above, by name.
+        pub const CATALOGUE: &[(&str, Label)] = &[$((stringify!($name), $name)),*];
+    };
 }
 
 /// A label that leads a value: "行动方：" in Chinese, "acting: " in English.
 pub fn lead(label: Label, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("{}：", label.zh),
-        Lang::En => format!("{}: ", label.en),
-    }
+    LEAD.fill(lang, &[("label", &label.get(lang))])
 }
 
 /// The lead of the environment line: whose it is, then a colon.
 pub fn environment_lead(lang: Lang) -> String {
-    let tool = lane_name(Lane::Tool, lang);
-    match lang {
-        Lang::Zh => format!("{}（{tool}）：", ENVIRONMENT.zh),
-        Lang::En => format!("{} ({tool}): ", ENVIRONMENT.en),
-    }
+    ENVIRONMENT_LEAD.fill(
+        lang,
+        &[
+            ("environment", &ENVIRONMENT.get(lang)),
+            ("tool", &lane_name(Lane::Tool, lang)),
+        ],
+    )
 }
 
-const fn l(zh: &'static str, en: &'static str) -> Label {
-    Label::new(zh, en)
+pub const MESSAGE_N: Plural = Plural {
+    one: l(["条消息", "message"]),
+    other: l(["条消息", "messages"]),
+};
+pub const HOST_CHECK_N: Plural = Plural {
+    one: l(["主机验证", "host check"]),
+    other: l(["主机验证", "host checks"]),
+};
+
+catalogue! {
+    STEP = ["步骤", "step"];
+    CONTEXT = ["上下文", "Context"];
+    PAIRING = ["call_id 配对", "call_id pairing"];
+    EXPLAIN = ["说明", "Explanation"];
+    LANES = ["泳道", "Lanes"];
+    HELP = ["帮助与术语", "Help and glossary"];
+    ABOUT = ["关于这个场景", "About this scenario"];
+    PLAYING = ["▶ 播放中", "▶ playing"];
+    PAUSED = ["‖ 已暂停", "‖ paused"];
+    DWELL = ["间隔", "dwell"];
+    ZOOMED = ["放大", "zoomed"];
+    FOCUS = ["焦点", "focus"];
+    MODEL_CALLS = ["模型调用", "model calls"];
+    TOOL_RUNS = ["工具执行", "tool runs"];
+    WRITES = ["写入", "writes"];
+    CONTEXT_SIZE = ["上下文", "context"];
+    CHARS = ["字符", "chars"];
+    MESSAGES = ["条消息", "messages"];
+    RUNNING_LOOP = ["循环进行中", "loop running"];
+    ACTING = ["行动方", "acting"];
+    USER = ["用户", "user"];
+    NEW = ["新", "NEW"];
+    TOOLS_OFFERED = ["提供的工具", "Tools offered"];
+    NOTHING_SENT = ["还没有调用模型：模型什么都没看到。", "No model call yet: the model has seen nothing."];
+    HOST_HOLDS = ["主机手中的消息（尚未发送）", "Messages the host holds (not sent yet)"];
+    APPENDED_SINCE = ["此后追加：尚未发给模型", "Appended since: not yet sent to the model"];
+    APPENDED_AFTER_END = ["最后一次调用之后追加：循环已结束，不会发送", "After the last call: never sent (loop ended)"];
+    DISK = ["磁盘（模型从未直接看到）", "Disk (never shown to the model)"];
+    NONE = ["无", "none"];
+    NO_CALLS = ["还没有工具调用。", "No tool calls yet."];
+    ENVIRONMENT = ["环境", "Environment"];
+    NOT_READ = ["未读", "not read"];
+    READ = ["已读", "read"];
+    WRITTEN = ["已写入", "written"];
+    ATTACHED_TO = ["被挂到", "attached to"];
+    WRONG_ID = ["错误的 id！", "wrong id!"];
+    REPLAYED = ["重放：主机按记录作答，没有执行", "replayed: answered from the host's record, nothing ran"];
+    DROPPED = ["未追加！这个调用一直没有结果", "not appended! the call stays unanswered"];
+    TOO_SMALL = ["终端太小", "Terminal too small"];
+    NEEDS = ["需要至少", "needs at least"];
+    NOW = ["当前", "now"];
+    MORE_ABOVE = ["↑ 上方还有", "↑ more above"];
+    MORE_BELOW = ["↓ 下方还有", "↓ more below"];
+    CONDITIONS = ["固定输入与条件", "Fixed inputs and conditions"];
+    WHY = ["为什么需要这个机制", "Why this mechanism is needed"];
+    HOW = ["它是怎么实现的", "How it is implemented"];
+    COST = ["代价与常见误解", "What it costs, how it is misunderstood"];
+    CHECK = ["怎样判断做对了", "How to tell it was done right"];
+    PROVIDER_SAYS = ["提供方返回（OpenAI Chat Completions 的原文）", "The provider answers (OpenAI Chat Completions wording)"];
+    CHANGED_NOW = ["◀ 本步", "◀ now"];
+    LOOP = ["循环", "loop"];
+    TASK = ["任务", "task"];
+    KEYS = ["按键", "Keys"];
+    GLOSSARY = ["术语", "Glossary"];
+    CLOSE_HINT = ["Esc 关闭 · ↑↓ 滚动", "Esc closes · ↑↓ scroll"];
+    COL_ID = ["call_id", "call_id"];
+    COL_TOOL = ["工具", "tool"];
+    COL_ARGS = ["参数", "args"];
+    COL_STATUS = ["状态", "status"];
+    COL_RESULT = ["结果", "result"];
+    LEAD = ["{label}：", "{label}: "];
+    ENVIRONMENT_LEAD = ["{environment}（{tool}）：", "{environment} ({tool}): "];
+    /// The line that stands for the folded rest of a long message.
+    FOLDED = ["… 已折叠，全文 {chars} 字符（f 展开）", "… folded: {chars} chars in all (f shows all)"];
+    /// The context's size on each call so far, as a small bar chart.
+    GROWTH = [
+        "逐次调用的上下文：{bars} {first} → {last} 字符（共 {calls} 次）",
+        "context per call: {bars} {first} → {last} chars, {calls} calls",
+    ];
+    THE_API = ["提供方 API（模型未运行）", "the provider's API (the model never ran)"];
+    THE_API_SHORT = ["API（模型未运行）", "API (model never ran)"];
+    FROM_TO = ["{from} → {to}", "{from} → {to}"];
+    LOOP_ENDED = ["循环结束：{end}。任务：{task}。", "The loop has ended: {end}. Task: {task}."];
+    EARLIER_STEP = ["↑ 上方还有第 1 步（↑ 滚动）", "↑ step 1 is above (scroll ↑)"];
+    EARLIER_STEPS = ["↑ 上方还有第 1–{n} 步（↑ 滚动）", "↑ steps 1–{n} are above (scroll ↑)"];
+    IN_USE_BY = ["{call} 正在使用", "in use by {call}"];
+    ROLE_USER = ["用户", "user"];
+    ROLE_ASSISTANT = ["助手", "assistant"];
+    ROLE_TOOL = ["工具", "tool"];
+    LANE_MODEL = ["模型", "Model"];
+    LANE_HOST = ["主机", "Host"];
+    LANE_TOOL = ["工具", "Tool"];
+    STATUS_PROPOSED = ["已提议", "proposed"];
+    STATUS_APPROVED = ["已批准", "approved"];
+    STATUS_RUNNING = ["执行中", "running"];
+    STATUS_DONE = ["完成", "done"];
+    STATUS_REPLAYED = ["重放", "replayed"];
+    STATUS_ERROR = ["出错", "error"];
+    STATUS_REFUSED = ["被拒绝", "refused"];
+    END_ANSWER = ["最终答案", "final answer"];
+    END_BUDGET = ["预算用尽", "budget used up"];
+    END_REJECTED = ["请求被拒", "request rejected"];
+    END_CRASHED = ["主机崩溃", "harness crashed"];
+    TASK_VERIFIED = ["已验证", "verified"];
+    TASK_VERIFIED_WHY = ["已验证（改动之后检查通过）", "verified (a check passed after the last change)"];
+    TASK_ANSWERED = ["已回答", "answered"];
+    TASK_ANSWERED_WHY = ["已回答（只读，答案未经检查）", "answered (read-only; the answer is not checked)"];
+    TASK_UNVERIFIED = ["未验证", "unverified"];
+    TASK_UNVERIFIED_WHY = ["未验证（有改动，没人检查）", "unverified (changed, never checked)"];
+    TASK_NOT_DONE = ["未完成", "not done"];
+    TASK_UNKNOWN = ["不得而知", "unknown"];
+    TASK_UNKNOWN_WHY = ["不得而知（文件没有记录任何检查）", "unknown (the file records no check)"];
+    CALLS_REJECTED = ["{used}/{budget}（1 次被拒）", "{used}/{budget} (1 rejected)"];
+    RUNS_CHECKS = ["{runs}（{checks} {n}）", "{runs} ({n} {checks})"];
+    COUNTERS_SENT = [
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次调用发送的上下文 {chars} 字符 ≈ {tokens} token",
+        "model calls {calls} · tool runs {runs} · writes {writes} · context sent on call #{number}: {chars} chars ≈ {tokens} tokens",
+    ];
+    COUNTERS_SENT_SHORT = [
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字符，≈ {tokens} token",
+        "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} chars, ≈ {tokens} tokens",
+    ];
+    COUNTERS_NOTHING_SENT = [
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 上下文：尚未发送",
+        "model calls {calls} · tool runs {runs} · writes {writes} · context: nothing sent yet",
+    ];
+    CONTEXT_HEADING = [
+        "第 {number} 次模型调用发送的上下文 · {len} {messages}，新增 {new} 条（+）· {chars} 字符（消息 {in_messages} + 工具定义 {in_tools}）≈ {tokens} token（估算）",
+        "Sent on model call #{number} · {len} {messages}, {new} new (+) · {chars} chars ({in_messages} in messages + {in_tools} in tool definitions) ≈ {tokens} tokens (estimate)",
+    ];
+    INNER_LOOP = [
+        "内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。",
+        "Inner loop: model call #{number} generated about {tokens} tokens, one by one, to write this reply.",
+    ];
+    REFUSED_NOT_OFFERED = ["主机拒绝：没有提供工具 \"{tool}\"", "refused by host: tool \"{tool}\" is not offered"];
+    REFUSED_MISSING_ARG = ["主机拒绝：缺少参数 \"{arg}\"", "refused by host: missing argument \"{arg}\""];
+    REFUSED_UNKNOWN_ARG = ["主机拒绝：未知参数 \"{arg}\"", "refused by host: unknown argument \"{arg}\""];
+    REFUSED_OUTSIDE = ["主机拒绝：路径 \"{path}\" 在工作区之外", "refused by host: path \"{path}\" is outside the workspace"];
+    VERIFICATION_FAILED = ["主机验证失败（{tool}）：{output}", "verification failed ({tool}): {output}"];
+    OP_CONFLICT = [
+        "主机拒绝：操作 id \"{op}\" 已用于另一个调用，同一个 id 不能指向不同的动作",
+        "refused by host: operation id \"{op}\" was used for a different call; one id cannot name two actions",
+    ];
+    SAYS_NO_SUCH_FILE = ["错误：没有这个文件：{path}", "error: no such file: {path}"];
+    SAYS_WROTE = ["已写入 {path}（现为 v{version}）", "wrote {path} (now v{version})"];
+    SAYS_PATCHED = ["已修改 {path}（现为 v{version}）", "patched {path} (now v{version})"];
+    SAYS_FIND_NOT_FOUND = ["错误：{path} 里找不到要替换的文字", "error: text to replace not found in {path}"];
+    SAYS_TESTS_PASSED = ["通过：{n} 项检查全部通过", "passed: {n} of {n} checks"];
+    SAYS_NO_LINE = ["失败：{path} 里没有一行是 {wanted}", "FAILED: {path} has no line {wanted}"];
+    SAYS_NOT_CONTAINED = ["失败：{path} 里没有 {wanted}", "FAILED: {path} does not contain {wanted}"];
+    SAYS_NO_SUCH_TOOL = ["错误：没有名为 \"{tool}\" 的工具", "error: no tool named \"{tool}\""];
+    REASON_NOT_OFFERED = ["未提供该工具", "tool not offered"];
+    REASON_MISSING_ARG = ["缺少参数 {arg}", "missing argument {arg}"];
+    REASON_UNKNOWN_ARG = ["未知参数 {arg}", "unknown argument {arg}"];
+    REASON_OUTSIDE = ["路径在工作区之外", "path outside the workspace"];
+    TITLE_TASK = ["用户的任务到达主机", "The user's task arrives at the host"];
+    TITLE_MODEL_CALL = ["第 {number} 次模型调用：主机发送上下文", "Model call #{number}: the host sends the context"];
+    TITLE_PROPOSES_ONE = ["模型提出工具调用 {what}（只是提议）", "The model proposes {what} (a proposal only)"];
+    TITLE_PROPOSES_MANY = ["模型在一次回复中提出 {n} 个调用：{what}", "The model proposes {n} calls in one reply: {what}"];
+    TITLE_APPROVED = ["主机校验 {call}：批准", "The host validates {call}: approved"];
+    TITLE_REFUSED = ["主机拒绝 {call}：{reason}", "The host refuses {call}: {reason}"];
+    TITLE_EXECUTES_ONE = ["主机执行 {what}", "The host executes {what}"];
+    TITLE_EXECUTES_MANY = ["主机并行执行 {what}", "The host executes {what} in parallel"];
+    TITLE_REPLAYS = ["主机按记录回答 {call}（操作 {op}）：什么都不执行", "The host answers {call} from its record of {op}: nothing runs"];
+    TITLE_OP_CONFLICT = [
+        "{call} 把操作 id {op} 用于另一个动作：主机以错误作答，不执行",
+        "{call} reuses operation id {op} for another action: the host answers with an error",
+    ];
+    TITLE_REJECTED = ["提供方拒绝第 {number} 次调用（400）：{ids} 没有结果", "The provider rejects model call #{number} (400): {ids} has no result"];
+    TITLE_UNCHECKED_DONE = ["模型说“完成了”，主机没有验证就宣布成功", "The model says done; the host declares success without checking"];
+    TITLE_FINAL_ANSWER = ["模型给出最终答案，没有工具调用：循环结束", "Final answer, no tool calls: the loop ends"];
+    TITLE_SAYS_DONE = ["模型说“完成了”：主机先验证再接受", "The model says done: the host verifies before accepting"];
+    TITLE_VERIFIES = ["主机亲自运行 {tool} 来验证", "The host runs {tool} itself to verify"];
+    TITLE_CHECK_PASSED = ["验证通过：改动经过了检查", "Verification passed: the change has been checked"];
+    TITLE_CHECK_FAILED = ["验证失败：失败结果发回给模型", "Verification failed: the failure goes back to the model"];
+    TITLE_BUDGET = ["{budget} 次模型调用的预算已用尽：主机停止循环", "The budget of {budget} model calls is used up: the host stops"];
+    TITLE_CRASHES = ["主机没有处理 {call} 的错误，自己崩溃了", "The host does not handle the error of {call} and crashes"];
+    TITLE_ENDED = [" · 结束：", " · ended: "];
+    RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
+    RESULT_DROPPED = ["{id} 的结果返回了，但主机没有把它追加到消息里", "The result for {id} comes back, but the host does not append it"];
+    RESULT_WRONG_ID = ["{id} 的结果返回，却被挂到了 {to} 上（按到达顺序配对）", "The result of {id} comes back but is attached to {to} (paired by order)"];
+    RESULT_ERROR = ["{id} 返回错误结果，按 id 配对后追加", "An error result for {id} comes back, paired by id and appended"];
+    RESULT_PAIRED = ["{id} 的结果返回，按 id 配对后追加到消息", "The result for {id} comes back, paired by id and appended"];
+    ARROW_TASK = ["用户的任务", "the user's task"];
+    ARROW_MODEL_CALL = ["第 {number} 次调用：发送 {len} {messages}", "call #{number}: {len} {messages} sent"];
+    ARROW_PROPOSED = ["{what}（提议）", "{what} (proposed)"];
+    ARROW_APPROVED = ["{call} ✓ 已批准", "{call} ✓ approved"];
+    ARROW_REFUSED = ["{call} ✗ 拒绝：{reason}", "{call} ✗ refused: {reason}"];
+    ARROW_RUN = ["执行 {ids}", "run {ids}"];
+    ARROW_ORPHAN = ["{call} ⇐ ✗ 没有这个 id 的调用（孤立结果）", "{call} ⇐ ✗ no call has this id (orphan)"];
+    ARROW_WRONG_ID = ["{call} 的结果 ⇒ 挂到 {to} ✗：{text}", "{call}'s result ⇒ attached to {to} ✗: {text}"];
+    ARROW_DROPPED = ["{call} ⇐ {mark}{text}（未追加！）", "{call} ⇐ {mark}{text} (not appended!)"];
+    ARROW_REPLAYS = ["{call} ↺ 按 {op} 的记录作答", "{call} ↺ from the record of {op}"];
+    ARROW_OP_CONFLICT = ["{call} ✗ 操作 id {op} 已用于别的调用", "{call} ✗ op id {op} already used for another call"];
+    ARROW_REJECTED = ["✗ 400 请求被拒：{ids} 没有结果", "✗ 400 rejected: {ids} has no result"];
+    ARROW_FINAL_ANSWER = ["最终答案", "final answer"];
+    ARROW_SAYS_DONE = ["说完成了（没有工具调用）", "says done (no tool calls)"];
+    ARROW_VERIFY = ["验证：{tool}", "verify: {tool}"];
+    ARROW_CHECK_PASSED = ["✓ 检查通过", "✓ check passed"];
+    ARROW_CHECK_FAILED = ["✗ 检查失败", "✗ check failed"];
+    ARROW_BUDGET = ["■ 预算用尽：停止", "■ budget used up: stop"];
+    ARROW_CRASHES = ["✗ 主机崩溃", "✗ harness crashes"];
+    WHY_TASK = ["任务先到主机。模型此时什么都没看到。", "The task reaches the host first. The model has seen nothing yet."];
+    WHY_MODEL_CALL = [
+        "主机把当前的消息列表和工具定义发给模型。模型只知道这些，看不到磁盘。",
+        "The host sends the message list and the tool definitions. That is all the model knows; it cannot see the disk.",
+    ];
+    WHY_PROPOSES = [
+        "模型的回复里有工具调用。它们只是数据：在主机执行之前，什么都没有发生。",
+        "The reply contains tool calls. They are data: nothing happens until the host runs them.",
+    ];
+    WHY_APPROVED = [
+        "主机检查工具是否提供、参数是否正确、路径是否在工作区内，然后批准。",
+        "The host checks the tool is offered, the arguments are right and the path stays in the workspace, then approves.",
+    ];
+    WHY_REFUSED = [
+        "主机在执行前拒绝了这个调用。拒绝本身作为工具结果发回给模型：主机负责执行规则，上下文只是建议。",
+        "The host refuses the call before anything runs. The refusal goes back to the model as a result: the host enforces, the context only advises.",
+    ];
+    WHY_PARALLEL = [
+        "几个调用同时执行。它们完成的顺序不一定和请求的顺序相同。",
+        "The calls run at the same time. They need not finish in the order they were asked.",
+    ];
+    WHY_EXECUTES = [
+        "只有工具泳道会接触环境，而且是在主机批准之后。",
+        "Only the Tool lane touches the environment, and only after the host approved.",
+    ];
+    WHY_RESULT = [
+        "结果靠 call id 找到它的调用，然后追加到消息末尾，下一次模型调用才会看到它。出错的结果也是结果，不是崩溃。",
+        "The result finds its call by the call id and is appended; the model sees it on the next call. An error result is still a result, not a crash.",
+    ];
+    WHY_ANSWERS = [
+        "没有工具调用的回复结束循环。但“完成了”这句话本身不能证明任务完成。",
+        "A reply without tool calls ends the loop. But saying done is not proof that the work is done.",
+    ];
+    WHY_VERIFIES = [
+        "任务改动了文件，所以主机在接受之前自己运行检查。",
+        "The task changed files, so the host runs the check itself before accepting.",
+    ];
+    WHY_CHECK_PASSED = [
+        "检查通过：改动之后的状态经过了验证，主机接受“完成”。",
+        "The check passed: the state after the change has been verified, and the host accepts \"done\".",
+    ];
+    WHY_CHECK_FAILED = [
+        "检查失败。失败结果发回给模型，循环继续。",
+        "The check failed. The failure goes back to the model and the loop goes on.",
+    ];
+    WHY_BUDGET = [
+        "预算用完了。决定停止的是主机，而不是模型。",
+        "The budget is used up. The host decides to stop, not the model.",
+    ];
+    WHY_CRASHES = [
+        "错误的做法：把工具错误当成崩溃。正确的主机会把错误作为结果交给模型。",
+        "The wrong way: treating a tool error as a crash. A sound host hands the error to the model as a result.",
+    ];
+    WHY_REPLAYS = [
+        "这个操作 id 主机已有记录，而且调用完全相同：主机直接把记录的结果交回，工具泳道不动，不会写第二次。",
+        "The host has a record of this operation id for the very same call: it hands back the recorded result. The Tool lane does nothing and nothing is written twice.",
+    ];
+    WHY_OP_CONFLICT = [
+        "同一个操作 id 不能指向两个不同的动作：主机以错误作答，什么都不执行。",
+        "One operation id cannot name two different actions: the host answers with an error and runs nothing.",
+    ];
+    WHY_REJECTED = [
+        "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。",
+        "A real provider rejects this request: the context holds a tool call without its result. OpenAI requires a tool message for every tool_call_id after an assistant message with tool_calls; Anthropic requires a tool_result for every tool_use in the next message. The model never ran.",
+    ];
 }
-
-pub const STEP: Label = l("步骤", "step");
-pub const CONTEXT: Label = l("上下文", "Context");
-pub const PAIRING: Label = l("call_id 配对", "call_id pairing");
-pub const EXPLAIN: Label = l("说明", "Explanation");
-pub const LANES: Label = l("泳道", "Lanes");
-pub const HELP: Label = l("帮助与术语", "Help and glossary");
-pub const ABOUT: Label = l("关于这个场景", "About this scenario");
-pub const PLAYING: Label = l("▶ 播放中", "▶ playing");
-pub const PAUSED: Label = l("‖ 已暂停", "‖ paused");
-pub const DWELL: Label = l("间隔", "dwell");
-pub const ZOOMED: Label = l("放大", "zoomed");
-pub const FOCUS: Label = l("焦点", "focus");
-pub const MODEL_CALLS: Label = l("模型调用", "model calls");
-pub const TOOL_RUNS: Label = l("工具执行", "tool runs");
-pub const WRITES: Label = l("写入", "writes");
-pub const CONTEXT_SIZE: Label = l("上下文", "context");
-pub const CHARS: Label = l("字符", "chars");
-pub const MESSAGES: Label = l("条消息", "messages");
-pub const RUNNING_LOOP: Label = l("循环进行中", "loop running");
-pub const ACTING: Label = l("行动方", "acting");
-pub const USER: Label = l("用户", "user");
-pub const NEW: Label = l("新", "NEW");
-pub const TOOLS_OFFERED: Label = l("提供的工具", "Tools offered");
-pub const NOTHING_SENT: Label = l(
-    "还没有调用模型：模型什么都没看到。",
-    "No model call yet: the model has seen nothing.",
-);
-pub const HOST_HOLDS: Label = l(
-    "主机手中的消息（尚未发送）",
-    "Messages the host holds (not sent yet)",
-);
-pub const APPENDED_SINCE: Label = l(
-    "此后追加：尚未发给模型",
-    "Appended since: not yet sent to the model",
-);
-pub const APPENDED_AFTER_END: Label = l(
-    "最后一次调用之后追加：循环已结束，不会发送",
-    "After the last call: never sent (loop ended)",
-);
-pub const DISK: Label = l(
-    "磁盘（模型从未直接看到）",
-    "Disk (never shown to the model)",
-);
-/// The line that stands for the folded rest of a long message.
-pub fn folded(chars: usize, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("… 已折叠，全文 {chars} 字符（f 展开）"),
-        Lang::En => format!("… folded: {chars} chars in all (f shows all)"),
-    }
-}
-
-/// The context's size on each call so far, as a small bar chart.
-pub fn growth(bars: &str, first: usize, last: usize, calls: usize, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("逐次调用的上下文：{bars} {first} → {last} 字符（共 {calls} 次）"),
-        Lang::En => format!("context per call: {bars} {first} → {last} chars, {calls} calls"),
-    }
-}
-
-pub const NONE: Label = l("无", "none");
-pub const NO_CALLS: Label = l("还没有工具调用。", "No tool calls yet.");
-pub const ENVIRONMENT: Label = l("环境", "Environment");
-pub const NOT_READ: Label = l("未读", "not read");
-pub const READ: Label = l("已读", "read");
-pub const WRITTEN: Label = l("已写入", "written");
-pub const ATTACHED_TO: Label = l("被挂到", "attached to");
-pub const WRONG_ID: Label = l("错误的 id！", "wrong id!");
-pub const REPLAYED: Label = l(
-    "重放：主机按记录作答，没有执行",
-    "replayed: answered from the host's record, nothing ran",
-);
-pub const DROPPED: Label = l(
-    "未追加！这个调用一直没有结果",
-    "not appended! the call stays unanswered",
-);
-pub const TOO_SMALL: Label = l("终端太小", "Terminal too small");
-pub const NEEDS: Label = l("需要至少", "needs at least");
-pub const NOW: Label = l("当前", "now");
-pub const MORE_ABOVE: Label = l("↑ 上方还有", "↑ more above");
-pub const MORE_BELOW: Label = l("↓ 下方还有", "↓ more below");
-pub const CONDITIONS: Label = l("固定输入与条件", "Fixed inputs and conditions");
-pub const WHY: Label = l("为什么需要这个机制", "Why this mechanism is needed");
-pub const HOW: Label = l("它是怎么实现的", "How it is implemented");
-pub const COST: Label = l("代价与常见误解", "What it costs, how it is misunderstood");
-pub const CHECK: Label = l("怎样判断做对了", "How to tell it was done right");
-pub const PROVIDER_SAYS: Label = l(
-    "提供方返回（OpenAI Chat Completions 的原文）",
-    "The provider answers (OpenAI Chat Completions wording)",
-);
-pub const CHANGED_NOW: Label = l("◀ 本步", "◀ now");
-pub const LOOP: Label = l("循环", "loop");
-pub const TASK: Label = l("任务", "task");
-
-pub const KEYS: Label = l("按键", "Keys");
-pub const GLOSSARY: Label = l("术语", "Glossary");
-pub const CLOSE_HINT: Label = l("Esc 关闭 · ↑↓ 滚动", "Esc closes · ↑↓ scroll");
-
-pub const COL_ID: Label = l("call_id", "call_id");
-pub const COL_TOOL: Label = l("工具", "tool");
-pub const COL_ARGS: Label = l("参数", "args");
-pub const COL_STATUS: Label = l("状态", "status");
-pub const COL_RESULT: Label = l("结果", "result");
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
     (
-        l("call_id", "call_id"),
-        l(
+        l(["call_id", "call_id"]),
+        l([
             "提供方 API 给模型回复里每个工具调用的编号（OpenAI 是 call_…，Anthropic 是 toolu_…）；主机必须原样带着它送回结果，结果靠它找到自己的调用。",
             "The id the provider's API gives each tool call in the model's reply (call_… in OpenAI, toolu_… in Anthropic); the host must send it back unchanged with the result, which finds its call by it.",
-        ),
+        ]),
     ),
     (
-        l("配对规则", "pairing rule"),
-        l(
+        l(["配对规则", "pairing rule"]),
+        l([
             "真实 API 要求每个工具调用都有结果：OpenAI 要求带 tool_calls 的助手消息之后，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里有 tool_result。缺一个，请求就以 400 被拒。",
             "Real APIs require a result for every tool call: OpenAI, a tool message for each tool_call_id after the assistant message with tool_calls; Anthropic, a tool_result for each tool_use in the next message. Miss one and the request is rejected with 400.",
-        ),
+        ]),
     ),
     (
-        l("工具调用", "tool call"),
-        l(
+        l(["工具调用", "tool call"]),
+        l([
             "模型回复中的一段数据：工具名加参数。只是提议，不会自己执行。",
             "Data in the model's reply: a tool name and arguments. A proposal; it runs nothing.",
-        ),
+        ]),
     ),
     (
-        l("工具结果", "tool result"),
-        l(
+        l(["工具结果", "tool result"]),
+        l([
             "主机执行（或拒绝）调用后得到的文字，带着 call_id 追加给模型。",
             "The text the host gets by running (or refusing) a call, appended with its call_id.",
-        ),
+        ]),
     ),
     (
-        l("上下文", "context"),
-        l(
+        l(["上下文", "context"]),
+        l([
             "某一次调用时主机发给模型的全部消息和工具定义；模型只知道这些。",
             "All messages and tool definitions the host sends on one call; all the model knows.",
-        ),
+        ]),
     ),
     (
-        l("外层循环", "outer loop"),
-        l(
+        l(["外层循环", "outer loop"]),
+        l([
             "模型调用 → 主机处理工具 → 下一次模型调用，直到结束。",
             "Model call → host runs tools → next model call, until the end.",
-        ),
+        ]),
     ),
     (
-        l("内层循环", "inner loop"),
-        l(
+        l(["内层循环", "inner loop"]),
+        l([
             "一次模型调用内部逐个生成 token 的过程。",
             "Token-by-token generation inside one model call.",
-        ),
+        ]),
     ),
     (
-        l("主机", "host"),
-        l(
+        l(["主机", "host"]),
+        l([
             "运行循环的程序：组装上下文、校验并执行工具、决定何时停止。",
             "The program running the loop: builds context, validates and runs tools, decides when to stop.",
-        ),
+        ]),
     ),
     (
-        l("预算", "budget"),
-        l(
+        l(["预算", "budget"]),
+        l([
             "主机最多调用模型的次数；用完就停，不管模型想不想继续。",
             "The most model calls the host will make; when used up it stops, whatever the model wants.",
-        ),
+        ]),
     ),
 ];
 
@@ -222,24 +450,23 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
 pub fn who_acts(step: &Step, lang: Lang) -> String {
     // The provider's API refuses the request; the model itself never runs.
     if matches!(step.kind, StepKind::Rejected { .. }) {
-        let api = l(
-            "提供方 API（模型未运行）",
-            "the provider's API (the model never ran)",
-        );
-        return format!("{} → {}", api.get(lang), lane_name(step.to, lang));
+        return from_to(THE_API.get(lang), lane_name(step.to, lang), lang);
     }
     match (step.from, step.to) {
-        (None, to) => format!("{} → {}", USER.get(lang), lane_name(to, lang)),
+        (None, to) => from_to(USER.get(lang), lane_name(to, lang), lang),
         (Some(from), to) if from == to => lane_name(from, lang).to_string(),
-        (Some(from), to) => format!("{} → {}", lane_name(from, lang), lane_name(to, lang)),
+        (Some(from), to) => from_to(lane_name(from, lang), lane_name(to, lang), lang),
     }
+}
+
+fn from_to(from: &str, to: &str, lang: Lang) -> String {
+    FROM_TO.fill(lang, &[("from", &from), ("to", &to)])
 }
 
 /// Who acts, in as few words as a narrow header allows.
 pub fn who_acts_short(step: &Step, lang: Lang) -> String {
     if matches!(step.kind, StepKind::Rejected { .. }) {
-        let api = l("API（模型未运行）", "API (model never ran)");
-        return format!("{} → {}", api.get(lang), lane_name(step.to, lang));
+        return from_to(THE_API_SHORT.get(lang), lane_name(step.to, lang), lang);
     }
     who_acts(step, lang)
 }
@@ -247,36 +474,44 @@ pub fn who_acts_short(step: &Step, lang: Lang) -> String {
 /// The sentence that says the loop has ended, how, and whether the task
 /// is done.
 pub fn loop_ended(end: EndStatus, task: TaskOutcome, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!(
-            "循环结束：{}。任务：{}。",
-            end_name(end, lang),
-            task_name(task, true, lang)
-        ),
-        Lang::En => format!(
-            "The loop has ended: {}. Task: {}.",
-            end_name(end, lang),
-            task_name(task, true, lang)
-        ),
-    }
+    LOOP_ENDED.fill(
+        lang,
+        &[
+            ("end", &end_name(end, lang)),
+            ("task", &task_name(task, true, lang)),
+        ],
+    )
+}
+
+/// The line that stands for the folded rest of a long message.
+pub fn folded(chars: usize, lang: Lang) -> String {
+    FOLDED.fill(lang, &[("chars", &chars)])
+}
+
+/// The context's size on each call so far, as a small bar chart.
+pub fn growth(bars: &str, first: usize, last: usize, calls: usize, lang: Lang) -> String {
+    GROWTH.fill(
+        lang,
+        &[
+            ("bars", &bars),
+            ("first", &first),
+            ("last", &last),
+            ("calls", &calls),
+        ],
+    )
 }
 
 /// The marker row over the lanes when earlier steps are scrolled away.
 pub fn earlier_steps(hidden: usize, lang: Lang) -> String {
-    match (lang, hidden) {
-        (Lang::Zh, 1) => "↑ 上方还有第 1 步（↑ 滚动）".into(),
-        (Lang::Zh, n) => format!("↑ 上方还有第 1–{n} 步（↑ 滚动）"),
-        (Lang::En, 1) => "↑ step 1 is above (scroll ↑)".into(),
-        (Lang::En, n) => format!("↑ steps 1–{n} are above (scroll ↑)"),
+    match hidden {
+        1 => EARLIER_STEP.get(lang).to_string(),
+        n => EARLIER_STEPS.fill(lang, &[("n", &n)]),
     }
 }
 
 /// A file a running call is working on.
 pub fn in_use_by(call: &CallId, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("{call} 正在使用"),
-        Lang::En => format!("in use by {call}"),
-    }
+    IN_USE_BY.fill(lang, &[("call", call)])
 }
 
 /// A message's role as the screen names it: the API's role word, in the
@@ -284,31 +519,31 @@ pub fn in_use_by(call: &CallId, lang: Lang) -> String {
 pub fn role_name(role: crate::trace::Role, lang: Lang) -> &'static str {
     use crate::trace::Role;
     match role {
-        Role::User => l("用户", "user"),
-        Role::Assistant => l("助手", "assistant"),
-        Role::Tool => l("工具", "tool"),
+        Role::User => ROLE_USER,
+        Role::Assistant => ROLE_ASSISTANT,
+        Role::Tool => ROLE_TOOL,
     }
     .get(lang)
 }
 
 pub fn lane_name(lane: Lane, lang: Lang) -> &'static str {
     match lane {
-        Lane::Model => l("模型", "Model"),
-        Lane::Host => l("主机", "Host"),
-        Lane::Tool => l("工具", "Tool"),
+        Lane::Model => LANE_MODEL,
+        Lane::Host => LANE_HOST,
+        Lane::Tool => LANE_TOOL,
     }
     .get(lang)
 }
 
 pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
     match status {
-        CallStatus::Proposed => l("已提议", "proposed"),
-        CallStatus::Approved => l("已批准", "approved"),
-        CallStatus::Running => l("执行中", "running"),
-        CallStatus::Done => l("完成", "done"),
-        CallStatus::Replayed => l("重放", "replayed"),
-        CallStatus::Error => l("出错", "error"),
-        CallStatus::Refused => l("被拒绝", "refused"),
+        CallStatus::Proposed => STATUS_PROPOSED,
+        CallStatus::Approved => STATUS_APPROVED,
+        CallStatus::Running => STATUS_RUNNING,
+        CallStatus::Done => STATUS_DONE,
+        CallStatus::Replayed => STATUS_REPLAYED,
+        CallStatus::Error => STATUS_ERROR,
+        CallStatus::Refused => STATUS_REFUSED,
     }
     .get(lang)
 }
@@ -316,10 +551,10 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
 /// How the loop ended, apart from whether the task is done.
 pub fn end_name(end: EndStatus, lang: Lang) -> &'static str {
     match end {
-        EndStatus::Completed | EndStatus::VerificationMissing => l("最终答案", "final answer"),
-        EndStatus::BudgetExhausted => l("预算用尽", "budget used up"),
-        EndStatus::Rejected => l("请求被拒", "request rejected"),
-        EndStatus::Crashed => l("主机崩溃", "harness crashed"),
+        EndStatus::Completed | EndStatus::VerificationMissing => END_ANSWER,
+        EndStatus::BudgetExhausted => END_BUDGET,
+        EndStatus::Rejected => END_REJECTED,
+        EndStatus::Crashed => END_CRASHED,
     }
     .get(lang)
 }
@@ -327,35 +562,11 @@ pub fn end_name(end: EndStatus, lang: Lang) -> &'static str {
 /// Whether the task is done, and how we know: short, then with the reason.
 pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
     let (short, reason) = match task {
-        TaskOutcome::Verified => (
-            l("已验证", "verified"),
-            l(
-                "已验证（改动之后检查通过）",
-                "verified (a check passed after the last change)",
-            ),
-        ),
-        TaskOutcome::Answered => (
-            l("已回答", "answered"),
-            l(
-                "已回答（只读，答案未经检查）",
-                "answered (read-only; the answer is not checked)",
-            ),
-        ),
-        TaskOutcome::Unverified => (
-            l("未验证", "unverified"),
-            l(
-                "未验证（有改动，没人检查）",
-                "unverified (changed, never checked)",
-            ),
-        ),
-        TaskOutcome::NotDone => (l("未完成", "not done"), l("未完成", "not done")),
-        TaskOutcome::Unknown => (
-            l("不得而知", "unknown"),
-            l(
-                "不得而知（文件没有记录任何检查）",
-                "unknown (the file records no check)",
-            ),
-        ),
+        TaskOutcome::Verified => (TASK_VERIFIED, TASK_VERIFIED_WHY),
+        TaskOutcome::Answered => (TASK_ANSWERED, TASK_ANSWERED_WHY),
+        TaskOutcome::Unverified => (TASK_UNVERIFIED, TASK_UNVERIFIED_WHY),
+        TaskOutcome::NotDone => (TASK_NOT_DONE, TASK_NOT_DONE),
+        TaskOutcome::Unknown => (TASK_UNKNOWN, TASK_UNKNOWN_WHY),
     };
     if long { reason } else { short }.get(lang)
 }
@@ -364,169 +575,113 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
 pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
     let c = step.counters;
     let sent = step.model_call.map(|i| &trace.model_calls[i]);
-    let rejected = matches!(step.kind, StepKind::Rejected { .. });
-    let calls = match (lang, rejected) {
-        (Lang::Zh, true) => format!("{}/{}（1 次被拒）", c.model_calls, trace.budget),
-        (Lang::En, true) => format!("{}/{} (1 rejected)", c.model_calls, trace.budget),
-        _ => format!("{}/{}", c.model_calls, trace.budget),
+    let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
+        CALLS_REJECTED.fill(lang, &[("used", &c.model_calls), ("budget", &trace.budget)])
+    } else {
+        format!("{}/{}", c.model_calls, trace.budget)
     };
-    let runs = match (lang, c.host_checks) {
-        (_, 0) => c.tool_runs.to_string(),
-        (Lang::Zh, n) => format!("{}（主机验证 {n}）", c.tool_runs),
-        (Lang::En, n) => format!(
-            "{} ({n} host check{})",
-            c.tool_runs,
-            if n == 1 { "" } else { "s" }
+    let runs = match c.host_checks {
+        0 => c.tool_runs.to_string(),
+        n => RUNS_CHECKS.fill(
+            lang,
+            &[
+                ("runs", &c.tool_runs),
+                ("n", &n),
+                ("checks", &HOST_CHECK_N.get(n as usize, lang)),
+            ],
         ),
     };
-    match (lang, sent, short) {
-        (Lang::Zh, Some(mc), false) => format!(
-            "模型调用 {calls} · 工具执行 {runs} · 写入 {} · 第 {} 次调用发送的上下文 {} 字符 ≈ {} token",
-            c.writes, mc.number, mc.context_size, mc.context_tokens
-        ),
-        (Lang::Zh, Some(mc), true) => format!(
-            "模型调用 {calls} · 工具执行 {runs} · 写入 {} · 第 {} 次发送 {} 字符，≈ {} token",
-            c.writes, mc.number, mc.context_size, mc.context_tokens
-        ),
-        (Lang::Zh, None, _) => format!(
-            "模型调用 {calls} · 工具执行 {runs} · 写入 {} · 上下文：尚未发送",
-            c.writes
-        ),
-        (Lang::En, Some(mc), false) => format!(
-            "model calls {calls} · tool runs {runs} · writes {} · context sent on call #{}: {} chars ≈ {} tokens",
-            c.writes, mc.number, mc.context_size, mc.context_tokens
-        ),
-        (Lang::En, Some(mc), true) => format!(
-            "model calls {calls} · tool runs {runs} · writes {} · sent on #{}: {} chars, ≈ {} tokens",
-            c.writes, mc.number, mc.context_size, mc.context_tokens
-        ),
-        (Lang::En, None, _) => format!(
-            "model calls {calls} · tool runs {runs} · writes {} · context: nothing sent yet",
-            c.writes
-        ),
-    }
+    let Some(mc) = sent else {
+        return COUNTERS_NOTHING_SENT.fill(
+            lang,
+            &[("calls", &calls), ("runs", &runs), ("writes", &c.writes)],
+        );
+    };
+    let template = if short {
+        COUNTERS_SENT_SHORT
+    } else {
+        COUNTERS_SENT
+    };
+    template.fill(
+        lang,
+        &[
+            ("calls", &calls),
+            ("runs", &runs),
+            ("writes", &c.writes),
+            ("number", &mc.number),
+            ("chars", &mc.context_size),
+            ("tokens", &mc.context_tokens),
+        ],
+    )
 }
 
 /// The context panel's heading: which call, how many messages, and what
 /// the size counts.
 pub fn context_heading(mc: &crate::trace::ModelCall, new: usize, lang: Lang) -> String {
-    let messages = mc.context_size - mc.tools_size;
-    match lang {
-        Lang::Zh => format!(
-            "第 {} 次模型调用发送的上下文 · {} 条消息，新增 {} 条（+）· {} 字符（消息 {} + 工具定义 {}）≈ {} token（估算）",
-            mc.number,
-            mc.context_len,
-            new,
-            mc.context_size,
-            messages,
-            mc.tools_size,
-            mc.context_tokens
-        ),
-        Lang::En => format!(
-            "Sent on model call #{} · {} {}, {} new (+) · {} chars ({} in messages + {} in tool definitions) ≈ {} tokens (estimate)",
-            mc.number,
-            mc.context_len,
-            plural(mc.context_len, "message", "messages"),
-            new,
-            mc.context_size,
-            messages,
-            mc.tools_size,
-            mc.context_tokens
-        ),
-    }
-}
-
-fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
+    CONTEXT_HEADING.fill(
+        lang,
+        &[
+            ("number", &mc.number),
+            ("len", &mc.context_len),
+            ("messages", &MESSAGE_N.get(mc.context_len, lang)),
+            ("new", &new),
+            ("chars", &mc.context_size),
+            ("in_messages", &(mc.context_size - mc.tools_size)),
+            ("in_tools", &mc.tools_size),
+            ("tokens", &mc.context_tokens),
+        ],
+    )
 }
 
 /// The inner-loop note under a reply.
 pub fn inner_loop(number: u32, tokens: usize, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => {
-            format!("内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。")
-        }
-        Lang::En => format!(
-            "Inner loop: model call #{number} generated about {tokens} tokens, one by one, to write this reply."
-        ),
-    }
+    INNER_LOOP.fill(lang, &[("number", &number), ("tokens", &tokens)])
 }
 
 /// The refusal as the host writes it into the tool result the model reads.
 pub fn refusal_message(r: &Refusal, tool: &str, lang: Lang) -> String {
-    match (r, lang) {
-        (Refusal::NotOffered, Lang::Zh) => format!("主机拒绝：没有提供工具 \"{tool}\""),
-        (Refusal::NotOffered, Lang::En) => {
-            format!("refused by host: tool \"{tool}\" is not offered")
-        }
-        (Refusal::MissingArg(a), Lang::Zh) => format!("主机拒绝：缺少参数 \"{a}\""),
-        (Refusal::MissingArg(a), Lang::En) => format!("refused by host: missing argument \"{a}\""),
-        (Refusal::UnknownArg(a), Lang::Zh) => format!("主机拒绝：未知参数 \"{a}\""),
-        (Refusal::UnknownArg(a), Lang::En) => format!("refused by host: unknown argument \"{a}\""),
-        (Refusal::OutsideWorkspace(p), Lang::Zh) => format!("主机拒绝：路径 \"{p}\" 在工作区之外"),
-        (Refusal::OutsideWorkspace(p), Lang::En) => {
-            format!("refused by host: path \"{p}\" is outside the workspace")
-        }
+    match r {
+        Refusal::NotOffered => REFUSED_NOT_OFFERED.fill(lang, &[("tool", &tool)]),
+        Refusal::MissingArg(a) => REFUSED_MISSING_ARG.fill(lang, &[("arg", a)]),
+        Refusal::UnknownArg(a) => REFUSED_UNKNOWN_ARG.fill(lang, &[("arg", a)]),
+        Refusal::OutsideWorkspace(p) => REFUSED_OUTSIDE.fill(lang, &[("path", p)]),
     }
 }
 
 /// The host's message to the model when its own check fails.
 pub fn verification_failed(tool: &str, output: &str, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("主机验证失败（{tool}）：{output}"),
-        Lang::En => format!("verification failed ({tool}): {output}"),
-    }
+    VERIFICATION_FAILED.fill(lang, &[("tool", &tool), ("output", &output)])
 }
 
 /// The host's answer to an operation id reused for a different call.
 pub fn op_conflict(op: &str, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => {
-            format!("主机拒绝：操作 id \"{op}\" 已用于另一个调用，同一个 id 不能指向不同的动作")
-        }
-        Lang::En => format!(
-            "refused by host: operation id \"{op}\" was used for a different call; one id cannot name two actions"
-        ),
-    }
+    OP_CONFLICT.fill(lang, &[("op", &op)])
 }
 
 /// What a built-in tool says, in words. File contents stay as they are.
 pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
-    let zh = lang == Lang::Zh;
     match said {
         ToolSays::Content(text) => text.clone(),
-        ToolSays::NoSuchFile(p) if zh => format!("错误：没有这个文件：{p}"),
-        ToolSays::NoSuchFile(p) => format!("error: no such file: {p}"),
-        ToolSays::Wrote { path, version } if zh => format!("已写入 {path}（现为 v{version}）"),
-        ToolSays::Wrote { path, version } => format!("wrote {path} (now v{version})"),
-        ToolSays::Patched { path, version } if zh => format!("已修改 {path}（现为 v{version}）"),
-        ToolSays::Patched { path, version } => format!("patched {path} (now v{version})"),
-        ToolSays::FindNotFound(p) if zh => format!("错误：{p} 里找不到要替换的文字"),
-        ToolSays::FindNotFound(p) => format!("error: text to replace not found in {p}"),
-        ToolSays::TestsPassed(n) if zh => format!("通过：{n} 项检查全部通过"),
-        ToolSays::TestsPassed(n) => format!("passed: {n} of {n} checks"),
-        ToolSays::TestFailed {
-            path,
-            wanted,
-            line: true,
-        } if zh => {
-            format!("失败：{path} 里没有一行是 {wanted:?}")
+        ToolSays::NoSuchFile(p) => SAYS_NO_SUCH_FILE.fill(lang, &[("path", p)]),
+        ToolSays::Wrote { path, version } => {
+            SAYS_WROTE.fill(lang, &[("path", path), ("version", version)])
         }
-        ToolSays::TestFailed {
-            path,
-            wanted,
-            line: true,
-        } => {
-            format!("FAILED: {path} has no line {wanted:?}")
+        ToolSays::Patched { path, version } => {
+            SAYS_PATCHED.fill(lang, &[("path", path), ("version", version)])
         }
-        ToolSays::TestFailed { path, wanted, .. } if zh => {
-            format!("失败：{path} 里没有 {wanted:?}")
+        ToolSays::FindNotFound(p) => SAYS_FIND_NOT_FOUND.fill(lang, &[("path", p)]),
+        ToolSays::TestsPassed(n) => SAYS_TESTS_PASSED.fill(lang, &[("n", n)]),
+        ToolSays::TestFailed { path, wanted, line } => {
+            let template = if *line {
+                SAYS_NO_LINE
+            } else {
+                SAYS_NOT_CONTAINED
+            };
+            // Quoted and escaped as Rust's Debug writes a string.
+            let wanted = format!("{wanted:?}");
+            template.fill(lang, &[("path", path), ("wanted", &wanted)])
         }
-        ToolSays::TestFailed { path, wanted, .. } => {
-            format!("FAILED: {path} does not contain {wanted:?}")
-        }
-        ToolSays::NoSuchTool(t) if zh => format!("错误：没有名为 \"{t}\" 的工具"),
-        ToolSays::NoSuchTool(t) => format!("error: no tool named \"{t}\""),
+        ToolSays::NoSuchTool(t) => SAYS_NO_SUCH_TOOL.fill(lang, &[("tool", t)]),
     }
 }
 
@@ -543,15 +698,11 @@ pub fn provider_error(unanswered: &[CallId]) -> String {
 }
 
 fn refusal_reason(r: &Refusal, lang: Lang) -> String {
-    match (r, lang) {
-        (Refusal::NotOffered, Lang::Zh) => "未提供该工具".into(),
-        (Refusal::NotOffered, Lang::En) => "tool not offered".into(),
-        (Refusal::MissingArg(a), Lang::Zh) => format!("缺少参数 {a}"),
-        (Refusal::MissingArg(a), Lang::En) => format!("missing argument {a}"),
-        (Refusal::UnknownArg(a), Lang::Zh) => format!("未知参数 {a}"),
-        (Refusal::UnknownArg(a), Lang::En) => format!("unknown argument {a}"),
-        (Refusal::OutsideWorkspace(_), Lang::Zh) => "路径在工作区之外".into(),
-        (Refusal::OutsideWorkspace(_), Lang::En) => "path outside the workspace".into(),
+    match r {
+        Refusal::NotOffered => REASON_NOT_OFFERED.get(lang).into(),
+        Refusal::MissingArg(a) => REASON_MISSING_ARG.fill(lang, &[("arg", a)]),
+        Refusal::UnknownArg(a) => REASON_UNKNOWN_ARG.fill(lang, &[("arg", a)]),
+        Refusal::OutsideWorkspace(_) => REASON_OUTSIDE.get(lang).into(),
     }
 }
 
@@ -562,136 +713,73 @@ fn join_ids(ids: &[crate::trace::CallId]) -> String {
         .join(", ")
 }
 
+/// "call_1 read_file" for one call, "call_1, call_2" for several.
+fn calls_named(trace: &Trace, calls: &[CallId]) -> String {
+    match calls {
+        [one] => trace
+            .call(one)
+            .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
+        many => join_ids(many),
+    }
+}
+
 /// The one-line title of a step, made from what the engine recorded.
 pub fn step_title(trace: &Trace, index: usize) -> String {
     let lang = trace.lang;
     let step = &trace.steps[index];
-    let zh = lang == Lang::Zh;
     let mut title = match &step.kind {
-        StepKind::TaskArrives => {
-            if zh {
-                "用户的任务到达主机".into()
-            } else {
-                "The user's task arrives at the host".into()
-            }
-        }
-        StepKind::ModelCall { number } => {
-            if zh {
-                format!("第 {number} 次模型调用：主机发送上下文")
-            } else {
-                format!("Model call #{number}: the host sends the context")
-            }
-        }
+        StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
+        StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
         StepKind::Proposes { calls, .. } => {
-            let what = match calls.as_slice() {
-                [one] => trace
-                    .call(one)
-                    .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
-                many => join_ids(many),
-            };
-            match (zh, calls.len()) {
-                (true, 1) => format!("模型提出工具调用 {what}（只是提议）"),
-                (true, n) => format!("模型在一次回复中提出 {n} 个调用：{what}"),
-                (false, 1) => format!("The model proposes {what} (a proposal only)"),
-                (false, n) => format!("The model proposes {n} calls in one reply: {what}"),
+            let what = calls_named(trace, calls);
+            match calls.len() {
+                1 => TITLE_PROPOSES_ONE.fill(lang, &[("what", &what)]),
+                n => TITLE_PROPOSES_MANY.fill(lang, &[("n", &n), ("what", &what)]),
             }
         }
-        StepKind::Validates { call, verdict } => match (verdict, zh) {
-            (Verdict::Approved, true) => format!("主机校验 {call}：批准"),
-            (Verdict::Approved, false) => format!("The host validates {call}: approved"),
-            (Verdict::Refused(r), true) => format!("主机拒绝 {call}：{}", refusal_reason(r, lang)),
-            (Verdict::Refused(r), false) => {
-                format!("The host refuses {call}: {}", refusal_reason(r, lang))
-            }
+        StepKind::Validates { call, verdict } => match verdict {
+            Verdict::Approved => TITLE_APPROVED.fill(lang, &[("call", call)]),
+            Verdict::Refused(r) => TITLE_REFUSED.fill(
+                lang,
+                &[("call", call), ("reason", &refusal_reason(r, lang))],
+            ),
         },
         StepKind::Executes { calls } => {
-            let what = match calls.as_slice() {
-                [one] => trace
-                    .call(one)
-                    .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
-                many => join_ids(many),
-            };
-            match (zh, calls.len()) {
-                (true, 1) => format!("主机执行 {what}"),
-                (true, _) => format!("主机并行执行 {what}"),
-                (false, 1) => format!("The host executes {what}"),
-                (false, _) => format!("The host executes {what} in parallel"),
+            let what = calls_named(trace, calls);
+            match calls.len() {
+                1 => TITLE_EXECUTES_ONE.fill(lang, &[("what", &what)]),
+                _ => TITLE_EXECUTES_MANY.fill(lang, &[("what", &what)]),
             }
         }
         StepKind::ResultArrives { call } => result_title(trace, call, lang),
-        StepKind::Replays {
-            call,
-            op,
-            conflict: false,
-        } => {
-            if zh {
-                format!("主机按记录回答 {call}（操作 {op}）：什么都不执行")
+        StepKind::Replays { call, op, conflict } => {
+            let template = if *conflict {
+                TITLE_OP_CONFLICT
             } else {
-                format!("The host answers {call} from its record of {op}: nothing runs")
-            }
-        }
-        StepKind::Replays {
-            call,
-            op,
-            conflict: true,
-        } => {
-            if zh {
-                format!("{call} 把操作 id {op} 用于另一个动作：主机以错误作答，不执行")
-            } else {
-                format!(
-                    "{call} reuses operation id {op} for another action: the host answers with an error"
-                )
-            }
+                TITLE_REPLAYS
+            };
+            template.fill(lang, &[("call", call), ("op", op)])
         }
         StepKind::Rejected {
             number, unanswered, ..
-        } => {
-            let ids = join_ids(unanswered);
-            if zh {
-                format!("提供方拒绝第 {number} 次调用（400）：{ids} 没有结果")
-            } else {
-                format!("The provider rejects model call #{number} (400): {ids} has no result")
-            }
+        } => TITLE_REJECTED.fill(lang, &[("number", number), ("ids", &join_ids(unanswered))]),
+        StepKind::Answers { .. } => match step.end {
+            Some(EndStatus::VerificationMissing) => TITLE_UNCHECKED_DONE,
+            Some(_) => TITLE_FINAL_ANSWER,
+            None => TITLE_SAYS_DONE,
         }
-        StepKind::Answers { .. } => match (step.end, zh) {
-            (Some(EndStatus::VerificationMissing), true) => {
-                "模型说“完成了”，主机没有验证就宣布成功".into()
-            }
-            (Some(EndStatus::VerificationMissing), false) => {
-                "The model says done; the host declares success without checking".into()
-            }
-            (Some(_), true) => "模型给出最终答案，没有工具调用：循环结束".into(),
-            (Some(_), false) => "Final answer, no tool calls: the loop ends".into(),
-            (None, true) => "模型说“完成了”：主机先验证再接受".into(),
-            (None, false) => "The model says done: the host verifies before accepting".into(),
-        },
-        StepKind::Verifies { tool } => {
-            if zh {
-                format!("主机亲自运行 {tool} 来验证")
-            } else {
-                format!("The host runs {tool} itself to verify")
-            }
+        .get(lang)
+        .into(),
+        StepKind::Verifies { tool } => TITLE_VERIFIES.fill(lang, &[("tool", tool)]),
+        StepKind::Verified { passed, .. } => if *passed {
+            TITLE_CHECK_PASSED
+        } else {
+            TITLE_CHECK_FAILED
         }
-        StepKind::Verified { passed, .. } => match (passed, zh) {
-            (true, true) => "验证通过：改动经过了检查".into(),
-            (true, false) => "Verification passed: the change has been checked".into(),
-            (false, true) => "验证失败：失败结果发回给模型".into(),
-            (false, false) => "Verification failed: the failure goes back to the model".into(),
-        },
-        StepKind::BudgetExhausted { budget } => {
-            if zh {
-                format!("{budget} 次模型调用的预算已用尽：主机停止循环")
-            } else {
-                format!("The budget of {budget} model calls is used up: the host stops")
-            }
-        }
-        StepKind::Crashes { call } => {
-            if zh {
-                format!("主机没有处理 {call} 的错误，自己崩溃了")
-            } else {
-                format!("The host does not handle the error of {call} and crashes")
-            }
-        }
+        .get(lang)
+        .into(),
+        StepKind::BudgetExhausted { budget } => TITLE_BUDGET.fill(lang, &[("budget", budget)]),
+        StepKind::Crashes { call } => TITLE_CRASHES.fill(lang, &[("call", call)]),
     };
     if let Some(end) = step.end
         && !matches!(
@@ -699,65 +787,41 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             StepKind::Answers { .. } | StepKind::BudgetExhausted { .. } | StepKind::Rejected { .. }
         )
     {
-        title.push_str(if zh { " · 结束：" } else { " · ended: " });
+        title.push_str(TITLE_ENDED.get(lang));
         title.push_str(end_name(end, lang));
     }
     title
 }
 
 fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
-    let zh = lang == Lang::Zh;
     let Some(call) = trace.call(id) else {
-        return match zh {
-            true => format!("{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）"),
-            false => format!("A result for {id} arrives, but no call has that id (an orphan)"),
-        };
+        return RESULT_ORPHAN.fill(lang, &[("id", id)]);
     };
     match (call.pairing(), call.outcome()) {
-        (Some(Pairing::Dropped), _) if zh => {
-            format!("{id} 的结果返回了，但主机没有把它追加到消息里")
-        }
-        (Some(Pairing::Dropped), _) => {
-            format!("The result for {id} comes back, but the host does not append it")
-        }
-        (Some(Pairing::WrongId(to)), _) if zh => {
-            format!("{id} 的结果返回，却被挂到了 {to} 上（按到达顺序配对）")
-        }
-        (Some(Pairing::WrongId(to)), _) => {
-            format!("The result of {id} comes back but is attached to {to} (paired by order)")
-        }
-        (_, Some(Outcome::Error)) if zh => format!("{id} 返回错误结果，按 id 配对后追加"),
-        (_, Some(Outcome::Error)) => {
-            format!("An error result for {id} comes back, paired by id and appended")
-        }
-        _ if zh => format!("{id} 的结果返回，按 id 配对后追加到消息"),
-        _ => format!("The result for {id} comes back, paired by id and appended"),
+        (Some(Pairing::Dropped), _) => RESULT_DROPPED.fill(lang, &[("id", id)]),
+        (Some(Pairing::WrongId(to)), _) => RESULT_WRONG_ID.fill(lang, &[("id", id), ("to", &to)]),
+        (_, Some(Outcome::Error)) => RESULT_ERROR.fill(lang, &[("id", id)]),
+        _ => RESULT_PAIRED.fill(lang, &[("id", id)]),
     }
 }
 
 /// The words beside a step's arrow in the lanes.
 pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
-    let zh = lang == Lang::Zh;
     match &step.kind {
-        StepKind::TaskArrives => if zh {
-            "用户的任务"
-        } else {
-            "the user's task"
-        }
-        .to_string(),
+        StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::ModelCall { number } => {
             let len = step
                 .model_call
                 .map_or(0, |i| trace.model_calls[i].context_len);
-            if zh {
-                format!("第 {number} 次调用：发送 {len} 条消息")
-            } else {
-                format!(
-                    "call #{number}: {len} {} sent",
-                    plural(len, "message", "messages")
-                )
-            }
+            ARROW_MODEL_CALL.fill(
+                lang,
+                &[
+                    ("number", number),
+                    ("len", &len),
+                    ("messages", &MESSAGE_N.get(len, lang)),
+                ],
+            )
         }
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
@@ -768,31 +832,19 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                         .map_or(id.0.clone(), |c| format!("{id} {}", c.tool))
                 })
                 .collect();
-            let what = what.join(", ");
-            if zh {
-                format!("{what}（提议）")
-            } else {
-                format!("{what} (proposed)")
-            }
+            ARROW_PROPOSED.fill(lang, &[("what", &what.join(", "))])
         }
-        StepKind::Validates { call, verdict } => match (verdict, zh) {
-            (Verdict::Approved, true) => format!("{call} ✓ 已批准"),
-            (Verdict::Approved, false) => format!("{call} ✓ approved"),
-            (Verdict::Refused(r), true) => format!("{call} ✗ 拒绝：{}", refusal_reason(r, lang)),
-            (Verdict::Refused(r), false) => {
-                format!("{call} ✗ refused: {}", refusal_reason(r, lang))
-            }
+        StepKind::Validates { call, verdict } => match verdict {
+            Verdict::Approved => ARROW_APPROVED.fill(lang, &[("call", call)]),
+            Verdict::Refused(r) => ARROW_REFUSED.fill(
+                lang,
+                &[("call", call), ("reason", &refusal_reason(r, lang))],
+            ),
         },
-        StepKind::Executes { calls } => {
-            format!("{} {}", if zh { "执行" } else { "run" }, join_ids(calls))
-        }
+        StepKind::Executes { calls } => ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))]),
         StepKind::ResultArrives { call } => {
             let Some(c) = trace.call(call) else {
-                return if zh {
-                    format!("{call} ⇐ ✗ 没有这个 id 的调用（孤立结果）")
-                } else {
-                    format!("{call} ⇐ ✗ no call has this id (orphan)")
-                };
+                return ARROW_ORPHAN.fill(lang, &[("call", call)]);
             };
             let text = c
                 .result
@@ -804,54 +856,43 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 ""
             };
             match c.pairing() {
-                Some(Pairing::WrongId(to)) if zh => format!("{call} 的结果 ⇒ 挂到 {to} ✗：{text}"),
                 Some(Pairing::WrongId(to)) => {
-                    format!("{call}'s result ⇒ attached to {to} ✗: {text}")
+                    ARROW_WRONG_ID.fill(lang, &[("call", call), ("to", &to), ("text", &text)])
                 }
-                Some(Pairing::Dropped) if zh => format!("{call} ⇐ {mark}{text}（未追加！）"),
-                Some(Pairing::Dropped) => format!("{call} ⇐ {mark}{text} (not appended!)"),
+                Some(Pairing::Dropped) => {
+                    ARROW_DROPPED.fill(lang, &[("call", call), ("mark", &mark), ("text", &text)])
+                }
                 _ => format!("{call} ⇐ {mark}{text}"),
             }
         }
-        StepKind::Replays { call, op, conflict } => match (conflict, zh) {
-            (false, true) => format!("{call} ↺ 按 {op} 的记录作答"),
-            (false, false) => format!("{call} ↺ from the record of {op}"),
-            (true, true) => format!("{call} ✗ 操作 id {op} 已用于别的调用"),
-            (true, false) => format!("{call} ✗ op id {op} already used for another call"),
-        },
-        StepKind::Rejected { unanswered, .. } => {
-            let ids = join_ids(unanswered);
-            if zh {
-                format!("✗ 400 请求被拒：{ids} 没有结果")
+        StepKind::Replays { call, op, conflict } => {
+            let template = if *conflict {
+                ARROW_OP_CONFLICT
             } else {
-                format!("✗ 400 rejected: {ids} has no result")
-            }
+                ARROW_REPLAYS
+            };
+            template.fill(lang, &[("call", call), ("op", op)])
         }
-        StepKind::Answers { .. } => match (step.end.is_some(), zh) {
-            (true, true) => "最终答案".into(),
-            (true, false) => "final answer".into(),
-            (false, true) => "说完成了（没有工具调用）".into(),
-            (false, false) => "says done (no tool calls)".into(),
-        },
-        StepKind::Verifies { tool } => format!("{}{tool}", if zh { "验证：" } else { "verify: " }),
-        StepKind::Verified { passed, .. } => match (passed, zh) {
-            (true, true) => "✓ 检查通过".into(),
-            (true, false) => "✓ check passed".into(),
-            (false, true) => "✗ 检查失败".into(),
-            (false, false) => "✗ check failed".into(),
-        },
-        StepKind::BudgetExhausted { .. } => if zh {
-            "■ 预算用尽：停止"
+        StepKind::Rejected { unanswered, .. } => {
+            ARROW_REJECTED.fill(lang, &[("ids", &join_ids(unanswered))])
+        }
+        StepKind::Answers { .. } => if step.end.is_some() {
+            ARROW_FINAL_ANSWER
         } else {
-            "■ budget used up: stop"
+            ARROW_SAYS_DONE
         }
-        .to_string(),
-        StepKind::Crashes { .. } => if zh {
-            "✗ 主机崩溃"
+        .get(lang)
+        .into(),
+        StepKind::Verifies { tool } => ARROW_VERIFY.fill(lang, &[("tool", tool)]),
+        StepKind::Verified { passed, .. } => if *passed {
+            ARROW_CHECK_PASSED
         } else {
-            "✗ harness crashes"
+            ARROW_CHECK_FAILED
         }
-        .to_string(),
+        .get(lang)
+        .into(),
+        StepKind::BudgetExhausted { .. } => ARROW_BUDGET.get(lang).into(),
+        StepKind::Crashes { .. } => ARROW_CRASHES.get(lang).into(),
     }
 }
 
@@ -872,106 +913,107 @@ pub fn first_line(s: &str) -> String {
 
 /// A plain explanation for a step the author did not narrate.
 pub fn generic_explanation(trace: &Trace, index: usize) -> String {
-    let lang = trace.lang;
-    let zh = lang == Lang::Zh;
     let step = &trace.steps[index];
     match &step.kind {
-        StepKind::TaskArrives => if zh {
-            "任务先到主机。模型此时什么都没看到。"
-        } else {
-            "The task reaches the host first. The model has seen nothing yet."
+        StepKind::TaskArrives => WHY_TASK,
+        StepKind::ModelCall { .. } => WHY_MODEL_CALL,
+        StepKind::Proposes { .. } => WHY_PROPOSES,
+        StepKind::Validates { verdict, .. } => match verdict {
+            Verdict::Approved => WHY_APPROVED,
+            Verdict::Refused(_) => WHY_REFUSED,
+        },
+        StepKind::Executes { calls } if calls.len() > 1 => WHY_PARALLEL,
+        StepKind::Executes { .. } => WHY_EXECUTES,
+        StepKind::ResultArrives { .. } => WHY_RESULT,
+        StepKind::Answers { .. } => WHY_ANSWERS,
+        StepKind::Verifies { .. } => WHY_VERIFIES,
+        StepKind::Verified { passed: true, .. } => WHY_CHECK_PASSED,
+        StepKind::Verified { passed: false, .. } => WHY_CHECK_FAILED,
+        StepKind::BudgetExhausted { .. } => WHY_BUDGET,
+        StepKind::Crashes { .. } => WHY_CRASHES,
+        StepKind::Replays {
+            conflict: false, ..
+        } => WHY_REPLAYS,
+        StepKind::Replays { conflict: true, .. } => WHY_OP_CONFLICT,
+        StepKind::Rejected { .. } => WHY_REJECTED,
+    }
+    .get(trace.lang)
+    .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The holes of a template: the names between braces, sorted.
+    fn holes(text: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = text
+            .split('{')
+            .skip(1)
+            .filter_map(|s| s.split_once('}').map(|(name, _)| name))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn every_text() -> Vec<(String, Label)> {
+        let mut all: Vec<(String, Label)> = CATALOGUE
+            .iter()
+            .map(|(name, label)| (name.to_string(), *label))
+            .collect();
+        for (i, (term, meaning)) in GLOSSARY_ENTRIES.iter().enumerate() {
+            all.push((format!("GLOSSARY_ENTRIES[{i}].0"), *term));
+            all.push((format!("GLOSSARY_ENTRIES[{i}].1"), *meaning));
         }
-        .into(),
-        StepKind::ModelCall { .. } => if zh {
-            "主机把当前的消息列表和工具定义发给模型。模型只知道这些，看不到磁盘。"
-        } else {
-            "The host sends the message list and the tool definitions. That is all the model knows; it cannot see the disk."
+        for (name, p) in [("MESSAGE_N", MESSAGE_N), ("HOST_CHECK_N", HOST_CHECK_N)] {
+            all.push((format!("{name}.one"), p.one));
+            all.push((format!("{name}.other"), p.other));
         }
-        .into(),
-        StepKind::Proposes { .. } => if zh {
-            "模型的回复里有工具调用。它们只是数据：在主机执行之前，什么都没有发生。"
-        } else {
-            "The reply contains tool calls. They are data: nothing happens until the host runs them."
+        all
+    }
+
+    #[test]
+    fn languages_are_indexed_in_the_order_of_all() {
+        for (i, lang) in Lang::ALL.into_iter().enumerate() {
+            assert_eq!(lang.index(), i);
         }
-        .into(),
-        StepKind::Validates { verdict, .. } => match (verdict, zh) {
-            (Verdict::Approved, true) => "主机检查工具是否提供、参数是否正确、路径是否在工作区内，然后批准。",
-            (Verdict::Approved, false) => "The host checks the tool is offered, the arguments are right and the path stays in the workspace, then approves.",
-            (Verdict::Refused(_), true) => "主机在执行前拒绝了这个调用。拒绝本身作为工具结果发回给模型：主机负责执行规则，上下文只是建议。",
-            (Verdict::Refused(_), false) => "The host refuses the call before anything runs. The refusal goes back to the model as a result: the host enforces, the context only advises.",
+    }
+
+    #[test]
+    fn every_text_exists_in_every_language_with_the_same_holes() {
+        let all = every_text();
+        assert!(all.len() > 150, "the catalogue lists {} texts", all.len());
+        for (name, label) in all {
+            let first = holes(label.get(Lang::ALL[0]));
+            for lang in Lang::ALL {
+                let text = label.get(lang);
+                assert!(!text.trim().is_empty(), "{name} is empty in {lang:?}");
+                assert_eq!(
+                    holes(text),
+                    first,
+                    "{name}: the {lang:?} text has other holes than the {:?} one",
+                    Lang::ALL[0]
+                );
+            }
         }
-        .into(),
-        StepKind::Executes { calls } if calls.len() > 1 => if zh {
-            "几个调用同时执行。它们完成的顺序不一定和请求的顺序相同。"
-        } else {
-            "The calls run at the same time. They need not finish in the order they were asked."
-        }
-        .into(),
-        StepKind::Executes { .. } => if zh {
-            "只有工具泳道会接触环境，而且是在主机批准之后。"
-        } else {
-            "Only the Tool lane touches the environment, and only after the host approved."
-        }
-        .into(),
-        StepKind::ResultArrives { .. } => if zh {
-            "结果靠 call id 找到它的调用，然后追加到消息末尾，下一次模型调用才会看到它。出错的结果也是结果，不是崩溃。"
-        } else {
-            "The result finds its call by the call id and is appended; the model sees it on the next call. An error result is still a result, not a crash."
-        }
-        .into(),
-        StepKind::Answers { .. } => if zh {
-            "没有工具调用的回复结束循环。但“完成了”这句话本身不能证明任务完成。"
-        } else {
-            "A reply without tool calls ends the loop. But saying done is not proof that the work is done."
-        }
-        .into(),
-        StepKind::Verifies { .. } => if zh {
-            "任务改动了文件，所以主机在接受之前自己运行检查。"
-        } else {
-            "The task changed files, so the host runs the check itself before accepting."
-        }
-        .into(),
-        StepKind::Verified { passed: true, .. } => if zh {
-            "检查通过：改动之后的状态经过了验证，主机接受“完成”。"
-        } else {
-            "The check passed: the state after the change has been verified, and the host accepts \"done\"."
-        }
-        .into(),
-        StepKind::Verified { passed: false, .. } => if zh {
-            "检查失败。失败结果发回给模型，循环继续。"
-        } else {
-            "The check failed. The failure goes back to the model and the loop goes on."
-        }
-        .into(),
-        StepKind::BudgetExhausted { .. } => if zh {
-            "预算用完了。决定停止的是主机，而不是模型。"
-        } else {
-            "The budget is used up. The host decides to stop, not the model."
-        }
-        .into(),
-        StepKind::Crashes { .. } => if zh {
-            "错误的做法：把工具错误当成崩溃。正确的主机会把错误作为结果交给模型。"
-        } else {
-            "The wrong way: treating a tool error as a crash. A sound host hands the error to the model as a result."
-        }
-        .into(),
-        StepKind::Replays { conflict: false, .. } => if zh {
-            "这个操作 id 主机已有记录，而且调用完全相同：主机直接把记录的结果交回，工具泳道不动，不会写第二次。"
-        } else {
-            "The host has a record of this operation id for the very same call: it hands back the recorded result. The Tool lane does nothing and nothing is written twice."
-        }
-        .into(),
-        StepKind::Replays { conflict: true, .. } => if zh {
-            "同一个操作 id 不能指向两个不同的动作：主机以错误作答，什么都不执行。"
-        } else {
-            "One operation id cannot name two different actions: the host answers with an error and runs nothing."
-        }
-        .into(),
-        StepKind::Rejected { .. } => if zh {
-            "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。"
-        } else {
-            "A real provider rejects this request: the context holds a tool call without its result. OpenAI requires a tool message for every tool_call_id after an assistant message with tool_calls; Anthropic requires a tool_result for every tool_use in the next message. The model never ran."
-        }
-        .into(),
+    }
+
+    #[test]
+    fn fill_replaces_each_hole_and_keeps_the_rest() {
+        let t = Label::new(["{a}：{b}{a}", "{a}: {b} {a}"]);
+        assert_eq!(t.fill(Lang::Zh, &[("a", &1), ("b", &"x")]), "1：x1");
+        assert_eq!(t.fill(Lang::En, &[("a", &1), ("b", &"x")]), "1: x 1");
+        // A value that looks like a hole is not filled again.
+        assert_eq!(t.fill(Lang::En, &[("a", &"{b}"), ("b", &2)]), "{b}: 2 {b}");
+        assert_eq!(Label::new(["{", "a}"]).fill(Lang::Zh, &[]), "{");
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(MESSAGE_N.get(1, Lang::En), "message");
+        assert_eq!(MESSAGE_N.get(2, Lang::En), "messages");
+        assert_eq!(MESSAGE_N.get(0, Lang::En), "messages");
+        assert_eq!(MESSAGE_N.get(1, Lang::Zh), "条消息");
     }
 }

@@ -93,8 +93,8 @@ pub const KEYMAP: &[Binding] = &[
             Key::Code(K::Enter),
         ],
         action: Action::Next,
-        help: Label::new("下一步", "next step"),
-        hint: Some(Label::new("下一步", "next")),
+        help: Label::new(["下一步", "next step"]),
+        hint: Some(Label::new(["下一步", "next"])),
     },
     Binding {
         keys: &[
@@ -104,61 +104,61 @@ pub const KEYMAP: &[Binding] = &[
             Key::Code(K::Backspace),
         ],
         action: Action::Prev,
-        help: Label::new("上一步", "previous step"),
-        hint: Some(Label::new("上一步", "prev")),
+        help: Label::new(["上一步", "previous step"]),
+        hint: Some(Label::new(["上一步", "prev"])),
     },
     Binding {
         keys: &[Key::Char(' ')],
         action: Action::TogglePlay,
-        help: Label::new(
+        help: Label::new([
             "播放/暂停（每个间隔前进一步，停在最后一步）",
             "play/pause (one step per dwell time, stops on the last step)",
-        ),
-        hint: Some(Label::new("播放", "play")),
+        ]),
+        hint: Some(Label::new(["播放", "play"])),
     },
     Binding {
         keys: &[Key::Char('+'), Key::Char('=')],
         action: Action::DwellLonger,
-        help: Label::new("延长播放间隔", "longer dwell time"),
-        hint: Some(Label::new("间隔", "dwell")),
+        help: Label::new(["延长播放间隔", "longer dwell time"]),
+        hint: Some(Label::new(["间隔", "dwell"])),
     },
     Binding {
         keys: &[Key::Char('-'), Key::Char('_')],
         action: Action::DwellShorter,
-        help: Label::new("缩短播放间隔", "shorter dwell time"),
+        help: Label::new(["缩短播放间隔", "shorter dwell time"]),
         hint: None,
     },
     Binding {
         keys: &[Key::Code(K::Home), Key::Char('g')],
         action: Action::First,
-        help: Label::new("第一步", "first step"),
+        help: Label::new(["第一步", "first step"]),
         hint: None,
     },
     Binding {
         keys: &[Key::Code(K::End), Key::Char('G')],
         action: Action::Last,
-        help: Label::new("最后一步", "last step"),
+        help: Label::new(["最后一步", "last step"]),
         hint: None,
     },
     Binding {
         keys: &[Key::Digits],
         action: Action::Jump(0),
-        help: Label::new(
+        help: Label::new([
             "跳到第 1–9 步；连按两个数字跳到第 10 步以后（如 1 5 → 15）",
             "jump to step 1–9; two digits in a row for 10 and up (1 5 → 15)",
-        ),
+        ]),
         hint: None,
     },
     Binding {
         keys: &[Key::Code(K::Tab)],
         action: Action::FocusNext,
-        help: Label::new("焦点移到下一个面板", "move focus to the next panel"),
-        hint: Some(Label::new("面板", "panel")),
+        help: Label::new(["焦点移到下一个面板", "move focus to the next panel"]),
+        hint: Some(Label::new(["面板", "panel"])),
     },
     Binding {
         keys: &[Key::Code(K::BackTab)],
         action: Action::FocusPrev,
-        help: Label::new("焦点移到上一个面板", "move focus to the previous panel"),
+        help: Label::new(["焦点移到上一个面板", "move focus to the previous panel"]),
         hint: None,
     },
     Binding {
@@ -169,59 +169,59 @@ pub const KEYMAP: &[Binding] = &[
             Key::Char('j'),
         ],
         action: Action::Scroll(0),
-        help: Label::new("滚动焦点面板", "scroll the focused panel"),
-        hint: Some(Label::new("滚动", "scroll")),
+        help: Label::new(["滚动焦点面板", "scroll the focused panel"]),
+        hint: Some(Label::new(["滚动", "scroll"])),
     },
     Binding {
         keys: &[Key::Char('z')],
         action: Action::Zoom,
-        help: Label::new(
+        help: Label::new([
             "放大焦点面板到全屏",
             "zoom the focused panel to full screen",
-        ),
-        hint: Some(Label::new("放大", "zoom")),
+        ]),
+        hint: Some(Label::new(["放大", "zoom"])),
     },
     Binding {
         keys: &[Key::Char('f')],
         action: Action::ToggleFold,
-        help: Label::new(
+        help: Label::new([
             "展开或折叠上下文里的长消息（如整个文件、测试日志）",
             "unfold or fold long messages in the context (whole files, test logs)",
-        ),
+        ]),
         hint: None,
     },
     Binding {
         keys: &[Key::Char('L')],
         action: Action::SwitchLanguage,
-        help: Label::new("切换语言（中文/English）", "switch language (中文/English)"),
-        hint: Some(Label::new("English", "中文")),
+        help: Label::new(["切换语言（中文/English）", "switch language (中文/English)"]),
+        hint: Some(Label::new(["English", "中文"])),
     },
     Binding {
         keys: &[Key::Char('a')],
         action: Action::ToggleAbout,
-        help: Label::new("关于这个场景", "about this scenario"),
-        hint: Some(Label::new("关于", "about")),
+        help: Label::new(["关于这个场景", "about this scenario"]),
+        hint: Some(Label::new(["关于", "about"])),
     },
     Binding {
         keys: &[Key::Char('?')],
         action: Action::ToggleHelp,
-        help: Label::new("帮助与术语", "help and glossary"),
-        hint: Some(Label::new("帮助", "help")),
+        help: Label::new(["帮助与术语", "help and glossary"]),
+        hint: Some(Label::new(["帮助", "help"])),
     },
     Binding {
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
-        help: Label::new(
+        help: Label::new([
             "关闭浮层或放大；否则退出",
             "close an overlay or zoom; else quit",
-        ),
+        ]),
         hint: None,
     },
     Binding {
         keys: &[Key::Char('q'), Key::Ctrl('c')],
         action: Action::Quit,
-        help: Label::new("退出", "quit"),
-        hint: Some(Label::new("退出", "quit")),
+        help: Label::new(["退出", "quit"]),
+        hint: Some(Label::new(["退出", "quit"])),
     },
 ];
 

@@ -27,20 +27,20 @@ pub struct Step {
     pub explanation: String,
 }
 
-const PLAYER: Label = Label::new("逐步播放器", "Step-by-step player");
-const CONTROLS: Label = Label::new("播放控制", "Player controls");
-const FIRST: Label = Label::new("第一步", "First");
-const PREV: Label = Label::new("← 上一步", "← Previous");
-const PLAY: Label = Label::new("▶ 播放", "▶ Play");
-const PAUSE: Label = Label::new("‖ 暂停", "‖ Pause");
-const NEXT: Label = Label::new("下一步 →", "Next →");
-const LAST: Label = Label::new("最后一步", "Last");
-const DWELL: Label = Label::new("每步停留", "Dwell per step");
-const SECONDS: Label = Label::new("秒", "s");
-const ZOOM: Label = Label::new("⤢ 放大图形", "⤢ Zoom figure");
-const UNZOOM: Label = Label::new("✕ 关闭放大", "✕ Close zoom");
-const STEP_OF: Label = Label::new("当前步骤", "Current step");
-const HINT: Label = Label::new(
+const PLAYER: Label = Label::new(["逐步播放器", "Step-by-step player"]);
+const CONTROLS: Label = Label::new(["播放控制", "Player controls"]);
+const FIRST: Label = Label::new(["第一步", "First"]);
+const PREV: Label = Label::new(["← 上一步", "← Previous"]);
+const PLAY: Label = Label::new(["▶ 播放", "▶ Play"]);
+const PAUSE: Label = Label::new(["‖ 暂停", "‖ Pause"]);
+const NEXT: Label = Label::new(["下一步 →", "Next →"]);
+const LAST: Label = Label::new(["最后一步", "Last"]);
+const DWELL: Label = Label::new(["每步停留", "Dwell per step"]);
+const SECONDS: Label = Label::new(["秒", "s"]);
+const ZOOM: Label = Label::new(["⤢ 放大图形", "⤢ Zoom figure"]);
+const UNZOOM: Label = Label::new(["✕ 关闭放大", "✕ Close zoom"]);
+const STEP_OF: Label = Label::new(["当前步骤", "Current step"]);
+const HINT: Label = Label::new([
     "默认静止：看完说明再点“下一步”。“播放”每隔停留时间前进一步，到最后一步自动停止。\
      播放器获得焦点后（点击它或用 Tab 进入），← → 逐步，空格 播放/暂停，Home / End 跳到第一步/最后一步。\
      窄屏上可点“放大图形”。",
@@ -48,7 +48,7 @@ const HINT: Label = Label::new(
      time and stops at the last step. When the player has focus (click it or Tab into it), \
      ← → step, Space plays or pauses, Home / End go to the first or last step. On a narrow \
      screen, Zoom figure shows it full size.",
-);
+]);
 
 /// The page: the player of `steps`, then the about sections and the glossary.
 pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
