@@ -4,64 +4,31 @@
 //! validate each proposed call, execute the approved ones against the
 //! in-memory workspace, pair each result with its call id and append it,
 //! and repeat until a reply without calls or the end of the budget.
+//!
+//! This file is the loop (model calls, the provider's rejection, pairing
+//! results); `host.rs` holds the host's checks on a proposed call and its
+//! record of operation ids; `tools.rs` the built-in tools and the in-memory
+//! workspace they act on.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt;
+
+mod host;
+mod tools;
+
+pub use host::{inside_workspace, validate};
+pub use tools::{BuiltinTool, ToolSays};
+
+use host::{OpRecord, without_op_id};
+use tools::Workspace;
 
 use crate::i18n;
 use crate::rules::RuleMatcher;
-use crate::scenario::{EndStatus, Lang, Rule, Scenario, ToolDef};
+use crate::scenario::{EndStatus, Lang, Rule, Scenario};
 use crate::trace::{
-    CallId, Counters, FileChange, FileEvent, Lane, Message, ModelCall, OfferedTool, Refusal, Role,
-    Step, StepKind, TaskOutcome, ToolCall, ToolResult, Trace, Verdict,
+    CallId, Counters, FileChange, FileEvent, Lane, Message, ModelCall, OfferedTool, Role, Step,
+    StepKind, TaskOutcome, ToolCall, ToolResult, Trace, Verdict,
 };
-
-/// What a built-in tool says back, before it is put into words in the
-/// trace's language (`i18n::tool_says`). File contents are data and stay
-/// as they are.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ToolSays {
-    Content(String),
-    NoSuchFile(String),
-    Wrote {
-        path: String,
-        version: u32,
-    },
-    Patched {
-        path: String,
-        version: u32,
-    },
-    FindNotFound(String),
-    TestsPassed(usize),
-    TestFailed {
-        path: String,
-        wanted: String,
-        line: bool,
-    },
-    NoSuchTool(String),
-}
-
-/// Tools the engine can execute. Offered tools must be one of these.
-pub const BUILTIN_TOOLS: [&str; 5] = [
-    "read_file",
-    "list_files",
-    "write_file",
-    "patch_file",
-    "run_tests",
-];
-
-/// The arguments each built-in tool reads. `op_id` is accepted on any call
-/// besides these: it is the host's, not the tool's.
-pub fn builtin_params(tool: &str) -> Option<&'static [&'static str]> {
-    match tool {
-        "read_file" => Some(&["path"]),
-        "list_files" => Some(&[]),
-        "write_file" => Some(&["path", "content"]),
-        "patch_file" => Some(&["path", "find", "replace"]),
-        "run_tests" => Some(&[]),
-        _ => None,
-    }
-}
 
 /// Past this many steps the run is refused rather than drawn.
 pub const MAX_STEPS: usize = 200_000;
@@ -693,31 +660,12 @@ impl<'a> Run<'a> {
 
     /// What a built-in tool does to the workspace, and what it says.
     fn tool_says(&mut self, tool: &str, args: &[(String, String)]) -> Result<ToolSays, ToolSays> {
-        match tool {
-            "read_file" => self.workspace.read(arg(args, "path").unwrap_or("")),
-            "list_files" => Ok(ToolSays::Content(
-                self.workspace
-                    .files
-                    .keys()
-                    .cloned()
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            )),
-            "write_file" => self.workspace.write(
-                arg(args, "path").unwrap_or(""),
-                arg(args, "content").unwrap_or(""),
-            ),
-            "patch_file" => self.workspace.patch(
-                arg(args, "path").unwrap_or(""),
-                arg(args, "find").unwrap_or(""),
-                arg(args, "replace").unwrap_or(""),
-            ),
-            "run_tests" => {
-                let def = self.scenario.tools.iter().find(|t| t.name == tool);
-                self.workspace.test(def.map_or(&[][..], |d| &d.checks))
-            }
-            other => Err(ToolSays::NoSuchTool(other.to_string())),
-        }
+        let Some(builtin) = BuiltinTool::parse(tool) else {
+            return Err(ToolSays::NoSuchTool(tool.to_string()));
+        };
+        let def = self.scenario.tools.iter().find(|t| t.name == tool);
+        let checks = def.map_or(&[][..], |d| &d.checks);
+        self.workspace.run(builtin, args, checks)
     }
 
     fn finish(mut self, end: EndStatus) -> Trace {
@@ -748,51 +696,11 @@ impl<'a> Run<'a> {
     }
 }
 
-/// A call's arguments without its operation id: what the id stands for.
-fn without_op_id(args: &[(String, String)]) -> Vec<(String, String)> {
-    args.iter().filter(|(k, _)| k != "op_id").cloned().collect()
-}
-
+/// The value of a call's argument `name`.
 fn arg<'a>(args: &'a [(String, String)], name: &str) -> Option<&'a str> {
     args.iter()
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.as_str())
-}
-
-/// The host's checks on a proposed call: it must be offered, carry exactly
-/// the declared arguments, and stay inside the workspace.
-pub fn validate(tools: &[ToolDef], call: &ToolCall) -> Verdict {
-    let Some(def) = tools.iter().find(|t| t.name == call.tool && t.offered) else {
-        return Verdict::Refused(Refusal::NotOffered);
-    };
-    // op_id is the host's idempotency key, accepted on any tool.
-    if let Some((k, _)) = call
-        .args
-        .iter()
-        .find(|(k, _)| k != "op_id" && !def.params.contains(k))
-    {
-        return Verdict::Refused(Refusal::UnknownArg(k.clone()));
-    }
-    if let Some(p) = def
-        .params
-        .iter()
-        .find(|p| *p != "op_id" && !call.args.iter().any(|(k, _)| k == *p))
-    {
-        return Verdict::Refused(Refusal::MissingArg(p.clone()));
-    }
-    if let Some(path) = arg(&call.args, "path").filter(|p| !inside_workspace(p)) {
-        return Verdict::Refused(Refusal::OutsideWorkspace(path.to_string()));
-    }
-    Verdict::Approved
-}
-
-/// A relative path that never climbs out with `..`.
-pub fn inside_workspace(path: &str) -> bool {
-    !path.is_empty()
-        && !path.starts_with('/')
-        && !path.starts_with('~')
-        && !path.contains('\\')
-        && !path.split('/').any(|part| part == "..")
 }
 
 /// A rough, deterministic token count: about four ASCII characters a token,
@@ -801,96 +709,4 @@ pub fn estimate_tokens(s: &str) -> usize {
     let ascii = s.chars().filter(char::is_ascii).count();
     let other = s.chars().count() - ascii;
     ascii.div_ceil(4) + other
-}
-
-/// What the host keeps for an operation id: the call it was first used for
-/// (tool, arguments without the id) and that call's result.
-struct OpRecord {
-    tool: String,
-    args: Vec<(String, String)>,
-    result: ToolResult,
-}
-
-/// The in-memory files, with a version per file, and the results of
-/// operation ids already applied.
-struct Workspace {
-    files: BTreeMap<String, (String, u32)>,
-    /// Operation id → the call it was first used for, and its result.
-    ops: HashMap<String, OpRecord>,
-    events: Vec<(String, FileChange)>,
-}
-
-impl Workspace {
-    fn new(files: &BTreeMap<String, String>) -> Self {
-        Workspace {
-            files: files
-                .iter()
-                .map(|(k, v)| (k.clone(), (v.clone(), 1)))
-                .collect(),
-            ops: HashMap::new(),
-            events: Vec::new(),
-        }
-    }
-
-    fn read(&mut self, path: &str) -> Result<ToolSays, ToolSays> {
-        let (content, _) = self
-            .files
-            .get(path)
-            .ok_or_else(|| ToolSays::NoSuchFile(path.to_string()))?;
-        self.events.push((path.to_string(), FileChange::Read));
-        Ok(ToolSays::Content(content.clone()))
-    }
-
-    fn write(&mut self, path: &str, content: &str) -> Result<ToolSays, ToolSays> {
-        let entry = self
-            .files
-            .entry(path.to_string())
-            .or_insert((String::new(), 0));
-        entry.0 = content.to_string();
-        entry.1 += 1;
-        let version = entry.1;
-        self.events
-            .push((path.to_string(), FileChange::Written { version }));
-        let path = path.to_string();
-        Ok(ToolSays::Wrote { path, version })
-    }
-
-    fn patch(&mut self, path: &str, find: &str, replace: &str) -> Result<ToolSays, ToolSays> {
-        let (content, version) = self
-            .files
-            .get_mut(path)
-            .ok_or_else(|| ToolSays::NoSuchFile(path.to_string()))?;
-        if find.is_empty() || !content.contains(find) {
-            return Err(ToolSays::FindNotFound(path.to_string()));
-        }
-        *content = content.replacen(find, replace, 1);
-        *version += 1;
-        let version = *version;
-        self.events
-            .push((path.to_string(), FileChange::Written { version }));
-        let path = path.to_string();
-        Ok(ToolSays::Patched { path, version })
-    }
-
-    fn test(&mut self, checks: &[crate::scenario::FileCheck]) -> Result<ToolSays, ToolSays> {
-        for check in checks {
-            let content = self.files.get(&check.path).map(|(c, _)| c.as_str());
-            let holds = |c: &str| {
-                check.contains.as_deref().is_none_or(|t| c.contains(t))
-                    && check
-                        .line
-                        .as_deref()
-                        .is_none_or(|l| c.lines().any(|x| x == l))
-            };
-            if !content.is_some_and(holds) {
-                let (wanted, line) = match (&check.line, &check.contains) {
-                    (Some(l), _) => (l.clone(), true),
-                    (None, c) => (c.clone().unwrap_or_default(), false),
-                };
-                let path = check.path.clone();
-                return Err(ToolSays::TestFailed { path, wanted, line });
-            }
-        }
-        Ok(ToolSays::TestsPassed(checks.len()))
-    }
 }

@@ -1,0 +1,56 @@
+//! The host's side of a call: the checks it makes before anything runs,
+//! and what it keeps for an operation id.
+
+use crate::scenario::ToolDef;
+use crate::trace::{Refusal, ToolCall, ToolResult, Verdict};
+
+use super::arg;
+
+/// The host's checks on a proposed call: it must be offered, carry exactly
+/// the declared arguments, and stay inside the workspace.
+pub fn validate(tools: &[ToolDef], call: &ToolCall) -> Verdict {
+    let Some(def) = tools.iter().find(|t| t.name == call.tool && t.offered) else {
+        return Verdict::Refused(Refusal::NotOffered);
+    };
+    // op_id is the host's idempotency key, accepted on any tool.
+    if let Some((k, _)) = call
+        .args
+        .iter()
+        .find(|(k, _)| k != "op_id" && !def.params.contains(k))
+    {
+        return Verdict::Refused(Refusal::UnknownArg(k.clone()));
+    }
+    if let Some(p) = def
+        .params
+        .iter()
+        .find(|p| *p != "op_id" && !call.args.iter().any(|(k, _)| k == *p))
+    {
+        return Verdict::Refused(Refusal::MissingArg(p.clone()));
+    }
+    if let Some(path) = arg(&call.args, "path").filter(|p| !inside_workspace(p)) {
+        return Verdict::Refused(Refusal::OutsideWorkspace(path.to_string()));
+    }
+    Verdict::Approved
+}
+
+/// A relative path that never climbs out with `..`.
+pub fn inside_workspace(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && !path.starts_with('~')
+        && !path.contains('\\')
+        && !path.split('/').any(|part| part == "..")
+}
+
+/// What the host keeps for an operation id: the call it was first used for
+/// (tool, arguments without the id) and that call's result.
+pub(super) struct OpRecord {
+    pub(super) tool: String,
+    pub(super) args: Vec<(String, String)>,
+    pub(super) result: ToolResult,
+}
+
+/// A call's arguments without its operation id: what the id stands for.
+pub(super) fn without_op_id(args: &[(String, String)]) -> Vec<(String, String)> {
+    args.iter().filter(|(k, _)| k != "op_id").cloned().collect()
+}
