@@ -12,7 +12,7 @@ use crate::scenario::Lang;
 use crate::trace_json::{self, ContextShape};
 
 /// Exit code for bad input (a scenario that cannot be used).
-pub const EXIT_BAD_INPUT: u8 = 2;
+pub use crate::output::EXIT_BAD_INPUT;
 
 pub fn list() -> ExitCode {
     let mut out = output::stdout();
@@ -99,9 +99,4 @@ fn print_trace(
     let mut out = std::io::BufWriter::new(output::stdout());
     let written = trace_json::write(loaded.trace(lang), shape, &mut out);
     output::finish("trace", &mut out, written, ExitCode::SUCCESS)
-}
-
-/// Write every frame as a figure; see `crate::export`.
-pub fn export(cli: &Cli) -> ExitCode {
-    crate::export::run(cli)
 }

@@ -3,7 +3,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use agent_loop_sim::cli::{Cli, Command};
-use agent_loop_sim::{batch, tui};
+use agent_loop_sim::{batch, export, tui};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -12,6 +12,6 @@ fn main() -> ExitCode {
         Some(Command::List) => batch::list(),
         Some(Command::Check { ref files }) => batch::check(files),
         Some(Command::Trace { .. }) => batch::trace_command(&cli),
-        Some(Command::Export { .. }) => batch::export(&cli),
+        Some(Command::Export { .. }) => export::run(&cli),
     }
 }

@@ -8,6 +8,10 @@ use std::fmt::Display;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+/// The exit code for bad input (a scenario, a transcript or an argument):
+/// the one every command uses, interactive or batch.
+pub const EXIT_BAD_INPUT: u8 = 2;
+
 /// Standard output, line-buffered: a reader sees each line as it is
 /// printed (export lists each file as soon as it is written).
 pub fn stdout() -> io::StdoutLock<'static> {

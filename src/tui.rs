@@ -9,11 +9,10 @@ use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::app::{self, Action, App};
-use crate::batch::EXIT_BAD_INPUT;
 use crate::cli::{Cli, ThemeArg};
 use crate::keymap;
 use crate::load::{self, DEFAULT_SCENARIO};
-use crate::output;
+use crate::output::{self, EXIT_BAD_INPUT};
 use crate::safe;
 use crate::theme::Theme;
 use crate::view;

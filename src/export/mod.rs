@@ -30,12 +30,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::app::{App, Panel};
-use crate::batch::EXIT_BAD_INPUT;
 use crate::cli::{Cli, Command, ExportFormat, PanelArg, ThemeArg};
 use crate::frames::{self, Framing};
 use crate::i18n;
 use crate::load::{self, DEFAULT_SCENARIO};
-use crate::output;
+use crate::output::{self, EXIT_BAD_INPUT};
 use crate::safe;
 use crate::scenario::Lang;
 use crate::theme::Theme;
