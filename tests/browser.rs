@@ -8,16 +8,18 @@
 //! says so and passes without running. Screenshots are left in
 //! `target/tmp/browser-*.png` for a person to look at.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::BIN;
 use serde_json::{Value, json};
 use tungstenite::{Message, WebSocket};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
 const BROWSERS: [&str; 4] = [
     "chromium-headless-shell",
     "chrome-headless-shell",

@@ -2,24 +2,21 @@
 //! text export equals the frame snapshots), the SVG must be valid XML with
 //! every glyph at its cell, and every run must give the same bytes.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use agent_loop_sim::app::App;
 use agent_loop_sim::cli::ExportFormat;
 use agent_loop_sim::export::{self, ExportError, Options};
 use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
+use common::{BIN, app_themed as app, snapshot_settings as settings};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
 const SIZES: [(u16, u16); 2] = [(120, 40), (80, 24)];
 const BOX_DRAWING: &str = "─│┌┐└┘├┤┬┴┼━┃┏┓┗┛┣┫┳┻╋╭╮╰╯╔╗╚╝═║";
-
-fn app(name: &str, lang: Lang, theme: Theme) -> App {
-    App::new(load::load(name).unwrap(), lang, theme)
-}
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -118,14 +115,6 @@ fn strip_sgr(s: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
 }
 
 #[test]
@@ -487,17 +476,12 @@ fn every_shipped_scenario_exports_in_every_format() {
     }
 }
 
+/// The binary with the user's colour setting (not `common::run`'s NO_COLOR).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("NO_COLOR")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut cmd = common::command(args);
+    cmd.env_remove("NO_COLOR");
+    let out = common::run_command(cmd, args);
+    (out.code, out.stdout, out.stderr)
 }
 
 #[test]

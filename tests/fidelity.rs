@@ -5,6 +5,8 @@
 //! while a tool call in its context has no result (real providers reject
 //! such a request).
 
+mod common;
+
 use std::collections::HashSet;
 
 use agent_loop_sim::app::App;
@@ -17,7 +19,7 @@ use agent_loop_sim::trace::StepKind;
 const SIZES: [(u16, u16); 2] = [(120, 40), (80, 24)];
 
 fn frames_of(name: &str, lang: Lang, (w, h): (u16, u16)) -> Vec<String> {
-    let app = App::new(load::load(name).unwrap(), lang, Theme::DARK);
+    let app = common::app(name, lang);
     (0..app.trace().len())
         .map(|i| frames::to_text(&frames::render(&frames::at_step(&app, i, w, h), w, h)))
         .collect()

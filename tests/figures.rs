@@ -2,6 +2,8 @@
 //! (`--bare`, `--panel`, `--strip`), the cast's theme, and files written
 //! safely. The player's behaviour in a browser is in `tests/browser.rs`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -12,8 +14,7 @@ use agent_loop_sim::frames::Framing;
 use agent_loop_sim::i18n;
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
-
-const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
+use common::BIN;
 
 /// A fresh, empty folder for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -30,13 +31,12 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"))
 }
 
+/// The binary with the user's colour setting (not `common::run`'s NO_COLOR).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut cmd = common::command(args);
+    cmd.env_remove("NO_COLOR");
+    let out = common::run_command(cmd, args);
+    (out.code, out.stdout, out.stderr)
 }
 
 #[test]

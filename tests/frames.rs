@@ -1,24 +1,15 @@
 //! Every reachable frame is a snapshot under the top-level `snapshots/`,
 //! named `SCENARIO__WxH__LANG__step-NN` (and `__help`, `__about`, ...).
 
+mod common;
+
 use agent_loop_sim::app::{Action, App};
 use agent_loop_sim::frames;
 use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
+use common::{app, snapshot_settings as settings};
 use ratatui::style::{Color, Modifier};
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
-}
-
-fn app(name: &str, lang: Lang) -> App {
-    App::new(load::load(name).unwrap(), lang, Theme::DARK)
-}
 
 fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
     let app = app(name, lang);

@@ -153,7 +153,7 @@ fn scenario_text_never_reaches_the_output_raw() {
         args.extend(shape);
         let out = run(&args);
         assert_eq!(out.code, 0, "{}", out.stderr);
-        assert_eq!(unsafe_chars(&out.stdout), [], "{shape:?}");
+        assert_eq!(unsafe_chars(&out.stdout), Vec::<char>::new(), "{shape:?}");
         for joiner in ['\u{200D}', '\u{FE0F}', '\u{1F1F3}'] {
             assert!(!out.stdout.contains(joiner), "{joiner:?} in the trace");
         }
@@ -232,7 +232,7 @@ fn file_names_and_errors_are_escaped_where_they_are_printed() {
 
     let checked = run(&["check", name]);
     assert_eq!(checked.code, 0, "{}", checked.stderr);
-    assert_eq!(unsafe_chars(&checked.stdout), []);
+    assert_eq!(unsafe_chars(&checked.stdout), Vec::<char>::new());
     assert!(
         checked
             .stdout
@@ -244,7 +244,7 @@ fn file_names_and_errors_are_escaped_where_they_are_printed() {
     // The no-terminal message names the scenario too.
     let refused = run(&["--scenario", name]);
     assert_ne!(refused.code, 0);
-    assert_eq!(unsafe_chars(&refused.stderr), []);
+    assert_eq!(unsafe_chars(&refused.stderr), Vec::<char>::new());
     assert!(
         refused.stderr.contains("\\u{1b}]0;owned"),
         "{}",
@@ -265,19 +265,19 @@ fn file_names_and_errors_are_escaped_where_they_are_printed() {
     ]);
     assert_eq!(exported.code, 0, "{}", exported.stderr);
     assert_eq!(exported.stdout.lines().count(), 8);
-    assert_eq!(unsafe_chars(&exported.stdout), []);
+    assert_eq!(unsafe_chars(&exported.stdout), Vec::<char>::new());
 
     // A missing file, and an error quoting a C1 control and an override.
     let missing = run(&["check", &format!("{name}.missing")]);
     assert_eq!(missing.code, 2);
-    assert_eq!(unsafe_chars(&missing.stderr), []);
+    assert_eq!(unsafe_chars(&missing.stderr), Vec::<char>::new());
     let mut s: serde_json::Value =
         serde_json::from_str(include_str!("../scenarios/read-config-timeout.json")).unwrap();
     s["model"][0]["calls"][0]["tool"] = "read\u{9b}2J\u{202e}".into();
     let bad = scenario_file("bad-c1-tool.json", &s.to_string());
     let refused = run(&["check", &bad]);
     assert_eq!(refused.code, 2);
-    assert_eq!(unsafe_chars(&refused.stderr), []);
+    assert_eq!(unsafe_chars(&refused.stderr), Vec::<char>::new());
     assert!(
         refused.stderr.contains("\\u{9b}2J\\u{202e}"),
         "{}",

@@ -4,36 +4,23 @@
 //! refused with exit code 2 and one line naming the file and the line; a
 //! few frames are snapshots.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use agent_loop_sim::app::App;
 use agent_loop_sim::frames;
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
 use agent_loop_sim::transcript::{self, Format};
+use common::{Output, snapshot_settings as settings};
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
-
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// The binary with the user's colour setting (not `common::run`'s NO_COLOR).
 fn run(args: &[&str]) -> Output {
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("the binary runs");
-    Output {
-        code: out.status.code().expect("exited, not killed"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    }
+    let mut cmd = common::command(args);
+    cmd.env_remove("NO_COLOR");
+    common::run_command(cmd, args)
 }
 
 const FIXTURES: [(&str, Format); 7] = [
@@ -294,14 +281,6 @@ fn control_characters_from_a_transcript_never_reach_the_terminal() {
     );
     assert!(text.contains("\\u{1b}[31mred"), "{text:?}");
     std::fs::remove_dir_all(&dir).ok();
-}
-
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.set_omit_expression(true);
-    s
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Helpers shared by the test files that run the real binary.
+//! Helpers shared by the test files: the binary and how to run it, the
+//! insta settings of every snapshot, and the app opened on a scenario.
 //! (Each test file compiles this module on its own and uses a part of it.)
 #![allow(dead_code)]
 
@@ -29,22 +30,7 @@ pub fn command(args: &[&str]) -> Command {
 
 /// Run the binary from the crate root; fail (instead of hanging) after 30 s.
 pub fn run(args: &[&str]) -> Output {
-    let mut child = command(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    // Read both pipes on threads so a large output cannot block the child.
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap());
-    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
-    let status = wait(&mut child, args);
-    Output {
-        code: status.code().expect("exited, not killed by a signal"),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
+    run_command(command(args), args)
 }
 
 /// Wait for a child of `run`-like tests, killing it after 30 s.
@@ -67,4 +53,47 @@ pub fn scenario_file(name: &str, json: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, json).unwrap();
     path.to_str().unwrap().to_string()
+}
+
+/// Run a prepared command (see `command`) with the same timeout as `run`.
+pub fn run_command(mut cmd: Command, args: &[&str]) -> Output {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || std::io::read_to_string(&mut out).unwrap());
+    let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
+    let status = wait(&mut child, args);
+    Output {
+        code: status.code().expect("exited, not killed by a signal"),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// The insta settings of every snapshot: the top-level `snapshots/` folder,
+/// names exactly as the test gives them (no module prefix), no expression.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(false);
+    s.set_omit_expression(true);
+    s
+}
+
+/// A shipped scenario, opened in the app in one language, dark theme.
+pub fn app(name: &str, lang: agent_loop_sim::scenario::Lang) -> agent_loop_sim::app::App {
+    app_themed(name, lang, agent_loop_sim::theme::Theme::DARK)
+}
+
+/// A shipped scenario, opened in the app in one language and theme.
+pub fn app_themed(
+    name: &str,
+    lang: agent_loop_sim::scenario::Lang,
+    theme: agent_loop_sim::theme::Theme,
+) -> agent_loop_sim::app::App {
+    agent_loop_sim::app::App::new(agent_loop_sim::load::load(name).unwrap(), lang, theme)
 }
