@@ -101,6 +101,30 @@ fn print_trace(
     output::finish("trace", &mut out, written, ExitCode::SUCCESS)
 }
 
+/// `transcript NAME|FILE` (or `transcript --transcript FILE`): the run as
+/// plain text.
+pub fn plain(cli: &Cli) -> ExitCode {
+    let lang = cli.lang.into();
+    let loaded = match (&cli.transcript, &cli.command) {
+        (Some(file), _) => crate::transcript::load(file, cli.transcript_format, cli.redact),
+        (None, Some(crate::cli::Command::Transcript { target: Some(t) })) => load::load(t),
+        _ => {
+            output::error("transcript: expected a scenario (NAME|FILE) or --transcript FILE");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let loaded = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let mut out = std::io::BufWriter::new(output::stdout());
+    let written = crate::plain::write(loaded.trace(lang), &mut out);
+    output::finish("transcript", &mut out, written, ExitCode::SUCCESS)
+}
+
 /// Write every frame as a figure; see `crate::export`.
 pub fn export(cli: &Cli) -> ExitCode {
     crate::export::run(cli)

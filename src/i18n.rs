@@ -108,6 +108,31 @@ pub fn growth(bars: &str, first: usize, last: usize, calls: usize, lang: Lang) -
     }
 }
 
+/// A result as attached to its call, with what went wrong in the pairing
+/// and what answered the call said in words (the table and the plain
+/// transcript say the same).
+pub fn result_in_words(call: &crate::trace::ToolCall, text: &str, lang: Lang) -> String {
+    let mut out = String::new();
+    match call.pairing() {
+        Some(Pairing::WrongId(to)) => out.push_str(&format!(
+            "{} {to} ✗ {} · ",
+            ATTACHED_TO.get(lang),
+            WRONG_ID.get(lang)
+        )),
+        Some(Pairing::Dropped) => out.push_str(&format!("{} · ", DROPPED.get(lang))),
+        _ => {}
+    }
+    match call.outcome() {
+        Some(Outcome::Replayed) => out.push_str(&format!("↺ {} · ", REPLAYED.get(lang))),
+        Some(Outcome::Error | Outcome::Refused | Outcome::OpConflict) => out.push_str("✗ "),
+        _ => {}
+    }
+    out.push_str(text);
+    out
+}
+
+pub const STEP_TITLE: Label = l("步骤", "Step");
+pub const CROSSED: Label = l("箭头", "arrow");
 pub const NONE: Label = l("无", "none");
 pub const NO_CALLS: Label = l("还没有工具调用。", "No tool calls yet.");
 pub const ENVIRONMENT: Label = l("环境", "Environment");
