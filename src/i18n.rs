@@ -30,9 +30,14 @@ impl Label {
 
 /// A label that leads a value: "行动方：" in Chinese, "acting: " in English.
 pub fn lead(label: Label, lang: Lang) -> String {
+    format!("{}{}", label.get(lang), colon(lang))
+}
+
+/// The colon after a label, as each language writes it.
+pub fn colon(lang: Lang) -> &'static str {
     match lang {
-        Lang::Zh => format!("{}：", label.zh),
-        Lang::En => format!("{}: ", label.en),
+        Lang::Zh => "：",
+        Lang::En => ": ",
     }
 }
 

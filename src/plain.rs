@@ -82,7 +82,8 @@ fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
         let error = if m.is_error { "✗ " } else { "" };
         // Line breaks of a message stay, indented under it.
         let text = m.text.replace('\n', "\n       ");
-        writeln!(out, "  {mark}{:>2}. {role}: {id}{error}{text}", k + 1)?;
+        let colon = i18n::colon(lang);
+        writeln!(out, "  {mark}{:>2}. {role}{colon}{id}{error}{text}", k + 1)?;
         for call in m.calls.iter().filter_map(|id| trace.call(id)) {
             writeln!(
                 out,
