@@ -100,3 +100,27 @@ fn print_trace(
     let written = trace_json::write(loaded.trace(lang), shape, &mut out);
     output::finish("trace", &mut out, written, ExitCode::SUCCESS)
 }
+
+/// `transcript NAME|FILE` (or `transcript --transcript FILE`): the run as
+/// plain text.
+pub fn plain(cli: &Cli) -> ExitCode {
+    let lang = cli.lang.into();
+    let loaded = match (&cli.transcript, &cli.command) {
+        (Some(file), _) => crate::transcript::load(file, cli.transcript_format, cli.redact),
+        (None, Some(crate::cli::Command::Transcript { target: Some(t) })) => load::load(t),
+        _ => {
+            output::error("transcript: expected a scenario (NAME|FILE) or --transcript FILE");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let loaded = match loaded {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let mut out = std::io::BufWriter::new(output::stdout());
+    let written = crate::plain::write(loaded.trace(lang), &mut out);
+    output::finish("transcript", &mut out, written, ExitCode::SUCCESS)
+}

@@ -66,6 +66,14 @@ pub enum Command {
         #[arg(long)]
         full_context: bool,
     },
+    /// Print the whole run as plain text in reading order (for screen
+    /// readers, alt text and grep): each step, who acts, the context sent,
+    /// the calls and their results, the explanation. No box drawing.
+    Transcript {
+        /// A shipped name or a scenario file (or --transcript FILE).
+        #[arg(value_name = "NAME|FILE", required_unless_present = "transcript")]
+        target: Option<String>,
+    },
     /// Export every frame as a figure: svg, png, txt, ansi, or one
     /// asciicast or HTML player. Existing files of the same name are replaced.
     Export {

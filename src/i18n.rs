@@ -97,7 +97,12 @@ macro_rules! catalogue {
 
 /// A label that leads a value: "行动方：" in Chinese, "acting: " in English.
 pub fn lead(label: Label, lang: Lang) -> String {
-    LEAD.fill(lang, &[("label", &label.get(lang))])
+    format!("{}{}", label.get(lang), colon(lang))
+}
+
+/// The colon after a label, as each language writes it.
+pub fn colon(lang: Lang) -> &'static str {
+    COLON.get(lang)
 }
 
 /// The lead of the environment line: whose it is, then a colon.
@@ -181,7 +186,10 @@ catalogue! {
     COL_ARGS = ["参数", "args"];
     COL_STATUS = ["状态", "status"];
     COL_RESULT = ["结果", "result"];
-    LEAD = ["{label}：", "{label}: "];
+    /// The colon after a label.
+    COLON = ["：", ": "];
+    STEP_TITLE = ["步骤", "Step"];
+    CROSSED = ["箭头", "arrow"];
     ENVIRONMENT_LEAD = ["{environment}（{tool}）：", "{environment} ({tool}): "];
     /// The line that stands for the folded rest of a long message.
     FOLDED = ["… 已折叠，全文 {chars} 字符（f 展开）", "… folded: {chars} chars in all (f shows all)"];
@@ -499,6 +507,29 @@ pub fn growth(bars: &str, first: usize, last: usize, calls: usize, lang: Lang) -
             ("calls", &calls),
         ],
     )
+}
+
+/// A result as attached to its call, with what went wrong in the pairing
+/// and what answered the call said in words (the table and the plain
+/// transcript say the same).
+pub fn result_in_words(call: &crate::trace::ToolCall, text: &str, lang: Lang) -> String {
+    let mut out = String::new();
+    match call.pairing() {
+        Some(Pairing::WrongId(to)) => out.push_str(&format!(
+            "{} {to} ✗ {} · ",
+            ATTACHED_TO.get(lang),
+            WRONG_ID.get(lang)
+        )),
+        Some(Pairing::Dropped) => out.push_str(&format!("{} · ", DROPPED.get(lang))),
+        _ => {}
+    }
+    match call.outcome() {
+        Some(Outcome::Replayed) => out.push_str(&format!("↺ {} · ", REPLAYED.get(lang))),
+        Some(Outcome::Error | Outcome::Refused | Outcome::OpConflict) => out.push_str("✗ "),
+        _ => {}
+    }
+    out.push_str(text);
+    out
 }
 
 /// The marker row over the lanes when earlier steps are scrolled away.

@@ -12,6 +12,7 @@ fn main() -> ExitCode {
         Some(Command::List) => batch::list(),
         Some(Command::Check { ref files }) => batch::check(files),
         Some(Command::Trace { .. }) => batch::trace_command(&cli),
+        Some(Command::Transcript { .. }) => batch::plain(&cli),
         Some(Command::Export { .. }) => export::run(&cli),
     }
 }

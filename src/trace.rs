@@ -177,7 +177,9 @@ pub struct ToolCall {
 impl ToolCall {
     pub fn args_text(&self) -> String {
         if let Some(raw) = &self.raw_args {
-            return raw.clone();
+            // The file's JSON, as values exactly; spaced after `:` and `,` as
+            // the scenarios' arguments are, so a long one wraps between fields.
+            return serde_json::from_str(raw).map_or_else(|_| raw.clone(), |v| spaced_json(&v));
         }
         let parts: Vec<String> = self
             .args
@@ -229,6 +231,25 @@ impl ToolCall {
             Some((s, Verdict::Approved)) if *s <= step => Some(CallStatus::Approved),
             _ => Some(CallStatus::Proposed),
         }
+    }
+}
+
+/// JSON with a space after each `:` and `,`.
+fn spaced_json(value: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match value {
+        Value::Object(o) => {
+            let fields: Vec<String> = o
+                .iter()
+                .map(|(k, v)| format!("{}: {}", quote(k), spaced_json(v)))
+                .collect();
+            format!("{{{}}}", fields.join(", "))
+        }
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(spaced_json).collect();
+            format!("[{}]", items.join(", "))
+        }
+        other => other.to_string(),
     }
 }
 

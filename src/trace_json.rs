@@ -462,7 +462,7 @@ impl<'a> MessageJson<'a> {
                     MessageCall {
                         id: &id.0,
                         tool: call.map(|c| c.tool.as_str()),
-                        args: call.map(|c| Args(&c.args)),
+                        args: call.map(|c| Args(&c.args, c.raw_args.as_deref())),
                     }
                 })
                 .collect()
@@ -506,7 +506,7 @@ impl<'a> CallJson<'a> {
         CallJson {
             id: &call.id.0,
             tool: &call.tool,
-            args: Args(&call.args),
+            args: Args(&call.args, call.raw_args.as_deref()),
             status: status.code(),
             finished: call.finished.is_some_and(|s| s <= index).then(|| Finished {
                 result: ResultJson::of(call),
@@ -542,11 +542,17 @@ impl<'a> ResultJson<'a> {
     }
 }
 
-/// A call's arguments as an object, in the order the tool declares them.
-struct Args<'a>(&'a [(String, String)]);
+/// A call's arguments as an object, in the order the tool declares them;
+/// for a replayed transcript, exactly as the file wrote them.
+struct Args<'a>(&'a [(String, String)], Option<&'a str>);
 
 impl Serialize for Args<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if let Some(raw) = self.1
+            && let Ok(value) = serde_json::from_str::<serde_json::Value>(raw)
+        {
+            return value.serialize(serializer);
+        }
         serializer.collect_map(self.0.iter().map(|(k, v)| (k, v)))
     }
 }

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::text::{Row, truncate, width};
 use crate::app::App;
 use crate::i18n::{self, one_line, status_name};
-use crate::trace::{CallStatus, Lane, Outcome, Pairing, ToolCall};
+use crate::trace::{CallStatus, Lane, Pairing, ToolCall};
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let trace = app.trace();
@@ -190,28 +190,15 @@ fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
 /// The result as attached, with what went wrong in the pairing said in
 /// words; None while the call has no result yet.
 fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String> {
-    let lang = app.lang;
     let result = call.result.as_ref().filter(|_| {
         matches!(
             status,
             CallStatus::Done | CallStatus::Replayed | CallStatus::Error | CallStatus::Refused
         )
     })?;
-    let mut text = String::new();
-    match call.pairing() {
-        Some(Pairing::WrongId(to)) => text.push_str(&format!(
-            "{} {to} ✗ {} · ",
-            i18n::ATTACHED_TO.get(lang),
-            i18n::WRONG_ID.get(lang)
-        )),
-        Some(Pairing::Dropped) => text.push_str(&format!("{} · ", i18n::DROPPED.get(lang))),
-        _ => {}
-    }
-    match call.outcome() {
-        Some(Outcome::Replayed) => text.push_str(&format!("↺ {} · ", i18n::REPLAYED.get(lang))),
-        Some(Outcome::Error | Outcome::Refused | Outcome::OpConflict) => text.push_str("✗ "),
-        _ => {}
-    }
-    text.push_str(&one_line(&result.text));
-    Some(text)
+    Some(i18n::result_in_words(
+        call,
+        &one_line(&result.text),
+        app.lang,
+    ))
 }

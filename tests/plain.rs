@@ -1,0 +1,69 @@
+//! `agent-loop-sim transcript`: the run as plain text, for screen readers,
+//! alt text and grep — the same trace as the screen, with no box drawing.
+
+mod common;
+
+use agent_loop_sim::load::{self, CATALOG};
+use agent_loop_sim::scenario::Lang;
+use common::run;
+
+fn box_drawing(text: &str) -> Option<char> {
+    text.chars().find(|c| ('\u{2500}'..='\u{259F}').contains(c))
+}
+
+#[test]
+fn the_default_run_reads_step_by_step_with_its_pairing() {
+    let out = run(&["transcript", "read-config-timeout", "--lang", "en"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = out.stdout;
+    for k in 1..=8 {
+        assert!(
+            text.contains(&format!("Step {k}/8 — ")),
+            "step {k}:\n{text}"
+        );
+    }
+    assert!(text.contains("call_1") && text.contains("timeout=30"));
+    // The context of model call #2, exactly as sent, with call_1's result.
+    assert!(text.contains("+ 3. tool: [call_1] timeout=30"), "{text}");
+    assert!(text.contains("call_1 read_file {\"path\": \"config.txt\"} — done ⇒ timeout=30"));
+    assert_eq!(box_drawing(&text), None);
+}
+
+#[test]
+fn every_scenario_in_both_languages_has_every_step_and_no_box_drawing() {
+    for (name, _) in CATALOG {
+        let steps = load::load(name).unwrap().trace(Lang::En).len();
+        for (lang, word) in [("en", "Step"), ("zh", "步骤")] {
+            let out = run(&["transcript", name, "--lang", lang]);
+            assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+            let headings = out
+                .stdout
+                .lines()
+                .filter(|l| {
+                    l.starts_with(&format!("{word} ")) && l.contains(&format!("/{steps} — "))
+                })
+                .count();
+            assert_eq!(headings, steps, "{name} {lang}");
+            assert_eq!(box_drawing(&out.stdout), None, "{name} {lang}");
+            if lang == "zh" {
+                assert!(!out.stdout.contains(". assistant:"), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_replayed_transcript_reads_the_same_way_and_bad_input_is_refused() {
+    let out = run(&[
+        "transcript",
+        "--transcript",
+        "tests/transcripts/anthropic.json",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Step 1/"), "{}", out.stdout);
+    let bad = run(&["transcript", "/nonexistent.json"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("/nonexistent.json"), "{}", bad.stderr);
+}
