@@ -225,7 +225,15 @@ pub struct CallSpec {
 
 /// How a loop ends.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, strum::IntoStaticStr,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Deserialize,
+    serde::Serialize,
+    strum::IntoStaticStr,
+    strum::VariantNames,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -247,5 +255,29 @@ impl EndStatus {
     /// The name a scenario's `expect` and the trace JSON use.
     pub fn code(self) -> &'static str {
         self.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::VariantNames as _;
+
+    /// The names strum derives are the ones serde reads and writes, so the
+    /// error that lists them and the trace JSON agree with the file format.
+    #[test]
+    fn end_status_names_are_the_serde_names() {
+        for name in EndStatus::VARIANTS {
+            let end: EndStatus = serde_json::from_value(serde_json::json!(name)).unwrap();
+            assert_eq!(end.code(), *name);
+            assert_eq!(serde_json::to_value(end).unwrap(), serde_json::json!(name));
+        }
+        for lang in Lang::ALL {
+            assert_eq!(Lang::parse(lang.code()), Some(lang));
+            assert_eq!(
+                serde_json::to_value(lang).unwrap(),
+                serde_json::json!(lang.code())
+            );
+        }
     }
 }

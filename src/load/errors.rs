@@ -2,7 +2,9 @@
 //! line, column and JSON path, no Rust type names, and what was expected.
 
 use crate::safe;
-use crate::scenario::Scenario;
+use strum::VariantNames as _;
+
+use crate::scenario::{EndStatus, Scenario};
 
 use super::{MAX_QUOTED_CHARS, ScenarioError};
 
@@ -173,7 +175,7 @@ pub(super) fn describe_json_error(e: &serde_json::Error, path: &str) -> String {
             "the JSON is nested too deeply; expected a scenario object".into()
         }
         Category::Syntax if text == "expected value" && path == "expect" => {
-            format!("expected one of: {}", END_STATUSES.join(", "))
+            format!("expected one of: {}", EndStatus::VARIANTS.join(", "))
         }
         Category::Syntax if text == "expected value" || text == "expected ident" => {
             "not valid JSON here; expected a value (a string in \"quotes\", a number, \
@@ -195,13 +197,6 @@ pub(super) fn describe_json_error(e: &serde_json::Error, path: &str) -> String {
         Category::Data => describe_data_error(text),
     }
 }
-
-pub(super) const END_STATUSES: [&str; 4] = [
-    "completed",
-    "budget_exhausted",
-    "verification_missing",
-    "crashed",
-];
 
 /// serde's "invalid type: X, expected Y", "unknown field `f`, expected one
 /// of ...", "missing field `f`" and friends, reworded.

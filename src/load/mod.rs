@@ -121,15 +121,13 @@ impl std::error::Error for ScenarioError {}
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub scenario: Scenario,
-    pub traces: [Trace; 2],
+    /// One trace per language, indexed by `Lang::index`.
+    pub traces: [Trace; Lang::COUNT],
 }
 
 impl Loaded {
     pub fn trace(&self, lang: Lang) -> &Trace {
-        match lang {
-            Lang::Zh => &self.traces[0],
-            Lang::En => &self.traces[1],
-        }
+        &self.traces[lang.index()]
     }
 }
 
