@@ -37,7 +37,8 @@ pub use builder::Builder;
 pub use summary::{Summary, summary};
 
 /// The transcript formats the importer reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
 pub enum Format {
     /// OpenAI Chat Completions: a messages array, a request body, or JSONL
     /// of requests (and their responses).
@@ -65,15 +66,10 @@ impl Format {
     ];
 
     /// The name used on the command line and in snapshot names.
+    /// (kebab-case, as clap names the `--transcript-format` values; a test
+    /// checks the two agree.)
     pub fn code(self) -> &'static str {
-        match self {
-            Format::Chat => "chat",
-            Format::Responses => "responses",
-            Format::Anthropic => "anthropic",
-            Format::Codex => "codex",
-            Format::ClaudeCode => "claude-code",
-            Format::Otel => "otel",
-        }
+        self.into()
     }
 }
 
@@ -547,6 +543,27 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_format_has_one_name_on_the_command_line_and_in_file_names() {
+        use clap::ValueEnum as _;
+        let names: Vec<&str> = Format::ALL.map(Format::code).to_vec();
+        assert_eq!(
+            names,
+            [
+                "chat",
+                "responses",
+                "anthropic",
+                "codex",
+                "claude-code",
+                "otel"
+            ]
+        );
+        for format in Format::ALL {
+            let value = format.to_possible_value().unwrap();
+            assert_eq!(value.get_name(), format.code());
+        }
+    }
 
     #[test]
     fn the_format_is_told_from_the_shape() {
