@@ -1,10 +1,11 @@
 //! The host's side of a call: the checks it makes before anything runs,
 //! and what it keeps for an operation id.
 
+use crate::i18n;
 use crate::scenario::ToolDef;
 use crate::trace::{Refusal, ToolCall, ToolResult, Verdict};
 
-use super::arg;
+use super::{Run, arg};
 
 /// The host's checks on a proposed call: it must be offered, carry exactly
 /// the declared arguments, and stay inside the workspace.
@@ -53,4 +54,29 @@ pub(super) struct OpRecord {
 /// A call's arguments without its operation id: what the id stands for.
 pub(super) fn without_op_id(args: &[(String, String)]) -> Vec<(String, String)> {
     args.iter().filter(|(k, _)| k != "op_id").cloned().collect()
+}
+
+impl Run<'_> {
+    /// The host's record for a call's operation id: the earlier result when
+    /// the same call comes again, an error when the id was used for another
+    /// call (as in the notes' loop: 同一幂等ID不能指向不同动作).
+    pub(super) fn recorded(&self, index: usize) -> Option<(String, ToolResult, bool)> {
+        let call = &self.trace.calls[index];
+        let op = arg(&call.args, "op_id")?;
+        let record = self.workspace.ops.get(op)?;
+        let same = record.tool == call.tool && record.args == without_op_id(&call.args);
+        if same {
+            let mut result = record.result.clone();
+            result.replayed = true;
+            return Some((op.to_string(), result, false));
+        }
+        let (text, canonical) = self.said(|lang| i18n::op_conflict(op, lang));
+        let result = ToolResult {
+            text,
+            is_error: true,
+            replayed: false,
+            canonical,
+        };
+        Some((op.to_string(), result, true))
+    }
 }

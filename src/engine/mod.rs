@@ -7,8 +7,8 @@
 //!
 //! This file is the loop (model calls, the provider's rejection, pairing
 //! results); `host.rs` holds the host's checks on a proposed call and its
-//! record of operation ids; `tools.rs` the built-in tools and the in-memory
-//! workspace they act on.
+//! record of operation ids; `tools.rs` the built-in tools, how the host runs
+//! one for a call, and the in-memory workspace they act on.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,15 +19,14 @@ mod tools;
 pub use host::{inside_workspace, validate};
 pub use tools::{BuiltinTool, ToolSays};
 
-use host::{OpRecord, without_op_id};
 use tools::Workspace;
 
 use crate::i18n;
 use crate::rules::RuleMatcher;
 use crate::scenario::{EndStatus, Lang, Rule, Scenario};
 use crate::trace::{
-    CallId, Counters, FileChange, FileEvent, Lane, Message, ModelCall, OfferedTool, Role, Step,
-    StepKind, TaskOutcome, ToolCall, ToolResult, Trace, Verdict,
+    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, TaskOutcome,
+    ToolCall, ToolResult, Trace, Verdict,
 };
 
 /// Past this many steps the run is refused rather than drawn.
@@ -581,91 +580,6 @@ impl<'a> Run<'a> {
             message.canonical = result.canonical;
             self.append(message);
         }
-    }
-
-    /// The host's record for a call's operation id: the earlier result when
-    /// the same call comes again, an error when the id was used for another
-    /// call (as in the notes' loop: 同一幂等ID不能指向不同动作).
-    fn recorded(&self, index: usize) -> Option<(String, ToolResult, bool)> {
-        let call = &self.trace.calls[index];
-        let op = arg(&call.args, "op_id")?;
-        let record = self.workspace.ops.get(op)?;
-        let same = record.tool == call.tool && record.args == without_op_id(&call.args);
-        if same {
-            let mut result = record.result.clone();
-            result.replayed = true;
-            return Some((op.to_string(), result, false));
-        }
-        let (text, canonical) = self.said(|lang| i18n::op_conflict(op, lang));
-        let result = ToolResult {
-            text,
-            is_error: true,
-            replayed: false,
-            canonical,
-        };
-        Some((op.to_string(), result, true))
-    }
-
-    /// Run a tool for a model's call and record what it did to the
-    /// workspace at `step`, and its result under the call's operation id.
-    fn run_tool(&mut self, tool: &str, args: &[(String, String)], step: usize) -> ToolResult {
-        let result = self.execute(tool, args);
-        if let Some(op) = arg(args, "op_id") {
-            let record = OpRecord {
-                tool: tool.to_string(),
-                args: without_op_id(args),
-                result: result.clone(),
-            };
-            self.workspace.ops.insert(op.to_string(), record);
-        }
-        if tool == self.verify_tool() && !result.is_error {
-            self.last_pass = Some(step);
-        }
-        result
-    }
-
-    fn verify_tool(&self) -> &str {
-        self.scenario
-            .verify
-            .as_ref()
-            .map_or("", |v| v.tool.as_str())
-    }
-
-    /// Execute a built-in tool against the in-memory workspace.
-    fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
-        let step = self.current_step();
-        let said = self.tool_says(tool, args);
-        let (text, canonical) =
-            self.said(|lang| i18n::tool_says(said.as_ref().unwrap_or_else(|e| e), lang));
-        let is_error = said.is_err();
-        for (path, change) in self.workspace.events.drain(..) {
-            if matches!(change, FileChange::Written { .. }) {
-                self.counters.writes += 1;
-                self.last_write = Some(step);
-                if !self.trace.files.contains(&path) {
-                    self.trace.files.push(path.clone());
-                }
-            }
-            self.trace
-                .file_events
-                .push(FileEvent { step, path, change });
-        }
-        ToolResult {
-            text,
-            is_error,
-            replayed: false,
-            canonical,
-        }
-    }
-
-    /// What a built-in tool does to the workspace, and what it says.
-    fn tool_says(&mut self, tool: &str, args: &[(String, String)]) -> Result<ToolSays, ToolSays> {
-        let Some(builtin) = BuiltinTool::parse(tool) else {
-            return Err(ToolSays::NoSuchTool(tool.to_string()));
-        };
-        let def = self.scenario.tools.iter().find(|t| t.name == tool);
-        let checks = def.map_or(&[][..], |d| &d.checks);
-        self.workspace.run(builtin, args, checks)
     }
 
     fn finish(mut self, end: EndStatus) -> Trace {

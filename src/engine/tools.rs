@@ -3,11 +3,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::i18n;
 use crate::scenario::FileCheck;
-use crate::trace::FileChange;
+use crate::trace::{FileChange, FileEvent, ToolResult};
 
-use super::arg;
-use super::host::OpRecord;
+use super::host::{OpRecord, without_op_id};
+use super::{Run, arg};
 
 /// What a built-in tool says back, before it is put into words in the
 /// trace's language (`i18n::tool_says`). File contents are data and stay
@@ -74,6 +75,80 @@ impl BuiltinTool {
             BuiltinTool::PatchFile => &["path", "find", "replace"],
             BuiltinTool::RunTests => &[],
         }
+    }
+}
+
+/// The host running a built-in tool for a call.
+impl Run<'_> {
+    /// Run a tool for a model's call and record what it did to the
+    /// workspace at `step`, and its result under the call's operation id.
+    pub(super) fn run_tool(
+        &mut self,
+        tool: &str,
+        args: &[(String, String)],
+        step: usize,
+    ) -> ToolResult {
+        let result = self.execute(tool, args);
+        if let Some(op) = arg(args, "op_id") {
+            let record = OpRecord {
+                tool: tool.to_string(),
+                args: without_op_id(args),
+                result: result.clone(),
+            };
+            self.workspace.ops.insert(op.to_string(), record);
+        }
+        if tool == self.verify_tool() && !result.is_error {
+            self.last_pass = Some(step);
+        }
+        result
+    }
+
+    pub(super) fn verify_tool(&self) -> &str {
+        self.scenario
+            .verify
+            .as_ref()
+            .map_or("", |v| v.tool.as_str())
+    }
+
+    /// Execute a built-in tool against the in-memory workspace.
+    pub(super) fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
+        let step = self.current_step();
+        let said = self.tool_says(tool, args);
+        let (text, canonical) =
+            self.said(|lang| i18n::tool_says(said.as_ref().unwrap_or_else(|e| e), lang));
+        let is_error = said.is_err();
+        for (path, change) in self.workspace.events.drain(..) {
+            if matches!(change, FileChange::Written { .. }) {
+                self.counters.writes += 1;
+                self.last_write = Some(step);
+                if !self.trace.files.contains(&path) {
+                    self.trace.files.push(path.clone());
+                }
+            }
+            self.trace
+                .file_events
+                .push(FileEvent { step, path, change });
+        }
+        ToolResult {
+            text,
+            is_error,
+            replayed: false,
+            canonical,
+        }
+    }
+
+    /// What a built-in tool does to the workspace, and what it says.
+    pub(super) fn tool_says(
+        &mut self,
+        tool: &str,
+        args: &[(String, String)],
+    ) -> Result<ToolSays, ToolSays> {
+        let Some(builtin) = BuiltinTool::parse(tool) else {
+            return Err(ToolSays::NoSuchTool(tool.to_string()));
+        };
+        let def = self.scenario.tools.iter().find(|t| t.name == tool);
+        let checks = def.map_or(&[][..], |d| &d.checks);
+        self.workspace.run(builtin, args, checks)
     }
 }
 
