@@ -1,5 +1,7 @@
 //! The app's update function, tested without drawing anything.
 
+mod common;
+
 use agent_loop_sim::app::{
     Action, App, DWELL_DEFAULT_MS, DWELL_MAX_MS, DWELL_MIN_MS, Overlay, Panel,
 };
@@ -11,7 +13,7 @@ use agent_loop_sim::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 fn app() -> App {
-    App::new(load::load(DEFAULT_SCENARIO).unwrap(), Lang::Zh, Theme::DARK)
+    common::app(DEFAULT_SCENARIO, Lang::Zh)
 }
 
 fn apply(app: &mut App, actions: &[Action]) {
