@@ -30,11 +30,9 @@ impl Lang {
         self.into()
     }
 
+    /// The language the switch key goes to: the next one, round the list.
     pub fn other(self) -> Lang {
-        match self {
-            Lang::Zh => Lang::En,
-            Lang::En => Lang::Zh,
-        }
+        Lang::ALL[(self.index() + 1) % Lang::COUNT]
     }
 
     pub fn parse(s: &str) -> Option<Lang> {
@@ -272,6 +270,8 @@ mod tests {
             assert_eq!(end.code(), *name);
             assert_eq!(serde_json::to_value(end).unwrap(), serde_json::json!(name));
         }
+        assert_eq!(Lang::Zh.other(), Lang::En);
+        assert_eq!(Lang::En.other(), Lang::Zh);
         for lang in Lang::ALL {
             assert_eq!(Lang::parse(lang.code()), Some(lang));
             assert_eq!(
