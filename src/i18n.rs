@@ -138,16 +138,9 @@ catalogue! {
     DWELL = ["间隔", "dwell"];
     ZOOMED = ["放大", "zoomed"];
     FOCUS = ["焦点", "focus"];
-    MODEL_CALLS = ["模型调用", "model calls"];
-    TOOL_RUNS = ["工具执行", "tool runs"];
-    WRITES = ["写入", "writes"];
-    CONTEXT_SIZE = ["上下文", "context"];
-    CHARS = ["字符", "chars"];
-    MESSAGES = ["条消息", "messages"];
     RUNNING_LOOP = ["循环进行中", "loop running"];
     ACTING = ["行动方", "acting"];
     USER = ["用户", "user"];
-    NEW = ["新", "NEW"];
     TOOLS_OFFERED = ["提供的工具", "Tools offered"];
     NOTHING_SENT = ["还没有调用模型：模型什么都没看到。", "No model call yet: the model has seen nothing."];
     HOST_HOLDS = ["主机手中的消息（尚未发送）", "Messages the host holds (not sent yet)"];
