@@ -145,9 +145,10 @@ catalogue! {
     NOTHING_SENT = ["还没有调用模型：模型什么都没看到。", "No model call yet: the model has seen nothing."];
     HOST_HOLDS = ["主机手中的消息（尚未发送）", "Messages the host holds (not sent yet)"];
     APPENDED_SINCE = ["此后追加：尚未发给模型", "Appended since: not yet sent to the model"];
-    APPENDED_AFTER_END = ["最后一次调用之后追加：循环已结束，不会发送", "After the last call: never sent (loop ended)"];
+    APPENDED_AFTER_END = ["最后一次调用之后追加：循环已结束，不会发送", "Added after the last call: never sent"];
     DISK = ["磁盘（模型从未直接看到）", "Disk (never shown to the model)"];
     NONE = ["无", "none"];
+    MORE_FILES = ["另有 {n} 个", "+{n} more"];
     NO_CALLS = ["还没有工具调用。", "No tool calls yet."];
     ENVIRONMENT = ["环境", "Environment"];
     NOT_READ = ["未读", "not read"];
@@ -209,6 +210,8 @@ catalogue! {
     STATUS_RUNNING = ["执行中", "running"];
     STATUS_DONE = ["完成", "done"];
     STATUS_REPLAYED = ["重放", "replayed"];
+    STATUS_UNANSWERED = ["未回答", "unanswered"];
+    STATUS_WRONG_ID = ["错配", "wrong id"];
     STATUS_ERROR = ["出错", "error"];
     STATUS_REFUSED = ["被拒绝", "refused"];
     END_ANSWER = ["最终答案", "final answer"];
@@ -217,7 +220,7 @@ catalogue! {
     END_CRASHED = ["主机崩溃", "harness crashed"];
     TASK_VERIFIED = ["已验证", "verified"];
     TASK_VERIFIED_WHY = ["已验证（改动之后检查通过）", "verified (a check passed after the last change)"];
-    TASK_ANSWERED = ["已回答", "answered"];
+    TASK_ANSWERED = ["已回答（未检查）", "answered (unchecked)"];
     TASK_ANSWERED_WHY = ["已回答（只读，答案未经检查）", "answered (read-only; the answer is not checked)"];
     TASK_UNVERIFIED = ["未验证", "unverified"];
     TASK_UNVERIFIED_WHY = ["未验证（有改动，没人检查）", "unverified (changed, never checked)"];
@@ -233,6 +236,10 @@ catalogue! {
     COUNTERS_SENT_SHORT = [
         "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字符，≈ {tokens} token",
         "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} chars, ≈ {tokens} tokens",
+    ];
+    COUNTERS_SENT_SHORTEST = [
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字符",
+        "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} chars",
     ];
     COUNTERS_NOTHING_SENT = [
         "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 上下文：尚未发送",
@@ -302,9 +309,9 @@ catalogue! {
     ARROW_REFUSED = ["{call} ✗ 拒绝：{reason}", "{call} ✗ refused: {reason}"];
     ARROW_RUN = ["执行 {ids}", "run {ids}"];
     ARROW_ORPHAN = ["{call} ⇐ ✗ 没有这个 id 的调用（孤立结果）", "{call} ⇐ ✗ no call has this id (orphan)"];
-    ARROW_WRONG_ID = ["{call} 的结果 ⇒ 挂到 {to} ✗：{text}", "{call}'s result ⇒ attached to {to} ✗: {text}"];
+    ARROW_WRONG_ID = ["{call} 的结果 ⇒ {to} ✗ 错配：{text}", "{call}'s result ⇒ {to} ✗ wrong id: {text}"];
     ARROW_DROPPED = ["{call} ⇐ {mark}{text}（未追加！）", "{call} ⇐ {mark}{text} (not appended!)"];
-    ARROW_REPLAYS = ["{call} ↺ 按 {op} 的记录作答", "{call} ↺ from the record of {op}"];
+    ARROW_REPLAYS = ["{call} ↺ 重放 {op}", "{call} ↺ replay of {op}"];
     ARROW_OP_CONFLICT = ["{call} ✗ 操作 id {op} 已用于别的调用", "{call} ✗ op id {op} already used for another call"];
     ARROW_REJECTED = ["✗ 400 请求被拒：{ids} 没有结果", "✗ 400 rejected: {ids} has no result"];
     ARROW_FINAL_ANSWER = ["最终答案", "final answer"];
@@ -502,6 +509,11 @@ pub fn growth(bars: &str, first: usize, last: usize, calls: usize, lang: Lang) -
     )
 }
 
+/// "+2 more" after the files that fit on a line.
+pub fn more_files(n: usize, lang: Lang) -> String {
+    MORE_FILES.fill(lang, &[("n", &n)])
+}
+
 /// A result as attached to its call, with what went wrong in the pairing
 /// and what answered the call said in words (the table and the plain
 /// transcript say the same).
@@ -566,6 +578,8 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::Running => STATUS_RUNNING,
         CallStatus::Done => STATUS_DONE,
         CallStatus::Replayed => STATUS_REPLAYED,
+        CallStatus::Unanswered => STATUS_UNANSWERED,
+        CallStatus::WrongId => STATUS_WRONG_ID,
         CallStatus::Error => STATUS_ERROR,
         CallStatus::Refused => STATUS_REFUSED,
     }
@@ -595,8 +609,14 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
     if long { reason } else { short }.get(lang)
 }
 
-/// The header's counters, in words; `short` for narrow screens.
+/// The header's counters, in words; `short` for narrow screens, `shortest`
+/// without the token estimate (never a number cut from its unit).
 pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
+    counters_at(trace, step, if short { 1 } else { 0 }, lang)
+}
+
+/// The counters at a level of detail: 0 full, 1 short, 2 without tokens.
+pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String {
     let c = step.counters;
     let sent = step.model_call.map(|i| &trace.model_calls[i]);
     let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
@@ -621,10 +641,10 @@ pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
             &[("calls", &calls), ("runs", &runs), ("writes", &c.writes)],
         );
     };
-    let template = if short {
-        COUNTERS_SENT_SHORT
-    } else {
-        COUNTERS_SENT
+    let template = match detail {
+        0 => COUNTERS_SENT,
+        1 => COUNTERS_SENT_SHORT,
+        _ => COUNTERS_SENT_SHORTEST,
     };
     template.fill(
         lang,

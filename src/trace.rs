@@ -217,6 +217,13 @@ impl ToolCall {
         }
         let done = |s: Option<usize>| s.is_some_and(|s| s <= step);
         if done(self.finished) {
+            // A result the host lost or filed under another id is what the
+            // table must say first: the call is not answered as asked.
+            match self.pairing() {
+                Some(Pairing::Dropped) => return Some(CallStatus::Unanswered),
+                Some(Pairing::WrongId(_)) => return Some(CallStatus::WrongId),
+                _ => {}
+            }
             return Some(match self.outcome() {
                 Some(Outcome::Refused) => CallStatus::Refused,
                 Some(Outcome::Error | Outcome::OpConflict) => CallStatus::Error,
@@ -266,17 +273,23 @@ pub enum CallStatus {
     Done,
     /// Answered by the host from its record of the operation id.
     Replayed,
+    /// The result came back but was never appended (a harness bug).
+    Unanswered,
+    /// The result was appended under another call's id (a harness bug).
+    WrongId,
     Error,
     Refused,
 }
 
 impl CallStatus {
-    pub const ALL: [CallStatus; 7] = [
+    pub const ALL: [CallStatus; 9] = [
         CallStatus::Proposed,
         CallStatus::Approved,
         CallStatus::Running,
         CallStatus::Done,
         CallStatus::Replayed,
+        CallStatus::Unanswered,
+        CallStatus::WrongId,
         CallStatus::Error,
         CallStatus::Refused,
     ];

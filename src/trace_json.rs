@@ -23,7 +23,7 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use crate::i18n;
 use crate::trace::{
-    CallId, CallStatus, FileChange, Lane, Message, Outcome, Pairing, Role, Step, StepKind,
+    CallId, CallStatus, FileChange, Lane, Message, Outcome, Pairing, Role, Source, Step, StepKind,
     ToolCall, Trace, Verdict,
 };
 
@@ -199,7 +199,12 @@ impl<'a> StepJson<'a> {
         StepJson {
             number: index + 1,
             kind: kind_code(&step.kind),
-            from: step.from.map_or("user", lane_code),
+            // The rejection of a request is the provider's API, not a lane.
+            from: match step.source() {
+                Source::User => "user",
+                Source::Provider => "provider",
+                Source::Lane(lane) => lane_code(lane),
+            },
             to: lane_code(step.to),
             title: i18n::step_title(trace, index),
             narration: step.narration.as_deref(),

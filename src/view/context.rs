@@ -26,8 +26,16 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
 
     // Build from the newest message back, only as many lines as the window
     // needs, and a screenful more to know how far it can scroll.
-    let (body, more) = body_lines(app, w, room * 2 + scroll + 1);
+    let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1);
     let win = super::Window::from_end(body.len(), more, room, scroll);
+    // Messages below the divider were not sent: when it is scrolled away
+    // above them, it stays pinned at the top, so they never look sent.
+    if let Some(d) = divider_at
+        && d < win.start
+        && win.start < win.end
+    {
+        body[win.start] = body[d].clone();
+    }
     let top_len = top.len() as u16;
     super::draw_lines(&top, area, buf);
     let list = Rect {
@@ -116,14 +124,14 @@ fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) ->
                 .min(BARS.len() - 1)]
         })
         .collect();
-    let first = trace.model_calls[0].context_size;
+    let first = calls[0].context_size;
     let last = trace.model_calls[index].context_size;
     i18n::growth(&bars, first, last, index + 1, lang)
 }
 
 /// The messages the host holds at this step, newest last, built backwards
 /// until `wanted` lines exist. Returns whether older messages were left out.
-fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool) {
+fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, Option<usize>) {
     let trace = app.trace();
     let lang = app.lang;
     let theme = app.theme;
@@ -149,21 +157,26 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool) 
     let mut body: Vec<Line<'static>> = Vec::new();
     let mut index = held;
     let mut divider_done = held == sent;
+    // Where the divider stands, counted from the newest line.
+    let mut divider_from_end = None;
     while index > 0 && body.len() < wanted {
         index -= 1;
         let new = index >= new_from && index < sent;
-        let mut block = message_lines(app, trace, index, new, w);
+        let block = message_lines(app, trace, index, new, w);
         if !divider_done && index < sent {
-            block.push(divider(divider_label.get(lang), w, theme.muted()));
+            divider_from_end = Some(body.len());
+            body.push(divider(divider_label.get(lang), w, theme.muted()));
             divider_done = true;
         }
         body.extend(block.into_iter().rev());
     }
     if !divider_done {
+        divider_from_end = Some(body.len());
         body.push(divider(divider_label.get(lang), w, theme.muted()));
     }
     body.reverse();
-    (body, index > 0)
+    let divider_at = divider_from_end.map(|d| body.len() - 1 - d);
+    (body, index > 0, divider_at)
 }
 
 fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
@@ -269,14 +282,17 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
     if parts.is_empty() {
         parts.push(i18n::NONE.get(app.lang).to_string());
     }
-    // Two lines at most, so the messages keep their room; a cut is marked.
-    let text = format!("{}{}", i18n::lead(i18n::DISK, app.lang), parts.join(", "));
-    let mut lines = wrap(&text, w);
-    if lines.len() > 2 {
-        let rest = lines[1..].join(" ");
-        lines.truncate(1);
-        lines.push(truncate(&rest, w));
+    // Two lines at most, so the messages keep their room: files that do
+    // not fit are counted, never cut in the middle of a path.
+    let lead = i18n::lead(i18n::DISK, app.lang);
+    let mut shown = parts.len();
+    let mut lines = wrap(&format!("{lead}{}", parts.join(", ")), w);
+    while lines.len() > 2 && shown > 1 {
+        shown -= 1;
+        let more = i18n::more_files(parts.len() - shown, app.lang);
+        lines = wrap(&format!("{lead}{}, {more}", parts[..shown].join(", ")), w);
     }
+    lines.truncate(2);
     lines
         .into_iter()
         .map(|l| Line::styled(l, app.theme.muted()))

@@ -34,9 +34,11 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     // The provider's own words, exactly as its API returns them.
     if let StepKind::Rejected { error, .. } = &step.kind {
         out.push(Line::default());
-        out.push(Line::styled(
-            i18n::lead(i18n::PROVIDER_SAYS, lang),
+        out.extend(hanging(
+            vec![],
+            &i18n::lead(i18n::PROVIDER_SAYS, lang),
             theme.muted(),
+            w,
         ));
         out.extend(hanging(vec![Span::raw("  ")], error, theme.error(), w));
     }

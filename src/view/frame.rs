@@ -78,14 +78,16 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
             theme.muted(),
         )],
     };
-    let who = |long: bool| {
-        let who_acts = if long {
+    // `level` 0: all words; 1: the task's short name; 2: also the shorter
+    // actor and no "acting:" label.
+    let who = |level: u8| {
+        let who_acts = if level < 2 {
             i18n::who_acts(step, lang)
         } else {
             i18n::who_acts_short(step, lang)
         };
         let mut spans = vec![Span::raw(" ")];
-        if long {
+        if level < 2 {
             spans.push(Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted()));
         }
         spans.push(Span::styled(
@@ -93,23 +95,21 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
             actor_style.add_modifier(Modifier::BOLD),
         ));
         spans.push(Span::styled(" │", theme.muted()));
-        spans.extend(state(long));
+        spans.extend(state(level == 0));
         Line::from(spans)
     };
     // Narrow screens get shorter words, never a cut state.
-    let mut second = who(true);
-    if second.width() > area.width as usize {
-        second = who(false);
-    }
+    let second = (0..=2)
+        .map(who)
+        .find(|l| l.width() <= area.width as usize)
+        .unwrap_or_else(|| who(2));
     // The counters, in words; narrow screens get the shorter wording, and
     // what still does not fit is cut at a word, with a mark.
     let room = (area.width as usize).saturating_sub(1);
-    let long = i18n::counters(trace, step, false, lang);
-    let counters = if super::text::width(&long) <= room {
-        long
-    } else {
-        super::text::truncate(&i18n::counters(trace, step, true, lang), room)
-    };
+    let counters = (0..=2)
+        .map(|detail| i18n::counters_at(trace, step, detail, lang))
+        .find(|c| super::text::width(c) <= room)
+        .unwrap_or_else(|| super::text::truncate(&i18n::counters_at(trace, step, 2, lang), room));
     let third = Line::from(format!(" {counters}"));
     super::draw_lines(&[first, second, third], area, buf);
 }

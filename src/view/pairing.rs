@@ -174,14 +174,18 @@ fn status_style(app: &App, status: CallStatus) -> Style {
         CallStatus::Approved | CallStatus::Replayed => theme.lane_style(Lane::Host),
         CallStatus::Running => theme.lane_style(Lane::Tool),
         CallStatus::Done => theme.ok(),
-        CallStatus::Error | CallStatus::Refused => theme.error(),
+        CallStatus::Error | CallStatus::Refused | CallStatus::Unanswered | CallStatus::WrongId => {
+            theme.error()
+        }
     }
 }
 
 fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
     let wrong = !matches!(call.pairing(), Some(Pairing::ById));
     match status {
-        CallStatus::Error | CallStatus::Refused => app.theme.error(),
+        CallStatus::Error | CallStatus::Refused | CallStatus::Unanswered | CallStatus::WrongId => {
+            app.theme.error()
+        }
         CallStatus::Done | CallStatus::Replayed if wrong => app.theme.error(),
         _ => Style::new(),
     }
@@ -193,7 +197,12 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
     let result = call.result.as_ref().filter(|_| {
         matches!(
             status,
-            CallStatus::Done | CallStatus::Replayed | CallStatus::Error | CallStatus::Refused
+            CallStatus::Done
+                | CallStatus::Replayed
+                | CallStatus::Unanswered
+                | CallStatus::WrongId
+                | CallStatus::Error
+                | CallStatus::Refused
         )
     })?;
     Some(i18n::result_in_words(
