@@ -14,9 +14,7 @@
 #[path = "support/long_scenario.rs"]
 mod long_scenario;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use agent_loop_sim::app::{self, Action, App, Panel};
@@ -28,43 +26,9 @@ use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
 use criterion::{BenchmarkId, Criterion};
 
-/// The System allocator, counting the bytes live now and the most ever live.
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let now = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "support/counting.rs"]
+mod counting;
+use counting::heap_of;
 
 const LONG_CALLS: u32 = 1000;
 
@@ -80,17 +44,6 @@ fn long_app() -> App {
 
 fn mib(bytes: usize) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
-}
-
-/// Heap used while `f` runs (peak above what was live before) and what it
-/// leaves live afterwards, in bytes.
-fn heap_of<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
-    let value = f();
-    let peak = PEAK.load(Ordering::Relaxed) - before;
-    let kept = LIVE.load(Ordering::Relaxed).saturating_sub(before);
-    (value, peak, kept)
 }
 
 /// Printed once before the timings: memory, and one-shot times too long to

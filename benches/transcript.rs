@@ -12,10 +12,8 @@
 //!
 //!     cargo bench --bench transcript -- --warm-up-time 1 --measurement-time 3
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use agent_loop_sim::app::{self, Action, App};
@@ -25,42 +23,9 @@ use agent_loop_sim::theme::Theme;
 use agent_loop_sim::transcript;
 use criterion::Criterion;
 
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(bytes: usize) {
-    let now = LIVE.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grew(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-            grew(new_size);
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
+#[path = "support/counting.rs"]
+mod counting;
+use counting::heap_of;
 
 const CALLS: usize = 2000;
 const OUTPUT_BYTES: usize = 10 * 1024;
@@ -124,16 +89,14 @@ fn open(path: &str) -> App {
 
 fn report(path: &str) {
     let size = std::fs::metadata(path).unwrap().len();
-    let before = LIVE.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
     let start = Instant::now();
-    let app = open(path);
-    let opened = start.elapsed();
-    let at = frames::at_step(&app, 0, 120, 40);
-    let _ = frames::render(&at, 120, 40);
-    let first = start.elapsed();
-    let peak = PEAK.load(Ordering::Relaxed) - before;
-    let kept = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    let ((app, opened, first), peak, kept) = heap_of(|| {
+        let app = open(path);
+        let opened = start.elapsed();
+        let at = frames::at_step(&app, 0, 120, 40);
+        let _ = frames::render(&at, 120, 40);
+        (app, opened, start.elapsed())
+    });
     println!(
         "transcript: {:.1} MB file, {} calls, {} steps: opened in {:.0} ms, first frame at {:.0} ms; \
          peak heap {:.1} MiB while opening, {:.1} MiB kept",
