@@ -3,6 +3,7 @@
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use ratatui::DefaultTerminal;
@@ -92,7 +93,13 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
         }
         if dirty {
             let mut limits = view::Limits::default();
-            terminal.draw(|frame| limits = view::render(&app, frame.area(), frame.buffer_mut()))?;
+            {
+                // A signal that gives the terminal back waits for the frame
+                // being written, and no frame follows it.
+                let _writing = writing();
+                terminal
+                    .draw(|frame| limits = view::render(&app, frame.area(), frame.buffer_mut()))?;
+            }
             // A screen of another shape may leave a panel scrolled past its
             // end: clamp, and draw again only then.
             let scrolled = (app.scroll, app.overlay_scroll);
@@ -289,6 +296,16 @@ fn retake() {
     let _ = signal_hook::low_level::raise(libc::SIGWINCH);
 }
 
+/// Held by whoever writes to the terminal: the event loop while it draws a
+/// frame, the signal thread while it gives the terminal back (and, on a
+/// fatal signal, until the exit), so a frame is never drawn after the
+/// alternate screen was left.
+static WRITING: Mutex<()> = Mutex::new(());
+
+fn writing() -> MutexGuard<'static, ()> {
+    WRITING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Set when the terminal has been taken back after a suspend: the event
 /// loop clears and draws the whole screen.
 static RESUMED: AtomicBool = AtomicBool::new(false);
@@ -319,6 +336,7 @@ fn handle_signals() {
     };
     std::thread::spawn(move || {
         while let Some(signal) = signals.forever().next() {
+            let _writing = writing();
             match signal {
                 libc::SIGTSTP => {
                     restore();
