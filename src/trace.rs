@@ -175,6 +175,31 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
+    /// A call just proposed in model call `model_call`'s reply at `step`:
+    /// nothing decided, run or answered yet.
+    pub fn proposed(
+        id: CallId,
+        tool: String,
+        args: Vec<(String, String)>,
+        model_call: u32,
+        step: usize,
+    ) -> Self {
+        ToolCall {
+            id,
+            tool,
+            args,
+            raw_args: None,
+            model_call,
+            proposed: step,
+            verdict: None,
+            started: None,
+            finished: None,
+            result: None,
+            paired_to: None,
+            appended: false,
+        }
+    }
+
     pub fn args_text(&self) -> String {
         if let Some(raw) = &self.raw_args {
             // The file's JSON, as values exactly; spaced after `:` and `,` as

@@ -420,20 +420,8 @@ impl<'a> Run<'a> {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             args.sort_by_key(|(k, _)| position(k));
-            self.trace.calls.push(ToolCall {
-                id: id.clone(),
-                tool: spec.tool.clone(),
-                args,
-                raw_args: None,
-                model_call: number,
-                proposed,
-                verdict: None,
-                started: None,
-                finished: None,
-                result: None,
-                paired_to: None,
-                appended: false,
-            });
+            let call = ToolCall::proposed(id.clone(), spec.tool.clone(), args, number, proposed);
+            self.trace.calls.push(call);
             ids.push(id);
         }
         let text = rule

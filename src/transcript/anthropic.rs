@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, CallSpec, Msg, args_of, offered, text_of};
+use super::builder::{Builder, CallSpec, Msg, args_of, offered_tools, text_of};
 use super::{at_line, exchange};
 use crate::load::ScenarioError;
 
@@ -36,17 +36,7 @@ pub fn document(
             b.system(&text_of(system));
         }
         if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(
-                tools
-                    .iter()
-                    .filter_map(|t| {
-                        let name = t.get("name")?.as_str()?;
-                        let description =
-                            t.get("description").and_then(Value::as_str).unwrap_or("");
-                        Some(offered(name, description, t.get("input_schema")))
-                    })
-                    .collect(),
-            );
+            b.tools(offered_tools(tools, "input_schema"));
         }
         let items = request
             .get("messages")

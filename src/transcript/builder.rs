@@ -797,20 +797,15 @@ impl Build {
             self.call_index
                 .entry(spec.id.clone())
                 .or_insert(self.trace.calls.len());
-            self.trace.calls.push(ToolCall {
-                id: id.clone(),
-                tool: spec.name.clone(),
-                args: spec.args.pairs.clone(),
-                raw_args: spec.args.raw.clone(),
-                model_call: number,
+            let mut call = ToolCall::proposed(
+                id.clone(),
+                spec.name.clone(),
+                spec.args.pairs.clone(),
+                number,
                 proposed,
-                verdict: None,
-                started: None,
-                finished: None,
-                result: None,
-                paired_to: None,
-                appended: false,
-            });
+            );
+            call.raw_args = spec.args.raw.clone();
+            self.trace.calls.push(call);
             ids.push(id);
         }
         let estimate = estimate_tokens(&text)
@@ -1030,6 +1025,23 @@ pub fn args_of_json_text(text: &str) -> CallArgs {
         _ if text.trim().is_empty() => CallArgs::default(),
         _ => vec![("arguments".to_string(), text.to_string())].into(),
     }
+}
+
+/// A request's list of tool definitions, each read by `offered`: its
+/// `name`, `description` and the JSON schema under `schema_key`
+/// (`parameters`, `input_schema`), looked for inside `function` where the
+/// format wraps it there (Chat Completions).
+pub fn offered_tools(tools: &[serde_json::Value], schema_key: &str) -> Vec<OfferedTool> {
+    use serde_json::Value;
+    tools
+        .iter()
+        .filter_map(|t| {
+            let f = t.get("function").unwrap_or(t);
+            let name = f.get("name")?.as_str()?;
+            let description = f.get("description").and_then(Value::as_str).unwrap_or("");
+            Some(offered(name, description, f.get(schema_key)))
+        })
+        .collect()
 }
 
 /// Tool definitions as offered: name, parameter names, description.

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered, text_of};
+use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::{at_line, exchange};
 use crate::load::ScenarioError;
 
@@ -30,18 +30,7 @@ pub fn document(
     };
     if let Some(request) = parts.request {
         if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(
-                tools
-                    .iter()
-                    .filter_map(|t| {
-                        let f = t.get("function").unwrap_or(t);
-                        let name = f.get("name")?.as_str()?;
-                        let description =
-                            f.get("description").and_then(Value::as_str).unwrap_or("");
-                        Some(offered(name, description, f.get("parameters")))
-                    })
-                    .collect(),
-            );
+            b.tools(offered_tools(tools, "parameters"));
         }
         let items = request
             .get("messages")

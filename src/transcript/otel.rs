@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::at_line;
-use super::builder::{Builder, CallSpec, Msg, args_of, args_of_json_text, offered, text_of};
+use super::builder::{Builder, CallSpec, Msg, args_of, args_of_json_text, offered_tools, text_of};
 use crate::load::ScenarioError;
 
 /// A GenAI span, kept until all are read (they are sorted by start time).
@@ -200,17 +200,7 @@ pub fn finish(b: &mut Builder) {
             b.system(&parts.iter().map(part_text).collect::<Vec<_>>().join("\n"));
         }
         if let Some(Value::Array(tools)) = json_attr(a, "gen_ai.tool.definitions") {
-            b.tools(
-                tools
-                    .iter()
-                    .filter_map(|t| {
-                        let name = t.get("name")?.as_str()?;
-                        let description =
-                            t.get("description").and_then(Value::as_str).unwrap_or("");
-                        Some(offered(name, description, t.get("parameters")))
-                    })
-                    .collect(),
-            );
+            b.tools(offered_tools(&tools, "parameters"));
         }
         let tokens = |k: &str| a.get(k).and_then(Value::as_u64);
         let mut input = Vec::new();

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered, text_of};
+use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::{at_line, exchange};
 use crate::load::ScenarioError;
 
@@ -53,17 +53,7 @@ pub fn document(
             b.system(instructions);
         }
         if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(
-                tools
-                    .iter()
-                    .filter_map(|t| {
-                        let name = t.get("name")?.as_str()?;
-                        let description =
-                            t.get("description").and_then(Value::as_str).unwrap_or("");
-                        Some(offered(name, description, t.get("parameters")))
-                    })
-                    .collect(),
-            );
+            b.tools(offered_tools(tools, "parameters"));
         }
         let msgs = match request.get("input") {
             Some(Value::String(s)) => vec![Msg::User {
