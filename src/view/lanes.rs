@@ -303,7 +303,7 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
                 format!("{} v{version}", i18n::WRITTEN.get(lang))
             }
         };
-        parts.push(format!("{path}: {state}"));
+        parts.push(format!("{path}{}{state}", i18n::colon(lang)));
     }
     if parts.is_empty() {
         parts.push(i18n::NONE.get(lang).to_string());
