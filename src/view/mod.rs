@@ -162,16 +162,26 @@ impl Window {
             let limit = Window::from_top(len, h, 0).limit;
             return Window::from_top(len, h, limit.saturating_sub(scroll));
         }
+        // Too low for marker rows: the newest lines, no scrolling, as
+        // reading from the top does at that height.
+        if h < 3 {
+            return Window {
+                start: len.saturating_sub(h),
+                end: len,
+                above: false,
+                below: false,
+                limit: 0,
+            };
+        }
         // Older lines exist past what was built: a marker row above, and
         // at least the shown amount more to scroll.
-        let h = h.max(1);
-        let below = scroll > 0 && h >= 3;
+        let below = scroll > 0;
         let body = h - 1 - usize::from(below);
         let end = len.saturating_sub(scroll);
         Window {
             start: end.saturating_sub(body),
             end,
-            above: h >= 2,
+            above: true,
             below,
             limit: scroll + h,
         }
@@ -344,4 +354,29 @@ fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
         .style(Style::new())
         .wrap(Wrap { trim: true })
         .render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Window;
+
+    /// How far a panel can scroll never depends on how far it is scrolled
+    /// in a way that takes back a step: a panel too low for marker rows
+    /// does not scroll at all, whether or not older lines exist.
+    #[test]
+    fn a_window_too_low_for_markers_does_not_scroll() {
+        for h in 0..3 {
+            for len in 0..12 {
+                for scroll in 0..4 {
+                    for more in [false, true] {
+                        let w = Window::from_end(len, more, h, scroll);
+                        assert_eq!(w.limit, 0, "{len} {more} {h} {scroll}");
+                        assert!(w.end - w.start <= h);
+                    }
+                }
+            }
+        }
+        // With room, a window over more lines than built can scroll.
+        assert!(Window::from_end(10, true, 5, 0).limit > 0);
+    }
 }
