@@ -103,6 +103,10 @@ pub enum Command {
         /// PNG pixels per SVG pixel (png only; 2 makes 120 columns 2,440 px wide).
         #[arg(long, value_name = "FACTOR", default_value = "2", value_parser = parse_scale)]
         scale: f32,
+        /// Put the fonts the figure uses, cut down to its characters, into the
+        /// SVG or HTML, so it reads the same without them installed (svg, html).
+        #[arg(long)]
+        embed_fonts: bool,
     },
 }
 

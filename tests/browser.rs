@@ -52,7 +52,13 @@ impl Drop for Browser {
 }
 
 fn launch(path: &Path, profile: &Path) -> (Browser, String) {
+    launch_with(path, profile, &[])
+}
+
+/// The browser with extra environment (e.g. a FONTCONFIG_FILE).
+fn launch_with(path: &Path, profile: &Path, env: &[(&str, &Path)]) -> (Browser, String) {
     let mut child = Command::new(path)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .args([
             "--headless",
             "--remote-debugging-port=0",
@@ -459,4 +465,207 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         page.eval("performance.getEntriesByType('resource').length"),
         json!(0)
     );
+}
+
+/// A fontconfig setup with one Latin serif font and nothing else (no
+/// monospace, no CJK): a reader's machine without the figure's fonts.
+/// Chromium reads it (fontconfig); so would our export (fontdb reads the
+/// same FONTCONFIG_FILE). With no font at all Chromium fails to load even
+/// a web font, so one is kept. None where that font is not installed.
+fn serif_only(dir: &Path) -> Option<PathBuf> {
+    let serif = Path::new("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf");
+    if !serif.is_file() {
+        return None;
+    }
+    let fonts = dir.join("serif-only");
+    std::fs::create_dir_all(&fonts).unwrap();
+    std::fs::copy(serif, fonts.join("DejaVuSerif.ttf")).unwrap();
+    let conf = dir.join("fonts.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n\
+             <fontconfig><dir>{}</dir><cachedir>{}</cachedir></fontconfig>\n",
+            fonts.display(),
+            dir.join("fc-cache").display()
+        ),
+    )
+    .unwrap();
+    Some(conf)
+}
+
+/// Every Unicode character a PDF's text maps to (ToUnicode bfchar and
+/// bfrange entries, ActualText spans, in its Flate streams): the text a PDF
+/// reader can find.
+fn pdf_text_chars(pdf: &[u8]) -> std::collections::BTreeSet<char> {
+    use std::io::Read as _;
+    let mut chars = std::collections::BTreeSet::new();
+    let hex = |s: &str| u32::from_str_radix(s.trim_matches(['<', '>']), 16).ok();
+    let utf16 = |s: &str| -> Vec<char> {
+        let s = s.trim_matches(['<', '>']);
+        let units: Vec<u16> = (0..s.len() / 4)
+            .filter_map(|i| u16::from_str_radix(&s[i * 4..i * 4 + 4], 16).ok())
+            .collect();
+        char::decode_utf16(units).filter_map(Result::ok).collect()
+    };
+    let mut rest = pdf;
+    while let Some(at) = find(rest, b"stream") {
+        let body = &rest[at + 6..];
+        let body = body.strip_prefix(b"\r").unwrap_or(body);
+        let body = body.strip_prefix(b"\n").unwrap_or(body);
+        let end = find(body, b"endstream").unwrap_or(body.len());
+        let mut text = String::new();
+        let _ = flate2::read::ZlibDecoder::new(&body[..end]).read_to_string(&mut text);
+        // A glyph drawn for one of several characters carries its text
+        // itself (Skia writes an ActualText span around it).
+        for span in text.split("/ActualText <FEFF").skip(1) {
+            chars.extend(utf16(span.split('>').next().unwrap_or("")));
+        }
+        for section in ["beginbfchar", "beginbfrange"] {
+            for block in text.split(section).skip(1) {
+                let block = block.split("end").next().unwrap_or("");
+                for line in block.lines() {
+                    let words: Vec<&str> = line.split_whitespace().collect();
+                    match (section, words.as_slice()) {
+                        ("beginbfchar", [_, dst]) => chars.extend(utf16(dst)),
+                        ("beginbfrange", [lo, hi, dst]) if dst.starts_with('<') => {
+                            if let (Some(lo), Some(hi), Some(&first)) =
+                                (hex(lo), hex(hi), utf16(dst).first())
+                            {
+                                chars.extend(
+                                    (0..=hi.saturating_sub(lo))
+                                        .filter_map(|k| char::from_u32(first as u32 + k)),
+                                );
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        rest = &body[(end + b"endstream".len()).min(body.len())..];
+    }
+    chars
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+#[test]
+fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() {
+    let Some(chromium) = find_browser() else {
+        eprintln!("SKIPPED embedded fonts in Chromium: no Chromium found");
+        return;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-fonts");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let export = |extra: &[&str], out: &str| {
+        let out = Command::new(BIN)
+            .args(["export", "--format", "html", "--steps", "7", "--out"])
+            .arg(dir.join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        out
+    };
+    let made = export(&["--embed-fonts"], "embedded");
+    if !made.status.success() {
+        // No CJK font on this machine: the export refuses (tests/figures.rs
+        // checks the message); nothing to look at in a browser.
+        let err = String::from_utf8_lossy(&made.stderr);
+        assert!(err.contains("fonts-noto-cjk"), "{err}");
+        eprintln!("SKIPPED embedded fonts in Chromium: {err}");
+        return;
+    }
+    assert!(export(&[], "system").status.success());
+    let Some(conf) = serif_only(&dir) else {
+        eprintln!("SKIPPED embedded fonts in Chromium: DejaVuSerif.ttf is not installed");
+        return;
+    };
+    let (_browser, ws) = launch_with(
+        &chromium,
+        &dir.join("profile"),
+        &[("FONTCONFIG_FILE", conf.as_path())],
+    );
+    let mut page = Page::open(&ws);
+    page.call(
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    let url = |name: &str| {
+        let file = dir.join(name).join("read-config-timeout.zh.html");
+        format!("file://{}", file.canonicalize().unwrap().display())
+    };
+
+    // For comparison, a person can look at the page without embedded fonts.
+    page.goto(&url("system"));
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-serif-only-system.png"));
+
+    page.goto(&url("embedded"));
+    let start = Instant::now();
+    while page.text("document.fonts.status") != "loaded" {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "fonts never loaded"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The faces the page drew with: the browser loads a face only for text
+    // it draws, and fails any font it cannot read.
+    let faces = page.eval(
+        "[...document.fonts].map(f => f.family.replace(/[\"']/g, '') + ' ' + f.weight + ' ' + f.status)",
+    );
+    let faces: Vec<String> = faces
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        faces.iter().all(|f| !f.ends_with("error")),
+        "a font Chromium rejects: {faces:?}"
+    );
+    for face in [
+        "Embedded Noto Sans Mono CJK SC 400 loaded",
+        "Embedded DejaVu Sans Mono 400 loaded",
+    ] {
+        assert!(faces.iter().any(|f| f == face), "{face} in {faces:?}");
+    }
+    // The fonts Chromium drew the page's heading and the figure's Chinese
+    // with: web fonts (the embedded faces) only, never the installed serif
+    // or a box.
+    page.call("DOM.enable", json!({}));
+    page.call("CSS.enable", json!({}));
+    let root = page.call("DOM.getDocument", json!({"depth": 0}))["root"]["nodeId"].clone();
+    for selector in ["h1", ".frame:not([hidden]) text"] {
+        let node = page.call(
+            "DOM.querySelector",
+            json!({"nodeId": root, "selector": selector}),
+        )["nodeId"]
+            .clone();
+        let used = page.call("CSS.getPlatformFontsForNode", json!({"nodeId": node}));
+        let fonts = used["fonts"].as_array().unwrap();
+        assert!(!fonts.is_empty(), "{selector}: no font");
+        for font in fonts {
+            assert_eq!(font["isCustomFont"], json!(true), "{selector}: {font}");
+        }
+    }
+    page.screenshot(
+        &Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-serif-only-embedded.png"),
+    );
+
+    // Printed to PDF, the text is text: its ToUnicode maps hold the words.
+    let pdf = page.call("Page.printToPDF", json!({"printBackground": true}));
+    let pdf = base64_decode(pdf["data"].as_str().unwrap());
+    std::fs::write(dir.join("embedded.pdf"), &pdf).unwrap();
+    let chars = pdf_text_chars(&pdf);
+    for c in "模型调用timeout=30".chars() {
+        assert!(
+            chars.contains(&c),
+            "{c} is not text in the PDF ({} characters are)",
+            chars.len()
+        );
+    }
 }

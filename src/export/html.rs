@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use super::embed::Embedded;
 use super::lang_tag;
 use super::svg::escape;
 use crate::app::App;
@@ -51,7 +52,10 @@ const HINT: Label = Label::new([
 ]);
 
 /// The page: the player of `steps`, then the about sections and the glossary.
-pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
+/// With `fonts` (`--embed-fonts`), their `@font-face` rules are in the page
+/// once for all the frames and the page's own text, which tries the
+/// embedded faces after the reader's usual fonts.
+pub fn render(app: &App, steps: &[Step], dwell: f64, fonts: Option<&Embedded>) -> String {
     let lang = app.lang;
     let theme = app.theme;
     let scenario = &app.loaded.scenario;
@@ -63,10 +67,17 @@ pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n\
-         <title>{title}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n",
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'{font_src}\">\n\
+         <title>{title}</title>\n<style>\n{}{}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n",
         lang_tag(lang),
-        css(theme)
+        css(theme),
+        fonts.map(embedded_css).unwrap_or_default(),
+        // Embedded fonts are data: URLs inside the page, nothing from outside.
+        font_src = if fonts.is_some() {
+            "; font-src data:"
+        } else {
+            ""
+        },
     );
 
     // The player: figure, controls, the step's words, the keys.
@@ -191,6 +202,27 @@ pub fn render(app: &App, steps: &[Step], dwell: f64) -> String {
     out
 }
 
+/// The page's own text: the reader's interface fonts, then CJK ones.
+const BODY_FONTS: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'Noto Sans SC', \
+     'PingFang SC', 'Microsoft YaHei'";
+
+/// The embedded faces, and the page's text trying them before `system-ui`,
+/// so a reader without a CJK font still reads the words. (Chromium takes
+/// a character `system-ui` lacks to the system's own fall-back and never
+/// tries the families after it: the heading was boxes with them there.)
+fn embedded_css(fonts: &Embedded) -> String {
+    let mut css = fonts.css.clone();
+    if !fonts.families.is_empty() {
+        let named = BODY_FONTS.trim_start_matches("system-ui, ");
+        let _ = writeln!(
+            css,
+            "body {{ font-family: {named}, {}, system-ui, sans-serif; }}",
+            fonts.families
+        );
+    }
+    css
+}
+
 fn hidden(i: usize) -> &'static str {
     if i == 0 { "" } else { " hidden" }
 }
@@ -211,7 +243,7 @@ fn css(theme: Theme) -> String {
 * {{ box-sizing: border-box; }}
 [hidden] {{ display: none !important; }}
 body {{ margin: 0; background: {bg}; color: {fg};
-  font: 16px/1.6 system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif; }}
+  font: 16px/1.6 {BODY_FONTS}, sans-serif; }}
 main {{ max-width: 1280px; margin: 0 auto; padding: 12px; }}
 h1 {{ font-size: 1.4em; margin: 0.3em 0 0.6em; }}
 h2 {{ font-size: 1.15em; margin: 0.4em 0; }}

@@ -15,6 +15,7 @@
 mod ansi;
 mod boxdraw;
 mod cast;
+mod embed;
 mod html;
 mod png;
 mod svg;
@@ -72,6 +73,8 @@ pub struct Options {
     pub strip: bool,
     /// PNG pixels per SVG pixel.
     pub scale: f32,
+    /// `--embed-fonts`: subsets of the fonts used inside the SVG or HTML.
+    pub embed_fonts: bool,
 }
 
 impl Options {
@@ -91,6 +94,7 @@ impl Options {
             framing: Framing::default(),
             strip: false,
             scale: SCALE_DEFAULT,
+            embed_fonts: false,
         }
     }
 
@@ -106,6 +110,7 @@ impl Options {
             panel,
             strip,
             scale,
+            embed_fonts,
         }) = &cli.command
         else {
             return None;
@@ -137,6 +142,7 @@ impl Options {
             },
             strip: *strip,
             scale: *scale,
+            embed_fonts: *embed_fonts,
         })
     }
 }
@@ -231,8 +237,13 @@ pub fn export(
     check_options(options)?;
     let fonts = match options.format {
         ExportFormat::Png => Some(png::Fonts::system()),
+        _ if options.embed_fonts => Some(png::Fonts::system()),
         _ => None,
     };
+    let embed_from = fonts
+        .as_ref()
+        .filter(|_| options.embed_fonts)
+        .map(|f| f.db());
     write::create_dir(&options.out)?;
     let mut paths = Vec::new();
     let mut done = |path: PathBuf| {
@@ -253,7 +264,8 @@ pub fn export(
         }
         ExportFormat::Html => {
             let name = format!("{scenario}.{lang}.html");
-            let page = html(&app, steps, size, framing, options.dwell);
+            let page = html_page(&app, steps, size, framing, options.dwell, embed_from)
+                .map_err(ExportError::Missing)?;
             done(write::file(dir, &name, |out| {
                 out.write_all(page.as_bytes())
             })?);
@@ -271,7 +283,20 @@ pub fn export(
                     many => strip_stem(&app, many),
                 };
                 let contents = match format {
-                    ExportFormat::Svg => svg::render(&frame, app.theme).into_bytes(),
+                    ExportFormat::Svg => match embed_from {
+                        Some(db) => {
+                            let mut used = embed::Used::default();
+                            used.add_buffer(&frame.buffer);
+                            let embedded = embed::embed(db, &svg::FONT_FAMILIES, &used)
+                                .map_err(ExportError::Missing)?;
+                            let fonts = svg::Fonts {
+                                embedded: &embedded,
+                                with_css: true,
+                            };
+                            svg::render_with(&frame, app.theme, Some(fonts)).into_bytes()
+                        }
+                        None => svg::render(&frame, app.theme).into_bytes(),
+                    },
                     ExportFormat::Txt => frames::to_text(&frame.buffer).into_bytes(),
                     ExportFormat::Png => {
                         let fonts = fonts.as_ref().expect("fonts are loaded for PNG");
@@ -313,6 +338,12 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
     if options.strip && matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
         return Err(ExportError::BadInput(format!(
             "--strip makes one still figure; expected --format svg, png, txt or ansi, not {}",
+            extension(options.format)
+        )));
+    }
+    if options.embed_fonts && !matches!(options.format, ExportFormat::Svg | ExportFormat::Html) {
+        return Err(ExportError::BadInput(format!(
+            "--embed-fonts puts fonts into an SVG or HTML file; expected --format svg or html, not {}",
             extension(options.format)
         )));
     }
@@ -591,26 +622,67 @@ pub fn html(
     framing: Framing,
     dwell: f64,
 ) -> String {
+    html_page(app, steps, size, framing, dwell, None).expect("no fonts to embed, nothing to fail")
+}
+
+/// The HTML player; with `embed_from`, the fonts its frames and its text
+/// use are embedded once in the page, subset to the characters of all of
+/// them. An error names the characters no installed font has.
+pub fn html_page(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    dwell: f64,
+    embed_from: Option<&resvg::usvg::fontdb::Database>,
+) -> Result<String, String> {
     let framing = Framing {
         bare: true,
         ..framing
     };
-    let steps: Vec<html::Step> = steps
-        .map(|index| {
-            let frame = framed(app, index, size, framing);
-            html::Step {
-                number: index + 1,
-                svg: svg::render(&frame, app.theme),
-                title: i18n::step_title(app.trace(), index),
-                acting: i18n::who_acts(&app.trace().steps[index], app.lang),
-                ended: app.trace().steps[index]
-                    .end
-                    .map(|end| i18n::loop_ended(end, app.trace().task, app.lang)),
-                explanation: explanation(app, index),
-            }
-        })
+    let frames: Vec<(usize, Frame)> = steps
+        .map(|index| (index, framed(app, index, size, framing)))
         .collect();
-    html::render(app, &steps, dwell)
+    let player = |steps: &[html::Step], fonts: Option<&embed::Embedded>| {
+        html::render(app, steps, dwell, fonts)
+    };
+    let page_steps = |fonts: Option<svg::Fonts<'_>>| -> Vec<html::Step> {
+        frames
+            .iter()
+            .map(|(index, frame)| html_step(app, *index, frame, fonts))
+            .collect()
+    };
+    let Some(db) = embed_from else {
+        return Ok(player(&page_steps(None), None));
+    };
+    // The characters of the frames and of the whole page without fonts:
+    // its words, and the labels its script swaps in (Play / Pause) from
+    // attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    let mut used = embed::Used::default();
+    for (_, frame) in &frames {
+        used.add_buffer(&frame.buffer);
+    }
+    used.add(400, &player(&page_steps(None), None));
+    let embedded = embed::embed(db, &svg::FONT_FAMILIES, &used)?;
+    let fonts = svg::Fonts {
+        embedded: &embedded,
+        with_css: false,
+    };
+    Ok(player(&page_steps(Some(fonts)), Some(&embedded)))
+}
+
+fn html_step(app: &App, index: usize, frame: &Frame, fonts: Option<svg::Fonts<'_>>) -> html::Step {
+    let trace = app.trace();
+    html::Step {
+        number: index + 1,
+        svg: svg::render_with(frame, app.theme, fonts),
+        title: i18n::step_title(trace, index),
+        acting: i18n::who_acts(&trace.steps[index], app.lang),
+        ended: trace.steps[index]
+            .end
+            .map(|end| i18n::loop_ended(end, trace.task, app.lang)),
+        explanation: explanation(app, index),
+    }
 }
 
 #[cfg(test)]

@@ -27,6 +27,11 @@ impl Fonts {
         Fonts { options }
     }
 
+    /// The font database: the installed fonts.
+    pub fn db(&self) -> &fontdb::Database {
+        &self.options.fontdb
+    }
+
     /// An error naming the package to install when a character of the
     /// frame is in no installed font.
     pub fn check(&self, buffer: &Buffer) -> Result<(), String> {
@@ -59,6 +64,12 @@ pub fn check_fonts(db: &fontdb::Database, buffer: &Buffer) -> Result<(), String>
     if missing.is_empty() {
         return Ok(());
     }
+    Err(missing_message(&missing))
+}
+
+/// What to say when no installed font has the characters `missing`: the
+/// package to install when they are CJK.
+pub fn missing_message(missing: &[char]) -> String {
     let shown: Vec<String> = missing.iter().take(8).map(char::to_string).collect();
     let shown = shown.join(" ");
     let more = if missing.len() > 8 { " …" } else { "" };
@@ -69,10 +80,10 @@ pub fn check_fonts(db: &fontdb::Database, buffer: &Buffer) -> Result<(), String>
     } else {
         "install a font that has them"
     };
-    Err(format!(
+    format!(
         "cannot draw {} character(s) of the figure with the installed fonts ({shown}{more}): {advice}",
         missing.len()
-    ))
+    )
 }
 
 /// The characters of `buffer`'s text that no font in `db` has. Spaces and

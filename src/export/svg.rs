@@ -17,6 +17,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::Frame;
 use super::boxdraw::{self, Shape, Weight};
+use super::embed::Embedded;
 use crate::theme::{Rgb, Theme};
 
 /// Hundredths of a pixel.
@@ -38,8 +39,28 @@ const DOUBLE_GAP: Units = 200;
 /// Runs of text continue over at most this many blank cells.
 const MAX_GAP: usize = 2;
 /// Latin from a monospace font; CJK from whichever of these is installed.
+/// `FONT_FAMILIES` is the same list without the generic `monospace`.
 const FONT_FAMILY: &str = "'DejaVu Sans Mono', 'Noto Sans Mono CJK SC', 'Noto Sans CJK SC', \
      'WenQuanYi Micro Hei Mono', 'Source Han Mono', 'Sarasa Mono SC', monospace";
+
+pub const FONT_FAMILIES: [&str; 6] = [
+    "DejaVu Sans Mono",
+    "Noto Sans Mono CJK SC",
+    "Noto Sans CJK SC",
+    "WenQuanYi Micro Hei Mono",
+    "Source Han Mono",
+    "Sarasa Mono SC",
+];
+
+/// How a figure gets its fonts with `--embed-fonts`: the embedded faces'
+/// names go first in its font list, and the `@font-face` rules go into its
+/// own `<style>` unless the page around it holds them once for every frame
+/// (the HTML player).
+#[derive(Clone, Copy)]
+pub struct Fonts<'a> {
+    pub embedded: &'a Embedded,
+    pub with_css: bool,
+}
 
 /// A cell's resolved look: colours as RGB after `REVERSED`, flags.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,8 +88,14 @@ struct Cell<'a> {
     hidden: bool,
 }
 
-/// The frame as a complete SVG document.
+/// The frame as a complete SVG document, naming the installed fonts.
 pub fn render(frame: &Frame, theme: Theme) -> String {
+    render_with(frame, theme, None)
+}
+
+/// The frame as a complete SVG document; with `fonts`, the embedded faces
+/// come first.
+pub fn render_with(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>) -> String {
     let buf = &frame.buffer;
     let (cols, rows) = (buf.area.width as usize, buf.area.height as usize);
     let width = cols as Units * CELL_W + 2 * PAD;
@@ -120,6 +147,9 @@ pub fn render(frame: &Frame, theme: Theme) -> String {
     );
     let _ = writeln!(svg, "<title>{}</title>", escape(&frame.title));
     let _ = writeln!(svg, "<desc>{}</desc>", escape(&frame.description));
+    if let Some(fonts) = fonts.filter(|f| f.with_css && !f.embedded.css.is_empty()) {
+        let _ = write!(svg, "<style>\n{}</style>\n", fonts.embedded.css);
+    }
     let _ = writeln!(
         svg,
         "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
@@ -137,9 +167,13 @@ pub fn render(frame: &Frame, theme: Theme) -> String {
     backgrounds.write(&mut svg, theme, |ink| format!(" fill=\"{}\"", hex(ink.fg)));
     svg.push_str("</g>\n");
     lines.write(&mut svg, theme, |ink| format!(" fill=\"{}\"", hex(ink.fg)));
+    let family = match fonts.filter(|f| !f.embedded.families.is_empty()) {
+        Some(f) => format!("{}, {FONT_FAMILY}", f.embedded.families),
+        None => FONT_FAMILY.to_string(),
+    };
     let _ = writeln!(
         svg,
-        "<g font-family=\"{FONT_FAMILY}\" font-size=\"{FONT_SIZE}\" text-anchor=\"middle\">"
+        "<g font-family=\"{family}\" font-size=\"{FONT_SIZE}\" text-anchor=\"middle\">"
     );
     svg.push_str(&texts);
     svg.push_str("</g>\n</g>\n</svg>\n");
@@ -529,6 +563,19 @@ pub(super) fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_font_list_and_the_families_looked_up_for_embedding_agree() {
+        assert_eq!(
+            FONT_FAMILY,
+            FONT_FAMILIES
+                .iter()
+                .map(|f| format!("'{f}'"))
+                .chain(["monospace".to_string()])
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
 
     #[test]
     fn numbers_are_short_and_exact() {
