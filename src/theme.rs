@@ -176,14 +176,17 @@ const DARK_PAGE: (Rgb, Rgb) = ((0xdc, 0xdf, 0xe4), (0x1f, 0x22, 0x28));
 
 /// Light figures are for printing on white paper: every colour is dark
 /// enough to read as text and to survive a greyscale printer; no pale
-/// yellow or cyan. "Gray" (history, idle borders) stays a mid grey.
+/// yellow or cyan. "Gray" (history, idle borders) stays a mid grey. The
+/// lane colours (Model magenta, Host blue, Tool red) are three greys apart
+/// in print, dark to light (see the tests); their lines are also solid,
+/// dashed and dotted in the SVG.
 const LIGHT_RGB: Palette16 = [
     (0x1a, 0x1a, 0x1a),
-    (0xb0, 0x1e, 0x1e),
+    (0xcc, 0x33, 0x00),
     (0x1b, 0x6e, 0x2e),
     (0x8a, 0x5a, 0x00),
     (0x1f, 0x4f, 0xb0),
-    (0x8b, 0x25, 0xa8),
+    (0x4b, 0x12, 0x66),
     (0x00, 0x6a, 0x78),
     (0x66, 0x66, 0x66),
     (0x4d, 0x4d, 0x4d),
@@ -323,6 +326,27 @@ mod tests {
             // Still clearly fainter than the current step's text.
             assert!(contrast(theme.page_fg(), theme.page()) > ratio * 1.8);
         }
+    }
+
+    #[test]
+    fn light_lane_colours_stay_apart_in_a_greyscale_print() {
+        let theme = Theme::LIGHT;
+        let page = theme.page();
+        let [model, host, tool] = Lane::ALL.map(|lane| theme.rgb(theme.lane(lane), true));
+        for (lane, rgb) in [("model", model), ("host", host), ("tool", tool)] {
+            let ratio = contrast(rgb, page);
+            assert!(ratio >= 4.5, "{lane} as text on paper: {ratio:.2}:1");
+        }
+        // Dark to light, each step a visible difference of grey (the same
+        // colour gives 1:1; before this change the three were 1.04–1.09:1).
+        for (a, b) in [(model, host), (host, tool)] {
+            let ratio = contrast(a, b);
+            assert!(
+                ratio >= 1.4,
+                "{a:?} and {b:?} are {ratio:.2}:1 apart in grey"
+            );
+        }
+        assert!(contrast(model, tool) >= 2.5);
     }
 
     #[test]

@@ -18,7 +18,8 @@ use unicode_width::UnicodeWidthStr;
 use super::Frame;
 use super::boxdraw::{self, Shape, Weight};
 use super::embed::Embedded;
-use crate::theme::{Rgb, Theme};
+use crate::theme::{Rgb, Theme, ThemeKind};
+use crate::trace::Lane;
 
 /// Hundredths of a pixel.
 type Units = i32;
@@ -164,9 +165,19 @@ pub fn render_with(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>) -> Str
         num(PAD)
     );
     svg.push_str("<g shape-rendering=\"crispEdges\">\n");
-    backgrounds.write(&mut svg, theme, |ink| format!(" fill=\"{}\"", hex(ink.fg)));
+    backgrounds.write(
+        &mut svg,
+        theme,
+        |ink| format!(" fill=\"{}\"", hex(ink.fg)),
+        |_| None,
+    );
     svg.push_str("</g>\n");
-    lines.write(&mut svg, theme, |ink| format!(" fill=\"{}\"", hex(ink.fg)));
+    lines.write(
+        &mut svg,
+        theme,
+        |ink| format!(" fill=\"{}\"", hex(ink.fg)),
+        |ink| lane_dash(theme, ink),
+    );
     let family = match fonts.filter(|f| !f.embedded.families.is_empty()) {
         Some(f) => format!("{}, {FONT_FAMILY}", f.embedded.families),
         None => FONT_FAMILY.to_string(),
@@ -488,15 +499,39 @@ impl Shapes {
 
     /// One `<g>` per ink. A dimmed group fades as a whole, so where its
     /// shapes overlap (a corner) it is not darker.
-    fn write(&self, out: &mut String, theme: Theme, paint: impl Fn(Ink) -> String) {
+    /// With a `dash` pattern for an ink, its rectangles are drawn as dashed
+    /// strokes along their length instead.
+    fn write(
+        &self,
+        out: &mut String,
+        theme: Theme,
+        paint: impl Fn(Ink) -> String,
+        dash: impl Fn(Ink) -> Option<&'static str>,
+    ) {
         for (ink, items) in &self.groups {
             let _ = write!(out, "<g{}", paint(*ink));
             if ink.dim {
                 let _ = write!(out, " opacity=\"{}\"", theme.dim_opacity());
             }
             out.push_str(">\n");
+            let dash = dash(*ink);
             for item in items {
                 match item {
+                    Item::Rect(r) if dash.is_some() => {
+                        let d = if r.h >= r.w {
+                            format!("M{} {}V{}", num(r.x + r.w / 2), num(r.y), num(r.y + r.h))
+                        } else {
+                            format!("M{} {}H{}", num(r.x), num(r.y + r.h / 2), num(r.x + r.w))
+                        };
+                        let _ = writeln!(
+                            out,
+                            "<path d=\"{d}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\" \
+                             stroke-dasharray=\"{}\"/>",
+                            hex(ink.fg),
+                            num(r.w.min(r.h)),
+                            dash.unwrap_or_default()
+                        );
+                    }
                     Item::Rect(r) => {
                         let _ = writeln!(
                             out,
@@ -519,6 +554,25 @@ impl Shapes {
             }
             out.push_str("</g>\n");
         }
+    }
+}
+
+/// The dash pattern of a line in a lane's colour on paper, so the lanes
+/// differ in a greyscale print by more than their grey: Model solid, Host
+/// dashed, Tool dotted (lifelines, and arrows in their sender's colour).
+/// The lane names above the lifelines say which is which. Dark figures are
+/// for screens, where the colours tell the lanes apart.
+fn lane_dash(theme: Theme, ink: Ink) -> Option<&'static str> {
+    if theme.kind != ThemeKind::Light || ink.dim {
+        return None;
+    }
+    let is = |lane: Lane| theme.rgb(theme.lane(lane), true) == ink.fg;
+    if is(Lane::Host) {
+        Some("5 3")
+    } else if is(Lane::Tool) {
+        Some("1.5 2")
+    } else {
+        None
     }
 }
 
