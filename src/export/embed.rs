@@ -245,10 +245,11 @@ fn safe_name(name: &str) -> String {
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '-' | '_' | '.'))
         .collect();
-    if kept.trim().is_empty() {
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    if kept.is_empty() {
         "font".to_string()
     } else {
-        kept.trim().to_string()
+        kept
     }
 }
 
