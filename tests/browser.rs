@@ -562,13 +562,12 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let export = |extra: &[&str], out: &str| {
-        let out = Command::new(BIN)
+        Command::new(BIN)
             .args(["export", "--format", "html", "--steps", "7", "--out"])
             .arg(dir.join(out))
             .args(extra)
             .output()
-            .unwrap();
-        out
+            .unwrap()
     };
     let made = export(&["--embed-fonts"], "embedded");
     if !made.status.success() {
