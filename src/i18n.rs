@@ -388,8 +388,8 @@ catalogue! {
     ];
     // The warning line of a scenario file with faults (the run is shown).
     FILE_FAULTS = [
-        "⚠ 场景文件有 {count} 处问题，运行照常显示（全部见 agent-loop-sim check）：{first}",
-        "⚠ The scenario file has {count} fault(s); the run is shown as it is (all of them: agent-loop-sim check): {first}",
+        "⚠ 场景文件有问题：{first}——共 {count} 处；运行照常显示（agent-loop-sim check 列出全部）",
+        "⚠ Scenario file fault: {first} — {count} in all; the run is shown as it is (agent-loop-sim check lists them)",
     ];
 }
 
