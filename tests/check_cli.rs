@@ -640,10 +640,13 @@ fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
     assert_eq!(t["scenario"]["end"], "completed");
 }
 
+/// (old, new) texts to replace in a scenario.
+type Edits<'a> = &'a [(&'a str, &'a str)];
+
 /// Warnings: said with their place, and the file passes (exit 0).
 #[test]
 fn weak_checks_are_warnings_with_their_place() {
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    let cases: &[(&str, Edits, &str)] = &[
         (
             "empty-run-tests.json",
             &[(

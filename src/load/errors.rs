@@ -43,7 +43,7 @@ pub(super) fn parse_all(file: &str, bytes: &[u8]) -> Parsed {
                 Ok(scenario) => Some(scenario),
                 Err((fault, duplicate_field)) => {
                     // serde's "duplicate field" is said better above.
-                    if !(duplicate_field && !faults.is_empty()) {
+                    if !duplicate_field || faults.is_empty() {
                         faults.push(fault);
                     }
                     None
