@@ -28,22 +28,44 @@ pub fn list() -> ExitCode {
     output::finish("list", &mut out, written, ExitCode::SUCCESS)
 }
 
+/// `check FILE...`: every fault of every file on stderr, one a line, with
+/// its place; "ok" on stdout for each file without errors. Exit 2 when any
+/// file has an error; warnings alone pass.
 pub fn check(files: &[String]) -> ExitCode {
     let mut out = output::stdout();
     let mut failed = false;
-    let written = files.iter().try_for_each(|file| match load::load(file) {
-        Ok(loaded) => output::line(
-            &mut out,
-            format_args!(
-                "{}: ok ({} steps)",
-                safe::escape(file),
-                loaded.trace(Lang::Zh).len()
-            ),
-        ),
-        Err(e) => {
-            failed = true;
-            output::error(e);
-            Ok(())
+    let written = files.iter().try_for_each(|file| {
+        let (loaded, faults) = match load::examine(file) {
+            Ok(loaded) => {
+                let faults = loaded.faults.clone();
+                (Some(loaded), faults)
+            }
+            Err(faults) => (None, faults),
+        };
+        for fault in &faults {
+            output::error(fault);
+        }
+        let errors = faults.iter().any(load::Fault::is_error);
+        failed |= errors;
+        match loaded.filter(|_| !errors) {
+            Some(loaded) => {
+                let steps = loaded.trace(Lang::Zh).len();
+                match faults.len() {
+                    0 => output::line(
+                        &mut out,
+                        format_args!("{}: ok ({steps} steps)", safe::escape(file)),
+                    ),
+                    n => output::line(
+                        &mut out,
+                        format_args!(
+                            "{}: ok ({steps} steps, {n} warning{})",
+                            safe::escape(file),
+                            if n == 1 { "" } else { "s" }
+                        ),
+                    ),
+                }
+            }
+            None => Ok(()),
         }
     });
     let found = if failed {
@@ -52,6 +74,32 @@ pub fn check(files: &[String]) -> ExitCode {
         ExitCode::SUCCESS
     };
     output::finish("check", &mut out, written, found)
+}
+
+/// A scenario for `trace`, `transcript` and `export`: a file that runs is
+/// shown even when it has faults, which are said on stderr; the exit code
+/// is then 2 for an error (as `check` says), 0 for warnings alone. A file
+/// that cannot run: every fault on stderr, and None.
+pub fn load_and_report(target: &str) -> Option<(load::Loaded, ExitCode)> {
+    match load::examine(target) {
+        Ok(loaded) => {
+            for fault in &loaded.faults {
+                output::error(fault);
+            }
+            let code = if loaded.has_errors() {
+                ExitCode::from(EXIT_BAD_INPUT)
+            } else {
+                ExitCode::SUCCESS
+            };
+            Some((loaded, code))
+        }
+        Err(faults) => {
+            for fault in &faults {
+                output::error(fault);
+            }
+            None
+        }
+    }
 }
 
 /// `trace NAME|FILE` or `trace --transcript FILE`.
@@ -70,6 +118,7 @@ pub fn trace_command(cli: &Cli) -> ExitCode {
             crate::transcript::load(file, cli.transcript_format, cli.redact),
             lang,
             shape,
+            ExitCode::SUCCESS,
         ),
         (None, Some(t)) => trace(t, lang, shape),
         (None, None) => {
@@ -81,13 +130,17 @@ pub fn trace_command(cli: &Cli) -> ExitCode {
 
 /// Print the trace of one scenario as JSON on stdout.
 pub fn trace(target: &str, lang: Lang, shape: ContextShape) -> ExitCode {
-    print_trace(load::load(target), lang, shape)
+    match load_and_report(target) {
+        Some((loaded, code)) => print_trace(Ok(loaded), lang, shape, code),
+        None => ExitCode::from(EXIT_BAD_INPUT),
+    }
 }
 
 fn print_trace(
     loaded: Result<load::Loaded, load::ScenarioError>,
     lang: Lang,
     shape: ContextShape,
+    done: ExitCode,
 ) -> ExitCode {
     let loaded = match loaded {
         Ok(loaded) => loaded,
@@ -98,16 +151,24 @@ fn print_trace(
     };
     let mut out = std::io::BufWriter::new(output::stdout());
     let written = trace_json::write(loaded.trace(lang), shape, &mut out);
-    output::finish("trace", &mut out, written, ExitCode::SUCCESS)
+    output::finish("trace", &mut out, written, done)
 }
 
 /// `transcript NAME|FILE` (or `transcript --transcript FILE`): the run as
 /// plain text.
 pub fn plain(cli: &Cli) -> ExitCode {
     let lang = cli.lang.into();
-    let loaded = match (&cli.transcript, &cli.command) {
-        (Some(file), _) => crate::transcript::load(file, cli.transcript_format, cli.redact),
-        (None, Some(crate::cli::Command::Transcript { target: Some(t) })) => load::load(t),
+    let (loaded, done) = match (&cli.transcript, &cli.command) {
+        (Some(file), _) => (
+            crate::transcript::load(file, cli.transcript_format, cli.redact),
+            ExitCode::SUCCESS,
+        ),
+        (None, Some(crate::cli::Command::Transcript { target: Some(t) })) => {
+            match load_and_report(t) {
+                Some((loaded, done)) => (Ok(loaded), done),
+                None => return ExitCode::from(EXIT_BAD_INPUT),
+            }
+        }
         _ => {
             output::error("transcript: expected a scenario (NAME|FILE) or --transcript FILE");
             return ExitCode::from(EXIT_BAD_INPUT);
@@ -122,5 +183,5 @@ pub fn plain(cli: &Cli) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(output::stdout());
     let written = crate::plain::write(loaded.trace(lang), &mut out);
-    output::finish("transcript", &mut out, written, ExitCode::SUCCESS)
+    output::finish("transcript", &mut out, written, done)
 }

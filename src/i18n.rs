@@ -386,6 +386,11 @@ catalogue! {
         "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。",
         "A real provider rejects this request: the context holds a tool call without its result. OpenAI requires a tool message for every tool_call_id after an assistant message with tool_calls; Anthropic requires a tool_result for every tool_use in the next message. The model never ran.",
     ];
+    // The warning line of a scenario file with faults (the run is shown).
+    FILE_FAULTS = [
+        "⚠ 场景文件有问题：{first}——共 {count} 处；运行照常显示（agent-loop-sim check 列出全部）",
+        "⚠ Scenario file fault: {first} — {count} in all; the run is shown as it is (agent-loop-sim check lists them)",
+    ];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [

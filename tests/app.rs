@@ -262,3 +262,40 @@ fn long_messages_fold_and_f_unfolds_them() {
     let key = KeyEvent::new(KeyCode::Char('f'), KeyModifiers::NONE);
     assert_eq!(keymap::action_for(&key), Some(Action::ToggleFold));
 }
+
+/// A file that runs but does not end as its `expect` says is shown, with a
+/// warning line under the header that says so, in the screen's language;
+/// a file without faults has no such line.
+#[test]
+fn a_faulty_file_is_shown_with_a_warning_line() {
+    let loaded = load::load("tests/bad-scenarios/expect-mismatch.json").unwrap();
+    assert!(loaded.has_errors());
+    for (lang, words, all) in [
+        (
+            Lang::En,
+            "⚠ Scenario file fault: 98:3 at expect: the loop ends",
+            "— 1 in all;",
+        ),
+        (
+            Lang::Zh,
+            "⚠ 场景文件有问题：98:3 at expect: the loop ends",
+            "——共 1 处",
+        ),
+    ] {
+        let app = App::new(loaded.clone(), lang, Theme::PLAIN);
+        for (width, height) in [(120, 40), (80, 24)] {
+            let text = frames::to_text(&frames::render(&app, width, height));
+            let line = text.lines().nth(3).unwrap();
+            assert!(line.starts_with(words), "{width}x{height}: {line:?}");
+            assert!(line.ends_with('…'), "cut to the width: {line:?}");
+            let whole = agent_loop_sim::i18n::FILE_FAULTS.fill(
+                lang,
+                &[("count", &1), ("first", &loaded.faults[0].without_file())],
+            );
+            assert!(whole.contains(all), "{whole}");
+            assert!(!text.lines().skip(4).any(|l| l.contains('⚠')));
+        }
+    }
+    let text = frames::to_text(&frames::render(&app(), 120, 40));
+    assert!(!text.contains('⚠'), "{text}");
+}

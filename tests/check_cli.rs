@@ -125,72 +125,100 @@ const BAD: &[(&str, &str, &str)] = &[
         "did you mean \"has_result\"?",
     ),
     ("missing-field.json", "60:1", "missing field \"model\""),
-    ("duplicate-field.json", "28:10", "\"budget\" appears twice"),
+    (
+        "duplicate-field.json",
+        "28:3 at budget",
+        "\"budget\" appears twice in the same object (first at 27:3)",
+    ),
     (
         "unknown-variant.json",
         "98:18 at expect",
         "unknown value \"done\"; expected one of: completed, budget_exhausted",
     ),
+    // A key written twice: serde_json would keep the last without a word.
+    (
+        "duplicate-file.json",
+        "19:42 at files[\"config.txt\"]",
+        "\"config.txt\" appears twice in the same object (first at 19:14)",
+    ),
+    (
+        "duplicate-narration.json",
+        "43:5 at narration.2",
+        "\"2\" appears twice in the same object (first at 41:5)",
+    ),
+    (
+        "duplicate-arg.json",
+        "32:70 at model[0].calls[0].args.path",
+        "\"path\" appears twice in the same object (first at 32:51)",
+    ),
     // Valid JSON, but not a usable scenario.
-    ("bad-name.json", "name", "expected a short name"),
-    ("budget-zero.json", "budget", "from 1 to 10000"),
-    ("empty-title.json", "title.en", "expected a non-empty text"),
+    ("bad-name.json", "2:3 at name", "expected a short name"),
+    ("budget-zero.json", "58:3 at budget", "from 1 to 10000"),
+    (
+        "empty-title.json",
+        "5:5 at title.en",
+        "expected a non-empty text",
+    ),
     (
         "file-outside-workspace.json",
-        "files[\"../secrets.txt\"]",
+        "45:5 at files[\"../secrets.txt\"]",
         "inside the workspace",
     ),
     (
         "offered-unknown-tool.json",
-        "tools[1].name",
+        "58:7 at tools[1].name",
         "an offered tool must be a built-in one",
     ),
-    ("duplicate-tool.json", "tools[1].name", "declared twice"),
+    (
+        "duplicate-tool.json",
+        "58:7 at tools[1].name",
+        "declared twice",
+    ),
     (
         "builtin-wrong-params.json",
-        "tools[0].params",
+        "53:7 at tools[0].params",
         "read_file reads [\"path\"]",
     ),
-    ("empty-model.json", "model", "at least one rule"),
+    ("empty-model.json", "59:3 at model", "at least one rule"),
     (
         "rule-without-reply.json",
-        "model[1]",
+        "82:5 at model[1]",
         "expected \"say\", \"calls\"",
     ),
     (
         "unknown-tool-in-call.json",
-        "model[0].calls[0].tool",
+        "75:11 at model[0].calls[0].tool",
         "unknown tool \"read\"",
     ),
     (
         "unknown-tool-in-condition.json",
-        "model[1].when.has_result.tool",
+        "85:11 at model[1].when.has_result.tool",
         "unknown tool \"open_file\"",
     ),
     (
         "escape-in-tool-name.json",
-        "model[0].calls[0].tool",
+        "75:11 at model[0].calls[0].tool",
         "unknown tool \"\\u001b[31mred",
     ),
     (
         "verify-unknown-tool.json",
-        "verify.tool",
+        "100:5 at verify.tool",
         "expected an offered tool",
     ),
     // The loop itself.
     (
         "no-rule-applies.json",
-        "model",
+        "59:3 at model",
         "model call #1: no rule of the scripted model applies",
     ),
     (
         "expect-mismatch.json",
-        "expect",
+        "98:3 at expect",
         "the loop ends rejected at step 8, after 2 model calls, but \"expect\" says completed",
     ),
     (
         "narration-out-of-range.json",
-        "narration.99",
+        "104:5 at narration.99",
         "expected a step number from 1 to 8",
     ),
 ];
@@ -458,5 +486,232 @@ fn help_and_version() {
     assert_eq!(
         version.stdout.trim(),
         format!("agent-loop-sim {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+/// The default scenario's text with `edits` (old, new) applied, as a file.
+fn edited(name: &str, edits: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/read-config-timeout.json"),
+    )
+    .unwrap();
+    for (old, new) in edits {
+        assert!(text.contains(old), "{old:?} in the default scenario");
+        text = text.replacen(old, new, 1);
+    }
+    common::scenario_file(name, &text)
+}
+
+#[test]
+fn check_reports_every_fault_of_a_file_each_with_its_place() {
+    let file = edited(
+        "three-faults.json",
+        &[
+            (
+                "\"name\": \"read-config-timeout\"",
+                "\"name\": \"Three Faults\"",
+            ),
+            (
+                "\"files\": { \"config.txt\": \"timeout=30\" }",
+                "\"files\": { \"config.txt\": \"timeout=30\", \"config.txt\": \"\" }",
+            ),
+            (
+                "\"calls\": [ { \"tool\": \"read_file\"",
+                "\"calls\": [ { \"tool\": \"open_file\"",
+            ),
+        ],
+    );
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    let places: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            let rest = l.strip_prefix(&format!("{file}: ")).unwrap();
+            rest.split(": ").next().unwrap()
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            "19:42 at files[\"config.txt\"]",
+            "2:3 at name",
+            "32:20 at model[0].calls[0].tool"
+        ],
+        "{}",
+        out.stderr
+    );
+    assert!(lines[2].ends_with("unknown tool \"open_file\"; expected one declared in \"tools\""));
+    for line in lines {
+        assert_short_and_clean(line);
+    }
+}
+
+#[test]
+fn a_wrong_value_and_a_later_duplicate_are_both_reported() {
+    let file = edited(
+        "value-and-duplicate.json",
+        &[
+            ("\"budget\": 4", "\"budget\": \"3\""),
+            (
+                "\"files\": { \"config.txt\": \"timeout=30\" }",
+                "\"files\": { \"a\": \"1\", \"a\": \"2\" }",
+            ),
+        ],
+    );
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 2);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stderr);
+    assert!(lines[0].starts_with(&format!("{file}: 19:24 at files.a: \"a\" appears twice")));
+    assert!(
+        lines[1].contains("at budget: expected a whole number"),
+        "{}",
+        lines[1]
+    );
+}
+
+/// A file whose only fault is `expect` runs: `trace` prints the run on
+/// stdout and the fault on stderr (exit 2, as `check` says); so do
+/// `transcript` and `export`.
+#[test]
+fn a_file_whose_only_fault_is_expect_is_traced_with_the_fault() {
+    let file = bad("expect-mismatch.json");
+    let fault = run(&["check", &file]).stderr;
+    assert!(fault.contains("98:3 at expect: the loop ends rejected at step 8"));
+
+    let out = run(&["trace", &file, "--lang", "en"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr, fault);
+    let t: Value = serde_json::from_str(&out.stdout).expect("the run as JSON");
+    assert_eq!(t["scenario"]["end"], "rejected");
+    let steps = t["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 8);
+    assert_eq!(steps[7]["kind"], "rejected");
+
+    let plain = run(&["transcript", &file, "--lang", "en"]);
+    assert_eq!(plain.code, 2);
+    assert_eq!(plain.stderr, fault);
+    assert!(plain.stdout.contains("Step 8/8"), "{}", plain.stdout);
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("expect-mismatch-export");
+    let export = run(&[
+        "export",
+        "--scenario",
+        &file,
+        "--format",
+        "txt",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(export.code, 2, "{}", export.stderr);
+    assert_eq!(export.stderr, fault);
+    assert_eq!(export.stdout.lines().count(), 8, "{}", export.stdout);
+}
+
+#[test]
+fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
+    let file = edited(
+        "narration-faults.json",
+        &[(
+            "\"narration\": {",
+            "\"narration\": {\n    \"9\": { \"zh\": \"x\", \"en\": \"x\" },\n    \"01\": { \"zh\": \"x\", \"en\": \"x\" },",
+        )],
+    );
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 2);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{file}: 42:5 at narration.01: expected a step number from 1 to 8, such as \"1\""
+            ),
+            format!(
+                "{file}: 41:5 at narration.9: expected a step number from 1 to 8, such as \"1\""
+            ),
+        ]
+    );
+    let traced = run(&["trace", &file]);
+    assert_eq!(traced.code, 2);
+    assert_eq!(traced.stderr, out.stderr);
+    let t: Value = serde_json::from_str(&traced.stdout).unwrap();
+    assert_eq!(t["scenario"]["end"], "completed");
+}
+
+/// (old, new) texts to replace in a scenario.
+type Edits<'a> = &'a [(&'a str, &'a str)];
+
+/// Warnings: said with their place, and the file passes (exit 0).
+#[test]
+fn weak_checks_are_warnings_with_their_place() {
+    let cases: &[(&str, Edits, &str)] = &[
+        (
+            "empty-run-tests.json",
+            &[(
+                "\"params\": [\"path\"]\n    }",
+                "\"params\": [\"path\"]\n    },\n    { \"name\": \"run_tests\", \"description\": { \"zh\": \"t\", \"en\": \"t\" } }",
+            )],
+            "26:5 at tools[1]: warning: run_tests has no \"checks\", so it passes (\"0 of 0 checks\")",
+        ),
+        (
+            "read-only-verify.json",
+            &[(
+                "\"budget\": 4,",
+                "\"budget\": 4,\n  \"verify\": { \"tool\": \"read_file\", \"args\": { \"path\": \"config.txt\" } },",
+            )],
+            "28:15 at verify.tool: warning: read_file only reads: it passes whenever it can read",
+        ),
+        (
+            "verify-without-args.json",
+            &[(
+                "\"budget\": 4,",
+                "\"budget\": 4,\n  \"verify\": { \"tool\": \"read_file\" },",
+            )],
+            "28:15 at verify.tool: warning: read_file only reads",
+        ),
+    ];
+    for (name, edits, warning) in cases {
+        let file = edited(name, edits);
+        let out = run(&["check", &file]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        assert!(
+            out.stderr.starts_with(&format!("{file}: {warning}")),
+            "{name}: {}",
+            out.stderr
+        );
+        for line in out.stderr.lines() {
+            assert_short_and_clean(line);
+        }
+        assert!(
+            out.stdout.starts_with(&format!("{file}: ok (8 steps, ")),
+            "{}",
+            out.stdout
+        );
+        // The run is the same as without the weak check.
+        let traced = run(&["trace", &file]);
+        assert_eq!(traced.code, 0);
+        assert_eq!(traced.stderr, out.stderr);
+    }
+    let file = edited(
+        "verify-without-args.json",
+        &[(
+            "\"budget\": 4,",
+            "\"budget\": 4,\n  \"verify\": { \"tool\": \"read_file\" },",
+        )],
+    );
+    let out = run(&["check", &file]);
+    assert!(
+        out.stderr.contains(&format!(
+            "{file}: 28:3 at verify.args: warning: read_file reads [\"path\"]; expected \"args\" with exactly those"
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.ends_with("ok (8 steps, 2 warnings)\n"),
+        "{}",
+        out.stdout
     );
 }

@@ -15,7 +15,16 @@ fn assert_sane(result: Result<load::Loaded, load::ScenarioError>) {
         Ok(loaded) => {
             let [zh, en] = &loaded.traces;
             assert_eq!(zh.len(), en.len());
-            assert_eq!(zh.end, loaded.scenario.expect);
+            // A run that ends otherwise than expected is shown, with its fault.
+            if zh.end != loaded.scenario.expect {
+                assert!(loaded.has_errors());
+            }
+            for fault in &loaded.faults {
+                let shown = fault.to_string();
+                assert!(shown.starts_with("fuzz.json: "), "{shown}");
+                assert!(shown.chars().count() <= 600, "{shown}");
+                assert!(!shown.chars().any(char::is_control), "{shown:?}");
+            }
             assert!(!loaded.trace(Lang::Zh).is_empty());
         }
         Err(e) => {
@@ -227,9 +236,14 @@ fn damage_reaches_deep_fields() {
     let text = value.to_string();
     assert!(text.contains(r#""has_result":{"tool":"nope""#), "{text}");
     let error = load::prepare(FILE, text.as_bytes()).unwrap_err();
+    // The text is one line: the place is its column (in characters).
+    let at = text[..text.find(r#""tool":"nope""#).unwrap()]
+        .chars()
+        .count()
+        + 1;
     assert_eq!(
-        error.place.as_deref(),
-        Some("model[1].when.has_result.tool")
+        error.place,
+        Some(format!("1:{at} at model[1].when.has_result.tool"))
     );
     // An untouched scenario loads.
     assert!(load::prepare(FILE, shipped(0).to_string().as_bytes()).is_ok());

@@ -348,3 +348,73 @@ fn the_example_in_the_format_guide_is_a_valid_scenario() {
         Some("The model")
     );
 }
+
+/// A scenario that writes a file, then reads another one, then says done,
+/// with `verify` set to `verify_args`.
+fn write_then_read(verify_args: &str) -> String {
+    format!(
+        r#"{{
+  "name": "strict-verify",
+  "title": {{ "zh": "验证", "en": "Verify" }},
+  "task": {{ "zh": "写 notes.txt", "en": "Write notes.txt" }},
+  "about": {{
+    "why": {{ "zh": "x", "en": "x" }}, "how": {{ "zh": "x", "en": "x" }},
+    "cost": {{ "zh": "x", "en": "x" }}, "check": {{ "zh": "x", "en": "x" }}
+  }},
+  "files": {{ "config.txt": "timeout=30" }},
+  "tools": [
+    {{ "name": "read_file", "description": {{ "zh": "读", "en": "read" }}, "params": ["path"] }},
+    {{ "name": "write_file", "description": {{ "zh": "写", "en": "write" }}, "params": ["path", "content"] }}
+  ],
+  "budget": 5,
+  "verify": {{ "tool": "read_file", "args": {verify_args} }},
+  "model": [
+    {{ "when": {{ "contains": "verification failed" }}, "say": {{ "zh": "无法验证。", "en": "Cannot verify." }} }},
+    {{ "when": {{ "has_result": {{ "tool": "read_file" }} }}, "say": {{ "zh": "好了。", "en": "Done." }} }},
+    {{ "when": {{ "has_result": {{ "tool": "write_file" }} }},
+       "calls": [ {{ "tool": "read_file", "args": {{ "path": "config.txt" }} }} ] }},
+    {{ "calls": [ {{ "tool": "write_file", "args": {{ "path": "notes.txt", "content": "hi" }} }} ] }}
+  ],
+  "expect": "budget_exhausted"
+}}"#
+    )
+}
+
+/// A verify of `read_file nope.rs` is not satisfied by the model's read of
+/// config.txt: the host runs its own check, which fails, and says so.
+/// The same read with the verify's own arguments does satisfy it.
+#[test]
+fn a_verify_is_satisfied_only_by_a_call_with_its_own_arguments() {
+    let wrong = write_then_read(r#"{ "path": "nope.rs" }"#);
+    let loaded = load::prepare("strict.json", wrong.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let t = loaded.trace(Lang::En);
+    let verified: Vec<bool> = t
+        .steps
+        .iter()
+        .filter_map(|s| match s.kind {
+            StepKind::Verified { passed, .. } => Some(passed),
+            _ => None,
+        })
+        .collect();
+    assert!(!verified.is_empty(), "the host verifies: {}", story(t));
+    assert!(verified.iter().all(|passed| !passed));
+    assert_eq!(t.end, EndStatus::BudgetExhausted);
+    assert_eq!(t.task, TaskOutcome::NotDone);
+    assert!(!loaded.has_errors(), "{:?}", loaded.faults);
+
+    // The model's read is the verify's own call: nothing more to check.
+    let right = write_then_read(r#"{ "path": "config.txt" }"#).replace(
+        r#""expect": "budget_exhausted""#,
+        r#""expect": "completed""#,
+    );
+    let loaded = load::prepare("strict.json", right.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    let t = loaded.trace(Lang::En);
+    assert!(!loaded.has_errors(), "{:?}", loaded.faults);
+    assert_eq!(t.end, EndStatus::Completed);
+    assert!(
+        !t.steps
+            .iter()
+            .any(|s| matches!(s.kind, StepKind::Verifies { .. }))
+    );
+    assert_eq!(t.task, TaskOutcome::Verified);
+}

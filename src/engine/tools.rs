@@ -97,17 +97,27 @@ impl Run<'_> {
             };
             self.workspace.ops.insert(op.to_string(), record);
         }
-        if tool == self.verify_tool() && !result.is_error {
+        if self.is_verify_call(tool, args) && !result.is_error {
             self.last_pass = Some(step);
         }
         result
     }
 
-    pub(super) fn verify_tool(&self) -> &str {
-        self.scenario
-            .verify
-            .as_ref()
-            .map_or("", |v| v.tool.as_str())
+    /// Is this the call the host would make to verify: the verify tool with
+    /// exactly the verify's arguments (an operation id aside)? Only then
+    /// does the model's own passing run spare the host its check: a read of
+    /// another file is not the check `verify` names.
+    pub(super) fn is_verify_call(&self, tool: &str, args: &[(String, String)]) -> bool {
+        let Some(verify) = &self.scenario.verify else {
+            return false;
+        };
+        let args = without_op_id(args);
+        let wanted = verify.args.iter().filter(|(k, _)| *k != "op_id");
+        verify.tool == tool
+            && wanted.clone().count() == args.len()
+            && wanted
+                .into_iter()
+                .all(|(k, v)| args.iter().any(|(ak, av)| ak == k && av == v))
     }
 
     /// Execute a built-in tool against the in-memory workspace.

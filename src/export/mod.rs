@@ -202,15 +202,31 @@ pub fn run(cli: &Cli) -> ExitCode {
     // The list is printed as each file is written. When it cannot be (the
     // reader stopped reading, the disk is full) the files are still all
     // written: the first error waits until they are.
+    // A scenario that runs is exported even with faults (an `expect` it
+    // does not meet): they are said on stderr, and the exit code says so.
+    let (loaded, done) = match &options.transcript {
+        Some((file, format, redact)) => match crate::transcript::load(file, *format, *redact) {
+            Ok(loaded) => (loaded, ExitCode::SUCCESS),
+            Err(e) => {
+                let e = ExportError::Scenario(e);
+                output::error(safe::escape(&e.to_string()));
+                return e.exit_code();
+            }
+        },
+        None => match crate::batch::load_and_report(&options.scenario) {
+            Some(loaded) => loaded,
+            None => return ExitCode::from(EXIT_BAD_INPUT),
+        },
+    };
     let mut out = output::stdout();
     let mut printed = Ok(());
-    let exported = export(&options, |path| {
+    let exported = export_loaded(&options, loaded, |path| {
         if printed.is_ok() {
             printed = output::line(&mut out, safe::escape(&path.display().to_string()));
         }
     });
     match exported {
-        Ok(_) => output::finish("export", &mut out, printed, ExitCode::SUCCESS),
+        Ok(_) => output::finish("export", &mut out, printed, done),
         Err(e) => {
             output::error(safe::escape(&e.to_string()));
             e.exit_code()
@@ -223,15 +239,21 @@ pub fn run(cli: &Cli) -> ExitCode {
 /// written under a temporary name in the same folder and renamed into
 /// place: an existing figure is replaced whole, and a symbolic link at a
 /// figure's name is replaced, never followed.
-pub fn export(
-    options: &Options,
-    mut written: impl FnMut(&Path),
-) -> Result<Vec<PathBuf>, ExportError> {
+pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathBuf>, ExportError> {
     let loaded = match &options.transcript {
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
         None => load::load(&options.scenario),
     }
     .map_err(ExportError::Scenario)?;
+    export_loaded(options, loaded, written)
+}
+
+/// `export` of a scenario already loaded.
+pub fn export_loaded(
+    options: &Options,
+    loaded: load::Loaded,
+    mut written: impl FnMut(&Path),
+) -> Result<Vec<PathBuf>, ExportError> {
     let app = App::new(loaded, options.lang, options.theme);
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;

@@ -1,15 +1,20 @@
 //! The checks JSON types cannot express: names, paths, offered tools and
-//! their arguments, the verify tool. Each returns the JSON path and what
-//! was expected.
+//! their arguments, the verify tool. Every fault found is reported, each
+//! with its JSON path and what was expected.
 
 use crate::engine::{self, BuiltinTool};
-use crate::scenario::{Lang, Scenario};
+use crate::scenario::{Lang, Scenario, ToolDef};
 
+use super::Severity;
 use super::errors::{key_path, quoted};
 
-/// Checks the JSON types cannot express. Returns the JSON path and message.
-pub(super) fn check_fields(s: &Scenario) -> Option<(String, String)> {
-    let bad = |path: String, message: String| Some((path, message));
+/// A fault found by a check: how serious, the JSON path, what was expected.
+pub(super) type Found = (Severity, String, String);
+
+/// Every fault of the checks the JSON types cannot express, in file order.
+pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
+    let mut found: Vec<Found> = Vec::new();
+    let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
     if s.name.is_empty()
         || s.name.len() > 64
         || !s
@@ -17,7 +22,7 @@ pub(super) fn check_fields(s: &Scenario) -> Option<(String, String)> {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
     {
-        return bad(
+        bad(
             "name".into(),
             format!(
                 "expected a short name of lowercase letters, digits and '-', got {}",
@@ -28,32 +33,28 @@ pub(super) fn check_fields(s: &Scenario) -> Option<(String, String)> {
     for (field, text) in [("title", &s.title), ("task", &s.task)] {
         for lang in Lang::ALL {
             if text.get(lang).trim().is_empty() {
-                return bad(
+                bad(
                     format!("{field}.{}", lang.code()),
                     "expected a non-empty text".into(),
                 );
             }
         }
     }
-    if !(1..=10_000).contains(&s.budget) {
-        return bad(
-            "budget".into(),
-            "expected a number of model calls from 1 to 10000".into(),
-        );
-    }
     for path in s.files.keys() {
         if !engine::inside_workspace(path) {
-            return bad(
+            bad(
                 key_path("files", path),
                 "expected a relative path inside the workspace (no leading '/', no '..')".into(),
             );
         }
     }
-    if let Some(problem) = check_tools(s) {
-        return Some(problem);
-    }
-    if s.model.is_empty() {
-        return bad("model".into(), "expected at least one rule".into());
+    found.extend(check_tools(s));
+    let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
+    if !(1..=10_000).contains(&s.budget) {
+        bad(
+            "budget".into(),
+            "expected a number of model calls from 1 to 10000".into(),
+        );
     }
     let declared = |tool: &str| s.tools.iter().any(|t| t.name == tool);
     let unknown_tool = |tool: &str| {
@@ -62,22 +63,35 @@ pub(super) fn check_fields(s: &Scenario) -> Option<(String, String)> {
             quoted(tool)
         )
     };
+    if let Some(v) = &s.verify {
+        match s.tools.iter().find(|t| t.name == v.tool && t.offered) {
+            None => bad(
+                "verify.tool".into(),
+                format!("expected an offered tool, got {}", quoted(&v.tool)),
+            ),
+            Some(tool) => found.extend(check_verify(s, tool)),
+        }
+    }
+    let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
+    if s.model.is_empty() {
+        bad("model".into(), "expected at least one rule".into());
+    }
     for (i, rule) in s.model.iter().enumerate() {
         if rule.say.is_none() && rule.calls.is_empty() {
-            return bad(
+            bad(
                 format!("model[{i}]"),
                 "expected \"say\", \"calls\" or both".into(),
             );
         }
         if rule.calls.len() > 16 {
-            return bad(
+            bad(
                 format!("model[{i}].calls"),
                 "expected at most 16 calls in one reply".into(),
             );
         }
         for (j, call) in rule.calls.iter().enumerate() {
             if !declared(&call.tool) {
-                return bad(
+                bad(
                     format!("model[{i}].calls[{j}].tool"),
                     unknown_tool(&call.tool),
                 );
@@ -88,42 +102,36 @@ pub(super) fn check_fields(s: &Scenario) -> Option<(String, String)> {
             if let Some(m) = m
                 && !declared(&m.tool)
             {
-                return bad(
+                bad(
                     format!("model[{i}].when.{field}.tool"),
                     unknown_tool(&m.tool),
                 );
             }
         }
     }
-    if let Some(v) = &s.verify
-        && !s.tools.iter().any(|t| t.name == v.tool && t.offered)
-    {
-        return bad(
-            "verify.tool".into(),
-            format!("expected an offered tool, got {}", quoted(&v.tool)),
-        );
-    }
-    None
+    found
 }
 
-/// Offered tools are built-ins and declare the arguments the built-in reads.
-pub(super) fn check_tools(s: &Scenario) -> Option<(String, String)> {
+/// Offered tools are built-ins and declare the arguments the built-in
+/// reads; an offered `run_tests` has something to check.
+pub(super) fn check_tools(s: &Scenario) -> Vec<Found> {
+    let mut found: Vec<Found> = Vec::new();
     for (i, tool) in s.tools.iter().enumerate() {
         if s.tools[..i].iter().any(|t| t.name == tool.name) {
-            return Some((
+            found.push(error(
                 format!("tools[{i}].name"),
                 format!("tool {} is declared twice", quoted(&tool.name)),
             ));
         }
         if !tool.checks.is_empty() && tool.name != "run_tests" {
-            return Some((
+            found.push(error(
                 format!("tools[{i}].checks"),
                 "only run_tests has checks; expected no \"checks\" here".into(),
             ));
         }
         for (k, check) in tool.checks.iter().enumerate() {
             if check.contains.is_some() == check.line.is_some() {
-                return Some((
+                found.push(error(
                     format!("tools[{i}].checks[{k}]"),
                     "expected exactly one of \"contains\" (a text in the file) or \"line\" \
                      (a whole line of the file)"
@@ -134,8 +142,8 @@ pub(super) fn check_tools(s: &Scenario) -> Option<(String, String)> {
         if !tool.offered {
             continue;
         }
-        let Some(wanted) = BuiltinTool::parse(&tool.name).map(BuiltinTool::params) else {
-            return Some((
+        let Some(builtin) = BuiltinTool::parse(&tool.name) else {
+            found.push(error(
                 format!("tools[{i}].name"),
                 format!(
                     "an offered tool must be a built-in one ({}), got {}; \
@@ -144,7 +152,9 @@ pub(super) fn check_tools(s: &Scenario) -> Option<(String, String)> {
                     quoted(&tool.name)
                 ),
             ));
+            continue;
         };
+        let wanted = builtin.params();
         let mut got: Vec<&str> = tool
             .params
             .iter()
@@ -155,26 +165,101 @@ pub(super) fn check_tools(s: &Scenario) -> Option<(String, String)> {
         let mut expected = wanted.to_vec();
         expected.sort_unstable();
         if got != expected || tool.params.iter().filter(|p| *p == "op_id").count() > 1 {
-            return Some((
+            found.push(error(
                 format!("tools[{i}].params"),
                 format!(
                     "{} reads {}; expected exactly those (\"op_id\" may be added)",
                     tool.name,
-                    if wanted.is_empty() {
-                        "no arguments".to_string()
-                    } else {
-                        format!(
-                            "[{}]",
-                            wanted
-                                .iter()
-                                .map(|p| format!("\"{p}\""))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    }
+                    reads(wanted)
                 ),
             ));
         }
+        // Kept a warning: files with an empty run_tests ran before.
+        if builtin == BuiltinTool::RunTests && tool.checks.is_empty() {
+            found.push((
+                Severity::Warning,
+                format!("tools[{i}]"),
+                "run_tests has no \"checks\", so it passes (\"0 of 0 checks\") whatever the \
+                 files hold; expected at least one check such as \
+                 {\"path\": \"app.toml\", \"line\": \"retries = 3\"}"
+                    .into(),
+            ));
+        }
     }
-    None
+    found
+}
+
+/// A verify that can tell a good change from a bad one. Warnings, not
+/// errors: such files ran before, and still run the same.
+fn check_verify(s: &Scenario, tool: &ToolDef) -> Vec<Found> {
+    let mut found: Vec<Found> = Vec::new();
+    let Some(v) = &s.verify else {
+        return found;
+    };
+    let Some(builtin) = BuiltinTool::parse(&tool.name) else {
+        return found;
+    };
+    match builtin {
+        BuiltinTool::ReadFile | BuiltinTool::ListFiles => found.push((
+            Severity::Warning,
+            "verify.tool".into(),
+            format!(
+                "{} only reads: it passes whenever it can read, whatever the change did; \
+                 expected a tool that checks the change, such as run_tests with \"checks\"",
+                v.tool
+            ),
+        )),
+        BuiltinTool::WriteFile | BuiltinTool::PatchFile => found.push((
+            Severity::Warning,
+            "verify.tool".into(),
+            format!(
+                "{} changes files: the host's check would itself be a write; expected a tool \
+                 that checks the change, such as run_tests with \"checks\"",
+                v.tool
+            ),
+        )),
+        BuiltinTool::RunTests => {}
+    }
+    let wanted = builtin.params();
+    let mut got: Vec<&str> = v
+        .args
+        .keys()
+        .map(String::as_str)
+        .filter(|k| *k != "op_id")
+        .collect();
+    got.sort_unstable();
+    let mut expected = wanted.to_vec();
+    expected.sort_unstable();
+    if got != expected {
+        found.push((
+            Severity::Warning,
+            "verify.args".into(),
+            format!(
+                "{} reads {}; expected \"args\" with exactly those (the host runs the verify \
+                 without checking its arguments)",
+                v.tool,
+                reads(wanted)
+            ),
+        ));
+    }
+    found
+}
+
+fn error(path: String, message: String) -> Found {
+    (Severity::Error, path, message)
+}
+
+/// `["path", "find"]`, or "no arguments".
+fn reads(params: &[&str]) -> String {
+    if params.is_empty() {
+        return "no arguments".to_string();
+    }
+    format!(
+        "[{}]",
+        params
+            .iter()
+            .map(|p| format!("\"{p}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }

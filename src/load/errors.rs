@@ -6,11 +6,148 @@ use strum::VariantNames as _;
 
 use crate::scenario::{EndStatus, Scenario};
 
+use super::keys::{Keys, scan};
 use super::{MAX_QUOTED_CHARS, ScenarioError};
 
 /// JSON to `Scenario`, with the line, column and JSON path of the first
 /// error, and what was expected there in words an author knows.
 pub fn parse(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+    let parsed = parse_all(file, bytes);
+    match (parsed.scenario, parsed.faults.into_iter().next()) {
+        (Some(scenario), None) => Ok(scenario),
+        (_, Some(first)) => Err(first),
+        (None, None) => unreachable!("a scenario or a fault"),
+    }
+}
+
+/// What reading the JSON gave: the scenario if serde could build it, every
+/// fault found (a syntax error stops at the first; a wrong value and keys
+/// written twice are all reported), and where each key is written.
+pub(super) struct Parsed {
+    pub scenario: Option<Scenario>,
+    pub faults: Vec<ScenarioError>,
+    pub keys: Keys,
+}
+
+pub(super) fn parse_all(file: &str, bytes: &[u8]) -> Parsed {
+    let refused = |faults: Vec<ScenarioError>| Parsed {
+        scenario: None,
+        faults,
+        keys: Keys::default(),
+    };
+    match read_json(file, bytes) {
+        Ok((text, scenario)) => {
+            let keys = scan(text);
+            let mut faults = duplicates(file, &keys);
+            let scenario = match scenario {
+                Ok(scenario) => Some(scenario),
+                Err((fault, duplicate_field)) => {
+                    // serde's "duplicate field" is said better above.
+                    if !duplicate_field || faults.is_empty() {
+                        faults.push(fault);
+                    }
+                    None
+                }
+            };
+            Parsed {
+                scenario,
+                faults,
+                keys,
+            }
+        }
+        Err(faults) => refused(faults),
+    }
+}
+
+/// Keys written twice in one object: serde_json would keep the last.
+fn duplicates(file: &str, keys: &Keys) -> Vec<ScenarioError> {
+    keys.duplicates
+        .iter()
+        .map(|d| ScenarioError {
+            file: file.to_string(),
+            place: Some(format!("{}:{} at {}", d.again.0, d.again.1, d.path)),
+            message: format!(
+                "{} appears twice in the same object (first at {}:{}); expected each key once \
+                 (only the last one would count)",
+                quoted(&d.key),
+                d.first.0,
+                d.first.1
+            ),
+        })
+        .collect()
+}
+
+/// A value error from serde, and whether it is serde's "duplicate field".
+type ValueError = (ScenarioError, bool);
+
+/// The text as JSON: Err for text that is not valid JSON (the first syntax
+/// error, after a wrong value serde met before it), else the text and
+/// serde's answer for the scenario.
+fn read_json<'t>(
+    file: &str,
+    bytes: &'t [u8],
+) -> Result<(&'t str, Result<Scenario, ValueError>), Vec<ScenarioError>> {
+    let text = read_text(file, bytes).map_err(|fault| vec![fault])?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut syntax = false;
+    let mut duplicate_field = false;
+    let scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = json_path(e.path());
+        let inner = e.into_inner();
+        syntax = !inner.is_data();
+        duplicate_field = inner.to_string().starts_with("duplicate field");
+        let mut place = match inner.line() {
+            0 => String::new(),
+            line => {
+                let (line, column) = char_column(text, line, inner.column());
+                format!("{line}:{column}")
+            }
+        };
+        if !path.is_empty() {
+            if !place.is_empty() {
+                place.push(' ');
+            }
+            place.push_str("at ");
+            place.push_str(&path);
+        }
+        ScenarioError {
+            file: file.to_string(),
+            place: (!place.is_empty()).then_some(place),
+            message: describe_json_error(&inner, &path),
+        }
+    });
+    let at = |e: &serde_json::Error, message: String| ScenarioError {
+        file: file.to_string(),
+        place: Some({
+            let (line, column) = char_column(text, e.line(), e.column());
+            format!("{line}:{column}")
+        }),
+        message,
+    };
+    let scenario = match scenario {
+        Err(fault) if syntax => return Err(vec![fault]),
+        Err(fault) => {
+            // serde stopped at a wrong value; the rest must still be JSON
+            // before anything else is looked at.
+            if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+                let syntax = at(&e, describe_json_error(&e, ""));
+                return Err(vec![fault, syntax]);
+            }
+            return Ok((text, Err((fault, duplicate_field))));
+        }
+        Ok(scenario) => scenario,
+    };
+    de.end().map_err(|e| {
+        vec![at(
+            &e,
+            "unexpected data after the scenario object; expected the end of the file".into(),
+        )]
+    })?;
+    Ok((text, Ok(scenario)))
+}
+
+/// The bytes as the text of a JSON object, or why they are not one.
+fn read_text<'t>(file: &str, bytes: &'t [u8]) -> Result<&'t str, ScenarioError> {
     let error = |place: String, message: String| ScenarioError {
         file: file.to_string(),
         place: Some(place),
@@ -54,38 +191,7 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
             format!("expected a scenario, a JSON object {{ ... }}, but the file holds {found}"),
         ));
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let scenario: Scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = json_path(e.path());
-        let inner = e.into_inner();
-        let mut place = match inner.line() {
-            0 => String::new(),
-            line => {
-                let (line, column) = char_column(text, line, inner.column());
-                format!("{line}:{column}")
-            }
-        };
-        if !path.is_empty() {
-            if !place.is_empty() {
-                place.push(' ');
-            }
-            place.push_str("at ");
-            place.push_str(&path);
-        }
-        ScenarioError {
-            file: file.to_string(),
-            place: (!place.is_empty()).then_some(place),
-            message: describe_json_error(&inner, &path),
-        }
-    })?;
-    de.end().map_err(|e| {
-        let (line, column) = char_column(text, e.line(), e.column());
-        error(
-            format!("{line}:{column}"),
-            "unexpected data after the scenario object; expected the end of the file".into(),
-        )
-    })?;
-    Ok(scenario)
+    Ok(text)
 }
 
 /// 1-based line and column (in characters) of a byte offset.

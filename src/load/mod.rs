@@ -10,6 +10,7 @@ use std::path::Path;
 
 mod checks;
 mod errors;
+mod keys;
 mod read;
 
 pub use errors::parse;
@@ -117,45 +118,153 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// How serious a fault is. An error fails `check` (exit 2); a warning is
+/// printed, and a file with only warnings passes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One thing wrong with a scenario file, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fault {
+    pub severity: Severity,
+    pub error: ScenarioError,
+}
+
+impl fmt::Display for Fault {
+    /// As `ScenarioError` shows it; a warning says so after the place.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.severity {
+            Severity::Error => write!(f, "{}", self.error),
+            Severity::Warning => {
+                let warning = ScenarioError {
+                    message: format!("warning: {}", self.error.message),
+                    ..self.error.clone()
+                };
+                write!(f, "{warning}")
+            }
+        }
+    }
+}
+
+impl Fault {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The place and what was expected, without the file: for a screen
+    /// that already names it. Escaped, as `Display` is.
+    pub fn without_file(&self) -> String {
+        let shown = self.to_string();
+        let file = format!("{}: ", printable(&self.error.file, MAX_MESSAGE_CHARS));
+        shown.strip_prefix(&file).unwrap_or(&shown).to_string()
+    }
+}
+
 /// A scenario ready to show: the source and its trace in each language.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub scenario: Scenario,
     /// One trace per language, indexed by `Lang::index`.
     pub traces: [Trace; Lang::COUNT],
+    /// What is wrong with a file that still runs: warnings, and errors that
+    /// leave the run whole (an `expect` the run does not meet, narration
+    /// for a step the run does not have). `check` fails on such errors;
+    /// `trace`, `export` and the simulator show the run and say them.
+    pub faults: Vec<Fault>,
 }
 
 impl Loaded {
     pub fn trace(&self, lang: Lang) -> &Trace {
         &self.traces[lang.index()]
     }
+
+    /// Does the file have a fault that makes `check` fail?
+    pub fn has_errors(&self) -> bool {
+        self.faults.iter().any(Fault::is_error)
+    }
 }
 
-/// A shipped scenario's name, or else a path to a scenario file.
+/// A shipped scenario's name, or else a path to a scenario file. Err is
+/// the first fault of a file that cannot be run; a file that runs is Ok,
+/// with its faults in `Loaded::faults`.
 pub fn load(name_or_path: &str) -> Result<Loaded, ScenarioError> {
+    examine(name_or_path).map_err(first_error)
+}
+
+/// Like `load`, with every fault of a file that cannot be run.
+pub fn examine(name_or_path: &str) -> Result<Loaded, Vec<Fault>> {
     if let Some((name, source)) = CATALOG.iter().find(|(n, _)| *n == name_or_path) {
-        return prepare(&format!("<builtin:{name}>"), source.as_bytes());
+        return prepare_all(&format!("<builtin:{name}>"), source.as_bytes());
     }
     let file = name_or_path.to_string();
-    let bytes = read_file(Path::new(name_or_path)).map_err(|message| ScenarioError {
-        file: file.clone(),
-        place: None,
-        message,
+    let bytes = read_file(Path::new(name_or_path)).map_err(|message| {
+        vec![Fault {
+            severity: Severity::Error,
+            error: ScenarioError {
+                file: file.clone(),
+                place: None,
+                message,
+            },
+        }]
     })?;
-    prepare(&file, &bytes)
+    prepare_all(&file, &bytes)
 }
 
-/// Parse, check and run a scenario in both languages.
+/// Parse, check and run a scenario in both languages; Err is the first
+/// fault of a file that cannot be run.
 pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
-    let scenario = parse(file, bytes)?;
-    let error = |place: &str, message: String| ScenarioError {
-        file: file.to_string(),
-        place: Some(place.to_string()),
-        message,
+    prepare_all(file, bytes).map_err(first_error)
+}
+
+fn first_error(faults: Vec<Fault>) -> ScenarioError {
+    let index = faults.iter().position(Fault::is_error).unwrap_or(0);
+    faults
+        .into_iter()
+        .nth(index)
+        .map(|f| f.error)
+        .expect("a file that cannot be run has a fault")
+}
+
+/// Parse, check and run a scenario in both languages, and find every
+/// fault. Ok when the run can be shown (its faults in `Loaded::faults`);
+/// Err with every fault found when it cannot.
+pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
+    let fault = |severity: Severity, place: String, message: String| Fault {
+        severity,
+        error: ScenarioError {
+            file: file.to_string(),
+            place: Some(place),
+            message,
+        },
     };
-    if let Some((path, message)) = check_fields(&scenario) {
-        return Err(error(&path, message));
+    let parsed = errors::parse_all(file, bytes);
+    let mut faults: Vec<Fault> = parsed
+        .faults
+        .into_iter()
+        .map(|error| Fault {
+            severity: Severity::Error,
+            error,
+        })
+        .collect();
+    let Some(scenario) = parsed.scenario else {
+        return Err(faults);
+    };
+    let keys = parsed.keys;
+    let at = |path: &str| keys.place(path);
+    for (severity, path, message) in check_fields(&scenario) {
+        faults.push(fault(severity, at(&path), message));
     }
+    if faults.iter().any(Fault::is_error) {
+        return Err(faults);
+    }
+    let error = |place: &str, message: String| {
+        let mut faults = faults.clone();
+        faults.push(fault(Severity::Error, at(place), message));
+        faults
+    };
     // Checked as written; run and shown as drawn (see `for_screen`).
     let scenario = for_screen(scenario);
     let zh = engine::run(&scenario, Lang::Zh).map_err(|e| error("model", e.to_string()))?;
@@ -173,9 +282,11 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
         ));
     }
     let steps = zh.len();
+    // Faults that leave the run whole: the run is shown, and they are said.
     if zh.end != scenario.expect {
-        return Err(error(
-            "expect",
+        faults.push(fault(
+            Severity::Error,
+            at("expect"),
             format!(
                 "the loop ends {} at step {steps}, after {} model calls, but \"expect\" says {}; \
                  see the steps with `agent-loop-sim trace FILE`",
@@ -188,8 +299,9 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
     for key in scenario.narration.keys() {
         let number = key.parse::<usize>().ok().filter(|n| n.to_string() == *key);
         if !number.is_some_and(|n| (1..=steps).contains(&n)) {
-            return Err(error(
-                &key_path("narration", key),
+            faults.push(fault(
+                Severity::Error,
+                at(&key_path("narration", key)),
                 format!("expected a step number from 1 to {steps}, such as \"1\""),
             ));
         }
@@ -197,6 +309,7 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
     Ok(Loaded {
         scenario,
         traces: [zh, en],
+        faults,
     })
 }
 

@@ -479,7 +479,11 @@ impl Builder {
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
         };
-        Ok(Loaded { scenario, traces })
+        Ok(Loaded {
+            scenario,
+            traces,
+            faults: Vec::new(),
+        })
     }
 }
 

@@ -122,6 +122,25 @@ fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
     }
 }
 
+/// The warning line of a scenario file that runs but has faults: how many,
+/// and the first, cut to the width (`check` lists them all).
+pub fn faults(app: &App, area: Rect, buf: &mut Buffer) {
+    let faults = &app.loaded.faults;
+    let Some(first) = faults.first() else {
+        return;
+    };
+    let text = i18n::FILE_FAULTS.fill(
+        app.lang,
+        &[("count", &faults.len()), ("first", &first.without_file())],
+    );
+    let text = super::text::truncate(&text, area.width as usize);
+    super::draw_lines(
+        &[Line::from(Span::styled(text, app.theme.error()))],
+        area,
+        buf,
+    );
+}
+
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
     let theme = app.theme;

@@ -30,6 +30,9 @@ pub const MAX_SCROLL: u16 = 10_000;
 /// Where everything goes on a screen of a given size.
 pub struct Areas {
     pub header: Rect,
+    /// One line saying what is wrong with the scenario file, when it runs
+    /// but has faults (an `expect` the run does not meet, a warning).
+    pub faults: Option<Rect>,
     pub footer: Rect,
     /// Each panel shown, with its place and whether it shares it (tabs).
     pub panels: Vec<(Panel, Rect, bool)>,
@@ -46,6 +49,13 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
         Constraint::Length(2),
     ])
     .areas(area);
+    let (faults, body) = if app.loaded.faults.is_empty() {
+        (None, body)
+    } else {
+        let [line, rest] =
+            Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(body);
+        (Some(line), rest)
+    };
     let panels = if app.zoom {
         vec![(app.focus, body, false)]
     } else if area.width >= WIDE_WIDTH && area.height >= WIDE_HEIGHT {
@@ -77,6 +87,7 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
     };
     Some(Areas {
         header,
+        faults,
         footer,
         panels,
     })
@@ -101,6 +112,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
         return limits;
     };
     frame::header(app, areas.header, buf);
+    if let Some(line) = areas.faults {
+        frame::faults(app, line, buf);
+    }
     frame::footer(app, areas.footer, buf);
     for (panel, rect, tabbed) in areas.panels {
         limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
