@@ -129,7 +129,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let room = area.width as usize;
 
     // Key hints in keymap order; help and quit are always kept.
-    let hints = keymap::footer_hints(lang);
+    let hints = if app.quiz.on {
+        keymap::quiz_hints(lang, app.quiz.is_asking())
+    } else {
+        keymap::footer_hints(lang)
+    };
     let pieces: Vec<String> = hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
     let (must, optional): (Vec<_>, Vec<_>) = pieces
         .iter()
@@ -156,7 +160,7 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         i18n::PAUSED
     };
-    let left = format!(
+    let mut left = format!(
         " {} · {} {:.1}s · {}{} ",
         state.get(lang),
         i18n::DWELL.get(lang),
@@ -164,6 +168,13 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         i18n::lead(i18n::FOCUS, lang),
         super::panel_title(app.focus).get(lang),
     );
+    if app.quiz.on {
+        let (right, asked) = app.quiz.score();
+        left.push_str(&format!(
+            "· {} ",
+            i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)])
+        ));
+    }
     let counter = format!(" {}/{} ", app.step + 1, trace.len());
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
     let filled = if trace.len() <= 1 {
