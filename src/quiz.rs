@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::i18n;
-use crate::scenario::{Lang, QuizItem};
+use crate::scenario::{EndStatus, Lang, QuizItem};
 use crate::trace::{CallId, Lane, Pairing, Refusal, Role, Source, StepKind, Trace, Verdict};
 
 /// What a question asks about.
@@ -222,8 +222,8 @@ fn who_acts(trace: &Trace, index: usize) -> Draft {
         .iter()
         .map(|l| Choice::Source(Source::Lane(*l)))
         .collect();
-    let api_acts = trace.steps.iter().any(|s| s.source() == Source::Provider);
-    if api_acts {
+    // The provider's API acts only to reject, and a rejection ends the run.
+    if trace.end == EndStatus::Rejected {
         others.push(Choice::Source(Source::Provider));
     }
     (Kind::WhoActs, Choice::Source(correct), others)
@@ -238,8 +238,8 @@ fn reply(trace: &Trace, number: u32, correct: LoopMove) -> Draft {
     // Waiting for a check is a likely guess only where the run has one.
     if trace
         .steps
-        .iter()
-        .any(|s| matches!(s.kind, StepKind::Verifies { .. }))
+        .last()
+        .is_some_and(|s| s.counters.host_checks > 0)
     {
         others.push(Choice::Loop(LoopMove::VerifiesFirst));
     }
@@ -287,9 +287,15 @@ fn which_call(trace: &Trace, index: usize, id: &CallId) -> Option<Draft> {
         Pairing::Dropped => None,
     };
     // The calls still waiting just before this step: the other one is the
-    // wrong-order guess.
-    let waiting: Vec<Choice> = trace
-        .calls_at(index - 1)
+    // wrong-order guess. Only calls of the same reply can still wait, so
+    // this costs one reply's calls, however long the run.
+    let earlier = trace.calls_at(index - 1);
+    let same_reply = earlier
+        .iter()
+        .rev()
+        .take_while(|c| c.model_call == call.model_call)
+        .count();
+    let waiting: Vec<Choice> = earlier[earlier.len() - same_reply..]
         .iter()
         .filter(|c| c.finished.is_none_or(|f| f >= index))
         .map(|c| Choice::AttachedTo(Some(c.id.clone())))
