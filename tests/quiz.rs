@@ -394,3 +394,29 @@ fn a_bad_quiz_field_names_the_file_and_the_place() {
         out.stderr
     );
 }
+
+/// At the narrowest screen the score and the step counter both stay whole.
+#[test]
+fn the_score_stays_on_a_narrow_screen() {
+    for lang in Lang::ALL {
+        let mut app = quiz_app("patch-and-test", lang, (60, 18));
+        apply(&mut app, &[Action::Back, Action::Jump(1), Action::Jump(2)]);
+        assert_eq!(app.step, 11);
+        apply(&mut app, &[Action::FocusPrev, Action::DwellLonger]);
+        for _ in 0..3 {
+            let q = app.question().unwrap_or_else(|| {
+                apply(&mut app, &[Action::Next]);
+                app.question().unwrap()
+            });
+            apply(&mut app, &[Action::Answer(q.answer + 1)]);
+        }
+        let screen = text(&app);
+        let status = screen.lines().last().unwrap();
+        let score = match lang {
+            Lang::Zh => "得分 3/3",
+            Lang::En => "score 3/3",
+        };
+        assert!(status.contains(score), "{status}");
+        assert!(status.trim_end().ends_with("15/22"), "{status}");
+    }
+}

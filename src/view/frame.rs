@@ -168,14 +168,22 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         i18n::lead(i18n::FOCUS, lang),
         super::panel_title(app.focus).get(lang),
     );
+    let counter = format!(" {}/{} ", app.step + 1, trace.len());
     if app.quiz.on {
         let (right, asked) = app.quiz.score();
-        left.push_str(&format!(
-            "· {} ",
-            i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)])
-        ));
+        let score = i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)]);
+        left.push_str(&format!("· {score} "));
+        // The score stays; on a narrow screen the focus goes first (the
+        // focused panel also says so with ▶ and its heavier border).
+        if width(&left) + width(&counter) + 1 > room {
+            left = format!(
+                " {} · {} {:.1}s · {score} ",
+                state.get(lang),
+                i18n::DWELL.get(lang),
+                f64::from(app.dwell_ms) / 1000.0,
+            );
+        }
     }
-    let counter = format!(" {}/{} ", app.step + 1, trace.len());
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
     let filled = if trace.len() <= 1 {
         bar_room
