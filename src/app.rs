@@ -189,6 +189,12 @@ impl App {
         self.quiz.hint = false;
         self.playing = false;
         self.zoom = false;
+        // The question is in the explanation's place: a focus on a panel
+        // that shares that place (80×24) moves to it, so it shows. Tab
+        // still reaches the others while the question waits.
+        if matches!(self.focus, Panel::Context | Panel::Pairing) {
+            self.focus = Panel::Explain;
+        }
         self.scroll[Panel::Explain.index()] = 0;
         true
     }

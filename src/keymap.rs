@@ -311,6 +311,7 @@ pub fn quiz_hints(lang: Lang, asking: bool) -> Vec<(String, &'static str)> {
         Action::Answer(0),
         Action::Back,
         Action::Prev,
+        Action::FocusNext,
         Action::ToggleQuiz,
         Action::SwitchLanguage,
         Action::ToggleHelp,

@@ -420,3 +420,24 @@ fn the_score_stays_on_a_narrow_screen() {
         assert!(status.trim_end().ends_with("15/22"), "{status}");
     }
 }
+
+/// At 80×24 the question shares its place with the context and the table:
+/// it shows when it opens, and Tab still reaches the context meanwhile.
+#[test]
+fn at_80x24_the_question_shows_and_tab_still_reaches_the_context() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (80, 24));
+    apply(&mut app, &[Action::Back, Action::FocusNext]);
+    assert!(text(&app).contains("[Context]"));
+    apply(&mut app, &[Action::Next]);
+    let screen = text(&app);
+    assert!(screen.contains("[Predict step 2]"), "{screen}");
+    assert!(screen.contains("Tab panel"), "{screen}");
+    apply(&mut app, &[Action::FocusNext, Action::FocusNext]);
+    let screen = text(&app);
+    assert!(screen.contains("▶ [Context]"), "{screen}");
+    assert!(
+        screen.contains("Predict step 2"),
+        "the tab is still named: {screen}"
+    );
+    assert_eq!(app.quiz.asking, Some(1));
+}

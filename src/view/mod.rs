@@ -241,10 +241,6 @@ fn scrolled(
 
 /// In the compact layout, the panel under the lanes.
 pub fn compact_lower(app: &App) -> Panel {
-    // An open quiz question is in the explanation's place: show it.
-    if app.quiz.is_asking() {
-        return Panel::Explain;
-    }
     match app.focus {
         Panel::Lanes => Panel::Explain,
         other => other,
@@ -307,7 +303,7 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
                 ));
             } else {
                 title.push(Span::styled(
-                    format!(" {} ", panel_title(tab).get(lang)),
+                    format!(" {} ", shown_title(app, tab)),
                     theme.muted(),
                 ));
             }
