@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::load::Loaded;
+use crate::quiz::{self, Quiz};
 use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::trace::Trace;
@@ -49,6 +50,10 @@ pub enum Action {
     /// has to lay anything out.
     Drawn(Limits),
     Quit,
+    /// Predict, then reveal: turn the quiz on or off.
+    ToggleQuiz,
+    /// A digit while a question is open: choice n (1-based).
+    Answer(usize),
 }
 
 /// The panels that can take focus, in Tab order.
@@ -110,6 +115,8 @@ pub struct App {
     /// The digit just typed, when another one could still follow it.
     pub pending_digit: Option<usize>,
     pub quit: bool,
+    /// Predict, then reveal: whether it is on, the open question, answers.
+    pub quiz: Quiz,
 }
 
 impl App {
@@ -131,6 +138,7 @@ impl App {
             limits: Limits::default(),
             pending_digit: None,
             quit: false,
+            quiz: Quiz::default(),
         }
     }
 
@@ -148,14 +156,98 @@ impl App {
             self.step = step;
             self.scroll = [0; 4];
         }
+        // A step shown is never asked about again (a jump past unanswered
+        // steps shows them unscored).
+        self.quiz.seen = self.quiz.seen.max(step);
+    }
+
+    /// The question open now, if any.
+    pub fn question(&self) -> Option<quiz::Question> {
+        let index = self.quiz.asking?;
+        quiz::question(self.trace(), &self.loaded.scenario.quiz, index)
+    }
+
+    /// One step on; in the quiz, a step not shown yet is asked about first.
+    fn forward(&mut self) {
+        if !self.ask_next() {
+            self.go(self.step + 1);
+        }
+    }
+
+    /// Open the question about the next step if the quiz is on and that
+    /// step has not been shown. Asking pauses play and leaves zoom, so the
+    /// question is on screen.
+    fn ask_next(&mut self) -> bool {
+        let next = self.step + 1;
+        if !self.quiz.on || next > self.last() || next <= self.quiz.seen {
+            return false;
+        }
+        if quiz::question(self.trace(), &self.loaded.scenario.quiz, next).is_none() {
+            return false;
+        }
+        self.quiz.asking = Some(next);
+        self.quiz.hint = false;
+        self.playing = false;
+        self.zoom = false;
+        // The question is in the explanation's place: a focus on a panel
+        // that shares that place (80×24) moves to it, so it shows. Tab
+        // still reaches the others while the question waits.
+        if matches!(self.focus, Panel::Context | Panel::Pairing) {
+            self.focus = Panel::Explain;
+        }
+        self.scroll[Panel::Explain.index()] = 0;
+        true
+    }
+
+    fn close_question(&mut self) {
+        self.quiz.asking = None;
+        self.quiz.hint = false;
+    }
+
+    /// Choice `n` (1-based) for the open question: reveal the step, keep
+    /// the answer. A number with no choice only says what to press.
+    fn answer(&mut self, n: usize) {
+        let Some(q) = self.question() else {
+            self.close_question();
+            return;
+        };
+        if !(1..=q.choices.len()).contains(&n) {
+            self.quiz.hint = true;
+            return;
+        }
+        let answer = quiz::Answer {
+            choice: n - 1,
+            right: n - 1 == q.answer,
+        };
+        self.quiz.answers.insert(q.step, answer);
+        self.close_question();
+        self.go(q.step);
     }
 }
 
 /// Apply one action. The only place the app state changes.
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
+    if app.quiz.is_asking() {
+        match action {
+            // An open question holds the keys that would show the step:
+            // they say what to do instead.
+            Action::Next | Action::TogglePlay | Action::Jump(_) => {
+                app.quiz.hint = true;
+                return;
+            }
+            Action::Tick | Action::Zoom => return,
+            // Moving elsewhere closes it unanswered.
+            Action::Prev | Action::First | Action::Last | Action::GoTo(_) => app.close_question(),
+            Action::Back if app.overlay.is_none() => {
+                app.close_question();
+                return;
+            }
+            _ => {}
+        }
+    }
     match action {
-        Action::Next => app.go(app.step + 1),
+        Action::Next => app.forward(),
         Action::Prev => app.go(app.step.saturating_sub(1)),
         Action::First => app.go(0),
         Action::Last => app.go(app.last()),
@@ -186,7 +278,7 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::Tick => {
             if app.playing {
-                app.go(app.step + 1);
+                app.forward();
             }
             if app.step >= app.last() {
                 app.playing = false;
@@ -251,6 +343,15 @@ pub fn update(app: &mut App, action: Action) {
             app.pending_digit = pending;
         }
         Action::Quit => app.quit = true,
+        Action::ToggleQuiz => {
+            app.quiz.on = !app.quiz.on;
+            if app.quiz.on {
+                app.ask_next();
+            } else {
+                app.close_question();
+            }
+        }
+        Action::Answer(n) => app.answer(n),
     }
 }
 

@@ -41,6 +41,11 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
     pub theme: ThemeArg,
 
+    /// Predict, then reveal: before each step, a question about it with
+    /// numbered choices, answered with the digit keys (key p turns it on and off).
+    #[arg(long, global = true)]
+    pub quiz: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

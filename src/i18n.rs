@@ -391,6 +391,58 @@ catalogue! {
         "⚠ 场景文件有问题：{first}——共 {count} 处；运行照常显示（agent-loop-sim check 列出全部）",
         "⚠ Scenario file fault: {first} — {count} in all; the run is shown as it is (agent-loop-sim check lists them)",
     ];
+    // Predict, then reveal (the quiz): questions, choices, verdicts.
+    QUIZ_TITLE = ["预测第 {n} 步", "Predict step {n}"];
+    QUIZ_WHO_ACTS = ["第 {n} 步由谁行动？", "Who acts in step {n}?"];
+    QUIZ_WHICH_CALL = [
+        "第 {n} 步：{what} 的结果回到主机。主机把它挂到哪个 call_id 上？",
+        "Step {n}: the result of {what} comes back to the host. Which call_id does the host attach it to?",
+    ];
+    QUIZ_LOOP_REPLY = [
+        "第 {n} 步：模型回复第 {number} 次调用。之后循环还会继续吗？为什么？",
+        "Step {n}: the model replies to call #{number}. Does the loop go on after it, and why?",
+    ];
+    QUIZ_NEXT = ["第 {n} 步会发生什么？", "What happens in step {n}?"];
+    QUIZ_NEW_CONTEXT = [
+        "第 {n} 步是第 {number} 次模型调用。自第 {prev} 次调用以来，上下文里追加了什么？",
+        "Step {n} is model call #{number}. What has been appended to the context since call #{prev}?",
+    ];
+    QUIZ_HOST = [
+        "第 {n} 步：主机处理 {call}（{tool}），此时什么都还没执行。主机会怎么做？",
+        "Step {n}: the host takes up {call} ({tool}); nothing has run yet. What does the host do?",
+    ];
+    QUIZ_NOT_APPENDED = ["哪个都不挂：主机没有把结果追加到消息里", "none: the host does not append the result at all"];
+    QUIZ_RUNS_TOOLS = ["继续：回复里有工具调用，主机去执行它们", "it goes on: the reply has tool calls, and the host runs them"];
+    QUIZ_ENDS = ["结束：没有工具调用的回复就是最终答案", "it ends: a reply without tool calls is the final answer"];
+    QUIZ_VERIFIES_FIRST = ["还不结束：模型说完成了，主机先自己验证", "not yet: the model says done, and the host verifies first"];
+    QUIZ_BUDGET_STOPS = ["结束：{budget} 次模型调用的预算已用尽", "it ends: the budget of {budget} model calls is used up"];
+    QUIZ_CALLS_AGAIN = ["主机发出第 {number} 次模型调用，模型回复", "the host makes model call #{number}, and the model replies"];
+    QUIZ_PROVIDER_REJECTS = [
+        "提供方 API 以 400 拒绝第 {number} 次调用：有工具调用没有结果",
+        "the provider's API rejects call #{number} with 400: a tool call has no result",
+    ];
+    QUIZ_CRASHES = ["主机没有处理这个工具错误，自己崩溃，循环停止", "the host does not handle the tool error: it crashes and the loop stops"];
+    QUIZ_ERROR_AS_RESULT = ["主机把错误作为结果追加，下次调用时交给模型", "the host appends the error as a result for the model's next call"];
+    QUIZ_NEW_USER = ["一条用户消息", "a user message"];
+    QUIZ_NEW_REPLY = ["助手的回复（{ids}）", "the assistant's reply ({ids})"];
+    QUIZ_NEW_REPLY_TEXT = ["助手的回复（没有工具调用）", "the assistant's reply (no tool calls)"];
+    QUIZ_NEW_RESULT = ["{id} 的结果", "the result for {id}"];
+    QUIZ_NEW_RESULT_NO_ID = ["一个没有 call_id 的结果", "a result without a call_id"];
+    QUIZ_NOTHING_NEW = ["什么都没追加：模型记得上一次调用看到的内容", "nothing: the model remembers what it saw on the last call"];
+    QUIZ_APPROVES = ["批准：工具已提供，参数正确，路径在工作区内", "approves it: the tool is offered, the arguments are right, the path is in the workspace"];
+    QUIZ_NOT_OFFERED = ["拒绝：没有提供这个工具", "refuses it: the tool is not offered"];
+    QUIZ_BAD_ARGS = ["拒绝：参数不对", "refuses it: the arguments are wrong"];
+    QUIZ_OUTSIDE = ["拒绝：路径在工作区之外", "refuses it: a path is outside the workspace"];
+    QUIZ_REPLAYS = ["按记录作答：这个操作 id 已经执行过，这次什么都不执行", "answers from its record: this operation id already ran, so nothing runs"];
+    QUIZ_OP_CONFLICT = ["以错误作答：这个操作 id 已用于另一个动作", "answers with an error: the operation id was used for another action"];
+    QUIZ_ANSWER_WITH = ["按 1–{max} 作答 · Esc 关闭问题（不揭晓）", "press 1–{max} to answer · Esc closes the question unrevealed"];
+    QUIZ_WAITING = ["先作答：按 1–{max}；或按 Esc 关闭问题，停在这一步", "answer first: press 1–{max}, or Esc to close the question and stay here"];
+    QUIZ_RIGHT = ["✓ 答对了：[{n}] {choice}", "✓ Right: [{n}] {choice}"];
+    QUIZ_WRONG = ["✗ 没答对：你选了 [{chosen}] {yours}；答案是 [{n}] {choice}", "✗ Not this time: you chose [{chosen}] {yours}; the answer is [{n}] {choice}"];
+    QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
+    QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
+    QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    QUIZ_HINT_CLOSE = ["关闭问题", "close"];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [

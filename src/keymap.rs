@@ -14,6 +14,8 @@ pub enum Key {
     Ctrl(char),
     /// 1–9: jump to that step.
     Digits,
+    /// 1–4: a choice of the open question (quiz).
+    Choices,
 }
 
 impl Key {
@@ -37,6 +39,7 @@ impl Key {
             Key::Char(c) => c.to_string(),
             Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
             Key::Digits => "1–9".into(),
+            Key::Choices => "1–4".into(),
         }
     }
 
@@ -46,6 +49,7 @@ impl Key {
             (Key::Ctrl(c), KeyCode::Char(e)) => ctrl && e.eq_ignore_ascii_case(&c),
             (Key::Char(c), KeyCode::Char(e)) => !ctrl && c == e,
             (Key::Digits, KeyCode::Char(e)) => !ctrl && ('1'..='9').contains(&e),
+            (Key::Choices, KeyCode::Char(e)) => !ctrl && ('1'..='4').contains(&e),
             (Key::Code(c), e) => !ctrl && c == e,
             _ => false,
         }
@@ -209,11 +213,29 @@ pub const KEYMAP: &[Binding] = &[
         hint: Some(Label::new(["帮助", "help"])),
     },
     Binding {
+        keys: &[Key::Char('p')],
+        action: Action::ToggleQuiz,
+        help: Label::new([
+            "测验开关：每一步出现之前先预测它",
+            "quiz on/off: predict each step before it is shown",
+        ]),
+        hint: Some(Label::new(["测验", "quiz"])),
+    },
+    Binding {
+        keys: &[Key::Choices],
+        action: Action::Answer(0),
+        help: Label::new([
+            "回答打开的测验问题（此时数字不跳转）",
+            "answer the open quiz question (digits do not jump then)",
+        ]),
+        hint: Some(Label::new(["作答", "answer"])),
+    },
+    Binding {
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
         help: Label::new([
-            "关闭浮层或放大；否则退出",
-            "close an overlay or zoom; else quit",
+            "关闭浮层、放大或测验问题；否则退出",
+            "close an overlay, zoom or quiz question; else quit",
         ]),
         hint: None,
     },
@@ -225,15 +247,29 @@ pub const KEYMAP: &[Binding] = &[
     },
 ];
 
-/// The action a key press means, if any.
+/// The action a key press means, if any, with no quiz question open.
 pub fn action_for(event: &KeyEvent) -> Option<Action> {
-    KEYMAP.iter().find_map(|b| {
+    action_in(event, false)
+}
+
+/// The action a key press means; `asking`: a quiz question is open, and
+/// the digits answer it instead of jumping.
+pub fn action_in(event: &KeyEvent, asking: bool) -> Option<Action> {
+    let applies = |b: &&Binding| match b.action {
+        Action::Answer(_) => asking,
+        Action::Jump(_) => !asking,
+        _ => true,
+    };
+    KEYMAP.iter().filter(applies).find_map(|b| {
         b.keys
             .iter()
             .find(|k| k.matches(event))
             .map(|k| match (b.action, event.code) {
                 (Action::Jump(_), KeyCode::Char(c)) => {
                     Action::Jump(c.to_digit(10).unwrap_or(1) as usize)
+                }
+                (Action::Answer(_), KeyCode::Char(c)) => {
+                    Action::Answer(c.to_digit(10).unwrap_or(1) as usize)
                 }
                 (Action::Scroll(_), _) => match k {
                     Key::Code(K::Up) | Key::Char('k') => Action::Scroll(-1),
@@ -244,10 +280,51 @@ pub fn action_for(event: &KeyEvent) -> Option<Action> {
     })
 }
 
-/// Footer hints: `key label` pairs in keymap order.
+/// Footer hints: `key label` pairs in keymap order (the quiz's keys are
+/// hinted only while the quiz is on: see `quiz_hints`).
 pub fn footer_hints(lang: Lang) -> Vec<(String, &'static str)> {
     KEYMAP
         .iter()
+        .filter(|b| !is_quiz_key(b.action))
         .filter_map(|b| b.hint.map(|h| (b.short_keys(), h.get(lang))))
         .collect()
+}
+
+fn is_quiz_key(action: Action) -> bool {
+    matches!(action, Action::ToggleQuiz | Action::Answer(_))
+}
+
+/// Footer hints while the quiz is on. With a question open, only the keys
+/// that do something then (→ and Space only say to answer first); else the
+/// quiz key, then the usual hints.
+pub fn quiz_hints(lang: Lang, asking: bool) -> Vec<(String, &'static str)> {
+    let row = |action: Action| KEYMAP.iter().find(|b| b.action == action);
+    if !asking {
+        let mut out: Vec<_> = row(Action::ToggleQuiz)
+            .and_then(|b| b.hint.map(|h| (b.short_keys(), h.get(lang))))
+            .into_iter()
+            .collect();
+        out.extend(footer_hints(lang));
+        return out;
+    }
+    [
+        Action::Answer(0),
+        Action::Back,
+        Action::Prev,
+        Action::FocusNext,
+        Action::ToggleQuiz,
+        Action::SwitchLanguage,
+        Action::ToggleHelp,
+        Action::Quit,
+    ]
+    .into_iter()
+    .filter_map(|action| {
+        let b = row(action)?;
+        let label = match action {
+            Action::Back => crate::i18n::QUIZ_HINT_CLOSE,
+            _ => b.hint?,
+        };
+        Some((b.short_keys(), label.get(lang)))
+    })
+    .collect()
 }

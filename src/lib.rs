@@ -12,6 +12,7 @@ pub mod keymap;
 pub mod load;
 pub mod output;
 pub mod plain;
+pub mod quiz;
 pub mod rules;
 pub mod safe;
 pub mod scenario;

@@ -88,6 +88,26 @@ pub struct Scenario {
     /// Plain-words explanation per step number (1-based, as a string key).
     #[serde(default)]
     pub narration: BTreeMap<String, Text>,
+    /// The author's own questions for the quiz (predict, then reveal).
+    #[serde(default)]
+    pub quiz: Vec<QuizItem>,
+}
+
+/// A question the author adds for one step: asked, in quiz mode, before the
+/// step is shown, instead of the generated one.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuizItem {
+    /// The step asked about, from 2 (step 1 is on screen before any question).
+    pub step: usize,
+    pub question: Text,
+    /// Two to four.
+    pub choices: Vec<Text>,
+    /// The right choice, counted from 1 as the screen numbers them.
+    pub answer: usize,
+    /// Why, in the author's words; shown with the step's explanation.
+    #[serde(default)]
+    pub why: Option<Text>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

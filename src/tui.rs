@@ -45,7 +45,10 @@ pub fn main(cli: &Cli) -> ExitCode {
         ));
         return ExitCode::FAILURE;
     }
-    let app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    let mut app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    if cli.quiz {
+        app::update(&mut app, Action::ToggleQuiz);
+    }
 
     install_panic_message();
     let mut terminal = ratatui::init();
@@ -136,7 +139,7 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             events.push(Some(event::read()?));
         }
         for event in rejoin_split_keys(events) {
-            if let Some(action) = action_for(event) {
+            if let Some(action) = action_for(event, app.quiz.is_asking()) {
                 let before = (app.step, app.playing);
                 app::update(&mut app, action);
                 if (app.step, app.playing) != before || action == Action::Tick {
@@ -228,7 +231,7 @@ fn split_key_at(events: &[Option<Event>]) -> Option<(KeyCode, usize)> {
 
 /// What an event asks of the app (`None` from a wait that timed out: the
 /// next step is due).
-fn action_for(event: Option<Event>) -> Option<Action> {
+fn action_for(event: Option<Event>, asking: bool) -> Option<Action> {
     match event {
         None => Some(Action::Tick),
         // Some terminals also report releases; act on presses only.
@@ -239,7 +242,7 @@ fn action_for(event: Option<Event>) -> Option<Action> {
                 let _ = signal_hook::low_level::raise(libc::SIGTSTP);
                 return None;
             }
-            keymap::action_for(&key)
+            keymap::action_in(&key, asking)
         }
         Some(Event::Resize(w, h)) => Some(Action::Resize(w, h)),
         _ => None,

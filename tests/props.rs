@@ -162,6 +162,7 @@ fn any_key() -> impl Strategy<Value = KeyEvent> {
             Key::Char(c) => vec![KeyCode::Char(c)],
             Key::Ctrl(c) => vec![KeyCode::Char(c)],
             Key::Digits => ('0'..='9').map(KeyCode::Char).collect(),
+            Key::Choices => ('1'..='4').map(KeyCode::Char).collect(),
         })
         .collect();
     let garbage = prop_oneof![
@@ -220,10 +221,11 @@ fn any_input() -> impl Strategy<Value = Input> {
     ]
 }
 
-/// The action the event loop makes of an input (presses only, as tui.rs).
-fn action(input: &Input) -> Option<Action> {
+/// The action the event loop makes of an input (presses only, as tui.rs;
+/// `asking`: a quiz question is open).
+fn action(input: &Input, asking: bool) -> Option<Action> {
     match input {
-        Input::Key(key) if key.kind == KeyEventKind::Press => keymap::action_for(key),
+        Input::Key(key) if key.kind == KeyEventKind::Press => keymap::action_in(key, asking),
         Input::Key(_) => None,
         Input::Resize(w, h) => Some(Action::Resize(*w, *h)),
         Input::Tick => Some(Action::Tick),
@@ -305,7 +307,7 @@ proptest! {
         // Whether a scroll key ever met a panel that could scroll that way.
         let mut could_scroll = false;
         for (i, input) in inputs.iter().enumerate() {
-            let Some(action) = action(input) else { continue };
+            let Some(action) = action(input, app.quiz.is_asking()) else { continue };
             let before = app.clone();
             frames::apply(&mut app, action);
             if let Action::Scroll(delta) = action

@@ -477,3 +477,39 @@ fn a_burst_of_keys_is_taken_in_full() {
     assert_eq!(s.exit_code(), 0);
     s.assert_restored();
 }
+
+#[test]
+fn the_quiz_asks_before_step_2_and_a_digit_reveals_it_with_the_score() {
+    let mut s = Session::start_with(120, 40, &[], &["--quiz", "--lang", "en"]);
+    let screen = s.wait_for_text(&["step 1/8", "Predict step 2", "[1] ", "[2] ", "score 0/0"]);
+    assert!(!screen.contains("step 2/8"), "{screen}");
+    s.press("1");
+    // Right or wrong, the answer is scored (the frame is read whole).
+    let out = s.wait_for("step 2 and the score", |o| {
+        let screen = o.screen.screen().contents();
+        screen.contains("step 2/8")
+            && (screen.contains("score 1/1") || screen.contains("score 0/1"))
+    });
+    let screen = out.screen.screen().contents();
+    drop(out);
+    assert!(!screen.contains("Predict step"), "{screen}");
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    s.assert_restored();
+
+    // A replayed transcript is asked about in the same way.
+    let args = [
+        "--transcript",
+        "tests/transcripts/codex.jsonl",
+        "--quiz",
+        "--lang",
+        "en",
+    ];
+    let mut s = Session::start_with(80, 24, &[], &args);
+    s.wait_for_text(&["1/11", "Predict step 2", "[1] "]);
+    s.press("2");
+    s.wait_for_text(&["2/11", "score "]);
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    s.assert_restored();
+}

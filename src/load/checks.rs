@@ -263,3 +263,77 @@ fn reads(params: &[&str]) -> String {
             .join(", ")
     )
 }
+
+/// The author's quiz questions: a step that exists and is not the first,
+/// one question per step, two to four distinct choices, an answer among
+/// them, every text in every language.
+pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Option<(String, String)> {
+    let empty = |path: String| Some((path, "expected a non-empty text".to_string()));
+    for (i, q) in s.quiz.iter().enumerate() {
+        let at = |field: &str| format!("quiz[{i}].{field}");
+        if !(2..=steps).contains(&q.step) {
+            return Some((
+                at("step"),
+                format!(
+                    "expected a step number from 2 to {steps} (step 1 is on screen before \
+                     any question), got {}",
+                    q.step
+                ),
+            ));
+        }
+        if let Some(j) = s.quiz[..i].iter().position(|p| p.step == q.step) {
+            return Some((
+                at("step"),
+                format!(
+                    "step {} already has a question (quiz[{j}]); expected one per step",
+                    q.step
+                ),
+            ));
+        }
+        for lang in Lang::ALL {
+            if q.question.get(lang).trim().is_empty() {
+                return empty(at(&format!("question.{}", lang.code())));
+            }
+            if let Some(why) = &q.why
+                && why.get(lang).trim().is_empty()
+            {
+                return empty(at(&format!("why.{}", lang.code())));
+            }
+        }
+        if !(2..=4).contains(&q.choices.len()) {
+            return Some((
+                at("choices"),
+                format!("expected 2 to 4 choices, got {}", q.choices.len()),
+            ));
+        }
+        for (k, choice) in q.choices.iter().enumerate() {
+            for lang in Lang::ALL {
+                let text = choice.get(lang).trim();
+                if text.is_empty() {
+                    return empty(at(&format!("choices[{k}].{}", lang.code())));
+                }
+                if let Some(m) = q.choices[..k]
+                    .iter()
+                    .position(|c| c.get(lang).trim() == text)
+                {
+                    return Some((
+                        at(&format!("choices[{k}].{}", lang.code())),
+                        format!("the same text as choices[{m}]; expected distinct choices"),
+                    ));
+                }
+            }
+        }
+        if !(1..=q.choices.len()).contains(&q.answer) {
+            return Some((
+                at("answer"),
+                format!(
+                    "expected the number of the right choice, from 1 to {} (counted from 1, \
+                     as on screen), got {}",
+                    q.choices.len(),
+                    q.answer
+                ),
+            ));
+        }
+    }
+    None
+}

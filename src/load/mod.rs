@@ -306,6 +306,9 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
             ));
         }
     }
+    if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
+        return Err(error(&path, message));
+    }
     Ok(Loaded {
         scenario,
         traces: [zh, en],
@@ -322,7 +325,7 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
 /// Every field is named, so a new field cannot be forgotten here.
 fn for_screen(scenario: Scenario) -> Scenario {
     use crate::scenario::{
-        About, CallMatch, CallSpec, Condition, FileCheck, Rule, Text, ToolDef, Verify,
+        About, CallMatch, CallSpec, Condition, FileCheck, QuizItem, Rule, Text, ToolDef, Verify,
     };
     use std::collections::BTreeMap;
     fn s(text: String) -> String {
@@ -375,6 +378,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         model,
         expect,
         narration,
+        quiz,
     } = scenario;
     Scenario {
         name: s(name),
@@ -461,5 +465,14 @@ fn for_screen(scenario: Scenario) -> Scenario {
             .collect(),
         expect,
         narration: narration.into_iter().map(|(k, v)| (k, text(v))).collect(),
+        quiz: quiz
+            .into_iter()
+            .map(|q| QuizItem {
+                question: text(q.question),
+                choices: q.choices.into_iter().map(text).collect(),
+                why: q.why.map(text),
+                ..q
+            })
+            .collect(),
     }
 }

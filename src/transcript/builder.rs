@@ -478,6 +478,7 @@ impl Builder {
             model: Vec::new(),
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
+            quiz: Vec::new(),
         };
         Ok(Loaded {
             scenario,

@@ -148,7 +148,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let room = area.width as usize;
 
     // Key hints in keymap order; help and quit are always kept.
-    let hints = keymap::footer_hints(lang);
+    let hints = if app.quiz.on {
+        keymap::quiz_hints(lang, app.quiz.is_asking())
+    } else {
+        keymap::footer_hints(lang)
+    };
     let pieces: Vec<String> = hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
     let (must, optional): (Vec<_>, Vec<_>) = pieces
         .iter()
@@ -175,7 +179,7 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         i18n::PAUSED
     };
-    let left = format!(
+    let mut left = format!(
         " {} · {} {:.1}s · {}{} ",
         state.get(lang),
         i18n::DWELL.get(lang),
@@ -184,6 +188,21 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         super::panel_title(app.focus).get(lang),
     );
     let counter = format!(" {}/{} ", app.step + 1, trace.len());
+    if app.quiz.on {
+        let (right, asked) = app.quiz.score();
+        let score = i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)]);
+        left.push_str(&format!("· {score} "));
+        // The score stays; on a narrow screen the focus goes first (the
+        // focused panel also says so with ▶ and its heavier border).
+        if width(&left) + width(&counter) + 1 > room {
+            left = format!(
+                " {} · {} {:.1}s · {score} ",
+                state.get(lang),
+                i18n::DWELL.get(lang),
+                f64::from(app.dwell_ms) / 1000.0,
+            );
+        }
+    }
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
     let filled = if trace.len() <= 1 {
         bar_room

@@ -7,6 +7,7 @@ mod frame;
 mod lanes;
 mod overlay;
 mod pairing;
+mod quiz;
 pub mod text;
 
 use ratatui::buffer::Buffer;
@@ -285,7 +286,19 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
         Panel::Lanes => lanes::render(app, inner, scroll, buf),
         Panel::Context => context::render(app, inner, scroll, buf),
         Panel::Pairing => pairing::render(app, inner, scroll, buf),
+        Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),
         Panel::Explain => explain::render(app, inner, scroll, buf),
+    }
+}
+
+/// A panel's title as shown: the explanation's place says when it holds a
+/// quiz question.
+fn shown_title(app: &App, panel: Panel) -> String {
+    match app.quiz.asking {
+        Some(step) if panel == Panel::Explain => {
+            i18n::QUIZ_TITLE.fill(app.lang, &[("n", &(step + 1))])
+        }
+        _ => panel_title(panel).get(app.lang).to_string(),
     }
 }
 
@@ -299,12 +312,12 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
         for tab in [Panel::Context, Panel::Pairing, Panel::Explain] {
             if tab == panel {
                 title.push(Span::styled(
-                    format!(" {marker}[{}] ", panel_title(tab).get(lang)),
+                    format!(" {marker}[{}] ", shown_title(app, tab)),
                     theme.title(),
                 ));
             } else {
                 title.push(Span::styled(
-                    format!(" {} ", panel_title(tab).get(lang)),
+                    format!(" {} ", shown_title(app, tab)),
                     theme.muted(),
                 ));
             }
@@ -312,7 +325,7 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
         title.push(Span::styled("(Tab) ", theme.muted()));
     } else {
         title.push(Span::styled(
-            format!(" {marker}{} ", panel_title(panel).get(lang)),
+            format!(" {marker}{} ", shown_title(app, panel)),
             theme.title(),
         ));
     }

@@ -1,0 +1,443 @@
+//! Predict, then reveal: the quiz in the app (keys, score, never asking
+//! twice), its frames as snapshots, and the scenario's own questions as the
+//! loader checks them.
+
+mod common;
+
+use agent_loop_sim::app::{Action, App};
+use agent_loop_sim::frames;
+use agent_loop_sim::keymap;
+use agent_loop_sim::load::DEFAULT_SCENARIO;
+use agent_loop_sim::quiz;
+use agent_loop_sim::scenario::Lang;
+use common::snapshot_settings as settings;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+fn quiz_app(name: &str, lang: Lang, (w, h): (u16, u16)) -> App {
+    let mut app = common::app(name, lang);
+    frames::apply(&mut app, Action::Resize(w, h));
+    frames::apply(&mut app, Action::ToggleQuiz);
+    app
+}
+
+fn apply(app: &mut App, actions: &[Action]) {
+    for a in actions {
+        frames::apply(app, *a);
+    }
+}
+
+fn text(app: &App) -> String {
+    let (w, h) = app.size;
+    frames::to_text(&frames::render(app, w, h))
+}
+
+/// The right and one wrong choice (1-based) of the open question.
+fn right_and_wrong(app: &App) -> (usize, usize) {
+    let q = app.question().expect("a question is open");
+    let right = q.answer + 1;
+    (right, if right == 1 { 2 } else { 1 })
+}
+
+#[test]
+fn turning_the_quiz_on_asks_about_step_2_before_showing_it() {
+    let app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    assert_eq!(app.step, 0);
+    assert_eq!(app.quiz.asking, Some(1));
+    let screen = text(&app);
+    assert!(screen.contains("Predict step 2"), "{screen}");
+    assert!(
+        screen.contains("[1] ") && screen.contains("[2] "),
+        "{screen}"
+    );
+    assert!(screen.contains("step 1/8"), "{screen}");
+    assert!(screen.contains("score 0/0"), "{screen}");
+}
+
+#[test]
+fn a_digit_reveals_the_step_and_scores_the_guess() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right)]);
+    assert_eq!(app.step, 1, "the answer shows step 2");
+    assert_eq!(app.quiz.asking, None);
+    assert_eq!(app.quiz.score(), (1, 1));
+    let screen = text(&app);
+    assert!(screen.contains("✓ Right"), "{screen}");
+    assert!(screen.contains("score 1/1"), "{screen}");
+
+    // → asks about step 3; a wrong answer shows step 3 and says so.
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, Some(2)));
+    let (_, wrong3) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(wrong3)]);
+    assert_eq!(app.step, 2);
+    assert_eq!(app.quiz.score(), (1, 2));
+    let screen = text(&app);
+    assert!(screen.contains("✗ Not this time"), "{screen}");
+    assert!(screen.contains("score 1/2"), "{screen}");
+}
+
+#[test]
+fn keys_in_the_table_answer_while_a_question_is_open_and_jump_otherwise() {
+    let press = |c| KeyEvent::from(KeyCode::Char(c));
+    assert_eq!(
+        keymap::action_in(&press('2'), true),
+        Some(Action::Answer(2))
+    );
+    assert_eq!(keymap::action_in(&press('2'), false), Some(Action::Jump(2)));
+    assert_eq!(keymap::action_in(&press('7'), true), None);
+    assert_eq!(keymap::action_for(&press('p')), Some(Action::ToggleQuiz));
+    // The footer with a question open offers only what works then.
+    let hints = keymap::quiz_hints(Lang::En, true);
+    assert_eq!(hints[0], ("1–4".to_string(), "answer"));
+    assert!(
+        hints.iter().all(|(k, _)| k != "→" && k != "Space"),
+        "{hints:?}"
+    );
+    // And the quiz keys stay out of the footer when the quiz is off.
+    assert!(keymap::footer_hints(Lang::En).iter().all(|(k, _)| k != "p"));
+}
+
+#[test]
+fn going_back_and_forth_never_asks_again() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right)]);
+    apply(&mut app, &[Action::Next]);
+    let (_, wrong) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(wrong)]);
+    assert_eq!(app.step, 2);
+    // ← to step 2 and step 1, → back to 3: no question on the way.
+    apply(&mut app, &[Action::Prev, Action::Prev]);
+    assert_eq!((app.step, app.quiz.asking), (0, None));
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, None));
+    // The verdict is still there when the step is seen again.
+    assert!(text(&app).contains("✓ Right"));
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (2, None));
+    assert_eq!(app.quiz.score(), (1, 2));
+    // The next new step is asked about.
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (2, Some(3)));
+}
+
+#[test]
+fn an_open_question_holds_next_and_play_and_esc_closes_it_unrevealed() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    apply(
+        &mut app,
+        &[Action::Next, Action::TogglePlay, Action::Jump(5)],
+    );
+    assert_eq!((app.step, app.quiz.asking), (0, Some(1)));
+    assert!(!app.playing);
+    assert!(text(&app).contains("answer first: press 1–"));
+    // A digit with no choice only says what to press.
+    apply(&mut app, &[Action::Answer(4)]);
+    assert_eq!(app.quiz.asking, Some(1));
+    // Esc closes the question, stays on step 1, and does not quit.
+    apply(&mut app, &[Action::Back]);
+    assert_eq!((app.step, app.quiz.asking, app.quit), (0, None, false));
+    assert_eq!(app.quiz.score(), (0, 0));
+    // → asks again: it was never answered.
+    apply(&mut app, &[Action::Next]);
+    assert_eq!(app.quiz.asking, Some(1));
+    // p turns the quiz off: the question goes, → moves on as usual.
+    apply(&mut app, &[Action::ToggleQuiz, Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, None));
+}
+
+#[test]
+fn play_stops_at_each_unanswered_question() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    apply(&mut app, &[Action::Back]);
+    apply(&mut app, &[Action::TogglePlay]);
+    assert!(app.playing);
+    apply(&mut app, &[Action::Tick]);
+    assert_eq!(
+        (app.step, app.quiz.asking, app.playing),
+        (0, Some(1), false)
+    );
+    let (right, _) = right_and_wrong(&app);
+    apply(
+        &mut app,
+        &[Action::Answer(right), Action::TogglePlay, Action::Tick],
+    );
+    assert_eq!(
+        (app.step, app.quiz.asking, app.playing),
+        (1, Some(2), false)
+    );
+}
+
+#[test]
+fn a_jump_shows_the_steps_it_passes_unscored() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    apply(&mut app, &[Action::Back, Action::Jump(5)]);
+    assert_eq!((app.step, app.quiz.asking), (4, None));
+    assert!(text(&app).contains("Not asked (reached by a jump"));
+    apply(&mut app, &[Action::Prev, Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (4, None), "step 5 was shown");
+    apply(&mut app, &[Action::Next]);
+    assert_eq!(app.quiz.asking, Some(5), "step 6 was not");
+    apply(&mut app, &[Action::Last]);
+    assert_eq!((app.step, app.quiz.asking), (7, None));
+    assert_eq!(app.quiz.score(), (0, 0));
+}
+
+#[test]
+fn the_language_switch_keeps_the_question_and_the_answers() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    let before = app.question().unwrap();
+    apply(&mut app, &[Action::SwitchLanguage]);
+    let after = app.question().unwrap();
+    assert_eq!((before.answer, before.kind), (after.answer, after.kind));
+    assert!(text(&app).contains("预测第 2 步"));
+    apply(&mut app, &[Action::Answer(after.answer + 1)]);
+    assert!(text(&app).contains("得分 1/1"));
+}
+
+/// Snapshots of a question open, after a right and after a wrong answer.
+#[test]
+fn quiz_frames() {
+    for lang in Lang::ALL {
+        for (w, h) in [(120, 40), (80, 24)] {
+            let snap = |app: &App, what: &str| {
+                let name = format!("{DEFAULT_SCENARIO}__{w}x{h}__{}__{what}", lang.code());
+                settings().bind(|| insta::assert_snapshot!(name, text(app)));
+            };
+            let open = quiz_app(DEFAULT_SCENARIO, lang, (w, h));
+            snap(&open, "quiz-question");
+            let (right, wrong) = right_and_wrong(&open);
+            let mut app = open.clone();
+            apply(&mut app, &[Action::Answer(right)]);
+            snap(&app, "quiz-right");
+            let mut app = open.clone();
+            apply(&mut app, &[Action::Answer(wrong)]);
+            snap(&app, "quiz-wrong");
+        }
+    }
+}
+
+/// Every question of every shipped scenario fits both screens: each choice
+/// is on screen whole (its words are not cut) in both languages.
+#[test]
+fn every_question_shows_every_choice_at_both_sizes() {
+    for (name, _) in agent_loop_sim::load::CATALOG {
+        for lang in Lang::ALL {
+            for size in [(120, 40), (80, 24)] {
+                let mut app = quiz_app(name, lang, size);
+                while app.step < app.last() {
+                    let q = app.question().expect("a question before each new step");
+                    let screen = text(&app);
+                    let flat: String = quiz_panel(&app).split_whitespace().collect();
+                    for (i, choice) in q.choices.iter().enumerate() {
+                        let want: String = choice.split_whitespace().collect();
+                        assert!(
+                            flat.contains(&format!("[{}]{want}", i + 1)),
+                            "{name} {lang:?} {size:?} step {}: [{}] {choice}\n{screen}",
+                            q.step + 1,
+                            i + 1
+                        );
+                    }
+                    apply(&mut app, &[Action::Answer(q.answer + 1), Action::Next]);
+                }
+                let (right, asked) = app.quiz.score();
+                assert_eq!((right, asked), (app.last(), app.last()), "{name}");
+            }
+        }
+    }
+}
+
+/// The text inside the panel that holds the open question, row by row.
+fn quiz_panel(app: &App) -> String {
+    let (w, h) = app.size;
+    let buf = frames::render(app, w, h);
+    let title = match app.lang {
+        Lang::Zh => "预测第",
+        Lang::En => "Predict step",
+    };
+    let text = frames::to_text(&buf);
+    let (y, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(title))
+        .expect("the question's panel");
+    let col = unicode_width::UnicodeWidthStr::width(&line[..line.find(title).unwrap()]) as u16;
+    let y = y as u16;
+    let corner = |c: &str| ["╭", "┏", "╮", "┓"].contains(&c);
+    let left = (0..col)
+        .rev()
+        .find(|x| corner(buf[(*x, y)].symbol()))
+        .unwrap();
+    let right = (col..w).find(|x| corner(buf[(*x, y)].symbol())).unwrap();
+    let mut out = String::new();
+    for row in y + 1..h {
+        if ["╰", "┗"].contains(&buf[(left, row)].symbol()) {
+            break;
+        }
+        let mut x = left + 1;
+        while x < right {
+            let symbol = buf[(x, row)].symbol();
+            out.push_str(symbol);
+            x += unicode_width::UnicodeWidthStr::width(symbol).max(1) as u16;
+        }
+        out.push('\n');
+    }
+    out
+}
+
+const GOOD: &str = r#"{
+  "name": "quiz-demo",
+  "title": {"zh": "测验", "en": "Quiz"},
+  "task": {"zh": "读 a.txt", "en": "read a.txt"},
+  "about": {"why": {"zh": "x", "en": "x"}, "how": {"zh": "x", "en": "x"},
+            "cost": {"zh": "x", "en": "x"}, "check": {"zh": "x", "en": "x"}},
+  "files": {"a.txt": "hello"},
+  "tools": [{"name": "read_file", "description": {"zh": "读", "en": "read"}, "params": ["path"]}],
+  "budget": 3,
+  "model": [
+    {"when": {"has_result": {"tool": "read_file"}}, "say": {"zh": "hello", "en": "hello"}},
+    {"calls": [{"tool": "read_file", "args": {"path": "a.txt"}}]}
+  ],
+  "expect": "completed",
+  "quiz": QUIZ
+}"#;
+
+fn with_quiz(quiz: &str) -> String {
+    GOOD.replace("QUIZ", quiz)
+}
+
+#[test]
+fn a_scenario_adds_its_own_question() {
+    let json = with_quiz(
+        r#"[{"step": 3, "question": {"zh": "模型会调用哪个工具？", "en": "Which tool will the model call?"},
+             "choices": [{"zh": "write_file", "en": "write_file"}, {"zh": "read_file", "en": "read_file"}],
+             "answer": 2, "why": {"zh": "只提供了 read_file。", "en": "Only read_file is offered."}}]"#,
+    );
+    let path = common::scenario_file("quiz-good.json", &json);
+    let out = common::run(&["check", &path]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let loaded = agent_loop_sim::load::load(&path).unwrap();
+    let q = quiz::question(loaded.trace(Lang::En), &loaded.scenario.quiz, 2).unwrap();
+    assert_eq!(q.kind, quiz::Kind::Author);
+    assert_eq!(q.choices[q.answer], "read_file");
+    // Answered in the app, the author's reason is shown with the step's.
+    let mut app = App::new(loaded, Lang::En, agent_loop_sim::theme::Theme::DARK);
+    apply(
+        &mut app,
+        &[Action::Resize(120, 40), Action::Next, Action::ToggleQuiz],
+    );
+    assert_eq!(app.quiz.asking, Some(2));
+    apply(&mut app, &[Action::Answer(2)]);
+    let screen = text(&app);
+    assert!(screen.contains("✓ Right: [2] read_file"), "{screen}");
+    assert!(screen.contains("Only read_file is offered."), "{screen}");
+}
+
+#[test]
+fn a_bad_quiz_field_names_the_file_and_the_place() {
+    let q = |step: &str, choices: &str, answer: &str| {
+        format!(
+            r#"[{{"step": {step}, "question": {{"zh": "问", "en": "Q"}}, "choices": {choices}, "answer": {answer}}}]"#
+        )
+    };
+    let two = r#"[{"zh": "甲", "en": "A"}, {"zh": "乙", "en": "B"}]"#;
+    let cases = [
+        (q("1", two, "1"), "quiz[0].step", "from 2 to 8"),
+        (q("9", two, "1"), "quiz[0].step", "from 2 to 8"),
+        (q("2", two, "3"), "quiz[0].answer", "from 1 to 2"),
+        (q("2", two, "0"), "quiz[0].answer", "from 1 to 2"),
+        (
+            q("2", r#"[{"zh": "甲", "en": "A"}]"#, "1"),
+            "quiz[0].choices",
+            "2 to 4 choices, got 1",
+        ),
+        (
+            q("2", r#"[{"zh": "甲", "en": "A"}, {"zh": "乙", "en": "A"}]"#, "1"),
+            "quiz[0].choices[1].en",
+            "distinct",
+        ),
+        (
+            q("2", r#"[{"zh": "甲", "en": "A"}, {"zh": "", "en": "B"}]"#, "1"),
+            "quiz[0].choices[1].zh",
+            "non-empty",
+        ),
+        (q("2", two, "\"2\""), "quiz[0].answer", "expected"),
+        (
+            r#"[{"step": 2, "question": {"zh": "问", "en": "Q"}, "choices": [], "answer": 1, "hint": 1}]"#
+                .to_string(),
+            "quiz[0]",
+            "hint",
+        ),
+    ];
+    for (i, (quiz, place, words)) in cases.iter().enumerate() {
+        let path = common::scenario_file(&format!("quiz-bad-{i}.json"), &with_quiz(quiz));
+        let out = common::run(&["check", &path]);
+        assert_eq!(out.code, 2, "{quiz}: {}", out.stderr);
+        let line = out.stderr.lines().next().unwrap_or("");
+        assert!(line.contains(&path), "{line}");
+        assert!(line.contains(place), "{quiz}: {line}");
+        assert!(line.contains(words), "{quiz}: {line}");
+    }
+    // Two questions for one step.
+    let two_q = format!(
+        "[{}, {}]",
+        q("2", two, "1").trim_matches(['[', ']']),
+        q("2", two, "2").trim_matches(['[', ']'])
+    );
+    let path = common::scenario_file("quiz-bad-twice.json", &with_quiz(&two_q));
+    let out = common::run(&["check", &path]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("quiz[1].step") && out.stderr.contains("already has a question"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// At the narrowest screen the score and the step counter both stay whole.
+#[test]
+fn the_score_stays_on_a_narrow_screen() {
+    for lang in Lang::ALL {
+        let mut app = quiz_app("patch-and-test", lang, (60, 18));
+        apply(&mut app, &[Action::Back, Action::Jump(1), Action::Jump(2)]);
+        assert_eq!(app.step, 11);
+        apply(&mut app, &[Action::FocusPrev, Action::DwellLonger]);
+        for _ in 0..3 {
+            let q = app.question().unwrap_or_else(|| {
+                apply(&mut app, &[Action::Next]);
+                app.question().unwrap()
+            });
+            apply(&mut app, &[Action::Answer(q.answer + 1)]);
+        }
+        let screen = text(&app);
+        let status = screen.lines().last().unwrap();
+        let score = match lang {
+            Lang::Zh => "得分 3/3",
+            Lang::En => "score 3/3",
+        };
+        assert!(status.contains(score), "{status}");
+        assert!(status.trim_end().ends_with("15/22"), "{status}");
+    }
+}
+
+/// At 80×24 the question shares its place with the context and the table:
+/// it shows when it opens, and Tab still reaches the context meanwhile.
+#[test]
+fn at_80x24_the_question_shows_and_tab_still_reaches_the_context() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (80, 24));
+    apply(&mut app, &[Action::Back, Action::FocusNext]);
+    assert!(text(&app).contains("[Context]"));
+    apply(&mut app, &[Action::Next]);
+    let screen = text(&app);
+    assert!(screen.contains("[Predict step 2]"), "{screen}");
+    assert!(screen.contains("Tab panel"), "{screen}");
+    apply(&mut app, &[Action::FocusNext, Action::FocusNext]);
+    let screen = text(&app);
+    assert!(screen.contains("▶ [Context]"), "{screen}");
+    assert!(
+        screen.contains("Predict step 2"),
+        "the tab is still named: {screen}"
+    );
+    assert_eq!(app.quiz.asking, Some(1));
+}
