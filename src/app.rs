@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::load::Loaded;
+use crate::picker::Picker;
 use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::trace::Trace;
@@ -49,6 +50,9 @@ pub enum Action {
     /// has to lay anything out.
     Drawn(Limits),
     Quit,
+    /// Open or close the lesson picker. While it is open, ↑/↓ move in it,
+    /// Home/End go to its ends and Next (Enter) opens the highlighted lesson.
+    TogglePicker,
 }
 
 /// The panels that can take focus, in Tab order.
@@ -83,6 +87,8 @@ impl Panel {
 pub enum Overlay {
     Help,
     About,
+    /// The lesson picker (`o`); its state is `App::picker`.
+    Picker,
 }
 
 #[derive(Debug, Clone)]
@@ -110,6 +116,8 @@ pub struct App {
     /// The digit just typed, when another one could still follow it.
     pub pending_digit: Option<usize>,
     pub quit: bool,
+    /// The lessons `o` offers, and where the list stands.
+    pub picker: Picker,
 }
 
 impl App {
@@ -131,7 +139,31 @@ impl App {
             limits: Limits::default(),
             pending_digit: None,
             quit: false,
+            picker: Picker::default(),
         }
+    }
+
+    /// The app with these lessons in its picker, `current` the one shown.
+    pub fn with_lessons(mut self, picker: Picker) -> Self {
+        self.picker = picker;
+        self
+    }
+
+    /// Show another lesson from its first step, as if just opened: the
+    /// view state that belongs to a run (step, scrolling, zoom, folding,
+    /// focus, playing, the overlay) starts afresh; language, theme and
+    /// dwell time are the user's and stay.
+    fn open_lesson(&mut self, loaded: Arc<Loaded>) {
+        self.loaded = loaded;
+        self.step = 0;
+        self.playing = false;
+        self.focus = Panel::Lanes;
+        self.scroll = [0; 4];
+        self.overlay_scroll = 0;
+        self.zoom = false;
+        self.unfold = false;
+        self.overlay = None;
+        self.pending_digit = None;
     }
 
     pub fn trace(&self) -> &Trace {
@@ -154,6 +186,9 @@ impl App {
 /// Apply one action. The only place the app state changes.
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
+    if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {
+        return;
+    }
     match action {
         Action::Next => app.go(app.step + 1),
         Action::Prev => app.go(app.step.saturating_sub(1)),
@@ -248,10 +283,43 @@ pub fn update(app: &mut App, action: Action) {
                 *s = (*s).min(limits.panels[panel.index()]);
             }
             app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
+            if limits.picker_rows > 0 {
+                app.picker.keep_in_view(usize::from(limits.picker_rows));
+            }
             app.pending_digit = pending;
         }
         Action::Quit => app.quit = true,
+        Action::TogglePicker => {
+            toggle_overlay(app, Overlay::Picker);
+            if app.overlay == Some(Overlay::Picker) {
+                // A class choosing the next lesson: nothing moves behind it.
+                app.playing = false;
+                app.picker.reset_cursor();
+            }
+        }
     }
+}
+
+/// Keys while the lesson picker is open; false for those that act as
+/// everywhere else (Esc, `o`, `?`, `a`, `L`, quit, a resize, a draw).
+fn picker_update(app: &mut App, action: Action) -> bool {
+    let picker = &mut app.picker;
+    match action {
+        Action::Scroll(delta) => picker.move_by(delta),
+        Action::First => picker.first(),
+        Action::Last => picker.last(),
+        Action::Next => {
+            // A lesson that cannot be opened stays listed with its error.
+            if let Some(Ok(loaded)) = picker.lessons.get(picker.cursor).map(|l| l.loaded.clone()) {
+                picker.current = Some(picker.cursor);
+                app.open_lesson(loaded);
+            }
+        }
+        // Nothing else moves the run hidden behind the list.
+        Action::Prev | Action::Jump(_) | Action::TogglePlay | Action::Tick => {}
+        _ => return false,
+    }
+    true
 }
 
 fn toggle_overlay(app: &mut App, overlay: Overlay) {

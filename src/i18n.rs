@@ -124,6 +124,10 @@ pub const HOST_CHECK_N: Plural = Plural {
     one: l(["主机验证", "host check"]),
     other: l(["主机验证", "host checks"]),
 };
+pub const STEP_N: Plural = Plural {
+    one: l(["步", "step"]),
+    other: l(["步", "steps"]),
+};
 
 catalogue! {
     STEP = ["步骤", "step"];
@@ -386,6 +390,18 @@ catalogue! {
         "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。",
         "A real provider rejects this request: the context holds a tool call without its result. OpenAI requires a tool message for every tool_call_id after an assistant message with tool_calls; Anthropic requires a tool_result for every tool_use in the next message. The model never ran.",
     ];
+    // The lesson picker (`o`).
+    PICKER = ["选择课程", "Lessons"];
+    PICKER_HINT = ["↑↓ 选择 · Enter 从第 1 步打开 · Esc 关闭", "↑↓ choose · Enter opens at step 1 · Esc closes"];
+    /// After the title of the lesson on screen now.
+    PICKER_OPEN_NOW = ["（当前）", " (open now)"];
+    /// A lesson's length and how its run ends, e.g. "8 steps · final answer · answered (unchecked)".
+    PICKER_SUMMARY = ["{steps} {unit} · {end} · {task}", "{steps} {unit} · {end} · {task}"];
+    PICKER_SUMMARY_SHORT = ["{steps} {unit} · {end}", "{steps} {unit} · {end}"];
+    PICKER_CANNOT_OPEN = ["✗ 无法打开", "✗ cannot open"];
+    PICKER_NO_LESSONS = ["没有可选的课程。", "No lessons to choose from."];
+    PICKER_TRANSCRIPT = ["真实运行的记录", "transcript of a real run"];
+    PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
