@@ -41,9 +41,9 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
     pub theme: ThemeArg,
 
-    /// Also offer this scenario file in the lesson picker (key o), after the
-    /// shipped ones; repeat for more. A file that cannot be used shows its
-    /// error there.
+    /// Also offer this scenario file in the interactive simulator's lesson
+    /// picker (key o), after the shipped ones; repeat for more. A file that
+    /// cannot be used shows its error there.
     #[arg(long = "lesson", value_name = "FILE")]
     pub lessons: Vec<String>,
 
