@@ -3,7 +3,8 @@
 //! leaving the program. Its data lives here; `view/picker.rs` draws it.
 //!
 //! Every lesson is prepared when the list is made, before the terminal is
-//! taken: the whole catalogue runs in a few milliseconds, the list can show
+//! taken: the whole catalogue runs in about a millisecond (release;
+//! `cargo bench --bench load -- catalog`), the list can show
 //! each run's length and ending, a file that cannot be used shows its error
 //! in the list, and Enter only swaps which prepared run the app shows.
 
