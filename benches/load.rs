@@ -34,11 +34,23 @@ fn many_rules(c: &mut Criterion) {
     group.finish();
 }
 
+/// What the lesson picker (`o`) costs at startup: every shipped scenario
+/// parsed, checked and run in both languages (`picker::gather`).
+fn catalog(c: &mut Criterion) {
+    use agent_loop_sim::picker::{self, Source};
+    use std::sync::Arc;
+    let open = Arc::new(load::load(load::DEFAULT_SCENARIO).unwrap());
+    c.bench_function("catalog/gather-every-lesson", |b| {
+        b.iter(|| picker::gather(Source::Shipped(load::DEFAULT_SCENARIO), open.clone(), &[]))
+    });
+}
+
 fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5))
         .configure_from_args();
     many_rules(&mut c);
+    catalog(&mut c);
     c.final_summary();
 }

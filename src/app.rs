@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::load::Loaded;
 use crate::quiz::{self, Quiz};
+use crate::picker::Picker;
 use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::trace::Trace;
@@ -54,6 +55,9 @@ pub enum Action {
     ToggleQuiz,
     /// A digit while a question is open: choice n (1-based).
     Answer(usize),
+    /// Open or close the lesson picker. While it is open, ↑/↓ move in it,
+    /// Home/End go to its ends and Next (Enter) opens the highlighted lesson.
+    TogglePicker,
 }
 
 /// The panels that can take focus, in Tab order.
@@ -88,6 +92,8 @@ impl Panel {
 pub enum Overlay {
     Help,
     About,
+    /// The lesson picker (`o`); its state is `App::picker`.
+    Picker,
 }
 
 #[derive(Debug, Clone)]
@@ -117,6 +123,8 @@ pub struct App {
     pub quit: bool,
     /// Predict, then reveal: whether it is on, the open question, answers.
     pub quiz: Quiz,
+    /// The lessons `o` offers, and where the list stands.
+    pub picker: Picker,
 }
 
 impl App {
@@ -139,6 +147,37 @@ impl App {
             pending_digit: None,
             quit: false,
             quiz: Quiz::default(),
+            picker: Picker::default(),
+        }
+    }
+
+    /// The app with these lessons in its picker, `current` the one shown.
+    pub fn with_lessons(mut self, picker: Picker) -> Self {
+        self.picker = picker;
+        self
+    }
+
+    /// Show another lesson from its first step, as if just opened: the
+    /// view state that belongs to a run (step, scrolling, zoom, folding,
+    /// focus, playing, the overlay) starts afresh; language, theme and
+    /// dwell time are the user's and stay.
+    fn open_lesson(&mut self, loaded: Arc<Loaded>) {
+        self.loaded = loaded;
+        self.step = 0;
+        self.playing = false;
+        self.focus = Panel::Lanes;
+        self.scroll = [0; 4];
+        self.overlay_scroll = 0;
+        self.zoom = false;
+        self.unfold = false;
+        self.overlay = None;
+        self.pending_digit = None;
+        // A new lesson starts a new quiz: the answers were about the old one.
+        let quiz_on = self.quiz.on;
+        self.quiz = Quiz::default();
+        if quiz_on {
+            self.quiz.on = true;
+            self.ask_next();
         }
     }
 
@@ -228,6 +267,9 @@ impl App {
 /// Apply one action. The only place the app state changes.
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
+    if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {
+        return;
+    }
     if app.quiz.is_asking() {
         match action {
             // An open question holds the keys that would show the step:
@@ -340,6 +382,9 @@ pub fn update(app: &mut App, action: Action) {
                 *s = (*s).min(limits.panels[panel.index()]);
             }
             app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
+            if limits.picker_rows > 0 {
+                app.picker.keep_in_view(usize::from(limits.picker_rows));
+            }
             app.pending_digit = pending;
         }
         Action::Quit => app.quit = true,
@@ -352,7 +397,37 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::Answer(n) => app.answer(n),
+        Action::TogglePicker => {
+            toggle_overlay(app, Overlay::Picker);
+            if app.overlay == Some(Overlay::Picker) {
+                // A class choosing the next lesson: nothing moves behind it.
+                app.playing = false;
+                app.picker.reset_cursor();
+            }
+        }
     }
+}
+
+/// Keys while the lesson picker is open; false for those that act as
+/// everywhere else (Esc, `o`, `?`, `a`, `L`, quit, a resize, a draw).
+fn picker_update(app: &mut App, action: Action) -> bool {
+    let picker = &mut app.picker;
+    match action {
+        Action::Scroll(delta) => picker.move_by(delta),
+        Action::First => picker.first(),
+        Action::Last => picker.last(),
+        Action::Next => {
+            // A lesson that cannot be opened stays listed with its error.
+            if let Some(Ok(loaded)) = picker.lessons.get(picker.cursor).map(|l| l.loaded.clone()) {
+                picker.current = Some(picker.cursor);
+                app.open_lesson(loaded);
+            }
+        }
+        // Nothing else moves the run hidden behind the list.
+        Action::Prev | Action::Jump(_) | Action::TogglePlay | Action::Tick => {}
+        _ => return false,
+    }
+    true
 }
 
 fn toggle_overlay(app: &mut App, overlay: Overlay) {

@@ -45,6 +45,11 @@ pub struct Cli {
     /// numbered choices, answered with the digit keys (key p turns it on and off).
     #[arg(long, global = true)]
     pub quiz: bool,
+    /// Also offer this scenario file in the interactive simulator's lesson
+    /// picker (key o), after the shipped ones; repeat for more. A file that
+    /// cannot be used shows its error there.
+    #[arg(long = "lesson", value_name = "FILE")]
+    pub lessons: Vec<String>,
 
     #[command(subcommand)]
     pub command: Option<Command>,

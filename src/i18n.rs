@@ -124,6 +124,10 @@ pub const HOST_CHECK_N: Plural = Plural {
     one: l(["主机验证", "host check"]),
     other: l(["主机验证", "host checks"]),
 };
+pub const STEP_N: Plural = Plural {
+    one: l(["步", "step"]),
+    other: l(["步", "steps"]),
+};
 
 catalogue! {
     STEP = ["步骤", "step"];
@@ -443,6 +447,18 @@ catalogue! {
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
     QUIZ_HINT_CLOSE = ["关闭问题", "close"];
+    // The lesson picker (`o`).
+    PICKER = ["选择课程", "Lessons"];
+    PICKER_HINT = ["↑↓ 选择 · Enter 从第 1 步打开 · Esc 关闭", "↑↓ choose · Enter opens at step 1 · Esc closes"];
+    /// After the title of the lesson on screen now.
+    PICKER_OPEN_NOW = ["（当前）", " (open now)"];
+    /// A lesson's length and how its run ends, e.g. "8 steps · final answer · answered (unchecked)".
+    PICKER_SUMMARY = ["{steps} {unit} · {end} · {task}", "{steps} {unit} · {end} · {task}"];
+    PICKER_SUMMARY_SHORT = ["{steps} {unit} · {end}", "{steps} {unit} · {end}"];
+    PICKER_CANNOT_OPEN = ["✗ 无法打开", "✗ cannot open"];
+    PICKER_NO_LESSONS = ["没有可选的课程。", "No lessons to choose from."];
+    PICKER_TRANSCRIPT = ["真实运行的记录", "transcript of a real run"];
+    PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [

@@ -231,6 +231,15 @@ pub const KEYMAP: &[Binding] = &[
         hint: Some(Label::new(["作答", "answer"])),
     },
     Binding {
+        keys: &[Key::Char('o')],
+        action: Action::TogglePicker,
+        help: Label::new([
+            "选择课程：↑↓ 选，Enter 从第 1 步打开",
+            "choose a lesson: ↑↓, then Enter opens it at step 1",
+        ]),
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
         help: Label::new([

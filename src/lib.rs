@@ -11,6 +11,7 @@ pub mod i18n;
 pub mod keymap;
 pub mod load;
 pub mod output;
+pub mod picker;
 pub mod plain;
 pub mod quiz;
 pub mod rules;

@@ -14,6 +14,7 @@ use crate::cli::{Cli, ThemeArg};
 use crate::keymap;
 use crate::load::{self, DEFAULT_SCENARIO};
 use crate::output::{self, EXIT_BAD_INPUT};
+use crate::picker::{self, Picker, Source};
 use crate::safe;
 use crate::theme::Theme;
 use crate::view;
@@ -32,6 +33,14 @@ pub fn main(cli: &Cli) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    // How the command line named the open lesson, for the picker (`o`).
+    let open = match &cli.transcript {
+        Some(file) => Source::Transcript(file.clone()),
+        None => match load::CATALOG.iter().find(|(n, _)| *n == name) {
+            Some((shipped, _)) => Source::Shipped(shipped),
+            None => Source::File(name.to_string()),
+        },
+    };
     let name = match &cli.transcript {
         Some(file) => format!("--transcript {file}"),
         None => name.to_string(),
@@ -45,7 +54,9 @@ pub fn main(cli: &Cli) -> ExitCode {
         ));
         return ExitCode::FAILURE;
     }
-    let mut app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    let app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
+    let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
     if cli.quiz {
         app::update(&mut app, Action::ToggleQuiz);
     }

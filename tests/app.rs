@@ -190,6 +190,7 @@ fn the_keys_of_the_design_map_to_their_actions() {
         ),
         (key(KeyCode::Char('a')), Action::ToggleAbout),
         (key(KeyCode::Char('?')), Action::ToggleHelp),
+        (key(KeyCode::Char('o')), Action::TogglePicker),
         (key(KeyCode::Char('q')), Action::Quit),
         (key(KeyCode::Esc), Action::Back),
         (
@@ -298,4 +299,115 @@ fn a_faulty_file_is_shown_with_a_warning_line() {
     }
     let text = frames::to_text(&frames::render(&app(), 120, 40));
     assert!(!text.contains('⚠'), "{text}");
+}
+
+fn with_picker(a: App, extra: &[String]) -> App {
+    use agent_loop_sim::picker::{self, Picker, Source};
+    let (lessons, current) =
+        picker::gather(Source::Shipped(DEFAULT_SCENARIO), a.loaded.clone(), extra);
+    a.with_lessons(Picker::new(lessons, Some(current)))
+}
+
+#[test]
+fn the_lesson_picker_opens_on_the_lesson_shown_and_enter_opens_another() {
+    let mut a = with_picker(app(), &[]);
+    apply(
+        &mut a,
+        &[
+            Action::Jump(5),
+            Action::FocusNext,
+            Action::Zoom,
+            Action::ToggleFold,
+            Action::SwitchLanguage,
+        ],
+    );
+    apply(&mut a, &[Action::TogglePlay, Action::TogglePicker]);
+    assert_eq!(a.overlay, Some(Overlay::Picker));
+    assert!(!a.playing, "opening the list pauses the run");
+    assert_eq!(a.picker.cursor, 0);
+    // Keys that move the run do nothing behind the list.
+    apply(
+        &mut a,
+        &[
+            Action::Prev,
+            Action::Jump(2),
+            Action::TogglePlay,
+            Action::Tick,
+        ],
+    );
+    assert_eq!((a.step, a.playing), (4, false));
+    apply(
+        &mut a,
+        &[
+            Action::Scroll(1),
+            Action::Scroll(1),
+            Action::Scroll(-1),
+            Action::Next,
+        ],
+    );
+    assert_eq!(a.loaded.scenario.name, load::CATALOG[1].0);
+    assert_eq!(a.trace().title, "Wrong path first");
+    assert_eq!(
+        (a.step, a.overlay, a.zoom, a.unfold),
+        (0, None, false, false)
+    );
+    assert_eq!((a.focus, a.scroll), (Panel::Lanes, [0; 4]));
+    // Language stays; the list now starts on the lesson shown.
+    assert_eq!(a.lang, Lang::En);
+    apply(&mut a, &[Action::TogglePicker]);
+    assert_eq!((a.picker.cursor, a.picker.current), (1, Some(1)));
+    apply(&mut a, &[Action::Last, Action::Back]);
+    assert_eq!(a.overlay, None);
+    assert_eq!(a.loaded.scenario.name, load::CATALOG[1].0);
+}
+
+#[test]
+fn a_lesson_that_cannot_be_opened_keeps_the_list_and_the_run() {
+    let mut a = with_picker(app(), &["no-such-lesson.json".to_string()]);
+    apply(&mut a, &[Action::Next, Action::TogglePicker, Action::Last]);
+    let last = a.picker.lessons.last().unwrap();
+    let error = last.loaded.as_ref().unwrap_err();
+    assert!(error.starts_with("no-such-lesson.json: "), "{error}");
+    apply(&mut a, &[Action::Next]);
+    assert_eq!(a.overlay, Some(Overlay::Picker));
+    assert_eq!(
+        (a.step, a.loaded.scenario.name.as_str()),
+        (1, DEFAULT_SCENARIO)
+    );
+}
+
+#[test]
+fn lessons_are_listed_once_in_catalogue_order_then_files() {
+    use agent_loop_sim::picker::{self, Source};
+    let a = app();
+    let extra = [
+        "wrong-path-first".to_string(),
+        "scenarios/wrong-path-first.json".to_string(),
+        "scenarios/wrong-path-first.json".to_string(),
+    ];
+    let (lessons, current) =
+        picker::gather(Source::Shipped(DEFAULT_SCENARIO), a.loaded.clone(), &extra);
+    assert_eq!(current, 0);
+    assert_eq!(lessons.len(), load::CATALOG.len() + 1);
+    for (lesson, (name, _)) in lessons.iter().zip(load::CATALOG) {
+        assert_eq!(lesson.source, Source::Shipped(name));
+        assert!(lesson.loaded.is_ok(), "{name}");
+    }
+    assert_eq!(
+        lessons.last().unwrap().source,
+        Source::File("scenarios/wrong-path-first.json".into())
+    );
+    // The open lesson is the very run the app shows, not a second copy.
+    assert!(std::sync::Arc::ptr_eq(
+        lessons[0].loaded.as_ref().unwrap(),
+        &a.loaded
+    ));
+    // A file opened with --scenario FILE is listed after the catalogue.
+    let (lessons, current) = picker::gather(
+        Source::File("scenarios/budget-exhausted.json".into()),
+        a.loaded.clone(),
+        &[],
+    );
+    assert_eq!(current, load::CATALOG.len());
+    assert_eq!(lessons.len(), load::CATALOG.len() + 1);
 }

@@ -248,3 +248,80 @@ fn a_file_the_run_creates_appears_only_once_it_exists() {
     );
     assert!(environment(5).contains("config.txt: not read"));
 }
+
+/// The default scenario with the lesson picker offering the catalogue and
+/// `extra` files, as `agent-loop-sim --lesson FILE...` opens it.
+fn picker_app(lang: Lang, extra: &[String]) -> App {
+    use agent_loop_sim::picker::{self, Picker, Source};
+    let a = app(DEFAULT_SCENARIO, lang);
+    let (lessons, current) =
+        picker::gather(Source::Shipped(DEFAULT_SCENARIO), a.loaded.clone(), extra);
+    a.with_lessons(Picker::new(lessons, Some(current)))
+}
+
+fn snapshot_picker(app: &mut App, name: &str, (w, h): (u16, u16), actions: &[Action]) -> String {
+    frames::apply(app, Action::Resize(w, h));
+    for a in actions {
+        frames::apply(app, *a);
+    }
+    let text = frames::to_text(&frames::render(app, w, h));
+    let snap = format!("{DEFAULT_SCENARIO}__{w}x{h}__{}__{name}", app.lang.code());
+    settings().bind(|| insta::assert_snapshot!(snap, text.clone()));
+    text
+}
+
+#[test]
+fn the_lesson_picker_lists_every_shipped_scenario_and_opens_one() {
+    for lang in Lang::ALL {
+        for size in [(120, 40), (80, 24)] {
+            let mut a = picker_app(lang, &[]);
+            let text = snapshot_picker(&mut a, "picker", size, &[Action::TogglePicker]);
+            // Every shipped title is listed at 120×40; at 80×24 the list scrolls.
+            if size == (120, 40) {
+                for (name, _) in CATALOG {
+                    let title = load::load(name).unwrap().trace(lang).title.clone();
+                    assert!(text.contains(&title), "{name} missing:\n{text}");
+                }
+            }
+            // Down, Enter: the second lesson at step 1, as if just opened.
+            let opened = snapshot_picker(
+                &mut a,
+                "picker-opened-2",
+                size,
+                &[Action::Scroll(1), Action::Next],
+            );
+            let fresh = frames::at_step(&app(CATALOG[1].0, lang), 0, size.0, size.1);
+            assert_eq!(
+                opened,
+                frames::to_text(&frames::render(&fresh, size.0, size.1))
+            );
+        }
+    }
+}
+
+#[test]
+fn a_long_lesson_list_scrolls_and_shows_why_a_file_cannot_be_opened() {
+    let extra: Vec<String> = (1..=12)
+        .map(|i| format!("missing-lesson-{i:02}.json"))
+        .collect();
+    let mut a = picker_app(Lang::En, &extra);
+    let text = snapshot_picker(
+        &mut a,
+        "picker-long-list-end",
+        (80, 24),
+        &[Action::TogglePicker, Action::Last],
+    );
+    assert!(text.contains("missing-lesson-12.json"), "{text}");
+    assert!(text.contains("no such file"), "{text}");
+    assert!(text.contains("↑ more above"), "{text}");
+    assert!(!text.contains("Read the timeout (open now)"), "{text}");
+    // Back up the list: the window follows only once the highlight leaves it.
+    let text = snapshot_picker(
+        &mut a,
+        "picker-long-list-up",
+        (80, 24),
+        &[Action::Scroll(-1); 20],
+    );
+    assert!(text.contains("▶  5"), "{text}");
+    assert!(text.contains("↓ more below"), "{text}");
+}

@@ -5,6 +5,7 @@ use agent_loop_sim::app::{self, Action, App, DWELL_MAX_MS, DWELL_MIN_MS, Overlay
 use agent_loop_sim::frames;
 use agent_loop_sim::keymap::{self, KEYMAP, Key};
 use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO, Loaded};
+use agent_loop_sim::picker::{self, Picker, Source};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
 use agent_loop_sim::view;
@@ -253,6 +254,19 @@ fn check(app: &App, before: &App, action: Action) -> Result<(), TestCaseError> {
         )),
     );
     match app.overlay {
+        // The highlighted lesson is in the list, and on screen.
+        Some(Overlay::Picker) => {
+            let p = &app.picker;
+            prop_assert!(p.cursor < p.lessons.len().max(1));
+            let rows = usize::from(limits.picker_rows);
+            if rows > 0 {
+                // As `update` keeps it, not only as the view would draw it.
+                prop_assert!(
+                    (p.top..p.top + rows).contains(&p.cursor),
+                    "{p:?} in {rows} rows"
+                );
+            }
+        }
         Some(overlay) => {
             let max = limits.overlay;
             prop_assert!(
@@ -299,7 +313,12 @@ proptest! {
         (w, h) in (0..=MAX_W, 0..=MAX_H),
         inputs in prop::collection::vec(any_input(), 10_000),
     ) {
-        let mut app = App::new(loaded(CATALOG[scenario].0), lang(zh), Theme::DARK);
+        // With the lesson picker (`o`) offering the whole catalogue, so
+        // Enter in it switches lessons among the inputs.
+        let app = App::new(loaded(CATALOG[scenario].0), lang(zh), Theme::DARK);
+        let (lessons, current) =
+            picker::gather(Source::Shipped(CATALOG[scenario].0), app.loaded.clone(), &[]);
+        let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
         app::update(&mut app, Action::Resize(w, h));
         // The inputs must reach the states worth checking, or the test
         // says little: help open, playing, a panel scrolled.

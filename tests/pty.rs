@@ -509,6 +509,34 @@ fn the_quiz_asks_before_step_2_and_a_digit_reveals_it_with_the_score() {
     s.wait_for_text(&["1/11", "Predict step 2", "[1] "]);
     s.press("2");
     s.wait_for_text(&["2/11", "score "]);
+}
+
+/// The lesson picker in a real terminal: opened on a transcript, it offers
+/// the catalogue, the transcript and a broken file (with its error); Enter
+/// on the broken one changes nothing, on the second lesson opens it.
+#[test]
+fn the_lesson_picker_switches_lessons_without_restarting() {
+    let args = [
+        "--transcript",
+        "tests/transcripts/codex.jsonl",
+        "--lesson",
+        "no-such-lesson.json",
+        "--lang",
+        "en",
+    ];
+    let mut s = Session::start_with(120, 40, &[], &args);
+    s.wait_for_text(&["1/11", "Codex CLI rollout"]);
+    s.press("o");
+    s.wait_for_text(&["Lessons", "Read the timeout", "codex.jsonl", "(open now)"]);
+    s.press("G");
+    s.wait_for_text(&["no-such-lesson.json", "cannot open: no-such-lesson.json"]);
+    s.press("\r");
+    s.press("g");
+    s.press("j");
+    s.press("\r");
+    s.wait_for_text(&["1/18", "Wrong path first"]);
+    let (canonical, echo) = s.line_mode();
+    assert!(!canonical && !echo, "raw mode while running");
     s.press("q");
     assert_eq!(s.exit_code(), 0);
     s.assert_restored();

@@ -8,6 +8,7 @@ mod lanes;
 mod overlay;
 mod pairing;
 mod quiz;
+mod picker;
 pub mod text;
 
 use ratatui::buffer::Buffer;
@@ -16,7 +17,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget, Wrap};
 
-use crate::app::{App, Panel};
+use crate::app::{App, Overlay, Panel};
 use crate::i18n;
 
 /// Below this size the screen says what it needs instead of drawing.
@@ -101,6 +102,9 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
 pub struct Limits {
     pub panels: [u16; 4],
     pub overlay: u16,
+    /// Rows of the lesson picker's list on screen (0 when it is closed):
+    /// `update` keeps the highlighted lesson among them.
+    pub picker_rows: u16,
 }
 
 /// Draw the whole screen for the app's current state, and say how far
@@ -120,8 +124,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     for (panel, rect, tabbed) in areas.panels {
         limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
     }
-    if let Some(o) = app.overlay {
-        limits.overlay = overlay::render(app, o, area, buf);
+    match app.overlay {
+        Some(Overlay::Picker) => limits.picker_rows = picker::render(app, area, buf),
+        Some(o) => limits.overlay = overlay::render(app, o, area, buf),
+        None => {}
     }
     limits
 }

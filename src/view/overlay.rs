@@ -1,5 +1,6 @@
 //! Overlays: help (keys from the keymap table, and the glossary) and
-//! about this scenario.
+//! about this scenario. (The lesson picker, in `picker.rs`, opens its
+//! popup here too.)
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -12,7 +13,8 @@ use crate::app::{App, Overlay};
 use crate::i18n;
 use crate::keymap::KEYMAP;
 
-fn popup(area: Rect) -> Rect {
+/// The popup's place on a screen of `area`.
+pub(super) fn popup(area: Rect) -> Rect {
     let [popup] = Layout::horizontal([Constraint::Percentage(86)])
         .flex(Flex::Center)
         .areas(area);
@@ -26,11 +28,12 @@ pub fn lines(app: &App, overlay: Overlay, w: usize) -> Vec<Line<'static>> {
     match overlay {
         Overlay::Help => help_lines(app, w),
         Overlay::About => about_lines(app, w),
+        Overlay::Picker => Vec::new(),
     }
 }
 
-pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) -> u16 {
-    let popup = popup(area);
+/// Clear a popup's place over the screen.
+pub(super) fn clear_popup(app: &App, popup: Rect, buf: &mut Buffer) {
     // A wide character cut in half by the popup's left edge would hide the
     // border; blank it.
     if popup.x > 0 {
@@ -43,9 +46,15 @@ pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) -> u16 
     }
     Clear.render(popup, buf);
     buf.set_style(popup, app.theme.base());
+}
+
+pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) -> u16 {
+    let popup = popup(area);
+    clear_popup(app, popup, buf);
     let title = match overlay {
         Overlay::Help => i18n::HELP,
         Overlay::About => i18n::ABOUT,
+        Overlay::Picker => i18n::PICKER,
     };
     let block = Block::new()
         .borders(Borders::ALL)

@@ -1,0 +1,218 @@
+//! The lesson picker (`o`): the shipped scenarios and the files named on
+//! the command line, so a class can move to another lesson without
+//! leaving the program. Its data lives here; `view/picker.rs` draws it.
+//!
+//! Every lesson is prepared when the list is made, before the terminal is
+//! taken: the whole catalogue runs in about a millisecond (release;
+//! `cargo bench --bench load -- catalog`), the list can show
+//! each run's length and ending, a file that cannot be used shows its error
+//! in the list, and Enter only swaps which prepared run the app shows.
+
+use std::sync::Arc;
+
+use crate::load::{self, CATALOG, Loaded};
+
+/// How the command line names a lesson.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// A scenario compiled into the binary, by its catalogue name.
+    Shipped(&'static str),
+    /// A scenario file, as the user wrote its path.
+    File(String),
+    /// A transcript of a real run (`--transcript FILE`).
+    Transcript(String),
+}
+
+/// One entry of the list.
+#[derive(Debug, Clone)]
+pub struct Lesson {
+    pub source: Source,
+    /// The run ready to show, or why it cannot be shown (one line, as
+    /// `check` reports it).
+    pub loaded: Result<Arc<Loaded>, String>,
+}
+
+/// The picker's state: the list, the lesson on screen, the highlighted row
+/// and the first row shown. Cheap to clone (export clones the app per frame).
+#[derive(Debug, Clone, Default)]
+pub struct Picker {
+    pub lessons: Arc<[Lesson]>,
+    /// Index of the lesson the app shows now, when it is in the list.
+    pub current: Option<usize>,
+    /// The highlighted row.
+    pub cursor: usize,
+    /// The first row shown; kept so the cursor stays in view.
+    pub top: usize,
+}
+
+impl Picker {
+    pub fn new(lessons: Vec<Lesson>, current: Option<usize>) -> Picker {
+        Picker {
+            lessons: lessons.into(),
+            current,
+            cursor: current.unwrap_or(0),
+            top: 0,
+        }
+    }
+
+    /// Highlight the lesson on screen (when the list opens).
+    pub fn reset_cursor(&mut self) {
+        self.cursor = self.current.unwrap_or(0);
+    }
+
+    /// Move the highlight by `delta` rows, stopping at both ends.
+    pub fn move_by(&mut self, delta: i32) {
+        let last = self.lessons.len().saturating_sub(1) as i64;
+        self.cursor = (self.cursor as i64 + i64::from(delta)).clamp(0, last) as usize;
+    }
+
+    pub fn first(&mut self) {
+        self.cursor = 0;
+    }
+
+    pub fn last(&mut self) {
+        self.cursor = self.lessons.len().saturating_sub(1);
+    }
+
+    /// The first row to show in `rows` rows: the stored one, moved just
+    /// enough to show the cursor, and never leaving empty rows at the end
+    /// while earlier lessons are hidden.
+    pub fn top_for(&self, rows: usize) -> usize {
+        let rows = rows.max(1);
+        let len = self.lessons.len();
+        let top = self
+            .top
+            .clamp((self.cursor + 1).saturating_sub(rows), self.cursor);
+        top.min(len.saturating_sub(rows))
+    }
+
+    /// Remember where the list was drawn from (see `top_for`).
+    pub fn keep_in_view(&mut self, rows: usize) {
+        self.top = self.top_for(rows);
+    }
+}
+
+/// The lessons to offer: the catalogue in its order, then the scenario or
+/// transcript the app was opened on (when not shipped), then the extra
+/// scenario files (`--lesson FILE`) in the order given. The open one reuses
+/// `open`, already prepared; a name or file listed twice is listed once.
+/// Returns the list and the index of the open lesson.
+pub fn gather(open: Source, loaded: Arc<Loaded>, extra: &[String]) -> (Vec<Lesson>, usize) {
+    let mut lessons: Vec<Lesson> = CATALOG
+        .iter()
+        .map(|(name, _)| Lesson {
+            source: Source::Shipped(name),
+            loaded: Err(String::new()),
+        })
+        .collect();
+    if !lessons.iter().any(|l| l.source == open) {
+        lessons.push(Lesson {
+            source: open.clone(),
+            loaded: Err(String::new()),
+        });
+    }
+    for file in extra {
+        let source = match CATALOG.iter().find(|(n, _)| n == file) {
+            Some((name, _)) => Source::Shipped(name),
+            None => Source::File(file.clone()),
+        };
+        if !lessons.iter().any(|l| l.source == source) {
+            lessons.push(Lesson {
+                source,
+                loaded: Err(String::new()),
+            });
+        }
+    }
+    let mut current = 0;
+    for (i, lesson) in lessons.iter_mut().enumerate() {
+        lesson.loaded = if lesson.source == open {
+            current = i;
+            Ok(loaded.clone())
+        } else {
+            prepare(&lesson.source)
+        };
+    }
+    (lessons, current)
+}
+
+/// The catalogue alone, every entry prepared (tests, and an app opened
+/// without a command line).
+pub fn catalog() -> Vec<Lesson> {
+    CATALOG
+        .iter()
+        .map(|(name, _)| {
+            let source = Source::Shipped(name);
+            Lesson {
+                loaded: prepare(&source),
+                source,
+            }
+        })
+        .collect()
+}
+
+fn prepare(source: &Source) -> Result<Arc<Loaded>, String> {
+    let loaded = match source {
+        Source::Shipped(name) => load::load(name),
+        Source::File(path) => load::load(path),
+        // Only ever the open lesson, prepared with its own options
+        // (--transcript-format, --redact); never read again here.
+        Source::Transcript(path) => {
+            return Err(format!(
+                "{}: a transcript opens with --transcript FILE",
+                crate::safe::escape(path)
+            ));
+        }
+    };
+    loaded.map(Arc::new).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn picker(len: usize) -> Picker {
+        let lessons: Vec<Lesson> = (0..len)
+            .map(|i| Lesson {
+                source: Source::File(format!("f{i}.json")),
+                loaded: Err("unused".into()),
+            })
+            .collect();
+        Picker::new(lessons, Some(0))
+    }
+
+    #[test]
+    fn the_cursor_stays_in_the_list_and_in_view() {
+        let mut p = picker(20);
+        p.move_by(-1);
+        assert_eq!(p.cursor, 0);
+        for _ in 0..30 {
+            p.move_by(1);
+            p.keep_in_view(7);
+            assert!((p.top..p.top + 7).contains(&p.cursor), "{p:?}");
+        }
+        assert_eq!((p.cursor, p.top), (19, 13));
+        // Moving up leaves the window where it is until the cursor reaches its top.
+        p.move_by(-3);
+        p.keep_in_view(7);
+        assert_eq!((p.cursor, p.top), (16, 13));
+        p.move_by(-4);
+        p.keep_in_view(7);
+        assert_eq!((p.cursor, p.top), (12, 12));
+        // A taller screen shows the end of the list without empty rows.
+        assert_eq!(p.top_for(15), 5);
+        assert_eq!(p.top_for(40), 0);
+        p.first();
+        assert_eq!(p.top_for(7), 0);
+        p.last();
+        assert_eq!(p.top_for(7), 13);
+    }
+
+    #[test]
+    fn an_empty_list_does_not_move() {
+        let mut p = picker(0);
+        p.move_by(3);
+        p.last();
+        p.keep_in_view(5);
+        assert_eq!((p.cursor, p.top), (0, 0));
+    }
+}

@@ -1,0 +1,285 @@
+//! The lesson picker: one row per lesson, its title in the screen's
+//! language and, where it fits, how long its run is and how it ends; under
+//! the list, how to open the highlighted one from the command line and its
+//! task (or why it cannot be opened).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Padding, Widget};
+
+use super::text::{hanging, truncate, width};
+use crate::app::App;
+use crate::i18n;
+use crate::picker::{Lesson, Source};
+use crate::safe;
+
+/// Rows under the list for the highlighted lesson: a rule, then its lines.
+const DETAIL_ROWS: u16 = 4;
+
+/// Draw the picker over the screen; returns how many lessons it shows at
+/// once (the rows `update` keeps the highlight within).
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
+    let lang = app.lang;
+    let theme = app.theme;
+    let picker = &app.picker;
+    let lessons = &picker.lessons;
+    // As wide as the other overlays; no taller than the list needs.
+    let most = super::overlay::popup(area);
+    let detail_rows = if most.height >= 2 * DETAIL_ROWS + 2 {
+        DETAIL_ROWS
+    } else {
+        0
+    };
+    let wanted = (lessons.len().max(1) as u16)
+        .saturating_add(detail_rows)
+        .saturating_add(2);
+    let height = most.height.min(wanted);
+    let popup = Rect {
+        y: most.y + (most.height - height) / 2,
+        height,
+        ..most
+    };
+    super::overlay::clear_popup(app, popup, buf);
+    // A column of margin each side, inside the border.
+    let inner = Block::new()
+        .borders(Borders::ALL)
+        .padding(Padding::horizontal(1))
+        .inner(popup);
+    let rows = inner.height.saturating_sub(detail_rows);
+    let top = picker.top_for(usize::from(rows));
+    let end = (top + usize::from(rows)).min(lessons.len());
+
+    // Where the list stands, in words on the border: the row rows of the
+    // list stay the same whatever is scrolled.
+    let mut position = i18n::PICKER_POSITION.fill(
+        lang,
+        &[("n", &(picker.cursor + 1)), ("len", &lessons.len())],
+    );
+    if top > 0 {
+        position = format!("{} · {position}", i18n::MORE_ABOVE.get(lang));
+    }
+    let hint = format!(" {} ", i18n::PICKER_HINT.get(lang));
+    let below = (end < lessons.len()).then(|| format!(" {} ", i18n::MORE_BELOW.get(lang)));
+    let room = usize::from(inner.width);
+    let mut block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Double)
+        .border_style(theme.border(true))
+        .title(Line::styled(
+            format!(" {} ", i18n::PICKER.get(lang)),
+            theme.title(),
+        ))
+        .title(Line::styled(format!(" {position} "), theme.muted()).right_aligned());
+    // The keys are also in the help (`?`); a narrow popup keeps the marker.
+    let below_w = below.as_deref().map_or(0, width);
+    if width(&hint) + below_w + 2 <= room {
+        block = block.title_bottom(Line::styled(hint, theme.muted()));
+    }
+    if let Some(below) = below {
+        block = block.title_bottom(Line::styled(below, theme.muted()).right_aligned());
+    }
+    block.render(popup, buf);
+    if inner.width == 0 || inner.height == 0 {
+        return rows;
+    }
+
+    if lessons.is_empty() {
+        let text = truncate(i18n::PICKER_NO_LESSONS.get(lang), room);
+        buf.set_stringn(inner.x, inner.y, &text, room, Style::new());
+        return rows;
+    }
+
+    let digits = lessons.len().to_string().len();
+    // "▶ " and the number, then the title; the summary is right-aligned.
+    let prefix_w = 2 + digits + 2;
+    let level = summary_level(app, lessons, room.saturating_sub(prefix_w));
+    for (i, y) in (top..end).zip(inner.top()..) {
+        let lesson = &lessons[i];
+        let chosen = i == picker.cursor;
+        let row_style = if chosen {
+            theme.current_marker()
+        } else {
+            Style::new()
+        };
+        let (title, summary) = row_texts(app, i, lesson, level);
+        let summary_w = summary.as_ref().map_or(0, |(s, _)| width(s));
+        let title_room = room
+            .saturating_sub(prefix_w)
+            .saturating_sub(if summary_w > 0 { summary_w + 2 } else { 0 });
+        // A long title is cut, never the mark of the lesson on screen.
+        let title = if picker.current == Some(i) && lesson.loaded.is_ok() {
+            let now = i18n::PICKER_OPEN_NOW.get(lang);
+            let cut = title.strip_suffix(now).unwrap_or(&title);
+            format!(
+                "{}{now}",
+                truncate(cut, title_room.saturating_sub(width(now)))
+            )
+        } else {
+            truncate(&title, title_room)
+        };
+        let mark = if chosen { "▶ " } else { "  " };
+        let mut spans = vec![
+            Span::styled(format!("{mark}{:>digits$}  ", i + 1), row_style),
+            Span::styled(title, row_style),
+        ];
+        let used: usize = spans.iter().map(Span::width).sum();
+        if let Some((summary, style)) = summary {
+            let pad = room.saturating_sub(used + summary_w);
+            spans.push(Span::styled(" ".repeat(pad), row_style));
+            spans.push(Span::styled(
+                summary,
+                if chosen { row_style } else { style },
+            ));
+        } else {
+            spans.push(Span::styled(
+                " ".repeat(room.saturating_sub(used)),
+                row_style,
+            ));
+        }
+        buf.set_line(inner.x, y, &Line::from(spans), inner.width);
+    }
+
+    if detail_rows > 0 {
+        let y = inner.bottom() - detail_rows;
+        buf.set_stringn(inner.x, y, "─".repeat(room), room, theme.muted());
+        let lines = detail_lines(app, room, usize::from(detail_rows - 1));
+        super::draw_lines(
+            &lines,
+            Rect {
+                y: y + 1,
+                height: detail_rows - 1,
+                ..inner
+            },
+            buf,
+        );
+    }
+    rows
+}
+
+/// How much of the summary column every row can show: 0 steps, ending and
+/// task; 1 steps and ending; 2 steps; 3 none. One level for all rows, so
+/// the column reads straight down; it leaves each title whole, or three
+/// fifths of the room for a title longer than that.
+fn summary_level(app: &App, lessons: &[Lesson], room: usize) -> u8 {
+    (0..3)
+        .find(|&level| {
+            lessons.iter().enumerate().all(|(i, lesson)| {
+                let (title, summary) = row_texts(app, i, lesson, level);
+                width(&title).min(room * 3 / 5) + summary.map_or(0, |(s, _)| width(&s) + 2) <= room
+            })
+        })
+        .unwrap_or(3)
+}
+
+/// A row's title (with "open now" on the lesson shown) and its summary
+/// at `level` (see `summary_level`), with the summary's style.
+fn row_texts(app: &App, i: usize, lesson: &Lesson, level: u8) -> (String, Option<(String, Style)>) {
+    let lang = app.lang;
+    let theme = app.theme;
+    match &lesson.loaded {
+        Ok(loaded) => {
+            let trace = loaded.trace(lang);
+            let mut title = trace.title.clone();
+            if app.picker.current == Some(i) {
+                title.push_str(i18n::PICKER_OPEN_NOW.get(lang));
+            }
+            let steps = trace.len();
+            let unit = i18n::STEP_N.get(steps, lang);
+            let end = i18n::end_name(trace.end, lang);
+            let task = i18n::task_name(trace.task, false, lang);
+            let values: [(&str, &dyn std::fmt::Display); 4] = [
+                ("steps", &steps),
+                ("unit", &unit),
+                ("end", &end),
+                ("task", &task),
+            ];
+            let summary = match level {
+                0 => Some(i18n::PICKER_SUMMARY.fill(lang, &values)),
+                1 => Some(i18n::PICKER_SUMMARY_SHORT.fill(lang, &values)),
+                2 => Some(format!("{steps} {unit}")),
+                _ => None,
+            };
+            (title, summary.map(|s| (s, theme.muted())))
+        }
+        // Said at every level: the row cannot be opened.
+        Err(_) => (
+            source_name(&lesson.source),
+            Some((
+                i18n::PICKER_CANNOT_OPEN.get(lang).to_string(),
+                theme.error(),
+            )),
+        ),
+    }
+}
+
+/// The lesson as the command line names it, safe to draw.
+fn source_name(source: &Source) -> String {
+    match source {
+        Source::Shipped(name) => (*name).to_string(),
+        Source::File(path) | Source::Transcript(path) => safe::escape(path).into_owned(),
+    }
+}
+
+/// The highlighted lesson: how to open it from the command line, then its
+/// task; or why it cannot be opened. At most `max` lines.
+fn detail_lines(app: &App, w: usize, max: usize) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let theme = app.theme;
+    let Some(lesson) = app.picker.lessons.get(app.picker.cursor) else {
+        return Vec::new();
+    };
+    let option = match lesson.source {
+        Source::Shipped(_) | Source::File(_) => "--scenario",
+        Source::Transcript(_) => "--transcript",
+    };
+    let mut out = match &lesson.loaded {
+        Ok(loaded) => {
+            let mut head = format!("{option} {}", source_name(&lesson.source));
+            if let Source::Transcript(_) = lesson.source {
+                head = format!("{head} · {}", i18n::PICKER_TRANSCRIPT.get(lang));
+            }
+            let mut out = vec![Line::styled(truncate(&head, w), theme.muted())];
+            out.extend(hanging(
+                vec![Span::styled(i18n::lead(i18n::TASK, lang), theme.title())],
+                loaded.scenario.task.get(lang),
+                Style::new(),
+                w,
+            ));
+            out
+        }
+        Err(error) => hanging(
+            vec![Span::styled(
+                i18n::lead(i18n::PICKER_CANNOT_OPEN, lang),
+                theme.error(),
+            )],
+            error,
+            Style::new(),
+            w,
+        ),
+    };
+    if out.len() > max {
+        out.truncate(max);
+        if let Some(last) = out.last_mut() {
+            end_with_ellipsis(last, w);
+        }
+    }
+    out
+}
+
+/// Mark a line as cut: `…` at its end, within `w` columns.
+fn end_with_ellipsis(line: &mut Line<'static>, w: usize) {
+    while line.width() + 1 > w {
+        let Some(span) = line.spans.last_mut() else {
+            break;
+        };
+        let mut text = span.content.to_string();
+        if text.pop().is_none() {
+            line.spans.pop();
+            continue;
+        }
+        span.content = text.into();
+    }
+    line.spans.push(Span::raw("…"));
+}
