@@ -307,7 +307,8 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
         }
     }
     if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
-        return Err(error(&path, message));
+        faults.push(fault(Severity::Error, at(&path), message));
+        return Err(faults);
     }
     Ok(Loaded {
         scenario,
