@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::load::Loaded;
-use crate::quiz::{self, Quiz};
 use crate::picker::Picker;
+use crate::quiz::{self, Quiz};
 use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::trace::Trace;

@@ -7,8 +7,8 @@ mod frame;
 mod lanes;
 mod overlay;
 mod pairing;
-mod quiz;
 mod picker;
+mod quiz;
 pub mod text;
 
 use ratatui::buffer::Buffer;
