@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::compare::Comparison;
 use crate::load::Loaded;
 use crate::scenario::Lang;
 use crate::theme::Theme;
@@ -44,6 +45,9 @@ pub enum Action {
     /// Close an overlay or zoom; quit when there is none.
     Back,
     Resize(u16, u16),
+    /// Open or close the two runs side by side (when there is another run:
+    /// `--compare`, or the scenario's twin).
+    ToggleCompare,
     /// The screen was drawn: how far each panel and the overlay can
     /// scroll now. Scroll offsets are clamped to these, so `update` never
     /// has to lay anything out.
@@ -110,6 +114,9 @@ pub struct App {
     /// The digit just typed, when another one could still follow it.
     pub pending_digit: Option<usize>,
     pub quit: bool,
+    /// Another run to show beside this one (`--compare`, or the scenario's
+    /// correct twin, offered by `a` and opened by `c`).
+    pub compare: Option<Comparison>,
 }
 
 impl App {
@@ -131,7 +138,40 @@ impl App {
             limits: Limits::default(),
             pending_digit: None,
             quit: false,
+            compare: None,
         }
+        .with_twin()
+    }
+
+    /// A scenario that names its correct twin offers the comparison: the
+    /// twin is a shipped scenario (checked when the scenario was loaded),
+    /// so loading it here reads no file.
+    fn with_twin(mut self) -> Self {
+        let twin = self.loaded.scenario.twin.as_deref();
+        if let Some(other) = twin.and_then(|name| crate::load::load(name).ok()) {
+            self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), false));
+        }
+        self
+    }
+
+    /// The app showing this run and `other` side by side (`--compare`).
+    pub fn with_comparison(mut self, other: Loaded) -> Self {
+        self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), true));
+        self
+    }
+
+    /// The comparison, when it is on screen.
+    pub fn comparing(&self) -> Option<&Comparison> {
+        self.compare.as_ref().filter(|c| c.shown)
+    }
+
+    /// How many steps the step index runs over: the longer run's when two
+    /// are compared.
+    pub fn steps(&self) -> usize {
+        let other = self
+            .comparing()
+            .map_or(0, |c| c.other.trace(self.lang).len());
+        self.trace().len().max(other)
     }
 
     pub fn trace(&self) -> &Trace {
@@ -139,7 +179,7 @@ impl App {
     }
 
     pub fn last(&self) -> usize {
-        self.trace().len().saturating_sub(1)
+        self.steps().saturating_sub(1)
     }
 
     fn go(&mut self, step: usize) {
@@ -147,6 +187,9 @@ impl App {
         if step != self.step {
             self.step = step;
             self.scroll = [0; 4];
+            if let Some(c) = &mut self.compare {
+                c.scroll = [0; 2];
+            }
         }
     }
 }
@@ -161,7 +204,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Last => app.go(app.last()),
         Action::GoTo(step) => app.go(step),
         Action::Jump(digit) => {
-            let steps = app.trace().len();
+            let steps = app.steps();
             match pending.map(|first| first * 10 + digit) {
                 Some(n) if n <= steps => app.go(n - 1),
                 _ => {
@@ -198,6 +241,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::DwellShorter => {
             app.dwell_ms = app.dwell_ms.saturating_sub(DWELL_STEP_MS).max(DWELL_MIN_MS);
         }
+        // Two runs on screen: Tab moves between them.
+        Action::FocusNext | Action::FocusPrev if app.comparing().is_some() => {
+            if let Some(c) = &mut app.compare {
+                c.focus = c.focus.flip();
+            }
+        }
         Action::FocusNext | Action::FocusPrev => {
             let n = Panel::ALL.len();
             let shift = if action == Action::FocusNext {
@@ -208,9 +257,16 @@ pub fn update(app: &mut App, action: Action) {
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
         Action::Scroll(delta) => {
-            let (max, target, delta) = match app.overlay {
-                Some(_) => (app.limits.overlay, &mut app.overlay_scroll, delta),
-                None => (
+            let comparing = app.comparing().is_some();
+            let (max, target, delta) = match (app.overlay, &mut app.compare) {
+                (Some(_), _) => (app.limits.overlay, &mut app.overlay_scroll, delta),
+                // The focused side's lanes, anchored at their newest row.
+                (None, Some(c)) if comparing => (
+                    app.limits.sides[c.focus.index()],
+                    &mut c.scroll[c.focus.index()],
+                    -delta,
+                ),
+                (None, _) => (
                     app.limits.panels[app.focus.index()],
                     &mut app.scroll[app.focus.index()],
                     // Offsets of these count up from the newest line.
@@ -239,6 +295,16 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::Resize(w, h) => app.size = (w, h),
+        Action::ToggleCompare => {
+            if let Some(c) = &mut app.compare {
+                c.shown = !c.shown;
+                c.scroll = [0; 2];
+                // Opened from the about overlay: show it, not the overlay.
+                app.overlay = None;
+                // Back to one run: stay within it.
+                app.go(app.step.min(app.last()));
+            }
+        }
         Action::Drawn(limits) => {
             // After the screen changed shape (a resize, zoom, the other
             // language), no panel stays scrolled past its end.
@@ -248,6 +314,11 @@ pub fn update(app: &mut App, action: Action) {
                 *s = (*s).min(limits.panels[panel.index()]);
             }
             app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
+            if let Some(c) = &mut app.compare {
+                for (s, max) in c.scroll.iter_mut().zip(limits.sides) {
+                    *s = (*s).min(max);
+                }
+            }
             app.pending_digit = pending;
         }
         Action::Quit => app.quit = true,

@@ -41,6 +41,16 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
     pub theme: ThemeArg,
 
+    /// Another run to show beside this one, stepped together: a shipped
+    /// name or a scenario file (e.g. a harness mistake and its correct twin).
+    #[arg(
+        long,
+        value_name = "NAME|FILE",
+        global = true,
+        conflicts_with = "transcript"
+    )]
+    pub compare: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -223,6 +223,12 @@ pub const KEYMAP: &[Binding] = &[
         help: Label::new(["退出", "quit"]),
         hint: Some(Label::new(["退出", "quit"])),
     },
+    Binding {
+        keys: &[Key::Char('c')],
+        action: Action::ToggleCompare,
+        help: crate::i18n::COMPARE_KEY_HELP,
+        hint: None,
+    },
 ];
 
 /// The action a key press means, if any.

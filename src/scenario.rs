@@ -88,6 +88,10 @@ pub struct Scenario {
     /// Plain-words explanation per step number (1-based, as a string key).
     #[serde(default)]
     pub narration: BTreeMap<String, Text>,
+    /// A shipped scenario that is the same task under a correct harness:
+    /// `a` offers it and `c` opens the two runs side by side.
+    #[serde(default)]
+    pub twin: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -32,6 +32,18 @@ pub fn main(cli: &Cli) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    let other = match cli
+        .compare
+        .as_deref()
+        .map(crate::compare::load_other)
+        .transpose()
+    {
+        Ok(other) => other,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     let name = match &cli.transcript {
         Some(file) => format!("--transcript {file}"),
         None => name.to_string(),
@@ -45,7 +57,10 @@ pub fn main(cli: &Cli) -> ExitCode {
         ));
         return ExitCode::FAILURE;
     }
-    let app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    let mut app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    if let Some(other) = other {
+        app = app.with_comparison(other);
+    }
 
     install_panic_message();
     let mut terminal = ratatui::init();

@@ -14,7 +14,7 @@ mod read;
 
 pub use errors::parse;
 
-use checks::check_fields;
+use checks::{check_fields, check_twin};
 use errors::{key_path, printable};
 use read::read_file;
 
@@ -153,7 +153,7 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
         place: Some(place.to_string()),
         message,
     };
-    if let Some((path, message)) = check_fields(&scenario) {
+    if let Some((path, message)) = check_fields(&scenario).or_else(|| check_twin(&scenario)) {
         return Err(error(&path, message));
     }
     // Checked as written; run and shown as drawn (see `for_screen`).
@@ -262,6 +262,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         model,
         expect,
         narration,
+        twin,
     } = scenario;
     Scenario {
         name: s(name),
@@ -348,5 +349,6 @@ fn for_screen(scenario: Scenario) -> Scenario {
             .collect(),
         expect,
         narration: narration.into_iter().map(|(k, v)| (k, text(v))).collect(),
+        twin,
     }
 }

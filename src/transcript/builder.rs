@@ -478,6 +478,7 @@ impl Builder {
             model: Vec::new(),
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
+            twin: None,
         };
         Ok(Loaded { scenario, traces })
     }
