@@ -356,7 +356,9 @@ fn stacked_line(app: &App, one: &App, w: usize) -> Line<'static> {
             spans.extend(acting_spans(app, one, short));
         }
         if ended {
-            spans.push(Span::styled(" ·", app.theme.muted()));
+            if acting {
+                spans.push(Span::styled(" ·", app.theme.muted()));
+            }
             spans.extend(outcome_spans(app, one, long));
         }
         Line::from(spans)
