@@ -391,7 +391,7 @@ catalogue! {
     COMPARE_FIRST_DIFF = ["≠ 两次运行从第 {n} 步开始不同（两边都标了 ≠）", "≠ The runs first differ at step {n} (marked ≠ on both sides)"];
     COMPARE_FIRST_DIFF_HERE = ["≠ 两次运行就从这一步（第 {n} 步）开始不同", "≠ The runs first differ here, at step {n}"];
     COMPARE_NO_DIFF = ["两次运行的每一步都相同", "The two runs do not differ at any step"];
-    COMPARE_KEYS = ["c 回到单个运行 · Tab 换一边 · ↑↓ 滚动这一边的泳道", "c back to one run · Tab other side · ↑↓ scroll that side's lanes"];
+    COMPARE_KEYS = ["Tab 换一边 · c 回到单个运行", "Tab other side · c one run"];
     COMPARE_ENDED = ["已结束，停在最后一步", "ended, stays on its last step"];
     COMPARE_MAIN = ["主运行", "main run"];
     COMPARE_OTHER = ["对照运行", "other run"];

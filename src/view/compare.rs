@@ -126,11 +126,41 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
         format!(" {}", truncate(&text, room.saturating_sub(1))),
         style,
     );
-    let keys = i18n::COMPARE_KEYS.get(lang);
-    let third = Line::styled(
-        format!(" {}", truncate(keys, room.saturating_sub(1))),
-        theme.muted(),
-    );
+    // What each run does at that step, in the words of its lanes: the
+    // marked rows may have scrolled out of view.
+    let third = match c.first_difference(lang) {
+        Some(i) => {
+            // With the runs named, or in their on-screen order when that
+            // does not fit.
+            let text = |named: bool| {
+                let mut text = format!("≠ {}", i + 1);
+                for side in Side::BOTH {
+                    let trace = match side {
+                        Side::Main => app.trace(),
+                        Side::Other => c.other.trace(lang),
+                    };
+                    let what = match trace.steps.get(i) {
+                        Some(step) => i18n::one_line(&i18n::arrow_label(trace, step)),
+                        None => i18n::COMPARE_ENDED_SHORT.get(lang).to_string(),
+                    };
+                    text.push_str(if side == Side::Main { " · " } else { " │ " });
+                    if named {
+                        text.push_str(&side_label(app, side));
+                        text.push_str(i18n::colon(lang));
+                    }
+                    text.push_str(&what);
+                }
+                text
+            };
+            let room = room.saturating_sub(1);
+            let text = [text(true), text(false)]
+                .into_iter()
+                .find(|t| width(t) <= room)
+                .unwrap_or_else(|| truncate(&text(false), room));
+            Line::styled(format!(" {text}"), theme.muted())
+        }
+        None => Line::default(),
+    };
     super::draw_lines(&[first, second, third], area, buf);
 }
 

@@ -158,7 +158,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     // Two runs compared: the focus is on one of them, and the step index
     // runs over the longer.
     let focus = match app.comparing() {
-        Some(c) => super::compare::side_label(app, c.focus),
+        Some(c) => format!(
+            "{} · {}",
+            super::compare::side_label(app, c.focus),
+            i18n::COMPARE_KEYS.get(lang)
+        ),
         None => super::panel_title(app.focus).get(lang).to_string(),
     };
     let left = format!(
