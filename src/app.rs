@@ -280,6 +280,8 @@ pub fn update(app: &mut App, action: Action) {
             let moved = i64::from(*target) + i64::from(delta);
             *target = moved.clamp(0, i64::from(max)) as u16;
         }
+        // Two runs have no single panel to zoom.
+        Action::Zoom if app.comparing().is_some() => {}
         Action::Zoom => app.zoom = !app.zoom,
         Action::ToggleFold => app.unfold = !app.unfold,
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),

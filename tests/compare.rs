@@ -192,6 +192,9 @@ fn update_steps_both_runs_with_one_index() {
     assert_eq!(c.scroll[0], 0);
     let text = frames::to_text(&frames::render(&app, 80, 24));
     assert!(text.contains("  1 user ○"), "scrolled to step 1: {text}");
+    // There is no one panel to zoom.
+    frames::apply(&mut app, Action::Zoom);
+    assert!(!app.zoom);
     // Closing the comparison keeps the step within the one run shown.
     frames::apply(&mut app, Action::ToggleCompare);
     assert!(app.comparing().is_none());
