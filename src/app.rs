@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::compare::Comparison;
 use crate::load::Loaded;
 use crate::picker::Picker;
 use crate::quiz::{self, Quiz};
@@ -46,6 +47,9 @@ pub enum Action {
     /// Close an overlay or zoom; quit when there is none.
     Back,
     Resize(u16, u16),
+    /// Open or close the two runs side by side (when there is another run:
+    /// `--compare`, or the scenario's twin).
+    ToggleCompare,
     /// The screen was drawn: how far each panel and the overlay can
     /// scroll now. Scroll offsets are clamped to these, so `update` never
     /// has to lay anything out.
@@ -125,6 +129,9 @@ pub struct App {
     pub quiz: Quiz,
     /// The lessons `o` offers, and where the list stands.
     pub picker: Picker,
+    /// Another run to show beside this one (`--compare`, or the scenario's
+    /// correct twin, offered by `a` and opened by `c`).
+    pub compare: Option<Comparison>,
 }
 
 impl App {
@@ -148,7 +155,9 @@ impl App {
             quit: false,
             quiz: Quiz::default(),
             picker: Picker::default(),
+            compare: None,
         }
+        .with_twin()
     }
 
     /// The app with these lessons in its picker, `current` the one shown.
@@ -179,6 +188,43 @@ impl App {
             self.quiz.on = true;
             self.ask_next();
         }
+        // The twin offered is the new lesson's, if it has one.
+        self.compare = None;
+        let twin = self.loaded.scenario.twin.as_deref();
+        if let Some(other) = twin.and_then(|name| crate::load::load(name).ok()) {
+            self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), false));
+        }
+    }
+
+    /// A scenario that names its correct twin offers the comparison: the
+    /// twin is a shipped scenario (checked when the scenario was loaded),
+    /// so loading it here reads no file.
+    fn with_twin(mut self) -> Self {
+        let twin = self.loaded.scenario.twin.as_deref();
+        if let Some(other) = twin.and_then(|name| crate::load::load(name).ok()) {
+            self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), false));
+        }
+        self
+    }
+
+    /// The app showing this run and `other` side by side (`--compare`).
+    pub fn with_comparison(mut self, other: Loaded) -> Self {
+        self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), true));
+        self
+    }
+
+    /// The comparison, when it is on screen.
+    pub fn comparing(&self) -> Option<&Comparison> {
+        self.compare.as_ref().filter(|c| c.shown)
+    }
+
+    /// How many steps the step index runs over: the longer run's when two
+    /// are compared.
+    pub fn steps(&self) -> usize {
+        let other = self
+            .comparing()
+            .map_or(0, |c| c.other.trace(self.lang).len());
+        self.trace().len().max(other)
     }
 
     pub fn trace(&self) -> &Trace {
@@ -186,7 +232,7 @@ impl App {
     }
 
     pub fn last(&self) -> usize {
-        self.trace().len().saturating_sub(1)
+        self.steps().saturating_sub(1)
     }
 
     fn go(&mut self, step: usize) {
@@ -194,6 +240,9 @@ impl App {
         if step != self.step {
             self.step = step;
             self.scroll = [0; 4];
+            if let Some(c) = &mut self.compare {
+                c.scroll = [0; 2];
+            }
         }
         // A step shown is never asked about again (a jump past unanswered
         // steps shows them unscored).
@@ -295,7 +344,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Last => app.go(app.last()),
         Action::GoTo(step) => app.go(step),
         Action::Jump(digit) => {
-            let steps = app.trace().len();
+            let steps = app.steps();
             match pending.map(|first| first * 10 + digit) {
                 Some(n) if n <= steps => app.go(n - 1),
                 _ => {
@@ -332,6 +381,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::DwellShorter => {
             app.dwell_ms = app.dwell_ms.saturating_sub(DWELL_STEP_MS).max(DWELL_MIN_MS);
         }
+        // Two runs on screen: Tab moves between them.
+        Action::FocusNext | Action::FocusPrev if app.comparing().is_some() => {
+            if let Some(c) = &mut app.compare {
+                c.focus = c.focus.flip();
+            }
+        }
         Action::FocusNext | Action::FocusPrev => {
             let n = Panel::ALL.len();
             let shift = if action == Action::FocusNext {
@@ -342,9 +397,16 @@ pub fn update(app: &mut App, action: Action) {
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
         Action::Scroll(delta) => {
-            let (max, target, delta) = match app.overlay {
-                Some(_) => (app.limits.overlay, &mut app.overlay_scroll, delta),
-                None => (
+            let comparing = app.comparing().is_some();
+            let (max, target, delta) = match (app.overlay, &mut app.compare) {
+                (Some(_), _) => (app.limits.overlay, &mut app.overlay_scroll, delta),
+                // The focused side's lanes, anchored at their newest row.
+                (None, Some(c)) if comparing => (
+                    app.limits.sides[c.focus.index()],
+                    &mut c.scroll[c.focus.index()],
+                    -delta,
+                ),
+                (None, _) => (
                     app.limits.panels[app.focus.index()],
                     &mut app.scroll[app.focus.index()],
                     // Offsets of these count up from the newest line.
@@ -358,6 +420,8 @@ pub fn update(app: &mut App, action: Action) {
             let moved = i64::from(*target) + i64::from(delta);
             *target = moved.clamp(0, i64::from(max)) as u16;
         }
+        // Two runs have no single panel to zoom.
+        Action::Zoom if app.comparing().is_some() => {}
         Action::Zoom => app.zoom = !app.zoom,
         Action::ToggleFold => app.unfold = !app.unfold,
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
@@ -373,6 +437,16 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::Resize(w, h) => app.size = (w, h),
+        Action::ToggleCompare => {
+            if let Some(c) = &mut app.compare {
+                c.shown = !c.shown;
+                c.scroll = [0; 2];
+                // Opened from the about overlay: show it, not the overlay.
+                app.overlay = None;
+                // Back to one run: stay within it.
+                app.go(app.step.min(app.last()));
+            }
+        }
         Action::Drawn(limits) => {
             // After the screen changed shape (a resize, zoom, the other
             // language), no panel stays scrolled past its end.
@@ -384,6 +458,11 @@ pub fn update(app: &mut App, action: Action) {
             app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
             if limits.picker_rows > 0 {
                 app.picker.keep_in_view(usize::from(limits.picker_rows));
+            }
+            if let Some(c) = &mut app.compare {
+                for (s, max) in c.scroll.iter_mut().zip(limits.sides) {
+                    *s = (*s).min(max);
+                }
             }
             app.pending_digit = pending;
         }

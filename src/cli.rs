@@ -50,6 +50,15 @@ pub struct Cli {
     /// cannot be used shows its error there.
     #[arg(long = "lesson", value_name = "FILE")]
     pub lessons: Vec<String>,
+    /// Another run to show beside this one, stepped together: a shipped
+    /// name or a scenario file (e.g. a harness mistake and its correct twin).
+    #[arg(
+        long,
+        value_name = "NAME|FILE",
+        global = true,
+        conflicts_with = "transcript"
+    )]
+    pub compare: Option<String>,
 
     #[command(subcommand)]
     pub command: Option<Command>,

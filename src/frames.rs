@@ -113,6 +113,11 @@ pub fn render_framed(app: &App, width: u16, height: u16, framing: Framing) -> Bu
 /// names the others and the Tab key), as a plain panel: rounded border in
 /// the idle colour, its own name as the title (no `▶`, no zoom tag).
 fn unmark_focus(app: &App, buf: &mut Buffer, area: Rect) {
+    // Two runs compared are not laid out in panels: their focus mark (the
+    // focused run's heavier frame and `▶`) stays.
+    if app.comparing().is_some() {
+        return;
+    }
     let Some(areas) = view::areas(app, area) else {
         return;
     };

@@ -459,6 +459,23 @@ catalogue! {
     PICKER_NO_LESSONS = ["没有可选的课程。", "No lessons to choose from."];
     PICKER_TRANSCRIPT = ["真实运行的记录", "transcript of a real run"];
     PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
+    // Two runs side by side (`--compare`, `c`).
+    COMPARE_HEADING = ["两次运行并排，同步前进", "Two runs side by side, stepped together"];
+    COMPARE_FIRST_DIFF = ["≠ 两次运行从第 {n} 步开始不同（两边都标了 ≠）", "≠ The runs first differ at step {n} (marked ≠ on both sides)"];
+    COMPARE_FIRST_DIFF_HERE = ["≠ 两次运行就从这一步（第 {n} 步）开始不同", "≠ The runs first differ here, at step {n}"];
+    COMPARE_NO_DIFF = ["两次运行的每一步都相同", "The two runs do not differ at any step"];
+    COMPARE_KEYS = ["Tab 换一边 · c 回到单个运行", "Tab other side · c one run"];
+    COMPARE_ENDED = ["已结束，停在最后一步", "ended, stays on its last step"];
+    COMPARE_MAIN = ["主运行", "main run"];
+    COMPARE_OTHER = ["对照运行", "other run"];
+    COMPARE_OFFER = ["按 c 与正确的主机对照：{title}", "press c to compare with the correct harness: {title}"];
+    COMPARE_OFFER_OPEN = ["按 c 回到单个运行（正在对照：{title}）", "press c to go back to one run (compared with: {title})"];
+    COMPARE_ENDED_SHORT = ["已结束", "ended"];
+    COMPARE_KEY_HELP = [
+        "并排对照另一次运行（--compare，或场景指定的正确孪生场景）；再按一次关闭",
+        "two runs side by side (--compare, or the scenario's correct twin); again to close",
+    ];
+    COMPARE_FIGURE = ["{main} 对照 {other}", "{main} compared with {other}"];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [

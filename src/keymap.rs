@@ -240,6 +240,12 @@ pub const KEYMAP: &[Binding] = &[
         hint: None,
     },
     Binding {
+        keys: &[Key::Char('c')],
+        action: Action::ToggleCompare,
+        help: crate::i18n::COMPARE_KEY_HELP,
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
         help: Label::new([

@@ -4,6 +4,7 @@
 pub mod app;
 pub mod batch;
 pub mod cli;
+pub mod compare;
 pub mod engine;
 pub mod export;
 pub mod frames;

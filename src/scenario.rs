@@ -91,6 +91,10 @@ pub struct Scenario {
     /// The author's own questions for the quiz (predict, then reveal).
     #[serde(default)]
     pub quiz: Vec<QuizItem>,
+    /// A shipped scenario that is the same task under a correct harness:
+    /// `a` offers it and `c` opens the two runs side by side.
+    #[serde(default)]
+    pub twin: Option<String>,
 }
 
 /// A question the author adds for one step: asked, in quiz mode, before the

@@ -41,6 +41,18 @@ pub fn main(cli: &Cli) -> ExitCode {
             None => Source::File(name.to_string()),
         },
     };
+    let other = match cli
+        .compare
+        .as_deref()
+        .map(crate::compare::load_other)
+        .transpose()
+    {
+        Ok(other) => other,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     let name = match &cli.transcript {
         Some(file) => format!("--transcript {file}"),
         None => name.to_string(),
@@ -59,6 +71,9 @@ pub fn main(cli: &Cli) -> ExitCode {
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
     if cli.quiz {
         app::update(&mut app, Action::ToggleQuiz);
+    }
+    if let Some(other) = other {
+        app = app.with_comparison(other);
     }
 
     install_panic_message();

@@ -75,6 +75,8 @@ pub struct Options {
     pub scale: f32,
     /// `--embed-fonts`: subsets of the fonts used inside the SVG or HTML.
     pub embed_fonts: bool,
+    /// `--compare NAME|FILE`: the frames of the two runs side by side.
+    pub compare: Option<String>,
 }
 
 impl Options {
@@ -95,6 +97,7 @@ impl Options {
             strip: false,
             scale: SCALE_DEFAULT,
             embed_fonts: false,
+            compare: None,
         }
     }
 
@@ -143,6 +146,7 @@ impl Options {
             strip: *strip,
             scale: *scale,
             embed_fonts: *embed_fonts,
+            compare: cli.compare.clone(),
         })
     }
 }
@@ -254,7 +258,11 @@ pub fn export_loaded(
     loaded: load::Loaded,
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
-    let app = App::new(loaded, options.lang, options.theme);
+    let mut app = App::new(loaded, options.lang, options.theme);
+    if let Some(other) = &options.compare {
+        let other = crate::compare::load_other(other).map_err(ExportError::Scenario)?;
+        app = app.with_comparison(other);
+    }
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
     let fonts = match options.format {
@@ -275,7 +283,7 @@ pub fn export_loaded(
     let size = options.size;
     let framing = options.framing;
     let dir = &options.out;
-    let scenario = app.trace().scenario.clone();
+    let scenario = run_name(&app);
     let lang = app.lang.code();
     match options.format {
         ExportFormat::Cast => {
@@ -369,6 +377,19 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
             extension(options.format)
         )));
     }
+    if options.compare.is_some() {
+        if matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
+            return Err(ExportError::BadInput(format!(
+                "--compare makes still figures; expected --format svg, png, txt or ansi, not {}",
+                extension(options.format)
+            )));
+        }
+        if options.framing.panel.is_some() {
+            return Err(ExportError::BadInput(
+                "--compare shows whole runs side by side; expected no --panel with it".into(),
+            ));
+        }
+    }
     if !(options.scale.is_finite() && (0.25..=8.0).contains(&options.scale)) {
         return Err(ExportError::BadInput(format!(
             "--scale {} is out of range; expected 0.25 to 8",
@@ -383,7 +404,7 @@ pub fn step_range(
     app: &App,
     steps: Option<(usize, usize)>,
 ) -> Result<RangeInclusive<usize>, ExportError> {
-    let total = app.trace().len();
+    let total = app.steps();
     if total == 0 {
         return Err(ExportError::BadInput(format!(
             "scenario {} has no steps to export",
@@ -415,25 +436,35 @@ pub fn file_name(app: &App, index: usize, ext: &str) -> String {
 }
 
 fn file_stem(app: &App, index: usize) -> String {
-    let trace = app.trace();
     format!(
         "{}.{}.step-{}",
-        trace.scenario,
+        run_name(app),
         app.lang.code(),
-        step_number(index, trace.len())
+        step_number(index, app.steps())
     )
+}
+
+/// The scenario's name, or for two runs compared `MAIN.vs.OTHER`.
+fn run_name(app: &App) -> String {
+    match app.comparing() {
+        Some(c) => format!(
+            "{}.vs.{}",
+            app.trace().scenario,
+            c.other.trace(app.lang).scenario
+        ),
+        None => app.trace().scenario.clone(),
+    }
 }
 
 /// `read-config-timeout.zh.steps-03-05`: a strip of steps 3 to 5.
 fn strip_stem(app: &App, indices: &[usize]) -> String {
-    let trace = app.trace();
     let (first, last) = (indices[0], indices[indices.len() - 1]);
     format!(
         "{}.{}.steps-{}-{}",
-        trace.scenario,
+        run_name(app),
         app.lang.code(),
-        step_number(first, trace.len()),
-        step_number(last, trace.len())
+        step_number(first, app.steps()),
+        step_number(last, app.steps())
     )
 }
 
@@ -472,6 +503,14 @@ pub fn frame(app: &App, index: usize, size: (u16, u16)) -> Frame {
 pub fn framed(app: &App, index: usize, (width, height): (u16, u16), framing: Framing) -> Frame {
     let at = frames::at_step_framed(app, index, width, height, framing);
     let buffer = frames::render_framed(&at, width, height, framing);
+    if let Some((title, description)) = crate::compare::figure_words(&at) {
+        return Frame {
+            buffer,
+            title,
+            description,
+            lang: at.lang,
+        };
+    }
     let trace = at.trace();
     let lang = at.lang;
     let title = format!(
@@ -490,12 +529,7 @@ pub fn framed(app: &App, index: usize, (width, height): (u16, u16), framing: Fra
 
 /// "步骤 3/8" or "step 3/8".
 fn step_of(app: &App, index: usize) -> String {
-    format!(
-        "{} {}/{}",
-        i18n::STEP.get(app.lang),
-        index + 1,
-        app.trace().len()
-    )
+    format!("{} {}/{}", i18n::STEP.get(app.lang), index + 1, app.steps())
 }
 
 /// Who acts at step `index`, how the loop ended there, and what the step
@@ -553,17 +587,25 @@ fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> F
         }
         description.push_str(&format!("{}\n{}", step_of(app, index), frame.description));
     }
-    let trace = app.trace();
     let (first, last) = (indices[0], indices[indices.len() - 1]);
+    let title = match app.comparing() {
+        Some(c) => i18n::COMPARE_FIGURE.fill(
+            app.lang,
+            &[
+                ("main", &app.trace().title),
+                ("other", &c.other.trace(app.lang).title),
+            ],
+        ),
+        None => app.trace().title.clone(),
+    };
     Frame {
         buffer,
         title: format!(
-            "{} · {} {}–{}/{}",
-            trace.title,
+            "{title} · {} {}–{}/{}",
             i18n::STEP.get(app.lang),
             first + 1,
             last + 1,
-            trace.len()
+            app.steps()
         ),
         description,
         lang: app.lang,

@@ -337,3 +337,24 @@ pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Option<(String, String)>
     }
     None
 }
+
+/// `twin` names a shipped scenario: the same task under a correct harness.
+pub(super) fn check_twin(s: &Scenario) -> Option<(String, String)> {
+    let twin = s.twin.as_deref()?;
+    if super::CATALOG.iter().any(|(name, _)| *name == twin) && twin != s.name {
+        return None;
+    }
+    let known: Vec<&str> = super::CATALOG
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| *name != s.name)
+        .collect();
+    Some((
+        "twin".into(),
+        format!(
+            "unknown twin {}; expected the name of another shipped scenario: {}",
+            quoted(twin),
+            known.join(", ")
+        ),
+    ))
+}

@@ -15,7 +15,7 @@ mod read;
 
 pub use errors::parse;
 
-use checks::check_fields;
+use checks::{check_fields, check_twin};
 use errors::{key_path, printable};
 use read::read_file;
 
@@ -257,6 +257,9 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
     for (severity, path, message) in check_fields(&scenario) {
         faults.push(fault(severity, at(&path), message));
     }
+    if let Some((path, message)) = check_twin(&scenario) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     if faults.iter().any(Fault::is_error) {
         return Err(faults);
     }
@@ -380,6 +383,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         expect,
         narration,
         quiz,
+        twin,
     } = scenario;
     Scenario {
         name: s(name),
@@ -475,5 +479,6 @@ fn for_screen(scenario: Scenario) -> Scenario {
                 ..q
             })
             .collect(),
+        twin,
     }
 }

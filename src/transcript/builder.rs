@@ -479,6 +479,7 @@ impl Builder {
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
             quiz: Vec::new(),
+            twin: None,
         };
         Ok(Loaded {
             scenario,

@@ -114,7 +114,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     super::draw_lines(&[first, second, third], area, buf);
 }
 
-fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
+pub(super) fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
     match task {
         TaskOutcome::Verified | TaskOutcome::Answered => app.theme.ok(),
         TaskOutcome::Unverified | TaskOutcome::NotDone => app.theme.error(),
@@ -144,7 +144,6 @@ pub fn faults(app: &App, area: Rect, buf: &mut Buffer) {
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
     let theme = app.theme;
-    let trace = app.trace();
     let room = area.width as usize;
 
     // Key hints in keymap order; help and quit are always kept.
@@ -179,15 +178,26 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         i18n::PAUSED
     };
+    // Two runs compared: the focus is on one of them, and the step index
+    // runs over the longer.
+    let focus = match app.comparing() {
+        Some(c) => format!(
+            "{} · {}",
+            super::compare::side_label(app, c.focus),
+            i18n::COMPARE_KEYS.get(lang)
+        ),
+        None => super::panel_title(app.focus).get(lang).to_string(),
+    };
     let mut left = format!(
         " {} · {} {:.1}s · {}{} ",
         state.get(lang),
         i18n::DWELL.get(lang),
         f64::from(app.dwell_ms) / 1000.0,
         i18n::lead(i18n::FOCUS, lang),
-        super::panel_title(app.focus).get(lang),
+        focus,
     );
-    let counter = format!(" {}/{} ", app.step + 1, trace.len());
+    let steps = app.steps();
+    let counter = format!(" {}/{} ", app.step + 1, steps);
     if app.quiz.on {
         let (right, asked) = app.quiz.score();
         let score = i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)]);
@@ -204,10 +214,10 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
-    let filled = if trace.len() <= 1 {
+    let filled = if steps <= 1 {
         bar_room
     } else {
-        bar_room * app.step / (trace.len() - 1)
+        bar_room * app.step / (steps - 1)
     };
     let status = Line::from(vec![
         Span::styled(

@@ -26,7 +26,19 @@ pub struct LanesView {
 }
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
-    let view = layout(app, area.width as usize, area.height as usize, scroll);
+    render_marked(app, area, scroll, None, buf)
+}
+
+/// The panel with step `mark` (0-based) marked `≠` in its gutter: where
+/// two compared runs first differ.
+pub fn render_marked(
+    app: &App,
+    area: Rect,
+    scroll: u16,
+    mark: Option<usize>,
+    buf: &mut Buffer,
+) -> u16 {
+    let view = layout(app, area.width as usize, area.height as usize, scroll, mark);
     // Rows are drawn cell by cell: at every step of a long trace the panel
     // is full of them, and a Paragraph would split each into graphemes.
     for (y, row) in (area.top()..area.bottom()).zip(&view.rows) {
@@ -44,7 +56,12 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     view.max_scroll
 }
 
-pub fn layout(app: &App, w: usize, h: usize, scroll: u16) -> LanesView {
+/// Room for the words beside the arrows in a panel `w` cells wide.
+pub fn words_room(app: &App, w: usize) -> usize {
+    Geometry::new(app, w, app.trace().len()).label_room()
+}
+
+pub fn layout(app: &App, w: usize, h: usize, scroll: u16, mark: Option<usize>) -> LanesView {
     let trace = app.trace();
     let g = Geometry::new(app, w, trace.len());
     let env = environment(app, w, h);
@@ -72,7 +89,7 @@ pub fn layout(app: &App, w: usize, h: usize, scroll: u16) -> LanesView {
     let first_step = start / per_step;
     let last_step = (end - 1) / per_step;
     for index in first_step..=last_step {
-        for (k, row) in step_rows(app, trace, index, &g, per_step)
+        for (k, row) in step_rows(app, trace, index, &g, per_step, mark == Some(index))
             .into_iter()
             .enumerate()
         {
@@ -175,7 +192,14 @@ fn earlier_marker(app: &App, g: &Geometry, hidden: usize) -> Row {
     row
 }
 
-fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, per_step: usize) -> Vec<Row> {
+fn step_rows(
+    app: &App,
+    trace: &Trace,
+    index: usize,
+    g: &Geometry,
+    per_step: usize,
+    marked: bool,
+) -> Vec<Row> {
     let theme = app.theme;
     let step = &trace.steps[index];
     let current = index == app.step;
@@ -204,6 +228,10 @@ fn step_rows(app: &App, trace: &Trace, index: usize, g: &Geometry, per_step: usi
         rows[0].put(0, &format!("▶ {number}"), theme.current_marker());
     } else {
         rows[0].put(2, &number, past);
+    }
+    if marked {
+        // Between the current-step mark and the number, in words and colour.
+        rows[0].put(1, "≠", theme.error().add_modifier(Modifier::BOLD));
     }
     draw_arrow(app, &mut rows[0], g, step, style);
 

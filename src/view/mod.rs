@@ -1,6 +1,7 @@
 //! The view: a pure function of the app state onto a buffer. No clock, no
 //! I/O, no state changes. `render` draws the whole screen.
 
+mod compare;
 mod context;
 mod explain;
 mod frame;
@@ -105,6 +106,8 @@ pub struct Limits {
     /// Rows of the lesson picker's list on screen (0 when it is closed):
     /// `update` keeps the highlighted lesson among them.
     pub picker_rows: u16,
+    /// Each side's lanes, when two runs are compared.
+    pub sides: [u16; 2],
 }
 
 /// Draw the whole screen for the app's current state, and say how far
@@ -116,6 +119,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
         too_small(app, area, buf);
         return limits;
     };
+    if app.comparing().is_some() {
+        limits.sides = compare::render(app, area, buf);
+        if let Some(o) = app.overlay {
+            limits.overlay = overlay::render(app, o, area, buf);
+        }
+        return limits;
+    }
     frame::header(app, areas.header, buf);
     if let Some(line) = areas.faults {
         frame::faults(app, line, buf);

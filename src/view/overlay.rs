@@ -119,6 +119,23 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
         scenario.title.get(lang).to_string(),
         theme.title(),
     )];
+    // A harness mistake offers its correct twin side by side.
+    if let Some(c) = &app.compare
+        && scenario.twin.as_deref() == Some(c.other.scenario.name.as_str())
+    {
+        let label = if c.shown {
+            i18n::COMPARE_OFFER_OPEN
+        } else {
+            i18n::COMPARE_OFFER
+        };
+        let title = c.other.trace(lang).title.clone();
+        out.extend(hanging(
+            vec![Span::styled("▶ ", theme.current_marker())],
+            &label.fill(lang, &[("title", &title)]),
+            theme.current(),
+            w,
+        ));
+    }
     out.push(Line::default());
     out.push(Line::styled(i18n::CONDITIONS.get(lang), theme.title()));
     for c in &scenario.conditions {

@@ -1,0 +1,322 @@
+//! Two runs side by side: the main run and another (a harness mistake and
+//! its correct twin), stepped together with one step index. This module
+//! holds what the comparison is and where the runs first differ; the view
+//! draws it in `view/compare.rs`.
+
+use std::sync::Arc;
+
+use crate::app::App;
+use crate::i18n;
+use crate::load::{Loaded, ScenarioError};
+use crate::scenario::Lang;
+use crate::trace::{Message, Trace};
+
+/// One side of the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// The run the app was opened on.
+    Main,
+    /// The run it is compared with.
+    Other,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::Main, Side::Other];
+
+    pub fn index(self) -> usize {
+        match self {
+            Side::Main => 0,
+            Side::Other => 1,
+        }
+    }
+
+    pub fn flip(self) -> Side {
+        match self {
+            Side::Main => Side::Other,
+            Side::Other => Side::Main,
+        }
+    }
+}
+
+/// The other run, and how the comparison stands on screen.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    /// Shared, like the app's own run: frames clone the app.
+    pub other: Arc<Loaded>,
+    /// The two runs are on screen (else only offered, from `a`).
+    pub shown: bool,
+    /// The side whose explanation is shown and whose lanes scroll.
+    pub focus: Side,
+    /// Lines each side's lanes are scrolled up from the newest.
+    pub scroll: [u16; 2],
+    /// Where the runs first differ, per language (0-based step index),
+    /// found once here rather than on every frame.
+    first_difference: [Option<usize>; Lang::COUNT],
+}
+
+impl Comparison {
+    pub fn new(main: &Loaded, other: Arc<Loaded>, shown: bool) -> Comparison {
+        let first_difference =
+            Lang::ALL.map(|lang| first_difference(main.trace(lang), other.trace(lang)));
+        Comparison {
+            other,
+            shown,
+            focus: Side::Main,
+            scroll: [0; 2],
+            first_difference,
+        }
+    }
+
+    /// The first step (0-based) where the two runs differ in `lang`.
+    pub fn first_difference(&self, lang: Lang) -> Option<usize> {
+        self.first_difference[lang.index()]
+    }
+}
+
+/// The run named by `--compare`: a shipped name or a scenario file. Its
+/// errors say they are about `--compare`.
+pub fn load_other(name_or_path: &str) -> Result<Loaded, ScenarioError> {
+    crate::load::load(name_or_path).map_err(|e| ScenarioError {
+        file: format!("--compare {}", e.file),
+        ..e
+    })
+}
+
+/// A comparison figure's title and alt text, when `app` shows two runs:
+/// both titles and the step; then where the runs first differ, and for
+/// each side its step, who acts, what happens and how its loop ended.
+pub fn figure_words(app: &App) -> Option<(String, String)> {
+    let c = app.comparing()?;
+    let lang = app.lang;
+    let (main, other) = (app.trace(), c.other.trace(lang));
+    let step = format!("{} {}/{}", i18n::STEP.get(lang), app.step + 1, app.steps());
+    let names = i18n::COMPARE_FIGURE.fill(lang, &[("main", &main.title), ("other", &other.title)]);
+    let mut text = match c.first_difference(lang) {
+        Some(i) => i18n::COMPARE_FIRST_DIFF.fill(lang, &[("n", &(i + 1))]),
+        None => i18n::COMPARE_NO_DIFF.get(lang).to_string(),
+    };
+    for (side, trace) in [(i18n::COMPARE_MAIN, main), (i18n::COMPARE_OTHER, other)] {
+        let k = side_step(trace, app.step);
+        let s = &trace.steps[k];
+        text.push_str(&format!(
+            "\n{}{} · {} {}/{}",
+            i18n::lead(side, lang),
+            trace.title,
+            i18n::STEP.get(lang),
+            k + 1,
+            trace.len()
+        ));
+        if k < app.step {
+            text.push_str(&format!(" · {}", i18n::COMPARE_ENDED.get(lang)));
+        }
+        text.push_str(&format!(
+            "\n{}{}\n{}",
+            i18n::lead(i18n::ACTING, lang),
+            i18n::who_acts(s, lang),
+            i18n::step_title(trace, k)
+        ));
+        if let Some(end) = s.end {
+            text.push('\n');
+            text.push_str(&i18n::loop_ended(end, trace.task, lang));
+        }
+    }
+    Some((format!("{names} · {step}"), text))
+}
+
+/// The step a side shows at the shared index: its own, or its last one
+/// when it has ended earlier than the other.
+pub fn side_step(trace: &Trace, step: usize) -> usize {
+    step.min(trace.len().saturating_sub(1))
+}
+
+/// The first step index at which the runs differ (see `step_differs`).
+pub fn first_difference(a: &Trace, b: &Trace) -> Option<usize> {
+    let touched_a = calls_touched(a);
+    let touched_b = calls_touched(b);
+    (0..a.len().max(b.len())).find(|&i| step_differs_with(a, b, i, &touched_a, &touched_b))
+}
+
+/// Whether step `i` (0-based) differs between two runs, judged from the
+/// traces alone. They differ when one run has a step there and the other
+/// has ended, or when the steps differ in any of:
+/// - who sends the message (user, a lane, the provider's API) and which
+///   lane receives it;
+/// - what happens (the step's kind with its call ids, model call number,
+///   verdict, check output), and whether the step ends the loop and how;
+/// - the calls this step proposes, decides, starts or answers: their ids,
+///   tools, arguments, status after the step and how the result was
+///   attached (by id, to a wrong id, dropped);
+/// - the messages this step appends to the conversation: role, text, the
+///   call ids they carry, error or not.
+///
+/// Narration is not compared: it is the author's words about a step, not
+/// what the run did.
+pub fn step_differs(a: &Trace, b: &Trace, i: usize) -> bool {
+    step_differs_with(a, b, i, &calls_touched(a), &calls_touched(b))
+}
+
+fn step_differs_with(
+    a: &Trace,
+    b: &Trace,
+    i: usize,
+    touched_a: &[Vec<usize>],
+    touched_b: &[Vec<usize>],
+) -> bool {
+    let (Some(x), Some(y)) = (a.steps.get(i), b.steps.get(i)) else {
+        return a.steps.get(i).is_some() != b.steps.get(i).is_some();
+    };
+    if x.source() != y.source() || x.to != y.to || x.kind != y.kind || x.end != y.end {
+        return true;
+    }
+    let calls = |t: &Trace, touched: &[Vec<usize>]| -> Vec<_> {
+        touched
+            .get(i)
+            .into_iter()
+            .flatten()
+            .map(|&k| {
+                let c = &t.calls[k];
+                (
+                    c.id.clone(),
+                    c.tool.clone(),
+                    c.args.clone(),
+                    c.status_at(i),
+                    c.pairing().filter(|_| c.finished.is_some_and(|f| f <= i)),
+                )
+            })
+            .collect()
+    };
+    if calls(a, touched_a) != calls(b, touched_b) {
+        return true;
+    }
+    let (ma, mb) = (appended_at(a, i), appended_at(b, i));
+    ma.len() != mb.len()
+        || ma.iter().zip(mb).any(|(x, y)| {
+            (x.role, &x.text, &x.calls, &x.call_id, x.is_error)
+                != (y.role, &y.text, &y.calls, &y.call_id, y.is_error)
+        })
+}
+
+/// For each step, the calls (indices into `trace.calls`) it proposes,
+/// decides, starts or finishes: one pass over the calls.
+fn calls_touched(trace: &Trace) -> Vec<Vec<usize>> {
+    let mut touched = vec![Vec::new(); trace.len()];
+    for (k, c) in trace.calls.iter().enumerate() {
+        let mut at = vec![Some(c.proposed), c.verdict.as_ref().map(|(s, _)| *s)];
+        at.extend([c.started, c.finished]);
+        let mut steps: Vec<usize> = at.into_iter().flatten().collect();
+        steps.sort_unstable();
+        steps.dedup();
+        for s in steps {
+            if let Some(list) = touched.get_mut(s) {
+                list.push(k);
+            }
+        }
+    }
+    touched
+}
+
+/// The messages appended at step `i` (they are stored in step order).
+fn appended_at(trace: &Trace, i: usize) -> &[Message] {
+    let start = trace.messages.partition_point(|m| m.step < i);
+    let end = trace.messages.partition_point(|m| m.step <= i);
+    &trace.messages[start..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::load;
+
+    fn traces(a: &str, b: &str) -> (Trace, Trace) {
+        let (a, b) = (load(a).unwrap(), load(b).unwrap());
+        (a.trace(Lang::En).clone(), b.trace(Lang::En).clone())
+    }
+
+    #[test]
+    fn a_run_does_not_differ_from_itself() {
+        let (a, b) = traces("read-config-timeout", "read-config-timeout");
+        assert_eq!(first_difference(&a, &b), None);
+        assert!((0..a.len()).all(|i| !step_differs(&a, &b, i)));
+    }
+
+    /// The dropped result is the same step, the same arrow and the same
+    /// kind in both runs; what differs is the call's status and the tool
+    /// message the correct host appends.
+    #[test]
+    fn a_dropped_result_differs_by_status_and_message() {
+        let (bad, good) = traces("harness-drops-results", "read-config-timeout");
+        let i = first_difference(&bad, &good).expect("the runs differ");
+        let (x, y) = (&bad.steps[i], &good.steps[i]);
+        assert_eq!((x.source(), x.to, &x.kind), (y.source(), y.to, &y.kind));
+        assert!(matches!(
+            x.kind,
+            crate::trace::StepKind::ResultArrives { .. }
+        ));
+        assert_eq!(appended_at(&bad, i).len(), 0);
+        assert_eq!(appended_at(&good, i).len(), 1);
+        assert!((0..i).all(|k| !step_differs(&bad, &good, k)));
+    }
+
+    #[test]
+    fn each_part_of_a_step_counts() {
+        let (a, _) = traces("read-config-timeout", "read-config-timeout");
+        let i = 2; // the model proposes call_1
+        // The kind, with its call ids.
+        let mut b = a.clone();
+        b.steps[i].kind = crate::trace::StepKind::Answers { number: 1 };
+        assert_eq!(first_difference(&a, &b), Some(i));
+        // The receiving lane.
+        let mut b = a.clone();
+        b.steps[i].to = crate::trace::Lane::Tool;
+        assert_eq!(first_difference(&a, &b), Some(i));
+        // The sender.
+        let mut b = a.clone();
+        b.steps[i].from = None;
+        assert_eq!(first_difference(&a, &b), Some(i));
+        // How the step ends the loop.
+        let mut b = a.clone();
+        b.steps[i].end = Some(crate::scenario::EndStatus::Crashed);
+        assert_eq!(first_difference(&a, &b), Some(i));
+        // A call's arguments, at the step that proposes it.
+        let mut b = a.clone();
+        b.calls[0].args[0].1 = "other.txt".into();
+        assert_eq!(first_difference(&a, &b), Some(b.calls[0].proposed));
+        // A message's content, at the step that appends it.
+        let mut b = a.clone();
+        let last = b.messages.len() - 1;
+        b.messages[last].text.push('!');
+        assert_eq!(first_difference(&a, &b), Some(b.messages[last].step));
+        // The author's narration does not.
+        let mut b = a.clone();
+        b.steps[i].narration = Some("other words".into());
+        assert_eq!(first_difference(&a, &b), None);
+        // A run that ends earlier differs where the other goes on.
+        let mut b = a.clone();
+        b.steps.truncate(5);
+        assert_eq!(first_difference(&a, &b), Some(5));
+        assert_eq!(side_step(&b, 7), 4);
+    }
+
+    #[test]
+    fn every_twin_pair_differs_where_the_harness_goes_wrong() {
+        for (bad, good, kind) in [
+            (
+                "harness-drops-results",
+                "read-config-timeout",
+                "result_arrives",
+            ),
+            ("harness-crashes-on-error", "wrong-path-first", "crashes"),
+            (
+                "harness-pairs-by-order",
+                "parallel-calls-out-of-order",
+                "result_arrives",
+            ),
+            ("harness-trusts-done", "verify-before-done", "answers"),
+        ] {
+            let (a, b) = traces(bad, good);
+            let i = first_difference(&a, &b).unwrap_or_else(|| panic!("{bad}: no difference"));
+            let code: &'static str = (&a.steps[i].kind).into();
+            assert_eq!(code, kind, "{bad}: first difference at step {}", i + 1);
+        }
+    }
+}

@@ -1,0 +1,345 @@
+//! Two runs side by side (`--compare`, `c`): snapshots of the comparison
+//! frames, the state changes of `update`, the `twin` field, the command
+//! line and export.
+
+mod common;
+
+use agent_loop_sim::app::{Action, App};
+use agent_loop_sim::compare::Side;
+use agent_loop_sim::frames;
+use agent_loop_sim::load::{self, CATALOG};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::theme::Theme;
+use common::{app, run, snapshot_settings as settings};
+use ratatui::style::Modifier;
+
+/// The harness mistakes and the shipped scenario each names as its twin.
+const TWINS: [(&str, &str); 4] = [
+    ("harness-drops-results", "read-config-timeout"),
+    ("harness-crashes-on-error", "wrong-path-first"),
+    ("harness-pairs-by-order", "parallel-calls-out-of-order"),
+    ("harness-trusts-done", "verify-before-done"),
+];
+
+const SIZES: [(u16, u16); 2] = [(120, 40), (80, 24)];
+
+/// `name` compared with its twin, the comparison open.
+fn compared(name: &str, lang: Lang) -> App {
+    let mut app = app(name, lang);
+    frames::apply(&mut app, Action::ToggleCompare);
+    assert!(app.comparing().is_some(), "{name} offers a comparison");
+    app
+}
+
+fn frame_text(app: &App, step: usize, (w, h): (u16, u16)) -> String {
+    let at = frames::at_step(app, step, w, h);
+    frames::to_text(&frames::render(&at, w, h))
+}
+
+fn snapshot(name: &str, app: &App, step: usize, (w, h): (u16, u16)) {
+    let text = frame_text(app, step, (w, h));
+    let snap = format!(
+        "compare__{name}__{w}x{h}__{}__step-{:02}",
+        app.lang.code(),
+        step + 1
+    );
+    settings().bind(|| insta::assert_snapshot!(snap, text));
+}
+
+#[test]
+fn every_step_of_the_dropped_results_beside_its_twin() {
+    for lang in Lang::ALL {
+        let app = compared("harness-drops-results", lang);
+        for size in SIZES {
+            for step in 0..app.steps() {
+                snapshot("harness-drops-results", &app, step, size);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_last_step_of_every_other_twin_pair() {
+    for (name, _) in &TWINS[1..] {
+        for lang in Lang::ALL {
+            let app = compared(name, lang);
+            for size in SIZES {
+                snapshot(name, &app, app.steps() - 1, size);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_about_overlay_of_a_harness_mistake_offers_its_twin() {
+    for lang in Lang::ALL {
+        for (w, h) in SIZES {
+            let mut app = app("harness-drops-results", lang);
+            frames::apply(&mut app, Action::Resize(w, h));
+            frames::apply(&mut app, Action::ToggleAbout);
+            let text = frames::to_text(&frames::render(&app, w, h));
+            let snap = format!("harness-drops-results__{w}x{h}__{}__about", lang.code());
+            settings().bind(|| insta::assert_snapshot!(snap, text));
+        }
+    }
+    let mut app = app("harness-drops-results", Lang::En);
+    frames::apply(&mut app, Action::ToggleAbout);
+    let text = frames::to_text(&frames::render(&app, 120, 40));
+    assert!(
+        text.contains("press c to compare with the correct harness: Read the timeout"),
+        "{text}"
+    );
+    // `c` from the overlay opens the comparison and closes the overlay.
+    frames::apply(&mut app, Action::ToggleCompare);
+    assert!(app.overlay.is_none() && app.comparing().is_some());
+    // A scenario without a twin offers nothing, and `c` does nothing.
+    let mut plain = common::app("read-config-timeout", Lang::En);
+    assert!(plain.compare.is_none());
+    frames::apply(&mut plain, Action::ToggleAbout);
+    let text = frames::to_text(&frames::render(&plain, 120, 40));
+    assert!(!text.contains("press c"), "{text}");
+    frames::apply(&mut plain, Action::ToggleCompare);
+    assert!(plain.comparing().is_none());
+}
+
+/// Both titles, both step counters and, at the end, both outcomes.
+#[test]
+fn both_runs_show_their_title_step_and_outcome() {
+    for (name, twin) in TWINS {
+        let app = compared(name, Lang::En);
+        let (main, other) = (load::load(name).unwrap(), load::load(twin).unwrap());
+        let (main, other) = (main.trace(Lang::En), other.trace(Lang::En));
+        for size in SIZES {
+            let text = frame_text(&app, app.steps() - 1, size);
+            for trace in [main, other] {
+                assert!(text.contains(&trace.title), "{name} {size:?}: {text}");
+                let counter = format!("step {}/{}", trace.len(), trace.len());
+                assert!(
+                    text.contains(&counter),
+                    "{name} {size:?}: {counter}\n{text}"
+                );
+                let end = agent_loop_sim::i18n::end_name(trace.end, Lang::En);
+                assert!(
+                    text.contains(&format!("loop: {end}")),
+                    "{name}: {end}\n{text}"
+                );
+            }
+            if main.len() != other.len() {
+                assert!(text.contains("ended"), "{name} {size:?}: {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_first_difference_is_marked_on_both_sides_and_named() {
+    let app = compared("harness-drops-results", Lang::En);
+    let first = app.comparing().unwrap().first_difference(Lang::En).unwrap();
+    assert_eq!(first, 5, "the dropped result is step 6");
+    for (w, h) in SIZES {
+        let at = frames::at_step(&app, first, w, h);
+        let buf = frames::render(&at, w, h);
+        let text = frames::to_text(&buf);
+        assert!(text.contains("first differ here, at step 6"), "{text}");
+        // One ≠ in the gutter of each side, bold in the error colour.
+        let marks: Vec<(u16, u16)> = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| buf[(x, y)].symbol() == "≠")
+            .filter(|&(x, y)| x + 1 < w && buf[(x + 1, y)].symbol() == "6")
+            .collect();
+        assert_eq!(marks.len(), 2, "{w}x{h}: {text}");
+        for (x, y) in marks {
+            let cell = &buf[(x, y)];
+            assert!(cell.modifier.contains(Modifier::BOLD));
+            assert_eq!(cell.fg, Theme::DARK.error().fg.unwrap());
+        }
+    }
+}
+
+#[test]
+fn update_steps_both_runs_with_one_index() {
+    // The crashing run has 7 steps, its twin 18: the index runs to 18.
+    let mut app = compared("harness-crashes-on-error", Lang::En);
+    assert_eq!(app.trace().len(), 7);
+    assert_eq!(app.steps(), 18);
+    frames::apply(&mut app, Action::Last);
+    assert_eq!(app.step, 17);
+    let text = frame_text(&app, 17, (120, 40));
+    assert!(
+        text.contains("step 7/7  ended, stays on its last step"),
+        "{text}"
+    );
+    assert!(text.contains("step 18/18"), "{text}");
+    // Two digits reach steps past the shorter run's end.
+    frames::apply(&mut app, Action::Jump(1));
+    frames::apply(&mut app, Action::Jump(2));
+    assert_eq!(app.step, 11);
+    // Tab moves between the runs, not between panels.
+    let focus = app.focus;
+    frames::apply(&mut app, Action::FocusNext);
+    assert_eq!(app.comparing().unwrap().focus, Side::Other);
+    assert_eq!(app.focus, focus);
+    // ↑ scrolls the focused side's lanes back, as far as they go.
+    frames::apply(&mut app, Action::Resize(80, 24));
+    for _ in 0..50 {
+        frames::apply(&mut app, Action::Scroll(-1));
+    }
+    let c = app.comparing().unwrap();
+    assert!(
+        c.scroll[1] > 0 && c.scroll[1] == app.limits.sides[1],
+        "{c:?}"
+    );
+    assert_eq!(c.scroll[0], 0);
+    let text = frames::to_text(&frames::render(&app, 80, 24));
+    assert!(text.contains("  1 user ○"), "scrolled to step 1: {text}");
+    // There is no one panel to zoom.
+    frames::apply(&mut app, Action::Zoom);
+    assert!(!app.zoom);
+    // Closing the comparison keeps the step within the one run shown.
+    frames::apply(&mut app, Action::ToggleCompare);
+    assert!(app.comparing().is_none());
+    assert_eq!(app.step, 6);
+    assert_eq!(app.steps(), 7);
+    // Playing stops on the last step of the longer run.
+    let mut app = compared("harness-crashes-on-error", Lang::En);
+    frames::apply(&mut app, Action::TogglePlay);
+    for _ in 0..40 {
+        frames::apply(&mut app, Action::Tick);
+    }
+    assert_eq!((app.step, app.playing), (17, false));
+}
+
+#[test]
+fn every_harness_mistake_names_a_twin_that_is_the_same_task() {
+    for (name, source) in CATALOG {
+        let loaded = load::load(name).unwrap();
+        let twin = loaded.scenario.twin.as_deref();
+        assert_eq!(
+            twin,
+            TWINS.iter().find(|(n, _)| n == name).map(|(_, t)| *t),
+            "{name}"
+        );
+        let Some(twin) = twin else { continue };
+        // Everything but the words and the harness switches is the same.
+        let strip = |json: &str| {
+            let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+            for key in [
+                "name",
+                "twin",
+                "title",
+                "conditions",
+                "about",
+                "narration",
+                "harness",
+                "expect",
+            ] {
+                v.as_object_mut().unwrap().remove(key);
+            }
+            v
+        };
+        let twin_source = CATALOG.iter().find(|(n, _)| *n == twin).unwrap().1;
+        assert_eq!(strip(source), strip(twin_source), "{name} and {twin}");
+        assert!(load::load(twin).unwrap().scenario.twin.is_none());
+    }
+}
+
+#[test]
+fn an_unknown_twin_names_the_file_the_path_and_the_known_names() {
+    let source = CATALOG[0].1;
+    let mut v: serde_json::Value = serde_json::from_str(source).unwrap();
+    v["twin"] = serde_json::json!("no-such-run");
+    let bytes = serde_json::to_vec(&v).unwrap();
+    let err = load::prepare("lesson.json", &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("lesson.json: ") && err.contains(" at twin: unknown twin \"no-such-run\""),
+        "{err}"
+    );
+    assert!(err.contains("wrong-path-first"), "{err}");
+    assert!(err.contains("harness-trusts-done"), "{err}");
+    // Through the command line: `check` exits 2 with that line.
+    let file = common::scenario_file("bad-twin.json", std::str::from_utf8(&bytes).unwrap());
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("twin: unknown twin"), "{}", out.stderr);
+}
+
+#[test]
+fn an_unknown_compare_name_exits_2_with_a_clear_message() {
+    let out = run(&["--compare", "no-such-run"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(
+        out.stderr.trim(),
+        "--compare no-such-run: no such file, and no shipped scenario by that name \
+         (see `agent-loop-sim list`)"
+    );
+    assert!(out.stdout.is_empty());
+    // The same for export, before anything is written.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("compare-unknown");
+    let dir = dir.to_str().unwrap();
+    let out = run(&[
+        "export",
+        "--format",
+        "txt",
+        "--out",
+        dir,
+        "--compare",
+        "no-such-run",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.starts_with("--compare no-such-run: "),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn export_writes_the_side_by_side_frames() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("compare-export");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let args = [
+        "export",
+        "--scenario",
+        "harness-drops-results",
+        "--compare",
+        "read-config-timeout",
+        "--lang",
+        "en",
+        "--out",
+        d,
+        "--format",
+    ];
+    for format in ["txt", "svg", "ansi"] {
+        let mut a = args.to_vec();
+        a.push(format);
+        let out = run(&a);
+        assert_eq!(out.code, 0, "{format}: {}", out.stderr);
+        assert_eq!(out.stdout.lines().count(), 8, "{format}: {}", out.stdout);
+    }
+    // The txt figure is the very frame the screen shows.
+    let app = compared("harness-drops-results", Lang::En);
+    let name = "harness-drops-results.vs.read-config-timeout.en.step-06";
+    let txt = std::fs::read_to_string(dir.join(format!("{name}.txt"))).unwrap();
+    assert_eq!(txt, frame_text(&app, 5, (120, 40)));
+    // The SVG says what it shows, in its title and alt text.
+    let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
+    assert!(
+        svg.contains("Harness mistake: results never appended compared with Read the timeout"),
+        "{svg}"
+    );
+    assert!(svg.contains("The runs first differ at step 6"));
+    // Formats that play the steps are refused, with the reason.
+    let mut a = args.to_vec();
+    a.push("cast");
+    let out = run(&a);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("expected --format svg, png, txt or ansi"),
+        "{}",
+        out.stderr
+    );
+}
