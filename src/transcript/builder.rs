@@ -478,6 +478,7 @@ impl Builder {
             model: Vec::new(),
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
+            ids: Default::default(),
         };
         Ok(Loaded { scenario, traces })
     }
@@ -1055,6 +1056,7 @@ pub fn offered(name: &str, description: &str, schema: Option<&serde_json::Value>
         name: clean(name),
         params,
         description: clean(description),
+        schema: None,
     }
 }
 

@@ -174,18 +174,23 @@ fn status_style(app: &App, status: CallStatus) -> Style {
         CallStatus::Approved | CallStatus::Replayed => theme.lane_style(Lane::Host),
         CallStatus::Running => theme.lane_style(Lane::Tool),
         CallStatus::Done => theme.ok(),
-        CallStatus::Error | CallStatus::Refused | CallStatus::Unanswered | CallStatus::WrongId => {
-            theme.error()
-        }
+        CallStatus::Error
+        | CallStatus::Refused
+        | CallStatus::Unanswered
+        | CallStatus::WrongId
+        | CallStatus::Denied => theme.error(),
+        CallStatus::AwaitingUser | CallStatus::UserApproved | CallStatus::Edited => theme.user(),
     }
 }
 
 fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
     let wrong = !matches!(call.pairing(), Some(Pairing::ById));
     match status {
-        CallStatus::Error | CallStatus::Refused | CallStatus::Unanswered | CallStatus::WrongId => {
-            app.theme.error()
-        }
+        CallStatus::Error
+        | CallStatus::Refused
+        | CallStatus::Unanswered
+        | CallStatus::WrongId
+        | CallStatus::Denied => app.theme.error(),
         CallStatus::Done | CallStatus::Replayed if wrong => app.theme.error(),
         _ => Style::new(),
     }
@@ -203,6 +208,7 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
                 | CallStatus::WrongId
                 | CallStatus::Error
                 | CallStatus::Refused
+                | CallStatus::Denied
         )
     })?;
     Some(i18n::result_in_words(
