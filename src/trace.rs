@@ -695,3 +695,21 @@ impl Trace {
         self.created_at(path).is_none_or(|created| created <= step)
     }
 }
+
+impl StepKind {
+    /// The call ids a step names, in the order its words name them.
+    pub fn call_ids(&self) -> Vec<&CallId> {
+        match self {
+            StepKind::Proposes { calls, .. } | StepKind::Executes { calls } => {
+                calls.iter().collect()
+            }
+            StepKind::Rejected { unanswered, .. } => unanswered.iter().collect(),
+            StepKind::Validates { call, .. }
+            | StepKind::ResultArrives { call }
+            | StepKind::Crashes { call }
+            | StepKind::Replays { call, .. }
+            | StepKind::UserDecides { call, .. } => vec![call],
+            _ => Vec::new(),
+        }
+    }
+}

@@ -155,6 +155,7 @@ fn a_budget_of_one_call_is_exhausted_as_in_the_notes() {
     let mut scenario: serde_json::Value = serde_json::from_str(source).unwrap();
     scenario["budget"] = 1.into();
     scenario["expect"] = "budget_exhausted".into();
+    scenario["narration"] = serde_json::json!({});
     let bytes = serde_json::to_vec(&scenario).unwrap();
     let loaded = prepare("budget-1.json", &bytes).unwrap();
     assert_eq!(loaded.trace(Lang::En).end, EndStatus::BudgetExhausted);

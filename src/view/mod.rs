@@ -4,6 +4,7 @@
 mod context;
 mod explain;
 mod frame;
+mod ids;
 mod lanes;
 mod overlay;
 mod pairing;
