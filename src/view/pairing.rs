@@ -119,10 +119,17 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let first_room = w.saturating_sub(end + 1 + mark);
     let rest_room = w.saturating_sub(indent);
     let args = call.args_text();
-    let first = super::text::wrap(&args, first_room)
-        .into_iter()
-        .next()
-        .unwrap_or_default();
+    // A first word that does not fit the room beside a long id starts on
+    // the next line, whole, rather than cut in two.
+    let first_word = args.split(' ').next().unwrap_or("");
+    let first = if width(first_word) > first_room {
+        String::new()
+    } else {
+        super::text::wrap(&args, first_room)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    };
     let rest = args[first.len()..].trim_start();
     row.put(end + 1, &first, theme.muted());
     if changed_now {
