@@ -46,10 +46,8 @@ pub(super) fn check_custom_tools(s: &Scenario) -> Problem {
             }
         }
         let declared = crate::engine::call_params(tool);
-        if custom {
-            if let Some(problem) = check_results(tool, &declared, &at("results")) {
-                return Some(problem);
-            }
+        if custom && let Some(problem) = check_results(tool, &declared, &at("results")) {
+            return Some(problem);
         }
         if let Some(problem) = check_policy(tool, &declared, i) {
             return Some(problem);
