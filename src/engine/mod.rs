@@ -417,11 +417,8 @@ impl<'a> Run<'a> {
             // Arguments in the order the tool declares them (path, find,
             // replace), extras such as op_id last, as a reader expects.
             let declared = self.scenario.tools.iter().find(|t| t.name == spec.tool);
-            let position = |k: &str| {
-                declared
-                    .and_then(|t| t.params.iter().position(|p| p == k))
-                    .unwrap_or(usize::MAX)
-            };
+            let params = declared.map(custom::param_names).unwrap_or_default();
+            let position = |k: &str| params.iter().position(|p| p == k).unwrap_or(usize::MAX);
             let mut args: Vec<(String, String)> = spec
                 .args
                 .iter()
