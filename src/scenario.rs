@@ -198,7 +198,8 @@ pub struct About {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolDef {
-    /// Offered tools must name a built-in: read_file, patch_file, run_tests.
+    /// An offered tool names a built-in (read_file, patch_file, run_tests,
+    /// …) or is a custom tool, one with `results`.
     pub name: String,
     pub description: Text,
     /// Argument names, in order; the host refuses any other set.

@@ -217,6 +217,17 @@ fn arguments_as_json_text_are_checked_against_the_schema() {
         assert_eq!(call.result.as_ref().unwrap().text, said);
         assert!(call.started.is_none());
     }
+    // A schema open to other arguments lets them through.
+    let mut open = deploy(json!({}));
+    open["parameters"]["additionalProperties"] = json!(true);
+    let s = scenario(
+        open,
+        once_then_done(
+            json!({ "tool": "deploy", "arguments": "{\"env\": \"prod\", \"region\": \"eu\"}" }),
+        ),
+        json!({}),
+    );
+    assert_eq!(deploy_call(&run(&s).unwrap()).outcome(), Some(Outcome::Ok));
     // Valid text runs, and its values are matched as written.
     let s = scenario(
         deploy(json!({})),

@@ -199,9 +199,11 @@ fn schema_verdict(schema: &Value, call: &ToolCall, raw: Option<&str>) -> Verdict
             .map(|(k, v)| (k.clone(), Value::String(v.clone())))
             .collect(),
     };
+    // `additionalProperties: true` lets the model add arguments of its own.
+    let open = schema.get("additionalProperties") == Some(&Value::Bool(true));
     if let Some((k, _)) = values
         .iter()
-        .find(|(k, _)| properties.is_none_or(|p| !p.contains_key(k)))
+        .find(|(k, _)| !open && properties.is_none_or(|p| !p.contains_key(k)))
     {
         return Verdict::Refused(Refusal::UnknownArg(k.clone()));
     }
