@@ -12,8 +12,8 @@ use std::fmt::{Display, Write as _};
 use crate::engine::ToolSays;
 use crate::scenario::{EndStatus, Lang};
 use crate::trace::{
-    CallId, CallStatus, Lane, Outcome, Pairing, Refusal, Step, StepKind, TaskOutcome, Trace,
-    Verdict,
+    CallId, CallStatus, Decision, Lane, Outcome, Pairing, Refusal, Step, StepKind, TaskOutcome,
+    Trace, Verdict,
 };
 
 /// A fixed text in every language, indexed by `Lang::index`.
@@ -382,6 +382,44 @@ catalogue! {
         "这个操作 id 主机已有记录，而且调用完全相同：主机直接把记录的结果交回，工具泳道不动，不会写第二次。",
         "The host has a record of this operation id for the very same call: it hands back the recorded result. The Tool lane does nothing and nothing is written twice.",
     ];
+    // Custom tools, policies and the user's approval (tools helper).
+    STATUS_AWAITING_USER = ["待批准", "asks user"];
+    STATUS_USER_APPROVED = ["已获准", "user ok"];
+    STATUS_EDITED = ["已改参", "user edit"];
+    STATUS_DENIED = ["被否决", "denied"];
+    REFUSED_NOT_AUTHORISED = ["主机拒绝：工具 \"{tool}\" 未授权", "refused by host: tool \"{tool}\" is not authorised"];
+    REFUSED_INVALID_JSON = ["主机拒绝：参数不是合法的 JSON 对象（{why}）", "refused by host: the arguments are not a valid JSON object ({why})"];
+    REFUSED_WRONG_TYPE = ["主机拒绝：参数 \"{arg}\" 应为 {expected}", "refused by host: argument \"{arg}\" must be of type {expected}"];
+    REASON_NOT_AUTHORISED = ["未授权", "not authorised"];
+    REASON_INVALID_JSON = ["参数不是合法 JSON", "arguments are not valid JSON"];
+    REASON_WRONG_TYPE = ["{arg} 类型不对", "{arg} has the wrong type"];
+    DENIED_BY_USER = ["用户拒绝了这个调用：{reason}", "denied by the user: {reason}"];
+    DENIED_NO_REASON = ["用户拒绝了这个调用", "denied by the user"];
+    EDITED_BY_USER = ["（用户把参数改成了 {args}）{result}", "(the user changed the arguments to {args}) {result}"];
+    TITLE_ASKS_USER = ["主机校验 {call}：合法；这个工具要先问用户", "The host validates {call}: valid; this tool needs the user's approval"];
+    TITLE_USER_APPROVES = ["用户批准 {call}", "The user approves {call}"];
+    TITLE_USER_EDITS = ["用户修改 {call} 的参数后批准", "The user approves {call} with edited arguments"];
+    TITLE_USER_DENIES = ["用户拒绝 {call}：理由作为结果发回给模型", "The user denies {call}: the reason goes back to the model"];
+    ARROW_ASKS_USER = ["{call} ? 询问用户", "{call} ? asks the user"];
+    ARROW_USER_APPROVES = ["{call} ✓ 用户批准", "{call} ✓ approved by the user"];
+    ARROW_USER_EDITS = ["{call} ✎ 用户改参：{args}", "{call} ✎ user edits: {args}"];
+    ARROW_USER_DENIES = ["{call} ✗ 用户拒绝：{reason}", "{call} ✗ denied: {reason}"];
+    WHY_ASKS_USER = [
+        "调用本身合法，但这个工具会改变环境，主机的策略是先问用户。用户回答之前，什么都不运行。",
+        "The call is valid, but this tool's policy is to ask the user first. Nothing runs until the user answers.",
+    ];
+    WHY_USER_APPROVES = [
+        "用户批准了：主机现在才运行它。批准来自用户，不来自模型。",
+        "The user approves: only now does the host run it. The approval comes from the user, not from the model.",
+    ];
+    WHY_USER_EDITS = [
+        "用户改了参数再批准：主机按用户的参数运行，并在结果里告诉模型参数被改过。",
+        "The user edits the arguments and approves: the host runs the call with the user's arguments and tells the model so in the result.",
+    ];
+    WHY_USER_DENIES = [
+        "用户拒绝了：什么都不运行。拒绝和理由作为这个调用的错误结果发回给模型，模型可以据此调整。",
+        "The user denies it: nothing runs. The denial and its reason go back to the model as this call's error result, so it can adjust.",
+    ];
     WHY_OP_CONFLICT = [
         "同一个操作 id 不能指向两个不同的动作：主机以错误作答，什么都不执行。",
         "One operation id cannot name two different actions: the host answers with an error and runs nothing.",
@@ -438,6 +476,8 @@ catalogue! {
     QUIZ_BAD_ARGS = ["拒绝：参数不对", "refuses it: the arguments are wrong"];
     QUIZ_OUTSIDE = ["拒绝：路径在工作区之外", "refuses it: a path is outside the workspace"];
     QUIZ_REPLAYS = ["按记录作答：这个操作 id 已经执行过，这次什么都不执行", "answers from its record: this operation id already ran, so nothing runs"];
+    QUIZ_NOT_AUTHORISED = ["拒绝：工具未授权（作为错误结果返回）", "refuses it: not authorised (an error result)"];
+    QUIZ_ASKS_USER = ["先问用户：用户回答之前什么都不执行", "asks the user first: nothing runs until they answer"];
     QUIZ_OP_CONFLICT = ["以错误作答：这个操作 id 已用于另一个动作", "answers with an error: the operation id was used for another action"];
     QUIZ_ANSWER_WITH = ["按 1–{max} 作答 · Esc 关闭问题（不揭晓）", "press 1–{max} to answer · Esc closes the question unrevealed"];
     QUIZ_WAITING = ["先作答：按 1–{max}；或按 Esc 关闭问题，停在这一步", "answer first: press 1–{max}, or Esc to close the question and stay here"];
@@ -620,7 +660,9 @@ pub fn result_in_words(call: &crate::trace::ToolCall, text: &str, lang: Lang) ->
     }
     match call.outcome() {
         Some(Outcome::Replayed) => out.push_str(&format!("↺ {} · ", REPLAYED.get(lang))),
-        Some(Outcome::Error | Outcome::Refused | Outcome::OpConflict) => out.push_str("✗ "),
+        Some(Outcome::Error | Outcome::Refused | Outcome::OpConflict | Outcome::Denied) => {
+            out.push_str("✗ ")
+        }
         _ => {}
     }
     out.push_str(text);
@@ -672,6 +714,10 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::WrongId => STATUS_WRONG_ID,
         CallStatus::Error => STATUS_ERROR,
         CallStatus::Refused => STATUS_REFUSED,
+        CallStatus::AwaitingUser => STATUS_AWAITING_USER,
+        CallStatus::UserApproved => STATUS_USER_APPROVED,
+        CallStatus::Edited => STATUS_EDITED,
+        CallStatus::Denied => STATUS_DENIED,
     }
     .get(lang)
 }
@@ -779,6 +825,11 @@ pub fn refusal_message(r: &Refusal, tool: &str, lang: Lang) -> String {
         Refusal::MissingArg(a) => REFUSED_MISSING_ARG.fill(lang, &[("arg", a)]),
         Refusal::UnknownArg(a) => REFUSED_UNKNOWN_ARG.fill(lang, &[("arg", a)]),
         Refusal::OutsideWorkspace(p) => REFUSED_OUTSIDE.fill(lang, &[("path", p)]),
+        Refusal::NotAuthorised => REFUSED_NOT_AUTHORISED.fill(lang, &[("tool", &tool)]),
+        Refusal::InvalidJson(why) => REFUSED_INVALID_JSON.fill(lang, &[("why", why)]),
+        Refusal::WrongType { arg, expected } => {
+            REFUSED_WRONG_TYPE.fill(lang, &[("arg", arg), ("expected", expected)])
+        }
     }
 }
 
@@ -790,6 +841,35 @@ pub fn verification_failed(tool: &str, output: &str, lang: Lang) -> String {
 /// The host's answer to an operation id reused for a different call.
 pub fn op_conflict(op: &str, lang: Lang) -> String {
     OP_CONFLICT.fill(lang, &[("op", &op)])
+}
+
+/// The result the model reads when the user denies its call.
+pub fn denied_by_user(reason: &str, lang: Lang) -> String {
+    if reason.trim().is_empty() {
+        return DENIED_NO_REASON.get(lang).to_string();
+    }
+    DENIED_BY_USER.fill(lang, &[("reason", &reason)])
+}
+
+/// A result of a call the user edited, saying so first.
+pub fn edited_by_user(args: &str, result: &str, lang: Lang) -> String {
+    EDITED_BY_USER.fill(lang, &[("args", &args), ("result", &result)])
+}
+
+/// Arguments as the pairing table writes them: `{"k": "v", …}`.
+struct ToolCallArgs<'a>(&'a [(String, String)]);
+
+impl Display for ToolCallArgs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let call = crate::trace::ToolCall::proposed(
+            CallId(String::new()),
+            String::new(),
+            self.0.to_vec(),
+            0,
+            0,
+        );
+        f.write_str(&call.args_text())
+    }
 }
 
 /// What a built-in tool says, in words. File contents stay as they are.
@@ -816,6 +896,7 @@ pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
             template.fill(lang, &[("path", path), ("wanted", &wanted)])
         }
         ToolSays::NoSuchTool(t) => SAYS_NO_SUCH_TOOL.fill(lang, &[("tool", t)]),
+        ToolSays::Custom(text) => text.get(lang).to_string(),
     }
 }
 
@@ -837,6 +918,9 @@ fn refusal_reason(r: &Refusal, lang: Lang) -> String {
         Refusal::MissingArg(a) => REASON_MISSING_ARG.fill(lang, &[("arg", a)]),
         Refusal::UnknownArg(a) => REASON_UNKNOWN_ARG.fill(lang, &[("arg", a)]),
         Refusal::OutsideWorkspace(_) => REASON_OUTSIDE.get(lang).into(),
+        Refusal::NotAuthorised => REASON_NOT_AUTHORISED.get(lang).into(),
+        Refusal::InvalidJson(_) => REASON_INVALID_JSON.get(lang).into(),
+        Refusal::WrongType { arg, .. } => REASON_WRONG_TYPE.fill(lang, &[("arg", arg)]),
     }
 }
 
@@ -877,6 +961,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
                 lang,
                 &[("call", call), ("reason", &refusal_reason(r, lang))],
             ),
+            Verdict::AwaitsApproval => TITLE_ASKS_USER.fill(lang, &[("call", call)]),
         },
         StepKind::Executes { calls } => {
             let what = calls_named(trace, calls);
@@ -914,6 +999,12 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         .into(),
         StepKind::BudgetExhausted { budget } => TITLE_BUDGET.fill(lang, &[("budget", budget)]),
         StepKind::Crashes { call } => TITLE_CRASHES.fill(lang, &[("call", call)]),
+        StepKind::UserDecides { call, decision } => match decision {
+            Decision::Approved => TITLE_USER_APPROVES,
+            Decision::Edited(_) => TITLE_USER_EDITS,
+            Decision::Denied(_) => TITLE_USER_DENIES,
+        }
+        .fill(lang, &[("call", call)]),
     };
     if let Some(end) = step.end
         && !matches!(
@@ -974,6 +1065,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 lang,
                 &[("call", call), ("reason", &refusal_reason(r, lang))],
             ),
+            Verdict::AwaitsApproval => ARROW_ASKS_USER.fill(lang, &[("call", call)]),
         },
         StepKind::Executes { calls } => ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))]),
         StepKind::ResultArrives { call } => {
@@ -1027,6 +1119,16 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         .into(),
         StepKind::BudgetExhausted { .. } => ARROW_BUDGET.get(lang).into(),
         StepKind::Crashes { .. } => ARROW_CRASHES.get(lang).into(),
+        StepKind::UserDecides { call, decision } => match decision {
+            Decision::Approved => ARROW_USER_APPROVES.fill(lang, &[("call", call)]),
+            Decision::Edited(edit) => {
+                let args = ToolCallArgs(edit).to_string();
+                ARROW_USER_EDITS.fill(lang, &[("call", call), ("args", &args)])
+            }
+            Decision::Denied(reason) => {
+                ARROW_USER_DENIES.fill(lang, &[("call", call), ("reason", &one_line(reason))])
+            }
+        },
     }
 }
 
@@ -1055,6 +1157,7 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
         StepKind::Validates { verdict, .. } => match verdict {
             Verdict::Approved => WHY_APPROVED,
             Verdict::Refused(_) => WHY_REFUSED,
+            Verdict::AwaitsApproval => WHY_ASKS_USER,
         },
         StepKind::Executes { calls } if calls.len() > 1 => WHY_PARALLEL,
         StepKind::Executes { .. } => WHY_EXECUTES,
@@ -1070,6 +1173,11 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
         } => WHY_REPLAYS,
         StepKind::Replays { conflict: true, .. } => WHY_OP_CONFLICT,
         StepKind::Rejected { .. } => WHY_REJECTED,
+        StepKind::UserDecides { decision, .. } => match decision {
+            Decision::Approved => WHY_USER_APPROVES,
+            Decision::Edited(_) => WHY_USER_EDITS,
+            Decision::Denied(_) => WHY_USER_DENIES,
+        },
     }
     .get(trace.lang)
     .into()

@@ -88,6 +88,8 @@ enum HostMove {
     Outside,
     Replays,
     OpConflict,
+    NotAuthorised,
+    AsksUser,
 }
 
 /// The question asked before step `index` is shown, if any. Step 1 is on
@@ -174,9 +176,14 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
                 Verdict::Approved => HostMove::Approves,
                 Verdict::Refused(Refusal::NotOffered) => HostMove::NotOffered,
                 Verdict::Refused(Refusal::OutsideWorkspace(_)) => HostMove::Outside,
-                Verdict::Refused(Refusal::MissingArg(_) | Refusal::UnknownArg(_)) => {
-                    HostMove::BadArgs
-                }
+                Verdict::Refused(
+                    Refusal::MissingArg(_)
+                    | Refusal::UnknownArg(_)
+                    | Refusal::InvalidJson(_)
+                    | Refusal::WrongType { .. },
+                ) => HostMove::BadArgs,
+                Verdict::Refused(Refusal::NotAuthorised) => HostMove::NotAuthorised,
+                Verdict::AwaitsApproval => HostMove::AsksUser,
             };
             Some(host_decides(trace, call, correct))
         }
@@ -457,6 +464,8 @@ fn words(trace: &Trace, choice: &Choice, lang: Lang) -> String {
             HostMove::Outside => i18n::QUIZ_OUTSIDE.get(lang).to_string(),
             HostMove::Replays => i18n::QUIZ_REPLAYS.get(lang).to_string(),
             HostMove::OpConflict => i18n::QUIZ_OP_CONFLICT.get(lang).to_string(),
+            HostMove::NotAuthorised => i18n::QUIZ_NOT_AUTHORISED.get(lang).to_string(),
+            HostMove::AsksUser => i18n::QUIZ_ASKS_USER.get(lang).to_string(),
         },
     }
 }
@@ -575,7 +584,9 @@ mod tests {
                 Verdict::Approved => i18n::QUIZ_APPROVES,
                 Verdict::Refused(Refusal::NotOffered) => i18n::QUIZ_NOT_OFFERED,
                 Verdict::Refused(Refusal::OutsideWorkspace(_)) => i18n::QUIZ_OUTSIDE,
+                Verdict::Refused(Refusal::NotAuthorised) => i18n::QUIZ_NOT_AUTHORISED,
                 Verdict::Refused(_) => i18n::QUIZ_BAD_ARGS,
+                Verdict::AwaitsApproval => i18n::QUIZ_ASKS_USER,
             }
             .get(lang)
             .to_string(),

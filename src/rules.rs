@@ -288,6 +288,7 @@ mod tests {
             result: None,
             paired_to: None,
             appended: true,
+            decision: None,
         }
     }
 

@@ -95,6 +95,10 @@ pub struct Scenario {
     /// `a` offers it and `c` opens the two runs side by side.
     #[serde(default)]
     pub twin: Option<String>,
+    /// How the API names tool calls: `call_1` (default), or opaque ids in
+    /// the style of OpenAI (`call_…`) or Anthropic (`toolu_01…`).
+    #[serde(default)]
+    pub ids: IdStyle,
 }
 
 /// A question the author adds for one step: asked, in quiz mode, before the
@@ -114,6 +118,98 @@ pub struct QuizItem {
     pub why: Option<Text>,
 }
 
+/// The style of the tool-call ids in a run. Real ids are opaque strings
+/// made by the provider's API; the host echoes them back exactly.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum IdStyle {
+    /// `call_1`, `call_2`, … numbered across the run.
+    #[default]
+    Sequential,
+    /// OpenAI Chat Completions `tool_calls[].id` (and Responses `call_id`):
+    /// `call_` then 24 letters and digits.
+    Openai,
+    /// Anthropic Messages `tool_use.id`: `toolu_01` then 22 letters and digits.
+    Anthropic,
+}
+
+/// What the host does with an offered tool's calls.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Policy {
+    /// Runs a valid call.
+    #[default]
+    Allow,
+    /// Refuses every call: "not authorised", returned as an error result.
+    Deny,
+    /// Asks the user first; the scripted `approvals` answer.
+    Ask,
+}
+
+/// A custom tool's scripted result: the first entry whose `args` and
+/// `files` hold is the answer; an entry with neither is the default.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedResult {
+    /// These arguments must have these values (non-strings as JSON text).
+    #[serde(default)]
+    pub args: BTreeMap<String, String>,
+    /// What must hold in the workspace for this entry to answer.
+    #[serde(default)]
+    pub files: Vec<FileCheck>,
+    /// `false`: an error result.
+    #[serde(default = "yes")]
+    pub ok: bool,
+    pub text: Text,
+    /// A side-effecting tool's change: this file gets this content.
+    #[serde(default)]
+    pub writes: Option<FileWrite>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileWrite {
+    pub path: String,
+    pub content: String,
+}
+
+/// The user's scripted answer when the host asks about a call: the first
+/// entry whose `args` match.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Approval {
+    #[serde(default)]
+    pub args: BTreeMap<String, String>,
+    pub decision: ApprovalDecision,
+    /// Why the user says no (or edits): goes back to the model.
+    #[serde(default)]
+    pub reason: Option<Text>,
+    /// With `edit`: the arguments the user changes, by name.
+    #[serde(default)]
+    pub edit: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalDecision {
+    Approve,
+    Deny,
+    Edit,
+}
+
+/// Where an operation id comes from.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum OpIdSource {
+    /// The `op_id` argument the model fills (declare it in the parameters).
+    #[default]
+    Param,
+    /// The host derives it from the tool and its arguments.
+    Derived,
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct About {
@@ -126,7 +222,8 @@ pub struct About {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolDef {
-    /// Offered tools must name a built-in: read_file, patch_file, run_tests.
+    /// An offered tool names a built-in (read_file, patch_file, run_tests,
+    /// …) or is a custom tool, one with `results`.
     pub name: String,
     pub description: Text,
     /// Argument names, in order; the host refuses any other set.
@@ -138,6 +235,27 @@ pub struct ToolDef {
     /// For run_tests: what must hold in the workspace for the tests to pass.
     #[serde(default)]
     pub checks: Vec<FileCheck>,
+    /// A custom tool's JSON schema (`type: object`, `properties`,
+    /// `required`), sent to the model exactly as written.
+    #[serde(default)]
+    pub parameters: Option<serde_json::Value>,
+    /// Whether a successful run changes the environment (counts a write).
+    #[serde(default)]
+    pub side_effects: bool,
+    /// A custom tool's scripted results, tried in order.
+    #[serde(default)]
+    pub results: Vec<ScriptedResult>,
+    /// allow (default), deny (the host refuses: not authorised), ask (the
+    /// host asks the user).
+    #[serde(default)]
+    pub policy: Policy,
+    /// With `ask`: the user's scripted answers.
+    #[serde(default)]
+    pub approvals: Vec<Approval>,
+    /// Where the operation id comes from: the model's `op_id` argument
+    /// (default) or derived by the host from the call.
+    #[serde(default)]
+    pub op_id: OpIdSource,
 }
 
 fn yes() -> bool {
@@ -243,6 +361,11 @@ pub struct CallSpec {
     /// order of delay, so a later call can finish first.
     #[serde(default)]
     pub delay: u32,
+    /// The arguments exactly as the model wrote them, as JSON text (OpenAI's
+    /// `arguments` is such a string, so it can be cut short or invalid);
+    /// instead of `args`.
+    #[serde(default)]
+    pub arguments: Option<String>,
 }
 
 /// How a loop ends.

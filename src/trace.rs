@@ -88,6 +88,19 @@ impl Message {
 pub enum Verdict {
     Approved,
     Refused(Refusal),
+    /// The call is valid and its tool's policy is `ask`: the host asks the
+    /// user before anything runs.
+    AwaitsApproval,
+}
+
+/// The user's answer when the host asks about a call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Approved,
+    /// With the user's reason, which goes back to the model as the result.
+    Denied(String),
+    /// The user changed these arguments; the host runs the call with them.
+    Edited(Vec<(String, String)>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -96,6 +109,15 @@ pub enum Refusal {
     MissingArg(String),
     UnknownArg(String),
     OutsideWorkspace(String),
+    /// The tool is offered but its policy is `deny`.
+    NotAuthorised,
+    /// The arguments are not a JSON object (the parser's words).
+    InvalidJson(String),
+    /// An argument's value is not of the type the schema gives.
+    WrongType {
+        arg: String,
+        expected: String,
+    },
 }
 
 /// What a tool (or the host, on refusal or replay) gave back for a call.
@@ -125,6 +147,8 @@ pub enum Outcome {
     /// The operation id was used before for a different call: the host
     /// answers with an error and runs nothing.
     OpConflict,
+    /// The user denied the call when the host asked: nothing ran.
+    Denied,
 }
 
 impl Outcome {
@@ -172,6 +196,8 @@ pub struct ToolCall {
     pub paired_to: Option<CallId>,
     /// Whether the result was appended to the messages.
     pub appended: bool,
+    /// The user's answer, when the host asked, and the step it came.
+    pub decision: Option<(usize, Decision)>,
 }
 
 impl ToolCall {
@@ -197,7 +223,22 @@ impl ToolCall {
             result: None,
             paired_to: None,
             appended: false,
+            decision: None,
         }
+    }
+
+    /// The arguments the tool runs with: the user's edit over the model's.
+    pub fn run_args(&self) -> Vec<(String, String)> {
+        let mut args = self.args.clone();
+        if let Some((_, Decision::Edited(edit))) = &self.decision {
+            for (k, v) in edit {
+                match args.iter_mut().find(|(name, _)| name == k) {
+                    Some(arg) => arg.1 = v.clone(),
+                    None => args.push((k.clone(), v.clone())),
+                }
+            }
+        }
+        args
     }
 
     pub fn args_text(&self) -> String {
@@ -219,6 +260,7 @@ impl ToolCall {
         let result = self.result.as_ref()?;
         Some(match (&self.verdict, result) {
             (Some((_, Verdict::Refused(_))), _) => Outcome::Refused,
+            _ if matches!(self.decision, Some((_, Decision::Denied(_)))) => Outcome::Denied,
             (_, r) if r.replayed => Outcome::Replayed,
             (_, r) if r.is_error && self.started.is_none() => Outcome::OpConflict,
             (_, r) if r.is_error => Outcome::Error,
@@ -253,13 +295,20 @@ impl ToolCall {
                 Some(Outcome::Refused) => CallStatus::Refused,
                 Some(Outcome::Error | Outcome::OpConflict) => CallStatus::Error,
                 Some(Outcome::Replayed) => CallStatus::Replayed,
+                Some(Outcome::Denied) => CallStatus::Denied,
                 _ => CallStatus::Done,
             });
         }
         if done(self.started) {
             return Some(CallStatus::Running);
         }
+        match &self.decision {
+            Some((s, Decision::Approved)) if *s <= step => return Some(CallStatus::UserApproved),
+            Some((s, Decision::Edited(_))) if *s <= step => return Some(CallStatus::Edited),
+            _ => {}
+        }
         match &self.verdict {
+            Some((s, Verdict::AwaitsApproval)) if *s <= step => Some(CallStatus::AwaitingUser),
             Some((s, Verdict::Approved)) if *s <= step => Some(CallStatus::Approved),
             _ => Some(CallStatus::Proposed),
         }
@@ -304,10 +353,18 @@ pub enum CallStatus {
     WrongId,
     Error,
     Refused,
+    /// Valid, and the host has asked the user: nothing runs until they answer.
+    AwaitingUser,
+    /// The user approved the call when the host asked.
+    UserApproved,
+    /// The user approved the call with arguments of their own.
+    Edited,
+    /// The user denied the call; their reason is the result.
+    Denied,
 }
 
 impl CallStatus {
-    pub const ALL: [CallStatus; 9] = [
+    pub const ALL: [CallStatus; 13] = [
         CallStatus::Proposed,
         CallStatus::Approved,
         CallStatus::Running,
@@ -317,6 +374,10 @@ impl CallStatus {
         CallStatus::WrongId,
         CallStatus::Error,
         CallStatus::Refused,
+        CallStatus::AwaitingUser,
+        CallStatus::UserApproved,
+        CallStatus::Edited,
+        CallStatus::Denied,
     ];
 
     pub fn code(self) -> &'static str {
@@ -407,6 +468,8 @@ pub enum StepKind {
         unanswered: Vec<CallId>,
         error: String,
     },
+    /// The user answers the host's question about a call (policy `ask`).
+    UserDecides { call: CallId, decision: Decision },
 }
 
 /// Counters shown at every step.
@@ -475,11 +538,38 @@ pub struct OfferedTool {
     pub name: String,
     pub params: Vec<String>,
     pub description: String,
+    /// A custom tool's JSON schema, as sent.
+    pub schema: Option<serde_json::Value>,
 }
 
 impl OfferedTool {
+    /// `read_file(path)`; with a schema, each parameter's type, and `?`
+    /// after the optional ones: `search(query: string, limit?: integer)`.
     pub fn signature(&self) -> String {
-        format!("{}({})", self.name, self.params.join(", "))
+        let Some(schema) = &self.schema else {
+            return format!("{}({})", self.name, self.params.join(", "));
+        };
+        let required = |name: &str| {
+            schema
+                .get("required")
+                .and_then(serde_json::Value::as_array)
+                .is_some_and(|r| r.iter().any(|v| v.as_str() == Some(name)))
+        };
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| {
+                let kind = schema
+                    .get("properties")
+                    .and_then(|ps| ps.get(p))
+                    .and_then(|p| p.get("type"))
+                    .and_then(serde_json::Value::as_str)
+                    .unwrap_or("any");
+                let optional = if required(p) { "" } else { "?" };
+                format!("{p}{optional}: {kind}")
+            })
+            .collect();
+        format!("{}({})", self.name, params.join(", "))
     }
 }
 
@@ -603,5 +693,23 @@ impl Trace {
     /// Whether a file exists after `step`.
     pub fn file_exists_at(&self, path: &str, step: usize) -> bool {
         self.created_at(path).is_none_or(|created| created <= step)
+    }
+}
+
+impl StepKind {
+    /// The call ids a step names, in the order its words name them.
+    pub fn call_ids(&self) -> Vec<&CallId> {
+        match self {
+            StepKind::Proposes { calls, .. } | StepKind::Executes { calls } => {
+                calls.iter().collect()
+            }
+            StepKind::Rejected { unanswered, .. } => unanswered.iter().collect(),
+            StepKind::Validates { call, .. }
+            | StepKind::ResultArrives { call }
+            | StepKind::Crashes { call }
+            | StepKind::Replays { call, .. }
+            | StepKind::UserDecides { call, .. } => vec![call],
+            _ => Vec::new(),
+        }
     }
 }

@@ -23,8 +23,8 @@ use serde::ser::{SerializeSeq, Serializer};
 
 use crate::i18n;
 use crate::trace::{
-    CallId, CallStatus, FileChange, Lane, Message, Outcome, Pairing, Role, Source, Step, StepKind,
-    ToolCall, Trace, Verdict,
+    CallId, CallStatus, Decision, FileChange, Lane, Message, Outcome, Pairing, Role, Source, Step,
+    StepKind, ToolCall, Trace, Verdict,
 };
 
 /// How a model call's context is written.
@@ -111,6 +111,9 @@ struct ToolJson<'a> {
     name: &'a str,
     params: &'a [String],
     description: &'a str,
+    /// A custom tool's JSON schema, exactly as offered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    parameters: Option<&'a serde_json::Value>,
 }
 
 impl<'a> ScenarioJson<'a> {
@@ -131,6 +134,7 @@ impl<'a> ScenarioJson<'a> {
                     name: &t.name,
                     params: &t.params,
                     description: &t.description,
+                    parameters: t.schema.as_ref(),
                 })
                 .collect(),
             files: initial_files(trace),
@@ -288,6 +292,16 @@ enum Details<'a> {
         unanswered: Vec<&'a str>,
         error: &'a str,
     },
+    /// The user's answer to the host (policy `ask`): `approved`, `denied`
+    /// with the `reason`, or `edited` with the arguments the user gave.
+    UserDecides {
+        call: &'a str,
+        decision: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reason: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        edited_args: Option<serde_json::Map<String, serde_json::Value>>,
+    },
     /// A step whose data is missing from the trace (never in a sound one).
     Nothing {},
 }
@@ -306,6 +320,11 @@ struct Arrival<'a> {
 enum VerdictJson {
     Approved(&'static str),
     Refused { refused: String },
+}
+
+impl VerdictJson {
+    /// `"ask_user"`: valid, and the tool's policy is to ask the user.
+    const ASK_USER: VerdictJson = VerdictJson::Approved("ask_user");
 }
 
 impl<'a> Details<'a> {
@@ -333,6 +352,7 @@ impl<'a> Details<'a> {
                 call: &call.0,
                 verdict: match verdict {
                     Verdict::Approved => VerdictJson::Approved("approved"),
+                    Verdict::AwaitsApproval => VerdictJson::ASK_USER,
                     Verdict::Refused(r) => {
                         let tool = trace.call(call).map_or("", |c| c.tool.as_str());
                         VerdictJson::Refused {
@@ -378,6 +398,26 @@ impl<'a> Details<'a> {
                 model_call: *number,
                 unanswered: ids(unanswered),
                 error,
+            },
+            StepKind::UserDecides { call, decision } => Details::UserDecides {
+                call: &call.0,
+                decision: match decision {
+                    Decision::Approved => "approved",
+                    Decision::Denied(_) => "denied",
+                    Decision::Edited(_) => "edited",
+                },
+                reason: match decision {
+                    Decision::Denied(reason) => Some(reason),
+                    _ => None,
+                },
+                edited_args: match decision {
+                    Decision::Edited(args) => Some(
+                        args.iter()
+                            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                            .collect(),
+                    ),
+                    _ => None,
+                },
             },
         }
     }
@@ -595,6 +635,7 @@ fn is_call_step(kind: &StepKind) -> bool {
             | StepKind::ResultArrives { .. }
             | StepKind::Replays { .. }
             | StepKind::Crashes { .. }
+            | StepKind::UserDecides { .. }
     )
 }
 

@@ -320,7 +320,7 @@ fn a_long_lesson_list_scrolls_and_shows_why_a_file_cannot_be_opened() {
         &mut a,
         "picker-long-list-up",
         (80, 24),
-        &[Action::Scroll(-1); 20],
+        &vec![Action::Scroll(-1); CATALOG.len() + 12 - 5],
     );
     assert!(text.contains("▶  5"), "{text}");
     assert!(text.contains("↓ more below"), "{text}");

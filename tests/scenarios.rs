@@ -14,7 +14,8 @@ fn trace(name: &str) -> Trace {
 
 /// One letter per step: Task, Model call, Proposes, Validates (approved),
 /// X refused, Executes, Result, Answers, verifY, veriFied, Budget, Crash,
-/// H the host answers from its record, J the provider rejects the request.
+/// H the host answers from its record, J the provider rejects the request,
+/// Q the host asks the user (policy ask), U the user answers.
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
@@ -26,6 +27,10 @@ fn story(t: &Trace) -> String {
                 verdict: Verdict::Approved,
                 ..
             } => 'V',
+            StepKind::Validates {
+                verdict: Verdict::AwaitsApproval,
+                ..
+            } => 'Q',
             StepKind::Validates { .. } => 'X',
             StepKind::Executes { .. } => 'E',
             StepKind::ResultArrives { .. } => 'R',
@@ -36,6 +41,7 @@ fn story(t: &Trace) -> String {
             StepKind::Crashes { .. } => 'C',
             StepKind::Replays { .. } => 'H',
             StepKind::Rejected { .. } => 'J',
+            StepKind::UserDecides { .. } => 'U',
         })
         .collect()
 }
@@ -79,6 +85,21 @@ fn every_scenario_has_its_story_and_end() {
             "harness-trusts-done",
             "TMPVERMPVERMA",
             EndStatus::VerificationMissing,
+        ),
+        (
+            "seed-agent-loop",
+            "TMPVERMPVERMPVHMPVERMPXMA",
+            EndStatus::Completed,
+        ),
+        (
+            "approve-side-effects",
+            "TMPVERMPQUERMPVERMPQUMA",
+            EndStatus::Completed,
+        ),
+        (
+            "malformed-arguments",
+            "TMPXMPXMPVERMA",
+            EndStatus::Completed,
         ),
     ];
     let names: Vec<&str> = CATALOG.iter().map(|(n, _)| *n).collect();

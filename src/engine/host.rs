@@ -62,7 +62,8 @@ impl Run<'_> {
     /// call (as in the notes' loop: 同一幂等ID不能指向不同动作).
     pub(super) fn recorded(&self, index: usize) -> Option<(String, ToolResult, bool)> {
         let call = &self.trace.calls[index];
-        let op = arg(&call.args, "op_id")?;
+        let op = self.op_id(&call.tool, &call.args)?;
+        let op = op.as_str();
         let record = self.workspace.ops.get(op)?;
         let same = record.tool == call.tool && record.args == without_op_id(&call.args);
         if same {

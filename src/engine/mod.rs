@@ -13,10 +13,16 @@
 use std::collections::HashMap;
 use std::fmt;
 
+mod custom;
 mod host;
+mod ids;
+mod policy;
 mod tools;
 
+pub use custom::call_params;
 pub use host::{inside_workspace, validate};
+pub use ids::call_id;
+pub use policy::{TYPES as SCHEMA_TYPES, derived_op_id, parsed_object};
 pub use tools::{BuiltinTool, ToolSays};
 
 use tools::Workspace;
@@ -142,8 +148,9 @@ impl<'a> Run<'a> {
             .filter(|t| t.offered)
             .map(|t| OfferedTool {
                 name: t.name.clone(),
-                params: t.params.clone(),
+                params: custom::param_names(t),
                 description: t.description.get(lang).to_string(),
+                schema: t.parameters.clone(),
             })
             .collect();
         let tools_size = tools
@@ -404,23 +411,27 @@ impl<'a> Run<'a> {
         let proposed = self.current_step();
         let mut ids = Vec::new();
         for spec in &rule.calls {
-            let id = CallId(format!("call_{}", self.trace.calls.len() + 1));
+            let n = self.trace.calls.len() + 1;
+            let id = call_id(self.scenario.ids, &self.scenario.name, n);
             self.call_index.insert(id.clone(), self.trace.calls.len());
             // Arguments in the order the tool declares them (path, find,
             // replace), extras such as op_id last, as a reader expects.
             let declared = self.scenario.tools.iter().find(|t| t.name == spec.tool);
-            let position = |k: &str| {
-                declared
-                    .and_then(|t| t.params.iter().position(|p| p == k))
-                    .unwrap_or(usize::MAX)
-            };
+            let params = declared.map(custom::param_names).unwrap_or_default();
+            let position = |k: &str| params.iter().position(|p| p == k).unwrap_or(usize::MAX);
             let mut args: Vec<(String, String)> = spec
                 .args
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             args.sort_by_key(|(k, _)| position(k));
-            let call = ToolCall::proposed(id.clone(), spec.tool.clone(), args, number, proposed);
+            // Arguments as the model wrote them: the text stays exactly so.
+            if let Some(raw) = &spec.arguments {
+                args = policy::args_of_raw(raw);
+            }
+            let mut call =
+                ToolCall::proposed(id.clone(), spec.tool.clone(), args, number, proposed);
+            call.raw_args = spec.arguments.clone();
             self.trace.calls.push(call);
             ids.push(id);
         }
@@ -446,7 +457,7 @@ impl<'a> Run<'a> {
         let mut approved = Vec::new();
         for id in &ids {
             let index = self.call_index[id];
-            let verdict = validate(&self.scenario.tools, &self.trace.calls[index]);
+            let verdict = self.verdict(index);
             let step = self.step(
                 StepKind::Validates {
                     call: id.clone(),
@@ -458,6 +469,11 @@ impl<'a> Run<'a> {
             self.trace.calls[index].verdict = Some((step, verdict.clone()));
             match verdict {
                 Verdict::Approved => approved.push(index),
+                Verdict::AwaitsApproval => {
+                    if self.ask_user(index) {
+                        approved.push(index);
+                    }
+                }
                 Verdict::Refused(refusal) => {
                     // A refusal is a result too: the model reads it, nothing ran.
                     let tool = self.trace.calls[index].tool.clone();
@@ -526,10 +542,11 @@ impl<'a> Run<'a> {
         for (k, &index) in arrival.iter().enumerate() {
             let (tool, args) = {
                 let call = &self.trace.calls[index];
-                (call.tool.clone(), call.args.clone())
+                (call.tool.clone(), call.run_args())
             };
             let step = self.current_step();
             let result = self.run_tool(&tool, &args, step);
+            let result = self.note_edit(index, result);
             let id = self.trace.calls[index].id.clone();
             // The bug: attach the k-th arrival to the k-th call asked for.
             let paired_to = if self.scenario.harness.pair_by_order {

@@ -33,6 +33,8 @@ pub enum ToolSays {
         line: bool,
     },
     NoSuchTool(String),
+    /// A custom tool's scripted result, in both languages.
+    Custom(crate::scenario::Text),
 }
 
 /// The tools the engine can execute. Offered tools must be one of these;
@@ -89,13 +91,13 @@ impl Run<'_> {
         step: usize,
     ) -> ToolResult {
         let result = self.execute(tool, args);
-        if let Some(op) = arg(args, "op_id") {
+        if let Some(op) = self.op_id(tool, args) {
             let record = OpRecord {
                 tool: tool.to_string(),
                 args: without_op_id(args),
                 result: result.clone(),
             };
-            self.workspace.ops.insert(op.to_string(), record);
+            self.workspace.ops.insert(op, record);
         }
         if self.is_verify_call(tool, args) && !result.is_error {
             self.last_pass = Some(step);
@@ -153,10 +155,14 @@ impl Run<'_> {
         tool: &str,
         args: &[(String, String)],
     ) -> Result<ToolSays, ToolSays> {
+        let scenario = self.scenario;
+        let def = scenario.tools.iter().find(|t| t.name == tool);
+        if let Some(custom) = def.filter(|d| !d.results.is_empty()) {
+            return self.run_custom(custom, args);
+        }
         let Some(builtin) = BuiltinTool::parse(tool) else {
             return Err(ToolSays::NoSuchTool(tool.to_string()));
         };
-        let def = self.scenario.tools.iter().find(|t| t.name == tool);
         let checks = def.map_or(&[][..], |d| &d.checks);
         self.workspace.run(builtin, args, checks)
     }

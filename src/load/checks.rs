@@ -142,12 +142,16 @@ pub(super) fn check_tools(s: &Scenario) -> Vec<Found> {
         if !tool.offered {
             continue;
         }
+        if !tool.results.is_empty() {
+            // A custom tool: checked in `tool_checks`.
+            continue;
+        }
         let Some(builtin) = BuiltinTool::parse(&tool.name) else {
             found.push(error(
                 format!("tools[{i}].name"),
                 format!(
-                    "an offered tool must be a built-in one ({}), got {}; \
-                     set \"offered\": false for a tool the host should refuse",
+                    "an offered tool must be a built-in one ({}) or a custom tool with \"results\", \
+                     got {}; set \"offered\": false for a tool the host should refuse",
                     BuiltinTool::ALL.map(BuiltinTool::name).join(", "),
                     quoted(&tool.name)
                 ),

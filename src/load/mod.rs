@@ -12,6 +12,7 @@ mod checks;
 mod errors;
 mod keys;
 mod read;
+mod tool_checks;
 
 pub use errors::parse;
 
@@ -79,6 +80,19 @@ pub const CATALOG: &[(&str, &str)] = &[
     (
         "harness-trusts-done",
         include_str!("../../scenarios/harness-trusts-done.json"),
+    ),
+    // Custom tools, policies, approval and id styles (issue 9).
+    (
+        "seed-agent-loop",
+        include_str!("../../scenarios/seed-agent-loop.json"),
+    ),
+    (
+        "approve-side-effects",
+        include_str!("../../scenarios/approve-side-effects.json"),
+    ),
+    (
+        "malformed-arguments",
+        include_str!("../../scenarios/malformed-arguments.json"),
     ),
 ];
 
@@ -260,6 +274,9 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
     if let Some((path, message)) = check_twin(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    if let Some((path, message)) = tool_checks::check_custom_tools(&scenario) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     if faults.iter().any(Fault::is_error) {
         return Err(faults);
     }
@@ -329,7 +346,8 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
 /// Every field is named, so a new field cannot be forgotten here.
 fn for_screen(scenario: Scenario) -> Scenario {
     use crate::scenario::{
-        About, CallMatch, CallSpec, Condition, FileCheck, QuizItem, Rule, Text, ToolDef, Verify,
+        About, Approval, CallMatch, CallSpec, Condition, FileCheck, FileWrite, QuizItem, Rule,
+        ScriptedResult, Text, ToolDef, Verify,
     };
     use std::collections::BTreeMap;
     fn s(text: String) -> String {
@@ -346,6 +364,30 @@ fn for_screen(scenario: Scenario) -> Scenario {
     }
     fn map(m: BTreeMap<String, String>) -> BTreeMap<String, String> {
         m.into_iter().map(|(k, v)| (s(k), s(v))).collect()
+    }
+    fn file_check(
+        FileCheck {
+            path,
+            contains,
+            line,
+        }: FileCheck,
+    ) -> FileCheck {
+        FileCheck {
+            path: s(path),
+            contains: contains.map(s),
+            line: line.map(s),
+        }
+    }
+    fn json(value: serde_json::Value) -> serde_json::Value {
+        use serde_json::Value;
+        match value {
+            Value::String(t) => Value::String(s(t)),
+            Value::Array(a) => Value::Array(a.into_iter().map(json).collect()),
+            Value::Object(o) => {
+                Value::Object(o.into_iter().map(|(k, v)| (s(k), json(v))).collect())
+            }
+            other => other,
+        }
     }
     fn call_match(
         CallMatch {
@@ -384,6 +426,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         narration,
         quiz,
         twin,
+        ids,
     } = scenario;
     Scenario {
         name: s(name),
@@ -406,25 +449,59 @@ fn for_screen(scenario: Scenario) -> Scenario {
                      params,
                      offered,
                      checks,
+                     parameters,
+                     side_effects,
+                     results,
+                     policy,
+                     approvals,
+                     op_id,
                  }| ToolDef {
                     name: s(name),
                     description: text(description),
                     params: params.into_iter().map(s).collect(),
                     offered,
-                    checks: checks
+                    checks: checks.into_iter().map(file_check).collect(),
+                    parameters: parameters.map(json),
+                    side_effects,
+                    results: results
                         .into_iter()
                         .map(
-                            |FileCheck {
-                                 path,
-                                 contains,
-                                 line,
-                             }| FileCheck {
-                                path: s(path),
-                                contains: contains.map(s),
-                                line: line.map(s),
+                            |ScriptedResult {
+                                 args,
+                                 files,
+                                 ok,
+                                 text: said,
+                                 writes,
+                             }| ScriptedResult {
+                                args: map(args),
+                                files: files.into_iter().map(file_check).collect(),
+                                ok,
+                                text: text(said),
+                                writes: writes.map(|FileWrite { path, content }| FileWrite {
+                                    path: s(path),
+                                    content: s(content),
+                                }),
                             },
                         )
                         .collect(),
+                    policy,
+                    approvals: approvals
+                        .into_iter()
+                        .map(
+                            |Approval {
+                                 args,
+                                 decision,
+                                 reason,
+                                 edit,
+                             }| Approval {
+                                args: map(args),
+                                decision,
+                                reason: reason.map(text),
+                                edit: map(edit),
+                            },
+                        )
+                        .collect(),
+                    op_id,
                 },
             )
             .collect(),
@@ -458,11 +535,19 @@ fn for_screen(scenario: Scenario) -> Scenario {
                     say: say.map(text),
                     calls: calls
                         .into_iter()
-                        .map(|CallSpec { tool, args, delay }| CallSpec {
-                            tool: s(tool),
-                            args: map(args),
-                            delay,
-                        })
+                        .map(
+                            |CallSpec {
+                                 tool,
+                                 args,
+                                 delay,
+                                 arguments,
+                             }| CallSpec {
+                                tool: s(tool),
+                                args: map(args),
+                                delay,
+                                arguments: arguments.map(s),
+                            },
+                        )
                         .collect(),
                     task_done,
                 },
@@ -480,5 +565,6 @@ fn for_screen(scenario: Scenario) -> Scenario {
             })
             .collect(),
         twin,
+        ids,
     }
 }

@@ -480,6 +480,7 @@ impl Builder {
             narration: BTreeMap::new(),
             quiz: Vec::new(),
             twin: None,
+            ids: Default::default(),
         };
         Ok(Loaded {
             scenario,
@@ -1061,6 +1062,7 @@ pub fn offered(name: &str, description: &str, schema: Option<&serde_json::Value>
         name: clean(name),
         params,
         description: clean(description),
+        schema: None,
     }
 }
 

@@ -185,6 +185,10 @@ fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
     Line::styled(truncate(&(text + &"─".repeat(rest)), w), style)
 }
 
+/// Fewer columns than this beside a call id, and the id takes a line of
+/// its own.
+const MIN_TEXT_ROOM: usize = 20;
+
 fn message_lines(
     app: &App,
     trace: &Trace,
@@ -217,15 +221,26 @@ fn message_lines(
         Span::styled(format!("{mark}{:>2} ", index + 1), number_style),
         Span::styled(format!("{role}{pad} "), role_style),
     ];
+    let mut lines = Vec::new();
     if let Some(id) = &m.call_id {
-        prefix.push(Span::styled(format!("[{id}] "), theme.call_id(&id.0)));
+        let id = Span::styled(format!("[{id}] "), theme.call_id(&id.0));
+        // A long real id (toolu_01…, 30 characters) leaves the text too
+        // little room beside it: the id gets a line of its own.
+        let base: usize = prefix.iter().map(|s| s.width()).sum();
+        if w.saturating_sub(base + id.width()) < MIN_TEXT_ROOM {
+            let mut head = prefix.clone();
+            head.push(id);
+            lines.push(Line::from(head));
+            prefix = vec![Span::raw(" ".repeat(base))];
+        } else {
+            prefix.push(id);
+        }
     }
     let text_style = if m.is_error {
         theme.error()
     } else {
         Style::new()
     };
-    let mut lines = Vec::new();
     if !m.text.is_empty() || m.calls.is_empty() {
         let text = if m.is_error && m.role == Role::Tool {
             format!("✗ {}", m.text)
@@ -267,6 +282,12 @@ fn message_lines(
         spans.push(Span::styled("→ ", theme.muted()));
         spans.push(Span::styled(format!("{id} "), theme.call_id(&id.0)));
         let rest = format!("{} {}", call.tool, call.args_text());
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        if w.saturating_sub(used) < MIN_TEXT_ROOM {
+            // As above: a long id on its own line, the call under it.
+            lines.push(Line::from(spans));
+            spans = vec![Span::raw(" ".repeat(indent + 2))];
+        }
         lines.extend(hanging(spans, &rest, Style::new(), w));
     }
     lines

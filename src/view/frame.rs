@@ -39,6 +39,11 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     // what still does not fit is cut at a word, and says so.
     if first.width() > area.width as usize {
         let room = (area.width as usize).saturating_sub(indicator.width() + 1);
+        let title = if super::text::width(&title) > room {
+            super::ids::shorten_ids(&title, step)
+        } else {
+            title
+        };
         first = Line::from(vec![
             indicator,
             Span::raw(" "),

@@ -237,8 +237,11 @@ fn step_rows(
 
     // The step's words, beside the lanes: wrapped to the rows it has,
     // cut at a word boundary when longer (the full text is in the panels).
-    let label = i18n::arrow_label(trace, step);
+    let mut label = i18n::arrow_label(trace, step);
     let room = g.label_room();
+    if width(&label) > room * per_step {
+        label = super::ids::shorten_ids(&label, step);
+    }
     if room > 0 {
         let (label, _) = super::text::head(&label, per_step, room);
         let mut lines = wrap(label, room);

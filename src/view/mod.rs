@@ -5,6 +5,7 @@ mod compare;
 mod context;
 mod explain;
 mod frame;
+mod ids;
 mod lanes;
 mod overlay;
 mod pairing;

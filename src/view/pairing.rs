@@ -119,10 +119,17 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let first_room = w.saturating_sub(end + 1 + mark);
     let rest_room = w.saturating_sub(indent);
     let args = call.args_text();
-    let first = super::text::wrap(&args, first_room)
-        .into_iter()
-        .next()
-        .unwrap_or_default();
+    // A first word that does not fit the room beside a long id starts on
+    // the next line, whole, rather than cut in two.
+    let first_word = args.split(' ').next().unwrap_or("");
+    let first = if width(first_word) > first_room {
+        String::new()
+    } else {
+        super::text::wrap(&args, first_room)
+            .into_iter()
+            .next()
+            .unwrap_or_default()
+    };
     let rest = args[first.len()..].trim_start();
     row.put(end + 1, &first, theme.muted());
     if changed_now {
@@ -174,18 +181,23 @@ fn status_style(app: &App, status: CallStatus) -> Style {
         CallStatus::Approved | CallStatus::Replayed => theme.lane_style(Lane::Host),
         CallStatus::Running => theme.lane_style(Lane::Tool),
         CallStatus::Done => theme.ok(),
-        CallStatus::Error | CallStatus::Refused | CallStatus::Unanswered | CallStatus::WrongId => {
-            theme.error()
-        }
+        CallStatus::Error
+        | CallStatus::Refused
+        | CallStatus::Unanswered
+        | CallStatus::WrongId
+        | CallStatus::Denied => theme.error(),
+        CallStatus::AwaitingUser | CallStatus::UserApproved | CallStatus::Edited => theme.user(),
     }
 }
 
 fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
     let wrong = !matches!(call.pairing(), Some(Pairing::ById));
     match status {
-        CallStatus::Error | CallStatus::Refused | CallStatus::Unanswered | CallStatus::WrongId => {
-            app.theme.error()
-        }
+        CallStatus::Error
+        | CallStatus::Refused
+        | CallStatus::Unanswered
+        | CallStatus::WrongId
+        | CallStatus::Denied => app.theme.error(),
         CallStatus::Done | CallStatus::Replayed if wrong => app.theme.error(),
         _ => Style::new(),
     }
@@ -203,6 +215,7 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
                 | CallStatus::WrongId
                 | CallStatus::Error
                 | CallStatus::Refused
+                | CallStatus::Denied
         )
     })?;
     Some(i18n::result_in_words(

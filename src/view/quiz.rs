@@ -13,13 +13,24 @@ use crate::i18n;
 use crate::quiz::Question;
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
-    let lines = lines(app, area.width as usize);
+    let lines = lines(app, area.width as usize, area.height as usize);
     super::scrolled(app, lines, area, scroll, buf)
 }
 
-pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
+pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
     if let Some(q) = app.question() {
-        return question_lines(app, &q, w);
+        let whole = question_lines(app, &q, w);
+        if whole.len() <= h {
+            return whole;
+        }
+        // A long real id in the prompt takes a line of its own; shortened
+        // like a git hash, the choices fit. The table shows it whole.
+        let step = &app.trace().steps[q.step];
+        let short = Question {
+            prompt: super::ids::shorten_ids(&q.prompt, step),
+            ..q
+        };
+        return question_lines(app, &short, w);
     }
     let lang = app.lang;
     let theme = app.theme;

@@ -1,0 +1,77 @@
+//! Custom tools: tools a scenario declares beyond the built-ins, with a
+//! JSON schema and scripted results. They run on the Tool lane like any
+//! other tool; a side-effecting one changes the environment (a write).
+
+use crate::scenario::ToolDef;
+
+use super::policy::args_match;
+use super::tools::{BuiltinTool, ToolSays};
+use super::{Run, Workspace};
+
+impl Run<'_> {
+    /// The scripted result of a custom tool for these arguments: the first
+    /// entry whose `args` and `files` hold (`check` makes sure the last
+    /// entry holds always). Err is a result the model reads as an error.
+    pub(super) fn run_custom(
+        &mut self,
+        def: &ToolDef,
+        args: &[(String, String)],
+    ) -> Result<ToolSays, ToolSays> {
+        let workspace = &mut self.workspace;
+        let Some(entry) = def
+            .results
+            .iter()
+            .find(|r| args_match(&r.args, args) && r.files.iter().all(|c| holds(workspace, c)))
+        else {
+            return Err(ToolSays::NoSuchTool(def.name.clone()));
+        };
+        if entry.ok && def.side_effects {
+            match &entry.writes {
+                Some(w) => {
+                    // The built-in write: a new version, counted as a write.
+                    let written = [
+                        ("path".to_string(), w.path.clone()),
+                        ("content".to_string(), w.content.clone()),
+                    ];
+                    let _ = workspace.run(BuiltinTool::WriteFile, &written, &[]);
+                }
+                None => {
+                    // A change outside the files (a deploy, a message sent).
+                    self.counters.writes += 1;
+                    self.last_write = Some(self.current_step());
+                }
+            }
+        }
+        let said = ToolSays::Custom(entry.text.clone());
+        if entry.ok { Ok(said) } else { Err(said) }
+    }
+}
+
+fn holds(workspace: &mut Workspace, check: &crate::scenario::FileCheck) -> bool {
+    workspace
+        .run(BuiltinTool::RunTests, &[], std::slice::from_ref(check))
+        .is_ok()
+}
+
+/// The parameter names a tool is offered with: a custom tool's schema
+/// properties in the order written, else its `params`.
+pub(super) fn param_names(def: &ToolDef) -> Vec<String> {
+    match def
+        .parameters
+        .as_ref()
+        .and_then(|s| s.get("properties"))
+        .and_then(serde_json::Value::as_object)
+    {
+        Some(properties) => properties.keys().cloned().collect(),
+        None => def.params.clone(),
+    }
+}
+
+/// The arguments a call of this tool may carry, `op_id` included.
+pub fn call_params(def: &ToolDef) -> Vec<String> {
+    let mut names = param_names(def);
+    if !names.iter().any(|n| n == "op_id") {
+        names.push("op_id".to_string());
+    }
+    names
+}

@@ -1,0 +1,419 @@
+//! Custom tools, policies (allow / deny / ask), the user's approval, op ids
+//! filled by the model or derived by the host, arguments written as JSON
+//! text, and id styles: what the engine does with each, and the errors an
+//! author gets for each new field.
+
+use agent_loop_sim::load::{self, prepare};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::trace::{
+    CallStatus, Decision, Outcome, Refusal, StepKind, ToolCall, Trace, Verdict,
+};
+use serde_json::{Value, json};
+
+/// A small scenario with one custom tool; `tool` and `model` replace the
+/// defaults, `extra` adds top-level fields.
+fn scenario(tool: Value, model: Value, extra: Value) -> Value {
+    let text = |s: &str| json!({ "zh": s, "en": s });
+    let mut s = json!({
+        "name": "t",
+        "title": text("t"),
+        "task": text("do it"),
+        "about": { "why": text("w"), "how": text("h"), "cost": text("c"), "check": text("k") },
+        "tools": [tool],
+        "budget": 5,
+        "model": model,
+        "expect": "completed"
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        s[k] = v.clone();
+    }
+    s
+}
+
+fn deploy(extra: Value) -> Value {
+    let mut tool = json!({
+        "name": "deploy",
+        "description": { "zh": "部署", "en": "Deploy" },
+        "parameters": {
+            "type": "object",
+            "properties": { "env": { "type": "string" }, "op_id": { "type": "string" } },
+            "required": ["env"]
+        },
+        "side_effects": true,
+        "results": [
+            { "args": { "env": "prod" }, "text": { "zh": "已部署 prod", "en": "deployed prod" } },
+            { "ok": false, "text": { "zh": "没有这个环境", "en": "no such environment" } }
+        ]
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        tool[k] = v.clone();
+    }
+    tool
+}
+
+fn once_then_done(call: Value) -> Value {
+    json!([
+        { "when": { "has_result": { "tool": "deploy" } }, "say": { "zh": "好", "en": "ok" } },
+        { "calls": [call] }
+    ])
+}
+
+fn run(s: &Value) -> Result<Trace, String> {
+    prepare("t.json", &serde_json::to_vec(s).unwrap())
+        .map(|l| l.trace(Lang::En).clone())
+        .map_err(|e| e.to_string())
+}
+
+fn error(s: &Value) -> String {
+    run(s).expect_err("expected the scenario to be refused")
+}
+
+fn deploy_call(trace: &Trace) -> &ToolCall {
+    trace.calls.iter().find(|c| c.tool == "deploy").unwrap()
+}
+
+#[test]
+fn a_custom_tool_runs_on_the_tool_lane_with_its_scripted_result() {
+    let s = scenario(
+        deploy(json!({})),
+        once_then_done(json!({ "tool": "deploy", "args": { "env": "prod" } })),
+        json!({}),
+    );
+    let t = run(&s).unwrap();
+    let call = deploy_call(&t);
+    assert!(call.started.is_some());
+    assert_eq!(call.result.as_ref().unwrap().text, "deployed prod");
+    assert_eq!(t.steps.last().unwrap().counters.writes, 1, "a side effect");
+    // Offered exactly as written, schema and all.
+    let offered = &t.tools[0];
+    assert_eq!(offered.signature(), "deploy(env: string, op_id?: string)");
+    assert_eq!(offered.schema.as_ref().unwrap()["required"], json!(["env"]));
+    // The default entry answers other arguments, as an error.
+    let s = scenario(
+        deploy(json!({})),
+        once_then_done(json!({ "tool": "deploy", "args": { "env": "mars" } })),
+        json!({}),
+    );
+    let t = run(&s).unwrap();
+    assert_eq!(deploy_call(&t).outcome(), Some(Outcome::Error));
+    assert_eq!(t.steps.last().unwrap().counters.writes, 0);
+}
+
+#[test]
+fn deny_is_offered_but_refused_as_not_authorised() {
+    let s = scenario(
+        deploy(json!({ "policy": "deny" })),
+        once_then_done(json!({ "tool": "deploy", "args": { "env": "prod" } })),
+        json!({}),
+    );
+    let t = run(&s).unwrap();
+    assert_eq!(t.tools.len(), 1, "offered");
+    let call = deploy_call(&t);
+    assert!(matches!(
+        call.verdict,
+        Some((_, Verdict::Refused(Refusal::NotAuthorised)))
+    ));
+    assert!(call.started.is_none());
+    let result = call.result.as_ref().unwrap();
+    assert!(result.is_error);
+    assert_eq!(
+        result.text,
+        "refused by host: tool \"deploy\" is not authorised"
+    );
+}
+
+#[test]
+fn ask_waits_for_the_user_who_approves_denies_or_edits() {
+    let approvals = json!([
+        { "args": { "env": "prod" }, "decision": "deny", "reason": { "zh": "不行", "en": "not on a Friday" } },
+        { "args": { "env": "test" }, "decision": "edit", "edit": { "env": "prod" } },
+        { "decision": "approve" }
+    ]);
+    let tool = deploy(json!({ "policy": "ask", "approvals": approvals }));
+    for (env, decision) in [
+        ("prod", "denied"),
+        ("test", "edited"),
+        ("stage", "approved"),
+    ] {
+        let s = scenario(
+            tool.clone(),
+            once_then_done(json!({ "tool": "deploy", "args": { "env": env } })),
+            json!({}),
+        );
+        let t = run(&s).unwrap();
+        let call = deploy_call(&t);
+        let (asked, _) = call.verdict.clone().unwrap();
+        assert_eq!(call.status_at(asked), Some(CallStatus::AwaitingUser));
+        let (decided, how) = call.decision.clone().unwrap();
+        assert_eq!(decided, asked + 1, "the user answers right after");
+        let step = &t.steps[decided];
+        assert!(matches!(step.kind, StepKind::UserDecides { .. }));
+        assert_eq!(step.from, None, "the user is not a lane");
+        match decision {
+            "denied" => {
+                assert_eq!(how, Decision::Denied("not on a Friday".into()));
+                assert!(call.started.is_none());
+                assert_eq!(call.outcome(), Some(Outcome::Denied));
+                assert_eq!(call.status_at(decided), Some(CallStatus::Denied));
+                let text = &call.result.as_ref().unwrap().text;
+                assert_eq!(text, "denied by the user: not on a Friday");
+                // The reason is in the next context, under the call's id.
+                let next = &t.model_calls[1];
+                assert!(
+                    t.context(next)
+                        .iter()
+                        .any(|m| m.call_id.as_ref() == Some(&call.id) && m.text == *text)
+                );
+            }
+            "edited" => {
+                assert_eq!(call.status_at(decided), Some(CallStatus::Edited));
+                assert_eq!(call.run_args(), vec![("env".into(), "prod".into())]);
+                let text = &call.result.as_ref().unwrap().text;
+                assert_eq!(
+                    text,
+                    "(the user changed the arguments to {\"env\": \"prod\"}) deployed prod"
+                );
+            }
+            _ => {
+                assert_eq!(call.status_at(decided), Some(CallStatus::UserApproved));
+                assert!(call.started.is_some());
+                assert_eq!(call.outcome(), Some(Outcome::Error), "no stage env");
+            }
+        }
+    }
+}
+
+#[test]
+fn arguments_as_json_text_are_checked_against_the_schema() {
+    let cases = [
+        (
+            r#"{"env": "prod""#,
+            "refused by host: the arguments are not a valid JSON object (EOF while parsing an object at line 1 column 14)",
+        ),
+        (
+            r#"["prod"]"#,
+            "refused by host: the arguments are not a valid JSON object (expected a JSON object { ... })",
+        ),
+        (r#"{}"#, "refused by host: missing argument \"env\""),
+        (
+            r#"{"env": "prod", "region": "eu"}"#,
+            "refused by host: unknown argument \"region\"",
+        ),
+        (
+            r#"{"env": 5}"#,
+            "refused by host: argument \"env\" must be of type string",
+        ),
+    ];
+    for (arguments, said) in cases {
+        let s = scenario(
+            deploy(json!({})),
+            once_then_done(json!({ "tool": "deploy", "arguments": arguments })),
+            json!({}),
+        );
+        let t = run(&s).unwrap();
+        let call = deploy_call(&t);
+        assert_eq!(call.raw_args.as_deref(), Some(arguments));
+        assert_eq!(call.outcome(), Some(Outcome::Refused), "{arguments}");
+        assert_eq!(call.result.as_ref().unwrap().text, said);
+        assert!(call.started.is_none());
+    }
+    // A schema open to other arguments lets them through.
+    let mut open = deploy(json!({}));
+    open["parameters"]["additionalProperties"] = json!(true);
+    let s = scenario(
+        open,
+        once_then_done(
+            json!({ "tool": "deploy", "arguments": "{\"env\": \"prod\", \"region\": \"eu\"}" }),
+        ),
+        json!({}),
+    );
+    assert_eq!(deploy_call(&run(&s).unwrap()).outcome(), Some(Outcome::Ok));
+    // Valid text runs, and its values are matched as written.
+    let s = scenario(
+        deploy(json!({})),
+        once_then_done(json!({ "tool": "deploy", "arguments": "{\"env\": \"prod\"}" })),
+        json!({}),
+    );
+    let t = run(&s).unwrap();
+    assert_eq!(
+        deploy_call(&t).result.as_ref().unwrap().text,
+        "deployed prod"
+    );
+}
+
+#[test]
+fn a_derived_op_id_answers_the_same_call_from_the_record() {
+    let model = json!([
+        { "when": { "contains": "again" }, "say": { "zh": "好", "en": "done" } },
+        { "when": { "has_result": { "tool": "deploy" } }, "say": { "zh": "again", "en": "again" },
+          "calls": [{ "tool": "deploy", "args": { "env": "prod" } }] },
+        { "calls": [{ "tool": "deploy", "args": { "env": "prod" } }] }
+    ]);
+    let s = scenario(deploy(json!({ "op_id": "derived" })), model, json!({}));
+    let t = run(&s).unwrap();
+    let second = &t.calls[1];
+    assert_eq!(second.outcome(), Some(Outcome::Replayed));
+    assert!(second.started.is_none());
+    let op = agent_loop_sim::engine::derived_op_id("deploy", &second.args);
+    assert!(
+        t.steps.iter().any(
+            |s| matches!(&s.kind, StepKind::Replays { op: o, conflict: false, .. } if *o == op)
+        )
+    );
+    assert_eq!(t.steps.last().unwrap().counters.writes, 1);
+}
+
+#[test]
+fn shipped_traces_show_both_real_id_styles() {
+    let openai = load::load("malformed-arguments").unwrap();
+    let anthropic = load::load("approve-side-effects").unwrap();
+    for lang in Lang::ALL {
+        for call in &openai.trace(lang).calls {
+            assert_eq!(call.id.0.len(), 29, "{}", call.id);
+            assert!(call.id.0.starts_with("call_"));
+        }
+        for call in &anthropic.trace(lang).calls {
+            assert_eq!(call.id.0.len(), 30, "{}", call.id);
+            assert!(call.id.0.starts_with("toolu_01"));
+        }
+    }
+    // The same ids in both languages and on every load: the host echoes
+    // back exactly what the API gave.
+    let again = load::load("approve-side-effects").unwrap();
+    assert_eq!(
+        anthropic.trace(Lang::Zh).calls,
+        anthropic.trace(Lang::Zh).calls
+    );
+    let ids = |t: &Trace| t.calls.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        ids(anthropic.trace(Lang::Zh)),
+        ids(anthropic.trace(Lang::En))
+    );
+    assert_eq!(ids(again.trace(Lang::En)), ids(anthropic.trace(Lang::En)));
+    for t in [anthropic.trace(Lang::En), openai.trace(Lang::En)] {
+        for m in &t.messages {
+            if let Some(id) = &m.call_id {
+                assert!(t.calls.iter().any(|c| &c.id == id), "echoed exactly");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_approval_lesson_approves_one_and_returns_the_denial_to_the_model() {
+    let t = load::load("approve-side-effects")
+        .unwrap()
+        .trace(Lang::En)
+        .clone();
+    let decided: Vec<(&str, &Decision)> = t
+        .calls
+        .iter()
+        .filter_map(|c| c.decision.as_ref().map(|(_, d)| (c.tool.as_str(), d)))
+        .collect();
+    assert_eq!(decided.len(), 2);
+    assert_eq!(decided[0], ("patch_file", &Decision::Approved));
+    assert_eq!(decided[1].0, "publish_release");
+    let publish = t
+        .calls
+        .iter()
+        .find(|c| c.tool == "publish_release")
+        .unwrap();
+    assert!(publish.started.is_none());
+    let last = t.model_calls.last().unwrap();
+    assert!(
+        t.context(last)
+            .iter()
+            .any(|m| m.call_id.as_ref() == Some(&publish.id)
+                && m.is_error
+                && m.text.contains("Monday"))
+    );
+    assert_eq!(t.steps.last().unwrap().counters.writes, 1);
+}
+
+#[test]
+fn every_new_field_has_its_error_with_a_place() {
+    let call = json!({ "tool": "deploy", "args": { "env": "prod" } });
+    let cases: Vec<(Value, Value, &str)> = vec![
+        (
+            deploy(json!({ "parameters": { "type": "array", "properties": {} } })),
+            once_then_done(call.clone()),
+            "tools[0].parameters.type: expected \"object\"",
+        ),
+        (
+            deploy(
+                json!({ "parameters": { "type": "object", "properties": { "env": { "type": "text" } } } }),
+            ),
+            once_then_done(call.clone()),
+            "tools[0].parameters.properties.env.type: expected one of: string, integer, number, boolean, array, object",
+        ),
+        (
+            deploy(
+                json!({ "parameters": { "type": "object", "properties": {}, "required": ["env"] } }),
+            ),
+            once_then_done(call.clone()),
+            "tools[0].parameters.required[0]: expected the name of one of \"properties\"",
+        ),
+        (
+            deploy(
+                json!({ "results": [{ "args": { "env": "prod" }, "text": { "zh": "a", "en": "a" } }] }),
+            ),
+            once_then_done(call.clone()),
+            "tools[0].results[0]: the last result is the default",
+        ),
+        (
+            deploy(
+                json!({ "side_effects": false, "results": [{ "text": { "zh": "a", "en": "a" }, "writes": { "path": "a", "content": "b" } }] }),
+            ),
+            once_then_done(call.clone()),
+            "tools[0].results[0].writes: only a tool with \"side_effects\": true writes",
+        ),
+        (
+            deploy(json!({ "policy": "ask" })),
+            once_then_done(call.clone()),
+            "tools[0].approvals: a tool whose \"policy\" is ask needs the user's answers",
+        ),
+        (
+            deploy(json!({ "approvals": [{ "decision": "approve" }] })),
+            once_then_done(call.clone()),
+            "tools[0].approvals: only a tool whose \"policy\" is ask has approvals",
+        ),
+        (
+            deploy(json!({ "policy": "ask", "approvals": [{ "decision": "edit" }] })),
+            once_then_done(call.clone()),
+            "tools[0].approvals[0].edit: an edit changes some arguments",
+        ),
+        (
+            deploy(json!({ "policy": "maybe" })),
+            once_then_done(call.clone()),
+            "at tools[0].policy: unknown value \"maybe\"; expected one of: allow, deny, ask",
+        ),
+        (
+            deploy(json!({ "name": "read_file" })),
+            json!([{ "say": { "zh": "好", "en": "ok" } }]),
+            "tools[0].results: \"read_file\" is a built-in tool",
+        ),
+        (
+            deploy(json!({})),
+            once_then_done(
+                json!({ "tool": "deploy", "args": { "env": "prod" }, "arguments": "{}" }),
+            ),
+            "model[1].calls[0].arguments: expected either \"args\" (name → string) or \"arguments\"",
+        ),
+    ];
+    for (tool, model, wanted) in cases {
+        let got = error(&scenario(tool, model, json!({})));
+        assert!(got.contains(wanted), "got: {got}\nwanted: {wanted}");
+        assert!(got.starts_with("t.json: "), "{got}");
+    }
+    let got = error(&scenario(
+        deploy(json!({})),
+        once_then_done(call),
+        json!({ "ids": "uuid" }),
+    ));
+    assert!(
+        got.contains(
+            "at ids: unknown value \"uuid\"; expected one of: sequential, openai, anthropic"
+        ),
+        "{got}"
+    );
+}
