@@ -95,6 +95,9 @@ pub(super) fn check_fields(s: &Scenario) -> Option<(String, String)> {
             }
         }
     }
+    if let Some(problem) = check_conditions(s) {
+        return Some(problem);
+    }
     if let Some(v) = &s.verify
         && !s.tools.iter().any(|t| t.name == v.tool && t.offered)
     {
@@ -177,4 +180,51 @@ pub(super) fn check_tools(s: &Scenario) -> Option<(String, String)> {
         }
     }
     None
+}
+
+/// The rule conditions and the context window: counts and call numbers
+/// from 1, a window that holds something, a summary where one is needed.
+pub(super) fn check_conditions(s: &Scenario) -> Option<(String, String)> {
+    use crate::scenario::CompactPolicy;
+    for (i, rule) in s.model.iter().enumerate() {
+        if rule.when.model_call == Some(0) {
+            return Some((
+                format!("model[{i}].when.model_call"),
+                "expected a model call number from 1 (the first call is 1)".into(),
+            ));
+        }
+        let matches = [&rule.when.has_result, &rule.when.lacks_result];
+        for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
+            if let Some(m) = m
+                && m.count == Some(0)
+            {
+                return Some((
+                    format!("model[{i}].when.{field}.count"),
+                    "expected a count from 1 (how many matching results; 1 if left out)".into(),
+                ));
+            }
+        }
+    }
+    let Some(limit) = &s.context else {
+        return None;
+    };
+    if !(1..=10_000_000).contains(&limit.window) {
+        return Some((
+            "context.window".into(),
+            "expected a window from 1 to 10000000 estimated tokens".into(),
+        ));
+    }
+    match (limit.policy, &limit.summary) {
+        (CompactPolicy::Summarize, None) => Some((
+            "context.summary".into(),
+            "the policy \"summarize\" needs a \"summary\" (a Text the host puts in place of \
+             earlier turns)"
+                .into(),
+        )),
+        (CompactPolicy::DropOldestResults, Some(_)) => Some((
+            "context.summary".into(),
+            "only the policy \"summarize\" uses a summary; expected no \"summary\" here".into(),
+        )),
+        _ => None,
+    }
 }

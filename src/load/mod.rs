@@ -8,6 +8,7 @@
 use std::fmt;
 use std::path::Path;
 
+mod anchors;
 mod checks;
 mod errors;
 mod read;
@@ -15,7 +16,7 @@ mod read;
 pub use errors::parse;
 
 use checks::check_fields;
-use errors::{key_path, printable};
+use errors::printable;
 use read::read_file;
 
 use crate::engine;
@@ -78,6 +79,20 @@ pub const CATALOG: &[(&str, &str)] = &[
     (
         "harness-trusts-done",
         include_str!("../../scenarios/harness-trusts-done.json"),
+    ),
+    // Lessons of issue 9 items 4, 5, 8: rule conditions, event-anchored
+    // narration, the context window and compaction.
+    (
+        "prompt-injection-in-file",
+        include_str!("../../scenarios/prompt-injection-in-file.json"),
+    ),
+    (
+        "context-compaction-summary",
+        include_str!("../../scenarios/context-compaction-summary.json"),
+    ),
+    (
+        "context-compaction-lost-fact",
+        include_str!("../../scenarios/context-compaction-lost-fact.json"),
     ),
 ];
 
@@ -185,13 +200,13 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
             ),
         ));
     }
-    for key in scenario.narration.keys() {
-        let number = key.parse::<usize>().ok().filter(|n| n.to_string() == *key);
-        if !number.is_some_and(|n| (1..=steps).contains(&n)) {
-            return Err(error(
-                &key_path("narration", key),
-                format!("expected a step number from 1 to {steps}, such as \"1\""),
-            ));
+    // Narration keyed by step number or by event (`anchors`), set on the
+    // steps of both runs, which have the same steps and call ids.
+    let narrated = anchors::resolve(&scenario.narration, &zh).map_err(|(p, m)| error(&p, m))?;
+    let (mut zh, mut en) = (zh, en);
+    for trace in [&mut zh, &mut en] {
+        for &(step, text) in &narrated {
+            trace.steps[step].narration = Some(text.get(trace.lang).to_string());
         }
     }
     Ok(Loaded {
@@ -209,7 +224,7 @@ pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
 /// Every field is named, so a new field cannot be forgotten here.
 fn for_screen(scenario: Scenario) -> Scenario {
     use crate::scenario::{
-        About, CallMatch, CallSpec, Condition, FileCheck, Rule, Text, ToolDef, Verify,
+        About, CallMatch, CallSpec, Condition, ContextLimit, FileCheck, Rule, Text, ToolDef, Verify,
     };
     use std::collections::BTreeMap;
     fn s(text: String) -> String {
@@ -233,6 +248,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
             args,
             ok,
             contains,
+            status,
+            count,
         }: CallMatch,
     ) -> CallMatch {
         CallMatch {
@@ -240,6 +257,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
             args: map(args),
             ok,
             contains: contains.map(s),
+            status,
+            count,
         }
     }
     let Scenario {
@@ -262,6 +281,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         model,
         expect,
         narration,
+        context,
     } = scenario;
     Scenario {
         name: s(name),
@@ -322,16 +342,19 @@ fn for_screen(scenario: Scenario) -> Scenario {
                              lacks_result,
                              contains,
                              lacks,
+                             model_call,
                          },
                      say,
                      calls,
                      task_done,
+                     once,
                  }| Rule {
                     when: Condition {
                         has_result: has_result.map(call_match),
                         lacks_result: lacks_result.map(call_match),
                         contains: contains.map(s),
                         lacks: lacks.map(s),
+                        model_call,
                     },
                     say: say.map(text),
                     calls: calls
@@ -343,10 +366,22 @@ fn for_screen(scenario: Scenario) -> Scenario {
                         })
                         .collect(),
                     task_done,
+                    once,
                 },
             )
             .collect(),
         expect,
         narration: narration.into_iter().map(|(k, v)| (k, text(v))).collect(),
+        context: context.map(
+            |ContextLimit {
+                 window,
+                 policy,
+                 summary,
+             }| ContextLimit {
+                window,
+                policy,
+                summary: summary.map(text),
+            },
+        ),
     }
 }

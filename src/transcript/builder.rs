@@ -478,6 +478,7 @@ impl Builder {
             model: Vec::new(),
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
+            context: None,
         };
         Ok(Loaded { scenario, traces })
     }
@@ -580,6 +581,8 @@ impl Build {
                 end: EndStatus::Completed,
                 // A transcript says nothing of whether its task was done.
                 task: TaskOutcome::Unknown,
+                compactions: Vec::new(),
+                window: None,
             },
             says: Vec::new(),
             tokens_in: Vec::new(),
@@ -731,6 +734,8 @@ impl Build {
             size,
             tokens,
             canonical: None,
+            carried: None,
+            host_insert: None,
         });
     }
 
@@ -750,6 +755,7 @@ impl Build {
             tools_size: self.tools_size,
             context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
             tokens: 0,
+            context_start: 0,
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match request {
