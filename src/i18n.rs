@@ -516,6 +516,39 @@ catalogue! {
         "two runs side by side (--compare, or the scenario's correct twin); again to close",
     ];
     COMPARE_FIGURE = ["{main} 对照 {other}", "{main} compared with {other}"];
+    // The context window and the host's compaction (engine/compact.rs).
+    STATUS_COMPACTED = ["已移出", "compacted"];
+    TITLE_COMPACTS_DROP = [
+        "下一个请求约 {before} token（估算），超过窗口 {window}：主机把 {n} 条旧结果换成占位结果，降到约 {after}",
+        "The next request, ~{before} est. tokens, exceeds the window of {window}: the host replaces {n} old results with placeholders → ~{after}",
+    ];
+    TITLE_COMPACTS_SUMMARY = [
+        "下一个请求约 {before} token（估算），超过窗口 {window}：主机把 {n} 条较早的消息换成一段摘要，降到约 {after}",
+        "The next request, ~{before} est. tokens, exceeds the window of {window}: the host replaces {n} earlier messages with a summary → ~{after}",
+    ];
+    ARROW_COMPACTS = ["✂ 压缩上下文：约 {before} → {after} token（估算）", "✂ compacts: ~{before} → ~{after} est. tokens"];
+    WHY_COMPACTS_DROP = [
+        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小超过了窗口，于是把模型已经读过的最早几条结果换成简短的占位结果，call_id 不变：提供方会拒绝没有结果的工具调用，所以配对必须保留。那些结果原来写了什么，模型再也看不到了。",
+        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate is over the window, so it replaces the oldest results the model has already read with a short placeholder under the same call id: a provider rejects a tool call without its result, so the pair stays. What those results said, the model no longer sees.",
+    ];
+    WHY_COMPACTS_SUMMARY = [
+        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小超过了窗口，于是把最早的几轮（每轮是一条回复、它的调用和这些调用的全部结果，绝不拆开）换成一条摘要。摘要是主机放进去的：这一课里它是写好的脚本，真实的工具通常让模型来写。被换掉的几轮，模型再也看不到，只剩摘要里说的。",
+        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate is over the window, so it replaces the oldest turns (a reply with its calls and all their results, never split) with one summary message. The summary is the host's: in this lesson it is scripted; real harnesses usually have a model write it. The replaced turns the model no longer sees, only what the summary says.",
+    ];
+    PLACEHOLDER = [
+        "[主机为适应上下文窗口删除了这条结果（原约 {tokens} 个估算 token）；如需要，请再次调用工具]",
+        "[result removed by the host to fit the context window (it was ~{tokens} est. tokens); call the tool again if you need it]",
+    ];
+    SUMMARY_MESSAGE = ["[主机为适应上下文窗口写的前文摘要] {text}", "[summary of earlier turns, written by the host to fit the context window] {text}"];
+    COMPACTED_NOT_SENT = ["主机压缩后的消息：尚未发给模型", "Compacted by the host: not yet sent to the model"];
+    WINDOW_LINE = [
+        "上下文窗口 {window} token（估算：每 4 个 ASCII 字符或每个中文字符约 1 个 token）",
+        "Context window: {window} tokens (estimated: about 4 ASCII characters, or 1 CJK character, a token)",
+    ];
+    COMPACTED_LINE = [
+        "第 {step} 步主机压缩过：{removed} 条消息不再发送（{calls}），约 {before} → {after} token",
+        "Compacted by the host at step {step}: {removed} messages no longer sent ({calls}), ~{before} → ~{after} tokens",
+    ];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
@@ -718,6 +751,7 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::UserApproved => STATUS_USER_APPROVED,
         CallStatus::Edited => STATUS_EDITED,
         CallStatus::Denied => STATUS_DENIED,
+        CallStatus::Compacted => STATUS_COMPACTED,
     }
     .get(lang)
 }
@@ -802,13 +836,46 @@ pub fn context_heading(mc: &crate::trace::ModelCall, new: usize, lang: Lang) -> 
         lang,
         &[
             ("number", &mc.number),
-            ("len", &mc.context_len),
-            ("messages", &MESSAGE_N.get(mc.context_len, lang)),
+            ("len", &(mc.context_len - mc.context_start)),
+            (
+                "messages",
+                &MESSAGE_N.get(mc.context_len - mc.context_start, lang),
+            ),
             ("new", &new),
             ("chars", &mc.context_size),
             ("in_messages", &(mc.context_size - mc.tools_size)),
             ("in_tools", &mc.tools_size),
             ("tokens", &mc.context_tokens),
+        ],
+    )
+}
+
+/// The placeholder result the host puts in place of a removed result.
+pub fn placeholder(tokens: usize, lang: Lang) -> String {
+    PLACEHOLDER.fill(lang, &[("tokens", &tokens)])
+}
+
+/// The host's summary message, marked as the host's.
+pub fn summary_message(text: &str, lang: Lang) -> String {
+    SUMMARY_MESSAGE.fill(lang, &[("text", &text)])
+}
+
+/// The context window and the estimate behind it, for a scenario that
+/// sets one.
+pub fn window_line(window: usize, lang: Lang) -> String {
+    WINDOW_LINE.fill(lang, &[("window", &window)])
+}
+
+/// What the latest compaction removed, for the context panel.
+pub fn compacted_line(c: &crate::trace::Compaction, lang: Lang) -> String {
+    COMPACTED_LINE.fill(
+        lang,
+        &[
+            ("step", &(c.step + 1)),
+            ("removed", &c.removed.len()),
+            ("calls", &join_ids(&c.calls)),
+            ("before", &c.tokens_before),
+            ("after", &c.tokens_after),
         ],
     )
 }
@@ -1005,6 +1072,22 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             Decision::Denied(_) => TITLE_USER_DENIES,
         }
         .fill(lang, &[("call", call)]),
+        StepKind::Compacts { index, .. } => {
+            let c = &trace.compactions[*index];
+            let template = match c.policy {
+                crate::scenario::CompactPolicy::DropOldestResults => TITLE_COMPACTS_DROP,
+                crate::scenario::CompactPolicy::Summarize => TITLE_COMPACTS_SUMMARY,
+            };
+            template.fill(
+                lang,
+                &[
+                    ("before", &c.tokens_before),
+                    ("window", &c.window),
+                    ("n", &c.removed.len()),
+                    ("after", &c.tokens_after),
+                ],
+            )
+        }
     };
     if let Some(end) = step.end
         && !matches!(
@@ -1036,9 +1119,10 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     match &step.kind {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::ModelCall { number } => {
-            let len = step
-                .model_call
-                .map_or(0, |i| trace.model_calls[i].context_len);
+            let len = step.model_call.map_or(0, |i| {
+                let mc = &trace.model_calls[i];
+                mc.context_len - mc.context_start
+            });
             ARROW_MODEL_CALL.fill(
                 lang,
                 &[
@@ -1129,6 +1213,13 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 ARROW_USER_DENIES.fill(lang, &[("call", call), ("reason", &one_line(reason))])
             }
         },
+        StepKind::Compacts { index, .. } => {
+            let c = &trace.compactions[*index];
+            ARROW_COMPACTS.fill(
+                lang,
+                &[("before", &c.tokens_before), ("after", &c.tokens_after)],
+            )
+        }
     }
 }
 
@@ -1177,6 +1268,10 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
             Decision::Approved => WHY_USER_APPROVES,
             Decision::Edited(_) => WHY_USER_EDITS,
             Decision::Denied(_) => WHY_USER_DENIES,
+        },
+        StepKind::Compacts { index, .. } => match trace.compactions[*index].policy {
+            crate::scenario::CompactPolicy::DropOldestResults => WHY_COMPACTS_DROP,
+            crate::scenario::CompactPolicy::Summarize => WHY_COMPACTS_SUMMARY,
         },
     }
     .get(trace.lang)

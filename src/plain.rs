@@ -62,8 +62,7 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
 fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
-    let new_from = trace.previous_context_len(i);
-    let heading = i18n::context_heading(mc, mc.context_len - new_from, lang);
+    let heading = i18n::context_heading(mc, trace.new_count(i), lang);
     writeln!(out, "{heading}")?;
     let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
     writeln!(
@@ -73,7 +72,11 @@ fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
         tools.join(", ")
     )?;
     for (k, m) in trace.context(mc).iter().enumerate() {
-        let mark = if k >= new_from { "+" } else { " " };
+        let mark = if trace.is_new(i, mc.context_start + k) {
+            "+"
+        } else {
+            " "
+        };
         let role = i18n::role_name(m.role, lang);
         let id = m
             .call_id
@@ -111,7 +114,7 @@ fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
         .contains(&Some(index))
     });
     for call in changed {
-        let Some(status) = call.status_at(index) else {
+        let Some(status) = trace.status_at(call, index) else {
             continue;
         };
         write!(

@@ -323,6 +323,18 @@ fn which_call(trace: &Trace, index: usize, id: &CallId) -> Option<Draft> {
 fn new_in_context(trace: &Trace, index: usize) -> Option<Draft> {
     let mc_index = trace.steps[index].model_call?;
     let mc = &trace.model_calls[mc_index];
+    // After the host compacted, the context is no longer the last one plus
+    // what was appended: the question would have no true answer.
+    let since = mc_index
+        .checked_sub(1)
+        .map_or(0, |prev| trace.model_calls[prev].step);
+    if trace
+        .compactions
+        .iter()
+        .any(|c| (since..=index).contains(&c.step))
+    {
+        return None;
+    }
     let new: Vec<New> = trace.messages[trace.previous_context_len(mc_index)..mc.context_len]
         .iter()
         .map(|m| match m.role {

@@ -1,22 +1,25 @@
 //! Which rule of the scripted model holds for the context it was sent.
 //!
-//! A rule holds when each of its tests holds: the context has (or lacks) a
-//! result paired with a matching call, or some message contains (or none
-//! contains) a text. Messages are only ever appended, so a test's answer
-//! changes at most once, when the first message that passes it arrives.
-//! The matcher therefore looks at each new message once, finds through an
-//! index the few tests it can pass (results by tool and argument, texts
-//! through one Aho-Corasick automaton over all the rules' texts), and keeps
-//! the set of rules that hold up to date. Choosing a rule costs the same
-//! with ten rules or ten thousand: a scenario with 10,000 rules and 8 calls
-//! per reply took 27 s to load when every rule looked at every message.
+//! A rule holds when each of its tests holds: the context has (or lacks)
+//! enough results paired with a matching call, or some message contains
+//! (or none contains) a text; and, outside the context, the model call has
+//! the number the rule names, and a `once` rule has not fired yet.
+//! Messages are only ever appended (until the host compacts, when the
+//! matcher starts over on the compacted list), so a test's answer changes
+//! at most once, when the message that passes it arrives. The matcher
+//! therefore looks at each new message once, finds through an index the
+//! few tests it can pass (results by tool and argument, texts through one
+//! Aho-Corasick automaton over all the rules' texts), and keeps the set of
+//! rules that hold up to date. Choosing a rule costs the same with ten
+//! rules or ten thousand: a scenario with 10,000 rules and 8 calls per
+//! reply took 27 s to load when every rule looked at every message.
 
 use std::collections::{BTreeSet, HashMap};
 
 use aho_corasick::AhoCorasick;
 
-use crate::scenario::{CallMatch, Rule};
-use crate::trace::{CallId, Message, Role, ToolCall};
+use crate::scenario::{CallMatch, ResultStatus, Rule};
+use crate::trace::{CallId, HostInsert, Message, Role, ToolCall};
 
 /// The four tests of a condition, in the order `Condition` lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +31,7 @@ enum Test {
 }
 
 impl Test {
-    /// Does the test hold once a passing message has been seen? (A
+    /// Does the test hold once enough passing messages have been seen? (A
     /// "lacks" test holds until then.)
     fn holds_when_found(self) -> bool {
         matches!(self, Test::HasResult | Test::Contains)
@@ -51,12 +54,23 @@ struct ResultTests<'a> {
 
 pub struct RuleMatcher<'a> {
     rules: &'a [Rule],
-    /// Per rule, per test: has a passing message been seen?
-    found: Vec<[bool; 4]>,
-    /// Per rule: how many of its tests do not hold now.
+    /// Per rule, per test: how many passing messages have been seen.
+    found: Vec<[u32; 4]>,
+    /// Per rule, per test: how many passing messages flip it (`count`).
+    needed: Vec<[u32; 4]>,
+    /// Per rule: how many of its context tests do not hold on an empty
+    /// context (the starting point of `failing`).
+    failing_at_start: Vec<usize>,
+    /// Per rule: how many of its tests do not hold now, counting a
+    /// `model_call` test (held only during `choose` at that call) and a
+    /// `once` rule that has fired.
     failing: Vec<usize>,
     /// The rules all of whose tests hold, in order.
     holding: BTreeSet<usize>,
+    /// Model call number → the rules that name it.
+    at_call: HashMap<u32, Vec<usize>>,
+    /// Per rule: a `once` rule that has fired.
+    fired: Vec<bool>,
     results: HashMap<&'a str, ResultTests<'a>>,
     texts: Option<AhoCorasick>,
     /// Per pattern of `texts`: the tests looking for it.
@@ -72,6 +86,8 @@ impl<'a> RuleMatcher<'a> {
         let mut pattern_ids: HashMap<&str, usize> = HashMap::new();
         let mut text_tests: Vec<Vec<TestRef>> = Vec::new();
         let mut failing = vec![0; rules.len()];
+        let mut needed = vec![[1; 4]; rules.len()];
+        let mut at_call: HashMap<u32, Vec<usize>> = HashMap::new();
         for (i, rule) in rules.iter().enumerate() {
             let when = &rule.when;
             let result_tests = [
@@ -80,6 +96,7 @@ impl<'a> RuleMatcher<'a> {
             ];
             for (test, m) in result_tests {
                 let Some(m) = m else { continue };
+                needed[i][test.index()] = m.count.unwrap_or(1).max(1);
                 let tests = results.entry(&m.tool).or_default();
                 match m.args.iter().next() {
                     None => tests.any_args.push((i, test)),
@@ -102,28 +119,52 @@ impl<'a> RuleMatcher<'a> {
                 text_tests[id].push((i, test));
                 failing[i] += usize::from(test.holds_when_found());
             }
+            if let Some(n) = when.model_call {
+                at_call.entry(n).or_default().push(i);
+            }
         }
-        let holding = (0..rules.len()).filter(|&i| failing[i] == 0).collect();
         let texts = (!patterns.is_empty()).then(|| {
             AhoCorasick::new(&patterns).expect("texts from a scenario make a valid automaton")
         });
-        RuleMatcher {
+        let mut matcher = RuleMatcher {
             rules,
-            found: vec![[false; 4]; rules.len()],
-            failing,
-            holding,
+            found: Vec::new(),
+            needed,
+            failing_at_start: failing,
+            failing: Vec::new(),
+            holding: BTreeSet::new(),
+            at_call,
+            fired: vec![false; rules.len()],
             results,
             texts,
             text_tests,
             scanned: 0,
-        }
+        };
+        matcher.restart();
+        matcher
     }
 
-    /// The first rule that holds for a context of `messages` (every message
-    /// so far: each call passes the same list, grown). `call` finds the
-    /// call a tool result is attached to.
+    /// Forget every message seen: the next `choose` gets a new list (the
+    /// host compacted the context). Rules that fired stay fired.
+    pub fn restart(&mut self) {
+        let rules = self.rules;
+        self.found = vec![[0; 4]; rules.len()];
+        self.failing = self.failing_at_start.clone();
+        for (i, rule) in rules.iter().enumerate() {
+            self.failing[i] +=
+                usize::from(rule.when.model_call.is_some()) + usize::from(self.fired[i]);
+        }
+        self.holding = (0..rules.len()).filter(|&i| self.failing[i] == 0).collect();
+        self.scanned = 0;
+    }
+
+    /// The first rule that holds at model call `number` for a context of
+    /// `messages` (every message so far: each call passes the same list,
+    /// grown, until `restart`). `call` finds the call a tool result is
+    /// attached to. A `once` rule chosen here never holds again.
     pub fn choose<'m>(
         &mut self,
+        number: u32,
         messages: &'m [Message],
         call: impl Fn(&CallId) -> &'m ToolCall,
     ) -> Option<usize> {
@@ -131,7 +172,20 @@ impl<'a> RuleMatcher<'a> {
             self.look_at(m, &call);
         }
         self.scanned = messages.len();
-        self.holding.first().copied()
+        // The rules that name this model call hold on it, for this choice.
+        let named = self.at_call.get(&number).cloned().unwrap_or_default();
+        for &rule in &named {
+            self.pass(rule);
+        }
+        let chosen = self.holding.first().copied();
+        for &rule in &named {
+            self.fail(rule);
+        }
+        if let Some(rule) = chosen.filter(|&r| self.rules[r].once) {
+            self.fired[rule] = true;
+            self.fail(rule);
+        }
+        chosen
     }
 
     fn look_at<'m>(&mut self, m: &'m Message, call: &impl Fn(&CallId) -> &'m ToolCall) {
@@ -153,6 +207,8 @@ impl<'a> RuleMatcher<'a> {
                     .iter()
                     .filter_map(|(k, v)| tests.by_arg.get(&(k.as_str(), v.as_str())))
                     .flatten();
+                // Each test is indexed under one key, so a message reaches
+                // it once: a count counts messages.
                 for &(rule, test) in tests.any_args.iter().chain(by_arg) {
                     let when = &self.rules[rule].when;
                     let wanted = match test {
@@ -171,20 +227,35 @@ impl<'a> RuleMatcher<'a> {
     }
 
     fn found_one(&mut self, rule: usize, test: Test) {
-        if std::mem::replace(&mut self.found[rule][test.index()], true) {
+        let i = test.index();
+        if self.found[rule][i] >= self.needed[rule][i] {
+            return;
+        }
+        self.found[rule][i] += 1;
+        if self.found[rule][i] < self.needed[rule][i] {
             return;
         }
         if test.holds_when_found() {
-            self.failing[rule] -= 1;
-            if self.failing[rule] == 0 {
-                self.holding.insert(rule);
-            }
+            self.pass(rule);
         } else {
-            if self.failing[rule] == 0 {
-                self.holding.remove(&rule);
-            }
-            self.failing[rule] += 1;
+            self.fail(rule);
         }
+    }
+
+    /// One more of the rule's tests holds.
+    fn pass(&mut self, rule: usize) {
+        self.failing[rule] -= 1;
+        if self.failing[rule] == 0 {
+            self.holding.insert(rule);
+        }
+    }
+
+    /// One more of the rule's tests does not hold.
+    fn fail(&mut self, rule: usize) {
+        if self.failing[rule] == 0 {
+            self.holding.remove(&rule);
+        }
+        self.failing[rule] += 1;
     }
 }
 
@@ -198,7 +269,34 @@ pub fn result_matches(wanted: &CallMatch, call: &ToolCall, m: &Message) -> bool 
             .all(|(k, v)| call.args.iter().any(|(ck, cv)| ck == k && cv == v))
         && wanted.ok.is_none_or(|ok| ok != m.is_error)
         && wanted.contains.as_deref().is_none_or(|t| m.says(t))
+        && wanted
+            .status
+            .is_none_or(|s| result_status(call, m) == Some(s))
 }
+
+/// A result's status as a rule sees it: the host's placeholder is
+/// `compacted`; otherwise what answered the call (`ToolCall::outcome`).
+pub fn result_status(call: &ToolCall, m: &Message) -> Option<ResultStatus> {
+    if m.host_insert == Some(HostInsert::Placeholder) {
+        return Some(ResultStatus::Compacted);
+    }
+    let code = call.outcome()?.code();
+    <ResultStatus as strum::VariantNames>::VARIANTS
+        .iter()
+        .position(|v| *v == code)
+        .map(|i| RESULT_STATUSES[i])
+}
+
+/// Every `ResultStatus`, in the order of its `VARIANTS`.
+const RESULT_STATUSES: [ResultStatus; 7] = [
+    ResultStatus::Ok,
+    ResultStatus::Error,
+    ResultStatus::Refused,
+    ResultStatus::Replayed,
+    ResultStatus::OpConflict,
+    ResultStatus::Denied,
+    ResultStatus::Compacted,
+];
 
 #[cfg(test)]
 mod tests {
@@ -206,28 +304,41 @@ mod tests {
     use crate::load::{self, CATALOG};
     use crate::scenario::Lang;
 
-    /// The definition, one rule and one message at a time.
+    /// The definition, one rule and one message at a time. `fired`: the
+    /// `once` rules chosen before; the chosen one is added.
     fn naive(
         rules: &[Rule],
         messages: &[Message],
+        number: u32,
+        fired: &mut Vec<usize>,
         call: impl Fn(&CallId) -> ToolCall,
     ) -> Option<usize> {
-        let result = |w: &CallMatch| {
-            messages.iter().any(|m| {
-                m.role == Role::Tool
-                    && m.call_id
-                        .as_ref()
-                        .is_some_and(|id| result_matches(w, &call(id), m))
-            })
+        let results = |w: &CallMatch| {
+            messages
+                .iter()
+                .filter(|m| {
+                    m.role == Role::Tool
+                        && m.call_id
+                            .as_ref()
+                            .is_some_and(|id| result_matches(w, &call(id), m))
+                })
+                .count()
         };
+        let enough = |w: &CallMatch| results(w) >= w.count.unwrap_or(1).max(1) as usize;
         let text = |t: &str| messages.iter().any(|m| m.says(t));
-        rules.iter().position(|r| {
+        let chosen = rules.iter().enumerate().position(|(i, r)| {
             let w = &r.when;
-            w.has_result.as_ref().is_none_or(result)
-                && w.lacks_result.as_ref().is_none_or(|m| !result(m))
+            w.has_result.as_ref().is_none_or(enough)
+                && w.lacks_result.as_ref().is_none_or(|m| !enough(m))
                 && w.contains.as_deref().is_none_or(text)
                 && w.lacks.as_deref().is_none_or(|t| !text(t))
-        })
+                && w.model_call.is_none_or(|n| n == number)
+                && !(r.once && fired.contains(&i))
+        });
+        if let Some(i) = chosen.filter(|&i| rules[i].once) {
+            fired.push(i);
+        }
+        chosen
     }
 
     #[test]
@@ -238,12 +349,19 @@ mod tests {
                 let trace = loaded.trace(lang);
                 let rules = &loaded.scenario.model;
                 let mut matcher = RuleMatcher::new(rules);
+                let mut fired = Vec::new();
                 let call = |id: &CallId| trace.call(id).unwrap();
+                let mut start = 0;
                 for mc in &trace.model_calls {
+                    if mc.context_start != start {
+                        start = mc.context_start;
+                        matcher.restart();
+                    }
                     let context = trace.context(mc);
+                    let n = mc.number;
                     assert_eq!(
-                        matcher.choose(context, call),
-                        naive(rules, context, |id| call(id).clone()),
+                        matcher.choose(n, context, call),
+                        naive(rules, context, n, &mut fired, |id| call(id).clone()),
                         "{name} {lang:?} model call {}",
                         mc.number
                     );
@@ -268,6 +386,8 @@ mod tests {
             size: 0,
             tokens: 0,
             canonical: None,
+            carried: None,
+            host_insert: None,
         }
     }
 
@@ -325,10 +445,10 @@ mod tests {
         let mut chosen = Vec::new();
         for n in 0..=all.len() {
             let context = &all[..n];
-            let got = matcher.choose(context, call);
+            let got = matcher.choose(1, context, call);
             assert_eq!(
                 got,
-                naive(&rules, context, |id| call(id).clone()),
+                naive(&rules, context, 1, &mut Vec::new(), |id| call(id).clone()),
                 "after {n} messages"
             );
             chosen.push(got);
@@ -361,8 +481,10 @@ mod tests {
                 any::<bool>(),
                 prop::option::of(any::<bool>()),
                 prop::option::of(prop::sample::select(TEXTS.to_vec())),
+                prop::option::of(prop::sample::select(vec!["ok", "error", "refused"])),
+                prop::option::of(1..4u32),
             )
-                .prop_map(|(tool, path, with_mode, ok, contains)| {
+                .prop_map(|(tool, path, with_mode, ok, contains, status, count)| {
                     let mut args = serde_json::Map::new();
                     if let Some(p) = path {
                         args.insert("path".into(), p.into());
@@ -377,6 +499,12 @@ mod tests {
                     if let Some(c) = contains {
                         m["contains"] = c.into();
                     }
+                    if let Some(s) = status {
+                        m["status"] = s.into();
+                    }
+                    if let Some(n) = count {
+                        m["count"] = n.into();
+                    }
                     m
                 })
         }
@@ -388,8 +516,10 @@ mod tests {
                 prop::option::of(call_match()),
                 text(),
                 text(),
+                prop::option::of(1..4u32),
+                any::<bool>(),
             )
-                .prop_map(|(has, lacks_result, contains, lacks)| {
+                .prop_map(|(has, lacks_result, contains, lacks, model_call, once)| {
                     let mut w = serde_json::Map::new();
                     if let Some(m) = has {
                         w.insert("has_result".into(), m);
@@ -403,7 +533,12 @@ mod tests {
                     if let Some(t) = lacks {
                         w.insert("lacks".into(), t.into());
                     }
-                    rule(serde_json::Value::Object(w))
+                    if let Some(n) = model_call {
+                        w.insert("model_call".into(), n.into());
+                    }
+                    let mut r = rule(serde_json::Value::Object(w));
+                    r.once = once;
+                    r
                 })
         }
 
@@ -430,19 +565,42 @@ mod tests {
                 rules in prop::collection::vec(when(), 1..8),
                 all in messages(),
             ) {
-                let calls = [
+                let mut calls = [
                     tool_call("c0", "a", &[("path", "p")]),
                     tool_call("c1", "a", &[("path", "q"), ("mode", "1")]),
                     tool_call("c2", "b", &[("mode", "1"), ("path", "p")]),
                     tool_call("c3", "b", &[]),
                 ];
+                // Outcomes ok, error, refused, and none yet.
+                let result = |is_error| crate::trace::ToolResult {
+                    text: String::new(),
+                    is_error,
+                    replayed: false,
+                    canonical: None,
+                };
+                calls[0].result = Some(result(false));
+                calls[1].started = Some(0);
+                calls[1].result = Some(result(true));
+                calls[2].verdict = Some((0, crate::trace::Verdict::Refused(
+                    crate::trace::Refusal::NotOffered,
+                )));
+                calls[2].result = Some(result(true));
+                let calls = calls;
                 let call = |id: &CallId| calls.iter().find(|c| &c.id == id).unwrap();
                 let mut matcher = RuleMatcher::new(&rules);
+                let mut fired = Vec::new();
+                // Model calls 1, 2, 3, ...; the host compacts (the list
+                // starts over) halfway.
+                let half = all.len() / 2;
                 for n in 0..=all.len() {
-                    let context = &all[..n];
+                    let number = n as u32 + 1;
+                    let context = if n < half { &all[..n] } else { &all[half..n] };
+                    if n == half {
+                        matcher.restart();
+                    }
                     prop_assert_eq!(
-                        matcher.choose(context, call),
-                        naive(&rules, context, |id| call(id).clone())
+                        matcher.choose(number, context, call),
+                        naive(&rules, context, number, &mut fired, |id| call(id).clone())
                     );
                 }
             }

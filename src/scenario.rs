@@ -85,7 +85,8 @@ pub struct Scenario {
     pub model: Vec<Rule>,
     /// How the author says the loop ends; `check` reports a mismatch.
     pub expect: EndStatus,
-    /// Plain-words explanation per step number (1-based, as a string key).
+    /// Plain-words explanation per step: a step number (1-based, as a
+    /// string key) or an event anchor (`crate::narration`).
     #[serde(default)]
     pub narration: BTreeMap<String, Text>,
     /// The author's own questions for the quiz (predict, then reveal).
@@ -99,6 +100,10 @@ pub struct Scenario {
     /// the style of OpenAI (`call_…`) or Anthropic (`toolu_01…`).
     #[serde(default)]
     pub ids: IdStyle,
+    /// The model's context window and what the host does when the next
+    /// request would not fit (`engine::compact`).
+    #[serde(default)]
+    pub context: Option<ContextLimit>,
 }
 
 /// A question the author adds for one step: asked, in quiz mode, before the
@@ -210,6 +215,49 @@ pub enum OpIdSource {
     Derived,
 }
 
+/// A context window in estimated tokens (`engine::estimate_tokens`) and the
+/// host's policy when the next request would exceed it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContextLimit {
+    /// The window, in estimated tokens (messages plus tool definitions).
+    pub window: usize,
+    pub policy: CompactPolicy,
+    /// For `summarize`: the summary the host puts in place of earlier
+    /// turns (scripted; real harnesses usually have a model write it).
+    #[serde(default)]
+    pub summary: Option<Text>,
+}
+
+/// What the host does when the next request would exceed the window.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Deserialize,
+    serde::Serialize,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum CompactPolicy {
+    /// Replace the oldest tool results, one by one, with a placeholder
+    /// result under the same call id, until the request fits.
+    DropOldestResults,
+    /// Replace the oldest turns (a reply with its calls and all their
+    /// results) with one summary message, until the request fits.
+    Summarize,
+}
+
+impl CompactPolicy {
+    pub fn code(self) -> &'static str {
+        self.into()
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct About {
@@ -316,6 +364,9 @@ pub struct Rule {
     /// says "not done" however the loop ended.
     #[serde(default)]
     pub task_done: Option<bool>,
+    /// Fire at most once: once chosen, the rule never holds again.
+    #[serde(default)]
+    pub once: bool,
 }
 
 /// Every field present must hold; an empty condition always holds.
@@ -334,6 +385,10 @@ pub struct Condition {
     /// No message in the context contains this text.
     #[serde(default)]
     pub lacks: Option<String>,
+    /// Holds only at this model call (1-based). The script's own count, not
+    /// something in the context.
+    #[serde(default)]
+    pub model_call: Option<u32>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -349,6 +404,32 @@ pub struct CallMatch {
     /// The result's text must contain this.
     #[serde(default)]
     pub contains: Option<String>,
+    /// What answered the call (`ToolCall::outcome`), or `compacted` for the
+    /// host's placeholder in place of a dropped result.
+    #[serde(default)]
+    pub status: Option<ResultStatus>,
+    /// How many matching results: `has_result` holds from the `count`-th
+    /// on, `lacks_result` while there are fewer. Default 1.
+    #[serde(default)]
+    pub count: Option<u32>,
+}
+
+/// A result's status as a rule names it: the codes of `trace::Outcome`,
+/// and `compacted` for a placeholder the host put in place of a result.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Deserialize, strum::IntoStaticStr, strum::VariantNames,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ResultStatus {
+    Ok,
+    Error,
+    Refused,
+    Replayed,
+    OpConflict,
+    /// The user denied the call when the host asked (policy `ask`).
+    Denied,
+    Compacted,
 }
 
 #[derive(Debug, Clone, Deserialize)]

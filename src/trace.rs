@@ -70,6 +70,21 @@ pub struct Message {
     /// same text in English. Scripted rules that look for a phrase match
     /// either, so a scenario runs the same in every language.
     pub canonical: Option<String>,
+    /// A copy the host made when it compacted the context: the index of the
+    /// message carried over (the model saw it before; not new).
+    pub carried: Option<usize>,
+    /// A message the host wrote in place of others when it compacted.
+    pub host_insert: Option<HostInsert>,
+}
+
+/// What the host put in the context in place of messages it removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "snake_case")]
+pub enum HostInsert {
+    /// A result under the same call id, saying the result was removed.
+    Placeholder,
+    /// A summary of earlier turns, in place of those turns.
+    Summary,
 }
 
 impl Message {
@@ -279,8 +294,21 @@ impl ToolCall {
     }
 
     pub fn status_at(&self, step: usize) -> Option<CallStatus> {
+        self.status_with_compaction(step, None)
+    }
+
+    /// `status_at`, with the step at which the host removed the result
+    /// from the context, if it did (`Trace::compacted_at`).
+    pub fn status_with_compaction(
+        &self,
+        step: usize,
+        compacted: Option<usize>,
+    ) -> Option<CallStatus> {
         if self.proposed > step {
             return None;
+        }
+        if compacted.is_some_and(|c| c <= step) {
+            return Some(CallStatus::Compacted);
         }
         let done = |s: Option<usize>| s.is_some_and(|s| s <= step);
         if done(self.finished) {
@@ -361,10 +389,13 @@ pub enum CallStatus {
     Edited,
     /// The user denied the call; their reason is the result.
     Denied,
+    /// The host removed the result from the context when it compacted it
+    /// (a placeholder or a summary stands in its place).
+    Compacted,
 }
 
 impl CallStatus {
-    pub const ALL: [CallStatus; 13] = [
+    pub const ALL: [CallStatus; 14] = [
         CallStatus::Proposed,
         CallStatus::Approved,
         CallStatus::Running,
@@ -378,6 +409,7 @@ impl CallStatus {
         CallStatus::UserApproved,
         CallStatus::Edited,
         CallStatus::Denied,
+        CallStatus::Compacted,
     ];
 
     pub fn code(self) -> &'static str {
@@ -401,6 +433,9 @@ pub struct ModelCall {
     pub context_tokens: usize,
     /// Tokens the model generated in its reply (the inner loop), estimated.
     pub tokens: usize,
+    /// The context starts here: `trace.messages[context_start..context_len]`.
+    /// 0 unless the host compacted the context (`Compaction`).
+    pub context_start: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -470,6 +505,9 @@ pub enum StepKind {
     },
     /// The user answers the host's question about a call (policy `ask`).
     UserDecides { call: CallId, decision: Decision },
+    /// The next request would exceed the context window: the host compacts
+    /// the context before model call `number` (`Trace::compactions[index]`).
+    Compacts { number: u32, index: usize },
 }
 
 /// Counters shown at every step.
@@ -590,6 +628,33 @@ pub struct Trace {
     pub end: EndStatus,
     /// Whether the task is done, and how we know; kept apart from `end`.
     pub task: TaskOutcome,
+    /// Each time the host compacted the context, in order.
+    pub compactions: Vec<Compaction>,
+    /// The scenario's context window in estimated tokens, if it sets one.
+    pub window: Option<usize>,
+}
+
+/// The host compacting its message list to fit the window. The compacted
+/// list is a fresh copy appended to `Trace::messages` from `start` (earlier
+/// messages stay as they were sent); later model calls send from there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compaction {
+    pub step: usize,
+    pub policy: crate::scenario::CompactPolicy,
+    /// The window, in estimated tokens.
+    pub window: usize,
+    /// The next request in estimated tokens, before and after.
+    pub tokens_before: usize,
+    pub tokens_after: usize,
+    /// Messages held before and after.
+    pub messages_before: usize,
+    pub messages_after: usize,
+    /// Where the compacted list starts in `Trace::messages`.
+    pub start: usize,
+    /// The messages (indices in `Trace::messages`) the model no longer sees.
+    pub removed: Vec<usize>,
+    /// The calls whose results were removed (their call stays paired).
+    pub calls: Vec<CallId>,
 }
 
 /// Whether the task is done and how we know, as opposed to how the loop
@@ -637,9 +702,49 @@ impl Trace {
         numbered.or_else(|| self.calls.iter().find(|c| &c.id == id))
     }
 
-    /// The messages sent on a model call: exactly those appended before it.
+    /// The messages sent on a model call: exactly those appended before it
+    /// (since the latest compaction, if the host compacted).
     pub fn context(&self, model_call: &ModelCall) -> &[Message] {
-        &self.messages[..model_call.context_len]
+        &self.messages[model_call.context_start..model_call.context_len]
+    }
+
+    /// Is message `index` new on model call `mc_index`, i.e. not sent on
+    /// the call before? A copy the host made when compacting is not; the
+    /// host's placeholder or summary is.
+    pub fn is_new(&self, mc_index: usize, index: usize) -> bool {
+        index >= self.previous_context_len(mc_index) && self.messages[index].carried.is_none()
+    }
+
+    /// A call's status at `step`, counting the host's compactions.
+    pub fn status_at(&self, call: &ToolCall, step: usize) -> Option<CallStatus> {
+        call.status_with_compaction(step, self.compacted_at(&call.id))
+    }
+
+    /// How many messages of model call `mc_index`'s context are new.
+    pub fn new_count(&self, mc_index: usize) -> usize {
+        let mc = &self.model_calls[mc_index];
+        (mc.context_start..mc.context_len)
+            .filter(|&i| self.is_new(mc_index, i))
+            .count()
+    }
+
+    /// The step at which the host removed call `id`'s result from the
+    /// context, if it ever did.
+    pub fn compacted_at(&self, id: &CallId) -> Option<usize> {
+        self.compactions
+            .iter()
+            .find(|c| c.calls.contains(id))
+            .map(|c| c.step)
+    }
+
+    /// The messages the host holds at `step` start here: at the latest
+    /// compaction at or before it, else 0.
+    pub fn held_from(&self, step: usize) -> usize {
+        self.compactions
+            .iter()
+            .rev()
+            .find(|c| c.step <= step)
+            .map_or(0, |c| c.start)
     }
 
     /// The context sent on the model call before this one, as a length.

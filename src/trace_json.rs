@@ -222,7 +222,7 @@ impl<'a> StepJson<'a> {
             calls: is_call_step(&step.kind).then(|| {
                 reply_calls(trace, step)
                     .iter()
-                    .map(|c| CallJson::at(c, index))
+                    .map(|c| CallJson::at(trace, c, index))
                     .collect()
             }),
             files: files.at(index),
@@ -301,6 +301,10 @@ enum Details<'a> {
         reason: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         edited_args: Option<serde_json::Map<String, serde_json::Value>>,
+    },
+    Compacts {
+        model_call: u32,
+        compaction: CompactionJson<'a>,
     },
     /// A step whose data is missing from the trace (never in a sound one).
     Nothing {},
@@ -419,6 +423,54 @@ impl<'a> Details<'a> {
                     _ => None,
                 },
             },
+            StepKind::Compacts { number, index } => Details::Compacts {
+                model_call: *number,
+                compaction: CompactionJson::new(trace, *index),
+            },
+        }
+    }
+}
+
+/// The host compacting its messages before a model call. Positions are
+/// 0-based places in the context as last held (before) and as compacted
+/// (the `inserted` messages, which the host wrote).
+#[derive(Serialize)]
+struct CompactionJson<'a> {
+    policy: &'static str,
+    window_tokens: usize,
+    tokens_before: usize,
+    tokens_after: usize,
+    messages_before: usize,
+    messages_after: usize,
+    /// Places (in the context before) of the messages no longer sent.
+    removed: Vec<usize>,
+    /// The calls whose results are no longer sent (each stays paired).
+    calls: Vec<&'a str>,
+    /// What the host wrote in their place, with its place in the new list.
+    inserted: Vec<MessageJson<'a>>,
+}
+
+impl<'a> CompactionJson<'a> {
+    fn new(trace: &'a Trace, index: usize) -> Self {
+        let c = &trace.compactions[index];
+        let before = trace.held_from(c.step.saturating_sub(1));
+        let before = if index == 0 { 0 } else { before };
+        let copy = &trace.messages[c.start..c.start + c.messages_after];
+        CompactionJson {
+            policy: c.policy.code(),
+            window_tokens: c.window,
+            tokens_before: c.tokens_before,
+            tokens_after: c.tokens_after,
+            messages_before: c.messages_before,
+            messages_after: c.messages_after,
+            removed: c.removed.iter().map(|i| i - before).collect(),
+            calls: c.calls.iter().map(|id| id.0.as_str()).collect(),
+            inserted: copy
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.host_insert.is_some())
+                .map(|(k, m)| MessageJson::new(trace, m, None, Some(k)))
+                .collect(),
         }
     }
 }
@@ -434,36 +486,58 @@ struct Context<'a> {
     /// Full shape: every message sent, each marked `new` or not.
     #[serde(skip_serializing_if = "Option::is_none")]
     messages: Option<Vec<MessageJson<'a>>>,
-    /// Linear shape: only the messages no earlier call sent.
+    /// Linear shape: only the messages no earlier call sent; after a
+    /// compaction (`compacted_at_step`), the whole compacted context again.
     #[serde(skip_serializing_if = "Option::is_none")]
     new_messages: Option<Vec<MessageJson<'a>>>,
+    /// The step at which the host compacted the context since the call
+    /// before: the context starts over (`new_messages` from index 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    compacted_at_step: Option<usize>,
 }
 
 impl<'a> Context<'a> {
     fn new(trace: &'a Trace, shape: ContextShape, mc_index: usize) -> Self {
         let mc = &trace.model_calls[mc_index];
-        let new_from = trace.previous_context_len(mc_index);
+        let start = mc.context_start;
         let sent = trace.context(mc);
+        let new_count = (start..mc.context_len)
+            .filter(|&i| trace.is_new(mc_index, i))
+            .count();
+        // Compacted since the call before: the list starts over.
+        let compacted = mc_index > 0 && trace.model_calls[mc_index - 1].context_start != start;
+        let compacted_at = trace
+            .compactions
+            .iter()
+            .find(|c| compacted && c.start == start)
+            .map(|c| c.step + 1);
         let (messages, new_messages) = match shape {
             ContextShape::Full => {
                 let all = sent.iter().enumerate();
-                let messages =
-                    all.map(|(i, m)| MessageJson::new(trace, m, Some(i >= new_from), None));
+                let messages = all.map(|(i, m)| {
+                    MessageJson::new(trace, m, Some(trace.is_new(mc_index, start + i)), None)
+                });
                 (Some(messages.collect()), None)
             }
             ContextShape::Linear => {
-                let new = sent.iter().enumerate().skip(new_from);
+                let skip = if compacted {
+                    0
+                } else {
+                    trace.previous_context_len(mc_index) - start
+                };
+                let new = sent.iter().enumerate().skip(skip);
                 let messages = new.map(|(i, m)| MessageJson::new(trace, m, None, Some(i)));
                 (None, Some(messages.collect()))
             }
         };
         Context {
             size: mc.context_size,
-            messages_count: mc.context_len,
-            new_since_previous_call: mc.context_len - new_from,
+            messages_count: sent.len(),
+            new_since_previous_call: new_count,
             tools: trace.tools.iter().map(|t| t.signature()).collect(),
             messages,
             new_messages,
+            compacted_at_step: compacted_at,
         }
     }
 }
@@ -486,6 +560,9 @@ struct MessageJson<'a> {
     /// Full shape: not sent on the previous model call.
     #[serde(skip_serializing_if = "Option::is_none")]
     new: Option<bool>,
+    /// Written by the host when it compacted: `placeholder` or `summary`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    by_host: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -521,6 +598,7 @@ impl<'a> MessageJson<'a> {
             is_error: m.is_error,
             size: m.size,
             new,
+            by_host: m.host_insert.map(<&'static str>::from),
         }
     }
 }
@@ -546,8 +624,8 @@ struct Finished<'a> {
 }
 
 impl<'a> CallJson<'a> {
-    fn at(call: &'a ToolCall, index: usize) -> Self {
-        let status = call.status_at(index).unwrap_or(CallStatus::Proposed);
+    fn at(trace: &Trace, call: &'a ToolCall, index: usize) -> Self {
+        let status = trace.status_at(call, index).unwrap_or(CallStatus::Proposed);
         CallJson {
             id: &call.id.0,
             tool: &call.tool,
@@ -808,6 +886,10 @@ mod tests {
                     if l["kind"] != "model_call" {
                         assert_eq!(l, f, "{name}: only contexts differ");
                         continue;
+                    }
+                    // After the host compacted, the context starts over.
+                    if l["context"].get("compacted_at_step").is_some() {
+                        rebuilt.clear();
                     }
                     for m in l["context"]["new_messages"].as_array().unwrap() {
                         let mut m = m.as_object().unwrap().clone();

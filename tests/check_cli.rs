@@ -610,6 +610,9 @@ fn a_file_whose_only_fault_is_expect_is_traced_with_the_fault() {
     assert_eq!(export.stdout.lines().count(), 8, "{}", export.stdout);
 }
 
+/// The narration anchors a key may name, as the error lists them.
+const EVENTS: &str = "task, model_call.N, reply.N, CALL_ID.proposed, CALL_ID.validated, CALL_ID.executed, CALL_ID.result, CALL_ID.compacted, compacts.N, end";
+
 #[test]
 fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
     let file = edited(
@@ -626,10 +629,10 @@ fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
         lines,
         [
             format!(
-                "{file}: 42:5 at narration.01: expected a step number from 1 to 8, such as \"1\""
+                "{file}: 42:5 at narration.01: expected a step number from 1 to 8, or an event: {EVENTS}"
             ),
             format!(
-                "{file}: 41:5 at narration.9: expected a step number from 1 to 8, such as \"1\""
+                "{file}: 41:5 at narration.9: expected a step number from 1 to 8, or an event: {EVENTS}"
             ),
         ]
     );

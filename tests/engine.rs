@@ -2,7 +2,9 @@
 
 use agent_loop_sim::load::{self, CATALOG};
 use agent_loop_sim::scenario::{EndStatus, Lang};
-use agent_loop_sim::trace::{CallStatus, FileChange, Lane, Outcome, Role, StepKind, Trace};
+use agent_loop_sim::trace::{
+    CallStatus, FileChange, Lane, Message, Outcome, Role, StepKind, Trace,
+};
 
 fn shipped() -> Vec<Trace> {
     CATALOG
@@ -88,15 +90,26 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
 fn the_context_at_each_model_call_is_exactly_the_messages_appended_before_it() {
     for t in shipped() {
         for mc in &t.model_calls {
-            let before: Vec<_> = t.messages.iter().filter(|m| m.step < mc.step).collect();
+            // What the host holds: since its latest compaction, if any.
+            let from = t.held_from(mc.step);
+            let before: Vec<_> = t.messages[from..]
+                .iter()
+                .filter(|m| m.step < mc.step)
+                .collect();
             let sent: Vec<_> = t.context(mc).iter().collect();
             assert_eq!(sent, before, "{} call #{}", t.scenario, mc.number);
             let size: usize = sent.iter().map(|m| m.size).sum::<usize>();
             assert!(mc.context_size >= size, "size counts every message");
         }
-        // Contexts only grow: each one is a prefix of the next.
+        // Contexts only grow: each one is a prefix of the next, unless the
+        // host compacted in between (then the next starts at its copy).
         for pair in t.model_calls.windows(2) {
             assert!(pair[0].context_len <= pair[1].context_len);
+            let compacted = t
+                .compactions
+                .iter()
+                .any(|c| c.step > pair[0].step && c.step < pair[1].step);
+            assert_eq!(pair[0].context_start == pair[1].context_start, !compacted);
         }
     }
 }
@@ -104,23 +117,37 @@ fn the_context_at_each_model_call_is_exactly_the_messages_appended_before_it() {
 #[test]
 fn every_tool_result_pairs_with_exactly_one_earlier_call() {
     for t in shipped() {
-        for (i, m) in t.messages.iter().enumerate() {
-            if m.role != Role::Tool {
-                continue;
+        // In the host's own log, and in every context sent (after a
+        // compaction, too: a placeholder keeps its call's id, a summary
+        // removes calls and results together).
+        let originals: Vec<&Message> = t
+            .messages
+            .iter()
+            .filter(|m| m.carried.is_none() && m.host_insert.is_none())
+            .collect();
+        let contexts = t
+            .model_calls
+            .iter()
+            .map(|mc| t.context(mc).iter().collect::<Vec<_>>());
+        for list in std::iter::once(originals).chain(contexts) {
+            for (i, m) in list.iter().enumerate() {
+                if m.role != Role::Tool {
+                    continue;
+                }
+                let id = m.call_id.as_ref().expect("a tool result carries a call id");
+                let asked: Vec<_> = list[..i]
+                    .iter()
+                    .filter(|a| a.role == Role::Assistant && a.calls.contains(id))
+                    .collect();
+                assert_eq!(
+                    asked.len(),
+                    1,
+                    "{}: {id} asked exactly once before",
+                    t.scenario
+                );
+                let answered = list.iter().filter(|r| r.call_id.as_ref() == Some(id));
+                assert_eq!(answered.count(), 1, "{}: {id} answered once", t.scenario);
             }
-            let id = m.call_id.as_ref().expect("a tool result carries a call id");
-            let asked: Vec<_> = t.messages[..i]
-                .iter()
-                .filter(|a| a.role == Role::Assistant && a.calls.contains(id))
-                .collect();
-            assert_eq!(
-                asked.len(),
-                1,
-                "{}: {id} asked exactly once before",
-                t.scenario
-            );
-            let answered = t.messages.iter().filter(|r| r.call_id.as_ref() == Some(id));
-            assert_eq!(answered.count(), 1, "{}: {id} answered once", t.scenario);
         }
     }
 }

@@ -16,6 +16,7 @@ fn trace(name: &str) -> Trace {
 /// X refused, Executes, Result, Answers, verifY, veriFied, Budget, Crash,
 /// H the host answers from its record, J the provider rejects the request,
 /// Q the host asks the user (policy ask), U the user answers.
+/// K the host compacts the context.
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
@@ -42,6 +43,7 @@ fn story(t: &Trace) -> String {
             StepKind::Replays { .. } => 'H',
             StepKind::Rejected { .. } => 'J',
             StepKind::UserDecides { .. } => 'U',
+            StepKind::Compacts { .. } => 'K',
         })
         .collect()
 }
@@ -101,6 +103,21 @@ fn every_scenario_has_its_story_and_end() {
             "TMPXMPXMPVERMA",
             EndStatus::Completed,
         ),
+        (
+            "prompt-injection-in-file",
+            "TMPVERMPXMA",
+            EndStatus::Completed,
+        ),
+        (
+            "context-compaction-summary",
+            "TMPVERMPVERMPVERKMA",
+            EndStatus::Completed,
+        ),
+        (
+            "context-compaction-lost-fact",
+            "TMPVERMPVERMPVERKMPVERMA",
+            EndStatus::Completed,
+        ),
     ];
     let names: Vec<&str> = CATALOG.iter().map(|(n, _)| *n).collect();
     let listed: Vec<&str> = expected.iter().map(|(n, _, _)| *n).collect();
@@ -113,13 +130,14 @@ fn every_scenario_has_its_story_and_end() {
             assert_eq!(t.end, end, "{name}");
             assert_eq!(t.steps.last().unwrap().end, Some(end), "{name}");
         }
-        // Narration for every step, in both languages, and none extra.
-        let keys: Vec<String> = (1..=steps.len()).map(|n| n.to_string()).collect();
-        let mut narrated: Vec<&String> = loaded.scenario.narration.keys().collect();
-        narrated.sort_by_key(|k| k.parse::<usize>().unwrap());
-        assert_eq!(narrated, keys.iter().collect::<Vec<_>>(), "{name}");
-        for text in loaded.scenario.narration.values() {
-            assert!(!text.zh.trim().is_empty() && !text.en.trim().is_empty());
+        // Narration for every step (by number or by event), in both
+        // languages, and none extra.
+        assert_eq!(loaded.scenario.narration.len(), steps.len(), "{name}");
+        for lang in Lang::ALL {
+            for (i, step) in loaded.trace(lang).steps.iter().enumerate() {
+                let text = step.narration.as_deref().unwrap_or("");
+                assert!(!text.trim().is_empty(), "{name} step {}", i + 1);
+            }
         }
     }
 }
@@ -438,4 +456,85 @@ fn a_verify_is_satisfied_only_by_a_call_with_its_own_arguments() {
             .any(|s| matches!(s.kind, StepKind::Verifies { .. }))
     );
     assert_eq!(t.task, TaskOutcome::Verified);
+}
+
+/// The host summarizes: calls and their results go together, the summary
+/// is the host's, the request fits after, and no call is left unanswered.
+#[test]
+fn a_summary_replaces_whole_turns_and_the_request_fits() {
+    use agent_loop_sim::trace::HostInsert;
+    for lang in Lang::ALL {
+        let t = load::load("context-compaction-summary").unwrap().traces[lang.index()].clone();
+        let c = &t.compactions[0];
+        assert!(c.tokens_before > c.window && c.tokens_after <= c.window);
+        let last = t.model_calls.last().unwrap();
+        assert!(last.context_tokens <= c.window);
+        let context = t.context(last);
+        let ids: Vec<&str> = context
+            .iter()
+            .flat_map(|m| m.calls.iter().chain(&m.call_id))
+            .map(|id| id.0.as_str())
+            .collect();
+        assert_eq!(ids, ["call_3", "call_3"], "only the latest turn stays");
+        assert_eq!(context[1].host_insert, Some(HostInsert::Summary));
+        assert!(t.unanswered_at(last).is_empty());
+        assert_eq!(
+            t.status_at(&t.calls[0], t.len() - 1),
+            Some(CallStatus::Compacted)
+        );
+        assert_eq!(
+            t.status_at(&t.calls[2], t.len() - 1),
+            Some(CallStatus::Done)
+        );
+    }
+}
+
+/// The host drops old results: placeholders keep the ids, the model sees
+/// the fact is gone and reads it again, and the answer rests on the re-read.
+#[test]
+fn a_dropped_result_keeps_its_id_and_the_model_reads_again() {
+    use agent_loop_sim::trace::HostInsert;
+    for lang in Lang::ALL {
+        let t = load::load("context-compaction-lost-fact").unwrap().traces[lang.index()].clone();
+        let after = &t.model_calls[3];
+        let context = t.context(after);
+        let placeholders: Vec<&str> = context
+            .iter()
+            .filter(|m| m.host_insert == Some(HostInsert::Placeholder))
+            .map(|m| m.call_id.as_ref().unwrap().0.as_str())
+            .collect();
+        assert_eq!(placeholders, ["call_1", "call_2"]);
+        assert!(!context.iter().any(|m| m.text.contains("port = 8080")));
+        assert!(t.unanswered_at(after).is_empty());
+        let reread = &t.calls[3];
+        assert_eq!(reread.tool, "read_file");
+        assert_eq!(
+            reread.args,
+            [("path".to_string(), "config.ini".to_string())]
+        );
+        let last = t.model_calls.last().unwrap();
+        assert!(
+            t.context(last)
+                .iter()
+                .any(|m| m.text.contains("port = 8080"))
+        );
+        assert!(last.context_tokens <= t.compactions[0].window);
+        assert_eq!(t.task, TaskOutcome::Answered);
+    }
+}
+
+/// The injected read is refused before anything runs; the task is still
+/// answered and nothing outside the workspace enters the context.
+#[test]
+fn an_injected_read_outside_the_workspace_is_refused() {
+    let t = trace("prompt-injection-in-file");
+    let injected = &t.calls[1];
+    assert_eq!(injected.args[0].1, "../secrets.txt");
+    assert_eq!(
+        t.status_at(injected, t.len() - 1),
+        Some(CallStatus::Refused)
+    );
+    assert_eq!(injected.started, None);
+    assert_eq!(t.steps.last().unwrap().counters.tool_runs, 1);
+    assert_eq!(t.task, TaskOutcome::Answered);
 }

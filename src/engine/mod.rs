@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::fmt;
 
+mod compact;
 mod custom;
 mod host;
 mod ids;
@@ -51,6 +52,13 @@ pub enum EngineError {
     TooLong,
     /// The messages grew past `MAX_CONTEXT_CHARS`.
     ContextTooLarge { model_call: u32 },
+    /// The next request exceeds the scenario's context window even after
+    /// the host compacted all it may.
+    OverWindow {
+        model_call: u32,
+        tokens: usize,
+        window: usize,
+    },
 }
 
 impl fmt::Display for EngineError {
@@ -71,6 +79,16 @@ impl fmt::Display for EngineError {
                 "after model call #{model_call} the messages hold more than {MAX_CONTEXT_CHARS} \
                  characters (expected a loop that ends before the context grows that big: \
                  lower \"budget\" or use smaller files)"
+            ),
+            EngineError::OverWindow {
+                model_call,
+                tokens,
+                window,
+            } => write!(
+                f,
+                "model call #{model_call}: the request is ~{tokens} estimated tokens after the \
+                 host compacted all it may, over the window of {window} (expected a larger \
+                 \"context.window\", or smaller files and replies)"
             ),
         }
     }
@@ -99,6 +117,7 @@ pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
             );
             return Ok(run.finish(EndStatus::BudgetExhausted));
         }
+        run.compact_if_needed()?;
         let number = run.model_call();
         if let Some(end) = run.provider_rejects(number) {
             return Ok(run.finish(end));
@@ -138,6 +157,9 @@ struct Run<'a> {
     final_rule: Option<&'a Rule>,
     /// Which rule of the scripted model holds (see `crate::rules`).
     rules: RuleMatcher<'a>,
+    /// The messages the host holds (and sends) start here: after the host
+    /// compacts, at its compacted copy (`compact.rs`).
+    held_from: usize,
 }
 
 impl<'a> Run<'a> {
@@ -178,6 +200,8 @@ impl<'a> Run<'a> {
                 budget: scenario.budget,
                 end: EndStatus::Completed,
                 task: TaskOutcome::Answered,
+                compactions: Vec::new(),
+                window: scenario.context.as_ref().map(|c| c.window),
             },
             counters: Counters::default(),
             workspace: Workspace::new(&scenario.files),
@@ -191,6 +215,7 @@ impl<'a> Run<'a> {
             unanswered: Vec::new(),
             final_rule: None,
             rules: RuleMatcher::new(&scenario.model),
+            held_from: 0,
         }
     }
 
@@ -256,6 +281,8 @@ impl<'a> Run<'a> {
             size: 0,
             tokens: 0,
             canonical: None,
+            carried: None,
+            host_insert: None,
         }
     }
 
@@ -309,6 +336,7 @@ impl<'a> Run<'a> {
             tools_size: self.tools_size,
             context_tokens: self.messages_tokens + self.tools_tokens,
             tokens: 0,
+            context_start: self.held_from,
         });
         self.step(
             StepKind::ModelCall { number },
@@ -322,9 +350,9 @@ impl<'a> Run<'a> {
     /// call that is every message appended so far.
     fn choose_rule(&mut self) -> Option<&'a Rule> {
         let (calls, index) = (&self.trace.calls, &self.call_index);
-        let rule = self
-            .rules
-            .choose(&self.trace.messages, |id| &calls[index[id]])?;
+        let number = self.counters.model_calls;
+        let held = &self.trace.messages[self.held_from..];
+        let rule = self.rules.choose(number, held, |id| &calls[index[id]])?;
         Some(&self.scenario.model[rule])
     }
 

@@ -109,6 +109,7 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
             }
         }
     }
+    found.extend(check_conditions(s));
     found
 }
 
@@ -361,4 +362,53 @@ pub(super) fn check_twin(s: &Scenario) -> Option<(String, String)> {
             known.join(", ")
         ),
     ))
+}
+
+/// The rule conditions and the context window: counts and call numbers
+/// from 1, a window that holds something, a summary where one is needed.
+pub(super) fn check_conditions(s: &Scenario) -> Vec<Found> {
+    use crate::scenario::CompactPolicy;
+    let mut found: Vec<Found> = Vec::new();
+    for (i, rule) in s.model.iter().enumerate() {
+        if rule.when.model_call == Some(0) {
+            found.push(error(
+                format!("model[{i}].when.model_call"),
+                "expected a model call number from 1 (the first call is 1)".into(),
+            ));
+        }
+        let matches = [&rule.when.has_result, &rule.when.lacks_result];
+        for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
+            if let Some(m) = m
+                && m.count == Some(0)
+            {
+                found.push(error(
+                    format!("model[{i}].when.{field}.count"),
+                    "expected a count from 1 (how many matching results; 1 if left out)".into(),
+                ));
+            }
+        }
+    }
+    let Some(limit) = &s.context else {
+        return found;
+    };
+    if !(1..=10_000_000).contains(&limit.window) {
+        found.push(error(
+            "context.window".into(),
+            "expected a window from 1 to 10000000 estimated tokens".into(),
+        ));
+    }
+    match (limit.policy, &limit.summary) {
+        (CompactPolicy::Summarize, None) => found.push(error(
+            "context.summary".into(),
+            "the policy \"summarize\" needs a \"summary\" (a Text the host puts in place of \
+             earlier turns)"
+                .into(),
+        )),
+        (CompactPolicy::DropOldestResults, Some(_)) => found.push(error(
+            "context.summary".into(),
+            "only the policy \"summarize\" uses a summary; expected no \"summary\" here".into(),
+        )),
+        _ => {}
+    }
+    found
 }

@@ -8,6 +8,7 @@
 use std::fmt;
 use std::path::Path;
 
+mod anchors;
 mod checks;
 mod errors;
 mod keys;
@@ -17,7 +18,7 @@ mod tool_checks;
 pub use errors::parse;
 
 use checks::{check_fields, check_twin};
-use errors::{key_path, printable};
+use errors::printable;
 use read::read_file;
 
 use crate::engine;
@@ -93,6 +94,20 @@ pub const CATALOG: &[(&str, &str)] = &[
     (
         "malformed-arguments",
         include_str!("../../scenarios/malformed-arguments.json"),
+    ),
+    // Lessons of issue 9 items 4, 5, 8: rule conditions, event-anchored
+    // narration, the context window and compaction.
+    (
+        "prompt-injection-in-file",
+        include_str!("../../scenarios/prompt-injection-in-file.json"),
+    ),
+    (
+        "context-compaction-summary",
+        include_str!("../../scenarios/context-compaction-summary.json"),
+    ),
+    (
+        "context-compaction-lost-fact",
+        include_str!("../../scenarios/context-compaction-lost-fact.json"),
     ),
 ];
 
@@ -316,14 +331,17 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
             ),
         ));
     }
-    for key in scenario.narration.keys() {
-        let number = key.parse::<usize>().ok().filter(|n| n.to_string() == *key);
-        if !number.is_some_and(|n| (1..=steps).contains(&n)) {
-            faults.push(fault(
-                Severity::Error,
-                at(&key_path("narration", key)),
-                format!("expected a step number from 1 to {steps}, such as \"1\""),
-            ));
+    // Narration keyed by step number or by event (`anchors`), set on the
+    // steps of both runs, which have the same steps and call ids. A bad key
+    // is a fault; the run is still shown with the narration that resolved.
+    let (narrated, bad_keys) = anchors::resolve(&scenario.narration, &zh);
+    for (path, message) in bad_keys {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
+    let (mut zh, mut en) = (zh, en);
+    for trace in [&mut zh, &mut en] {
+        for &(step, text) in &narrated {
+            trace.steps[step].narration = Some(text.get(trace.lang).to_string());
         }
     }
     if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
@@ -346,8 +364,8 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
 /// Every field is named, so a new field cannot be forgotten here.
 fn for_screen(scenario: Scenario) -> Scenario {
     use crate::scenario::{
-        About, Approval, CallMatch, CallSpec, Condition, FileCheck, FileWrite, QuizItem, Rule,
-        ScriptedResult, Text, ToolDef, Verify,
+        About, Approval, CallMatch, CallSpec, Condition, ContextLimit, FileCheck, FileWrite,
+        QuizItem, Rule, ScriptedResult, Text, ToolDef, Verify,
     };
     use std::collections::BTreeMap;
     fn s(text: String) -> String {
@@ -395,6 +413,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
             args,
             ok,
             contains,
+            status,
+            count,
         }: CallMatch,
     ) -> CallMatch {
         CallMatch {
@@ -402,6 +422,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
             args: map(args),
             ok,
             contains: contains.map(s),
+            status,
+            count,
         }
     }
     let Scenario {
@@ -427,6 +449,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         quiz,
         twin,
         ids,
+        context,
     } = scenario;
     Scenario {
         name: s(name),
@@ -521,16 +544,19 @@ fn for_screen(scenario: Scenario) -> Scenario {
                              lacks_result,
                              contains,
                              lacks,
+                             model_call,
                          },
                      say,
                      calls,
                      task_done,
+                     once,
                  }| Rule {
                     when: Condition {
                         has_result: has_result.map(call_match),
                         lacks_result: lacks_result.map(call_match),
                         contains: contains.map(s),
                         lacks: lacks.map(s),
+                        model_call,
                     },
                     say: say.map(text),
                     calls: calls
@@ -550,6 +576,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
                         )
                         .collect(),
                     task_done,
+                    once,
                 },
             )
             .collect(),
@@ -566,5 +593,16 @@ fn for_screen(scenario: Scenario) -> Scenario {
             .collect(),
         twin,
         ids,
+        context: context.map(
+            |ContextLimit {
+                 window,
+                 policy,
+                 summary,
+             }| ContextLimit {
+                window,
+                policy,
+                summary: summary.map(text),
+            },
+        ),
     }
 }

@@ -481,6 +481,7 @@ impl Builder {
             quiz: Vec::new(),
             twin: None,
             ids: Default::default(),
+            context: None,
         };
         Ok(Loaded {
             scenario,
@@ -587,6 +588,8 @@ impl Build {
                 end: EndStatus::Completed,
                 // A transcript says nothing of whether its task was done.
                 task: TaskOutcome::Unknown,
+                compactions: Vec::new(),
+                window: None,
             },
             says: Vec::new(),
             tokens_in: Vec::new(),
@@ -738,6 +741,8 @@ impl Build {
             size,
             tokens,
             canonical: None,
+            carried: None,
+            host_insert: None,
         });
     }
 
@@ -757,6 +762,7 @@ impl Build {
             tools_size: self.tools_size,
             context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
             tokens: 0,
+            context_start: 0,
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match request {

@@ -71,9 +71,18 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     match step.model_call {
         Some(i) => {
             let call = &trace.model_calls[i];
-            let new = call.context_len - trace.previous_context_len(i);
+            let new = trace.new_count(i);
             let head = i18n::context_heading(call, new, lang);
             top.extend(hanging(vec![], &head, theme.title(), w));
+            // The window, and what the host's latest compaction took out.
+            if let Some(window) = trace.window {
+                let mut line = i18n::window_line(window, lang);
+                let latest = trace.compactions.iter().rev().find(|c| c.step <= app.step);
+                if let Some(c) = latest {
+                    line = format!("{line} · {}", i18n::compacted_line(c, lang));
+                }
+                top.extend(hanging(vec![], &line, theme.muted(), w));
+            }
             if i > 0 {
                 top.extend(hanging(
                     vec![],
@@ -135,17 +144,18 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, 
     let trace = app.trace();
     let lang = app.lang;
     let theme = app.theme;
-    let (sent, new_from) = match trace.steps[app.step].model_call {
-        Some(i) => (
-            trace.model_calls[i].context_len,
-            trace.previous_context_len(i),
-        ),
-        None => (0, 0),
+    let sent = match trace.steps[app.step].model_call {
+        Some(i) => trace.model_calls[i].context_len,
+        None => 0,
     };
     let held = trace.messages.partition_point(|m| m.step <= app.step);
+    // After the host compacted, it holds its compacted copy only.
+    let floor = trace.held_from(app.step);
     // Messages below the divider have not been sent; once the loop has
     // ended they never will be.
-    let divider_label = if trace.steps[app.step].end.is_some() && sent > 0 {
+    let divider_label = if floor > sent {
+        i18n::COMPACTED_NOT_SENT
+    } else if trace.steps[app.step].end.is_some() && sent > 0 {
         i18n::APPENDED_AFTER_END
     } else if sent == 0 {
         i18n::HOST_HOLDS
@@ -159,10 +169,11 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, 
     let mut divider_done = held == sent;
     // Where the divider stands, counted from the newest line.
     let mut divider_from_end = None;
-    while index > 0 && body.len() < wanted {
+    let current = trace.steps[app.step].model_call;
+    while index > floor && body.len() < wanted {
         index -= 1;
-        let new = index >= new_from && index < sent;
-        let block = message_lines(app, trace, index, new, w);
+        let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
+        let block = message_lines(app, trace, index, index - floor + 1, new, w);
         if !divider_done && index < sent {
             divider_from_end = Some(body.len());
             body.push(divider(divider_label.get(lang), w, theme.muted()));
@@ -176,7 +187,7 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, 
     }
     body.reverse();
     let divider_at = divider_from_end.map(|d| body.len() - 1 - d);
-    (body, index > 0, divider_at)
+    (body, index > floor, divider_at)
 }
 
 fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
@@ -193,6 +204,7 @@ fn message_lines(
     app: &App,
     trace: &Trace,
     index: usize,
+    number: usize,
     new: bool,
     w: usize,
 ) -> Vec<Line<'static>> {
@@ -218,7 +230,7 @@ fn message_lines(
         theme.muted()
     };
     let mut prefix = vec![
-        Span::styled(format!("{mark}{:>2} ", index + 1), number_style),
+        Span::styled(format!("{mark}{number:>2} "), number_style),
         Span::styled(format!("{role}{pad} "), role_style),
     ];
     let mut lines = Vec::new();
@@ -244,6 +256,9 @@ fn message_lines(
     if !m.text.is_empty() || m.calls.is_empty() {
         let text = if m.is_error && m.role == Role::Tool {
             format!("✗ {}", m.text)
+        } else if m.host_insert.is_some() {
+            // Written by the host in place of what it removed.
+            format!("✂ {}", m.text)
         } else {
             m.text.clone()
         };

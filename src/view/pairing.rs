@@ -92,7 +92,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
 fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
     let lang = app.lang;
-    let Some(status) = call.status_at(app.step) else {
+    let Some(status) = app.trace().status_at(call, app.step) else {
         return Vec::new();
     };
     let changed_now = [
@@ -178,7 +178,9 @@ fn status_style(app: &App, status: CallStatus) -> Style {
     let theme = app.theme;
     match status {
         CallStatus::Proposed => theme.lane_style(Lane::Model),
-        CallStatus::Approved | CallStatus::Replayed => theme.lane_style(Lane::Host),
+        CallStatus::Approved | CallStatus::Replayed | CallStatus::Compacted => {
+            theme.lane_style(Lane::Host)
+        }
         CallStatus::Running => theme.lane_style(Lane::Tool),
         CallStatus::Done => theme.ok(),
         CallStatus::Error
@@ -216,6 +218,7 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
                 | CallStatus::Error
                 | CallStatus::Refused
                 | CallStatus::Denied
+                | CallStatus::Compacted
         )
     })?;
     Some(i18n::result_in_words(

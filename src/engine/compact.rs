@@ -1,0 +1,230 @@
+//! The host's context window: before each model call it estimates the
+//! request (`estimate_tokens` over the messages it holds and the tool
+//! definitions); when that would exceed the scenario's window it compacts
+//! its message list, at a step of its own, by the scenario's policy:
+//!
+//! - `drop_oldest_results`: the oldest tool results the model has already
+//!   been sent are replaced, one at a time, by a placeholder result under
+//!   the same call id (a provider rejects a call without its result), until
+//!   the request fits;
+//! - `summarize`: the oldest turns (a reply with its calls and all their
+//!   results, never split) are replaced, one at a time, by one summary
+//!   message written by the host, until the request fits. The latest turn
+//!   always stays.
+//!
+//! The compacted list is appended to `Trace::messages` as a fresh copy, so
+//! what was sent before stays as it was sent; later model calls send from
+//! the copy (`ModelCall::context_start`) and the scripted model starts over
+//! on it (`RuleMatcher::restart`): it sees only what the host now sends.
+
+use crate::i18n;
+use crate::scenario::{CompactPolicy, Lang};
+use crate::trace::{CallId, Compaction, HostInsert, Lane, Message, Role, StepKind};
+
+use super::{EngineError, Run, estimate_tokens};
+
+impl Run<'_> {
+    /// Compact the held messages if the next request would exceed the
+    /// window. Err when even the most the policy may remove is not enough.
+    pub(super) fn compact_if_needed(&mut self) -> Result<(), EngineError> {
+        let Some(limit) = self.scenario.context.as_ref() else {
+            return Ok(());
+        };
+        let before = self.messages_tokens + self.tools_tokens;
+        if before <= limit.window {
+            return Ok(());
+        }
+        let number = self.counters.model_calls + 1;
+        let over = |tokens| EngineError::OverWindow {
+            model_call: number,
+            tokens,
+            window: limit.window,
+        };
+        let held: Vec<usize> = (self.held_from..self.trace.messages.len()).collect();
+        // Messages not sent yet (appended since the latest model call) stay:
+        // the model has not read them.
+        let sent_to = self.trace.model_calls.last().map_or(0, |mc| mc.context_len);
+        let budget = limit.window.saturating_sub(self.tools_tokens);
+        let plan = match limit.policy {
+            CompactPolicy::DropOldestResults => self.plan_drop(&held, sent_to, budget),
+            CompactPolicy::Summarize => self.plan_summary(&held, budget),
+        };
+        let Some(plan) = plan else {
+            return Err(over(before));
+        };
+        let step = self.current_step();
+        let start = self.trace.messages.len();
+        let mut calls: Vec<CallId> = Vec::new();
+        let mut removed = Vec::new();
+        for item in &plan {
+            let message = match *item {
+                Item::Keep(i) => {
+                    let mut copy = self.trace.messages[i].clone();
+                    copy.step = step;
+                    copy.carried = Some(i);
+                    copy
+                }
+                Item::Placeholder(i) => {
+                    removed.push(i);
+                    let original = &self.trace.messages[i];
+                    let tokens = original.tokens;
+                    let id = original.call_id.clone();
+                    calls.extend(id.clone());
+                    let (text, canonical) = self.said(|lang| i18n::placeholder(tokens, lang));
+                    let mut m = self.message(Role::Tool, text, step);
+                    m.call_id = id;
+                    m.canonical = canonical;
+                    m.host_insert = Some(HostInsert::Placeholder);
+                    self.sized(m)
+                }
+                Item::Summary(ref gone) => {
+                    removed.extend(gone.iter().copied());
+                    for &i in gone {
+                        calls.extend(self.trace.messages[i].calls.iter().cloned());
+                    }
+                    let summary = limit.summary.as_ref();
+                    let (text, canonical) = self.said(|lang| {
+                        i18n::summary_message(summary.map_or("", |t| t.get(lang)), lang)
+                    });
+                    let mut m = self.message(Role::User, text, step);
+                    m.canonical = canonical;
+                    m.host_insert = Some(HostInsert::Summary);
+                    self.sized(m)
+                }
+            };
+            self.trace.messages.push(message);
+        }
+        let copy = &self.trace.messages[start..];
+        let after_messages: usize = copy.iter().map(|m| m.tokens).sum();
+        let after = after_messages + self.tools_tokens;
+        self.messages_tokens = after_messages;
+        self.messages_size = copy.iter().map(|m| m.size).sum();
+        let compaction = Compaction {
+            step,
+            policy: limit.policy,
+            window: limit.window,
+            tokens_before: before,
+            tokens_after: after,
+            messages_before: held.len(),
+            messages_after: copy.len(),
+            start,
+            removed,
+            calls,
+        };
+        self.held_from = start;
+        self.rules.restart();
+        let index = self.trace.compactions.len();
+        self.trace.compactions.push(compaction);
+        self.step(
+            StepKind::Compacts { number, index },
+            Some(Lane::Host),
+            Lane::Host,
+        );
+        if after > limit.window {
+            return Err(over(after));
+        }
+        Ok(())
+    }
+
+    /// A message the host writes, with its size and token estimate.
+    fn sized(&self, mut m: Message) -> Message {
+        m.size = m.text.chars().count() + m.call_id.as_ref().map_or(0, |id| id.0.len());
+        m.tokens =
+            estimate_tokens(&m.text) + m.call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0));
+        m
+    }
+
+    /// Drop the oldest sent results until the messages fit `budget`.
+    fn plan_drop(&self, held: &[usize], sent_to: usize, budget: usize) -> Option<Vec<Item>> {
+        let messages = &self.trace.messages;
+        let mut total: usize = held.iter().map(|&i| messages[i].tokens).sum();
+        let mut plan: Vec<Item> = held.iter().map(|&i| Item::Keep(i)).collect();
+        for item in plan.iter_mut() {
+            if total <= budget {
+                break;
+            }
+            let Item::Keep(i) = *item else { continue };
+            let m = &messages[i];
+            let droppable = m.role == Role::Tool && m.host_insert.is_none() && i < sent_to;
+            if !droppable {
+                continue;
+            }
+            let placeholder = estimate_tokens(&i18n::placeholder(m.tokens, self.lang))
+                + m.call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0));
+            if placeholder >= m.tokens {
+                continue;
+            }
+            total = total - m.tokens + placeholder;
+            *item = Item::Placeholder(i);
+        }
+        plan.iter()
+            .any(|item| matches!(item, Item::Placeholder(_)))
+            .then_some(plan)
+    }
+
+    /// Replace the oldest turns by a summary until the messages fit
+    /// `budget`; the messages before the first reply (the task) and the
+    /// latest turn stay. An earlier summary is replaced too.
+    fn plan_summary(&self, held: &[usize], budget: usize) -> Option<Vec<Item>> {
+        let messages = &self.trace.messages;
+        let first_reply = held
+            .iter()
+            .position(|&i| messages[i].role == Role::Assistant)?;
+        let (head, rest) = held.split_at(first_reply);
+        let (old_summaries, head): (Vec<usize>, Vec<usize>) = head
+            .iter()
+            .partition(|&&i| messages[i].host_insert == Some(HostInsert::Summary));
+        // Turns: each reply and what follows it up to the next reply.
+        let mut turns: Vec<&[usize]> = Vec::new();
+        let mut from = 0;
+        for k in 1..=rest.len() {
+            if k == rest.len() || messages[rest[k]].role == Role::Assistant {
+                turns.push(&rest[from..k]);
+                from = k;
+            }
+        }
+        let summary_tokens = Lang::ALL
+            .iter()
+            .map(|&lang| {
+                let text = self
+                    .scenario
+                    .context
+                    .as_ref()
+                    .and_then(|c| c.summary.as_ref())
+                    .map_or("", |t| t.get(lang));
+                estimate_tokens(&i18n::summary_message(text, lang))
+            })
+            .max()
+            .unwrap_or(0);
+        let tokens = |ids: &[usize]| ids.iter().map(|&i| messages[i].tokens).sum::<usize>();
+        let mut gone = old_summaries;
+        let mut kept_turns = &turns[..];
+        while kept_turns.len() > 1 {
+            gone.extend(kept_turns[0].iter().copied());
+            kept_turns = &kept_turns[1..];
+            let kept: usize = kept_turns.iter().map(|t| tokens(t)).sum();
+            if tokens(&head) + summary_tokens + kept <= budget {
+                break;
+            }
+        }
+        if kept_turns.len() == turns.len() {
+            return None;
+        }
+        let mut plan: Vec<Item> = head.iter().map(|&i| Item::Keep(i)).collect();
+        plan.push(Item::Summary(gone));
+        plan.extend(
+            kept_turns
+                .iter()
+                .flat_map(|t| t.iter().map(|&i| Item::Keep(i))),
+        );
+        Some(plan)
+    }
+}
+
+/// One message of the compacted list.
+enum Item {
+    Keep(usize),
+    Placeholder(usize),
+    /// The summary, standing for these messages.
+    Summary(Vec<usize>),
+}
