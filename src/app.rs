@@ -214,6 +214,16 @@ impl App {
     }
 
     /// The comparison, when it is on screen.
+    /// Does `panel` show its newest lines at the bottom now? The context
+    /// reads from the top right after the host compacted it
+    /// (`Trace::just_compacted`), so the host's placeholder or summary shows.
+    pub fn anchored_at_end(&self, panel: Panel) -> bool {
+        match panel {
+            Panel::Context => !self.trace().just_compacted(self.step),
+            other => other.anchored_at_end(),
+        }
+    }
+
     pub fn comparing(&self) -> Option<&Comparison> {
         self.compare.as_ref().filter(|c| c.shown)
     }
@@ -398,6 +408,7 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::Scroll(delta) => {
             let comparing = app.comparing().is_some();
+            let at_end = app.anchored_at_end(app.focus);
             let (max, target, delta) = match (app.overlay, &mut app.compare) {
                 (Some(_), _) => (app.limits.overlay, &mut app.overlay_scroll, delta),
                 // The focused side's lanes, anchored at their newest row.
@@ -410,11 +421,7 @@ pub fn update(app: &mut App, action: Action) {
                     app.limits.panels[app.focus.index()],
                     &mut app.scroll[app.focus.index()],
                     // Offsets of these count up from the newest line.
-                    if app.focus.anchored_at_end() {
-                        -delta
-                    } else {
-                        delta
-                    },
+                    if at_end { -delta } else { delta },
                 ),
             };
             let moved = i64::from(*target) + i64::from(delta);

@@ -542,12 +542,12 @@ catalogue! {
     SUMMARY_MESSAGE = ["[主机为适应上下文窗口写的前文摘要] {text}", "[summary of earlier turns, written by the host to fit the context window] {text}"];
     COMPACTED_NOT_SENT = ["主机压缩后的消息：尚未发给模型", "Compacted by the host: not yet sent to the model"];
     WINDOW_LINE = [
-        "上下文窗口 {window} token（估算：每 4 个 ASCII 字符或每个中文字符约 1 个 token）",
-        "Context window: {window} tokens (estimated: about 4 ASCII characters, or 1 CJK character, a token)",
+        "窗口 {window} token（估算：约 4 个 ASCII 字符或 1 个中文字符算 1 个）",
+        "Window: {window} tokens (est.: ~4 ASCII chars or 1 CJK char each)",
     ];
     COMPACTED_LINE = [
-        "第 {step} 步主机压缩过：{removed} 条消息不再发送（{calls}），约 {before} → {after} token",
-        "Compacted by the host at step {step}: {removed} messages no longer sent ({calls}), ~{before} → ~{after} tokens",
+        "✂ 第 {step} 步主机移出 {removed} 条消息（{calls}）：约 {before} → {after}",
+        "✂ at step {step} the host took out {removed} messages ({calls}): ~{before} → ~{after}",
     ];
 }
 

@@ -737,6 +737,20 @@ impl Trace {
             .map(|c| c.step)
     }
 
+    /// Is `step` the host's compaction, or a step after it up to the model
+    /// call that first sends the compacted context? There the context panel
+    /// reads from the top, so what the host removed and put in is in sight.
+    pub fn just_compacted(&self, step: usize) -> bool {
+        let Some(c) = self.compactions.iter().rev().find(|c| c.step <= step) else {
+            return false;
+        };
+        self.steps.get(c.step + 1..step).is_none_or(|between| {
+            !between
+                .iter()
+                .any(|s| matches!(s.kind, StepKind::ModelCall { .. }))
+        })
+    }
+
     /// The messages the host holds at `step` start here: at the latest
     /// compaction at or before it, else 0.
     pub fn held_from(&self, step: usize) -> usize {

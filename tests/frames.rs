@@ -325,3 +325,35 @@ fn a_long_lesson_list_scrolls_and_shows_why_a_file_cannot_be_opened() {
     assert!(text.contains("▶  5"), "{text}");
     assert!(text.contains("↓ more below"), "{text}");
 }
+
+/// At the host's compaction and at the model call that first sends the
+/// compacted context, the context panel shows what the host put in (the
+/// placeholder or the summary, marked ✂) without any scrolling, on a wide
+/// screen in both languages. Later steps go back to the newest lines.
+#[test]
+fn a_compaction_shows_what_the_host_put_in_without_scrolling() {
+    for name in ["context-compaction-summary", "context-compaction-lost-fact"] {
+        for lang in Lang::ALL {
+            let a = app(name, lang);
+            let t = a.trace().clone();
+            let c = &t.compactions[0];
+            for step in [c.step, c.step + 1] {
+                assert!(t.just_compacted(step), "{name} step {}", step + 1);
+                let frame = frames::at_step(&a, step, 120, 40);
+                let text = frames::to_text(&frames::render(&frame, 120, 40));
+                // The context panel is the right-hand column of the top half.
+                let panel: String = text
+                    .lines()
+                    .take(22)
+                    .map(|l| l.chars().skip(72).collect::<String>() + "\n")
+                    .collect();
+                assert!(
+                    panel.contains("✂ ["),
+                    "{name} {lang:?} step {}:\n{panel}",
+                    step + 1
+                );
+            }
+            assert!(!t.just_compacted(c.step + 2), "{name}");
+        }
+    }
+}

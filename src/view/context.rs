@@ -24,6 +24,13 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let room = h.saturating_sub(top.len() + disk.len());
     let scroll = scroll as usize;
 
+    // Right after a compaction the list reads from the top, where the
+    // host's placeholder or summary stands; the compacted list is short.
+    if !app.anchored_at_end(crate::app::Panel::Context) {
+        let (body, _, _) = body_lines(app, w, usize::MAX);
+        let win = super::Window::from_top(body.len(), room, scroll);
+        return draw(app, &top, &body, win, &disk, area, buf);
+    }
     // Build from the newest message back, only as many lines as the window
     // needs, and a screenful more to know how far it can scroll.
     let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1);
@@ -36,14 +43,29 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     {
         body[win.start] = body[d].clone();
     }
+    draw(app, &top, &body, win, &disk, area, buf)
+}
+
+/// The top lines, the window of the message list under them, and the disk
+/// line at the bottom; returns how far the list can scroll.
+fn draw(
+    app: &App,
+    top: &[Line<'static>],
+    body: &[Line<'static>],
+    win: super::Window,
+    disk: &[Line<'static>],
+    area: Rect,
+    buf: &mut Buffer,
+) -> u16 {
     let top_len = top.len() as u16;
-    super::draw_lines(&top, area, buf);
+    let room = area.height.saturating_sub(top_len + disk.len() as u16);
+    super::draw_lines(top, area, buf);
     let list = Rect {
         y: area.y + top_len.min(area.height),
-        height: (room as u16).min(area.height.saturating_sub(top_len)),
+        height: room,
         ..area
     };
-    super::draw_window(app, &body, win, list, buf);
+    super::draw_window(app, body, win, list, buf);
     let disk_area = Rect {
         y: area
             .bottom()
@@ -52,7 +74,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         height: disk.len() as u16,
         ..area
     };
-    super::draw_lines(&disk, disk_area, buf);
+    super::draw_lines(disk, disk_area, buf);
     win.limit.min(super::MAX_SCROLL as usize) as u16
 }
 
@@ -83,13 +105,19 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
                 }
                 top.extend(hanging(vec![], &line, theme.muted(), w));
             }
-            if i > 0 {
-                top.extend(hanging(
-                    vec![],
-                    &growth(trace, i, w, lang),
-                    theme.muted(),
-                    w,
-                ));
+            // Right after a compaction its lines matter most: the growth
+            // and the tools give their room to the compacted list.
+            if app.anchored_at_end(crate::app::Panel::Context) {
+                if i > 0 {
+                    top.extend(hanging(
+                        vec![],
+                        &growth(trace, i, w, lang),
+                        theme.muted(),
+                        w,
+                    ));
+                }
+            } else {
+                return top;
             }
         }
         None => top.push(Line::styled(
