@@ -189,22 +189,23 @@ impl App {
             self.ask_next();
         }
         // The twin offered is the new lesson's, if it has one.
-        self.compare = None;
-        let twin = self.loaded.scenario.twin.as_deref();
-        if let Some(other) = twin.and_then(|name| crate::load::load(name).ok()) {
-            self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), false));
-        }
+        self.offer_twin();
     }
 
     /// A scenario that names its correct twin offers the comparison: the
     /// twin is a shipped scenario (checked when the scenario was loaded),
     /// so loading it here reads no file.
     fn with_twin(mut self) -> Self {
-        let twin = self.loaded.scenario.twin.as_deref();
-        if let Some(other) = twin.and_then(|name| crate::load::load(name).ok()) {
-            self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), false));
-        }
+        self.offer_twin();
         self
+    }
+
+    /// The comparison offered (not shown) with the lesson's twin, or none.
+    fn offer_twin(&mut self) {
+        let twin = self.loaded.scenario.twin.as_deref();
+        self.compare = twin
+            .and_then(|name| crate::load::load(name).ok())
+            .map(|other| Comparison::new(&self.loaded, Arc::new(other), false));
     }
 
     /// The app showing this run and `other` side by side (`--compare`).
@@ -213,7 +214,6 @@ impl App {
         self
     }
 
-    /// The comparison, when it is on screen.
     /// Does `panel` show its newest lines at the bottom now? The context
     /// reads from the top right after the host compacted it
     /// (`Trace::just_compacted`), so the host's placeholder or summary shows.
@@ -224,6 +224,7 @@ impl App {
         }
     }
 
+    /// The comparison, when it is on screen.
     pub fn comparing(&self) -> Option<&Comparison> {
         self.compare.as_ref().filter(|c| c.shown)
     }

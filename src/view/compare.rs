@@ -262,38 +262,6 @@ fn acting_spans(app: &App, one: &App, short: bool) -> Vec<Span<'static>> {
     spans
 }
 
-/// How the loop stands: running, or how it ended and the task's state.
-fn outcome_spans(app: &App, one: &App, long: bool) -> Vec<Span<'static>> {
-    let lang = app.lang;
-    let theme = app.theme;
-    let trace = one.trace();
-    match trace.steps[one.step].end {
-        Some(end) => vec![
-            Span::styled(
-                format!(
-                    " ■ {}{} ",
-                    i18n::lead(i18n::LOOP, lang),
-                    i18n::end_name(end, lang)
-                ),
-                theme.current_marker(),
-            ),
-            Span::styled("│ ", theme.muted()),
-            Span::styled(
-                format!(
-                    "{}{}",
-                    i18n::lead(i18n::TASK, lang),
-                    i18n::task_name(trace.task, long, lang)
-                ),
-                super::frame::task_style(app, trace.task),
-            ),
-        ],
-        None => vec![Span::styled(
-            format!(" {}", i18n::RUNNING_LOOP.get(lang)),
-            theme.muted(),
-        )],
-    }
-}
-
 /// The calls so far and their status, in one line: the pairing table in
 /// brief.
 fn pairing_line(app: &App, one: &App) -> String {
@@ -361,10 +329,10 @@ fn wide_lines(app: &App, one: &App, w: usize) -> Vec<Line<'static>> {
         truncate(&pairing_line(app, one), w.saturating_sub(1))
     )));
     let outcome = [true, false]
-        .map(|long| Line::from(outcome_spans(app, one, long)))
+        .map(|long| Line::from(super::frame::loop_state(app, one.trace(), one.step, long)))
         .into_iter()
         .find(|l| l.width() <= w)
-        .unwrap_or_else(|| Line::from(outcome_spans(app, one, false)));
+        .unwrap_or_else(|| Line::from(super::frame::loop_state(app, one.trace(), one.step, false)));
     out.push(outcome);
     out
 }
@@ -389,7 +357,7 @@ fn stacked_line(app: &App, one: &App, w: usize) -> Line<'static> {
             if acting {
                 spans.push(Span::styled(" ·", app.theme.muted()));
             }
-            spans.extend(outcome_spans(app, one, long));
+            spans.extend(super::frame::loop_state(app, one.trace(), one.step, long));
         }
         Line::from(spans)
     };

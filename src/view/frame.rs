@@ -10,7 +10,7 @@ use super::text::width;
 use crate::app::App;
 use crate::i18n;
 use crate::keymap;
-use crate::trace::{Source, TaskOutcome};
+use crate::trace::{Source, TaskOutcome, Trace};
 
 pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
@@ -56,9 +56,49 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         Source::Provider => theme.error(),
         Source::Lane(lane) => theme.lane_style(lane),
     };
-    // How the loop stands, and once it has ended, whether the task is done:
-    // two separate things, both said in words.
-    let state = |long: bool| match step.end {
+    // `level` 0: all words; 1: the task's short name; 2: also the shorter
+    // actor and no "acting:" label.
+    let who = |level: u8| {
+        let who_acts = if level < 2 {
+            i18n::who_acts(step, lang)
+        } else {
+            i18n::who_acts_short(step, lang)
+        };
+        let mut spans = vec![Span::raw(" ")];
+        if level < 2 {
+            spans.push(Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted()));
+        }
+        spans.push(Span::styled(
+            who_acts,
+            actor_style.add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::styled(" │", theme.muted()));
+        spans.extend(loop_state(app, trace, app.step, level == 0));
+        Line::from(spans)
+    };
+    // Narrow screens get shorter words, never a cut state.
+    let second = (0..=2)
+        .map(who)
+        .find(|l| l.width() <= area.width as usize)
+        .unwrap_or_else(|| who(2));
+    // The counters, in words; narrow screens get the shorter wording, and
+    // what still does not fit is cut at a word, with a mark.
+    let room = (area.width as usize).saturating_sub(1);
+    let counters = (0..=2)
+        .map(|detail| i18n::counters_at(trace, step, detail, lang))
+        .find(|c| super::text::width(c) <= room)
+        .unwrap_or_else(|| super::text::truncate(&i18n::counters_at(trace, step, 2, lang), room));
+    let third = Line::from(format!(" {counters}"));
+    super::draw_lines(&[first, second, third], area, buf);
+}
+
+/// How the loop stands at `step` of `trace`, and once it has ended,
+/// whether the task is done: two separate things, both said in words, in
+/// `app`'s language and theme. `long`: the task state's long name.
+pub(super) fn loop_state(app: &App, trace: &Trace, step: usize, long: bool) -> Vec<Span<'static>> {
+    let lang = app.lang;
+    let theme = app.theme;
+    match trace.steps[step].end {
         Some(end) => vec![
             Span::styled(
                 format!(
@@ -82,41 +122,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" {}", i18n::RUNNING_LOOP.get(lang)),
             theme.muted(),
         )],
-    };
-    // `level` 0: all words; 1: the task's short name; 2: also the shorter
-    // actor and no "acting:" label.
-    let who = |level: u8| {
-        let who_acts = if level < 2 {
-            i18n::who_acts(step, lang)
-        } else {
-            i18n::who_acts_short(step, lang)
-        };
-        let mut spans = vec![Span::raw(" ")];
-        if level < 2 {
-            spans.push(Span::styled(i18n::lead(i18n::ACTING, lang), theme.muted()));
-        }
-        spans.push(Span::styled(
-            who_acts,
-            actor_style.add_modifier(Modifier::BOLD),
-        ));
-        spans.push(Span::styled(" │", theme.muted()));
-        spans.extend(state(level == 0));
-        Line::from(spans)
-    };
-    // Narrow screens get shorter words, never a cut state.
-    let second = (0..=2)
-        .map(who)
-        .find(|l| l.width() <= area.width as usize)
-        .unwrap_or_else(|| who(2));
-    // The counters, in words; narrow screens get the shorter wording, and
-    // what still does not fit is cut at a word, with a mark.
-    let room = (area.width as usize).saturating_sub(1);
-    let counters = (0..=2)
-        .map(|detail| i18n::counters_at(trace, step, detail, lang))
-        .find(|c| super::text::width(c) <= room)
-        .unwrap_or_else(|| super::text::truncate(&i18n::counters_at(trace, step, 2, lang), room));
-    let third = Line::from(format!(" {counters}"));
-    super::draw_lines(&[first, second, third], area, buf);
+    }
 }
 
 pub(super) fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
