@@ -150,7 +150,7 @@ catalogue! {
     HOST_HOLDS = ["主机手中的消息（尚未发送）", "Messages the host holds (not sent yet)"];
     APPENDED_SINCE = ["此后追加：尚未发给模型", "Appended since: not yet sent to the model"];
     APPENDED_AFTER_END = ["最后一次调用之后追加：循环已结束，不会发送", "Added after the last call: never sent"];
-    DISK = ["磁盘（模型从未直接看到）", "Disk (never shown to the model)"];
+    DISK = ["磁盘（模型从未直接看到）", "Disk (not sent to the model)"];
     NONE = ["无", "none"];
     MORE_FILES = ["另有 {n} 个", "+{n} more"];
     NO_CALLS = ["还没有工具调用。", "No tool calls yet."];
@@ -277,7 +277,7 @@ catalogue! {
     REASON_NOT_OFFERED = ["未提供该工具", "tool not offered"];
     REASON_MISSING_ARG = ["缺少参数 {arg}", "missing argument {arg}"];
     REASON_UNKNOWN_ARG = ["未知参数 {arg}", "unknown argument {arg}"];
-    REASON_OUTSIDE = ["路径在工作区之外", "path outside the workspace"];
+    REASON_OUTSIDE = ["路径在工作区之外", "outside workspace"];
     TITLE_TASK = ["用户的任务到达主机", "The user's task arrives at the host"];
     TITLE_MODEL_CALL = ["第 {number} 次模型调用：主机发送上下文", "Model call #{number}: the host sends the context"];
     TITLE_PROPOSES_ONE = ["模型提出工具调用 {what}（只是提议）", "The model proposes {what} (a proposal only)"];
@@ -519,12 +519,12 @@ catalogue! {
     // The context window and the host's compaction (engine/compact.rs).
     STATUS_COMPACTED = ["已移出", "compacted"];
     TITLE_COMPACTS_DROP = [
-        "下一个请求约 {before} token（估算），超过窗口 {window}：主机把 {n} 条旧结果换成占位结果，降到约 {after}",
-        "The next request, ~{before} est. tokens, exceeds the window of {window}: the host replaces {n} old results with placeholders → ~{after}",
+        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条旧结果换成占位结果（约 {after}）",
+        "The host compacts: ~{before} est. tokens > window {window}; {n} old results become placeholders (~{after})",
     ];
     TITLE_COMPACTS_SUMMARY = [
-        "下一个请求约 {before} token（估算），超过窗口 {window}：主机把 {n} 条较早的消息换成一段摘要，降到约 {after}",
-        "The next request, ~{before} est. tokens, exceeds the window of {window}: the host replaces {n} earlier messages with a summary → ~{after}",
+        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条较早的消息换成摘要（约 {after}）",
+        "The host compacts: ~{before} est. tokens > window {window}; {n} earlier messages become a summary (~{after})",
     ];
     ARROW_COMPACTS = ["✂ 压缩上下文：约 {before} → {after} token（估算）", "✂ compacts: ~{before} → ~{after} est. tokens"];
     WHY_COMPACTS_DROP = [
@@ -540,14 +540,20 @@ catalogue! {
         "[result removed by the host to fit the context window (it was ~{tokens} est. tokens); call the tool again if you need it]",
     ];
     SUMMARY_MESSAGE = ["[主机为适应上下文窗口写的前文摘要] {text}", "[summary of earlier turns, written by the host to fit the context window] {text}"];
-    COMPACTED_NOT_SENT = ["主机压缩后的消息：尚未发给模型", "Compacted by the host: not yet sent to the model"];
+    COMPACTED_NOT_SENT = ["主机压缩后的消息：尚未发给模型", "Compacted by the host, not sent yet"];
     WINDOW_LINE = [
-        "窗口 {window} token（估算：约 4 个 ASCII 字符或 1 个中文字符算 1 个）",
-        "Window: {window} tokens (est.: ~4 ASCII chars or 1 CJK char each)",
+        "窗口 {window} token（估算：约 4 个 ASCII 字符或 1 个汉字算 1 个）",
+        "Window {window} tokens (≈ 4 ASCII chars or 1 CJK char each)",
     ];
-    COMPACTED_LINE = [
-        "✂ 第 {step} 步主机移出 {removed} 条消息（{calls}）：约 {before} → {after}",
-        "✂ at step {step} the host took out {removed} messages ({calls}): ~{before} → ~{after}",
+    RESULT_COMPACTED_DROP = ["✂ 模型现在只看到主机的占位结果。原结果：{text}", "✂ the model now sees only the host's placeholder; it was: {text}"];
+    RESULT_COMPACTED_SUMMARY = ["✂ 模型现在只看到主机的摘要。原结果：{text}", "✂ the model now sees only the host's summary; it was: {text}"];
+    COMPACTED_LINE_DROP = [
+        "✂ 第 {step} 步：{calls} 的结果换成占位，约 {before} → {after}",
+        "✂ step {step}: results of {calls} → placeholders, ~{before} → ~{after}",
+    ];
+    COMPACTED_LINE_SUMMARY = [
+        "✂ 第 {step} 步：{removed} 条消息（{calls}）换成摘要，约 {before} → {after}",
+        "✂ step {step}: {removed} messages ({calls}) → a summary, ~{before} → ~{after}",
     ];
 }
 
@@ -866,9 +872,23 @@ pub fn window_line(window: usize, lang: Lang) -> String {
     WINDOW_LINE.fill(lang, &[("window", &window)])
 }
 
+/// A compacted call's result in the pairing table: what the model sees
+/// now, then what the result was.
+pub fn compacted_result(policy: crate::scenario::CompactPolicy, text: &str, lang: Lang) -> String {
+    match policy {
+        crate::scenario::CompactPolicy::DropOldestResults => RESULT_COMPACTED_DROP,
+        crate::scenario::CompactPolicy::Summarize => RESULT_COMPACTED_SUMMARY,
+    }
+    .fill(lang, &[("text", &text)])
+}
+
 /// What the latest compaction removed, for the context panel.
 pub fn compacted_line(c: &crate::trace::Compaction, lang: Lang) -> String {
-    COMPACTED_LINE.fill(
+    match c.policy {
+        crate::scenario::CompactPolicy::DropOldestResults => COMPACTED_LINE_DROP,
+        crate::scenario::CompactPolicy::Summarize => COMPACTED_LINE_SUMMARY,
+    }
+    .fill(
         lang,
         &[
             ("step", &(c.step + 1)),

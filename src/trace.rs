@@ -709,10 +709,27 @@ impl Trace {
     }
 
     /// Is message `index` new on model call `mc_index`, i.e. not sent on
-    /// the call before? A copy the host made when compacting is not; the
-    /// host's placeholder or summary is.
+    /// the call before? A copy the host made when compacting is new only if
+    /// what it copies was not sent then (it was appended since); the host's
+    /// placeholder or summary is new.
     pub fn is_new(&self, mc_index: usize, index: usize) -> bool {
-        index >= self.previous_context_len(mc_index) && self.messages[index].carried.is_none()
+        let sent = match mc_index.checked_sub(1) {
+            Some(prev) => {
+                let p = &self.model_calls[prev];
+                p.context_start..p.context_len
+            }
+            None => 0..0,
+        };
+        let mut at = index;
+        loop {
+            if sent.contains(&at) {
+                return false;
+            }
+            match self.messages[at].carried {
+                Some(original) => at = original,
+                None => return true,
+            }
+        }
     }
 
     /// A call's status at `step`, counting the host's compactions.

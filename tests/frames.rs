@@ -236,7 +236,7 @@ fn a_file_the_run_creates_appears_only_once_it_exists() {
     assert!(!environment(3).contains("notes.md"), "{}", environment(3));
     let disk = screen(3)
         .lines()
-        .find(|l| l.contains("Disk (never shown"))
+        .find(|l| l.contains("Disk (not sent"))
         .unwrap()
         .to_string();
     assert!(!disk.contains("notes.md"), "{disk}");

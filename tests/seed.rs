@@ -67,10 +67,15 @@ fn the_port_keeps_the_invariants_of_the_notes_loop() {
             &trace.steps[replayed_at].kind,
             StepKind::Replays { op, conflict: false, .. } if op == "op-2"
         ));
-        assert_eq!(
-            replay.result.as_ref().unwrap().text,
-            patches[0].result.as_ref().unwrap().text
-        );
+        // The recorded result, marked as the notes' executor marks it:
+        // {**result, "replayed": True}.
+        let json = |c: &ToolCall| -> serde_json::Value {
+            serde_json::from_str(&c.result.as_ref().unwrap().text).unwrap()
+        };
+        let mut recorded = json(patches[0]);
+        assert_eq!(recorded.get("replayed"), None);
+        recorded["replayed"] = serde_json::Value::Bool(true);
+        assert_eq!(json(replay), recorded);
         assert_eq!(trace.steps[replayed_at].counters.writes, 1);
         // The test passes, and only after the patch wrote.
         let test = trace.calls.iter().find(|c| c.tool == "test").unwrap();

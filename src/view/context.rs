@@ -106,18 +106,14 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
                 top.extend(hanging(vec![], &line, theme.muted(), w));
             }
             // Right after a compaction its lines matter most: the growth
-            // and the tools give their room to the compacted list.
-            if app.anchored_at_end(crate::app::Panel::Context) {
-                if i > 0 {
-                    top.extend(hanging(
-                        vec![],
-                        &growth(trace, i, w, lang),
-                        theme.muted(),
-                        w,
-                    ));
-                }
-            } else {
-                return top;
+            // bars give their room to the compacted list.
+            if i > 0 && app.anchored_at_end(crate::app::Panel::Context) {
+                top.extend(hanging(
+                    vec![],
+                    &growth(trace, i, w, lang),
+                    theme.muted(),
+                    w,
+                ));
             }
         }
         None => top.push(Line::styled(

@@ -221,9 +221,16 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
                 | CallStatus::Compacted
         )
     })?;
-    Some(i18n::result_in_words(
-        call,
-        &one_line(&result.text),
-        app.lang,
-    ))
+    let text = i18n::result_in_words(call, &one_line(&result.text), app.lang);
+    if status != CallStatus::Compacted {
+        return Some(text);
+    }
+    // What the model sees of it now is the host's, not this result.
+    let trace = app.trace();
+    let policy = trace
+        .compactions
+        .iter()
+        .find(|c| c.calls.contains(&call.id))
+        .map(|c| c.policy)?;
+    Some(i18n::compacted_result(policy, &text, app.lang))
 }
