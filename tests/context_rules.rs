@@ -184,3 +184,39 @@ fn once_and_model_call_shape_the_run() {
         .clone();
     assert_eq!(t.len(), 3, "call #1 answers at once");
 }
+
+/// `ID.decided` names the user's answer to the host about call ID.
+#[test]
+fn a_decided_anchor_lands_on_the_users_answer() {
+    use agent_loop_sim::trace::StepKind;
+    let loaded = load::load("approve-side-effects").unwrap();
+    let t = loaded.trace(Lang::En);
+    let (at, id) = t
+        .steps
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| match &s.kind {
+            StepKind::UserDecides { call, .. } => Some((i, call.0.clone())),
+            _ => None,
+        })
+        .expect("the lesson asks the user");
+    let mut s = shipped("approve-side-effects");
+    // Only the anchor narrates: no other key can land on its step.
+    s["narration"] = json!({});
+    s["narration"][format!("{id}.decided")] =
+        json!({ "zh": "用户作答。", "en": "The user answers." });
+    let bytes = serde_json::to_vec_pretty(&s).unwrap();
+    let after = load::prepare("my.json", &bytes).unwrap();
+    assert!(after.faults.is_empty(), "{:?}", after.faults);
+    assert_eq!(
+        after.trace(Lang::En).steps[at].narration.as_deref(),
+        Some("The user answers.")
+    );
+    // An event the call never has is an error with its place.
+    let mut s = shipped("approve-side-effects");
+    let first = &t.calls[0].id.0;
+    s["narration"][format!("{first}.decidd")] = json!({ "zh": "x", "en": "x" });
+    assert!(
+        error(&s).contains("expected proposed, validated, decided, executed, result or compacted")
+    );
+}

@@ -9,6 +9,7 @@
 //! | `reply.N` | the model's reply to model call N (calls or an answer) |
 //! | `ID.proposed` | the reply that proposed call ID |
 //! | `ID.validated` | the host's check of call ID |
+//! | `ID.decided` | the user's answer when the host asked about call ID (policy `ask`) |
 //! | `ID.executed` | the host starting the tool for call ID |
 //! | `ID.result` | call ID's result attached (or its refusal, or the host's replay) |
 //! | `ID.compacted` | the host removing call ID's result from the context |
@@ -26,7 +27,7 @@ use crate::trace::{CallId, StepKind, Trace};
 use super::errors::{key_path, quoted};
 
 const EVENTS: &str = "task, model_call.N, reply.N, \
-                     CALL_ID.proposed, CALL_ID.validated, CALL_ID.executed, CALL_ID.result, \
+                     CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, \
                      CALL_ID.compacted, compacts.N, end";
 
 /// Each narration's step (0-based), in step order, and every bad key: its
@@ -139,13 +140,14 @@ fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
             let event = match tail {
                 "proposed" => Some(call.proposed),
                 "validated" => call.verdict.as_ref().map(|(s, _)| *s),
+                "decided" => call.decision.as_ref().map(|(s, _)| *s),
                 "executed" => call.started,
                 "result" => call.finished,
                 "compacted" => trace.compacted_at(&call.id),
                 _ => {
                     return Err(format!(
-                        "unknown event {} of {id}; expected proposed, validated, executed, \
-                         result or compacted",
+                        "unknown event {} of {id}; expected proposed, validated, decided, \
+                         executed, result or compacted",
                         quoted(tail)
                     ));
                 }
