@@ -538,3 +538,26 @@ fn an_injected_read_outside_the_workspace_is_refused() {
     assert_eq!(t.steps.last().unwrap().counters.tool_runs, 1);
     assert_eq!(t.task, TaskOutcome::Answered);
 }
+
+/// Files written for the format before custom tools, policies, id styles,
+/// rule conditions, anchors and the context window (the shipped scenarios
+/// as they were, kept frozen in tests/old-format) still load with no error
+/// and end as their `expect` says.
+#[test]
+fn files_written_for_the_old_format_still_pass_check() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/old-format");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.display().to_string();
+        let loaded = load::examine(&name).unwrap_or_else(|faults| {
+            panic!("{name}: {}", faults[0]);
+        });
+        assert!(!loaded.has_errors(), "{name}: {:?}", loaded.faults);
+        for lang in Lang::ALL {
+            assert_eq!(loaded.trace(lang).end, loaded.scenario.expect, "{name}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 13);
+}
