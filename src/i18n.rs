@@ -116,6 +116,10 @@ pub fn environment_lead(lang: Lang) -> String {
     )
 }
 
+pub const RESULT_N: Plural = Plural {
+    one: l(["条结果", "result"]),
+    other: l(["条结果", "results"]),
+};
 pub const MESSAGE_N: Plural = Plural {
     one: l(["条消息", "message"]),
     other: l(["条消息", "messages"]),
@@ -520,11 +524,11 @@ catalogue! {
     STATUS_COMPACTED = ["已移出", "compacted"];
     TITLE_COMPACTS_DROP = [
         "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条旧结果换成占位结果（约 {after}）",
-        "The host compacts: ~{before} est. tokens > window {window}; {n} old results become placeholders (~{after})",
+        "The host compacts: ~{before} est. tokens > window {window}; placeholders replace {n} old {results} (~{after})",
     ];
     TITLE_COMPACTS_SUMMARY = [
         "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条较早的消息换成摘要（约 {after}）",
-        "The host compacts: ~{before} est. tokens > window {window}; {n} earlier messages become a summary (~{after})",
+        "The host compacts: ~{before} est. tokens > window {window}; a summary replaces {n} earlier {messages} (~{after})",
     ];
     ARROW_COMPACTS = ["✂ 压缩上下文：约 {before} → {after} token（估算）", "✂ compacts: ~{before} → ~{after} est. tokens"];
     WHY_COMPACTS_DROP = [
@@ -553,7 +557,7 @@ catalogue! {
     ];
     COMPACTED_LINE_SUMMARY = [
         "✂ 第 {step} 步：{removed} 条消息（{calls}）换成摘要，约 {before} → {after}",
-        "✂ step {step}: {removed} messages ({calls}) → a summary, ~{before} → ~{after}",
+        "✂ step {step}: {removed} {messages} ({calls}) → a summary, ~{before} → ~{after}",
     ];
 }
 
@@ -893,6 +897,7 @@ pub fn compacted_line(c: &crate::trace::Compaction, lang: Lang) -> String {
         &[
             ("step", &(c.step + 1)),
             ("removed", &c.removed.len()),
+            ("messages", &MESSAGE_N.get(c.removed.len(), lang)),
             ("calls", &join_ids(&c.calls)),
             ("before", &c.tokens_before),
             ("after", &c.tokens_after),
@@ -1105,6 +1110,8 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
                     ("window", &c.window),
                     ("n", &c.removed.len()),
                     ("after", &c.tokens_after),
+                    ("results", &RESULT_N.get(c.removed.len(), lang)),
+                    ("messages", &MESSAGE_N.get(c.removed.len(), lang)),
                 ],
             )
         }

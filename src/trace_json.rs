@@ -468,7 +468,8 @@ impl<'a> CompactionJson<'a> {
             inserted: copy
                 .iter()
                 .enumerate()
-                .filter(|(_, m)| m.host_insert.is_some())
+                // Written at this compaction, not carried from an earlier one.
+                .filter(|(_, m)| m.host_insert.is_some() && m.carried.is_none())
                 .map(|(k, m)| MessageJson::new(trace, m, None, Some(k)))
                 .collect(),
         }

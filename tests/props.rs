@@ -334,7 +334,7 @@ proptest! {
                 && before.overlay.is_none()
             {
                 let panel = before.focus.index();
-                let grows = (delta < 0) == before.focus.anchored_at_end();
+                let grows = (delta < 0) == before.anchored_at_end(before.focus);
                 let room = if grows {
                     before.scroll[panel] < before.limits.panels[panel]
                 } else {
