@@ -116,6 +116,10 @@ pub fn environment_lead(lang: Lang) -> String {
     )
 }
 
+pub const MODEL_CALL_N: Plural = Plural {
+    one: l(["次模型调用", "model call"]),
+    other: l(["次模型调用", "model calls"]),
+};
 pub const RESULT_N: Plural = Plural {
     one: l(["条结果", "result"]),
     other: l(["条结果", "results"]),
@@ -302,7 +306,7 @@ catalogue! {
     TITLE_VERIFIES = ["主机亲自运行 {tool} 来验证", "The host runs {tool} itself to verify"];
     TITLE_CHECK_PASSED = ["验证通过：改动经过了检查", "Verification passed: the change has been checked"];
     TITLE_CHECK_FAILED = ["验证失败：失败结果发回给模型", "Verification failed: the failure goes back to the model"];
-    TITLE_BUDGET = ["{budget} 次模型调用的预算已用尽：主机停止循环", "The budget of {budget} model calls is used up: the host stops"];
+    TITLE_BUDGET = ["{budget} 次模型调用的预算已用尽：主机停止循环", "The budget of {budget} {calls} is used up: the host stops"];
     TITLE_CRASHES = ["主机没有处理 {call} 的错误，自己崩溃了", "The host does not handle the error of {call} and crashes"];
     TITLE_ENDED = [" · 结束：", " · ended: "];
     RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
@@ -1089,7 +1093,13 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         }
         .get(lang)
         .into(),
-        StepKind::BudgetExhausted { budget } => TITLE_BUDGET.fill(lang, &[("budget", budget)]),
+        StepKind::BudgetExhausted { budget } => TITLE_BUDGET.fill(
+            lang,
+            &[
+                ("budget", budget),
+                ("calls", &MODEL_CALL_N.get(*budget as usize, lang)),
+            ],
+        ),
         StepKind::Crashes { call } => TITLE_CRASHES.fill(lang, &[("call", call)]),
         StepKind::UserDecides { call, decision } => match decision {
             Decision::Approved => TITLE_USER_APPROVES,

@@ -323,10 +323,11 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
             Severity::Error,
             at("expect"),
             format!(
-                "the loop ends {} at step {steps}, after {} model calls, but \"expect\" says {}; \
+                "the loop ends {} at step {steps}, after {} {}, but \"expect\" says {}; \
                  see the steps with `agent-loop-sim trace FILE`",
                 zh.end.code(),
                 zh.model_calls.len(),
+                crate::i18n::MODEL_CALL_N.get(zh.model_calls.len(), Lang::En),
                 scenario.expect.code()
             ),
         ));
