@@ -417,3 +417,31 @@ fn every_new_field_has_its_error_with_a_place() {
         "{got}"
     );
 }
+
+/// Each tool's custom fields are checked on their own: a fault in one tool
+/// does not hide a fault in another, and both come with their place.
+#[test]
+fn faults_in_two_tools_are_both_reported() {
+    let (_, source) = load::CATALOG
+        .iter()
+        .find(|(n, _)| *n == "seed-agent-loop")
+        .unwrap();
+    let mut s: Value = serde_json::from_str(source).unwrap();
+    s["tools"][0]["parameters"]["properties"]["scope"]["type"] = json!("str");
+    s["tools"][3]["approvals"] = json!([{ "decision": "approve" }]);
+    let bytes = serde_json::to_vec_pretty(&s).unwrap();
+    let faults = match load::prepare_all("two.json", &bytes) {
+        Ok(loaded) => loaded.faults,
+        Err(faults) => faults,
+    };
+    let lines: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    assert!(
+        lines[0].contains(" at tools[0].parameters.properties.scope.type: expected one of"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[1].contains(" at tools[3].approvals: only a tool whose \"policy\" is ask"),
+        "{lines:#?}"
+    );
+}

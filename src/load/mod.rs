@@ -289,7 +289,7 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
     if let Some((path, message)) = check_twin(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
-    if let Some((path, message)) = tool_checks::check_custom_tools(&scenario) {
+    for (path, message) in tool_checks::check_custom_tools(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
     if faults.iter().any(Fault::is_error) {

@@ -11,54 +11,21 @@ use super::errors::quoted;
 
 type Problem = Option<(String, String)>;
 
-/// Every tool's custom fields, then every call's `arguments`.
-pub(super) fn check_custom_tools(s: &Scenario) -> Problem {
-    for (i, tool) in s.tools.iter().enumerate() {
-        let at = |field: &str| format!("tools[{i}].{field}");
-        let custom = !tool.results.is_empty();
-        if custom && BuiltinTool::parse(&tool.name).is_some() {
-            return Some((
-                at("results"),
-                format!(
-                    "{} is a built-in tool, which the host runs itself; expected no \"results\" \
-                     (give a custom tool another name)",
-                    quoted(&tool.name)
-                ),
-            ));
-        }
-        if let Some(schema) = &tool.parameters {
-            if !custom {
-                return Some((
-                    at("parameters"),
-                    "only a custom tool (one with \"results\") has a JSON schema; expected \
-                     \"params\" for a built-in"
-                        .into(),
-                ));
-            }
-            if !tool.params.is_empty() {
-                return Some((
-                    at("params"),
-                    "expected either \"params\" or \"parameters\", not both".into(),
-                ));
-            }
-            if let Some(problem) = check_schema(schema, &at("parameters")) {
-                return Some(problem);
-            }
-        }
-        let declared = crate::engine::call_params(tool);
-        if custom && let Some(problem) = check_results(tool, &declared, &at("results")) {
-            return Some(problem);
-        }
-        if let Some(problem) = check_policy(tool, &declared, i) {
-            return Some(problem);
-        }
-    }
+/// Every tool's custom fields, then the verify tool, then every call's
+/// `arguments`: each tool's first fault, and each call's.
+pub(super) fn check_custom_tools(s: &Scenario) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = s
+        .tools
+        .iter()
+        .enumerate()
+        .filter_map(|(i, tool)| check_tool(tool, i))
+        .collect();
     if let Some(v) = &s.verify
         && s.tools
             .iter()
             .any(|t| t.name == v.tool && t.policy != Policy::Allow)
     {
-        return Some((
+        found.push((
             "verify.tool".into(),
             "the host runs its verification itself, without asking; expected a tool whose \
              \"policy\" is allow"
@@ -68,7 +35,7 @@ pub(super) fn check_custom_tools(s: &Scenario) -> Problem {
     for (i, rule) in s.model.iter().enumerate() {
         for (j, call) in rule.calls.iter().enumerate() {
             if call.arguments.is_some() && !call.args.is_empty() {
-                return Some((
+                found.push((
                     format!("model[{i}].calls[{j}].arguments"),
                     "expected either \"args\" (name → string) or \"arguments\" (the JSON text \
                      as the model wrote it), not both"
@@ -76,6 +43,49 @@ pub(super) fn check_custom_tools(s: &Scenario) -> Problem {
                 ));
             }
         }
+    }
+    found
+}
+
+/// The first fault of tool `i`'s custom fields, if any.
+fn check_tool(tool: &ToolDef, i: usize) -> Problem {
+    let at = |field: &str| format!("tools[{i}].{field}");
+    let custom = !tool.results.is_empty();
+    if custom && BuiltinTool::parse(&tool.name).is_some() {
+        return Some((
+            at("results"),
+            format!(
+                "{} is a built-in tool, which the host runs itself; expected no \"results\" \
+             (give a custom tool another name)",
+                quoted(&tool.name)
+            ),
+        ));
+    }
+    if let Some(schema) = &tool.parameters {
+        if !custom {
+            return Some((
+                at("parameters"),
+                "only a custom tool (one with \"results\") has a JSON schema; expected \
+             \"params\" for a built-in"
+                    .into(),
+            ));
+        }
+        if !tool.params.is_empty() {
+            return Some((
+                at("params"),
+                "expected either \"params\" or \"parameters\", not both".into(),
+            ));
+        }
+        if let Some(problem) = check_schema(schema, &at("parameters")) {
+            return Some(problem);
+        }
+    }
+    let declared = crate::engine::call_params(tool);
+    if custom && let Some(problem) = check_results(tool, &declared, &at("results")) {
+        return Some(problem);
+    }
+    if let Some(problem) = check_policy(tool, &declared, i) {
+        return Some(problem);
     }
     None
 }
