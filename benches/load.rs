@@ -6,6 +6,8 @@
 //!
 //! Timings are reported here, never asserted in tests.
 
+#[path = "support/long_scenario.rs"]
+mod long_scenario;
 #[path = "support/many_rules.rs"]
 mod many_rules;
 
@@ -34,6 +36,57 @@ fn many_rules(c: &mut Criterion) {
     group.finish();
 }
 
+/// Long runs whose context reaches the window, so the host compacts: by a
+/// summary, before almost every one of 2,000 calls; by dropping old
+/// results (long ones here; dropping cannot shrink the replies, so 200
+/// calls in a window that holds them and the placeholders), once the results no longer fit. Each beside the same run
+/// without a window.
+fn compaction(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compaction");
+    group.sample_size(10);
+    let summary = serde_json::json!({ "zh": "此前读过记录，没有日期。", "en": "The notes were read before; no date." });
+    let runs = [
+        ("2000-calls-no-window", 2_000, serde_json::Value::Null),
+        (
+            "2000-calls-summarize",
+            2_000,
+            serde_json::json!({ "window": 400, "policy": "summarize", "summary": summary }),
+        ),
+        ("200-calls-no-window", 200, serde_json::Value::Null),
+        (
+            "200-calls-drop-oldest-results",
+            200,
+            serde_json::json!({ "window": 12_000, "policy": "drop_oldest_results" }),
+        ),
+    ];
+    for (name, calls, context) in runs {
+        let mut s: serde_json::Value = serde_json::from_str(&long_scenario::json(calls)).unwrap();
+        if !context.is_null() {
+            s["context"] = context;
+        }
+        // Results worth dropping: a placeholder is only put in where it is
+        // shorter than the result.
+        if calls == 200 {
+            s["files"]["notes/today.md"] = "Stand-up notes. Nothing about a release yet. "
+                .repeat(40)
+                .into();
+        }
+        let json = serde_json::to_string(&s).unwrap();
+        let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
+        let trace = engine::run(&scenario, Lang::En).unwrap();
+        eprintln!(
+            "compaction/{name}: {} steps, {} compactions, {} messages",
+            trace.len(),
+            trace.compactions.len(),
+            trace.messages.len()
+        );
+        group.bench_function(BenchmarkId::new("engine-run-one-language", name), |b| {
+            b.iter(|| engine::run(black_box(&scenario), Lang::En).unwrap())
+        });
+    }
+    group.finish();
+}
+
 /// What the lesson picker (`o`) costs at startup: every shipped scenario
 /// parsed, checked and run in both languages (`picker::gather`).
 fn catalog(c: &mut Criterion) {
@@ -51,6 +104,7 @@ fn main() {
         .measurement_time(Duration::from_secs(5))
         .configure_from_args();
     many_rules(&mut c);
+    compaction(&mut c);
     catalog(&mut c);
     c.final_summary();
 }
