@@ -6,6 +6,7 @@ use strum::VariantNames as _;
 
 use crate::scenario::{EndStatus, Scenario};
 
+use super::fields::value_errors;
 use super::keys::{Keys, scan};
 use super::{MAX_QUOTED_CHARS, ScenarioError};
 
@@ -21,8 +22,9 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
 }
 
 /// What reading the JSON gave: the scenario if serde could build it, every
-/// fault found (a syntax error stops at the first; a wrong value and keys
-/// written twice are all reported), and where each key is written.
+/// fault found (a syntax error stops at the first; wrong values, one per
+/// field or list item, and keys written twice are all reported), and where
+/// each key is written.
 pub(super) struct Parsed {
     pub scenario: Option<Scenario>,
     pub faults: Vec<ScenarioError>,
@@ -42,8 +44,18 @@ pub(super) fn parse_all(file: &str, bytes: &[u8]) -> Parsed {
             let scenario = match scenario {
                 Ok(scenario) => Some(scenario),
                 Err((fault, duplicate_field)) => {
-                    // serde's "duplicate field" is said better above.
-                    if !duplicate_field || faults.is_empty() {
+                    // serde stopped at the first wrong value: read the
+                    // fields one by one for the others. Its "duplicate
+                    // field" is said better above.
+                    let said = !faults.is_empty();
+                    let each: Vec<ScenarioError> = value_errors(file, text)
+                        .into_iter()
+                        .filter(|&(_, duplicate)| !(duplicate && said))
+                        .map(|(fault, _)| fault)
+                        .collect();
+                    if !each.is_empty() {
+                        faults.extend(each);
+                    } else if !duplicate_field || !said {
                         faults.push(fault);
                     }
                     None
@@ -92,29 +104,10 @@ fn read_json<'t>(
     let mut syntax = false;
     let mut duplicate_field = false;
     let scenario = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = json_path(e.path());
-        let inner = e.into_inner();
+        let (fault, inner) = value_fault(file, text, 0, "", e);
         syntax = !inner.is_data();
-        duplicate_field = inner.to_string().starts_with("duplicate field");
-        let mut place = match inner.line() {
-            0 => String::new(),
-            line => {
-                let (line, column) = char_column(text, line, inner.column());
-                format!("{line}:{column}")
-            }
-        };
-        if !path.is_empty() {
-            if !place.is_empty() {
-                place.push(' ');
-            }
-            place.push_str("at ");
-            place.push_str(&path);
-        }
-        ScenarioError {
-            file: file.to_string(),
-            place: (!place.is_empty()).then_some(place),
-            message: describe_json_error(&inner, &path),
-        }
+        duplicate_field = is_duplicate_field(&inner);
+        fault
     });
     let at = |e: &serde_json::Error, message: String| ScenarioError {
         file: file.to_string(),
@@ -144,6 +137,71 @@ fn read_json<'t>(
         )]
     })?;
     Ok((text, Ok(scenario)))
+}
+
+/// serde's error for the JSON that starts at byte `start` of `text` at the
+/// JSON path `prefix` (0 and "" for the whole file), as an author reads
+/// it: the place in the file (line:column, then the path) and what was
+/// expected. With serde's own error, to tell what kind it is.
+pub(super) fn value_fault(
+    file: &str,
+    text: &str,
+    start: usize,
+    prefix: &str,
+    e: serde_path_to_error::Error<serde_json::Error>,
+) -> (ScenarioError, serde_json::Error) {
+    let path = join_path(prefix, &json_path(e.path()));
+    let inner = e.into_inner();
+    let mut place = match inner.line() {
+        0 => String::new(),
+        line => {
+            let (line, column) = in_file(text, start, line, inner.column());
+            let (line, column) = char_column(text, line, column);
+            format!("{line}:{column}")
+        }
+    };
+    if !path.is_empty() {
+        if !place.is_empty() {
+            place.push(' ');
+        }
+        place.push_str("at ");
+        place.push_str(&path);
+    }
+    let fault = ScenarioError {
+        file: file.to_string(),
+        place: (!place.is_empty()).then_some(place),
+        message: describe_json_error(&inner, &path),
+    };
+    (fault, inner)
+}
+
+/// serde's "duplicate field", which the scan of keys says better.
+pub(super) fn is_duplicate_field(e: &serde_json::Error) -> bool {
+    e.to_string().starts_with("duplicate field")
+}
+
+/// serde_json's line and byte column within the part of `text` that starts
+/// at byte `start`, as a line and byte column of the whole text.
+fn in_file(text: &str, start: usize, line: usize, column: usize) -> (usize, usize) {
+    let before = &text[..start];
+    let lines_before = before.matches('\n').count();
+    match line {
+        1 => {
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            (lines_before + 1, start - line_start + column)
+        }
+        _ => (lines_before + line, column),
+    }
+}
+
+/// A path inside a value (`calls[0].tool`) put after the value's own path
+/// (`model[1]`).
+fn join_path(prefix: &str, inner: &str) -> String {
+    if prefix.is_empty() || inner.is_empty() || inner.starts_with('[') {
+        format!("{prefix}{inner}")
+    } else {
+        format!("{prefix}.{inner}")
+    }
 }
 
 /// The bytes as the text of a JSON object, or why they are not one.
@@ -310,10 +368,7 @@ pub(super) fn describe_data_error(text: &str) -> String {
     if let Some(rest) = text.strip_prefix("unknown field `") {
         let (field, expected) = rest.split_once('`').unwrap_or((rest, ""));
         let names = backticked(expected);
-        let hint = names
-            .iter()
-            .filter(|n| strsim::levenshtein(n, field) <= 2)
-            .min_by_key(|n| strsim::levenshtein(n, field))
+        let hint = did_you_mean(field, &names)
             .map(|n| format!("; did you mean \"{n}\"?"))
             .unwrap_or_default();
         return format!(
@@ -354,6 +409,15 @@ pub(super) fn describe_data_error(text: &str) -> String {
         );
     }
     text.replace('`', "\"")
+}
+
+/// The name an unknown field is most likely a misspelling of, if any.
+pub(super) fn did_you_mean<'n>(field: &str, names: &[&'n str]) -> Option<&'n str> {
+    names
+        .iter()
+        .copied()
+        .filter(|n| strsim::levenshtein(n, field) <= 2)
+        .min_by_key(|n| strsim::levenshtein(n, field))
 }
 
 /// The names inside backticks: "one of `a`, `b`" → [a, b].

@@ -11,6 +11,7 @@ use std::path::Path;
 mod anchors;
 mod checks;
 mod errors;
+mod fields;
 mod keys;
 mod read;
 mod tool_checks;

@@ -1,0 +1,199 @@
+//! `check` reports every wrong value of a file (a wrong type, an unknown
+//! field, an unknown name, a missing required field), not only the first
+//! serde meets: one per top-level field, list item or map entry, each with
+//! its line:column and JSON path, in file order.
+
+mod common;
+
+use std::path::Path;
+
+use common::run;
+
+/// The default scenario's text with `edits` (old, new) applied, as a file.
+fn edited(name: &str, edits: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/read-config-timeout.json"),
+    )
+    .unwrap();
+    for (old, new) in edits {
+        assert!(text.contains(old), "{old:?} in the default scenario");
+        text = text.replacen(old, new, 1);
+    }
+    common::scenario_file(name, &text)
+}
+
+/// `check FILE`: exit 2, nothing on stdout, and the lines on stderr
+/// without the `FILE: ` each starts with.
+fn refused(file: &str) -> Vec<String> {
+    let out = run(&["check", file]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    out.stderr
+        .lines()
+        .map(|line| {
+            line.strip_prefix(&format!("{file}: "))
+                .unwrap_or_else(|| panic!("{line:?} starts with the file"))
+                .to_string()
+        })
+        .collect()
+}
+
+const CALLS: &str =
+    "\"calls\": [ { \"tool\": \"read_file\", \"args\": { \"path\": \"config.txt\" } } ]";
+
+#[test]
+fn three_independent_wrong_values_are_all_reported() {
+    let file = edited(
+        "three-values.json",
+        &[
+            (
+                "\"params\": [\"path\"]",
+                "\"params\": [\"path\"], \"readonly\": true",
+            ),
+            (
+                "\"say\": { \"zh\": \"config.txt 中",
+                "\"calls\": 1, \"say\": { \"zh\": \"config.txt 中",
+            ),
+            ("\"expect\": \"completed\"", "\"expect\": \"done\""),
+        ],
+    );
+    assert_eq!(
+        refused(&file),
+        [
+            "24:36 at tools[0].readonly: unknown field \"readonly\" (unknown fields are refused; \
+             expected one of: name, description, params, offered, checks, parameters, \
+             side_effects, results, policy, approvals, op_id)",
+            "36:16 at model[1].calls: expected a list [ ... ], found the number 1",
+            "39:18 at expect: unknown value \"done\"; expected one of: completed, \
+             budget_exhausted, verification_missing, crashed, rejected",
+        ]
+    );
+}
+
+#[test]
+fn two_wrong_values_in_one_item_report_the_first() {
+    let file = edited(
+        "one-item.json",
+        &[
+            (
+                "\"say\": { \"zh\": \"我需要先读取",
+                "\"say\": \"read it\", \"sya\": { \"zh\": \"我需要先读取",
+            ),
+            (CALLS, "\"calls\": \"read_file\""),
+        ],
+    );
+    assert_eq!(
+        refused(&file),
+        [
+            "31:22 at model[0].say: expected an object {\"zh\": \"...\", \"en\": \"...\"}, \
+          found the string \"read it\""
+        ]
+    );
+}
+
+#[test]
+fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
+    let file = edited(
+        "top-level.json",
+        &[
+            ("  \"budget\": 4,\n", "  \"retries\": 2,\n"),
+            ("\"model\": [", "\"modle\": ["),
+            (
+                "\"2\": { \"zh\": \"第 1 次模型调用",
+                "\"2\": { \"en\": \"Model call #1\" }, \"3b\": { \"zh\": \"第 1 次模型调用",
+            ),
+            ("\"3\": {", "\"3\": 3, \"3x\": {"),
+        ],
+    );
+    let lines = refused(&file);
+    let places: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    assert_eq!(
+        places,
+        [
+            "27:11 at retries",
+            "28:9 at modle",
+            "42:34 at narration.2",
+            "43:10 at narration.3",
+            "50:1",
+        ],
+        "{lines:#?}"
+    );
+    assert!(lines[0].contains("unknown field \"retries\" (unknown fields"));
+    // A misspelt required field is said once, with its hint, not missing too.
+    assert!(lines[1].contains("unknown field \"modle\"; did you mean \"model\"?"));
+    assert_eq!(
+        lines[2],
+        "42:34 at narration.2: missing field \"zh\", which is required"
+    );
+    assert!(lines[3].contains("expected an object {\"zh\""));
+    assert_eq!(
+        lines[4],
+        "50:1: missing field \"budget\", which is required"
+    );
+}
+
+#[test]
+fn several_missing_fields_are_one_line_at_the_closing_brace() {
+    let file = common::scenario_file(
+        "bare.json",
+        "{\n  \"name\": \"bare\",\n  \"budget\": \"3\"\n}\n",
+    );
+    assert_eq!(
+        refused(&file),
+        [
+            "3:15 at budget: expected a whole number (0 or more), found the string \"3\"",
+            "4:1: missing fields \"title\", \"task\", \"about\", \"tools\", \"model\" and \
+             \"expect\", which are required",
+        ]
+    );
+}
+
+/// Keys written twice are still said by the scan of keys (first, as
+/// before), and serde's "duplicate field" is not said again; the other
+/// wrong values follow in file order.
+#[test]
+fn keys_written_twice_and_wrong_values_are_all_reported_once() {
+    let file = edited(
+        "twice.json",
+        &[
+            ("\"budget\": 4,", "\"budget\": 4, \"budget\": 5,"),
+            (
+                "\"name\": \"read_file\",",
+                "\"name\": \"read_file\", \"name\": \"read\", \"offered\": \"yes\",",
+            ),
+            (
+                CALLS,
+                "\"calls\": [ { \"tool\": \"read_file\", \"delay\": -1 } ]",
+            ),
+        ],
+    );
+    let lines = refused(&file);
+    let places: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split(": ").next().unwrap())
+        .collect();
+    assert_eq!(
+        places,
+        [
+            "22:28 at tools[0].name",
+            "27:16 at budget",
+            "32:51 at model[0].calls[0].delay"
+        ],
+        "{lines:#?}"
+    );
+    assert!(lines[0].contains("\"name\" appears twice"));
+    assert!(lines[1].contains("\"budget\" appears twice"));
+    assert!(lines[2].contains("found the number -1"));
+}
+
+#[test]
+fn the_shipped_scenarios_load_without_a_fault() {
+    for (name, _) in agent_loop_sim::load::CATALOG {
+        let loaded = agent_loop_sim::load::examine(name)
+            .unwrap_or_else(|faults| panic!("{name}: {faults:?}"));
+        assert_eq!(loaded.faults, [], "{name}");
+    }
+}
