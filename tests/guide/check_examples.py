@@ -70,6 +70,10 @@ M = [
   ('anchors', 'port-in-use', [('"call_1.result"', '"call_9.result"'), ('"reply.3"', '"reply.9"'), ('"end": {', '"20": { "zh": "结束。", "en": "The end." },\n    "end": {')]),
   ('nosummary', 'port-in-use', [('"policy": "drop_oldest_results"', '"policy": "summarize"')]),
   ('window', 'port-in-use', [('"window": 300', '"window": 250')]),
+  # wrong values, all reported
+  ('values', 'read-the-port', [('"params": ["path"]', '"params": ["path"], "readonly": true'),
+                               ('"calls": [ { "tool": "read_file", "args": { "path": "server.env" } } ]', '"calls": { "tool": "read_file", "args": { "path": "server.env" } }'),
+                               ('"expect": "completed"', '"expect": "done"')]),
 ]
 for name, base, edits in M:
     if base not in examples:
