@@ -342,4 +342,66 @@ mod tests {
         }
         assert!(compared >= 8, "{compared} files compared");
     }
+
+    /// Every JSON pointer of `value`, parents before children.
+    fn pointers(value: &serde_json::Value, at: String, out: &mut Vec<String>) {
+        use serde_json::Value;
+        let escape = |k: &str| k.replace('~', "~0").replace('/', "~1");
+        match value {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    pointers(v, format!("{at}/{}", escape(k)), out);
+                }
+            }
+            Value::Array(a) => {
+                for (i, v) in a.iter().enumerate() {
+                    pointers(v, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+        out.push(at);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 256, ..Default::default()
+        })]
+
+        /// Shipped scenarios with wrong values put in: the first fault read
+        /// field by field is the one serde gives for the whole file, with
+        /// the same place and words, and every one has a line:column.
+        #[test]
+        fn the_first_wrong_value_is_serdes_own(
+            scenario in 0..crate::load::CATALOG.len(),
+            edits in proptest::collection::vec((0..usize::MAX, 0..6usize), 1..4),
+        ) {
+            use serde_json::json;
+            let mut value: serde_json::Value =
+                serde_json::from_str(crate::load::CATALOG[scenario].1).unwrap();
+            for (at, with) in edits {
+                let mut all = Vec::new();
+                pointers(&value, String::new(), &mut all);
+                let pointer = &all[at % all.len()];
+                let new = [json!("3"), json!(-1), json!([]), json!({"zh": "x"}), json!(null),
+                    json!({"x": 1})][with].clone();
+                *value.pointer_mut(pointer).unwrap() = new;
+            }
+            // A file that is not an object is refused before (`read_text`).
+            proptest::prop_assume!(value.is_object());
+            let text = serde_json::to_string_pretty(&value).unwrap();
+            let whole = serde_path_to_error::deserialize::<_, Scenario>(
+                &mut serde_json::Deserializer::from_str(&text),
+            );
+            if let Err(e) = whole {
+                let (fault, _) = value_fault("f", &text, 0, "", e);
+                let each = value_errors("f", &text);
+                proptest::prop_assert_eq!(&each[0].0, &fault);
+                for (fault, _) in &each {
+                    let place = fault.place.as_deref().unwrap_or_default();
+                    proptest::prop_assert!(place.starts_with(|c: char| c.is_ascii_digit()), "{}", place);
+                }
+            }
+        }
+    }
 }
