@@ -39,8 +39,7 @@ pub(super) fn value_errors(file: &str, text: &str) -> Vec<(ScenarioError, bool)>
     };
     for (key, value) in &members {
         let Some(field) = fields.iter().find(|f| f.name == key) else {
-            let (fault, inner) = unknown_field(file, text, key, value);
-            found.push((fault, is_duplicate_field(&inner)));
+            found.push((unknown_field(file, text, key, value), false));
             continue;
         };
         let parts = match field.shape {
@@ -117,12 +116,7 @@ pub(super) fn value_errors(file: &str, text: &str) -> Vec<(ScenarioError, bool)>
 
 /// A top-level key `Scenario` does not have: serde's own words for it, at
 /// serde's place, the key's closing quote.
-fn unknown_field(
-    file: &str,
-    text: &str,
-    key: &str,
-    value: &RawValue,
-) -> (ScenarioError, serde_json::Error) {
+fn unknown_field(file: &str, text: &str, key: &str, value: &RawValue) -> ScenarioError {
     let alone = format!("{{{}: 0}}", serde_json::Value::from(key));
     let e = serde_json::from_str::<Scenario>(&alone)
         .err()
@@ -135,12 +129,11 @@ fn unknown_field(
         .unwrap_or(0);
     let (line, column) = line_column(text, quote);
     let path = key_path("", key);
-    let fault = ScenarioError {
+    ScenarioError {
         file: file.to_string(),
         place: Some(format!("{line}:{column} at {path}")),
         message: describe_json_error(&e, &path),
-    };
-    (fault, e)
+    }
 }
 
 /// Where `part`, a slice of `text`, starts in it.
@@ -150,9 +143,10 @@ fn start(text: &str, part: &str) -> usize {
     start.min(text.len())
 }
 
-fn read<'t, T: Deserialize<'t>>(
-    json: &'t str,
-) -> Result<T, serde_path_to_error::Error<serde_json::Error>> {
+/// serde's error, with the path inside the part read.
+type ReadError = serde_path_to_error::Error<serde_json::Error>;
+
+fn read<'t, T: Deserialize<'t>>(json: &'t str) -> Result<T, ReadError> {
     serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(json))
 }
 
@@ -163,7 +157,7 @@ struct Field {
     required: bool,
     shape: Shape,
     /// Reads the whole value, one item or one entry, as `shape` says.
-    read: fn(&str) -> Result<(), serde_path_to_error::Error<serde_json::Error>>,
+    read: fn(&str) -> Result<(), ReadError>,
 }
 
 enum Shape {
@@ -202,9 +196,7 @@ fn fields() -> [Field; 17] {
     ]
 }
 
-fn read_as<T: DeserializeOwned>(
-    json: &str,
-) -> Result<(), serde_path_to_error::Error<serde_json::Error>> {
+fn read_as<T: DeserializeOwned>(json: &str) -> Result<(), ReadError> {
     read::<T>(json).map(drop)
 }
 
