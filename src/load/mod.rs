@@ -3,7 +3,8 @@
 //!
 //! This file holds the catalogue and the way from a name or a file to a
 //! `Loaded`; `read.rs` reads a file, `errors.rs` parses JSON and rewords
-//! serde's errors, `checks.rs` checks what JSON types cannot express.
+//! serde's errors, `fields.rs` finds every wrong value (serde stops at the
+//! first), `checks.rs` checks what JSON types cannot express.
 
 use std::fmt;
 use std::path::Path;
