@@ -120,9 +120,15 @@ pub const MODEL_CALL_N: Plural = Plural {
     one: l(["次模型调用", "model call"]),
     other: l(["次模型调用", "model calls"]),
 };
+/// After a number and its measure word in Chinese (条).
 pub const RESULT_N: Plural = Plural {
-    one: l(["条结果", "result"]),
-    other: l(["条结果", "results"]),
+    one: l(["结果", "result"]),
+    other: l(["结果", "results"]),
+};
+/// After a number and its measure word in Chinese (条).
+pub const MESSAGE_WORD_N: Plural = Plural {
+    one: l(["消息", "message"]),
+    other: l(["消息", "messages"]),
 };
 pub const MESSAGE_N: Plural = Plural {
     one: l(["条消息", "message"]),
@@ -306,7 +312,7 @@ catalogue! {
     TITLE_VERIFIES = ["主机亲自运行 {tool} 来验证", "The host runs {tool} itself to verify"];
     TITLE_CHECK_PASSED = ["验证通过：改动经过了检查", "Verification passed: the change has been checked"];
     TITLE_CHECK_FAILED = ["验证失败：失败结果发回给模型", "Verification failed: the failure goes back to the model"];
-    TITLE_BUDGET = ["{budget} 次模型调用的预算已用尽：主机停止循环", "The budget of {budget} {calls} is used up: the host stops"];
+    TITLE_BUDGET = ["{budget} {calls}的预算已用尽：主机停止循环", "The budget of {budget} {calls} is used up: the host stops"];
     TITLE_CRASHES = ["主机没有处理 {call} 的错误，自己崩溃了", "The host does not handle the error of {call} and crashes"];
     TITLE_ENDED = [" · 结束：", " · ended: "];
     RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
@@ -527,11 +533,11 @@ catalogue! {
     // The context window and the host's compaction (engine/compact.rs).
     STATUS_COMPACTED = ["已移出", "compacted"];
     TITLE_COMPACTS_DROP = [
-        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条旧结果换成占位结果（约 {after}）",
+        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条旧{results}换成占位结果（约 {after}）",
         "The host compacts: ~{before} est. tokens > window {window}; placeholders replace {n} old {results} (~{after})",
     ];
     TITLE_COMPACTS_SUMMARY = [
-        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条较早的消息换成摘要（约 {after}）",
+        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条较早的{messages}换成摘要（约 {after}）",
         "The host compacts: ~{before} est. tokens > window {window}; a summary replaces {n} earlier {messages} (~{after})",
     ];
     ARROW_COMPACTS = ["✂ 压缩上下文：约 {before} → {after} token（估算）", "✂ compacts: ~{before} → ~{after} est. tokens"];
@@ -560,7 +566,7 @@ catalogue! {
         "✂ step {step}: results of {calls} → placeholders, ~{before} → ~{after}",
     ];
     COMPACTED_LINE_SUMMARY = [
-        "✂ 第 {step} 步：{removed} 条消息（{calls}）换成摘要，约 {before} → {after}",
+        "✂ 第 {step} 步：{removed} 条{messages}（{calls}）换成摘要，约 {before} → {after}",
         "✂ step {step}: {removed} {messages} ({calls}) → a summary, ~{before} → ~{after}",
     ];
 }
@@ -901,7 +907,7 @@ pub fn compacted_line(c: &crate::trace::Compaction, lang: Lang) -> String {
         &[
             ("step", &(c.step + 1)),
             ("removed", &c.removed.len()),
-            ("messages", &MESSAGE_N.get(c.removed.len(), lang)),
+            ("messages", &MESSAGE_WORD_N.get(c.removed.len(), lang)),
             ("calls", &join_ids(&c.calls)),
             ("before", &c.tokens_before),
             ("after", &c.tokens_after),
@@ -1121,7 +1127,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
                     ("n", &c.removed.len()),
                     ("after", &c.tokens_after),
                     ("results", &RESULT_N.get(c.removed.len(), lang)),
-                    ("messages", &MESSAGE_N.get(c.removed.len(), lang)),
+                    ("messages", &MESSAGE_WORD_N.get(c.removed.len(), lang)),
                 ],
             )
         }
