@@ -395,7 +395,7 @@ catalogue! {
     REASON_WRONG_TYPE = ["{arg} 类型不对", "{arg} has the wrong type"];
     DENIED_BY_USER = ["用户拒绝了这个调用：{reason}", "denied by the user: {reason}"];
     DENIED_NO_REASON = ["用户拒绝了这个调用", "denied by the user"];
-    EDITED_BY_USER = ["（用户把参数改成了 {args}）{result}", "(the user changed the arguments to {args}) {result}"];
+    EDITED_BY_USER = ["（运行前，用户改了这些参数：{args}）{result}", "(before it ran, the user changed these arguments: {args}) {result}"];
     TITLE_ASKS_USER = ["主机校验 {call}：合法；这个工具要先问用户", "The host validates {call}: valid; this tool needs the user's approval"];
     TITLE_USER_APPROVES = ["用户批准 {call}", "The user approves {call}"];
     TITLE_USER_EDITS = ["用户修改 {call} 的参数后批准", "The user approves {call} with edited arguments"];
@@ -413,8 +413,8 @@ catalogue! {
         "The user approves: only now does the host run it. The approval comes from the user, not from the model.",
     ];
     WHY_USER_EDITS = [
-        "用户改了参数再批准：主机按用户的参数运行，并在结果里告诉模型参数被改过。",
-        "The user edits the arguments and approves: the host runs the call with the user's arguments and tells the model so in the result.",
+        "用户改了参数再批准：主机按用户的参数运行。模型上下文里的调用仍是模型自己写的；这个主机在结果里写明用户改了什么（不是每个主机都会说）。",
+        "The user edits the arguments and approves: the host runs the call with the user's arguments. The call in the model's context stays as the model wrote it; this host says in the result what the user changed (not every host says so).",
     ];
     WHY_USER_DENIES = [
         "用户拒绝了：什么都不运行。拒绝和理由作为这个调用的错误结果发回给模型，模型可以据此调整。",

@@ -256,6 +256,31 @@ impl ToolCall {
         args
     }
 
+    /// The arguments the tool runs with, as `args_text` writes them, each
+    /// value the user put in by an edit marked `✎`; None unless the user
+    /// edited the call by `step`.
+    pub fn run_args_text_at(&self, step: usize) -> Option<String> {
+        let Some((decided, Decision::Edited(edit))) = &self.decision else {
+            return None;
+        };
+        if *decided > step {
+            return None;
+        }
+        let parts: Vec<String> = self
+            .run_args()
+            .iter()
+            .map(|(k, v)| {
+                let mark = if edit.iter().any(|(e, _)| e == k) {
+                    "✎ "
+                } else {
+                    ""
+                };
+                format!("\"{k}\": {mark}{}", quote(v))
+            })
+            .collect();
+        Some(format!("{{{}}}", parts.join(", ")))
+    }
+
     pub fn args_text(&self) -> String {
         if let Some(raw) = &self.raw_args {
             // The file's JSON, as values exactly; spaced after `:` and `,` as

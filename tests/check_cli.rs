@@ -611,7 +611,7 @@ fn a_file_whose_only_fault_is_expect_is_traced_with_the_fault() {
 }
 
 /// The narration anchors a key may name, as the error lists them.
-const EVENTS: &str = "task, model_call.N, reply.N, CALL_ID.proposed, CALL_ID.validated, CALL_ID.executed, CALL_ID.result, CALL_ID.compacted, compacts.N, end";
+const EVENTS: &str = "task, model_call.N, reply.N, CALL_ID.proposed, CALL_ID.validated, CALL_ID.executed, CALL_ID.result, CALL_ID.compacted, CALL_ID.decided, compacts.N, end";
 
 #[test]
 fn narration_faults_are_all_reported_and_the_run_is_still_shown() {

@@ -12,6 +12,7 @@
 //! | `ID.executed` | the host starting the tool for call ID |
 //! | `ID.result` | call ID's result attached (or its refusal, or the host's replay) |
 //! | `ID.compacted` | the host removing call ID's result from the context |
+//! | `ID.decided` | the user's answer when the host asked about call ID |
 //! | `compacts.N` | the host's Nth compaction |
 //! | `end` | the last step |
 //!
@@ -27,7 +28,7 @@ use super::errors::{key_path, quoted};
 
 const EVENTS: &str = "task, model_call.N, reply.N, \
                      CALL_ID.proposed, CALL_ID.validated, CALL_ID.executed, CALL_ID.result, \
-                     CALL_ID.compacted, compacts.N, end";
+                     CALL_ID.compacted, CALL_ID.decided, compacts.N, end";
 
 /// Each narration's step (0-based), in step order, and every bad key: its
 /// JSON path and what was expected.
@@ -142,10 +143,11 @@ fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                 "executed" => call.started,
                 "result" => call.finished,
                 "compacted" => trace.compacted_at(&call.id),
+                "decided" => call.decision.as_ref().map(|(s, _)| *s),
                 _ => {
                     return Err(format!(
                         "unknown event {} of {id}; expected proposed, validated, executed, \
-                         result or compacted",
+                         result, compacted or decided",
                         quoted(tail)
                     ));
                 }
