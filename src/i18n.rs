@@ -395,7 +395,7 @@ catalogue! {
     REASON_WRONG_TYPE = ["{arg} 类型不对", "{arg} has the wrong type"];
     DENIED_BY_USER = ["用户拒绝了这个调用：{reason}", "denied by the user: {reason}"];
     DENIED_NO_REASON = ["用户拒绝了这个调用", "denied by the user"];
-    EDITED_BY_USER = ["（运行前，用户改了这些参数：{args}）{result}", "(before it ran, the user changed these arguments: {args}) {result}"];
+    EDITED_BY_USER = ["{result}（运行前，用户改了这些参数：{args}）", "{result} (before it ran, the user changed these arguments: {args})"];
     TITLE_ASKS_USER = ["主机校验 {call}：合法；这个工具要先问用户", "The host validates {call}: valid; this tool needs the user's approval"];
     TITLE_USER_APPROVES = ["用户批准 {call}", "The user approves {call}"];
     TITLE_USER_EDITS = ["用户修改 {call} 的参数后批准", "The user approves {call} with edited arguments"];
@@ -918,7 +918,7 @@ pub fn denied_by_user(reason: &str, lang: Lang) -> String {
     DENIED_BY_USER.fill(lang, &[("reason", &reason)])
 }
 
-/// A result of a call the user edited, saying so first.
+/// A result of a call the user edited, saying so after the tool's words.
 pub fn edited_by_user(args: &str, result: &str, lang: Lang) -> String {
     EDITED_BY_USER.fill(lang, &[("args", &args), ("result", &result)])
 }

@@ -256,8 +256,9 @@ impl ToolCall {
         args
     }
 
-    /// The arguments the tool runs with, as `args_text` writes them, each
-    /// value the user put in by an edit marked `✎`; None unless the user
+    /// The arguments the tool runs with, as `args_text` writes them, the
+    /// values the user put in by an edit first and marked `✎` (a narrow
+    /// table cuts the end, not the user's values); None unless the user
     /// edited the call by `step`.
     pub fn run_args_text_at(&self, step: usize) -> Option<String> {
         let Some((decided, Decision::Edited(edit))) = &self.decision else {
@@ -266,15 +267,13 @@ impl ToolCall {
         if *decided > step {
             return None;
         }
-        let parts: Vec<String> = self
-            .run_args()
+        let edited = |k: &str| edit.iter().any(|(e, _)| e == k);
+        let mut args = self.run_args();
+        args.sort_by_key(|(k, _)| !edited(k));
+        let parts: Vec<String> = args
             .iter()
             .map(|(k, v)| {
-                let mark = if edit.iter().any(|(e, _)| e == k) {
-                    "✎ "
-                } else {
-                    ""
-                };
+                let mark = if edited(k) { "✎ " } else { "" };
                 format!("\"{k}\": {mark}{}", quote(v))
             })
             .collect();

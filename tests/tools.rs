@@ -171,7 +171,7 @@ fn ask_waits_for_the_user_who_approves_denies_or_edits() {
                 let text = &call.result.as_ref().unwrap().text;
                 assert_eq!(
                     text,
-                    "(before it ran, the user changed these arguments: {\"env\": \"prod\"}) deployed prod"
+                    "deployed prod (before it ran, the user changed these arguments: {\"env\": \"prod\"})"
                 );
             }
             _ => {
@@ -334,7 +334,11 @@ fn the_approval_lesson_approves_one_edits_one_and_returns_the_denial_to_the_mode
     let last = t.steps.len() - 1;
     let shown = edited.run_args_text_at(last).unwrap();
     assert!(
-        shown.contains("\"replace\": ✎ \"## 1.2\\n- fixes the crash"),
+        shown.starts_with("{\"replace\": ✎ \"## 1.2\\n- fixes the crash"),
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with(", \"path\": \"CHANGELOG.md\", \"find\": \"## 1.1\"}"),
         "{shown}"
     );
     assert!(edited.run_args_text_at(edited.proposed).is_none());
@@ -353,8 +357,8 @@ fn the_approval_lesson_approves_one_edits_one_and_returns_the_denial_to_the_mode
     assert!(
         result
             .text
-            .starts_with("(before it ran, the user changed these arguments: {\"replace\": ")
-            && result.text.ends_with("patched CHANGELOG.md (now v2)"),
+            .starts_with("patched CHANGELOG.md (now v2) (before it ran, the user changed these arguments: {\"replace\": ")
+            && result.text.ends_with("fixes the crash on an empty config\\n\\n## 1.1\"})"),
         "{}",
         result.text
     );

@@ -98,6 +98,7 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let changed_now = [
         Some(call.proposed),
         call.verdict.as_ref().map(|(s, _)| *s),
+        call.decision.as_ref().map(|(s, _)| *s),
         call.started,
         call.finished,
     ]
