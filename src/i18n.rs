@@ -402,7 +402,7 @@ catalogue! {
     TITLE_USER_DENIES = ["用户拒绝 {call}：理由作为结果发回给模型", "The user denies {call}: the reason goes back to the model"];
     ARROW_ASKS_USER = ["{call} ? 询问用户", "{call} ? asks the user"];
     ARROW_USER_APPROVES = ["{call} ✓ 用户批准", "{call} ✓ approved by the user"];
-    ARROW_USER_EDITS = ["{call} ✎ 用户改参：{args}", "{call} ✎ user edits: {args}"];
+    ARROW_USER_EDITS = ["{call} ✎ 用户改了 {names}", "{call} ✎ user changed {names}"];
     ARROW_USER_DENIES = ["{call} ✗ 用户拒绝：{reason}", "{call} ✗ denied: {reason}"];
     WHY_ASKS_USER = [
         "调用本身合法，但这个工具会改变环境，主机的策略是先问用户。用户回答之前，什么都不运行。",
@@ -923,22 +923,6 @@ pub fn edited_by_user(args: &str, result: &str, lang: Lang) -> String {
     EDITED_BY_USER.fill(lang, &[("args", &args), ("result", &result)])
 }
 
-/// Arguments as the pairing table writes them: `{"k": "v", …}`.
-struct ToolCallArgs<'a>(&'a [(String, String)]);
-
-impl Display for ToolCallArgs<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let call = crate::trace::ToolCall::proposed(
-            CallId(String::new()),
-            String::new(),
-            self.0.to_vec(),
-            0,
-            0,
-        );
-        f.write_str(&call.args_text())
-    }
-}
-
 /// What a built-in tool says, in words. File contents stay as they are.
 pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
     match said {
@@ -1206,8 +1190,10 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::UserDecides { call, decision } => match decision {
             Decision::Approved => ARROW_USER_APPROVES.fill(lang, &[("call", call)]),
             Decision::Edited(edit) => {
-                let args = ToolCallArgs(edit).to_string();
-                ARROW_USER_EDITS.fill(lang, &[("call", call), ("args", &args)])
+                // The names only: a value rarely fits beside the lanes; the
+                // table shows the values the call runs with.
+                let names: Vec<&str> = edit.iter().map(|(k, _)| k.as_str()).collect();
+                ARROW_USER_EDITS.fill(lang, &[("call", call), ("names", &names.join(", "))])
             }
             Decision::Denied(reason) => {
                 ARROW_USER_DENIES.fill(lang, &[("call", call), ("reason", &one_line(reason))])
