@@ -409,14 +409,14 @@ catalogue! {
     REASON_WRONG_TYPE = ["{arg} 类型不对", "{arg} has the wrong type"];
     DENIED_BY_USER = ["用户拒绝了这个调用：{reason}", "denied by the user: {reason}"];
     DENIED_NO_REASON = ["用户拒绝了这个调用", "denied by the user"];
-    EDITED_BY_USER = ["（用户把参数改成了 {args}）{result}", "(the user changed the arguments to {args}) {result}"];
+    EDITED_BY_USER = ["{result}（运行前，用户改了这些参数：{args}）", "{result} (before it ran, the user changed these arguments: {args})"];
     TITLE_ASKS_USER = ["主机校验 {call}：合法；这个工具要先问用户", "The host validates {call}: valid; this tool needs the user's approval"];
     TITLE_USER_APPROVES = ["用户批准 {call}", "The user approves {call}"];
     TITLE_USER_EDITS = ["用户修改 {call} 的参数后批准", "The user approves {call} with edited arguments"];
     TITLE_USER_DENIES = ["用户拒绝 {call}：理由作为结果发回给模型", "The user denies {call}: the reason goes back to the model"];
     ARROW_ASKS_USER = ["{call} ? 询问用户", "{call} ? asks the user"];
     ARROW_USER_APPROVES = ["{call} ✓ 用户批准", "{call} ✓ approved by the user"];
-    ARROW_USER_EDITS = ["{call} ✎ 用户改参：{args}", "{call} ✎ user edits: {args}"];
+    ARROW_USER_EDITS = ["{call} ✎ 用户改了 {names}", "{call} ✎ user changed {names}"];
     ARROW_USER_DENIES = ["{call} ✗ 用户拒绝：{reason}", "{call} ✗ denied: {reason}"];
     WHY_ASKS_USER = [
         "调用本身合法，但这个工具会改变环境，主机的策略是先问用户。用户回答之前，什么都不运行。",
@@ -427,8 +427,8 @@ catalogue! {
         "The user approves: only now does the host run it. The approval comes from the user, not from the model.",
     ];
     WHY_USER_EDITS = [
-        "用户改了参数再批准：主机按用户的参数运行，并在结果里告诉模型参数被改过。",
-        "The user edits the arguments and approves: the host runs the call with the user's arguments and tells the model so in the result.",
+        "用户改了参数再批准：主机按用户的参数运行。模型上下文里的调用仍是模型自己写的；这个主机在结果里写明用户改了什么（不是每个主机都会说）。",
+        "The user edits the arguments and approves: the host runs the call with the user's arguments. The call in the model's context stays as the model wrote it; this host says in the result what the user changed (not every host says so).",
     ];
     WHY_USER_DENIES = [
         "用户拒绝了：什么都不运行。拒绝和理由作为这个调用的错误结果发回给模型，模型可以据此调整。",
@@ -953,25 +953,9 @@ pub fn denied_by_user(reason: &str, lang: Lang) -> String {
     DENIED_BY_USER.fill(lang, &[("reason", &reason)])
 }
 
-/// A result of a call the user edited, saying so first.
+/// A result of a call the user edited, saying so after the tool's words.
 pub fn edited_by_user(args: &str, result: &str, lang: Lang) -> String {
     EDITED_BY_USER.fill(lang, &[("args", &args), ("result", &result)])
-}
-
-/// Arguments as the pairing table writes them: `{"k": "v", …}`.
-struct ToolCallArgs<'a>(&'a [(String, String)]);
-
-impl Display for ToolCallArgs<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let call = crate::trace::ToolCall::proposed(
-            CallId(String::new()),
-            String::new(),
-            self.0.to_vec(),
-            0,
-            0,
-        );
-        f.write_str(&call.args_text())
-    }
 }
 
 /// What a built-in tool says, in words. File contents stay as they are.
@@ -1249,8 +1233,10 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::UserDecides { call, decision } => match decision {
             Decision::Approved => ARROW_USER_APPROVES.fill(lang, &[("call", call)]),
             Decision::Edited(edit) => {
-                let args = ToolCallArgs(edit).to_string();
-                ARROW_USER_EDITS.fill(lang, &[("call", call), ("args", &args)])
+                // The names only: a value rarely fits beside the lanes; the
+                // table shows the values the call runs with.
+                let names: Vec<&str> = edit.iter().map(|(k, _)| k.as_str()).collect();
+                ARROW_USER_EDITS.fill(lang, &[("call", call), ("names", &names.join(", "))])
             }
             Decision::Denied(reason) => {
                 ARROW_USER_DENIES.fill(lang, &[("call", call), ("reason", &one_line(reason))])

@@ -256,6 +256,30 @@ impl ToolCall {
         args
     }
 
+    /// The arguments the tool runs with, as `args_text` writes them, the
+    /// values the user put in by an edit first and marked `✎` (a narrow
+    /// table cuts the end, not the user's values); None unless the user
+    /// edited the call by `step`.
+    pub fn run_args_text_at(&self, step: usize) -> Option<String> {
+        let Some((decided, Decision::Edited(edit))) = &self.decision else {
+            return None;
+        };
+        if *decided > step {
+            return None;
+        }
+        let edited = |k: &str| edit.iter().any(|(e, _)| e == k);
+        let mut args = self.run_args();
+        args.sort_by_key(|(k, _)| !edited(k));
+        let parts: Vec<String> = args
+            .iter()
+            .map(|(k, v)| {
+                let mark = if edited(k) { "✎ " } else { "" };
+                format!("\"{k}\": {mark}{}", quote(v))
+            })
+            .collect();
+        Some(format!("{{{}}}", parts.join(", ")))
+    }
+
     pub fn args_text(&self) -> String {
         if let Some(raw) = &self.raw_args {
             // The file's JSON, as values exactly; spaced after `:` and `,` as

@@ -220,3 +220,39 @@ fn a_decided_anchor_lands_on_the_users_answer() {
         error(&s).contains("expected proposed, validated, decided, executed, result or compacted")
     );
 }
+
+/// `ID.decided` is the user's answer to a call the host asked about: the
+/// step right after the host's check, and, for a denial, also the step of
+/// its result. A call the host never asked about is never decided.
+#[test]
+fn the_decided_anchor_is_the_users_answer() {
+    let shipped_file = load::load("approve-side-effects").unwrap();
+    let t = shipped_file.trace(Lang::En);
+    for call in t.calls.iter().filter(|c| c.decision.is_some()) {
+        let (decided, _) = call.decision.clone().unwrap();
+        let (validated, _) = call.verdict.clone().unwrap();
+        assert_eq!(decided, validated + 1, "{}", call.id);
+        assert!(t.steps[decided].narration.is_some());
+    }
+    let publish = t
+        .calls
+        .iter()
+        .find(|c| c.tool == "publish_release")
+        .unwrap();
+    assert_eq!(publish.finished, publish.decision.as_ref().map(|(s, _)| *s));
+
+    let read = t.calls[0].id.0.clone();
+    let mut s = shipped("approve-side-effects");
+    s["narration"][format!("{read}.decided")] = json!({ "zh": "x", "en": "x" });
+    assert!(
+        error(&s).starts_with(&format!(
+            "my.json: narration[\"{read}.decided\"]: {read} is never decided in the run"
+        )),
+        "{}",
+        error(&s)
+    );
+    let mut s = shipped("approve-side-effects");
+    let id = publish.id.0.clone();
+    s["narration"][format!("{id}.result")] = json!({ "zh": "x", "en": "x" });
+    assert!(error(&s).contains("which narration"), "{}", error(&s));
+}

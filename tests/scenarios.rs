@@ -95,12 +95,12 @@ fn every_scenario_has_its_story_and_end() {
         ),
         (
             "approve-side-effects",
-            "TMPVERMPQUERMPVERMPQUMA",
+            "TMPVERMPQUERMPQUERMPVERMPQUMA",
             EndStatus::Completed,
         ),
         (
             "malformed-arguments",
-            "TMPXMPXMPVERMA",
+            "TMPXMPXMPXMPVERMA",
             EndStatus::Completed,
         ),
         (

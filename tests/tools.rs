@@ -171,7 +171,7 @@ fn ask_waits_for_the_user_who_approves_denies_or_edits() {
                 let text = &call.result.as_ref().unwrap().text;
                 assert_eq!(
                     text,
-                    "(the user changed the arguments to {\"env\": \"prod\"}) deployed prod"
+                    "deployed prod (before it ran, the user changed these arguments: {\"env\": \"prod\"})"
                 );
             }
             _ => {
@@ -300,7 +300,7 @@ fn shipped_traces_show_both_real_id_styles() {
 }
 
 #[test]
-fn the_approval_lesson_approves_one_and_returns_the_denial_to_the_model() {
+fn the_approval_lesson_approves_one_edits_one_and_returns_the_denial_to_the_model() {
     let t = load::load("approve-side-effects")
         .unwrap()
         .trace(Lang::En)
@@ -310,9 +310,59 @@ fn the_approval_lesson_approves_one_and_returns_the_denial_to_the_model() {
         .iter()
         .filter_map(|c| c.decision.as_ref().map(|(_, d)| (c.tool.as_str(), d)))
         .collect();
-    assert_eq!(decided.len(), 2);
-    assert_eq!(decided[0], ("patch_file", &Decision::Approved));
-    assert_eq!(decided[1].0, "publish_release");
+    assert_eq!(decided.len(), 3);
+    assert_eq!(decided[0], ("write_file", &Decision::Approved));
+    assert!(matches!(decided[1], ("patch_file", Decision::Edited(_))));
+    assert_eq!(decided[2].0, "publish_release");
+
+    // The edited patch runs with the user's line; the model's call keeps its own.
+    let edited = t
+        .calls
+        .iter()
+        .find(|c| matches!(c.decision, Some((_, Decision::Edited(_)))))
+        .unwrap();
+    let arg = |args: &[(String, String)], k: &str| {
+        args.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+    };
+    assert!(
+        arg(&edited.args, "replace")
+            .unwrap()
+            .contains("faster start-up")
+    );
+    let replace = arg(&edited.run_args(), "replace").unwrap();
+    assert!(replace.contains("fixes the crash on an empty config"));
+    let last = t.steps.len() - 1;
+    let shown = edited.run_args_text_at(last).unwrap();
+    assert!(
+        shown.starts_with("{\"replace\": ✎ \"## 1.2\\n- fixes the crash"),
+        "{shown}"
+    );
+    assert!(
+        shown.ends_with(", \"path\": \"CHANGELOG.md\", \"find\": \"## 1.1\"}"),
+        "{shown}"
+    );
+    assert!(edited.run_args_text_at(edited.proposed).is_none());
+    assert_eq!(edited.outcome(), Some(Outcome::Ok));
+    // The next model call reads the model's own call and the noted result.
+    let after = t.context(&t.model_calls[3]);
+    let reply = after
+        .iter()
+        .find(|m| m.calls.contains(&edited.id))
+        .expect("the model's own call is in its context");
+    assert_eq!(reply.role, agent_loop_sim::trace::Role::Assistant);
+    let result = after
+        .iter()
+        .find(|m| m.call_id.as_ref() == Some(&edited.id))
+        .unwrap();
+    assert!(
+        result
+            .text
+            .starts_with("patched CHANGELOG.md (now v2) (before it ran, the user changed these arguments: {\"replace\": ")
+            && result.text.ends_with("fixes the crash on an empty config\\n\\n## 1.1\"})"),
+        "{}",
+        result.text
+    );
+
     let publish = t
         .calls
         .iter()
@@ -327,7 +377,7 @@ fn the_approval_lesson_approves_one_and_returns_the_denial_to_the_model() {
                 && m.is_error
                 && m.text.contains("Monday"))
     );
-    assert_eq!(t.steps.last().unwrap().counters.writes, 1);
+    assert_eq!(t.steps.last().unwrap().counters.writes, 2);
 }
 
 #[test]

@@ -95,8 +95,8 @@ impl<'a> Run<'a> {
         false
     }
 
-    /// A result of a call the user edited says so first: the model asked
-    /// for other arguments than the tool ran with.
+    /// A result of a call the user edited says so after the tool's words:
+    /// the model asked for other arguments than the tool ran with.
     pub(super) fn note_edit(&self, index: usize, result: ToolResult) -> ToolResult {
         let call = &self.trace.calls[index];
         let Some((_, Decision::Edited(edit))) = &call.decision else {

@@ -98,6 +98,7 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let changed_now = [
         Some(call.proposed),
         call.verdict.as_ref().map(|(s, _)| *s),
+        call.decision.as_ref().map(|(s, _)| *s),
         call.started,
         call.finished,
     ]
@@ -118,7 +119,11 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let indent = columns[2] + 2;
     let first_room = w.saturating_sub(end + 1 + mark);
     let rest_room = w.saturating_sub(indent);
-    let args = call.args_text();
+    // Once the user has edited the call, the arguments it runs with, the
+    // user's values marked; the model's own stay in the context panel.
+    let args = call
+        .run_args_text_at(app.step)
+        .unwrap_or_else(|| call.args_text());
     // A first word that does not fit the room beside a long id starts on
     // the next line, whole, rather than cut in two.
     let first_word = args.split(' ').next().unwrap_or("");
