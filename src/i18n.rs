@@ -403,7 +403,7 @@ catalogue! {
     STATUS_DENIED = ["被否决", "denied"];
     REFUSED_NOT_AUTHORISED = ["主机拒绝：工具 \"{tool}\" 未授权", "refused by host: tool \"{tool}\" is not authorised"];
     REFUSED_INVALID_JSON = ["主机拒绝：参数不是合法的 JSON 对象（{why}）", "refused by host: the arguments are not a valid JSON object ({why})"];
-    REFUSED_WRONG_TYPE = ["主机拒绝：参数 \"{arg}\" 应为 {expected}", "refused by host: argument \"{arg}\" must be of type {expected}"];
+    REFUSED_WRONG_TYPE = ["主机拒绝：参数 \"{arg}\" 的类型应为 {expected}", "refused by host: argument \"{arg}\" must be of type {expected}"];
     REASON_NOT_AUTHORISED = ["未授权", "not authorised"];
     REASON_INVALID_JSON = ["参数不是合法 JSON", "arguments are not valid JSON"];
     REASON_WRONG_TYPE = ["{arg} 类型不对", "{arg} has the wrong type"];

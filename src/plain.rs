@@ -117,12 +117,17 @@ fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
         let Some(status) = trace.status_at(call, index) else {
             continue;
         };
+        // From the user's edit on, the arguments the call runs with, as the
+        // pairing table shows them.
+        let args = call
+            .run_args_text_at(index)
+            .unwrap_or_else(|| call.args_text());
         write!(
             out,
             "  {} {} {} — {}",
             call.id,
             call.tool,
-            call.args_text(),
+            args,
             i18n::status_name(status, lang)
         )?;
         match call

@@ -268,13 +268,29 @@ impl ToolCall {
             return None;
         }
         let edited = |k: &str| edit.iter().any(|(e, _)| e == k);
+        // Where the model wrote the arguments as JSON text, a value that is
+        // not a string there (a number, `false`) is shown as JSON, not quoted.
+        let written: Option<serde_json::Map<String, serde_json::Value>> = self
+            .raw_args
+            .as_deref()
+            .and_then(|raw| serde_json::from_str(raw).ok());
+        let shown = |k: &str, v: &str| {
+            let typed = written
+                .as_ref()
+                .and_then(|w| w.get(k))
+                .is_some_and(|original| !original.is_string());
+            match serde_json::from_str::<serde_json::Value>(v) {
+                Ok(value) if typed && !value.is_string() => spaced_json(&value),
+                _ => quote(v),
+            }
+        };
         let mut args = self.run_args();
         args.sort_by_key(|(k, _)| !edited(k));
         let parts: Vec<String> = args
             .iter()
             .map(|(k, v)| {
                 let mark = if edited(k) { "✎ " } else { "" };
-                format!("\"{k}\": {mark}{}", quote(v))
+                format!("\"{k}\": {mark}{}", shown(k, v))
             })
             .collect();
         Some(format!("{{{}}}", parts.join(", ")))

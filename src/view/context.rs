@@ -277,6 +277,10 @@ fn message_lines(
     } else {
         Style::new()
     };
+    // Right after a compaction what the host put in is the point: the
+    // other messages take one line each (`f` shows them whole).
+    let brief =
+        !app.unfold && m.host_insert.is_none() && !app.anchored_at_end(crate::app::Panel::Context);
     if !m.text.is_empty() || m.calls.is_empty() {
         let text = if m.is_error && m.role == Role::Tool {
             format!("✗ {}", m.text)
@@ -297,7 +301,11 @@ fn message_lines(
             super::text::head(&text, FOLD_OVER, room)
         };
         let mut body = hanging(prefix.clone(), shown, text_style, w);
-        if !app.unfold && (long || body.len() > FOLD_OVER) {
+        if brief {
+            let line = truncate(&crate::i18n::one_line(&text), room);
+            body = hanging(prefix.clone(), &line, text_style, w);
+            body.truncate(1);
+        } else if !app.unfold && (long || body.len() > FOLD_OVER) {
             body.truncate(FOLD_KEEP);
             let note = i18n::folded(m.text.chars().count(), app.lang);
             body.extend(hanging(
@@ -322,6 +330,11 @@ fn message_lines(
         spans.push(Span::styled(format!("{id} "), theme.call_id(&id.0)));
         let rest = format!("{} {}", call.tool, call.args_text());
         let used: usize = spans.iter().map(|s| s.width()).sum();
+        if brief {
+            spans.push(Span::raw(truncate(&rest, w.saturating_sub(used))));
+            lines.push(Line::from(spans));
+            continue;
+        }
         if w.saturating_sub(used) < MIN_TEXT_ROOM {
             // As above: a long id on its own line, the call under it.
             lines.push(Line::from(spans));

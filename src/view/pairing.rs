@@ -160,12 +160,19 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
         let style = result_style(app, call, status);
         // Continuation lines sit two columns in: wrap to the narrower room.
         let room = w.saturating_sub(columns[1] + 2);
-        let (shown, cut) = super::text::head(&result, 3, room);
+        // A compacted result is history: two lines, so that the rows of
+        // every compacted call stay in sight together.
+        let most = if status == CallStatus::Compacted {
+            2
+        } else {
+            3
+        };
+        let (shown, cut) = super::text::head(&result, most, room);
         let text = format!("⇒ {shown}{}", if cut { " …" } else { "" });
         let mut wrapped = super::text::wrap(&text, room);
-        if wrapped.len() > 3 {
-            let rest = wrapped[2..].join(" ");
-            wrapped.truncate(2);
+        if wrapped.len() > most {
+            let rest = wrapped[most - 1..].join(" ");
+            wrapped.truncate(most - 1);
             wrapped.push(truncate(&rest, room));
         }
         for (k, piece) in wrapped.into_iter().enumerate() {
