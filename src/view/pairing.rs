@@ -121,9 +121,10 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let rest_room = w.saturating_sub(indent);
     // Once the user has edited the call, the arguments it runs with, the
     // user's values marked; the model's own stay in the context panel.
-    let args = call
-        .run_args_text_at(app.step)
-        .unwrap_or_else(|| call.args_text());
+    let edited = call.run_args_text_at(app.step);
+    // An edited call gets a line more, so the user's values show whole.
+    let most_more = if edited.is_some() { 3 } else { 2 };
+    let args = edited.unwrap_or_else(|| call.args_text());
     // A first word that does not fit the room beside a long id starts on
     // the next line, whole, rather than cut in two.
     let first_word = args.split(' ').next().unwrap_or("");
@@ -144,9 +145,9 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let mut lines = vec![row.into_line()];
     if !rest.is_empty() {
         let mut more = super::text::wrap(rest, rest_room);
-        if more.len() > 2 {
-            let tail = more[1..].join(" ");
-            more.truncate(1);
+        if more.len() > most_more {
+            let tail = more[most_more - 1..].join(" ");
+            more.truncate(most_more - 1);
             more.push(truncate(&tail, rest_room));
         }
         for piece in more {
