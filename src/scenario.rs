@@ -171,6 +171,10 @@ pub struct ScriptedResult {
     /// A side-effecting tool's change: this file gets this content.
     #[serde(default)]
     pub writes: Option<FileWrite>,
+    /// Files this answer reads (a search, a lint), marked read on the
+    /// environment line as a built-in read would be.
+    #[serde(default)]
+    pub reads: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

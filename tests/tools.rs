@@ -495,3 +495,25 @@ fn faults_in_two_tools_are_both_reported() {
         "{lines:#?}"
     );
 }
+
+/// A custom tool's answer that names the files it read marks them read, as
+/// a built-in read would: the search in malformed-arguments reads
+/// src/config.ts, and the environment line says so from then on.
+#[test]
+fn a_custom_answer_marks_the_files_it_read() {
+    use agent_loop_sim::trace::FileChange;
+    let loaded = load::load("malformed-arguments").unwrap();
+    let t = loaded.trace(Lang::En);
+    let search = t
+        .calls
+        .iter()
+        .find(|c| c.outcome() == Some(Outcome::Ok))
+        .expect("the fixed search runs");
+    let reads: Vec<usize> = t
+        .file_events
+        .iter()
+        .filter(|e| e.path == "src/config.ts" && e.change == FileChange::Read)
+        .map(|e| e.step)
+        .collect();
+    assert_eq!(reads, [search.finished.unwrap()]);
+}

@@ -1,6 +1,7 @@
 //! Custom tools: tools a scenario declares beyond the built-ins, with a
 //! JSON schema and scripted results. They run on the Tool lane like any
-//! other tool; a side-effecting one changes the environment (a write).
+//! other tool; a side-effecting one changes the environment (a write), and
+//! an answer may name the files it read.
 
 use crate::scenario::ToolDef;
 
@@ -25,6 +26,9 @@ impl Run<'_> {
         else {
             return Err(ToolSays::NoSuchTool(def.name.clone()));
         };
+        for path in &entry.reads {
+            workspace.mark_read(path);
+        }
         if entry.ok && def.side_effects {
             match &entry.writes {
                 Some(w) => {

@@ -209,6 +209,13 @@ impl Workspace {
         }
     }
 
+    /// A custom tool's answer read this file (if it exists).
+    pub(super) fn mark_read(&mut self, path: &str) {
+        if self.files.contains_key(path) {
+            self.events.push((path.to_string(), FileChange::Read));
+        }
+    }
+
     fn read(&mut self, path: &str) -> Result<ToolSays, ToolSays> {
         let (content, _) = self
             .files

@@ -498,6 +498,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
                                  ok,
                                  text: said,
                                  writes,
+                                 reads,
                              }| ScriptedResult {
                                 args: map(args),
                                 files: files.into_iter().map(file_check).collect(),
@@ -507,6 +508,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
                                     path: s(path),
                                     content: s(content),
                                 }),
+                                reads: reads.into_iter().map(s).collect(),
                             },
                         )
                         .collect(),

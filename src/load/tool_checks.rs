@@ -212,6 +212,15 @@ fn check_results(tool: &ToolDef, declared: &[String], at: &str) -> Problem {
                 ));
             }
         }
+        for (r, path) in result.reads.iter().enumerate() {
+            if !crate::engine::inside_workspace(path) {
+                return Some((
+                    format!("{place}.reads[{r}]"),
+                    "expected a relative path inside the workspace (no leading '/', no '..')"
+                        .into(),
+                ));
+            }
+        }
         for (c, check) in result.files.iter().enumerate() {
             if check.contains.is_some() == check.line.is_some() {
                 return Some((
