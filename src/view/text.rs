@@ -51,11 +51,44 @@ pub fn truncate(s: &str, max: usize) -> String {
         other => other,
     }
     .unwrap_or_else(|| cut_chars(s, room));
+    let kept = cjk_word_end(kept, s);
     if latin(&kept) && width(&kept) < room {
         format!("{kept} …")
     } else {
         format!("{kept}…")
     }
+}
+
+/// Between two Chinese characters any break is allowed, so a cut may split
+/// a word (现为 → 现…). Back up to the nearest punctuation within a
+/// few columns, where there is one; else keep the cut.
+fn cjk_word_end(kept: String, s: &str) -> String {
+    const BACK: usize = 8;
+    let han = |c: char| matches!(c, '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}');
+    let Some(rest) = s.strip_prefix(kept.as_str()) else {
+        return kept;
+    };
+    let split = kept.chars().last().is_some_and(han) && rest.chars().next().is_some_and(han);
+    if !split {
+        return kept;
+    }
+    let mut cols = 0;
+    for (i, c) in kept.char_indices().rev() {
+        cols += char_width(c);
+        if cols > BACK {
+            break;
+        }
+        if "，。、：；！？）」』".contains(c) {
+            return kept[..i + c.len_utf8()].to_string();
+        }
+        if "（「『".contains(c) {
+            let before = kept[..i].trim_end();
+            if !before.is_empty() {
+                return before.to_string();
+            }
+        }
+    }
+    kept
 }
 
 /// The start of `s` that can fill at most `lines` lines of `max` columns,
@@ -335,6 +368,19 @@ mod tests {
         for word in ["\"app.toml\",", "\"retries", "\"replace\":"] {
             assert!(lines.iter().any(|l| l.contains(word)), "{word}: {lines:?}");
         }
+    }
+
+    #[test]
+    fn a_chinese_cut_backs_up_to_punctuation_nearby() {
+        // 现为 would be split: the cut moves before the bracket.
+        assert_eq!(
+            truncate("已写入 VERSION（现为 v2）", 18),
+            "已写入 VERSION …"
+        );
+        // No punctuation near: the cut stays where it fell.
+        assert_eq!(truncate("一二三四五六七八九十一二三四五六", 9), "一二三四…");
+        // After punctuation, the cut keeps it.
+        assert_eq!(truncate("主机拒绝：参数不是合法的对象", 14), "主机拒绝：…");
     }
 
     #[test]
