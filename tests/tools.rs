@@ -517,3 +517,27 @@ fn a_custom_answer_marks_the_files_it_read() {
         .collect();
     assert_eq!(reads, [search.finished.unwrap()]);
 }
+
+/// `reads` names files inside the workspace, or `check` says where not.
+#[test]
+fn a_read_outside_the_workspace_is_refused_with_its_place() {
+    let (_, source) = load::CATALOG
+        .iter()
+        .find(|(n, _)| *n == "malformed-arguments")
+        .unwrap();
+    let mut s: Value = serde_json::from_str(source).unwrap();
+    s["tools"][0]["results"][0]["reads"] = json!(["../etc/passwd"]);
+    let bytes = serde_json::to_vec_pretty(&s).unwrap();
+    let faults = match load::prepare_all("reads.json", &bytes) {
+        Ok(loaded) => loaded.faults,
+        Err(faults) => faults,
+    };
+    let lines: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(
+        lines[0].contains(
+            " at tools[0].results[0].reads[0]: expected a relative path inside the workspace"
+        ),
+        "{lines:#?}"
+    );
+}
