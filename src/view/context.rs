@@ -27,13 +27,16 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // Right after a compaction the list reads from the top, where the
     // host's placeholder or summary stands; the compacted list is short.
     if !app.anchored_at_end(crate::app::Panel::Context) {
-        let (body, _, _) = body_lines(app, w, usize::MAX);
+        let (body, _, _) = body_lines(app, w, usize::MAX, usize::MAX);
         let win = super::Window::from_top(body.len(), room, scroll);
         return draw(app, &top, &body, win, &disk, area, buf);
     }
     // Build from the newest message back, only as many lines as the window
     // needs, and a screenful more to know how far it can scroll.
-    let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1);
+    // The newest message is folded to fit under the markers, so it shows
+    // from its first line (a long final answer does not open mid-sentence).
+    let newest = room.saturating_sub(2).max(2);
+    let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1, newest);
     let win = super::Window::from_end(body.len(), more, room, scroll);
     // Messages below the divider were not sent: when it is scrolled away
     // above them, it stays pinned at the top, so they never look sent.
@@ -163,8 +166,14 @@ fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) ->
 }
 
 /// The messages the host holds at this step, newest last, built backwards
-/// until `wanted` lines exist. Returns whether older messages were left out.
-fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, Option<usize>) {
+/// until `wanted` lines exist, the newest in at most `newest` lines.
+/// Returns whether older messages were left out.
+fn body_lines(
+    app: &App,
+    w: usize,
+    wanted: usize,
+    newest: usize,
+) -> (Vec<Line<'static>>, bool, Option<usize>) {
     let trace = app.trace();
     let lang = app.lang;
     let theme = app.theme;
@@ -197,7 +206,10 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, 
     while index > floor && body.len() < wanted {
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
-        let block = message_lines(app, trace, index, index - floor + 1, new, w);
+        let mut block = message_lines(app, trace, index, index - floor + 1, new, w);
+        if index + 1 == held {
+            fold_to(app, trace, index, &mut block, newest, w);
+        }
         if !divider_done && index < sent {
             divider_from_end = Some(body.len());
             body.push(divider(divider_label.get(lang), w, theme.muted()));
@@ -212,6 +224,41 @@ fn body_lines(app: &App, w: usize, wanted: usize) -> (Vec<Line<'static>>, bool, 
     body.reverse();
     let divider_at = divider_from_end.map(|d| body.len() - 1 - d);
     (body, index > floor, divider_at)
+}
+
+/// `block`, message `index`'s lines, in at most `most` lines: its first
+/// ones, then how long it is (`f` shows it whole).
+fn fold_to(
+    app: &App,
+    trace: &Trace,
+    index: usize,
+    block: &mut Vec<Line<'static>>,
+    most: usize,
+    w: usize,
+) {
+    if app.unfold || block.len() <= most {
+        return;
+    }
+    let m = &trace.messages[index];
+    // Under the text, past the number and the role column.
+    let indent = 4 + role_width(app) + 1;
+    let note = hanging(
+        vec![Span::raw(" ".repeat(indent))],
+        &i18n::folded(m.text.chars().count(), app.lang),
+        app.theme.muted(),
+        w,
+    );
+    block.truncate(most.saturating_sub(note.len()).max(1));
+    block.extend(note);
+}
+
+/// The role column fits the longest role word of the language.
+fn role_width(app: &App) -> usize {
+    [Role::User, Role::Assistant, Role::Tool]
+        .map(|r| width(i18n::role_name(r, app.lang)))
+        .into_iter()
+        .max()
+        .unwrap_or(9)
 }
 
 fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
@@ -241,12 +288,7 @@ fn message_lines(
         Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
     };
     let role = i18n::role_name(m.role, app.lang);
-    // The role column fits the longest role word of the language.
-    let role_w = [Role::User, Role::Assistant, Role::Tool]
-        .map(|r| width(i18n::role_name(r, app.lang)))
-        .into_iter()
-        .max()
-        .unwrap_or(9);
+    let role_w = role_width(app);
     let pad = " ".repeat(role_w - width(role));
     let number_style = if new {
         theme.new_message()
