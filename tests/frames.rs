@@ -357,3 +357,38 @@ fn a_compaction_shows_what_the_host_put_in_without_scrolling() {
         }
     }
 }
+
+/// The newest message in the context panel shows from its first line: a
+/// final answer longer than the panel is folded, not cut at its start.
+#[test]
+fn the_newest_message_shows_from_its_first_line() {
+    for name in CATALOG.iter().map(|(n, _)| *n) {
+        for lang in Lang::ALL {
+            let a = app(name, lang);
+            let last = a.last();
+            let t = a.trace().clone();
+            let newest = t
+                .messages
+                .iter()
+                .rfind(|m| m.step <= last)
+                .expect("a message");
+            let frame = frames::at_step(&a, last, 120, 40);
+            let buf = frames::render(&frame, 120, 40);
+            // The context panel: the right-hand column of the top half.
+            let panel: String = (0..22u16)
+                .map(|y| {
+                    let row: String = (72..120u16).map(|x| buf[(x, y)].symbol()).collect();
+                    row + "\n"
+                })
+                .collect();
+            // The first few characters of its text, as wrapped on screen.
+            let start: String = newest.text.chars().take(6).collect();
+            let flat: String = panel.split_whitespace().collect();
+            let want: String = start.split_whitespace().collect();
+            assert!(
+                flat.contains(&want),
+                "{name} {lang:?}: {start:?} not in\n{panel}"
+            );
+        }
+    }
+}
