@@ -542,12 +542,12 @@ catalogue! {
     ];
     ARROW_COMPACTS = ["✂ 压缩上下文：约 {before} → {after} token（估算）", "✂ compacts: ~{before} → ~{after} est. tokens"];
     WHY_COMPACTS_DROP = [
-        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小超过了窗口，于是把模型已经读过的最早几条结果换成简短的占位结果，call_id 不变：提供方会拒绝没有结果的工具调用，所以配对必须保留。那些结果原来写了什么，模型再也看不到了。",
-        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate is over the window, so it replaces the oldest results the model has already read with a short placeholder under the same call id: a provider rejects a tool call without its result, so the pair stays. What those results said, the model no longer sees.",
+        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小（约 4 个 ASCII 字符或 1 个汉字算 1 个 token）超过了窗口，于是把模型已经读过的最早几条结果换成简短的占位结果，call_id 不变：提供方会拒绝没有结果的工具调用，所以配对必须保留。那些结果原来写了什么，模型再也看不到了。",
+        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate (about 4 ASCII characters, or 1 CJK character, a token) is over the window, so it replaces the oldest results the model has already read with a short placeholder under the same call id: a provider rejects a tool call without its result, so the pair stays. What those results said, the model no longer sees.",
     ];
     WHY_COMPACTS_SUMMARY = [
-        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小超过了窗口，于是把最早的几轮（每轮是一条回复、它的调用和这些调用的全部结果，绝不拆开）换成一条摘要。摘要是主机放进去的：这一课里它是写好的脚本，真实的工具通常让模型来写。被换掉的几轮，模型再也看不到，只剩摘要里说的。",
-        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate is over the window, so it replaces the oldest turns (a reply with its calls and all their results, never split) with one summary message. The summary is the host's: in this lesson it is scripted; real harnesses usually have a model write it. The replaced turns the model no longer sees, only what the summary says.",
+        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小（约 4 个 ASCII 字符或 1 个汉字算 1 个 token）超过了窗口，于是把最早的几轮（每轮是一条回复、它的调用和这些调用的全部结果，绝不拆开）换成一条摘要。摘要是主机放进去的：这一课里它是写好的脚本，真实的工具通常让模型来写。被换掉的几轮，模型再也看不到，只剩摘要里说的。",
+        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate (about 4 ASCII characters, or 1 CJK character, a token) is over the window, so it replaces the oldest turns (a reply with its calls and all their results, never split) with one summary message. The summary is the host's: in this lesson it is scripted; real harnesses usually have a model write it. The replaced turns the model no longer sees, only what the summary says.",
     ];
     PLACEHOLDER = [
         "[主机为适应上下文窗口删除了这条结果（原约 {tokens} 个估算 token）；如需要，请再次调用工具]",
@@ -556,8 +556,8 @@ catalogue! {
     SUMMARY_MESSAGE = ["[主机为适应上下文窗口写的前文摘要] {text}", "[summary of earlier turns, written by the host to fit the context window] {text}"];
     COMPACTED_NOT_SENT = ["主机压缩后的消息：尚未发给模型", "Compacted by the host, not sent yet"];
     WINDOW_LINE = [
-        "窗口 {window} token（估算：约 4 个 ASCII 字符或 1 个汉字算 1 个）",
-        "Window {window} tokens (≈ 4 ASCII chars or 1 CJK char each)",
+        "窗口 {window} token（估算）",
+        "Window {window} est. tokens",
     ];
     RESULT_COMPACTED_DROP = ["✂ 模型现在只看到主机的占位结果。原结果：{text}", "✂ the model now sees only the host's placeholder; it was: {text}"];
     RESULT_COMPACTED_SUMMARY = ["✂ 模型现在只看到主机的摘要。原结果：{text}", "✂ the model now sees only the host's summary; it was: {text}"];

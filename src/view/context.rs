@@ -206,10 +206,12 @@ fn body_lines(
     while index > floor && body.len() < wanted {
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
-        let mut block = message_lines(app, trace, index, index - floor + 1, new, w);
-        if index + 1 == held {
-            fold_to(app, trace, index, &mut block, newest, w);
-        }
+        let block = message_lines(app, trace, index, index - floor + 1, new, w);
+        let block = if index + 1 == held {
+            fold_to(app, trace, index, block, newest, w)
+        } else {
+            block.lines
+        };
         if !divider_done && index < sent {
             divider_from_end = Some(body.len());
             body.push(divider(divider_label.get(lang), w, theme.muted()));
@@ -226,30 +228,44 @@ fn body_lines(
     (body, index > floor, divider_at)
 }
 
-/// `block`, message `index`'s lines, in at most `most` lines: its first
-/// ones, then how long it is (`f` shows it whole).
+/// A message too tall for the panel, in `most` lines: the first lines of
+/// its text, how long the text is (`f` shows it whole), then its tool
+/// calls, which stay. A message that fits is left as it is.
 fn fold_to(
     app: &App,
     trace: &Trace,
     index: usize,
-    block: &mut Vec<Line<'static>>,
+    block: Block,
     most: usize,
     w: usize,
-) {
-    if app.unfold || block.len() <= most {
-        return;
+) -> Vec<Line<'static>> {
+    let Block {
+        mut lines,
+        text_end,
+        indent,
+    } = block;
+    if app.unfold || lines.len() <= most.saturating_add(1) || text_end == 0 {
+        return lines;
     }
     let m = &trace.messages[index];
-    // Under the text, past the number and the role column.
-    let indent = 4 + role_width(app) + 1;
     let note = hanging(
         vec![Span::raw(" ".repeat(indent))],
         &i18n::folded(m.text.chars().count(), app.lang),
         app.theme.muted(),
         w,
     );
-    block.truncate(most.saturating_sub(note.len()).max(1));
-    block.extend(note);
+    let calls = lines.split_off(text_end);
+    let keep = most.saturating_sub(calls.len() + note.len()).max(1);
+    // Folding must leave the text shorter and the whole within `most`.
+    if keep >= text_end || keep + note.len() + calls.len() > most {
+        lines.extend(calls);
+        return lines;
+    }
+    // Its own fold note, if it had one, goes with the lines cut.
+    lines.truncate(keep);
+    lines.extend(note);
+    lines.extend(calls);
+    lines
 }
 
 /// The role column fits the longest role word of the language.
@@ -271,6 +287,14 @@ fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
 /// its own.
 const MIN_TEXT_ROOM: usize = 20;
 
+/// A message's lines: its text first (`text_end` lines, `indent` columns
+/// in), then one or more per tool call it proposes.
+struct Block {
+    lines: Vec<Line<'static>>,
+    text_end: usize,
+    indent: usize,
+}
+
 fn message_lines(
     app: &App,
     trace: &Trace,
@@ -278,7 +302,7 @@ fn message_lines(
     number: usize,
     new: bool,
     w: usize,
-) -> Vec<Line<'static>> {
+) -> Block {
     let theme = app.theme;
     let m: &Message = &trace.messages[index];
     let mark = if new { "+" } else { " " };
@@ -360,6 +384,7 @@ fn message_lines(
         lines.extend(body);
     }
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
+    let text_end = lines.len();
     for id in &m.calls {
         let Some(call) = trace.call(id) else { continue };
         let lead = if lines.is_empty() {
@@ -384,7 +409,11 @@ fn message_lines(
         }
         lines.extend(hanging(spans, &rest, Style::new(), w));
     }
-    lines
+    Block {
+        lines,
+        text_end,
+        indent,
+    }
 }
 
 fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {

@@ -70,14 +70,23 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // screenful more to know how far it can scroll.
     let wanted = room * 2 + scroll + 1;
     let mut rows: Vec<Line<'static>> = Vec::new();
+    // For each line (newest first), how far its call's first line is.
+    let mut back: Vec<usize> = Vec::new();
     let mut next = calls.len();
     while next > 0 && rows.len() < wanted {
         next -= 1;
         let block = call_rows(app, &calls[next], &columns, w);
+        back.extend((0..block.len()).rev());
         rows.extend(block.into_iter().rev());
     }
     rows.reverse();
+    back.reverse();
     let win = super::Window::from_end(rows.len(), next > 0, room, scroll);
+    // A call whose first line is scrolled away above keeps it in sight, in
+    // place of its top visible line: a result is never shown without its id.
+    if win.start < win.end && back[win.start] > 0 {
+        rows[win.start] = rows[win.start - back[win.start]].clone();
+    }
     let list = Rect {
         y: area.y + 1,
         height: room as u16,
