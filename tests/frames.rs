@@ -358,7 +358,7 @@ fn a_compaction_shows_what_the_host_put_in_without_scrolling() {
     }
 }
 
-/// The newest message in the context panel shows from its first line: a
+/// The newest reply in the context panel shows from its first line: a
 /// final answer longer than the panel is folded, not cut at its start.
 #[test]
 fn the_newest_message_shows_from_its_first_line() {
@@ -372,6 +372,10 @@ fn the_newest_message_shows_from_its_first_line() {
                 .iter()
                 .rfind(|m| m.step <= last)
                 .expect("a message");
+            // Tool results keep their end in sight; a reply reads from its start.
+            if newest.role != agent_loop_sim::trace::Role::Assistant {
+                continue;
+            }
             let frame = frames::at_step(&a, last, 120, 40);
             let buf = frames::render(&frame, 120, 40);
             // The context panel: the right-hand column of the top half.

@@ -33,7 +33,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     }
     // Build from the newest message back, only as many lines as the window
     // needs, and a screenful more to know how far it can scroll.
-    // The newest message is folded to fit under the markers, so it shows
+    // The newest reply is folded to fit under the markers, so it shows
     // from its first line (a long final answer does not open mid-sentence).
     let newest = room.saturating_sub(2).max(2);
     let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1, newest);
@@ -207,7 +207,10 @@ fn body_lines(
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
         let block = message_lines(app, trace, index, index - floor + 1, new, w);
-        let block = if index + 1 == held {
+        // A reply too tall for the panel reads from its start (a final
+        // answer); a tool result keeps its end in sight, as before.
+        let reply = trace.messages[index].role == Role::Assistant;
+        let block = if index + 1 == held && reply {
             fold_to(app, trace, index, block, newest, w)
         } else {
             block.lines
