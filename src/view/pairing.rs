@@ -70,22 +70,27 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // screenful more to know how far it can scroll.
     let wanted = room * 2 + scroll + 1;
     let mut rows: Vec<Line<'static>> = Vec::new();
-    // For each line (newest first), how far its call's first line is.
-    let mut back: Vec<usize> = Vec::new();
+    // For each line (newest first), the call it belongs to and whether it
+    // is that call's first line.
+    let mut owner: Vec<(usize, bool)> = Vec::new();
     let mut next = calls.len();
     while next > 0 && rows.len() < wanted {
         next -= 1;
         let block = call_rows(app, &calls[next], &columns, w);
-        back.extend((0..block.len()).rev());
+        owner.extend((0..block.len()).rev().map(|k| (next, k == 0)));
         rows.extend(block.into_iter().rev());
     }
     rows.reverse();
-    back.reverse();
+    owner.reverse();
     let win = super::Window::from_end(rows.len(), next > 0, room, scroll);
-    // A call whose first line is scrolled away above keeps it in sight, in
-    // place of its top visible line: a result is never shown without its id.
-    if win.start < win.end && back[win.start] > 0 {
-        rows[win.start] = rows[win.start - back[win.start]].clone();
+    // A call whose first line is scrolled away above: its id is written in
+    // the empty id column of its top visible line, so a result or an
+    // argument is never shown without the call it belongs to.
+    if win.start < win.end
+        && let (call, false) = owner[win.start]
+    {
+        let id = &calls[call].id.0;
+        rows[win.start] = with_id(&rows[win.start], id, id_w, app);
     }
     let list = Rect {
         y: area.y + 1,
@@ -94,6 +99,27 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     };
     super::draw_window(app, &rows, win, list, buf);
     win.limit.min(super::MAX_SCROLL as usize) as u16
+}
+
+/// `line`, a continuation line, with `id` in its empty id column (cut to
+/// fit); unchanged if that column is not empty.
+fn with_id(line: &Line<'static>, id: &str, id_w: usize, app: &App) -> Line<'static> {
+    let Some(first) = line.spans.first() else {
+        return line.clone();
+    };
+    let blank = first.content.chars().all(|c| c == ' ');
+    let indent = width(&first.content);
+    if !blank || indent < id_w {
+        return line.clone();
+    }
+    let shown = truncate(id, id_w.saturating_sub(1));
+    let pad = id_w - width(&shown);
+    let mut spans = vec![
+        Span::styled(shown, app.theme.call_id(id)),
+        Span::raw(" ".repeat(pad + indent - id_w)),
+    ];
+    spans.extend(line.spans[1..].iter().cloned());
+    Line::from(spans)
 }
 
 /// A call's row, and under it its result as attached, wrapped to at most
