@@ -19,7 +19,7 @@ use std::collections::{BTreeSet, HashMap};
 use aho_corasick::AhoCorasick;
 
 use crate::scenario::{CallMatch, ResultStatus, Rule};
-use crate::trace::{CallId, HostInsert, Message, Role, ToolCall};
+use crate::trace::{CallId, HostInsert, Message, Outcome, Role, ToolCall};
 
 /// The four tests of a condition, in the order `Condition` lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,27 +280,38 @@ pub fn result_status(call: &ToolCall, m: &Message) -> Option<ResultStatus> {
     if m.host_insert == Some(HostInsert::Placeholder) {
         return Some(ResultStatus::Compacted);
     }
-    let code = call.outcome()?.code();
-    <ResultStatus as strum::VariantNames>::VARIANTS
-        .iter()
-        .position(|v| *v == code)
-        .map(|i| RESULT_STATUSES[i])
+    // One arm per outcome: a new outcome cannot go unmatched by rules.
+    Some(match call.outcome()? {
+        Outcome::Ok => ResultStatus::Ok,
+        Outcome::Error => ResultStatus::Error,
+        Outcome::Refused => ResultStatus::Refused,
+        Outcome::Replayed => ResultStatus::Replayed,
+        Outcome::OpConflict => ResultStatus::OpConflict,
+        Outcome::Denied => ResultStatus::Denied,
+    })
 }
-
-/// Every `ResultStatus`, in the order of its `VARIANTS`.
-const RESULT_STATUSES: [ResultStatus; 7] = [
-    ResultStatus::Ok,
-    ResultStatus::Error,
-    ResultStatus::Refused,
-    ResultStatus::Replayed,
-    ResultStatus::OpConflict,
-    ResultStatus::Denied,
-    ResultStatus::Compacted,
-];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rule names a result's status as the trace JSON names its outcome
+    /// (`outcome` on every result), plus `compacted`.
+    #[test]
+    fn status_names_are_the_outcome_names() {
+        use strum::VariantNames;
+        let outcomes = [
+            Outcome::Ok,
+            Outcome::Error,
+            Outcome::Refused,
+            Outcome::Replayed,
+            Outcome::OpConflict,
+            Outcome::Denied,
+        ];
+        let mut names: Vec<&str> = outcomes.iter().map(|o| o.code()).collect();
+        names.push("compacted");
+        assert_eq!(ResultStatus::VARIANTS, names.as_slice());
+    }
     use crate::load::{self, CATALOG};
     use crate::scenario::Lang;
 

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::run;
+use common::{edited_default as edited, run};
 use serde_json::Value;
 
 /// A refusal a user can read: exit 2, nothing on stdout, one short line on
@@ -487,19 +487,6 @@ fn help_and_version() {
         version.stdout.trim(),
         format!("agent-loop-sim {}", env!("CARGO_PKG_VERSION"))
     );
-}
-
-/// The default scenario's text with `edits` (old, new) applied, as a file.
-fn edited(name: &str, edits: &[(&str, &str)]) -> String {
-    let mut text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/read-config-timeout.json"),
-    )
-    .unwrap();
-    for (old, new) in edits {
-        assert!(text.contains(old), "{old:?} in the default scenario");
-        text = text.replacen(old, new, 1);
-    }
-    common::scenario_file(name, &text)
 }
 
 #[test]

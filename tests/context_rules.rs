@@ -2,14 +2,12 @@
 //! place), narration anchors landing where they say, and rule conditions
 //! seen through a real run.
 
-use agent_loop_sim::load::{self, CATALOG};
-use agent_loop_sim::scenario::Lang;
-use serde_json::{Value, json};
+mod common;
 
-fn shipped(name: &str) -> Value {
-    let (_, source) = CATALOG.iter().find(|(n, _)| *n == name).unwrap();
-    serde_json::from_str(source).unwrap()
-}
+use agent_loop_sim::load;
+use agent_loop_sim::scenario::Lang;
+use common::shipped_json;
+use serde_json::{Value, json};
 
 /// The first error `check` prints for a changed copy of a scenario (a file
 /// that cannot run, or one whose run is shown with its faults), with its
@@ -40,39 +38,39 @@ fn error(s: &Value) -> String {
 
 #[test]
 fn each_new_field_has_its_error_with_its_place() {
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["model"][0]["when"]["has_result"]["count"] = json!(0);
     assert_eq!(
         error(&s),
         "my.json: model[0].when.has_result.count: expected a count from 1 (how many matching results; 1 if left out)"
     );
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["model"][0]["when"]["model_call"] = json!(0);
     assert!(
         error(&s)
             .starts_with("my.json: model[0].when.model_call: expected a model call number from 1")
     );
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["model"][0]["when"]["has_result"]["status"] = json!("approved");
     assert!(error(&s).ends_with(
         "my.json: model[0].when.has_result.status: unknown value \"approved\"; expected one of: ok, error, refused, replayed, op_conflict, denied, compacted"
     ));
-    let mut s = shipped("context-compaction-summary");
+    let mut s = shipped_json("context-compaction-summary");
     s["context"].as_object_mut().unwrap().remove("summary");
     assert!(
         error(&s)
             .starts_with("my.json: context.summary: the policy \"summarize\" needs a \"summary\"")
     );
-    let mut s = shipped("context-compaction-lost-fact");
+    let mut s = shipped_json("context-compaction-lost-fact");
     s["context"]["summary"] = json!({ "zh": "x", "en": "x" });
     assert!(
         error(&s)
             .starts_with("my.json: context.summary: only the policy \"summarize\" uses a summary")
     );
-    let mut s = shipped("context-compaction-lost-fact");
+    let mut s = shipped_json("context-compaction-lost-fact");
     s["context"]["window"] = json!(0);
     assert!(error(&s).starts_with("my.json: context.window: expected a window from 1"));
-    let mut s = shipped("context-compaction-lost-fact");
+    let mut s = shipped_json("context-compaction-lost-fact");
     s["context"]["window"] = json!(200);
     assert_eq!(
         error(&s),
@@ -83,33 +81,33 @@ fn each_new_field_has_its_error_with_its_place() {
 
 #[test]
 fn a_narration_anchor_names_an_event_of_the_run_and_one_step_once() {
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["9"] = s["narration"]["call_2.result"].clone();
     assert_eq!(
         error(&s),
         "my.json: narration[\"call_2.result\"]: lands on step 9, which narration.9 also narrates; expected one narration per step"
     );
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["call_2.executed"] = json!({ "zh": "x", "en": "x" });
     assert!(error(&s).starts_with(
         "my.json: narration[\"call_2.executed\"]: call_2 is never executed in the run"
     ));
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["call_7.result"] = json!({ "zh": "x", "en": "x" });
     assert!(
         error(&s).contains("\"call_7\" is not a call id of the run (calls are call_1 … call_2)")
     );
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["reply.9"] = json!({ "zh": "x", "en": "x" });
     assert!(error(&s).contains("model call #9 gets no reply in the run"));
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["model_call.x"] = json!({ "zh": "x", "en": "x" });
     assert!(error(&s).contains("expected model_call.N with N a number from 1"));
 }
 
 #[test]
 fn anchors_land_on_their_events_and_mix_with_step_numbers() {
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     // Replace one anchor by its step number: the same step is narrated.
     let text = s["narration"]
         .as_object_mut()
@@ -149,7 +147,7 @@ fn anchors_land_on_their_events_and_mix_with_step_numbers() {
 /// names call #1 holds there only.
 #[test]
 fn once_and_model_call_shape_the_run() {
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     let rules = s["model"].as_array_mut().unwrap();
     let tempted = rules.remove(1);
     rules.insert(0, tempted);
@@ -159,7 +157,7 @@ fn once_and_model_call_shape_the_run() {
         .trace(Lang::En)
         .clone();
     assert_eq!(t.calls.len(), 2, "the tempted read is proposed once");
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["model"][1].as_object_mut().unwrap().remove("once");
     let rules = s["model"].as_array_mut().unwrap();
     let tempted = rules.remove(1);
@@ -171,7 +169,7 @@ fn once_and_model_call_shape_the_run() {
         .trace(Lang::En)
         .clone();
     assert_eq!(t.calls.len(), 4, "without once it asks at every call");
-    let mut s = shipped("prompt-injection-in-file");
+    let mut s = shipped_json("prompt-injection-in-file");
     s["model"].as_array_mut().unwrap().insert(
         0,
         json!({ "when": { "model_call": 1 }, "say": { "zh": "不读了。", "en": "Not reading." } }),
@@ -200,7 +198,7 @@ fn a_decided_anchor_lands_on_the_users_answer() {
             _ => None,
         })
         .expect("the lesson asks the user");
-    let mut s = shipped("approve-side-effects");
+    let mut s = shipped_json("approve-side-effects");
     // Only the anchor narrates: no other key can land on its step.
     s["narration"] = json!({});
     s["narration"][format!("{id}.decided")] =
@@ -213,7 +211,7 @@ fn a_decided_anchor_lands_on_the_users_answer() {
         Some("The user answers.")
     );
     // An event the call never has is an error with its place.
-    let mut s = shipped("approve-side-effects");
+    let mut s = shipped_json("approve-side-effects");
     let first = &t.calls[0].id.0;
     s["narration"][format!("{first}.decidd")] = json!({ "zh": "x", "en": "x" });
     assert!(
@@ -242,7 +240,7 @@ fn the_decided_anchor_is_the_users_answer() {
     assert_eq!(publish.finished, publish.decision.as_ref().map(|(s, _)| *s));
 
     let read = t.calls[0].id.0.clone();
-    let mut s = shipped("approve-side-effects");
+    let mut s = shipped_json("approve-side-effects");
     s["narration"][format!("{read}.decided")] = json!({ "zh": "x", "en": "x" });
     assert!(
         error(&s).starts_with(&format!(
@@ -251,7 +249,7 @@ fn the_decided_anchor_is_the_users_answer() {
         "{}",
         error(&s)
     );
-    let mut s = shipped("approve-side-effects");
+    let mut s = shipped_json("approve-side-effects");
     let id = publish.id.0.clone();
     s["narration"][format!("{id}.result")] = json!({ "zh": "x", "en": "x" });
     assert!(error(&s).contains("which narration"), "{}", error(&s));

@@ -280,17 +280,21 @@ fn a_replayed_patch_writes_once_and_the_test_passes_after_it() {
     assert!(test.finished > first.finished);
 }
 
-#[test]
-fn the_host_verifies_done_and_the_failure_goes_back() {
-    let t = trace("verify-before-done");
-    let verified: Vec<bool> = t
-        .steps
+/// Whether each of the host's own verifications passed, in order.
+fn verified(t: &Trace) -> Vec<bool> {
+    t.steps
         .iter()
         .filter_map(|s| match s.kind {
             StepKind::Verified { passed, .. } => Some(passed),
             _ => None,
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_host_verifies_done_and_the_failure_goes_back() {
+    let t = trace("verify-before-done");
+    let verified = verified(&t);
     assert_eq!(verified, [false, true]);
     let fourth = &t.model_calls[3];
     assert!(
@@ -427,14 +431,7 @@ fn a_verify_is_satisfied_only_by_a_call_with_its_own_arguments() {
     let wrong = write_then_read(r#"{ "path": "nope.rs" }"#);
     let loaded = load::prepare("strict.json", wrong.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     let t = loaded.trace(Lang::En);
-    let verified: Vec<bool> = t
-        .steps
-        .iter()
-        .filter_map(|s| match s.kind {
-            StepKind::Verified { passed, .. } => Some(passed),
-            _ => None,
-        })
-        .collect();
+    let verified = verified(t);
     assert!(!verified.is_empty(), "the host verifies: {}", story(t));
     assert!(verified.iter().all(|passed| !passed));
     assert_eq!(t.end, EndStatus::BudgetExhausted);

@@ -3,11 +3,14 @@
 //! text, and id styles: what the engine does with each, and the errors an
 //! author gets for each new field.
 
+mod common;
+
 use agent_loop_sim::load::{self, prepare};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::trace::{
     CallStatus, Decision, Outcome, Refusal, StepKind, ToolCall, Trace, Verdict,
 };
+use common::{faults_of, shipped_json};
 use serde_json::{Value, json};
 
 /// A small scenario with one custom tool; `tool` and `model` replace the
@@ -472,19 +475,10 @@ fn every_new_field_has_its_error_with_a_place() {
 /// does not hide a fault in another, and both come with their place.
 #[test]
 fn faults_in_two_tools_are_both_reported() {
-    let (_, source) = load::CATALOG
-        .iter()
-        .find(|(n, _)| *n == "seed-agent-loop")
-        .unwrap();
-    let mut s: Value = serde_json::from_str(source).unwrap();
+    let mut s = shipped_json("seed-agent-loop");
     s["tools"][0]["parameters"]["properties"]["scope"]["type"] = json!("str");
     s["tools"][3]["approvals"] = json!([{ "decision": "approve" }]);
-    let bytes = serde_json::to_vec_pretty(&s).unwrap();
-    let faults = match load::prepare_all("two.json", &bytes) {
-        Ok(loaded) => loaded.faults,
-        Err(faults) => faults,
-    };
-    let lines: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+    let lines = faults_of("two.json", &s);
     assert_eq!(lines.len(), 2, "{lines:#?}");
     assert!(
         lines[0].contains(" at tools[0].parameters.properties.scope.type: expected one of"),
@@ -521,18 +515,9 @@ fn a_custom_answer_marks_the_files_it_read() {
 /// `reads` names files inside the workspace, or `check` says where not.
 #[test]
 fn a_read_outside_the_workspace_is_refused_with_its_place() {
-    let (_, source) = load::CATALOG
-        .iter()
-        .find(|(n, _)| *n == "malformed-arguments")
-        .unwrap();
-    let mut s: Value = serde_json::from_str(source).unwrap();
+    let mut s = shipped_json("malformed-arguments");
     s["tools"][0]["results"][0]["reads"] = json!(["../etc/passwd"]);
-    let bytes = serde_json::to_vec_pretty(&s).unwrap();
-    let faults = match load::prepare_all("reads.json", &bytes) {
-        Ok(loaded) => loaded.faults,
-        Err(faults) => faults,
-    };
-    let lines: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+    let lines = faults_of("reads.json", &s);
     assert_eq!(lines.len(), 1, "{lines:#?}");
     assert!(
         lines[0].contains(

@@ -5,22 +5,7 @@
 
 mod common;
 
-use std::path::Path;
-
-use common::run;
-
-/// The default scenario's text with `edits` (old, new) applied, as a file.
-fn edited(name: &str, edits: &[(&str, &str)]) -> String {
-    let mut text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/read-config-timeout.json"),
-    )
-    .unwrap();
-    for (old, new) in edits {
-        assert!(text.contains(old), "{old:?} in the default scenario");
-        text = text.replacen(old, new, 1);
-    }
-    common::scenario_file(name, &text)
-}
+use common::{edited_default as edited, run};
 
 /// `check FILE`: exit 2, nothing on stdout, and the lines on stderr
 /// without the `FILE: ` each starts with.

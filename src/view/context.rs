@@ -27,7 +27,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // Right after a compaction the list reads from the top, where the
     // host's placeholder or summary stands; the compacted list is short.
     if !app.anchored_at_end(crate::app::Panel::Context) {
-        let (body, _, _) = body_lines(app, w, usize::MAX, usize::MAX);
+        let (body, _, _) = body_lines(app, w, usize::MAX, usize::MAX, true);
         let win = super::Window::from_top(body.len(), room, scroll);
         return draw(app, &top, &body, win, &disk, area, buf);
     }
@@ -36,7 +36,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // The newest reply is folded to fit under the markers, so it shows
     // from its first line (a long final answer does not open mid-sentence).
     let newest = room.saturating_sub(2).max(2);
-    let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1, newest);
+    let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1, newest, false);
     let win = super::Window::from_end(body.len(), more, room, scroll);
     // Messages below the divider were not sent: when it is scrolled away
     // above them, it stays pinned at the top, so they never look sent.
@@ -166,13 +166,15 @@ fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) ->
 }
 
 /// The messages the host holds at this step, newest last, built backwards
-/// until `wanted` lines exist, the newest in at most `newest` lines.
+/// until `wanted` lines exist, the newest in at most `newest` lines; with
+/// `compacted` (right after a compaction) all but the host's in brief.
 /// Returns whether older messages were left out.
 fn body_lines(
     app: &App,
     w: usize,
     wanted: usize,
     newest: usize,
+    compacted: bool,
 ) -> (Vec<Line<'static>>, bool, Option<usize>) {
     let trace = app.trace();
     let lang = app.lang;
@@ -206,7 +208,7 @@ fn body_lines(
     while index > floor && body.len() < wanted {
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
-        let block = message_lines(app, trace, index, index - floor + 1, new, w);
+        let block = message_lines(app, trace, index, index - floor + 1, new, compacted, w);
         // A reply too tall for the panel reads from its start (a final
         // answer); a tool result keeps its end in sight, as before.
         let reply = trace.messages[index].role == Role::Assistant;
@@ -304,6 +306,7 @@ fn message_lines(
     index: usize,
     number: usize,
     new: bool,
+    compacted: bool,
     w: usize,
 ) -> Block {
     let theme = app.theme;
@@ -348,8 +351,7 @@ fn message_lines(
     };
     // Right after a compaction what the host put in is the point: the
     // other messages take one line each (`f` shows them whole).
-    let brief =
-        !app.unfold && m.host_insert.is_none() && !app.anchored_at_end(crate::app::Panel::Context);
+    let brief = compacted && !app.unfold && m.host_insert.is_none();
     if !m.text.is_empty() || m.calls.is_empty() {
         let text = if m.is_error && m.role == Role::Tool {
             format!("✗ {}", m.text)

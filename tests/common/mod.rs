@@ -97,3 +97,35 @@ pub fn app_themed(
 ) -> agent_loop_sim::app::App {
     agent_loop_sim::app::App::new(agent_loop_sim::load::load(name).unwrap(), lang, theme)
 }
+
+/// The default scenario's text with `edits` (old, new) applied, as a file.
+pub fn edited_default(name: &str, edits: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/read-config-timeout.json"),
+    )
+    .unwrap();
+    for (old, new) in edits {
+        assert!(text.contains(old), "{old:?} in the default scenario");
+        text = text.replacen(old, new, 1);
+    }
+    scenario_file(name, &text)
+}
+
+/// A shipped scenario's JSON, to change a copy of it.
+pub fn shipped_json(name: &str) -> serde_json::Value {
+    let (_, source) = agent_loop_sim::load::CATALOG
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("{name} is shipped"));
+    serde_json::from_str(source).unwrap()
+}
+
+/// Every fault of a scenario given as JSON, as `check` prints them.
+pub fn faults_of(file: &str, scenario: &serde_json::Value) -> Vec<String> {
+    let bytes = serde_json::to_vec_pretty(scenario).unwrap();
+    let faults = match agent_loop_sim::load::prepare_all(file, &bytes) {
+        Ok(loaded) => loaded.faults,
+        Err(faults) => faults,
+    };
+    faults.iter().map(|f| f.to_string()).collect()
+}
