@@ -24,3 +24,4 @@ pub mod trace_json;
 pub mod transcript;
 pub mod tui;
 pub mod view;
+pub mod wire;

@@ -104,6 +104,25 @@ pub struct Scenario {
     /// request would not fit (`engine::compact`).
     #[serde(default)]
     pub context: Option<ContextLimit>,
+    /// The system prompt the host sends first on every model call (Chat: a
+    /// `system` message; Responses: `instructions`; Anthropic: `system`).
+    #[serde(default)]
+    pub system: Option<Text>,
+    /// The API the host talks to; by default it follows `ids` (Anthropic
+    /// ids mean Anthropic Messages, others OpenAI Chat Completions).
+    #[serde(default)]
+    pub provider: Option<crate::wire::Provider>,
+}
+
+impl Scenario {
+    /// The provider its model calls go to: as written, else as its ids say.
+    pub fn provider(&self) -> crate::wire::Provider {
+        use crate::wire::Provider;
+        self.provider.unwrap_or(match self.ids {
+            IdStyle::Anthropic => Provider::Anthropic,
+            IdStyle::Sequential | IdStyle::Openai => Provider::Chat,
+        })
+    }
 }
 
 /// A question the author adds for one step: asked, in quiz mode, before the

@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 17] {
+fn fields() -> [Field; 19] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -193,6 +193,8 @@ fn fields() -> [Field; 17] {
         whole("twin", OPTIONAL, |s| &s.twin),
         whole("ids", OPTIONAL, |s| &s.ids),
         whole("context", OPTIONAL, |s| &s.context),
+        whole("system", OPTIONAL, |s| &s.system),
+        whole("provider", OPTIONAL, |s| &s.provider),
     ]
 }
 

@@ -453,6 +453,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
         twin,
         ids,
         context,
+        system,
+        provider,
     } = scenario;
     Scenario {
         name: s(name),
@@ -609,5 +611,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
                 summary: summary.map(text),
             },
         ),
+        system: system.map(text),
+        provider,
     }
 }

@@ -482,6 +482,8 @@ impl Builder {
             twin: None,
             ids: Default::default(),
             context: None,
+            system: None,
+            provider: None,
         };
         Ok(Loaded {
             scenario,

@@ -1,0 +1,72 @@
+//! The wire: a model call as one provider receives it. A request body in the
+//! provider's own shape (system prompt or instructions, tools with their JSON
+//! schema, the messages or input items exactly as sent) and the response.
+//!
+//! Three shapes, as the providers document them:
+//! - OpenAI Chat Completions (`POST /v1/chat/completions`): `messages`, the
+//!   system prompt as the first message, assistant `tool_calls` with `id`,
+//!   results as `tool` messages with `tool_call_id`; errors only as text.
+//! - OpenAI Responses (`POST /v1/responses`): `instructions` and `input`
+//!   items; a call is a `function_call` item with its own `id` (`fc_…`) and
+//!   the `call_id` (`call_…`) that its `function_call_output` names.
+//! - Anthropic Messages (`POST /v1/messages`): `system`, `tools` with
+//!   `input_schema`, `tool_use` blocks inside the assistant message, and all
+//!   `tool_result` blocks of a turn first in the next user message, with
+//!   `is_error: true` on a failed result.
+//!
+//! `export --format requests` writes one JSON line per model call:
+//! `{"provider": "chat"|"responses"|"anthropic", "request": {…}, "response": {…}}`,
+//! and `--transcript` reads such a file back.
+
+use serde::{Deserialize, Serialize};
+
+/// The API a model call is sent to, in its wire shape.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Deserialize,
+    Serialize,
+    clap::ValueEnum,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum Provider {
+    /// OpenAI Chat Completions.
+    Chat,
+    /// OpenAI Responses.
+    Responses,
+    /// Anthropic Messages.
+    Anthropic,
+}
+
+impl Provider {
+    pub const ALL: [Provider; 3] = [Provider::Chat, Provider::Responses, Provider::Anthropic];
+
+    /// The name a scenario's `provider`, `--provider` and the JSONL use.
+    pub fn code(self) -> &'static str {
+        self.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::VariantNames as _;
+
+    #[test]
+    fn provider_names_agree_in_serde_strum_and_clap() {
+        use clap::ValueEnum as _;
+        for (p, name) in Provider::ALL.iter().zip(Provider::VARIANTS) {
+            assert_eq!(p.code(), *name);
+            assert_eq!(serde_json::to_value(p).unwrap(), serde_json::json!(name));
+            let value = p.to_possible_value().unwrap();
+            assert_eq!(value.get_name(), *name);
+        }
+    }
+}
