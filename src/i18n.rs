@@ -191,7 +191,7 @@ catalogue! {
     HOW = ["它是怎么实现的", "How it is implemented"];
     COST = ["代价与常见误解", "What it costs, how it is misunderstood"];
     CHECK = ["怎样判断做对了", "How to tell it was done right"];
-    PROVIDER_SAYS = ["提供方返回（OpenAI Chat Completions 的原文）", "The provider answers (OpenAI Chat Completions wording)"];
+    PROVIDER_SAYS = ["提供方返回（{provider} 的原文）", "The provider answers ({provider} wording)"];
     CHANGED_NOW = ["◀ 本步", "◀ now"];
     LOOP = ["循环", "loop"];
     TASK = ["任务", "task"];
@@ -335,6 +335,8 @@ catalogue! {
     RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
     RESULT_DROPPED = ["{id} 的结果返回了，但主机没有把它追加到消息里", "The result for {id} comes back, but the host does not append it"];
     RESULT_WRONG_ID = ["{id} 的结果返回，却被挂到了 {to} 上（按到达顺序配对）", "The result of {id} comes back but is attached to {to} (paired by order)"];
+    /// A result filed under an id that no call has (a Responses item id).
+    RESULT_ITEM_ID = ["{id} 的结果返回，却写在了 {to} 名下：那是 function_call 项的 id，不是 call_id", "The result of {id} comes back but is filed under {to}: the function_call item's id, not its call_id"];
     RESULT_ERROR = ["{id} 返回错误结果，按 id 配对后追加", "An error result for {id} comes back, paired by id and appended"];
     RESULT_PAIRED = ["{id} 的结果返回，按 id 配对后追加到消息", "The result for {id} comes back, paired by id and appended"];
     ARROW_TASK = ["用户的任务", "the user's task"];
@@ -901,6 +903,15 @@ pub fn context_heading(
     )
 }
 
+/// The lead before a provider's own error text.
+pub fn provider_says(provider: crate::wire::Provider, lang: Lang) -> String {
+    format!(
+        "{}{}",
+        PROVIDER_SAYS.fill(lang, &[("provider", &provider_name(provider))]),
+        colon(lang)
+    )
+}
+
 /// A provider's API by the name its docs use.
 pub fn provider_name(provider: crate::wire::Provider) -> &'static str {
     match provider {
@@ -1162,6 +1173,10 @@ fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
     };
     match (call.pairing(), call.outcome()) {
         (Some(Pairing::Dropped), _) => RESULT_DROPPED.fill(lang, &[("id", id)]),
+        // Another call's id (paired by order), or an id no call has.
+        (Some(Pairing::WrongId(to)), _) if trace.call(&to).is_none() => {
+            RESULT_ITEM_ID.fill(lang, &[("id", id), ("to", &to)])
+        }
         (Some(Pairing::WrongId(to)), _) => RESULT_WRONG_ID.fill(lang, &[("id", id), ("to", &to)]),
         (_, Some(Outcome::Error)) => RESULT_ERROR.fill(lang, &[("id", id)]),
         _ => RESULT_PAIRED.fill(lang, &[("id", id)]),
@@ -1174,16 +1189,20 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     match &step.kind {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::ModelCall { number } => {
-            let len = step.model_call.map_or(0, |i| {
-                let mc = &trace.model_calls[i];
-                mc.context_len - mc.context_start
-            });
+            // The request's list as its provider counts it.
+            let len = step
+                .model_call
+                .map_or(0, |i| crate::wire::list_counts(trace, i).0);
+            let items = match trace.provider {
+                crate::wire::Provider::Responses => ITEM_N,
+                crate::wire::Provider::Chat | crate::wire::Provider::Anthropic => MESSAGE_N,
+            };
             ARROW_MODEL_CALL.fill(
                 lang,
                 &[
                     ("number", number),
                     ("len", &len),
-                    ("messages", &MESSAGE_N.get(len, lang)),
+                    ("messages", &items.get(len, lang)),
                 ],
             )
         }

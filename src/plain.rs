@@ -42,7 +42,7 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
         }
         calls(trace, index, out)?;
         if let StepKind::Rejected { error, .. } = &step.kind {
-            writeln!(out, "{}{error}", lead(i18n::PROVIDER_SAYS, lang))?;
+            writeln!(out, "{}{error}", i18n::provider_says(trace.provider, lang))?;
         }
         if let Some(end) = step.end {
             writeln!(out, "{}", i18n::loop_ended(end, trace.task, lang))?;

@@ -361,6 +361,10 @@ pub struct Harness {
     /// Accept the model's "done" without running the verification.
     #[serde(default)]
     pub trust_done: bool,
+    /// OpenAI Responses only: answer a call under its `function_call`
+    /// item's `id` (`fc_…`) instead of its `call_id`.
+    #[serde(default)]
+    pub answer_with_item_id: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -59,6 +59,9 @@ fn shape(trace: &Trace, marks_errors: bool) -> Shape {
     }
 }
 
+/// The lesson whose mistake exists only in OpenAI Responses (`fc_` ids).
+const RESPONSES_ONLY: &str = "harness-answers-with-item-id";
+
 #[test]
 fn every_lesson_round_trips_through_its_requests_in_every_provider() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("wire-round-trip");
@@ -66,7 +69,11 @@ fn every_lesson_round_trips_through_its_requests_in_every_provider() {
     let mut checked = 0;
     for (name, _) in CATALOG {
         for provider in Provider::ALL {
-            let loaded = load_as(name, Some(provider)).unwrap();
+            // A Responses-only mistake is refused in the other providers.
+            let Ok(loaded) = load_as(name, Some(provider)) else {
+                assert_eq!(*name, RESPONSES_ONLY);
+                continue;
+            };
             let lesson = loaded.trace(Lang::En);
             let path = dir.join(format!("{name}.{}.requests.jsonl", provider.code()));
             let mut file = std::fs::File::create(&path).unwrap();
@@ -98,7 +105,7 @@ fn every_lesson_round_trips_through_its_requests_in_every_provider() {
             checked += 1;
         }
     }
-    assert_eq!(checked, CATALOG.len() * 3);
+    assert_eq!(checked, CATALOG.len() * 3 - 2);
 }
 
 /// Every lesson's first model call sends a system prompt, and its tools as
@@ -107,7 +114,10 @@ fn every_lesson_round_trips_through_its_requests_in_every_provider() {
 fn every_request_sends_the_tools_as_schemas() {
     for (name, _) in CATALOG {
         for provider in Provider::ALL {
-            let loaded = load_as(name, Some(provider)).unwrap();
+            let Ok(loaded) = load_as(name, Some(provider)) else {
+                assert_eq!(*name, RESPONSES_ONLY);
+                continue;
+            };
             let trace = loaded.trace(Lang::En);
             let body = wire::request(trace, 0);
             let tools = body["tools"].as_array().cloned().unwrap_or_default();

@@ -302,7 +302,18 @@ impl<'a> Run<'a> {
             return None;
         }
         let unanswered = self.unanswered.clone();
-        let error = wire::rejection(&mut self.trace, &unanswered);
+        // A result under an id no call has is refused first.
+        let proposed: std::collections::HashSet<&CallId> =
+            self.trace.calls.iter().map(|c| &c.id).collect();
+        let orphan = self.trace.messages[self.held_from..]
+            .iter()
+            .filter_map(|m| m.call_id.as_ref())
+            .find(|id| !proposed.contains(id))
+            .cloned();
+        let error = match orphan {
+            Some(id) => wire::orphan_rejection(self.trace.provider, &id),
+            None => wire::rejection(&mut self.trace, &unanswered),
+        };
         self.step(
             StepKind::Rejected {
                 number,
@@ -601,6 +612,12 @@ impl<'a> Run<'a> {
     /// harness drops results, append it to the messages.
     fn attach(&mut self, index: usize, paired_to: CallId, result: ToolResult, step: usize) {
         let appended = !self.scenario.harness.drop_results;
+        // The bug: the item's own id where the API wants the call's id.
+        let paired_to = if self.scenario.harness.answer_with_item_id {
+            CallId(wire::item_id(&paired_to))
+        } else {
+            paired_to
+        };
         let call = &mut self.trace.calls[index];
         call.finished = Some(step);
         call.paired_to = Some(paired_to.clone());

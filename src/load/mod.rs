@@ -85,6 +85,10 @@ pub const CATALOG: &[(&str, &str)] = &[
         "harness-trusts-done",
         include_str!("../../scenarios/harness-trusts-done.json"),
     ),
+    (
+        "harness-answers-with-item-id",
+        include_str!("../../scenarios/harness-answers-with-item-id.json"),
+    ),
     // Custom tools, policies, approval and id styles (issue 9).
     (
         "seed-agent-loop",
@@ -327,6 +331,17 @@ pub fn prepare_all_as(
     let mut scenario = for_screen(scenario);
     if provider.is_some() {
         scenario.provider = provider;
+    }
+    if scenario.harness.answer_with_item_id && scenario.provider() != Provider::Responses {
+        return Err(error(
+            "harness.answer_with_item_id",
+            format!(
+                "answering under the item's id (fc_…) is an OpenAI Responses mistake: only \
+                 Responses gives a call two ids; expected \"provider\": \"responses\", not {} \
+                 (--provider too)",
+                scenario.provider().code()
+            ),
+        ));
     }
     let zh = engine::run(&scenario, Lang::Zh).map_err(|e| error("model", e.to_string()))?;
     let en = engine::run(&scenario, Lang::En)

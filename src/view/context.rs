@@ -411,7 +411,10 @@ fn message_lines(
     }
     let mut lines = Vec::new();
     if let Some(id) = &m.call_id {
-        let id = Span::styled(format!("[{id}] "), theme.call_id(&id.0));
+        // An id longer than the panel keeps its start and its end.
+        let base: usize = prefix.iter().map(|s| s.width()).sum();
+        let shown = middle(&id.0, w.saturating_sub(base + 3));
+        let id = Span::styled(format!("[{shown}] "), theme.call_id(&id.0));
         // A long real id (toolu_01…, 30 characters) leaves the text too
         // little room beside it: the id gets a line of its own.
         let base: usize = prefix.iter().map(|s| s.width()).sum();
@@ -479,18 +482,25 @@ fn message_lines(
     for id in &m.calls {
         let Some(call) = trace.call(id) else { continue };
         let mut spans = if provider == Provider::Responses {
+            // The item's own id on its line, the call_id that pairs under it.
             let kind = "function_call";
             let pad = " ".repeat(role_w.saturating_sub(width(kind)));
-            let spans = vec![
+            let mut first = vec![
                 Span::styled(format!("{mark}{item:>2} "), number_style),
                 Span::styled(format!("{kind}{pad} "), role_style),
-                Span::styled(
-                    format!("id {} · call_id ", crate::wire::item_id(id)),
-                    theme.muted(),
-                ),
             ];
+            let used: usize = first.iter().map(|s| s.width()).sum();
+            let item_id = format!("id {}", crate::wire::item_id(id));
+            first.push(Span::styled(
+                middle(&item_id, w.saturating_sub(used)),
+                theme.muted(),
+            ));
+            lines.push(Line::from(first));
             item += 1;
-            spans
+            vec![
+                Span::raw(" ".repeat(used)),
+                Span::styled("call_id ", theme.muted()),
+            ]
         } else if lines.is_empty() {
             prefix.clone()
         } else {
@@ -501,7 +511,9 @@ fn message_lines(
             Provider::Anthropic => spans.push(Span::styled("→ tool_use ", theme.muted())),
             Provider::Responses => {}
         }
-        spans.push(Span::styled(format!("{id} "), theme.call_id(&id.0)));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let shown = middle(&id.0, w.saturating_sub(used + 1));
+        spans.push(Span::styled(format!("{shown} "), theme.call_id(&id.0)));
         let rest = format!("{} {}", call.tool, call.args_text());
         let used: usize = spans.iter().map(|s| s.width()).sum();
         if brief {
@@ -548,4 +560,18 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
         .into_iter()
         .map(|l| Line::styled(l, app.theme.muted()))
         .collect()
+}
+
+/// An id cut in its middle to `max` columns (`fc_cb4cc…c575`): its start
+/// and end identify it; the wire view (`w`) shows it whole.
+fn middle(id: &str, max: usize) -> String {
+    if width(id) <= max || max < 8 {
+        return id.to_string();
+    }
+    let chars: Vec<char> = id.chars().collect();
+    let tail = 4.min(chars.len());
+    let head = max.saturating_sub(tail + 1);
+    let start: String = chars[..head.min(chars.len())].iter().collect();
+    let end: String = chars[chars.len() - tail..].iter().collect();
+    format!("{start}…{end}")
 }

@@ -23,8 +23,8 @@ pub mod tokens;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, Place, anthropic_block, fixed_tokens, item_id,
-    items, list_counts, list_key, message_tokens, model, place_all, rejection, reply, reply_tokens,
-    request, response, schema, status, tools,
+    items, list_counts, list_key, message_tokens, model, orphan_rejection, place_all, rejection,
+    reply, reply_tokens, request, response, schema, status, tools,
 };
 
 use serde::{Deserialize, Serialize};
@@ -123,7 +123,11 @@ mod body_tests {
     fn stated_sizes_are_the_bodies_lengths() {
         for (name, _) in CATALOG {
             for provider in Provider::ALL {
-                let loaded = load_as(name, Some(provider)).unwrap();
+                // A Responses-only mistake is refused in other providers.
+                let Ok(loaded) = load_as(name, Some(provider)) else {
+                    assert_eq!(*name, "harness-answers-with-item-id");
+                    continue;
+                };
                 for lang in Lang::ALL {
                     let trace = loaded.trace(lang);
                     assert_eq!(trace.provider, provider);
