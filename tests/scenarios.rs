@@ -57,9 +57,19 @@ fn every_scenario_has_its_story_and_end() {
             "TMPVERMPVERMPVERMA",
             EndStatus::Completed,
         ),
+        (
+            "wrong-path-first-anthropic",
+            "TMPVERMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
         ("explain-entry", "TMPVERMPVERMA", EndStatus::Completed),
         (
             "parallel-calls-out-of-order",
+            "TMPVVERRMA",
+            EndStatus::Completed,
+        ),
+        (
+            "parallel-calls-anthropic",
             "TMPVVERRMA",
             EndStatus::Completed,
         ),
@@ -321,6 +331,37 @@ fn a_wrong_path_is_an_error_result_the_model_reads() {
 }
 
 #[test]
+fn the_anthropic_wrong_path_runs_as_its_chat_relative_with_anthropic_ids() {
+    use agent_loop_sim::scenario::IdStyle;
+    use agent_loop_sim::wire::Provider;
+    let pinned = load::load("wrong-path-first-anthropic").unwrap();
+    let relative = load::load("wrong-path-first").unwrap();
+    assert_eq!(pinned.scenario.provider, Some(Provider::Anthropic));
+    assert_eq!(pinned.scenario.ids, IdStyle::Anthropic);
+    assert_eq!(relative.scenario.provider(), Provider::Chat);
+    for lang in Lang::ALL {
+        let (t, r) = (pinned.trace(lang), relative.trace(lang));
+        assert_eq!(story(t), story(r));
+        assert_eq!(
+            t.messages.last().unwrap().text,
+            r.messages.last().unwrap().text
+        );
+        assert!(t.calls.iter().all(|c| c.id.0.starts_with("toolu_01")));
+        // The one error result (is_error: true on Anthropic's tool_result)
+        // answers the first call; the other two are not errors.
+        let errors: Vec<bool> = t
+            .messages
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .map(|m| m.is_error)
+            .collect();
+        assert_eq!(errors, [true, false, false]);
+        let first = t.messages.iter().find(|m| m.role == Role::Tool).unwrap();
+        assert_eq!(first.call_id.as_ref(), Some(&t.calls[0].id));
+    }
+}
+
+#[test]
 fn the_second_read_is_decided_after_the_first_result() {
     let t = trace("explain-entry");
     assert_eq!(t.model_calls.len(), 3);
@@ -356,6 +397,43 @@ fn out_of_order_results_are_paired_by_id() {
             .unwrap()
             .text
             .contains("prod has TIMEOUT=60")
+    );
+}
+
+#[test]
+fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
+    use agent_loop_sim::wire::Provider;
+    let pinned = load::load("parallel-calls-anthropic").unwrap();
+    assert_eq!(pinned.scenario.provider(), Provider::Anthropic);
+    let t = pinned.trace(Lang::En);
+    let relative = trace("parallel-calls-out-of-order");
+    assert_eq!(story(t), story(&relative));
+    // Both calls come from one reply, and both results, each under its own
+    // tool_use id, are new in the context of the next model call, with
+    // nothing between them (one user message of two tool_result blocks).
+    let (prod, dev) = (&t.calls[0], &t.calls[1]);
+    assert_eq!((prod.model_call, dev.model_call), (1, 1));
+    assert!(prod.id.0.starts_with("toolu_01") && dev.id.0.starts_with("toolu_01"));
+    let second = t.context(&t.model_calls[1]);
+    let n = second.len();
+    let last_two: Vec<(&str, &str)> = second[n - 2..]
+        .iter()
+        .map(|m| {
+            assert_eq!(m.role, Role::Tool);
+            (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str())
+        })
+        .collect();
+    assert_eq!(
+        last_two,
+        [
+            (dev.id.0.as_str(), "PORT=8080\nTIMEOUT=5"),
+            (prod.id.0.as_str(), "PORT=443\nTIMEOUT=60")
+        ]
+    );
+    assert_eq!(second[n - 3].calls, [prod.id.clone(), dev.id.clone()]);
+    assert_eq!(
+        t.messages.last().unwrap().text,
+        relative.messages.last().unwrap().text
     );
 }
 
