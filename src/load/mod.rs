@@ -42,12 +42,20 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../scenarios/wrong-path-first.json"),
     ),
     (
+        "wrong-path-first-anthropic",
+        include_str!("../../scenarios/wrong-path-first-anthropic.json"),
+    ),
+    (
         "explain-entry",
         include_str!("../../scenarios/explain-entry.json"),
     ),
     (
         "parallel-calls-out-of-order",
         include_str!("../../scenarios/parallel-calls-out-of-order.json"),
+    ),
+    (
+        "parallel-calls-anthropic",
+        include_str!("../../scenarios/parallel-calls-anthropic.json"),
     ),
     (
         "refused-tool",
