@@ -592,6 +592,9 @@ impl Build {
                 task: TaskOutcome::Unknown,
                 compactions: Vec::new(),
                 window: None,
+                provider: format.provider(),
+                system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
+                places: Vec::new(),
             },
             says: Vec::new(),
             tokens_in: Vec::new(),
@@ -684,6 +687,7 @@ impl Build {
             say.set_end(unanswered);
         }
         build.trace.budget = build.trace.model_calls.len() as u32;
+        crate::wire::place_all(&mut build.trace);
         build
     }
 
@@ -719,17 +723,25 @@ impl Build {
                 .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
                 .map(|c| c.id.0.len() + c.tool.len() + c.args_text().chars().count())
                 .sum::<usize>();
-        let tokens = estimate_tokens(&text)
-            + call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0))
-            + calls
-                .iter()
-                .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
-                .map(|c| {
-                    estimate_tokens(&c.id.0)
-                        + estimate_tokens(&c.tool)
-                        + estimate_tokens(&c.args_text())
-                })
-                .sum::<usize>();
+        let proposed: Vec<&ToolCall> = calls
+            .iter()
+            .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
+            .collect();
+        let probe = Message {
+            role,
+            text,
+            calls: Vec::new(),
+            call_id,
+            is_error,
+            step: 0,
+            size: 0,
+            tokens: 0,
+            canonical: None,
+            carried: None,
+            host_insert: None,
+        };
+        let tokens = crate::wire::message_tokens(&probe, &proposed);
+        let Message { text, call_id, .. } = probe;
         self.messages_size += size;
         self.messages_tokens += tokens;
         let step = self.trace.steps.len();

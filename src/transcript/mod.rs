@@ -71,6 +71,16 @@ impl Format {
     pub fn code(self) -> &'static str {
         self.into()
     }
+    /// The API whose requests this format holds or reflects (Codex talks
+    /// to the Responses API; Claude Code to Anthropic Messages).
+    pub fn provider(self) -> crate::wire::Provider {
+        use crate::wire::Provider;
+        match self {
+            Format::Chat | Format::Otel => Provider::Chat,
+            Format::Responses | Format::Codex => Provider::Responses,
+            Format::Anthropic | Format::ClaudeCode => Provider::Anthropic,
+        }
+    }
 }
 
 /// A transcript ready to show, and what was skipped on the way.

@@ -96,8 +96,8 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     match step.model_call {
         Some(i) => {
             let call = &trace.model_calls[i];
-            let new = trace.new_count(i);
-            let head = i18n::context_heading(call, new, lang);
+            let (items, new) = crate::wire::list_counts(trace, i);
+            let head = i18n::context_heading(trace, call, items, new, lang);
             top.extend(hanging(vec![], &head, theme.title(), w));
             // The window, and what the host's latest compaction took out.
             if let Some(window) = trace.window {
