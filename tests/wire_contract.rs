@@ -703,7 +703,17 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     let mut all = Vec::new();
     let mut rejected = 0;
     for export in wire::export_all(&dir) {
-        let rejection = wire::rejection(&export.lesson, export.provider);
+        let trace = wire::trace(&export.lesson, export.provider);
+        // One line per model call, or the contract reads a different run.
+        let lines = read_run(&export.file).len();
+        let model_calls = &trace["scenario"]["model_calls"];
+        if model_calls != lines {
+            all.push(format!(
+                "{} ({}): {lines} lines for {model_calls} model calls",
+                export.lesson, export.provider
+            ));
+        }
+        let rejection = wire::rejection(&trace);
         rejected += usize::from(rejection.is_some());
         all.extend(problems(&export.lesson, &export.file, rejection.as_deref()));
     }

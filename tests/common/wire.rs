@@ -80,26 +80,23 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
     exports
 }
 
+/// The trace of a lesson as `provider` receives it (`trace --provider`).
+pub fn trace(lesson: &str, provider: &str) -> serde_json::Value {
+    let printed = run(&["--lang", "en", "--provider", provider, "trace", lesson]);
+    serde_json::from_str(&printed).unwrap()
+}
+
 /// The `error` text of the step where the provider rejects the request,
-/// when the lesson's loop ends `rejected` as this provider would see it.
-pub fn rejection(lesson: &str, provider: &str) -> Option<String> {
-    let trace: serde_json::Value = serde_json::from_str(&run(&[
-        "--lang",
-        "en",
-        "--provider",
-        provider,
-        "trace",
-        lesson,
-    ]))
-    .unwrap();
+/// when the trace's loop ends `rejected`.
+pub fn rejection(trace: &serde_json::Value) -> Option<String> {
     if trace["scenario"]["end"] != "rejected" {
         return None;
     }
-    let steps = trace["steps"].as_array().unwrap();
-    let step = steps
-        .iter()
-        .find(|s| s["kind"] == "rejected")
-        .unwrap_or_else(|| panic!("{lesson} ({provider}): ends rejected without a rejected step"));
+    let name = &trace["scenario"]["name"];
+    let step = trace["steps"]
+        .as_array()
+        .and_then(|steps| steps.iter().find(|s| s["kind"] == "rejected"))
+        .unwrap_or_else(|| panic!("{name}: ends rejected without a rejected step"));
     Some(step["error"].as_str().unwrap_or_default().to_string())
 }
 
