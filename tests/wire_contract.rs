@@ -30,10 +30,13 @@ mod wire;
 
 // ---- the wire shapes, as far as the contract reads them ----
 
+/// One line of the export: one model call.
 #[derive(Deserialize)]
-struct Line {
+struct Call {
     provider: String,
     request: Value,
+    /// null where the run records no reply.
+    #[serde(default)]
     response: Value,
 }
 
@@ -219,12 +222,6 @@ impl fmt::Display for Fault {
 
 // ---- reading a run ----
 
-struct Call {
-    provider: String,
-    request: Value,
-    response: Value,
-}
-
 fn read_run(file: &Path) -> Vec<Call> {
     let text = std::fs::read_to_string(file)
         .unwrap_or_else(|e| panic!("{}: cannot read: {e}", file.display()));
@@ -232,13 +229,7 @@ fn read_run(file: &Path) -> Vec<Call> {
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            let line: Line = serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("{}:{}: {e}", file.display(), i + 1));
-            Call {
-                provider: line.provider,
-                request: line.request,
-                response: line.response,
-            }
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", file.display(), i + 1))
         })
         .collect()
 }
@@ -284,8 +275,11 @@ fn check_request(
     }
 }
 
-/// The call ids a response proposes, in order.
+/// The call ids a response proposes, in order (none without a reply).
 fn proposed(run: &str, provider: &str, response: &Value, call: usize) -> Vec<String> {
+    if response.is_null() {
+        return Vec::new();
+    }
     match provider {
         "chat" => parse::<ChatResponse>(run, response, "response", call)
             .choices
