@@ -225,6 +225,9 @@ catalogue! {
     ROLE_USER = ["用户", "user"];
     ROLE_ASSISTANT = ["助手", "assistant"];
     ROLE_TOOL = ["工具", "tool"];
+    ROLE_SYSTEM = ["系统", "system"];
+    /// Responses: the request's `instructions`, its system prompt.
+    INSTRUCTIONS = ["instructions", "instructions"];
     LANE_MODEL = ["模型", "Model"];
     LANE_HOST = ["主机", "Host"];
     LANE_TOOL = ["工具", "Tool"];
@@ -268,15 +271,18 @@ catalogue! {
         "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 上下文：尚未发送",
         "model calls {calls} · tool runs {runs} · writes {writes} · context: nothing sent yet",
     ];
-    /// How a request's tokens were counted.
-    TOKENS_COUNTED = ["o200k_base 计数", "counted with o200k_base"];
-    TOKENS_ESTIMATED = [
-        "估算：用 o200k_base 计数，Anthropic 的分词器不公开",
-        "an estimate: counted with o200k_base, as Anthropic's tokenizer is not public",
+    /// The wire view's heading: the request as sent.
+    WIRE_HEADING = [
+        "第 {number} 次模型调用的请求体 · {endpoint} · {bytes} 字节（w 回到消息列表）",
+        "Request body of model call #{number} · {endpoint} · {bytes} bytes (w: back to the list)",
     ];
+    WIRE_RESPONSE = ["响应 {status}", "response {status}"];
+    /// How a request's tokens were counted.
+    TOKENS_COUNTED = ["o200k_base", "o200k_base"];
+    TOKENS_ESTIMATED = ["o200k_base 估算", "o200k_base estimate"];
     CONTEXT_HEADING = [
-        "第 {number} 次模型调用发给 {provider} 的请求 · {len} {messages}，新增 {new} 条（+）· {chars} 字节（其中工具定义 {in_tools}）· {tokens} token（{counted}）",
-        "Sent on model call #{number} to {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} of tool schemas) · {tokens} tokens ({counted})",
+        "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（工具定义 {in_tools}）· {tokens} token（{counted}）",
+        "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} tool schemas) · {tokens} tokens ({counted})",
     ];
     INNER_LOOP = [
         "内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。",
@@ -1018,18 +1024,6 @@ pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
         ToolSays::NoSuchTool(t) => SAYS_NO_SUCH_TOOL.fill(lang, &[("tool", t)]),
         ToolSays::Custom(text) => text.get(lang).to_string(),
     }
-}
-
-/// The provider's own error for a request with unanswered tool calls, as
-/// OpenAI Chat Completions words it (HTTP 400, invalid_request_error). It is
-/// the provider's text, so it stays in English on every screen.
-pub fn provider_error(unanswered: &[CallId]) -> String {
-    format!(
-        "400 invalid_request_error: An assistant message with 'tool_calls' must be followed by \
-         tool messages responding to each 'tool_call_id'. The following tool_call_ids did not \
-         have response messages: {}",
-        join_ids(unanswered)
-    )
 }
 
 fn refusal_reason(r: &Refusal, lang: Lang) -> String {

@@ -195,6 +195,15 @@ pub const KEYMAP: &[Binding] = &[
         hint: None,
     },
     Binding {
+        keys: &[Key::Char('w')],
+        action: Action::ToggleWire,
+        help: Label::new([
+            "上下文面板切换为这次请求的 JSON 原文（提供方收到的请求体），再按一次回到消息列表",
+            "show the context as the request's JSON body, as the provider receives it; again for the list",
+        ]),
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Char('L')],
         action: Action::SwitchLanguage,
         help: Label::new(["切换语言（中文/English）", "switch language (中文/English)"]),

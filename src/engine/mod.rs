@@ -295,16 +295,14 @@ impl<'a> Run<'a> {
     }
 
     /// Real providers refuse a request whose context holds a tool call
-    /// without its result (OpenAI Chat Completions: 400, "An assistant
-    /// message with 'tool_calls' must be followed by tool messages ...";
-    /// Anthropic Messages: 400, "`tool_use` ids were found without
-    /// `tool_result` blocks immediately after"). The model never runs.
+    /// without its result, each in its own words (`wire::rejection`).
+    /// The model never runs.
     fn provider_rejects(&mut self, number: u32) -> Option<EndStatus> {
         if self.unanswered.is_empty() {
             return None;
         }
         let unanswered = self.unanswered.clone();
-        let error = i18n::provider_error(&unanswered);
+        let error = wire::rejection(&mut self.trace, &unanswered);
         self.step(
             StepKind::Rejected {
                 number,

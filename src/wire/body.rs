@@ -363,8 +363,8 @@ pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
 }
 
 /// The response to model call `index`, as its provider sends it (not
-/// streamed); an error body when the provider refused the request; None
-/// when the run records no reply.
+/// streamed); the body of a 400 when the provider refused the request
+/// (`status`); None when the run records no reply.
 pub fn response(trace: &Trace, index: usize) -> Option<Value> {
     use crate::trace::StepKind;
     let mc = &trace.model_calls[index];
@@ -373,12 +373,24 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
         _ => None,
     });
     if let Some(error) = rejected {
-        return Some(json!({
-            "error": {
-                "type": "invalid_request_error",
-                "message": error,
-            }
-        }));
+        // The body of the 400, in the provider's error shape.
+        let message = error
+            .strip_prefix("400 invalid_request_error: ")
+            .unwrap_or(&error);
+        return Some(match trace.provider {
+            Provider::Anthropic => json!({
+                "type": "error",
+                "error": { "type": "invalid_request_error", "message": message },
+            }),
+            Provider::Chat | Provider::Responses => json!({
+                "error": {
+                    "message": message,
+                    "type": "invalid_request_error",
+                    "param": list_key(trace.provider),
+                    "code": null,
+                }
+            }),
+        });
     }
     let m = reply(trace, index)?;
     let n = mc.number;
@@ -607,4 +619,53 @@ pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
         }
     }
     (items, new)
+}
+
+/// The 400 a provider answers when the request holds tool calls without
+/// their results, in the provider's own words (as its API returns them):
+/// Chat names every id; Responses the first; Anthropic the index of the
+/// assistant message in `messages` and every id.
+pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
+    let ids = unanswered
+        .iter()
+        .map(|c| c.0.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match trace.provider {
+        Provider::Chat => format!(
+            "400 invalid_request_error: An assistant message with 'tool_calls' must be followed by \
+             tool messages responding to each 'tool_call_id'. The following tool_call_ids did not \
+             have response messages: {ids}"
+        ),
+        Provider::Responses => format!(
+            "400 invalid_request_error: No tool output found for function call {}.",
+            unanswered.first().map_or("", |c| c.0.as_str())
+        ),
+        Provider::Anthropic => {
+            place_all(trace);
+            let holder = trace
+                .messages
+                .iter()
+                .zip(&trace.places)
+                .rev()
+                .find(|(m, _)| m.calls.iter().any(|c| unanswered.contains(c)))
+                .map_or(0, |(_, p)| p.number.saturating_sub(1));
+            format!(
+                "400 invalid_request_error: messages.{holder}: `tool_use` ids were found without \
+                 `tool_result` blocks immediately after: {ids}. Each `tool_use` block must have a \
+                 corresponding `tool_result` block in the next message."
+            )
+        }
+    }
+}
+
+/// The HTTP status of model call `index`'s response: 400 when the
+/// provider refused the request, else 200.
+pub fn status(trace: &Trace, index: usize) -> u16 {
+    use crate::trace::StepKind;
+    let mc = &trace.model_calls[index];
+    match trace.steps.get(mc.step + 1).map(|s| &s.kind) {
+        Some(StepKind::Rejected { number, .. }) if *number == mc.number => 400,
+        _ => 200,
+    }
 }

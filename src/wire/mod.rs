@@ -23,8 +23,8 @@ pub mod tokens;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, Place, anthropic_block, fixed_tokens, item_id,
-    items, list_counts, list_key, message_tokens, model, place_all, reply, reply_tokens, request,
-    response, schema, tools,
+    items, list_counts, list_key, message_tokens, model, place_all, rejection, reply, reply_tokens,
+    request, response, schema, status, tools,
 };
 
 use serde::{Deserialize, Serialize};
@@ -61,6 +61,36 @@ impl Provider {
     pub fn code(self) -> &'static str {
         self.into()
     }
+}
+
+/// One line of `export --format requests`: a model call as its provider
+/// received it and answered it.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Exchange {
+    pub provider: Provider,
+    pub request: serde_json::Value,
+    /// The response's HTTP status: 200, or 400 when the provider refused.
+    pub status: u16,
+    /// None where the run records no reply.
+    pub response: Option<serde_json::Value>,
+}
+
+/// Every model call of the trace, one JSON line each.
+pub fn write_requests(
+    trace: &crate::trace::Trace,
+    out: &mut (impl std::io::Write + ?Sized),
+) -> std::io::Result<()> {
+    for k in 0..trace.model_calls.len() {
+        let line = Exchange {
+            provider: trace.provider,
+            request: request(trace, k),
+            status: status(trace, k),
+            response: response(trace, k),
+        };
+        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
