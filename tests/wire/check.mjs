@@ -248,7 +248,8 @@ function main() {
   if (run.error) throw new InputError(`tsc did not run: ${run.error.message}`);
   const printed = `${run.stdout}${run.stderr}`;
   if (run.status === 0) {
-    console.log(`${records.length} request bodies type-check (${files.length} files)`);
+    const n = files.length;
+    console.log(`${records.length} request bodies type-check (${n} ${n === 1 ? "file" : "files"})`);
     return 0;
   }
   const errors = explain(printed, w, tsFile);
