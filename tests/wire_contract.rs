@@ -697,7 +697,7 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     let mut all = Vec::new();
     let mut rejected = 0;
     for export in wire::export_all(&dir) {
-        let trace = wire::trace(&export.lesson, export.provider);
+        let trace = wire::trace(&export.lesson, export.provider, "en");
         // One line per model call, or the contract reads a different run.
         let lines = read_run(&export.file).len();
         let model_calls = &trace["scenario"]["model_calls"];
@@ -710,6 +710,11 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
         let rejection = wire::rejection(&trace);
         rejected += usize::from(rejection.is_some());
         all.extend(problems(&export.lesson, &export.file, rejection.as_deref()));
+        if rejection.is_some() {
+            // The API's text is English on a Chinese screen too.
+            let zh = wire::rejection(&wire::trace(&export.lesson, export.provider, "zh"));
+            all.extend(problems(&export.lesson, &export.file, zh.as_deref()));
+        }
     }
     assert!(all.is_empty(), "{}", all.join("\n"));
     // harness-drops-results, as each provider rejects it.

@@ -204,3 +204,25 @@ fn bad_input_to_the_checker_names_the_file_and_line() {
         );
     }
 }
+
+/// The SDK types are those of exact versions, locked: a new SDK release
+/// changes what is checked only when someone changes these lines.
+#[test]
+fn the_sdk_versions_are_exact_and_locked() {
+    let read = |name: &str| -> serde_json::Value {
+        let text = std::fs::read_to_string(Path::new(ROOT).join("tests/wire").join(name)).unwrap();
+        serde_json::from_str(&text).unwrap()
+    };
+    let package = read("package.json");
+    let lock = read("package-lock.json");
+    let deps = package["dependencies"].as_object().unwrap();
+    for name in ["typescript", "openai", "@anthropic-ai/sdk"] {
+        let version = deps[name].as_str().unwrap();
+        assert!(
+            version.split('.').count() == 3 && version.split('.').all(|p| p.parse::<u32>().is_ok()),
+            "{name}: {version} is not an exact version"
+        );
+        let locked = &lock["packages"][format!("node_modules/{name}")]["version"];
+        assert_eq!(locked, version, "{name}: package-lock.json has {locked}");
+    }
+}

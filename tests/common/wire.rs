@@ -80,9 +80,10 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
     exports
 }
 
-/// The trace of a lesson as `provider` receives it (`trace --provider`).
-pub fn trace(lesson: &str, provider: &str) -> serde_json::Value {
-    let printed = run(&["--lang", "en", "--provider", provider, "trace", lesson]);
+/// The trace of a lesson as `provider` receives it (`trace --provider`), in
+/// a language (`en`, `zh`).
+pub fn trace(lesson: &str, provider: &str, lang: &str) -> serde_json::Value {
+    let printed = run(&["--lang", lang, "--provider", provider, "trace", lesson]);
     serde_json::from_str(&printed).unwrap()
 }
 
