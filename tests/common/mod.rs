@@ -63,7 +63,10 @@ pub fn missing_tool(test: &str, why: &str) {
         !in_ci(),
         "{test}: {why}. With CI set a missing tool fails: .ci/run installs it"
     );
-    eprintln!("SKIPPED {test}: {why}");
+    // Straight to stderr, not eprintln!: the test harness shows it even
+    // when the test passes, so a skip is seen in a plain `cargo test`.
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
 }
 
 /// A scenario file under the test's temporary folder; its path.
