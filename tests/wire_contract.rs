@@ -507,7 +507,18 @@ fn check_run(run: &str, calls: &[Call]) -> Vec<Fault> {
             break;
         }
         let now = proposed(run, &c.provider, &c.response, call);
-        for id in &now {
+        // Responses: each function_call item's own id (fc_…) is unique too.
+        let item_ids: Vec<String> = if c.provider == "responses" && !c.response.is_null() {
+            parse::<ResponsesResponse>(run, &c.response, "response", call)
+                .output
+                .into_iter()
+                .filter(|i| i.kind.as_deref() == Some("function_call"))
+                .filter_map(|i| i.id)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        for id in now.iter().chain(&item_ids) {
             if let Some(&first) = first_proposed.get(id) {
                 faults.push(fault(call, id, Break::ProposedTwice { first }));
             } else {
@@ -784,6 +795,14 @@ fn each_broken_sample_fails_with_the_call_and_the_id() {
         (
             "contract-item-id.responses.jsonl",
             "(responses): model call 3: call_a2 (input[4]) has no result",
+        ),
+        (
+            "contract-reused-item-id.responses.jsonl",
+            "(responses): model call 2: the response proposes fc_01 again (first proposed by call 1)",
+        ),
+        (
+            "contract-reused-item-id.responses.jsonl",
+            "(responses): model call 3: the call id fc_01 appears twice",
         ),
         (
             "contract-result-not-first.anthropic.jsonl",
