@@ -198,8 +198,8 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Key::Char('w')],
         action: Action::ToggleWire,
         help: Label::new([
-            "上下文面板切换为这次请求的 JSON 原文（提供方收到的请求体），再按一次回到消息列表",
-            "show the context as the request's JSON body, as the provider receives it; again for the list",
+            "上下文面板显示提供方收到的 JSON 请求体，或切回消息列表",
+            "the context as the JSON request body the provider receives, or back",
         ]),
         hint: None,
     },

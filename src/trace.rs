@@ -477,6 +477,9 @@ pub struct ModelCall {
     /// The context starts here: `trace.messages[context_start..context_len]`.
     /// 0 unless the host compacted the context (`Compaction`).
     pub context_start: usize,
+    /// A replayed run: the bytes of the request body as the file records
+    /// it, drawn instead of the size of the body rebuilt from the trace.
+    pub recorded_size: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -689,9 +692,9 @@ pub struct Trace {
 pub struct Compaction {
     pub step: usize,
     pub policy: crate::scenario::CompactPolicy,
-    /// The window, in estimated tokens.
+    /// The window, in tokens (`wire::tokens`).
     pub window: usize,
-    /// The next request in estimated tokens, before and after.
+    /// The next request in tokens, before and after.
     pub tokens_before: usize,
     pub tokens_after: usize,
     /// Messages held before and after.

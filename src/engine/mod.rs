@@ -87,7 +87,7 @@ impl fmt::Display for EngineError {
                 window,
             } => write!(
                 f,
-                "model call #{model_call}: the request is ~{tokens} estimated tokens after the \
+                "model call #{model_call}: the request is {tokens} tokens (o200k_base) after the \
                  host compacted all it may, over the window of {window} (expected a larger \
                  \"context.window\", or smaller files and replies)"
             ),
@@ -336,6 +336,7 @@ impl<'a> Run<'a> {
             context_tokens: self.messages_tokens + self.tools_tokens,
             tokens: 0,
             context_start: self.held_from,
+            recorded_size: None,
         });
         self.step(
             StepKind::ModelCall { number },

@@ -542,7 +542,7 @@ pub fn place_all(trace: &mut Trace) {
             .map(|m| m.tokens)
             .sum();
         let mc = &mut trace.model_calls[k];
-        mc.context_size = envelope_bytes + bytes + commas;
+        mc.context_size = mc.recorded_size.unwrap_or(envelope_bytes + bytes + commas);
         mc.tools_size = tools_bytes;
         mc.context_tokens = fixed_tokens + message_tokens;
     }
