@@ -51,7 +51,7 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
     let _ = std::fs::remove_dir_all(dir);
     let mut exports = Vec::new();
     for lesson in lessons() {
-        for provider in PROVIDERS {
+        for provider in providers_of(&lesson) {
             let out = dir.join(provider);
             run(&[
                 "export",
@@ -78,6 +78,22 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
         }
     }
     exports
+}
+
+/// The providers a lesson can be shown as: all three, but one whose
+/// mistake exists only in OpenAI Responses (`harness.answer_with_item_id`,
+/// the `fc_` item id) is refused in the others, and its own `check` says so.
+pub fn providers_of(lesson: &str) -> Vec<&'static str> {
+    let source = agent_loop_sim::load::CATALOG
+        .iter()
+        .find(|(name, _)| *name == lesson)
+        .map(|(_, source)| *source)
+        .unwrap_or("{}");
+    let json: serde_json::Value = serde_json::from_str(source).unwrap();
+    if json["harness"]["answer_with_item_id"] == true {
+        return vec!["responses"];
+    }
+    PROVIDERS.to_vec()
 }
 
 /// The trace of a lesson as `provider` receives it (`trace --provider`), in
