@@ -451,8 +451,8 @@ catalogue! {
     QUIZ_TITLE = ["预测第 {n} 步", "Predict step {n}"];
     QUIZ_WHO_ACTS = ["第 {n} 步由谁行动？", "Who acts in step {n}?"];
     QUIZ_WHICH_CALL = [
-        "第 {n} 步：{what} 的结果回到主机。主机把它挂到哪个 call_id 上？",
-        "Step {n}: the result of {what} comes back to the host. Which call_id does the host attach it to?",
+        "第 {n} 步：{what} 的结果回到主机。主机把它以哪个 call_id 追加到消息里？",
+        "Step {n}: the result of {what} comes back to the host. Under which call_id does the host append it to the messages?",
     ];
     QUIZ_LOOP_REPLY = [
         "第 {n} 步：模型回复第 {number} 次调用。之后循环还会继续吗？为什么？",
@@ -467,8 +467,21 @@ catalogue! {
         "第 {n} 步：主机处理 {call}（{tool}），此时什么都还没执行。主机会怎么做？",
         "Step {n}: the host takes up {call} ({tool}); nothing has run yet. What does the host do?",
     ];
-    QUIZ_NOT_APPENDED = ["哪个都不挂：主机没有把结果追加到消息里", "none: the host does not append the result at all"];
+    // A call that passed the checks and carries an operation id the host
+    // has a record of (asked after the checks, so not the same question).
+    QUIZ_HOST_OP_ID = [
+        "第 {n} 步：{call}（{tool}）已通过主机的检查，带着操作 id {op}。执行之前，主机会怎么做？",
+        "Step {n}: {call} ({tool}) has passed the host's checks and carries op_id {op}. What does the host do before anything runs?",
+    ];
+    QUIZ_NOT_APPENDED = [
+        "哪个都不用：主机留着结果却从不追加，消息里 {id} 没有结果",
+        "none: the host keeps the result but never appends it, so {id} has no result in the messages",
+    ];
     QUIZ_RUNS_TOOLS = ["继续：回复里有工具调用，主机去执行它们", "it goes on: the reply has tool calls, and the host runs them"];
+    QUIZ_ANSWERS_EACH = [
+        "继续：回复里有工具调用，主机给每个调用一个结果，但不是每个都会执行",
+        "it goes on: the reply has tool calls, and the host answers each one, though not every one runs",
+    ];
     QUIZ_ENDS = ["结束：没有工具调用的回复就是最终答案", "it ends: a reply without tool calls is the final answer"];
     QUIZ_VERIFIES_FIRST = ["还不结束：模型说完成了，主机先自己验证", "not yet: the model says done, and the host verifies first"];
     QUIZ_BUDGET_STOPS = ["结束：{budget} 次模型调用的预算已用尽", "it ends: the budget of {budget} model calls is used up"];
@@ -486,10 +499,12 @@ catalogue! {
     QUIZ_NEW_RESULT_NO_ID = ["一个没有 call_id 的结果", "a result without a call_id"];
     QUIZ_NOTHING_NEW = ["什么都没追加：模型记得上一次调用看到的内容", "nothing: the model remembers what it saw on the last call"];
     QUIZ_APPROVES = ["批准：工具已提供，参数正确，路径在工作区内", "approves it: the tool is offered, the arguments are right, the path is in the workspace"];
+    QUIZ_APPROVES_NO_PATH = ["批准：工具已提供，参数正确", "approves it: the tool is offered and the arguments are right"];
     QUIZ_NOT_OFFERED = ["拒绝：没有提供这个工具", "refuses it: the tool is not offered"];
     QUIZ_BAD_ARGS = ["拒绝：参数不对", "refuses it: the arguments are wrong"];
     QUIZ_OUTSIDE = ["拒绝：路径在工作区之外", "refuses it: a path is outside the workspace"];
     QUIZ_REPLAYS = ["按记录作答：这个操作 id 已经执行过，这次什么都不执行", "answers from its record: this operation id already ran, so nothing runs"];
+    QUIZ_RUNS_AGAIN = ["再执行一次：工具用同样的参数再运行一遍", "runs it again: the tool runs once more with the same arguments"];
     QUIZ_NOT_AUTHORISED = ["拒绝：工具未授权（作为错误结果返回）", "refuses it: not authorised (an error result)"];
     QUIZ_ASKS_USER = ["先问用户：用户回答之前什么都不执行", "asks the user first: nothing runs until they answer"];
     QUIZ_OP_CONFLICT = ["以错误作答：这个操作 id 已用于另一个动作", "answers with an error: the operation id was used for another action"];
