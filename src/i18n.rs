@@ -516,9 +516,12 @@ catalogue! {
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
     QUIZ_HINT_CLOSE = ["关闭问题", "close"];
+    // Esc in the footer of an overlay or the picker.
+    HINT_CLOSE = ["关闭", "close"];
     // The lesson picker (`o`).
     PICKER = ["选择课程", "Lessons"];
-    PICKER_HINT = ["↑↓ 选择 · Enter 从第 1 步打开 · Esc 关闭", "↑↓ choose · Enter opens at step 1 · Esc closes"];
+    PICKER_HINT = ["↑↓ 选择 · Enter 打开 · Esc 关闭", "↑↓ choose · Enter opens · Esc closes"];
+    PICKER_CHOOSE = ["选择", "choose"];
     /// After the title of the lesson on screen now.
     PICKER_OPEN_NOW = ["（当前）", " (open now)"];
     /// A lesson's length and how its run ends, e.g. "8 steps · final answer · answered (unchecked)".
