@@ -515,6 +515,10 @@ catalogue! {
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    QUIZ_CONTEXT_HIDDEN = [
+        "作答之前先隐藏：这里会直接列出自上次模型调用以来追加的消息，也就是问题的答案。",
+        "Hidden until you answer: this panel lists the messages appended since the last model call, which is the question's answer.",
+    ];
     QUIZ_HINT_CLOSE = ["关闭问题", "close"];
     // Esc in the footer of an overlay or the picker.
     HINT_CLOSE = ["关闭", "close"];

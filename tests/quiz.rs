@@ -574,3 +574,20 @@ fn each_mode_has_its_own_footer() {
         "{help}"
     );
 }
+
+/// "What has been appended since call #1?" is not answered by the screen:
+/// at 120×40 the context panel beside the question would list exactly
+/// those messages; it is covered until the question is answered.
+#[test]
+fn the_context_panel_does_not_show_the_answer_to_what_was_appended() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    apply(&mut app, &[Action::Back, Action::GoTo(5), Action::Next]);
+    let q = app.question().expect("a question about step 7");
+    assert_eq!(q.kind, quiz::Kind::NewInContext);
+    let screen = text(&app);
+    assert!(screen.contains("Hidden until you answer"), "{screen}");
+    assert!(!screen.contains("Appended since"), "{screen}");
+    // Answered, the step is shown, context and all.
+    apply(&mut app, &[Action::Answer(q.answer + 1)]);
+    assert!(!text(&app).contains("Hidden until you answer"));
+}
