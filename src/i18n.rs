@@ -217,6 +217,8 @@ catalogue! {
     EARLIER_STEP = ["↑ 上方还有第 1 步（↑ 滚动）", "↑ step 1 is above (scroll ↑)"];
     EARLIER_STEPS = ["↑ 上方还有第 1–{n} 步（↑ 滚动）", "↑ steps 1–{n} are above (scroll ↑)"];
     IN_USE_BY = ["{call} 正在使用", "in use by {call}"];
+    // The plain transcript: the model's reply at the step it arrives.
+    PLAIN_REPLY = ["模型的回复", "The model's reply"];
     ROLE_USER = ["用户", "user"];
     ROLE_ASSISTANT = ["助手", "assistant"];
     ROLE_TOOL = ["工具", "tool"];
@@ -515,6 +517,9 @@ catalogue! {
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    // The quiz in the plain transcript (`transcript --quiz`).
+    QUIZ_PLAIN_QUESTION = ["测验：{prompt}", "Quiz: {prompt}"];
+    QUIZ_PLAIN_ANSWER = ["答案：[{k}] {choice}", "Answer: [{k}] {choice}"];
     QUIZ_CONTEXT_HIDDEN = [
         "作答之前先隐藏：这里会直接列出自上次模型调用以来追加的消息，也就是问题的答案。",
         "Hidden until you answer: this panel lists the messages appended since the last model call, which is the question's answer.",

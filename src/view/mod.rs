@@ -6,7 +6,7 @@ mod context;
 mod explain;
 mod frame;
 mod ids;
-mod lanes;
+pub mod lanes;
 mod overlay;
 mod pairing;
 mod picker;
