@@ -204,7 +204,8 @@ catalogue! {
     CROSSED = ["箭头", "arrow"];
     ENVIRONMENT_LEAD = ["{environment}（{tool}）：", "{environment} ({tool}): "];
     /// The line that stands for the folded rest of a long message.
-    FOLDED = ["… 已折叠，全文 {chars} 字符（f 展开）", "… folded: {chars} chars in all (f shows all)"];
+    // A no-break space keeps the key with its words when the line wraps.
+    FOLDED = ["… 已折叠，全文 {chars} 字符（f\u{a0}展开）", "… folded: {chars} chars in all (f\u{a0}shows\u{a0}all)"];
     /// The context's size on each call so far, as a small bar chart.
     GROWTH = [
         "逐次调用的上下文：{bars} {first} → {last} 字符（共 {calls} 次）",
@@ -308,7 +309,7 @@ catalogue! {
         "{call} reuses operation id {op} for another action: the host answers with an error",
     ];
     TITLE_REJECTED = ["提供方拒绝第 {number} 次调用（400）：{ids} 没有结果", "The provider rejects model call #{number} (400): {ids} has no result"];
-    TITLE_UNCHECKED_DONE = ["模型说“完成了”，主机没有验证就宣布成功", "The model says done; the host declares success without checking"];
+    TITLE_UNCHECKED_DONE = ["模型说“完成了”，循环结束，改动没有人检查", "The model says done; the loop ends and no one checks the change"];
     TITLE_FINAL_ANSWER = ["模型给出最终答案，没有工具调用：循环结束", "Final answer, no tool calls: the loop ends"];
     TITLE_SAYS_DONE = ["模型说“完成了”：主机先验证再接受", "The model says done: the host verifies before accepting"];
     TITLE_VERIFIES = ["主机亲自运行 {tool} 来验证", "The host runs {tool} itself to verify"];
@@ -1168,6 +1169,20 @@ fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
 }
 
 /// The words beside a step's arrow in the lanes.
+/// A shorter arrow label where the full one has parts a narrow lane can
+/// drop: the proposals by their ids alone, so "(proposed)", the lesson of
+/// the step, is never the part cut off.
+pub fn arrow_label_short(trace: &Trace, step: &Step) -> Option<String> {
+    let lang = trace.lang;
+    match &step.kind {
+        StepKind::Proposes { calls, .. } => {
+            let ids: Vec<&str> = calls.iter().map(|id| id.0.as_str()).collect();
+            Some(ARROW_PROPOSED.fill(lang, &[("what", &ids.join(", "))]))
+        }
+        _ => None,
+    }
+}
+
 pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
     match &step.kind {

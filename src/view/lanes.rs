@@ -242,6 +242,11 @@ fn step_rows(
     if width(&label) > room * per_step {
         label = super::ids::shorten_ids(&label, step);
     }
+    if width(&label) > room * per_step
+        && let Some(short) = i18n::arrow_label_short(trace, step)
+    {
+        label = super::ids::shorten_ids(&short, step);
+    }
     if room > 0 {
         let (label, _) = super::text::head(&label, per_step, room);
         let mut lines = wrap(label, room);
