@@ -430,8 +430,8 @@ catalogue! {
         "The user approves: only now does the host run it. The approval comes from the user, not from the model.",
     ];
     WHY_USER_EDITS = [
-        "用户改了参数再批准：主机按用户的参数运行。模型上下文里的调用仍是模型自己写的；这个主机在结果里写明用户改了什么（不是每个主机都会说）。",
-        "The user edits the arguments and approves: the host runs the call with the user's arguments. The call in the model's context stays as the model wrote it; this host says in the result what the user changed (not every host says so).",
+        "用户改了参数再批准：主机像检查模型的参数一样检查用户的参数，通过后按用户的参数运行。模型上下文里的调用仍是模型自己写的；这个主机在结果里写明用户改了什么（不是每个主机都会说）。",
+        "The user edits the arguments and approves: the host checks the user's arguments as it checked the model's, and runs the call with them. The call in the model's context stays as the model wrote it; this host says in the result what the user changed (not every host says so).",
     ];
     WHY_USER_DENIES = [
         "用户拒绝了：什么都不运行。拒绝和理由作为这个调用的错误结果发回给模型，模型可以据此调整。",

@@ -2,6 +2,8 @@
 //! in the order the narration numbers them, end the way it says, and show
 //! the one thing the scenario is there to show.
 
+mod common;
+
 use agent_loop_sim::load::{self, CATALOG};
 use agent_loop_sim::scenario::{EndStatus, Lang};
 use agent_loop_sim::trace::{
@@ -557,4 +559,72 @@ fn files_written_for_the_old_format_still_pass_check() {
         checked += 1;
     }
     assert_eq!(checked, 13);
+}
+
+/// A user's edit passes the host's checks as the model's arguments do: an
+/// edit to a path outside the workspace, or a word for an integer, is
+/// refused before anything runs, as a Validates step after the user's.
+#[test]
+fn the_host_checks_the_users_edit_again() {
+    let run = |json: serde_json::Value| {
+        let bytes = serde_json::to_vec(&json).unwrap();
+        match load::prepare_all("<edit>", &bytes) {
+            Ok(loaded) => loaded.trace(Lang::En).clone(),
+            Err(faults) => panic!("{faults:?}"),
+        }
+    };
+    let find_tool = |json: &mut serde_json::Value, name: &str| -> usize {
+        json["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t["name"] == name)
+            .unwrap()
+    };
+    // The path: the user "fixes" patch_file's path to ../etc/passwd.
+    let mut json = common::shipped_json("approve-side-effects");
+    let i = find_tool(&mut json, "patch_file");
+    json["tools"][i]["approvals"][0]["edit"] = serde_json::json!({ "path": "../etc/passwd" });
+    let t = run(json);
+    let call = t.calls.iter().find(|c| c.tool == "patch_file").unwrap();
+    let decided = call.decision.as_ref().unwrap().0;
+    let (checked, verdict) = call.verdict.clone().unwrap();
+    assert_eq!(checked, decided + 1, "the host checks right after the user");
+    assert!(
+        matches!(&verdict, Verdict::Refused(agent_loop_sim::trace::Refusal::OutsideWorkspace(p)) if p == "../etc/passwd"),
+        "{verdict:?}"
+    );
+    assert!(matches!(t.steps[checked].kind, StepKind::Validates { .. }));
+    assert_eq!(call.started, None, "nothing ran");
+    assert_eq!(call.outcome(), Some(Outcome::Refused));
+    assert!(t.files.iter().all(|f| !f.contains("passwd")));
+
+    // The type: max_results edited to "high" on a schema that says integer.
+    let mut json = common::shipped_json("malformed-arguments");
+    json["tools"][0]["policy"] = "ask".into();
+    json["tools"][0]["approvals"] =
+        serde_json::json!([{ "decision": "edit", "edit": { "max_results": "high" } }]);
+    let t = run(json);
+    for call in &t.calls {
+        // Every call the user edited is refused: none runs.
+        if call.decision.is_some() {
+            assert!(
+                matches!(call.verdict, Some((_, Verdict::Refused(_)))),
+                "{:?}",
+                call.verdict
+            );
+            assert_eq!(call.started, None);
+        }
+    }
+    // And a number for the integer passes the check: the edit runs.
+    let mut json = common::shipped_json("malformed-arguments");
+    json["tools"][0]["policy"] = "ask".into();
+    json["tools"][0]["approvals"] =
+        serde_json::json!([{ "decision": "edit", "edit": { "max_results": "3" } }]);
+    let t = run(json);
+    assert!(
+        t.calls
+            .iter()
+            .any(|c| c.decision.is_some() && c.started.is_some())
+    );
 }
