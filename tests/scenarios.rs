@@ -111,6 +111,11 @@ fn every_scenario_has_its_story_and_end() {
             EndStatus::Completed,
         ),
         (
+            "exfiltration-needs-approval",
+            "TMPVERMPVERMPQUMA",
+            EndStatus::Completed,
+        ),
+        (
             "context-compaction-summary",
             "TMPVERMPVERMPVERKMA",
             EndStatus::Completed,
@@ -627,4 +632,23 @@ fn the_host_checks_the_users_edit_again() {
             .iter()
             .any(|c| c.decision.is_some() && c.started.is_some())
     );
+}
+
+/// The data an injection asks for is read (the path rule lets a file in
+/// the workspace through); the send to the network waits for the user, who
+/// denies it: the tool never runs and nothing leaves.
+#[test]
+fn a_network_tool_that_asks_first_keeps_the_secret_in() {
+    let t = trace("exfiltration-needs-approval");
+    let read = t
+        .calls
+        .iter()
+        .find(|c| c.args.iter().any(|(_, v)| v == ".env"))
+        .unwrap();
+    assert!(read.started.is_some(), "the read inside the workspace runs");
+    let post = t.calls.iter().find(|c| c.tool == "http_post").unwrap();
+    assert!(matches!(post.verdict, Some((_, Verdict::AwaitsApproval))));
+    assert_eq!(post.outcome(), Some(Outcome::Denied));
+    assert_eq!(post.started, None, "nothing is sent");
+    assert_eq!(t.end, EndStatus::Completed);
 }

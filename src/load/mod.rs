@@ -104,6 +104,10 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../scenarios/prompt-injection-in-file.json"),
     ),
     (
+        "exfiltration-needs-approval",
+        include_str!("../../scenarios/exfiltration-needs-approval.json"),
+    ),
+    (
         "context-compaction-summary",
         include_str!("../../scenarios/context-compaction-summary.json"),
     ),
