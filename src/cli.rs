@@ -153,7 +153,7 @@ impl Cli {
             Some(Command::List | Command::Check { .. }) => (false, false, false, false, false),
             Some(Command::Trace { .. }) => (false, true, false, false, false),
             Some(Command::Transcript { .. }) => (false, true, true, false, false),
-            Some(Command::Export { .. }) => (true, true, false, true, false),
+            Some(Command::Export { .. }) => (true, true, true, true, false),
         };
         let mut out = Vec::new();
         let mut refuse = |given: bool, read: bool, flag: &str, applies: &str| {
@@ -176,7 +176,12 @@ impl Cli {
             "--transcript",
             "the simulator, trace, transcript and export",
         );
-        refuse(self.quiz, quiz, "--quiz", "the simulator and transcript");
+        refuse(
+            self.quiz,
+            quiz,
+            "--quiz",
+            "the simulator, transcript and export",
+        );
         refuse(
             self.compare.is_some(),
             compare,

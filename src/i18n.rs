@@ -518,6 +518,15 @@ catalogue! {
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    // The quiz as a printed handout (`export --quiz`).
+    HANDOUT_TITLE = ["{title} · 测验", "{title} · quiz"];
+    HANDOUT_INTRO = [
+        "每一题问的是下一步会发生什么：先预测，再在模拟器里看那一步。答案在最后。",
+        "Each question asks what the next step will do: predict it, then see the step in the simulator. The answers are at the end.",
+    ];
+    HANDOUT_BEFORE = ["（第 {n} 步之前）{prompt}", "(before step {n}) {prompt}"];
+    HANDOUT_KEY = ["答案", "Answer key"];
+    HANDOUT_STEP = ["第 {n} 步", "step {n}"];
     // The quiz in the plain transcript (`transcript --quiz`).
     QUIZ_PLAIN_QUESTION = ["测验：{prompt}", "Quiz: {prompt}"];
     QUIZ_PLAIN_ANSWER = ["答案：[{k}] {choice}", "Answer: [{k}] {choice}"];
