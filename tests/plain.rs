@@ -159,14 +159,7 @@ fn options_a_command_ignores_are_refused() {
             "wrong-path-first",
         ],
         &["transcript", "read-config-timeout", "--redact"],
-        &[
-            "export",
-            "--quiz",
-            "--format",
-            "txt",
-            "--out",
-            "/nonexistent",
-        ],
+        &["trace", "read-config-timeout", "--quiz"],
         &["--redact", "list"],
     ] {
         let out = run(args);
