@@ -105,6 +105,7 @@ fn every_scenario_has_its_story_and_end() {
             "TMPXMPXMPXMPVERMA",
             EndStatus::Completed,
         ),
+        ("reply-cut-off", "TMPVERMPXMPVERMAYF", EndStatus::Completed),
         (
             "prompt-injection-in-file",
             "TMPVERMPXMA",
@@ -651,4 +652,39 @@ fn a_network_tool_that_asks_first_keeps_the_secret_in() {
     assert_eq!(post.outcome(), Some(Outcome::Denied));
     assert_eq!(post.started, None, "nothing is sent");
     assert_eq!(t.end, EndStatus::Completed);
+}
+
+/// A reply cut off at the token limit leaves a call half written: the host
+/// refuses it (its arguments are not whole JSON), nothing is written until
+/// the shorter call, and the host's check passes at the end.
+#[test]
+fn a_half_written_call_is_refused_and_writes_nothing() {
+    let t = trace("reply-cut-off");
+    let cut = &t.calls[1];
+    assert_eq!(cut.tool, "write_file");
+    assert!(
+        matches!(
+            cut.verdict,
+            Some((
+                _,
+                Verdict::Refused(agent_loop_sim::trace::Refusal::InvalidJson(_))
+            ))
+        ),
+        "{:?}",
+        cut.verdict
+    );
+    assert_eq!(cut.started, None);
+    let patch = &t.calls[2];
+    assert_eq!(patch.tool, "patch_file");
+    let first_write = t
+        .file_events
+        .iter()
+        .find(|e| matches!(e.change, FileChange::Written { .. }))
+        .unwrap();
+    assert!(
+        first_write.step >= patch.started.unwrap(),
+        "nothing written before call_3 ran"
+    );
+    assert_eq!(t.end, EndStatus::Completed);
+    assert_eq!(t.task, TaskOutcome::Verified);
 }

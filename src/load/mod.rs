@@ -97,6 +97,10 @@ pub const CATALOG: &[(&str, &str)] = &[
         "malformed-arguments",
         include_str!("../../scenarios/malformed-arguments.json"),
     ),
+    (
+        "reply-cut-off",
+        include_str!("../../scenarios/reply-cut-off.json"),
+    ),
     // Lessons of issue 9 items 4, 5, 8: rule conditions, event-anchored
     // narration, the context window and compaction.
     (
