@@ -526,3 +526,34 @@ fn a_read_outside_the_workspace_is_refused_with_its_place() {
         "{lines:#?}"
     );
 }
+
+/// A failed result with `writes`: the change was made, then the answer
+/// failed (a timeout after the write). The file changes and the write is
+/// counted; the model reads an error. A failure without `writes` changes
+/// nothing.
+#[test]
+fn a_failed_result_can_still_write() {
+    let tool = deploy(json!({
+        "results": [
+            {
+                "ok": false,
+                "text": { "zh": "超时", "en": "timed out" },
+                "writes": { "path": "DEPLOYED", "content": "prod\n" }
+            }
+        ]
+    }));
+    let s = scenario(
+        tool,
+        once_then_done(json!({ "tool": "deploy", "args": { "env": "prod" } })),
+        json!({}),
+    );
+    let t = run(&s).unwrap();
+    let call = deploy_call(&t);
+    assert_eq!(call.outcome(), Some(Outcome::Error));
+    assert_eq!(
+        t.steps.last().unwrap().counters.writes,
+        1,
+        "the write landed"
+    );
+    assert!(t.files.iter().any(|f| f == "DEPLOYED"), "{:?}", t.files);
+}
