@@ -420,6 +420,7 @@ mod tests {
             paired_to: None,
             appended: true,
             decision: None,
+            label: None,
         }
     }
 

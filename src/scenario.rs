@@ -465,6 +465,11 @@ pub enum ResultStatus {
 #[serde(deny_unknown_fields)]
 pub struct CallSpec {
     pub tool: String,
+    /// A name for the call that narration keys use (`LABEL.result`): call
+    /// ids are numbered across the run, so a call added earlier renumbers
+    /// every later one; a label stays.
+    #[serde(default)]
+    pub label: Option<String>,
     #[serde(default)]
     pub args: BTreeMap<String, String>,
     /// How long the tool takes, in ticks: results of one reply arrive in

@@ -712,3 +712,65 @@ fn dropping_calls_and_results_burns_the_budget_without_an_error() {
         );
     }
 }
+
+/// A narration key may name a call by its label: it lands where the id
+/// key would, and stays on that call when a call is added before it (the
+/// ids move, the label does not). A label that names several calls is an
+/// error where a key uses it.
+#[test]
+fn a_label_keys_narration_to_its_call_whatever_its_id() {
+    let load =
+        |json: &serde_json::Value| load::prepare_all("<label>", &serde_json::to_vec(json).unwrap());
+    let mut json = common::shipped_json("read-config-timeout");
+    json["model"][0]["calls"][0]["label"] = "config".into();
+    let text = serde_json::json!({ "zh": "配置回来了", "en": "the config is back" });
+    json["narration"].as_object_mut().unwrap().remove("6");
+    json["narration"]["config.result"] = text.clone();
+    let loaded = load(&json).unwrap_or_else(|f| panic!("{f:?}"));
+    assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
+    let t = loaded.trace(Lang::En);
+    assert_eq!(t.steps[5].narration.as_deref(), Some("the config is back"));
+    // A call added first: the config read is now call_2, and the label
+    // still finds it.
+    let mut json2 = json.clone();
+    json2["files"]["README.md"] = "see config.txt".into();
+    let first = serde_json::json!({
+        "when": { "lacks_result": { "tool": "read_file", "args": { "path": "README.md" } } },
+        "say": { "zh": "先看 README。", "en": "README first." },
+        "calls": [ { "tool": "read_file", "args": { "path": "README.md" } } ]
+    });
+    json2["model"].as_array_mut().unwrap().insert(0, first);
+    json2["narration"] = serde_json::json!({ "config.result": text });
+    let loaded = load(&json2).unwrap_or_else(|f| panic!("{f:?}"));
+    let t = loaded.trace(Lang::En);
+    let config = t
+        .calls
+        .iter()
+        .find(|c| c.label.as_deref() == Some("config"))
+        .unwrap();
+    assert_eq!(config.id.0, "call_2");
+    let step = config.finished.unwrap();
+    assert_eq!(
+        t.steps[step].narration.as_deref(),
+        Some("the config is back")
+    );
+    // A label on a rule that fires twice names two calls: an error.
+    let mut json3 = common::shipped_json("harness-drops-tool-turns");
+    json3["model"][0]["calls"][0]["label"] = "read".into();
+    json3["narration"]
+        .as_object_mut()
+        .unwrap()
+        .remove("call_2.result");
+    json3["narration"]["read.result"] = text;
+    let faults = match load(&json3) {
+        Ok(l) => l.faults,
+        Err(f) => f,
+    };
+    let shown: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|f| f.contains("the label \"read\" names 4 calls")),
+        "{shown:?}"
+    );
+}

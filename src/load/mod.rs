@@ -583,11 +583,13 @@ fn for_screen(scenario: Scenario) -> Scenario {
                         .map(
                             |CallSpec {
                                  tool,
+                                 label,
                                  args,
                                  delay,
                                  arguments,
                              }| CallSpec {
                                 tool: s(tool),
+                                label: label.map(s),
                                 args: map(args),
                                 delay,
                                 arguments: arguments.map(s),
