@@ -282,7 +282,7 @@ impl App {
     /// The question open now, if any.
     pub fn question(&self) -> Option<quiz::Question> {
         let index = self.quiz.asking?;
-        quiz::question(self.trace(), &self.loaded.scenario.quiz, index)
+        quiz::asked(&self.loaded.scenario, self.trace(), index)
     }
 
     /// One step on; in the quiz, a step not shown yet is asked about first.
@@ -304,7 +304,7 @@ impl App {
         if self.comparing().is_some() {
             return false;
         }
-        if quiz::question(self.trace(), &self.loaded.scenario.quiz, next).is_none() {
+        if quiz::asked(&self.loaded.scenario, self.trace(), next).is_none() {
             return false;
         }
         self.quiz.asking = Some(next);

@@ -182,7 +182,7 @@ pub fn plain(cli: &Cli) -> ExitCode {
         }
     };
     let mut out = std::io::BufWriter::new(output::stdout());
-    let quiz = cli.quiz.then_some(loaded.scenario.quiz.as_slice());
+    let quiz = cli.quiz.then_some(&loaded.scenario);
     let written = crate::plain::write_with_quiz(loaded.trace(lang), quiz, &mut out);
     output::finish("transcript", &mut out, written, done)
 }

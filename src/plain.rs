@@ -20,7 +20,7 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
 /// screen-reader users).
 pub fn write_with_quiz(
     trace: &Trace,
-    quiz: Option<&[crate::scenario::QuizItem]>,
+    quiz: Option<&crate::scenario::Scenario>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let lang = trace.lang;
@@ -28,7 +28,7 @@ pub fn write_with_quiz(
     writeln!(out)?;
     for index in 0..trace.len() {
         let step = &trace.steps[index];
-        let question = quiz.and_then(|items| crate::quiz::question(trace, items, index));
+        let question = quiz.and_then(|scenario| crate::quiz::asked(scenario, trace, index));
         if let Some(q) = &question {
             writeln!(
                 out,

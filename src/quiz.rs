@@ -101,6 +101,21 @@ enum HostMove {
     AsksUser,
 }
 
+/// The question the simulator asks before step `index` of a scenario's
+/// run: `question`, on the steps the author's `quiz_steps` names (all of
+/// them when it names none).
+pub fn asked(
+    scenario: &crate::scenario::Scenario,
+    trace: &Trace,
+    index: usize,
+) -> Option<Question> {
+    let marked = |key: &String| crate::load::step_of_key(key, trace) == Ok(index);
+    if !scenario.quiz_steps.is_empty() && !scenario.quiz_steps.iter().any(marked) {
+        return None;
+    }
+    question(trace, &scenario.quiz, index)
+}
+
 /// The question asked before step `index` is shown, if any. Step 1 is on
 /// the screen before anything can be asked, so it has none.
 pub fn question(trace: &Trace, authored: &[QuizItem], index: usize) -> Option<Question> {

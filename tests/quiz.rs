@@ -591,3 +591,38 @@ fn the_context_panel_does_not_show_the_answer_to_what_was_appended() {
     apply(&mut app, &[Action::Answer(q.answer + 1)]);
     assert!(!text(&app).contains("Hidden until you answer"));
 }
+
+/// The author marks the steps worth a pause (`quiz_steps`, narration
+/// keys): the quiz asks about those only; a key that names no step is a
+/// fault with its place.
+#[test]
+fn quiz_steps_limit_the_quiz_to_the_marked_steps() {
+    let mut json = common::shipped_json("read-config-timeout");
+    json["quiz_steps"] = serde_json::json!(["model_call.2", "reply.2"]);
+    let loaded =
+        agent_loop_sim::load::prepare("<quiz_steps>", &serde_json::to_vec(&json).unwrap()).unwrap();
+    assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
+    let trace = loaded.trace(Lang::En);
+    let asked: Vec<usize> = (0..trace.len())
+        .filter(|&i| quiz::asked(&loaded.scenario, trace, i).is_some())
+        .map(|i| i + 1)
+        .collect();
+    assert_eq!(asked, [7, 8]);
+    // In the simulator: → shows steps 2–6 unasked, then asks about step 7.
+    let mut app = App::new(loaded, Lang::En, agent_loop_sim::theme::Theme::DARK);
+    apply(&mut app, &[Action::ToggleQuiz]);
+    assert_eq!(app.quiz.asking, None);
+    for _ in 0..6 {
+        apply(&mut app, &[Action::Next]);
+    }
+    assert_eq!((app.step, app.quiz.asking), (5, Some(6)));
+    // A key for no step of the run.
+    json["quiz_steps"] = serde_json::json!(["reply.2", "reply.9"]);
+    let faults = common::faults_of("q.json", &json);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("quiz_steps[1]") && f.contains("model call #9 gets no reply")),
+        "{faults:?}"
+    );
+}

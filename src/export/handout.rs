@@ -6,17 +6,17 @@
 
 use crate::i18n;
 use crate::quiz::{self, Question};
-use crate::scenario::QuizItem;
+use crate::scenario::Scenario;
 use crate::trace::Trace;
 
 /// The questions asked before the steps chosen (0-based indices).
 pub fn questions(
     trace: &Trace,
-    authored: &[QuizItem],
+    scenario: &Scenario,
     steps: std::ops::RangeInclusive<usize>,
 ) -> Vec<Question> {
     steps
-        .filter_map(|index| quiz::question(trace, authored, index))
+        .filter_map(|index| quiz::asked(scenario, trace, index))
         .collect()
 }
 

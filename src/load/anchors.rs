@@ -66,8 +66,9 @@ pub(super) fn resolve<'s>(
     (out, bad)
 }
 
-/// The step (0-based) a key names.
-fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
+/// The step (0-based) a key names (a narration key, or one of
+/// `quiz_steps`), or what is wrong with it.
+pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
     let steps = trace.len();
     let number = |s: &str| s.parse::<usize>().ok().filter(|n| n.to_string() == s);
     if let Some(n) = number(key) {

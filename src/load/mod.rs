@@ -17,6 +17,7 @@ mod keys;
 mod read;
 mod tool_checks;
 
+pub use anchors::step_of as step_of_key;
 pub use errors::parse;
 
 use checks::{check_fields, check_twin};
@@ -359,6 +360,16 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
             trace.steps[step].narration = Some(text.get(trace.lang).to_string());
         }
     }
+    // The steps the quiz asks about, keyed as narration is.
+    for (i, key) in scenario.quiz_steps.iter().enumerate() {
+        if let Err(message) = anchors::step_of(key, &zh) {
+            faults.push(fault(
+                Severity::Error,
+                at(&format!("quiz_steps[{i}]")),
+                message,
+            ));
+        }
+    }
     if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
         faults.push(fault(Severity::Error, at(&path), message));
         return Err(faults);
@@ -462,6 +473,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         expect,
         narration,
         quiz,
+        quiz_steps,
         twin,
         ids,
         context,
@@ -612,6 +624,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
                 ..q
             })
             .collect(),
+        // Keys, like narration's: not drawn, so kept as written.
+        quiz_steps,
         twin,
         ids,
         context: context.map(
