@@ -557,3 +557,43 @@ fn a_failed_result_can_still_write() {
     );
     assert!(t.files.iter().any(|f| f == "DEPLOYED"), "{:?}", t.files);
 }
+
+/// A custom verify tool called with arguments it does not take, or without
+/// one it needs, gets a warning at `verify.args` naming both.
+#[test]
+fn a_custom_verify_with_wrong_arguments_is_warned_about() {
+    let audit = json!({
+        "name": "audit",
+        "description": { "zh": "检查", "en": "Check" },
+        "parameters": {
+            "type": "object",
+            "properties": { "scope": { "type": "string" } },
+            "required": ["scope"]
+        },
+        "results": [ { "text": { "zh": "通过", "en": "passed" } } ]
+    });
+    let model = json!([{ "say": { "zh": "好", "en": "done" } }]);
+    let s = scenario(
+        audit.clone(),
+        model.clone(),
+        json!({ "verify": { "tool": "audit", "args": { "scop": "toy" } } }),
+    );
+    let faults = faults_of("t.json", &s);
+    assert!(
+        faults.iter().any(|f| f.contains("verify.args")
+            && f.contains("it has no argument scop")
+            && f.contains("it needs scope")),
+        "{faults:?}"
+    );
+    // Right arguments: no warning.
+    let s = scenario(
+        audit,
+        model,
+        json!({ "verify": { "tool": "audit", "args": { "scope": "toy" } } }),
+    );
+    assert!(
+        faults_of("t.json", &s)
+            .iter()
+            .all(|f| !f.contains("verify.args"))
+    );
+}
