@@ -476,6 +476,27 @@ catalogue! {
         "第 {n} 步：{call}（{tool}）已通过主机的检查，带着操作 id {op}。执行之前，主机会怎么做？",
         "Step {n}: {call} ({tool}) has passed the host's checks and carries op_id {op}. What does the host do before anything runs?",
     ];
+    QUIZ_REPLY_HOLDS = [
+        "第 {n} 步：模型回复第 {number} 次调用，回复里有一个工具调用。这条回复里装的是什么？",
+        "Step {n}: the model replies to call #{number} with a tool call. What does the reply hold?",
+    ];
+    QUIZ_REPLY_REQUEST = ["一个请求：工具名和参数，还什么都没有执行", "a request: a tool name and arguments; nothing has run yet"];
+    QUIZ_REPLY_OUTPUT = ["工具的输出：模型已经拿到了文件的内容", "the tool's output: the model already has the file's content"];
+    QUIZ_REPLY_MODEL_RAN = ["模型自己执行完工具的报告", "the model's report that it ran the tool itself"];
+    QUIZ_WHO_RUNS = [
+        "第 {n} 步：{what} 已获批准。谁来运行它？模型什么时候看到结果？",
+        "Step {n}: {what} is approved. Who runs it, and when does the model see what it gives?",
+    ];
+    QUIZ_RUNS_HOST = ["主机让工具去运行；模型要到下一次模型调用，在上下文里才看到结果", "the host has the tool run it; the model sees the result only in the next call's context"];
+    QUIZ_RUNS_MODEL = ["模型自己运行它，立刻拿到结果", "the model runs it itself and gets the result at once"];
+    QUIZ_RUNS_STRAIGHT = ["工具运行后把结果直接送给模型，不经过主机", "the tool runs it and sends the result straight to the model, past the host"];
+    QUIZ_USER_DECIDES = [
+        "第 {n} 步：主机问用户要不要运行 {call}（{tool}）。用户会怎么答？",
+        "Step {n}: the host asks the user about {call} ({tool}). What will the user answer?",
+    ];
+    QUIZ_USER_APPROVES = ["照原样批准：按模型的参数运行", "approves it as it is: it runs with the model's arguments"];
+    QUIZ_USER_EDITS = ["改了参数再批准：按用户的参数运行", "edits the arguments and approves: it runs with the user's"];
+    QUIZ_USER_DENIES = ["拒绝：什么都不运行，理由作为结果交给模型", "denies it: nothing runs, and the reason goes to the model as the result"];
     QUIZ_NOT_APPENDED = [
         "哪个都不用：主机留着结果却从不追加，消息里 {id} 没有结果",
         "none: the host keeps the result but never appends it, so {id} has no result in the messages",

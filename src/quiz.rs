@@ -26,6 +26,13 @@ pub enum Kind {
     NewInContext,
     /// What the host does with a proposed call before anything runs.
     HostDecides,
+    /// What the model's first reply with calls holds: a request, not the
+    /// file.
+    ReplyHolds,
+    /// Who runs an approved call, and when the model sees what it gives.
+    WhoRuns,
+    /// What the user answers when the host asks about a call.
+    UserDecides,
     /// A question the scenario's author wrote (`quiz` in the JSON).
     Author,
 }
@@ -59,6 +66,37 @@ enum Choice {
     /// The misconception that the model keeps what it saw before.
     NothingNew,
     Host(HostMove),
+    Reply(ReplyHolds),
+    Runs(RunMove),
+    User(UserMove),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReplyHolds {
+    /// Tool calls: names and arguments, a request; nothing has run.
+    Request,
+    /// The misconception that the reply carries the tool's output.
+    Output,
+    /// The misconception that the model ran the tool itself.
+    ModelRan,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RunMove {
+    /// The host has the Tool lane run it; the model sees the result only
+    /// in the context of its next call.
+    HostRuns,
+    /// The misconception that the model runs its own calls.
+    ModelRuns,
+    /// The misconception that the result goes to the model at once.
+    StraightToModel,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UserMove {
+    Approves,
+    Edits,
+    Denies,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -190,6 +228,41 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
     let step = &trace.steps[index];
     match &step.kind {
         StepKind::ModelCall { number } if *number > 1 => new_in_context(trace, index),
+        // The first reply with calls: what it holds (a request), rather
+        // than whether the loop goes on, which later replies ask.
+        StepKind::Proposes { number: 1, calls } if calls.len() == 1 => Some((
+            Kind::ReplyHolds,
+            Choice::Reply(ReplyHolds::Request),
+            vec![
+                Choice::Reply(ReplyHolds::Output),
+                Choice::Reply(ReplyHolds::ModelRan),
+            ],
+        )),
+        // Asked only where the model does see the result on a later call
+        // (not where a harness drops it, crashes, or the budget ends first).
+        StepKind::Executes { calls } if calls.len() == 1 && seen_later(trace, &calls[0]) => Some((
+            Kind::WhoRuns,
+            Choice::Runs(RunMove::HostRuns),
+            vec![
+                Choice::Runs(RunMove::ModelRuns),
+                Choice::Runs(RunMove::StraightToModel),
+            ],
+        )),
+        StepKind::UserDecides { decision, .. } => {
+            let correct = match decision {
+                crate::trace::Decision::Approved => UserMove::Approves,
+                crate::trace::Decision::Edited(_) => UserMove::Edits,
+                crate::trace::Decision::Denied(_) => UserMove::Denies,
+            };
+            Some((
+                Kind::UserDecides,
+                Choice::User(correct),
+                [UserMove::Approves, UserMove::Edits, UserMove::Denies]
+                    .into_iter()
+                    .map(Choice::User)
+                    .collect(),
+            ))
+        }
         StepKind::Proposes { number, calls } => {
             let calls: Vec<&crate::trace::ToolCall> =
                 calls.iter().filter_map(|c| trace.call(c)).collect();
@@ -280,6 +353,15 @@ fn who_acts(trace: &Trace, index: usize) -> Draft {
         others.push(Choice::Source(Source::Provider));
     }
     (Kind::WhoActs, Choice::Source(correct), others)
+}
+
+/// Is the call's result appended and sent on a later model call?
+fn seen_later(trace: &Trace, id: &CallId) -> bool {
+    trace.call(id).is_some_and(|c| {
+        c.appended
+            && c.finished
+                .is_some_and(|f| trace.model_calls.iter().any(|mc| mc.step > f))
+    })
 }
 
 /// Does the call have a `path` argument (the one the workspace rule reads)?
@@ -491,6 +573,22 @@ fn prompt(trace: &Trace, index: usize, kind: Kind) -> String {
                 &[("n", &n), ("call", call), ("tool", &tool), ("op", op)],
             )
         }
+        (Kind::ReplyHolds, StepKind::Proposes { number, .. }) => {
+            i18n::QUIZ_REPLY_HOLDS.fill(lang, &[("n", &n), ("number", number)])
+        }
+        (Kind::WhoRuns, StepKind::Executes { calls }) => {
+            let what = calls
+                .first()
+                .and_then(|id| trace.call(id))
+                .map_or(String::new(), |c| {
+                    format!("{} {} {}", c.id, c.tool, shorten(&c.args_text(), 40))
+                });
+            i18n::QUIZ_WHO_RUNS.fill(lang, &[("n", &n), ("what", &what)])
+        }
+        (Kind::UserDecides, StepKind::UserDecides { call, .. }) => {
+            let tool = trace.call(call).map_or("", |c| c.tool.as_str());
+            i18n::QUIZ_USER_DECIDES.fill(lang, &[("n", &n), ("call", call), ("tool", &tool)])
+        }
         _ => i18n::QUIZ_WHO_ACTS.fill(lang, &[("n", &n)]),
     }
 }
@@ -556,6 +654,27 @@ fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
             .collect::<Vec<_>>()
             .join(" + "),
         Choice::NothingNew => i18n::QUIZ_NOTHING_NEW.get(lang).to_string(),
+        Choice::Reply(r) => match r {
+            ReplyHolds::Request => i18n::QUIZ_REPLY_REQUEST,
+            ReplyHolds::Output => i18n::QUIZ_REPLY_OUTPUT,
+            ReplyHolds::ModelRan => i18n::QUIZ_REPLY_MODEL_RAN,
+        }
+        .get(lang)
+        .to_string(),
+        Choice::Runs(r) => match r {
+            RunMove::HostRuns => i18n::QUIZ_RUNS_HOST,
+            RunMove::ModelRuns => i18n::QUIZ_RUNS_MODEL,
+            RunMove::StraightToModel => i18n::QUIZ_RUNS_STRAIGHT,
+        }
+        .get(lang)
+        .to_string(),
+        Choice::User(u) => match u {
+            UserMove::Approves => i18n::QUIZ_USER_APPROVES,
+            UserMove::Edits => i18n::QUIZ_USER_EDITS,
+            UserMove::Denies => i18n::QUIZ_USER_DENIES,
+        }
+        .get(lang)
+        .to_string(),
         Choice::Host(m) => match m {
             HostMove::Approves { path: true } => i18n::QUIZ_APPROVES.get(lang).to_string(),
             HostMove::Approves { path: false } => i18n::QUIZ_APPROVES_NO_PATH.get(lang).to_string(),
@@ -713,6 +832,32 @@ mod tests {
             }
             .get(lang)
             .to_string(),
+            (Kind::ReplyHolds, StepKind::Proposes { number: 1, calls }) => {
+                assert_eq!(calls.len(), 1);
+                i18n::QUIZ_REPLY_REQUEST.get(lang).to_string()
+            }
+            (Kind::WhoRuns, StepKind::Executes { calls }) => {
+                // The result reaches a later model call's context.
+                let c = trace.call(&calls[0]).unwrap();
+                let f = c.finished.unwrap();
+                assert!(c.appended, "{q:?}");
+                assert!(
+                    trace.model_calls.iter().any(|mc| mc.step > f
+                        && trace
+                            .context(mc)
+                            .iter()
+                            .any(|m| m.call_id.as_ref() == Some(&c.id))),
+                    "{q:?}"
+                );
+                i18n::QUIZ_RUNS_HOST.get(lang).to_string()
+            }
+            (Kind::UserDecides, StepKind::UserDecides { decision, .. }) => match decision {
+                crate::trace::Decision::Approved => i18n::QUIZ_USER_APPROVES,
+                crate::trace::Decision::Edited(_) => i18n::QUIZ_USER_EDITS,
+                crate::trace::Decision::Denied(_) => i18n::QUIZ_USER_DENIES,
+            }
+            .get(lang)
+            .to_string(),
             (Kind::HostDecides, StepKind::Replays { conflict, .. }) => if *conflict {
                 i18n::QUIZ_OP_CONFLICT
             } else {
@@ -811,6 +956,9 @@ mod tests {
         }
         for kind in [
             Kind::WhoActs,
+            Kind::ReplyHolds,
+            Kind::WhoRuns,
+            Kind::UserDecides,
             Kind::WhichCall,
             Kind::LoopGoesOn,
             Kind::NewInContext,
