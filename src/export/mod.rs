@@ -80,6 +80,10 @@ pub struct Options {
     pub compare: Option<String>,
     /// `--quiz`: the quiz as a handout (txt or html) instead of frames.
     pub quiz: bool,
+    /// `--provider`: the API whose requests the lesson is shown as.
+    pub provider: Option<crate::wire::Provider>,
+    /// `--panel wire`: the context panel as the request's JSON body.
+    pub wire: bool,
 }
 
 impl Options {
@@ -102,6 +106,8 @@ impl Options {
             embed_fonts: false,
             compare: None,
             quiz: false,
+            provider: None,
+            wire: false,
         }
     }
 
@@ -142,7 +148,7 @@ impl Options {
                 bare: *bare,
                 panel: panel.map(|p| match p {
                     PanelArg::Lanes => Panel::Lanes,
-                    PanelArg::Context => Panel::Context,
+                    PanelArg::Context | PanelArg::Wire => Panel::Context,
                     PanelArg::Pairing => Panel::Pairing,
                     PanelArg::Explanation => Panel::Explain,
                 }),
@@ -152,6 +158,8 @@ impl Options {
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
             quiz: cli.quiz,
+            provider: cli.provider,
+            wire: matches!(panel, Some(PanelArg::Wire)),
         })
     }
 }
@@ -222,7 +230,7 @@ pub fn run(cli: &Cli) -> ExitCode {
                 return e.exit_code();
             }
         },
-        None => match crate::batch::load_and_report(&options.scenario) {
+        None => match crate::batch::load_and_report(&options.scenario, options.provider) {
             Some(loaded) => loaded,
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
@@ -251,7 +259,7 @@ pub fn run(cli: &Cli) -> ExitCode {
 pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathBuf>, ExportError> {
     let loaded = match &options.transcript {
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
-        None => load::load(&options.scenario),
+        None => load::load_as(&options.scenario, options.provider),
     }
     .map_err(ExportError::Scenario)?;
     export_loaded(options, loaded, written)
@@ -264,8 +272,10 @@ pub fn export_loaded(
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
     let mut app = App::new(loaded, options.lang, options.theme);
+    app.wire = options.wire;
     if let Some(other) = &options.compare {
-        let other = crate::compare::load_other(other).map_err(ExportError::Scenario)?;
+        let other =
+            crate::compare::load_other(other, options.provider).map_err(ExportError::Scenario)?;
         app = app.with_comparison(other);
     }
     let steps = step_range(&app, options.steps)?;
@@ -304,6 +314,13 @@ pub fn export_loaded(
     let scenario = run_name(&app);
     let lang = app.lang.code();
     match options.format {
+        // Not a figure: the request bodies, one model call a line.
+        ExportFormat::Requests => {
+            let name = format!("{scenario}.requests.jsonl");
+            done(write::file(dir, &name, |out| {
+                crate::wire::write_requests(app.trace(), out)
+            })?);
+        }
         ExportFormat::Cast => {
             let name = format!("{scenario}.{lang}.cast");
             done(write::file(dir, &name, |out| {
@@ -371,6 +388,7 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Cast => "cast",
         ExportFormat::Html => "html",
         ExportFormat::Png => "png",
+        ExportFormat::Requests => "requests.jsonl",
     }
 }
 
