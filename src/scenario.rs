@@ -357,12 +357,6 @@ pub struct Harness {
     /// Forget to append tool results to the messages.
     #[serde(default)]
     pub drop_results: bool,
-    /// Forget the tool calls as well as their results: a reply is kept in
-    /// the messages as its text alone. Every request is well formed (no
-    /// call waits for a result), so the provider accepts it, and the model
-    /// never sees that it asked.
-    #[serde(default)]
-    pub drop_tool_turns: bool,
     /// Stop the whole loop when a tool returns an error.
     #[serde(default)]
     pub crash_on_tool_error: bool,

@@ -14,9 +14,8 @@ use common::{app, run, snapshot_settings as settings};
 use ratatui::style::Modifier;
 
 /// The harness mistakes and the shipped scenario each names as its twin.
-const TWINS: [(&str, &str); 5] = [
+const TWINS: [(&str, &str); 4] = [
     ("harness-drops-results", "read-config-timeout"),
-    ("harness-drops-tool-turns", "read-config-timeout"),
     ("harness-crashes-on-error", "wrong-path-first"),
     ("harness-pairs-by-order", "parallel-calls-out-of-order"),
     ("harness-trusts-done", "verify-before-done"),

@@ -471,10 +471,7 @@ impl<'a> Run<'a> {
             .to_string();
         self.set_tokens(&text, &ids);
         let mut message = self.message(Role::Assistant, text, proposed);
-        // A harness that drops whole tool turns keeps the reply's text only.
-        if !self.scenario.harness.drop_tool_turns {
-            message.calls = ids.clone();
-        }
+        message.calls = ids.clone();
         self.append(message);
         self.step(
             StepKind::Proposes {
@@ -604,8 +601,7 @@ impl<'a> Run<'a> {
     /// Attach a result to a call under `paired_to` and, unless the
     /// harness drops results, append it to the messages.
     fn attach(&mut self, index: usize, paired_to: CallId, result: ToolResult, step: usize) {
-        let harness = &self.scenario.harness;
-        let appended = !(harness.drop_results || harness.drop_tool_turns);
+        let appended = !self.scenario.harness.drop_results;
         let call = &mut self.trace.calls[index];
         call.finished = Some(step);
         call.paired_to = Some(paired_to.clone());

@@ -75,10 +75,6 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../scenarios/harness-drops-results.json"),
     ),
     (
-        "harness-drops-tool-turns",
-        include_str!("../../scenarios/harness-drops-tool-turns.json"),
-    ),
-    (
         "harness-crashes-on-error",
         include_str!("../../scenarios/harness-crashes-on-error.json"),
     ),
