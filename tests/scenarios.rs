@@ -731,13 +731,12 @@ fn a_label_keys_narration_to_its_call_whatever_its_id() {
         Some("the config is back")
     );
     // A label on a rule that fires twice names two calls: an error.
-    let mut json3 = common::shipped_json("harness-drops-tool-turns");
+    // (The read rule holds on every call here: it reads until the budget.)
+    let mut json3 = common::shipped_json("read-config-timeout");
+    json3["model"][0]["when"] = serde_json::json!({});
     json3["model"][0]["calls"][0]["label"] = "read".into();
-    json3["narration"]
-        .as_object_mut()
-        .unwrap()
-        .remove("call_2.result");
-    json3["narration"]["read.result"] = text;
+    json3["expect"] = "budget_exhausted".into();
+    json3["narration"] = serde_json::json!({ "read.result": text });
     let faults = match load(&json3) {
         Ok(l) => l.faults,
         Err(f) => f,
