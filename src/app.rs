@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::compare::Comparison;
+use crate::keymap::Mode;
 use crate::load::Loaded;
 use crate::picker::Picker;
 use crate::quiz::{self, Quiz};
@@ -63,8 +64,11 @@ pub enum Action {
     /// A digit while a question is open: choice n (1-based).
     Answer(usize),
     /// Open or close the lesson picker. While it is open, ↑/↓ move in it,
-    /// Home/End go to its ends and Next (Enter) opens the highlighted lesson.
+    /// Home/End go to its ends and Open (Enter) opens the highlighted lesson.
     TogglePicker,
+    /// Enter in the picker: open the highlighted lesson at step 1, or go
+    /// back to the open one where it was.
+    Open,
 }
 
 /// The panels that can take focus, in Tab order.
@@ -215,9 +219,24 @@ impl App {
     }
 
     /// The app showing this run and `other` side by side (`--compare`).
+    /// The quiz waits until one run is shown: its question panel is not
+    /// drawn beside two runs.
     pub fn with_comparison(mut self, other: Loaded) -> Self {
         self.compare = Some(Comparison::new(&self.loaded, Arc::new(other), true));
+        self.close_question();
         self
+    }
+
+    /// What is on screen, as far as keys go: the overlay first, then two
+    /// runs, then an open question, then the lesson.
+    pub fn mode(&self) -> Mode {
+        match self.overlay {
+            Some(Overlay::Picker) => Mode::Picker,
+            Some(_) => Mode::Overlay,
+            None if self.comparing().is_some() => Mode::Compare,
+            None if self.quiz.is_asking() => Mode::Asking,
+            None => Mode::Lesson { quiz: self.quiz.on },
+        }
     }
 
     /// Does `panel` show its newest lines at the bottom now? The context
@@ -270,7 +289,7 @@ impl App {
     /// The question open now, if any.
     pub fn question(&self) -> Option<quiz::Question> {
         let index = self.quiz.asking?;
-        quiz::question(self.trace(), &self.loaded.scenario.quiz, index)
+        quiz::asked(&self.loaded.scenario, self.trace(), index)
     }
 
     /// One step on; in the quiz, a step not shown yet is asked about first.
@@ -288,7 +307,11 @@ impl App {
         if !self.quiz.on || next > self.last() || next <= self.quiz.seen {
             return false;
         }
-        if quiz::question(self.trace(), &self.loaded.scenario.quiz, next).is_none() {
+        // Beside another run the question is not drawn: it is not asked.
+        if self.comparing().is_some() {
+            return false;
+        }
+        if quiz::asked(&self.loaded.scenario, self.trace(), next).is_none() {
             return false;
         }
         self.quiz.asking = Some(next);
@@ -334,6 +357,16 @@ impl App {
 /// Apply one action. The only place the app state changes.
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
+    // A key does something only where what is on screen offers it: a
+    // digit under help answers nothing, PageDown under the picker moves
+    // nothing. Ticks, draws and resizes are not keys.
+    let keyed = !matches!(
+        action,
+        Action::Tick | Action::Drawn(_) | Action::Resize(..) | Action::GoTo(_)
+    );
+    if keyed && !app.mode().enables(action) {
+        return;
+    }
     if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {
         return;
     }
@@ -451,6 +484,9 @@ pub fn update(app: &mut App, action: Action) {
                 app.overlay = None;
             } else if app.zoom {
                 app.zoom = false;
+            } else if app.comparing().is_some() {
+                // Back to one run, as `c` does; q still quits.
+                update(app, Action::ToggleCompare);
             } else {
                 app.quit = true;
             }
@@ -460,6 +496,11 @@ pub fn update(app: &mut App, action: Action) {
             if let Some(c) = &mut app.compare {
                 c.shown = !c.shown;
                 c.scroll = [0; 2];
+                // A question waits for one run on screen (`ask_next`).
+                if c.shown {
+                    app.quiz.asking = None;
+                    app.quiz.hint = false;
+                }
                 // Opened from the about overlay: show it, not the overlay.
                 app.overlay = None;
                 // Back to one run: stay within it.
@@ -495,34 +536,36 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::Answer(n) => app.answer(n),
+        // Only the picker opens (`picker_update`).
+        Action::Open => {}
         Action::TogglePicker => {
             toggle_overlay(app, Overlay::Picker);
             if app.overlay == Some(Overlay::Picker) {
-                // A class choosing the next lesson: nothing moves behind it.
-                app.playing = false;
                 app.picker.reset_cursor();
             }
         }
     }
 }
 
-/// Keys while the lesson picker is open; false for those that act as
-/// everywhere else (Esc, `o`, `?`, `a`, `L`, quit, a resize, a draw).
+/// Keys while the lesson picker is open (the picker's mode lets no other
+/// key through); false for those that act as everywhere else (Esc, `o`,
+/// `?`, `L`, quit, a resize, a draw).
 fn picker_update(app: &mut App, action: Action) -> bool {
     let picker = &mut app.picker;
     match action {
         Action::Scroll(delta) => picker.move_by(delta),
         Action::First => picker.first(),
         Action::Last => picker.last(),
-        Action::Next => {
+        // The open lesson, where the list starts: back to it as it was,
+        // its step and its quiz score kept.
+        Action::Open if picker.current == Some(picker.cursor) => app.overlay = None,
+        Action::Open => {
             // A lesson that cannot be opened stays listed with its error.
             if let Some(Ok(loaded)) = picker.lessons.get(picker.cursor).map(|l| l.loaded.clone()) {
                 picker.current = Some(picker.cursor);
                 app.open_lesson(loaded);
             }
         }
-        // Nothing else moves the run hidden behind the list.
-        Action::Prev | Action::Jump(_) | Action::TogglePlay | Action::Tick => {}
         _ => return false,
     }
     true
@@ -533,6 +576,8 @@ fn toggle_overlay(app: &mut App, overlay: Overlay) {
     app.overlay = if app.overlay == Some(overlay) {
         None
     } else {
+        // Nothing moves behind an overlay, not even play: it pauses.
+        app.playing = false;
         Some(overlay)
     };
 }

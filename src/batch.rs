@@ -190,6 +190,7 @@ pub fn plain(cli: &Cli) -> ExitCode {
         }
     };
     let mut out = std::io::BufWriter::new(output::stdout());
-    let written = crate::plain::write(loaded.trace(lang), &mut out);
+    let quiz = cli.quiz.then_some(&loaded.scenario);
+    let written = crate::plain::write_with_quiz(loaded.trace(lang), quiz, &mut out);
     output::finish("transcript", &mut out, written, done)
 }

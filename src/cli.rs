@@ -55,6 +55,7 @@ pub struct Cli {
 
     /// Predict, then reveal: before each step, a question about it with
     /// numbered choices, answered with the digit keys (key p turns it on and off).
+    /// With `transcript`: each question and its answer in the text.
     #[arg(long, global = true)]
     pub quiz: bool,
     /// Also offer this scenario file in the interactive simulator's lesson
@@ -139,6 +140,124 @@ pub enum Command {
         #[arg(long)]
         embed_fonts: bool,
     },
+}
+
+impl Cli {
+    /// The command's name as a user types it.
+    pub fn command_name(&self) -> &'static str {
+        match self.command {
+            None => "the simulator",
+            Some(Command::List) => "list",
+            Some(Command::Check { .. }) => "check",
+            Some(Command::Trace { .. }) => "trace",
+            Some(Command::Transcript { .. }) => "transcript",
+            Some(Command::Export { .. }) => "export",
+        }
+    }
+
+    /// Options given that this command would ignore, each with what it
+    /// applies to: refused (exit 2), so no one believes a flag did what it
+    /// did not (`check --compare no-such-thing` checked nothing of it).
+    pub fn ignored_options(&self) -> Vec<String> {
+        // What each command reads besides its own arguments.
+        let (scenario, transcript, quiz, compare, lessons) = match &self.command {
+            None => (true, true, true, true, true),
+            Some(Command::List | Command::Check { .. }) => (false, false, false, false, false),
+            Some(Command::Trace { .. }) => (false, true, false, false, false),
+            Some(Command::Transcript { .. }) => (false, true, true, false, false),
+            Some(Command::Export { .. }) => (true, true, true, true, false),
+        };
+        let mut out = Vec::new();
+        let mut refuse = |given: bool, read: bool, flag: &str, applies: &str| {
+            if given && !read {
+                out.push(format!(
+                    "{flag} is not used by {}; it applies to {applies}",
+                    self.command_name()
+                ));
+            }
+        };
+        refuse(
+            self.scenario.is_some(),
+            scenario,
+            "--scenario",
+            "the simulator and export (trace and transcript take the scenario as their argument; check takes files)",
+        );
+        refuse(
+            self.transcript.is_some(),
+            transcript,
+            "--transcript",
+            "the simulator, trace, transcript and export",
+        );
+        refuse(
+            self.quiz,
+            quiz,
+            "--quiz",
+            "the simulator, transcript and export",
+        );
+        refuse(
+            self.compare.is_some(),
+            compare,
+            "--compare",
+            "the simulator and export",
+        );
+        refuse(
+            !self.lessons.is_empty(),
+            lessons,
+            "--lesson",
+            "the simulator's lesson picker",
+        );
+        let provider = !matches!(&self.command, Some(Command::List | Command::Check { .. }));
+        refuse(
+            self.provider.is_some(),
+            provider,
+            "--provider",
+            "the simulator, trace, transcript and export",
+        );
+        // These read a transcript: without one there is nothing to read.
+        let needs = |flag: &str| {
+            format!(
+                "{flag} applies to a transcript; give --transcript FILE with it, or leave it out"
+            )
+        };
+        if transcript && self.transcript.is_none() {
+            if self.redact {
+                out.push(needs("--redact"));
+            }
+            if self.transcript_format.is_some() {
+                out.push(needs("--transcript-format"));
+            }
+        } else if !transcript {
+            refuse(
+                self.redact,
+                false,
+                "--redact",
+                "a transcript (--transcript FILE)",
+            );
+            refuse(
+                self.transcript_format.is_some(),
+                false,
+                "--transcript-format",
+                "a transcript (--transcript FILE)",
+            );
+        }
+        // A scenario named twice: one of them would be ignored.
+        if let (
+            Some(_),
+            Some(
+                Command::Trace {
+                    target: Some(t), ..
+                }
+                | Command::Transcript { target: Some(t) },
+            ),
+        ) = (&self.transcript, &self.command)
+        {
+            out.push(format!(
+                "{} takes a scenario or --transcript FILE, not both (got {t:?} and --transcript)",
+                self.command_name()
+            ));
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -209,7 +209,8 @@ catalogue! {
     CROSSED = ["箭头", "arrow"];
     ENVIRONMENT_LEAD = ["{environment}（{tool}）：", "{environment} ({tool}): "];
     /// The line that stands for the folded rest of a long message.
-    FOLDED = ["… 已折叠，全文 {chars} 字符（f 展开）", "… folded: {chars} chars in all (f shows all)"];
+    // A no-break space keeps the key with its words when the line wraps.
+    FOLDED = ["… 已折叠，全文 {chars} 字符（f\u{a0}展开）", "… folded: {chars} chars in all (f\u{a0}shows\u{a0}all)"];
     /// The context's size on each call so far, as a small bar chart.
     GROWTH = [
         "逐次调用的请求：{bars} {first} → {last} 字节（共 {calls} 次）",
@@ -222,6 +223,8 @@ catalogue! {
     EARLIER_STEP = ["↑ 上方还有第 1 步（↑ 滚动）", "↑ step 1 is above (scroll ↑)"];
     EARLIER_STEPS = ["↑ 上方还有第 1–{n} 步（↑ 滚动）", "↑ steps 1–{n} are above (scroll ↑)"];
     IN_USE_BY = ["{call} 正在使用", "in use by {call}"];
+    // The plain transcript: the model's reply at the step it arrives.
+    PLAIN_REPLY = ["模型的回复", "The model's reply"];
     ROLE_USER = ["用户", "user"];
     ROLE_ASSISTANT = ["助手", "assistant"];
     ROLE_TOOL = ["工具", "tool"];
@@ -323,7 +326,7 @@ catalogue! {
         "{call} reuses operation id {op} for another action: the host answers with an error",
     ];
     TITLE_REJECTED = ["提供方拒绝第 {number} 次调用（400）：{ids} 没有结果", "The provider rejects model call #{number} (400): {ids} has no result"];
-    TITLE_UNCHECKED_DONE = ["模型说“完成了”，主机没有验证就宣布成功", "The model says done; the host declares success without checking"];
+    TITLE_UNCHECKED_DONE = ["模型说“完成了”，循环结束，改动没有人检查", "The model says done; the loop ends and no one checks the change"];
     TITLE_FINAL_ANSWER = ["模型给出最终答案，没有工具调用：循环结束", "Final answer, no tool calls: the loop ends"];
     TITLE_SAYS_DONE = ["模型说“完成了”：主机先验证再接受", "The model says done: the host verifies before accepting"];
     TITLE_VERIFIES = ["主机亲自运行 {tool} 来验证", "The host runs {tool} itself to verify"];
@@ -446,8 +449,8 @@ catalogue! {
         "The user approves: only now does the host run it. The approval comes from the user, not from the model.",
     ];
     WHY_USER_EDITS = [
-        "用户改了参数再批准：主机按用户的参数运行。模型上下文里的调用仍是模型自己写的；这个主机在结果里写明用户改了什么（不是每个主机都会说）。",
-        "The user edits the arguments and approves: the host runs the call with the user's arguments. The call in the model's context stays as the model wrote it; this host says in the result what the user changed (not every host says so).",
+        "用户改了参数再批准：主机像检查模型的参数一样检查用户的参数，通过后按用户的参数运行。模型上下文里的调用仍是模型自己写的；这个主机在结果里写明用户改了什么（不是每个主机都会说）。",
+        "The user edits the arguments and approves: the host checks the user's arguments as it checked the model's, and runs the call with them. The call in the model's context stays as the model wrote it; this host says in the result what the user changed (not every host says so).",
     ];
     WHY_USER_DENIES = [
         "用户拒绝了：什么都不运行。拒绝和理由作为这个调用的错误结果发回给模型，模型可以据此调整。",
@@ -470,8 +473,8 @@ catalogue! {
     QUIZ_TITLE = ["预测第 {n} 步", "Predict step {n}"];
     QUIZ_WHO_ACTS = ["第 {n} 步由谁行动？", "Who acts in step {n}?"];
     QUIZ_WHICH_CALL = [
-        "第 {n} 步：{what} 的结果回到主机。主机把它挂到哪个 call_id 上？",
-        "Step {n}: the result of {what} comes back to the host. Which call_id does the host attach it to?",
+        "第 {n} 步：{what} 的结果回到主机。主机把它以哪个 call_id 追加到消息里？",
+        "Step {n}: the result of {what} comes back to the host. Under which call_id does the host append it to the messages?",
     ];
     QUIZ_LOOP_REPLY = [
         "第 {n} 步：模型回复第 {number} 次调用。之后循环还会继续吗？为什么？",
@@ -486,8 +489,42 @@ catalogue! {
         "第 {n} 步：主机处理 {call}（{tool}），此时什么都还没执行。主机会怎么做？",
         "Step {n}: the host takes up {call} ({tool}); nothing has run yet. What does the host do?",
     ];
-    QUIZ_NOT_APPENDED = ["哪个都不挂：主机没有把结果追加到消息里", "none: the host does not append the result at all"];
+    // A call that passed the checks and carries an operation id the host
+    // has a record of (asked after the checks, so not the same question).
+    QUIZ_HOST_OP_ID = [
+        "第 {n} 步：{call}（{tool}）已通过主机的检查，带着操作 id {op}。执行之前，主机会怎么做？",
+        "Step {n}: {call} ({tool}) has passed the host's checks and carries op_id {op}. What does the host do before anything runs?",
+    ];
+    QUIZ_REPLY_HOLDS = [
+        "第 {n} 步：模型回复第 {number} 次调用，回复里有一个工具调用。这条回复里装的是什么？",
+        "Step {n}: the model replies to call #{number} with a tool call. What does the reply hold?",
+    ];
+    QUIZ_REPLY_REQUEST = ["一个请求：工具名和参数，还什么都没有执行", "a request: a tool name and arguments; nothing has run yet"];
+    QUIZ_REPLY_OUTPUT = ["工具的输出：模型已经拿到了文件的内容", "the tool's output: the model already has the file's content"];
+    QUIZ_REPLY_MODEL_RAN = ["模型自己执行完工具的报告", "the model's report that it ran the tool itself"];
+    QUIZ_WHO_RUNS = [
+        "第 {n} 步：{what} 已获批准。谁来运行它？模型什么时候看到结果？",
+        "Step {n}: {what} is approved. Who runs it, and when does the model see what it gives?",
+    ];
+    QUIZ_RUNS_HOST = ["主机让工具去运行；模型要到下一次模型调用，在上下文里才看到结果", "the host has the tool run it; the model sees the result only in the next call's context"];
+    QUIZ_RUNS_MODEL = ["模型自己运行它，立刻拿到结果", "the model runs it itself and gets the result at once"];
+    QUIZ_RUNS_STRAIGHT = ["工具运行后把结果直接送给模型，不经过主机", "the tool runs it and sends the result straight to the model, past the host"];
+    QUIZ_USER_DECIDES = [
+        "第 {n} 步：主机问用户要不要运行 {call}（{tool}）。用户会怎么答？",
+        "Step {n}: the host asks the user about {call} ({tool}). What will the user answer?",
+    ];
+    QUIZ_USER_APPROVES = ["照原样批准：按模型的参数运行", "approves it as it is: it runs with the model's arguments"];
+    QUIZ_USER_EDITS = ["改了参数再批准：按用户的参数运行", "edits the arguments and approves: it runs with the user's"];
+    QUIZ_USER_DENIES = ["拒绝：什么都不运行，理由作为结果交给模型", "denies it: nothing runs, and the reason goes to the model as the result"];
+    QUIZ_NOT_APPENDED = [
+        "哪个都不用：主机留着结果却从不追加，消息里 {id} 没有结果",
+        "none: the host keeps the result but never appends it, so {id} has no result in the messages",
+    ];
     QUIZ_RUNS_TOOLS = ["继续：回复里有工具调用，主机去执行它们", "it goes on: the reply has tool calls, and the host runs them"];
+    QUIZ_ANSWERS_EACH = [
+        "继续：回复里有工具调用，主机给每个调用一个结果，但不是每个都会执行",
+        "it goes on: the reply has tool calls, and the host answers each one, though not every one runs",
+    ];
     QUIZ_ENDS = ["结束：没有工具调用的回复就是最终答案", "it ends: a reply without tool calls is the final answer"];
     QUIZ_VERIFIES_FIRST = ["还不结束：模型说完成了，主机先自己验证", "not yet: the model says done, and the host verifies first"];
     QUIZ_BUDGET_STOPS = ["结束：{budget} 次模型调用的预算已用尽", "it ends: the budget of {budget} model calls is used up"];
@@ -505,10 +542,12 @@ catalogue! {
     QUIZ_NEW_RESULT_NO_ID = ["一个没有 call_id 的结果", "a result without a call_id"];
     QUIZ_NOTHING_NEW = ["什么都没追加：模型记得上一次调用看到的内容", "nothing: the model remembers what it saw on the last call"];
     QUIZ_APPROVES = ["批准：工具已提供，参数正确，路径在工作区内", "approves it: the tool is offered, the arguments are right, the path is in the workspace"];
+    QUIZ_APPROVES_NO_PATH = ["批准：工具已提供，参数正确", "approves it: the tool is offered and the arguments are right"];
     QUIZ_NOT_OFFERED = ["拒绝：没有提供这个工具", "refuses it: the tool is not offered"];
     QUIZ_BAD_ARGS = ["拒绝：参数不对", "refuses it: the arguments are wrong"];
     QUIZ_OUTSIDE = ["拒绝：路径在工作区之外", "refuses it: a path is outside the workspace"];
     QUIZ_REPLAYS = ["按记录作答：这个操作 id 已经执行过，这次什么都不执行", "answers from its record: this operation id already ran, so nothing runs"];
+    QUIZ_RUNS_AGAIN = ["再执行一次：工具用同样的参数再运行一遍", "runs it again: the tool runs once more with the same arguments"];
     QUIZ_NOT_AUTHORISED = ["拒绝：工具未授权（作为错误结果返回）", "refuses it: not authorised (an error result)"];
     QUIZ_ASKS_USER = ["先问用户：用户回答之前什么都不执行", "asks the user first: nothing runs until they answer"];
     QUIZ_OP_CONFLICT = ["以错误作答：这个操作 id 已用于另一个动作", "answers with an error: the operation id was used for another action"];
@@ -519,10 +558,29 @@ catalogue! {
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    // The quiz as a printed handout (`export --quiz`).
+    HANDOUT_TITLE = ["{title} · 测验", "{title} · quiz"];
+    HANDOUT_INTRO = [
+        "每一题问的是下一步会发生什么：先预测，再在模拟器里看那一步。答案在最后。",
+        "Each question asks what the next step will do: predict it, then see the step in the simulator. The answers are at the end.",
+    ];
+    HANDOUT_BEFORE = ["（第 {n} 步之前）{prompt}", "(before step {n}) {prompt}"];
+    HANDOUT_KEY = ["答案", "Answer key"];
+    HANDOUT_STEP = ["第 {n} 步", "step {n}"];
+    // The quiz in the plain transcript (`transcript --quiz`).
+    QUIZ_PLAIN_QUESTION = ["测验：{prompt}", "Quiz: {prompt}"];
+    QUIZ_PLAIN_ANSWER = ["答案：[{k}] {choice}", "Answer: [{k}] {choice}"];
+    QUIZ_CONTEXT_HIDDEN = [
+        "作答之前先隐藏：这里会直接列出自上次模型调用以来追加的消息，也就是问题的答案。",
+        "Hidden until you answer: this panel lists the messages appended since the last model call, which is the question's answer.",
+    ];
     QUIZ_HINT_CLOSE = ["关闭问题", "close"];
+    // Esc in the footer of an overlay or the picker.
+    HINT_CLOSE = ["关闭", "close"];
     // The lesson picker (`o`).
     PICKER = ["选择课程", "Lessons"];
-    PICKER_HINT = ["↑↓ 选择 · Enter 从第 1 步打开 · Esc 关闭", "↑↓ choose · Enter opens at step 1 · Esc closes"];
+    PICKER_HINT = ["↑↓ 选择 · Enter 打开 · Esc 关闭", "↑↓ choose · Enter opens · Esc closes"];
+    PICKER_CHOOSE = ["选择", "choose"];
     /// After the title of the lesson on screen now.
     PICKER_OPEN_NOW = ["（当前）", " (open now)"];
     /// A lesson's length and how its run ends, e.g. "8 steps · final answer · answered (unchecked)".
@@ -1184,6 +1242,20 @@ fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
 }
 
 /// The words beside a step's arrow in the lanes.
+/// A shorter arrow label where the full one has parts a narrow lane can
+/// drop: the proposals by their ids alone, so "(proposed)", the lesson of
+/// the step, is never the part cut off.
+pub fn arrow_label_short(trace: &Trace, step: &Step) -> Option<String> {
+    let lang = trace.lang;
+    match &step.kind {
+        StepKind::Proposes { calls, .. } => {
+            let ids: Vec<&str> = calls.iter().map(|id| id.0.as_str()).collect();
+            Some(ARROW_PROPOSED.fill(lang, &[("what", &ids.join(", "))]))
+        }
+        _ => None,
+    }
+}
+
 pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
     match &step.kind {

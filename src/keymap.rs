@@ -1,5 +1,8 @@
 //! One table of keys: it drives dispatch, the footer hints and the help
-//! overlay, so the three can never disagree.
+//! overlay, so the three can never disagree. What is on screen is a
+//! `Mode`, and each mode lists the bindings it enables: a key does
+//! something only where its mode lists it, and the footer of that mode
+//! shows that same list.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -240,6 +243,15 @@ pub const KEYMAP: &[Binding] = &[
         hint: Some(Label::new(["作答", "answer"])),
     },
     Binding {
+        keys: &[Key::Code(K::Enter)],
+        action: Action::Open,
+        help: Label::new([
+            "课程选择里：打开高亮的课程（当前这课：回到原处）",
+            "in the picker: open the lesson (the open one: go back)",
+        ]),
+        hint: Some(Label::new(["打开", "open"])),
+    },
+    Binding {
         keys: &[Key::Char('o')],
         action: Action::TogglePicker,
         help: Label::new([
@@ -258,8 +270,8 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
         help: Label::new([
-            "关闭浮层、放大或测验问题；否则退出",
-            "close an overlay, zoom or quiz question; else quit",
+            "关闭浮层、放大、测验问题或并排对照；否则退出",
+            "close an overlay, zoom, quiz question or comparison; else quit",
         ]),
         hint: None,
     },
@@ -271,19 +283,220 @@ pub const KEYMAP: &[Binding] = &[
     },
 ];
 
-/// The action a key press means, if any, with no quiz question open.
-pub fn action_for(event: &KeyEvent) -> Option<Action> {
-    action_in(event, false)
+/// What the screen shows, as far as keys are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The lesson, with no question open (`quiz`: the quiz is on).
+    Lesson { quiz: bool },
+    /// A quiz question waits: the digits answer it.
+    Asking,
+    /// Help or about over the lesson: nothing moves behind it.
+    Overlay,
+    /// The lesson picker: ↑↓ choose, Enter opens.
+    Picker,
+    /// Two runs side by side: no quiz, no zoom; Esc goes back to one run.
+    Compare,
 }
 
-/// The action a key press means; `asking`: a quiz question is open, and
-/// the digits answer it instead of jumping.
-pub fn action_in(event: &KeyEvent, asking: bool) -> Option<Action> {
-    let applies = |b: &&Binding| match b.action {
-        Action::Answer(_) => asking,
-        Action::Jump(_) => !asking,
-        _ => true,
-    };
+/// One key of a mode: the action, and whether the footer shows it (with
+/// another label than the binding's own, where the mode means it so).
+#[derive(Debug, Clone, Copy)]
+struct ModeKey {
+    action: Action,
+    footer: Footer,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Footer {
+    Hidden,
+    Shown,
+    As(Label),
+}
+
+const fn key(action: Action, footer: Footer) -> ModeKey {
+    ModeKey { action, footer }
+}
+
+use Footer::{As, Hidden, Shown};
+
+/// The lesson's keys, in the footer's order (the keymap's).
+const LESSON: &[ModeKey] = &[
+    key(Action::Next, Shown),
+    key(Action::Prev, Shown),
+    key(Action::TogglePlay, Shown),
+    key(Action::DwellLonger, Shown),
+    key(Action::DwellShorter, Hidden),
+    key(Action::First, Hidden),
+    key(Action::Last, Hidden),
+    key(Action::Jump(0), Hidden),
+    key(Action::FocusNext, Shown),
+    key(Action::FocusPrev, Hidden),
+    key(Action::Scroll(0), Shown),
+    key(Action::Zoom, Shown),
+    key(Action::ToggleFold, Hidden),
+    key(Action::ToggleWire, Hidden),
+    key(Action::SwitchLanguage, Shown),
+    key(Action::ToggleAbout, Shown),
+    key(Action::ToggleHelp, Shown),
+    key(Action::ToggleQuiz, Hidden),
+    key(Action::TogglePicker, Hidden),
+    key(Action::ToggleCompare, Hidden),
+    key(Action::Back, Hidden),
+    key(Action::Quit, Shown),
+];
+
+/// The lesson with the quiz on: the quiz key first, then the lesson's.
+const LESSON_QUIZ: &[ModeKey] = &[
+    key(Action::ToggleQuiz, Shown),
+    key(Action::Next, Shown),
+    key(Action::Prev, Shown),
+    key(Action::TogglePlay, Shown),
+    key(Action::DwellLonger, Shown),
+    key(Action::DwellShorter, Hidden),
+    key(Action::First, Hidden),
+    key(Action::Last, Hidden),
+    key(Action::Jump(0), Hidden),
+    key(Action::FocusNext, Shown),
+    key(Action::FocusPrev, Hidden),
+    key(Action::Scroll(0), Shown),
+    key(Action::Zoom, Shown),
+    key(Action::ToggleFold, Hidden),
+    key(Action::ToggleWire, Hidden),
+    key(Action::SwitchLanguage, Shown),
+    key(Action::ToggleAbout, Shown),
+    key(Action::ToggleHelp, Shown),
+    key(Action::TogglePicker, Hidden),
+    key(Action::ToggleCompare, Hidden),
+    key(Action::Back, Hidden),
+    key(Action::Quit, Shown),
+];
+
+/// A question open: the digits answer. → and Space still reach `update`,
+/// which says to answer first; they are not offered in the footer.
+const ASKING: &[ModeKey] = &[
+    key(Action::Answer(0), Shown),
+    key(Action::Back, As(crate::i18n::QUIZ_HINT_CLOSE)),
+    key(Action::Prev, Shown),
+    key(Action::FocusNext, Shown),
+    key(Action::ToggleQuiz, Shown),
+    key(Action::SwitchLanguage, Shown),
+    key(Action::ToggleHelp, Shown),
+    key(Action::Quit, Shown),
+    key(Action::Next, Hidden),
+    key(Action::TogglePlay, Hidden),
+    key(Action::First, Hidden),
+    key(Action::Last, Hidden),
+    key(Action::FocusPrev, Hidden),
+    key(Action::Scroll(0), Hidden),
+    key(Action::ToggleFold, Hidden),
+    key(Action::ToggleWire, Hidden),
+    key(Action::DwellLonger, Hidden),
+    key(Action::DwellShorter, Hidden),
+    key(Action::ToggleAbout, Hidden),
+    key(Action::TogglePicker, Hidden),
+    key(Action::ToggleCompare, Hidden),
+];
+
+/// Help or about: scroll it, close it, switch to another overlay or
+/// language; `c` opens the comparison the about overlay offers.
+const OVERLAY: &[ModeKey] = &[
+    key(Action::Scroll(0), Shown),
+    key(Action::Back, As(crate::i18n::HINT_CLOSE)),
+    key(Action::SwitchLanguage, Shown),
+    key(Action::ToggleAbout, Shown),
+    key(Action::ToggleHelp, Shown),
+    key(Action::TogglePicker, Hidden),
+    key(Action::ToggleCompare, Hidden),
+    key(Action::Quit, Shown),
+];
+
+/// The picker: only Enter opens; →, PageDown (a clicker), digits and
+/// Space do nothing here.
+const PICKER: &[ModeKey] = &[
+    key(Action::Scroll(0), As(crate::i18n::PICKER_CHOOSE)),
+    key(Action::First, Hidden),
+    key(Action::Last, Hidden),
+    key(Action::Open, Shown),
+    key(Action::Back, As(crate::i18n::HINT_CLOSE)),
+    key(Action::TogglePicker, Hidden),
+    key(Action::SwitchLanguage, Shown),
+    key(Action::ToggleHelp, Shown),
+    key(Action::Quit, Shown),
+];
+
+/// Two runs: stepped together; Tab changes side; Esc or `c` back to one.
+const COMPARE: &[ModeKey] = &[
+    key(Action::Next, Shown),
+    key(Action::Prev, Shown),
+    key(Action::TogglePlay, Shown),
+    key(Action::DwellLonger, Shown),
+    key(Action::DwellShorter, Hidden),
+    key(Action::First, Hidden),
+    key(Action::Last, Hidden),
+    key(Action::Jump(0), Hidden),
+    key(Action::FocusNext, Shown),
+    key(Action::FocusPrev, Hidden),
+    key(Action::Scroll(0), Shown),
+    key(Action::SwitchLanguage, Shown),
+    key(Action::ToggleAbout, Shown),
+    key(Action::ToggleHelp, Shown),
+    key(Action::TogglePicker, Hidden),
+    key(Action::ToggleCompare, Hidden),
+    key(Action::Back, Hidden),
+    key(Action::Quit, Shown),
+];
+
+impl Mode {
+    fn keys(self) -> &'static [ModeKey] {
+        match self {
+            Mode::Lesson { quiz: false } => LESSON,
+            Mode::Lesson { quiz: true } => LESSON_QUIZ,
+            Mode::Asking => ASKING,
+            Mode::Overlay => OVERLAY,
+            Mode::Picker => PICKER,
+            Mode::Compare => COMPARE,
+        }
+    }
+
+    /// Does a key for `action` do something in this mode? (Actions that
+    /// no key makes, such as a tick or a draw, are not a mode's to list.)
+    pub fn enables(self, action: Action) -> bool {
+        self.keys()
+            .iter()
+            .any(|k| std::mem::discriminant(&k.action) == std::mem::discriminant(&action))
+    }
+
+    /// The footer's `key label` pairs, in the mode's order.
+    pub fn hints(self, lang: Lang) -> Vec<(String, &'static str)> {
+        self.keys()
+            .iter()
+            .filter_map(|k| {
+                let b = binding(k.action)?;
+                let label = match k.footer {
+                    Hidden => return None,
+                    Shown => b.hint?,
+                    As(label) => label,
+                };
+                Some((b.short_keys(), label.get(lang)))
+            })
+            .collect()
+    }
+}
+
+fn binding(action: Action) -> Option<&'static Binding> {
+    KEYMAP.iter().find(|b| b.action == action)
+}
+
+/// The action a key press means in the lesson with no question open.
+pub fn action_for(event: &KeyEvent) -> Option<Action> {
+    action_in(event, Mode::Lesson { quiz: false })
+}
+
+/// The action a key press means in `mode`: only the bindings the mode
+/// enables are looked at (so Enter opens in the picker and steps on in
+/// the lesson, and a digit answers only an open question).
+pub fn action_in(event: &KeyEvent, mode: Mode) -> Option<Action> {
+    let applies = |b: &&Binding| mode.enables(b.action);
     KEYMAP.iter().filter(applies).find_map(|b| {
         b.keys
             .iter()
@@ -304,51 +517,16 @@ pub fn action_in(event: &KeyEvent, asking: bool) -> Option<Action> {
     })
 }
 
-/// Footer hints: `key label` pairs in keymap order (the quiz's keys are
-/// hinted only while the quiz is on: see `quiz_hints`).
+/// Footer hints of the lesson with the quiz off.
 pub fn footer_hints(lang: Lang) -> Vec<(String, &'static str)> {
-    KEYMAP
-        .iter()
-        .filter(|b| !is_quiz_key(b.action))
-        .filter_map(|b| b.hint.map(|h| (b.short_keys(), h.get(lang))))
-        .collect()
+    Mode::Lesson { quiz: false }.hints(lang)
 }
 
-fn is_quiz_key(action: Action) -> bool {
-    matches!(action, Action::ToggleQuiz | Action::Answer(_))
-}
-
-/// Footer hints while the quiz is on. With a question open, only the keys
-/// that do something then (→ and Space only say to answer first); else the
-/// quiz key, then the usual hints.
+/// Footer hints while the quiz is on; `asking`: a question is open.
 pub fn quiz_hints(lang: Lang, asking: bool) -> Vec<(String, &'static str)> {
-    let row = |action: Action| KEYMAP.iter().find(|b| b.action == action);
-    if !asking {
-        let mut out: Vec<_> = row(Action::ToggleQuiz)
-            .and_then(|b| b.hint.map(|h| (b.short_keys(), h.get(lang))))
-            .into_iter()
-            .collect();
-        out.extend(footer_hints(lang));
-        return out;
+    if asking {
+        Mode::Asking.hints(lang)
+    } else {
+        Mode::Lesson { quiz: true }.hints(lang)
     }
-    [
-        Action::Answer(0),
-        Action::Back,
-        Action::Prev,
-        Action::FocusNext,
-        Action::ToggleQuiz,
-        Action::SwitchLanguage,
-        Action::ToggleHelp,
-        Action::Quit,
-    ]
-    .into_iter()
-    .filter_map(|action| {
-        let b = row(action)?;
-        let label = match action {
-            Action::Back => crate::i18n::QUIZ_HINT_CLOSE,
-            _ => b.hint?,
-        };
-        Some((b.short_keys(), label.get(lang)))
-    })
-    .collect()
 }

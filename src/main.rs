@@ -7,6 +7,13 @@ use agent_loop_sim::{batch, export, tui};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let ignored = cli.ignored_options();
+    if !ignored.is_empty() {
+        for why in &ignored {
+            agent_loop_sim::output::error(format_args!("agent-loop-sim: {why}"));
+        }
+        return ExitCode::from(agent_loop_sim::output::EXIT_BAD_INPUT);
+    }
     match cli.command {
         None => tui::main(&cli),
         Some(Command::List) => batch::list(),

@@ -11,11 +11,35 @@ use crate::trace::{StepKind, Trace};
 
 /// Write the run of `trace` as plain text.
 pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
+    write_with_quiz(trace, None, out)
+}
+
+/// The run as plain text; with `quiz` (the scenario's own questions), the
+/// quiz as the simulator asks it: before each step its question and
+/// numbered choices, after the step the answer (`transcript --quiz`, for
+/// screen-reader users).
+pub fn write_with_quiz(
+    trace: &Trace,
+    quiz: Option<&crate::scenario::Scenario>,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let lang = trace.lang;
     writeln!(out, "{}", trace.title)?;
     writeln!(out)?;
     for index in 0..trace.len() {
         let step = &trace.steps[index];
+        let question = quiz.and_then(|scenario| crate::quiz::asked(scenario, trace, index));
+        if let Some(q) = &question {
+            writeln!(
+                out,
+                "{}",
+                i18n::QUIZ_PLAIN_QUESTION.fill(lang, &[("n", &(index + 1)), ("prompt", &q.prompt)])
+            )?;
+            for (k, choice) in q.choices.iter().enumerate() {
+                writeln!(out, "  [{}] {choice}", k + 1)?;
+            }
+            writeln!(out)?;
+        }
         writeln!(
             out,
             "{} {}/{} — {}",
@@ -40,6 +64,7 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
         if let (StepKind::ModelCall { .. }, Some(i)) = (&step.kind, step.model_call) {
             context(trace, i, out)?;
         }
+        reply(trace, index, out)?;
         calls(trace, index, out)?;
         if let StepKind::Rejected { error, .. } = &step.kind {
             writeln!(out, "{}{error}", i18n::provider_says(trace.provider, lang))?;
@@ -52,6 +77,34 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
             .clone()
             .unwrap_or_else(|| i18n::generic_explanation(trace, index));
         writeln!(out, "{}{explanation}", lead(i18n::EXPLAIN, lang))?;
+        // The inner loop, under a reply, as the explanation panel says it.
+        if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
+            && let Some(call) = trace.model_calls.get(number as usize - 1)
+        {
+            writeln!(out, "{}", i18n::inner_loop(number, call.tokens, lang))?;
+        }
+        if let Some(q) = &question {
+            writeln!(
+                out,
+                "{}",
+                i18n::QUIZ_PLAIN_ANSWER.fill(
+                    lang,
+                    &[("k", &(q.answer + 1)), ("choice", &q.choices[q.answer])]
+                )
+            )?;
+            if let Some(why) = &q.why {
+                writeln!(out, "{}{why}", lead(i18n::QUIZ_WHY, lang))?;
+            }
+        }
+        // What the Tool lane and the context panel say at their foot.
+        if !trace.files.is_empty() {
+            writeln!(
+                out,
+                "{}",
+                crate::view::lanes::environment_text(trace, index, lang)
+            )?;
+            writeln!(out, "{}", disk_text(trace, index))?;
+        }
         writeln!(out)?;
     }
     Ok(())
@@ -101,14 +154,57 @@ fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
     Ok(())
 }
 
-/// The calls as they stand at a step that changed one of them, each with
-/// its status and the result attached to it.
+/// The files on disk at `step` (the model never sees them directly).
+fn disk_text(trace: &Trace, step: usize) -> String {
+    let lang = trace.lang;
+    let files: Vec<&str> = trace
+        .files
+        .iter()
+        .filter(|f| trace.file_exists_at(f, step))
+        .map(|f| f.as_str())
+        .collect();
+    let list = if files.is_empty() {
+        i18n::NONE.get(lang).to_string()
+    } else {
+        files.join(", ")
+    };
+    format!("{}{list}", lead(i18n::DISK, lang))
+}
+
+/// The model's reply in its own words, at the step it arrives: a final
+/// answer is read here, not only in the next call's context (there is none).
+fn reply(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
+    let lang = trace.lang;
+    if !matches!(
+        trace.steps[index].kind,
+        StepKind::Proposes { .. } | StepKind::Answers { .. }
+    ) {
+        return Ok(());
+    }
+    let Some(m) = trace
+        .messages
+        .iter()
+        .rfind(|m| m.step == index && m.role == crate::trace::Role::Assistant)
+    else {
+        return Ok(());
+    };
+    if m.text.trim().is_empty() {
+        return Ok(());
+    }
+    let text = m.text.replace('\n', "\n  ");
+    writeln!(out, "{}{text}", lead(i18n::PLAIN_REPLY, lang))
+}
+
+/// The calls as they stand at a step that changed one of them (proposed,
+/// decided by the host or the user, started, finished), each with its
+/// status and the result attached to it.
 fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let changed = trace.calls_at(index).iter().filter(|c| {
         [
             Some(c.proposed),
             c.verdict.as_ref().map(|(s, _)| *s),
+            c.decision.as_ref().map(|(s, _)| *s),
             c.started,
             c.finished,
         ]

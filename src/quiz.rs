@@ -26,6 +26,13 @@ pub enum Kind {
     NewInContext,
     /// What the host does with a proposed call before anything runs.
     HostDecides,
+    /// What the model's first reply with calls holds: a request, not the
+    /// file.
+    ReplyHolds,
+    /// Who runs an approved call, and when the model sees what it gives.
+    WhoRuns,
+    /// What the user answers when the host asks about a call.
+    UserDecides,
     /// A question the scenario's author wrote (`quiz` in the JSON).
     Author,
 }
@@ -59,11 +66,46 @@ enum Choice {
     /// The misconception that the model keeps what it saw before.
     NothingNew,
     Host(HostMove),
+    Reply(ReplyHolds),
+    Runs(RunMove),
+    User(UserMove),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReplyHolds {
+    /// Tool calls: names and arguments, a request; nothing has run.
+    Request,
+    /// The misconception that the reply carries the tool's output.
+    Output,
+    /// The misconception that the model ran the tool itself.
+    ModelRan,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RunMove {
+    /// The host has the Tool lane run it; the model sees the result only
+    /// in the context of its next call.
+    HostRuns,
+    /// The misconception that the model runs its own calls.
+    ModelRuns,
+    /// The misconception that the result goes to the model at once.
+    StraightToModel,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UserMove {
+    Approves,
+    Edits,
+    Denies,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum LoopMove {
+    /// The reply has tool calls and every one of them runs.
     RunsTools,
+    /// The reply has tool calls; each gets a result, but not every one
+    /// runs (refused, denied by the user, answered from a record).
+    AnswersEach,
     Ends,
     VerifiesFirst,
     BudgetStops,
@@ -82,14 +124,34 @@ enum New {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum HostMove {
-    Approves,
+    /// With `path`: the call has a `path`, and the workspace rule passed.
+    Approves {
+        path: bool,
+    },
     NotOffered,
     BadArgs,
     Outside,
     Replays,
+    /// The misconception that a repeated operation id runs again.
+    RunsAgain,
     OpConflict,
     NotAuthorised,
     AsksUser,
+}
+
+/// The question the simulator asks before step `index` of a scenario's
+/// run: `question`, on the steps the author's `quiz_steps` names (all of
+/// them when it names none).
+pub fn asked(
+    scenario: &crate::scenario::Scenario,
+    trace: &Trace,
+    index: usize,
+) -> Option<Question> {
+    let marked = |key: &String| crate::load::step_of_key(key, trace) == Ok(index);
+    if !scenario.quiz_steps.is_empty() && !scenario.quiz_steps.iter().any(marked) {
+        return None;
+    }
+    question(trace, &scenario.quiz, index)
 }
 
 /// The question asked before step `index` is shown, if any. Step 1 is on
@@ -125,7 +187,10 @@ pub fn question(trace: &Trace, authored: &[QuizItem], index: usize) -> Option<Qu
         step: index,
         kind,
         prompt: prompt(trace, index, kind),
-        choices: choices.iter().map(|c| words(trace, c, lang)).collect(),
+        choices: choices
+            .iter()
+            .map(|c| words(trace, index, c, lang))
+            .collect(),
         answer,
         why: None,
     })
@@ -163,7 +228,59 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
     let step = &trace.steps[index];
     match &step.kind {
         StepKind::ModelCall { number } if *number > 1 => new_in_context(trace, index),
-        StepKind::Proposes { number, .. } => Some(reply(trace, *number, LoopMove::RunsTools)),
+        // The first reply with calls: what it holds (a request), rather
+        // than whether the loop goes on, which later replies ask.
+        StepKind::Proposes { number: 1, calls } if calls.len() == 1 => Some((
+            Kind::ReplyHolds,
+            Choice::Reply(ReplyHolds::Request),
+            vec![
+                Choice::Reply(ReplyHolds::Output),
+                Choice::Reply(ReplyHolds::ModelRan),
+            ],
+        )),
+        // Asked only where the model does see the result on a later call
+        // (not where a harness drops it, crashes, or the budget ends first).
+        StepKind::Executes { calls } if calls.len() == 1 && seen_later(trace, &calls[0]) => Some((
+            Kind::WhoRuns,
+            Choice::Runs(RunMove::HostRuns),
+            vec![
+                Choice::Runs(RunMove::ModelRuns),
+                Choice::Runs(RunMove::StraightToModel),
+            ],
+        )),
+        StepKind::UserDecides { decision, .. } => {
+            let correct = match decision {
+                crate::trace::Decision::Approved => UserMove::Approves,
+                crate::trace::Decision::Edited(_) => UserMove::Edits,
+                crate::trace::Decision::Denied(_) => UserMove::Denies,
+            };
+            Some((
+                Kind::UserDecides,
+                Choice::User(correct),
+                [UserMove::Approves, UserMove::Edits, UserMove::Denies]
+                    .into_iter()
+                    .map(Choice::User)
+                    .collect(),
+            ))
+        }
+        StepKind::Proposes { number, calls } => {
+            let calls: Vec<&crate::trace::ToolCall> =
+                calls.iter().filter_map(|c| trace.call(c)).collect();
+            // A call that never gets a result in the run (a transcript cut
+            // off, or interrupted): neither "runs" nor "answers" is sure.
+            if calls
+                .iter()
+                .any(|c| c.result.is_none() && c.started.is_none())
+            {
+                return None;
+            }
+            let correct = if calls.iter().all(|c| c.started.is_some()) {
+                LoopMove::RunsTools
+            } else {
+                LoopMove::AnswersEach
+            };
+            Some(reply(trace, *number, correct))
+        }
         StepKind::Answers { number } => {
             let correct = match step.end {
                 Some(_) => LoopMove::Ends,
@@ -173,7 +290,9 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
         }
         StepKind::Validates { call, verdict } => {
             let correct = match verdict {
-                Verdict::Approved => HostMove::Approves,
+                Verdict::Approved => HostMove::Approves {
+                    path: has_path(trace, call),
+                },
                 Verdict::Refused(Refusal::NotOffered) => HostMove::NotOffered,
                 Verdict::Refused(Refusal::OutsideWorkspace(_)) => HostMove::Outside,
                 Verdict::Refused(
@@ -236,6 +355,38 @@ fn who_acts(trace: &Trace, index: usize) -> Draft {
     (Kind::WhoActs, Choice::Source(correct), others)
 }
 
+/// Is the call's result appended and sent on a later model call?
+fn seen_later(trace: &Trace, id: &CallId) -> bool {
+    // A later request carries it under its own id, and the model runs on
+    // it (the provider does not refuse the request).
+    let runs = |mc: &crate::trace::ModelCall| {
+        !trace
+            .steps
+            .get(mc.step + 1)
+            .is_some_and(|s| matches!(s.kind, StepKind::Rejected { .. }))
+    };
+    trace.call(id).is_some_and(|c| {
+        c.appended
+            && c.finished.is_some_and(|f| {
+                trace.model_calls.iter().any(|mc| {
+                    mc.step > f
+                        && runs(mc)
+                        && trace
+                            .context(mc)
+                            .iter()
+                            .any(|m| m.call_id.as_ref() == Some(&c.id))
+                })
+            })
+    })
+}
+
+/// Does the call have a `path` argument (the one the workspace rule reads)?
+fn has_path(trace: &Trace, call: &CallId) -> bool {
+    trace
+        .call(call)
+        .is_some_and(|c| c.args.iter().any(|(k, _)| k == "path"))
+}
+
 /// Does the loop go on after the model's reply to call `number`?
 fn reply(trace: &Trace, number: u32, correct: LoopMove) -> Draft {
     let mut others = vec![
@@ -259,22 +410,37 @@ fn reply(trace: &Trace, number: u32, correct: LoopMove) -> Draft {
 
 /// What the host does with `call` before anything runs.
 fn host_decides(trace: &Trace, call: &CallId, correct: HostMove) -> Draft {
-    // A replay is a likely guess only for a call that carries an op id.
-    let has_op = trace
-        .call(call)
-        .is_some_and(|c| c.args.iter().any(|(k, _)| k == "op_id"));
+    let found = trace.call(call);
+    // A replay is a likely guess only for a call that carries an op id,
+    // and a wrong one only where the host does not answer this call from
+    // its record after the checks (then the replay is the next step's
+    // answer, not a mistake about this one).
+    let has_op = found.is_some_and(|c| c.args.iter().any(|(k, _)| k == "op_id"));
+    let replayed = found.is_some_and(|c| c.result.as_ref().is_some_and(|r| r.replayed))
+        || trace
+            .steps
+            .iter()
+            .any(|s| matches!(&s.kind, StepKind::Replays { call: c, .. } if c == call));
+    let path = has_path(trace, call);
     let mut others = Vec::new();
     match correct {
+        // Asked after the checks: the call is valid; does it run again?
         HostMove::Replays | HostMove::OpConflict => {
-            others.push(HostMove::Approves);
             others.push(HostMove::Replays);
+            others.push(HostMove::RunsAgain);
             others.push(HostMove::OpConflict);
         }
         _ => {
-            others.push(HostMove::Approves);
+            others.push(HostMove::Approves { path });
             others.push(HostMove::NotOffered);
-            others.push(HostMove::Outside);
-            if has_op {
+            // The workspace rule reads `path`: a call without one cannot
+            // break it; its arguments can be wrong instead.
+            if path {
+                others.push(HostMove::Outside);
+            } else if found.is_some_and(|c| !c.args.is_empty()) {
+                others.push(HostMove::BadArgs);
+            }
+            if has_op && !replayed {
                 others.push(HostMove::Replays);
             }
         }
@@ -412,9 +578,32 @@ fn prompt(trace: &Trace, index: usize, kind: Kind) -> String {
             lang,
             &[("n", &n), ("number", number), ("prev", &(number - 1))],
         ),
-        (Kind::HostDecides, StepKind::Validates { call, .. } | StepKind::Replays { call, .. }) => {
+        (Kind::HostDecides, StepKind::Validates { call, .. }) => {
             let tool = trace.call(call).map_or("", |c| c.tool.as_str());
             i18n::QUIZ_HOST.fill(lang, &[("n", &n), ("call", call), ("tool", &tool)])
+        }
+        (Kind::HostDecides, StepKind::Replays { call, op, .. }) => {
+            let tool = trace.call(call).map_or("", |c| c.tool.as_str());
+            i18n::QUIZ_HOST_OP_ID.fill(
+                lang,
+                &[("n", &n), ("call", call), ("tool", &tool), ("op", op)],
+            )
+        }
+        (Kind::ReplyHolds, StepKind::Proposes { number, .. }) => {
+            i18n::QUIZ_REPLY_HOLDS.fill(lang, &[("n", &n), ("number", number)])
+        }
+        (Kind::WhoRuns, StepKind::Executes { calls }) => {
+            let what = calls
+                .first()
+                .and_then(|id| trace.call(id))
+                .map_or(String::new(), |c| {
+                    format!("{} {} {}", c.id, c.tool, shorten(&c.args_text(), 40))
+                });
+            i18n::QUIZ_WHO_RUNS.fill(lang, &[("n", &n), ("what", &what)])
+        }
+        (Kind::UserDecides, StepKind::UserDecides { call, .. }) => {
+            let tool = trace.call(call).map_or("", |c| c.tool.as_str());
+            i18n::QUIZ_USER_DECIDES.fill(lang, &[("n", &n), ("call", call), ("tool", &tool)])
         }
         _ => i18n::QUIZ_WHO_ACTS.fill(lang, &[("n", &n)]),
     }
@@ -428,7 +617,16 @@ fn shorten(s: &str, max: usize) -> String {
     }
 }
 
-fn words(trace: &Trace, choice: &Choice, lang: Lang) -> String {
+/// The id of the call whose result step `index` brings back (empty for
+/// another kind of step).
+fn result_of(trace: &Trace, index: usize) -> String {
+    match &trace.steps[index].kind {
+        StepKind::ResultArrives { call } => call.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
     match choice {
         Choice::Source(Source::User) => i18n::USER.get(lang).to_string(),
         Choice::Source(Source::Provider) => i18n::THE_API_SHORT.get(lang).to_string(),
@@ -437,9 +635,12 @@ fn words(trace: &Trace, choice: &Choice, lang: Lang) -> String {
             Some(c) => format!("{id} {}", c.tool),
             None => id.to_string(),
         },
-        Choice::AttachedTo(None) => i18n::QUIZ_NOT_APPENDED.get(lang).to_string(),
+        Choice::AttachedTo(None) => {
+            i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", &result_of(trace, index))])
+        }
         Choice::Loop(m) => match m {
             LoopMove::RunsTools => i18n::QUIZ_RUNS_TOOLS.get(lang).to_string(),
+            LoopMove::AnswersEach => i18n::QUIZ_ANSWERS_EACH.get(lang).to_string(),
             LoopMove::Ends => i18n::QUIZ_ENDS.get(lang).to_string(),
             LoopMove::VerifiesFirst => i18n::QUIZ_VERIFIES_FIRST.get(lang).to_string(),
             LoopMove::BudgetStops => {
@@ -469,8 +670,31 @@ fn words(trace: &Trace, choice: &Choice, lang: Lang) -> String {
             .collect::<Vec<_>>()
             .join(" + "),
         Choice::NothingNew => i18n::QUIZ_NOTHING_NEW.get(lang).to_string(),
+        Choice::Reply(r) => match r {
+            ReplyHolds::Request => i18n::QUIZ_REPLY_REQUEST,
+            ReplyHolds::Output => i18n::QUIZ_REPLY_OUTPUT,
+            ReplyHolds::ModelRan => i18n::QUIZ_REPLY_MODEL_RAN,
+        }
+        .get(lang)
+        .to_string(),
+        Choice::Runs(r) => match r {
+            RunMove::HostRuns => i18n::QUIZ_RUNS_HOST,
+            RunMove::ModelRuns => i18n::QUIZ_RUNS_MODEL,
+            RunMove::StraightToModel => i18n::QUIZ_RUNS_STRAIGHT,
+        }
+        .get(lang)
+        .to_string(),
+        Choice::User(u) => match u {
+            UserMove::Approves => i18n::QUIZ_USER_APPROVES,
+            UserMove::Edits => i18n::QUIZ_USER_EDITS,
+            UserMove::Denies => i18n::QUIZ_USER_DENIES,
+        }
+        .get(lang)
+        .to_string(),
         Choice::Host(m) => match m {
-            HostMove::Approves => i18n::QUIZ_APPROVES.get(lang).to_string(),
+            HostMove::Approves { path: true } => i18n::QUIZ_APPROVES.get(lang).to_string(),
+            HostMove::Approves { path: false } => i18n::QUIZ_APPROVES_NO_PATH.get(lang).to_string(),
+            HostMove::RunsAgain => i18n::QUIZ_RUNS_AGAIN.get(lang).to_string(),
             HostMove::NotOffered => i18n::QUIZ_NOT_OFFERED.get(lang).to_string(),
             HostMove::BadArgs => i18n::QUIZ_BAD_ARGS.get(lang).to_string(),
             HostMove::Outside => i18n::QUIZ_OUTSIDE.get(lang).to_string(),
@@ -563,7 +787,7 @@ mod tests {
             (Kind::WhichCall, StepKind::ResultArrives { call }) => {
                 let c: &ToolCall = trace.call(call).unwrap();
                 match (c.appended, &c.paired_to) {
-                    (false, _) => i18n::QUIZ_NOT_APPENDED.get(lang).to_string(),
+                    (false, _) => i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", call)]),
                     // An id no call has (a Responses item id) names no tool.
                     (true, Some(to)) => match trace.call(to) {
                         Some(other) => format!("{to} {}", other.tool),
@@ -572,8 +796,20 @@ mod tests {
                     (true, None) => panic!("an appended result without an id"),
                 }
             }
-            (Kind::LoopGoesOn, StepKind::Proposes { .. }) => {
-                i18n::QUIZ_RUNS_TOOLS.get(lang).to_string()
+            (Kind::LoopGoesOn, StepKind::Proposes { calls, .. }) => {
+                // Every call runs, or each is answered without all running;
+                // a call left without a result is not asked about this way.
+                let calls: Vec<&ToolCall> = calls.iter().map(|c| trace.call(c).unwrap()).collect();
+                if calls.iter().all(|c| c.started.is_some()) {
+                    i18n::QUIZ_RUNS_TOOLS.get(lang).to_string()
+                } else {
+                    assert!(calls.iter().all(|c| c.result.is_some()), "{q:?}");
+                    assert!(
+                        q.choices
+                            .contains(&i18n::QUIZ_RUNS_TOOLS.get(lang).to_string())
+                    );
+                    i18n::QUIZ_ANSWERS_EACH.get(lang).to_string()
+                }
             }
             (Kind::LoopGoesOn, StepKind::Answers { .. }) => match step.end {
                 Some(EndStatus::Completed | EndStatus::VerificationMissing) => {
@@ -594,13 +830,49 @@ mod tests {
                 assert_eq!(step.end, Some(EndStatus::Rejected));
                 i18n::QUIZ_PROVIDER_REJECTS.fill(lang, &[("number", number)])
             }
-            (Kind::HostDecides, StepKind::Validates { verdict, .. }) => match verdict {
-                Verdict::Approved => i18n::QUIZ_APPROVES,
+            (Kind::HostDecides, StepKind::Validates { verdict, call }) => match verdict {
+                Verdict::Approved
+                    if trace
+                        .call(call)
+                        .unwrap()
+                        .args
+                        .iter()
+                        .any(|(k, _)| k == "path") =>
+                {
+                    i18n::QUIZ_APPROVES
+                }
+                Verdict::Approved => i18n::QUIZ_APPROVES_NO_PATH,
                 Verdict::Refused(Refusal::NotOffered) => i18n::QUIZ_NOT_OFFERED,
                 Verdict::Refused(Refusal::OutsideWorkspace(_)) => i18n::QUIZ_OUTSIDE,
                 Verdict::Refused(Refusal::NotAuthorised) => i18n::QUIZ_NOT_AUTHORISED,
                 Verdict::Refused(_) => i18n::QUIZ_BAD_ARGS,
                 Verdict::AwaitsApproval => i18n::QUIZ_ASKS_USER,
+            }
+            .get(lang)
+            .to_string(),
+            (Kind::ReplyHolds, StepKind::Proposes { number: 1, calls }) => {
+                assert_eq!(calls.len(), 1);
+                i18n::QUIZ_REPLY_REQUEST.get(lang).to_string()
+            }
+            (Kind::WhoRuns, StepKind::Executes { calls }) => {
+                // The result reaches a later model call's context.
+                let c = trace.call(&calls[0]).unwrap();
+                let f = c.finished.unwrap();
+                assert!(c.appended, "{q:?}");
+                assert!(
+                    trace.model_calls.iter().any(|mc| mc.step > f
+                        && trace
+                            .context(mc)
+                            .iter()
+                            .any(|m| m.call_id.as_ref() == Some(&c.id))),
+                    "{q:?}"
+                );
+                i18n::QUIZ_RUNS_HOST.get(lang).to_string()
+            }
+            (Kind::UserDecides, StepKind::UserDecides { decision, .. }) => match decision {
+                crate::trace::Decision::Approved => i18n::QUIZ_USER_APPROVES,
+                crate::trace::Decision::Edited(_) => i18n::QUIZ_USER_EDITS,
+                crate::trace::Decision::Denied(_) => i18n::QUIZ_USER_DENIES,
             }
             .get(lang)
             .to_string(),
@@ -630,6 +902,46 @@ mod tests {
         })
     }
 
+    /// No choice speaks of a path for a call without one, and none offers
+    /// the next step's answer as a mistake about this one.
+    fn no_choice_contradicts_the_trace(trace: &Trace, index: usize, q: &Question, at: &str) {
+        let lang = trace.lang;
+        let text = |l: i18n::Label| l.get(lang).to_string();
+        let call = match &trace.steps[index].kind {
+            StepKind::Validates { call, .. } | StepKind::Replays { call, .. } => trace.call(call),
+            _ => None,
+        };
+        if call.is_some_and(|c| !c.args.iter().any(|(k, _)| k == "path")) {
+            for l in [i18n::QUIZ_APPROVES, i18n::QUIZ_OUTSIDE] {
+                assert!(
+                    !q.choices.contains(&text(l)),
+                    "a path for a call without one: {at}"
+                );
+            }
+        }
+        if let (Some(c), StepKind::Validates { .. }) = (call, &trace.steps[index].kind) {
+            let replayed = c.result.as_ref().is_some_and(|r| r.replayed);
+            if replayed {
+                assert!(!q.choices.contains(&text(i18n::QUIZ_REPLAYS)), "{at}");
+                // The replay step asks another question, not this one again.
+                let next = question(trace, &[], index + 1).unwrap();
+                assert_ne!(
+                    next.prompt.replace(&(index + 2).to_string(), ""),
+                    q.prompt.replace(&(index + 1).to_string(), ""),
+                    "{at}"
+                );
+            }
+        }
+        if matches!(trace.steps[index].kind, StepKind::Replays { .. }) {
+            assert!(
+                !q.choices
+                    .iter()
+                    .any(|c| c.starts_with(&text(i18n::QUIZ_APPROVES_NO_PATH))),
+                "{at}"
+            );
+        }
+    }
+
     #[test]
     fn every_step_of_every_scenario_and_transcript_has_a_true_question() {
         let mut kinds = std::collections::HashSet::new();
@@ -655,12 +967,16 @@ mod tests {
                     if let Some(right) = expected(trace, index, &q) {
                         assert_eq!(q.choices[q.answer], right, "{at}");
                     }
+                    no_choice_contradicts_the_trace(trace, index, &q, &at);
                     kinds.insert(q.kind);
                 }
             }
         }
         for kind in [
             Kind::WhoActs,
+            Kind::ReplyHolds,
+            Kind::WhoRuns,
+            Kind::UserDecides,
             Kind::WhichCall,
             Kind::LoopGoesOn,
             Kind::NewInContext,

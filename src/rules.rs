@@ -428,6 +428,7 @@ mod tests {
             paired_to: None,
             appended: true,
             decision: None,
+            label: None,
         }
     }
 

@@ -92,6 +92,11 @@ pub struct Scenario {
     /// The author's own questions for the quiz (predict, then reveal).
     #[serde(default)]
     pub quiz: Vec<QuizItem>,
+    /// The steps the quiz asks about, as narration keys (`"7"`,
+    /// `"reply.2"`, `"config.result"`); empty: every step that has a
+    /// question. The author marks the steps worth a class's pause.
+    #[serde(default)]
+    pub quiz_steps: Vec<String>,
     /// A shipped scenario that is the same task under a correct harness:
     /// `a` offers it and `c` opens the two runs side by side.
     #[serde(default)]
@@ -463,6 +468,11 @@ pub enum ResultStatus {
 #[serde(deny_unknown_fields)]
 pub struct CallSpec {
     pub tool: String,
+    /// A name for the call that narration keys use (`LABEL.result`): call
+    /// ids are numbered across the run, so a call added earlier renumbers
+    /// every later one; a label stays.
+    #[serde(default)]
+    pub label: Option<String>,
     #[serde(default)]
     pub args: BTreeMap<String, String>,
     /// How long the tool takes, in ticks: results of one reply arrive in

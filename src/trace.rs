@@ -213,6 +213,9 @@ pub struct ToolCall {
     pub appended: bool,
     /// The user's answer, when the host asked, and the step it came.
     pub decision: Option<(usize, Decision)>,
+    /// The author's name for the call (`label` in the scenario), which
+    /// narration keys may use instead of its run-wide id.
+    pub label: Option<String>,
 }
 
 impl ToolCall {
@@ -239,6 +242,7 @@ impl ToolCall {
             paired_to: None,
             appended: false,
             decision: None,
+            label: None,
         }
     }
 

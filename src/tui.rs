@@ -165,7 +165,7 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             events.push(Some(event::read()?));
         }
         for event in rejoin_split_keys(events) {
-            if let Some(action) = action_for(event, app.quiz.is_asking()) {
+            if let Some(action) = action_for(event, app.mode()) {
                 let before = (app.step, app.playing);
                 app::update(&mut app, action);
                 if (app.step, app.playing) != before || action == Action::Tick {
@@ -257,7 +257,7 @@ fn split_key_at(events: &[Option<Event>]) -> Option<(KeyCode, usize)> {
 
 /// What an event asks of the app (`None` from a wait that timed out: the
 /// next step is due).
-fn action_for(event: Option<Event>, asking: bool) -> Option<Action> {
+fn action_for(event: Option<Event>, mode: keymap::Mode) -> Option<Action> {
     match event {
         None => Some(Action::Tick),
         // Some terminals also report releases; act on presses only.
@@ -268,7 +268,7 @@ fn action_for(event: Option<Event>, asking: bool) -> Option<Action> {
                 let _ = signal_hook::low_level::raise(libc::SIGTSTP);
                 return None;
             }
-            keymap::action_in(&key, asking)
+            keymap::action_in(&key, mode)
         }
         Some(Event::Resize(w, h)) => Some(Action::Resize(w, h)),
         _ => None,

@@ -338,13 +338,21 @@ fn the_lesson_picker_opens_on_the_lesson_shown_and_enter_opens_another() {
     assert_eq!((a.step, a.playing), (4, false));
     apply(
         &mut a,
-        &[
-            Action::Scroll(1),
-            Action::Scroll(1),
-            Action::Scroll(-1),
-            Action::Next,
-        ],
+        &[Action::Scroll(1), Action::Scroll(1), Action::Scroll(-1)],
     );
+    // → and PageDown (a clicker's "next") do not open: only Enter does.
+    let key = |c| KeyEvent::new(c, KeyModifiers::NONE);
+    for code in [KeyCode::PageDown, KeyCode::Right, KeyCode::Char('2')] {
+        if let Some(action) = keymap::action_in(&key(code), a.mode()) {
+            apply(&mut a, &[action]);
+        }
+    }
+    assert_eq!((a.overlay, a.picker.cursor), (Some(Overlay::Picker), 1));
+    assert_eq!(
+        keymap::action_in(&key(KeyCode::Enter), a.mode()),
+        Some(Action::Open)
+    );
+    apply(&mut a, &[Action::Open]);
     assert_eq!(a.loaded.scenario.name, load::CATALOG[1].0);
     assert_eq!(a.trace().title, "Wrong path first");
     assert_eq!(

@@ -95,7 +95,9 @@ fn a_narration_anchor_names_an_event_of_the_run_and_one_step_once() {
     let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["call_7.result"] = json!({ "zh": "x", "en": "x" });
     assert!(
-        error(&s).contains("\"call_7\" is not a call id of the run (calls are call_1 … call_2)")
+        error(&s).contains(
+            "\"call_7\" is not a call id or label of the run (calls are call_1 … call_2)"
+        )
     );
     let mut s = shipped_json("prompt-injection-in-file");
     s["narration"]["reply.9"] = json!({ "zh": "x", "en": "x" });

@@ -582,3 +582,63 @@ fn the_command_reports_bad_input_and_io_errors_clearly() {
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+/// `export --quiz`: a handout with every question the simulator asks, its
+/// choices, and an answer key naming each right choice, as text and as one
+/// HTML page; a figure format is refused.
+#[test]
+fn export_quiz_writes_a_handout_with_an_answer_key() {
+    let loaded = load::load("patch-and-test").unwrap();
+    let trace = loaded.trace(Lang::En);
+    let questions: Vec<_> = (0..trace.len())
+        .filter_map(|i| agent_loop_sim::quiz::question(trace, &loaded.scenario.quiz, i))
+        .collect();
+    assert!(questions.len() > 10);
+    for format in [ExportFormat::Txt, ExportFormat::Html] {
+        let dir = scratch(&format!("quiz-{format:?}"));
+        let mut o = options(format, dir.clone());
+        o.scenario = "patch-and-test".into();
+        o.lang = Lang::En;
+        o.quiz = true;
+        let paths = export::export(&o, |_| {}).unwrap();
+        assert_eq!(paths.len(), 1, "{paths:?}");
+        let page = std::fs::read_to_string(&paths[0]).unwrap();
+        let (asked, key) = page.split_once("Answer key").expect("an answer key");
+        let html = format == ExportFormat::Html;
+        let esc = |t: &str| {
+            if html {
+                t.replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;")
+                    .replace('\'', "&apos;")
+            } else {
+                t.to_string()
+            }
+        };
+        for (k, q) in questions.iter().enumerate() {
+            assert!(asked.contains(&esc(&q.prompt)), "{}", q.prompt);
+            for c in &q.choices {
+                assert!(asked.contains(&esc(c)), "{c}");
+            }
+            let line = format!(
+                "(step {}) [{}] {}",
+                q.step + 1,
+                q.answer + 1,
+                q.choices[q.answer]
+            );
+            assert!(key.contains(&esc(&line)), "{k}: {line}");
+        }
+        if format == ExportFormat::Html {
+            assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
+        }
+    }
+    let mut o = options(ExportFormat::Svg, scratch("quiz-svg"));
+    o.quiz = true;
+    let err = export::export(&o, |_| {}).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("--quiz writes a printable handout"),
+        "{err}"
+    );
+}

@@ -288,7 +288,7 @@ fn the_lesson_picker_lists_every_shipped_scenario_and_opens_one() {
                 &mut a,
                 "picker-opened-2",
                 size,
-                &[Action::Scroll(1), Action::Next],
+                &[Action::Scroll(1), Action::Open],
             );
             let fresh = frames::at_step(&app(CATALOG[1].0, lang), 0, size.0, size.1);
             assert_eq!(

@@ -67,3 +67,108 @@ fn a_replayed_transcript_reads_the_same_way_and_bad_input_is_refused() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("/nonexistent.json"), "{}", bad.stderr);
 }
+
+/// What the screen says and the plain text used to leave out: the final
+/// answer in the model's words, the inner-loop line, the environment and
+/// disk lines, and the user's edit at the step it is made.
+#[test]
+fn the_plain_run_says_what_the_screen_says() {
+    let text = run(&["transcript", "read-config-timeout", "--lang", "en"]).stdout;
+    let last = text.split("Step 8/8").nth(1).unwrap();
+    assert!(
+        last.contains("The model's reply: The timeout in config.txt is 30."),
+        "{last}"
+    );
+    assert!(
+        last.contains("Inner loop: model call #2 generated about"),
+        "{last}"
+    );
+    assert!(
+        last.contains("Environment (Tool): config.txt: read"),
+        "{last}"
+    );
+    assert!(
+        last.contains("Disk (not sent to the model): config.txt"),
+        "{last}"
+    );
+    // The user's decision is a step of its own, and it names the call.
+    let text = run(&["transcript", "approve-side-effects", "--lang", "en"]).stdout;
+    let approve = text
+        .split("Step 10/29")
+        .nth(1)
+        .unwrap()
+        .split("Step 11/29")
+        .next()
+        .unwrap();
+    assert!(
+        approve.contains("write_file {\"path\": \"VERSION\""),
+        "{approve}"
+    );
+    assert!(approve.contains("— user ok"), "{approve}");
+}
+
+/// `transcript --quiz`: each question before its step, numbered choices,
+/// and the answer after the step, the same as the simulator asks.
+#[test]
+fn transcript_quiz_reads_each_question_then_the_step_then_its_answer() {
+    let out = run(&["transcript", "--quiz", "patch-and-test", "--lang", "en"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let loaded = load::load("patch-and-test").unwrap();
+    let trace = loaded.trace(Lang::En);
+    for index in 1..trace.len() {
+        let q = agent_loop_sim::quiz::question(trace, &loaded.scenario.quiz, index).unwrap();
+        let block = out
+            .stdout
+            .split(&format!("Step {}/{} — ", index + 1, trace.len()))
+            .collect::<Vec<_>>();
+        let before = block[0].rsplit("\n\n").nth(1).unwrap();
+        assert!(
+            before.starts_with(&format!("Quiz: {}", q.prompt)),
+            "{before}"
+        );
+        for (k, c) in q.choices.iter().enumerate() {
+            let line = format!("  [{}] {c}", k + 1);
+            assert!(before.lines().any(|l| l == line), "{before}");
+        }
+        let step = block[1].split("\nQuiz: ").next().unwrap();
+        let answer = format!("Answer: [{}] {}", q.answer + 1, q.choices[q.answer]);
+        assert!(step.contains(&answer), "{step}");
+    }
+    // Without --quiz, no question.
+    let plain = run(&["transcript", "patch-and-test", "--lang", "en"]).stdout;
+    assert!(!plain.contains("Quiz: ") && !plain.contains("Answer: ["));
+}
+
+/// An option the command does not use is refused with exit 2 and says
+/// where it applies, instead of being silently ignored.
+#[test]
+fn options_a_command_ignores_are_refused() {
+    for args in [
+        &["list", "--quiz"][..],
+        &["check", "read-config-timeout", "--compare", "no-such-thing"],
+        &[
+            "trace",
+            "read-config-timeout",
+            "--scenario",
+            "wrong-path-first",
+        ],
+        &[
+            "transcript",
+            "read-config-timeout",
+            "--compare",
+            "wrong-path-first",
+        ],
+        &["transcript", "read-config-timeout", "--redact"],
+        &["trace", "read-config-timeout", "--quiz"],
+        &["--redact", "list"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(
+            out.stderr.contains("is not used by") || out.stderr.contains("applies to a transcript"),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}

@@ -223,10 +223,10 @@ fn any_input() -> impl Strategy<Value = Input> {
 }
 
 /// The action the event loop makes of an input (presses only, as tui.rs;
-/// `asking`: a quiz question is open).
-fn action(input: &Input, asking: bool) -> Option<Action> {
+/// in the app's mode).
+fn action(input: &Input, mode: keymap::Mode) -> Option<Action> {
     match input {
-        Input::Key(key) if key.kind == KeyEventKind::Press => keymap::action_in(key, asking),
+        Input::Key(key) if key.kind == KeyEventKind::Press => keymap::action_in(key, mode),
         Input::Key(_) => None,
         Input::Resize(w, h) => Some(Action::Resize(*w, *h)),
         Input::Tick => Some(Action::Tick),
@@ -286,6 +286,23 @@ fn check(app: &App, before: &App, action: Action) -> Result<(), TestCaseError> {
             );
         }
     }
+    // Under an overlay nothing moves behind it and nothing is scored:
+    // only the picker's Enter opens another lesson, and `c` (offered by
+    // the about overlay) changes how many runs are shown.
+    if before.overlay.is_some() && !matches!(action, Action::Open | Action::ToggleCompare) {
+        prop_assert_eq!(
+            app.step,
+            before.step,
+            "{:?} moved the step under {:?}",
+            action,
+            before.overlay
+        );
+        prop_assert_eq!(&app.quiz.answers, &before.quiz.answers);
+        prop_assert_eq!(
+            app.quiz.asking.is_some() && before.quiz.asking.is_none(),
+            false
+        );
+    }
     if action == Action::ToggleHelp {
         let expected = if before.overlay == Some(Overlay::Help) {
             None
@@ -327,7 +344,7 @@ proptest! {
         // Whether a scroll key ever met a panel that could scroll that way.
         let mut could_scroll = false;
         for (i, input) in inputs.iter().enumerate() {
-            let Some(action) = action(input, app.quiz.is_asking()) else { continue };
+            let Some(action) = action(input, app.mode()) else { continue };
             let before = app.clone();
             frames::apply(&mut app, action);
             if let Action::Scroll(delta) = action

@@ -81,11 +81,14 @@ fn a_digit_reveals_the_step_and_scores_the_guess() {
 fn keys_in_the_table_answer_while_a_question_is_open_and_jump_otherwise() {
     let press = |c| KeyEvent::from(KeyCode::Char(c));
     assert_eq!(
-        keymap::action_in(&press('2'), true),
+        keymap::action_in(&press('2'), keymap::Mode::Asking),
         Some(Action::Answer(2))
     );
-    assert_eq!(keymap::action_in(&press('2'), false), Some(Action::Jump(2)));
-    assert_eq!(keymap::action_in(&press('7'), true), None);
+    assert_eq!(
+        keymap::action_in(&press('2'), keymap::Mode::Lesson { quiz: true }),
+        Some(Action::Jump(2))
+    );
+    assert_eq!(keymap::action_in(&press('7'), keymap::Mode::Asking), None);
     assert_eq!(keymap::action_for(&press('p')), Some(Action::ToggleQuiz));
     // The footer with a question open offers only what works then.
     let hints = keymap::quiz_hints(Lang::En, true);
@@ -440,4 +443,186 @@ fn at_80x24_the_question_shows_and_tab_still_reaches_the_context() {
         "the tab is still named: {screen}"
     );
     assert_eq!(app.quiz.asking, Some(1));
+}
+
+/// What a teacher checks: with a question open, no key under the help,
+/// about or picker overlay answers it, moves the lesson or changes the
+/// score; the keys are read as the event loop reads them, in the app's mode.
+#[test]
+fn keys_under_an_overlay_neither_answer_nor_move_the_lesson() {
+    use agent_loop_sim::app::Overlay;
+    let presses = [
+        KeyCode::Char('1'),
+        KeyCode::Char('2'),
+        KeyCode::Char('3'),
+        KeyCode::Char('4'),
+        KeyCode::Char('7'),
+        KeyCode::PageDown,
+        KeyCode::Right,
+        KeyCode::Left,
+        KeyCode::Char(' '),
+        KeyCode::End,
+        KeyCode::Char('l'),
+    ];
+    for (open, overlay) in [
+        (Action::ToggleHelp, Overlay::Help),
+        (Action::ToggleAbout, Overlay::About),
+        (Action::TogglePicker, Overlay::Picker),
+    ] {
+        let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+        let (right, _) = right_and_wrong(&app);
+        apply(&mut app, &[Action::Answer(right), Action::Next]);
+        let before = (app.step, app.quiz.asking, app.quiz.score());
+        assert_eq!(before, (1, Some(2), (1, 1)));
+        apply(&mut app, &[open]);
+        assert_eq!(app.overlay, Some(overlay));
+        for code in presses {
+            if let Some(action) = keymap::action_in(&KeyEvent::from(code), app.mode()) {
+                apply(&mut app, &[action]);
+            }
+            apply(&mut app, &[Action::Tick]);
+            assert_eq!(app.overlay, Some(overlay), "{code:?} closed {overlay:?}");
+            assert_eq!(
+                (app.step, app.quiz.asking, app.quiz.score()),
+                before,
+                "{code:?} under {overlay:?}"
+            );
+        }
+        // Esc closes the overlay; the question is still there to answer.
+        apply(&mut app, &[Action::Back]);
+        assert_eq!((app.overlay, app.quiz.asking), (None, Some(2)));
+        assert!(!app.quit);
+    }
+}
+
+/// In the picker the cursor starts on the open lesson, and Enter there
+/// goes back to it as it was: a stray Enter wipes no score.
+#[test]
+fn enter_on_the_open_lesson_in_the_picker_keeps_the_step_and_the_score() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right)]);
+    let lessons = agent_loop_sim::picker::gather(
+        agent_loop_sim::picker::Source::Shipped(DEFAULT_SCENARIO),
+        app.loaded.clone(),
+        &[],
+    );
+    let mut app = app.with_lessons(agent_loop_sim::picker::Picker::new(
+        lessons.0,
+        Some(lessons.1),
+    ));
+    let before = (app.step, app.quiz.score(), app.loaded.scenario.name.clone());
+    apply(&mut app, &[Action::TogglePicker]);
+    let enter = keymap::action_in(&KeyEvent::from(KeyCode::Enter), app.mode());
+    assert_eq!(enter, Some(Action::Open));
+    apply(&mut app, &[Action::Open]);
+    assert_eq!(app.overlay, None);
+    assert_eq!(
+        (app.step, app.quiz.score(), app.loaded.scenario.name.clone()),
+        before
+    );
+}
+
+/// Two runs side by side draw no question, so none is asked or scored;
+/// Esc goes back to one run (it does not quit), and the quiz asks again.
+#[test]
+fn a_comparison_asks_nothing_and_esc_goes_back_to_one_run() {
+    let mut app = quiz_app("harness-drops-results", Lang::En, (120, 40));
+    assert!(app.quiz.asking.is_some());
+    apply(&mut app, &[Action::ToggleCompare]);
+    assert!(app.comparing().is_some());
+    assert_eq!(app.quiz.asking, None);
+    for code in [KeyCode::Char('1'), KeyCode::Char('2'), KeyCode::Right] {
+        if let Some(action) = keymap::action_in(&KeyEvent::from(code), app.mode()) {
+            apply(&mut app, &[action]);
+        }
+        assert_eq!((app.quiz.asking, app.quiz.score()), (None, (0, 0)));
+    }
+    assert!(!text(&app).contains("Predict step"));
+    let esc = keymap::action_in(&KeyEvent::from(KeyCode::Esc), app.mode()).unwrap();
+    apply(&mut app, &[esc]);
+    assert!(!app.quit, "Esc in a comparison quit the program");
+    assert!(app.comparing().is_none());
+    apply(&mut app, &[Action::Next]);
+    assert!(app.quiz.asking.is_some(), "one run again: the quiz asks");
+    // --quiz --compare: the same, from the start.
+    let other = agent_loop_sim::load::load("read-config-timeout").unwrap();
+    let app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40)).with_comparison(other);
+    assert_eq!(app.quiz.asking, None);
+}
+
+/// The footer of each mode shows that mode's keys: the picker's shows
+/// no "→ next", an overlay's no stepping keys.
+#[test]
+fn each_mode_has_its_own_footer() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    apply(&mut app, &[Action::Back, Action::TogglePicker]);
+    let footer = |app: &App| text(app).lines().nth(38).unwrap().to_string();
+    let picker = footer(&app);
+    assert!(
+        picker.contains("↑↓ choose") && picker.contains("Enter open"),
+        "{picker}"
+    );
+    assert!(
+        !picker.contains("→ next") && !picker.contains("← prev"),
+        "{picker}"
+    );
+    apply(&mut app, &[Action::Back, Action::ToggleHelp]);
+    let help = footer(&app);
+    assert!(
+        help.contains("Esc close") && !help.contains("→ next"),
+        "{help}"
+    );
+}
+
+/// "What has been appended since call #1?" is not answered by the screen:
+/// at 120×40 the context panel beside the question would list exactly
+/// those messages; it is covered until the question is answered.
+#[test]
+fn the_context_panel_does_not_show_the_answer_to_what_was_appended() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (120, 40));
+    apply(&mut app, &[Action::Back, Action::GoTo(5), Action::Next]);
+    let q = app.question().expect("a question about step 7");
+    assert_eq!(q.kind, quiz::Kind::NewInContext);
+    let screen = text(&app);
+    assert!(screen.contains("Hidden until you answer"), "{screen}");
+    assert!(!screen.contains("Appended since"), "{screen}");
+    // Answered, the step is shown, context and all.
+    apply(&mut app, &[Action::Answer(q.answer + 1)]);
+    assert!(!text(&app).contains("Hidden until you answer"));
+}
+
+/// The author marks the steps worth a pause (`quiz_steps`, narration
+/// keys): the quiz asks about those only; a key that names no step is a
+/// fault with its place.
+#[test]
+fn quiz_steps_limit_the_quiz_to_the_marked_steps() {
+    let mut json = common::shipped_json("read-config-timeout");
+    json["quiz_steps"] = serde_json::json!(["model_call.2", "reply.2"]);
+    let loaded =
+        agent_loop_sim::load::prepare("<quiz_steps>", &serde_json::to_vec(&json).unwrap()).unwrap();
+    assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
+    let trace = loaded.trace(Lang::En);
+    let asked: Vec<usize> = (0..trace.len())
+        .filter(|&i| quiz::asked(&loaded.scenario, trace, i).is_some())
+        .map(|i| i + 1)
+        .collect();
+    assert_eq!(asked, [7, 8]);
+    // In the simulator: → shows steps 2–6 unasked, then asks about step 7.
+    let mut app = App::new(loaded, Lang::En, agent_loop_sim::theme::Theme::DARK);
+    apply(&mut app, &[Action::ToggleQuiz]);
+    assert_eq!(app.quiz.asking, None);
+    for _ in 0..6 {
+        apply(&mut app, &[Action::Next]);
+    }
+    assert_eq!((app.step, app.quiz.asking), (5, Some(6)));
+    // A key for no step of the run.
+    json["quiz_steps"] = serde_json::json!(["reply.2", "reply.9"]);
+    let faults = common::faults_of("q.json", &json);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("quiz_steps[1]") && f.contains("model call #9 gets no reply")),
+        "{faults:?}"
+    );
 }

@@ -2,6 +2,8 @@
 //! in the order the narration numbers them, end the way it says, and show
 //! the one thing the scenario is there to show.
 
+mod common;
+
 use agent_loop_sim::load::{self, CATALOG};
 use agent_loop_sim::scenario::{EndStatus, Lang};
 use agent_loop_sim::trace::{
@@ -118,9 +120,15 @@ fn every_scenario_has_its_story_and_end() {
             "TMPXMPXMPXMPVERMA",
             EndStatus::Completed,
         ),
+        ("reply-cut-off", "TMPVERMPXMPVERMAYF", EndStatus::Completed),
         (
             "prompt-injection-in-file",
             "TMPVERMPXMA",
+            EndStatus::Completed,
+        ),
+        (
+            "exfiltration-needs-approval",
+            "TMPVERMPVERMPQUMA",
             EndStatus::Completed,
         ),
         (
@@ -800,4 +808,187 @@ fn files_written_for_the_old_format_still_pass_check() {
         checked += 1;
     }
     assert_eq!(checked, 13);
+}
+
+/// A user's edit passes the host's checks as the model's arguments do: an
+/// edit to a path outside the workspace, or a word for an integer, is
+/// refused before anything runs, as a Validates step after the user's.
+#[test]
+fn the_host_checks_the_users_edit_again() {
+    let run = |json: serde_json::Value| {
+        let bytes = serde_json::to_vec(&json).unwrap();
+        match load::prepare_all("<edit>", &bytes) {
+            Ok(loaded) => loaded.trace(Lang::En).clone(),
+            Err(faults) => panic!("{faults:?}"),
+        }
+    };
+    let find_tool = |json: &mut serde_json::Value, name: &str| -> usize {
+        json["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|t| t["name"] == name)
+            .unwrap()
+    };
+    // The path: the user "fixes" patch_file's path to ../etc/passwd.
+    let mut json = common::shipped_json("approve-side-effects");
+    let i = find_tool(&mut json, "patch_file");
+    json["tools"][i]["approvals"][0]["edit"] = serde_json::json!({ "path": "../etc/passwd" });
+    let t = run(json);
+    let call = t.calls.iter().find(|c| c.tool == "patch_file").unwrap();
+    let decided = call.decision.as_ref().unwrap().0;
+    let (checked, verdict) = call.verdict.clone().unwrap();
+    assert_eq!(checked, decided + 1, "the host checks right after the user");
+    assert!(
+        matches!(&verdict, Verdict::Refused(agent_loop_sim::trace::Refusal::OutsideWorkspace(p)) if p == "../etc/passwd"),
+        "{verdict:?}"
+    );
+    assert!(matches!(t.steps[checked].kind, StepKind::Validates { .. }));
+    assert_eq!(call.started, None, "nothing ran");
+    assert_eq!(call.outcome(), Some(Outcome::Refused));
+    assert!(t.files.iter().all(|f| !f.contains("passwd")));
+
+    // The type: max_results edited to "high" on a schema that says integer.
+    let mut json = common::shipped_json("malformed-arguments");
+    json["tools"][0]["policy"] = "ask".into();
+    json["tools"][0]["approvals"] =
+        serde_json::json!([{ "decision": "edit", "edit": { "max_results": "high" } }]);
+    let t = run(json);
+    for call in &t.calls {
+        // Every call the user edited is refused: none runs.
+        if call.decision.is_some() {
+            assert!(
+                matches!(call.verdict, Some((_, Verdict::Refused(_)))),
+                "{:?}",
+                call.verdict
+            );
+            assert_eq!(call.started, None);
+        }
+    }
+    // And a number for the integer passes the check: the edit runs.
+    let mut json = common::shipped_json("malformed-arguments");
+    json["tools"][0]["policy"] = "ask".into();
+    json["tools"][0]["approvals"] =
+        serde_json::json!([{ "decision": "edit", "edit": { "max_results": "3" } }]);
+    let t = run(json);
+    assert!(
+        t.calls
+            .iter()
+            .any(|c| c.decision.is_some() && c.started.is_some())
+    );
+}
+
+/// The data an injection asks for is read (the path rule lets a file in
+/// the workspace through); the send to the network waits for the user, who
+/// denies it: the tool never runs and nothing leaves.
+#[test]
+fn a_network_tool_that_asks_first_keeps_the_secret_in() {
+    let t = trace("exfiltration-needs-approval");
+    let read = t
+        .calls
+        .iter()
+        .find(|c| c.args.iter().any(|(_, v)| v == ".env"))
+        .unwrap();
+    assert!(read.started.is_some(), "the read inside the workspace runs");
+    let post = t.calls.iter().find(|c| c.tool == "http_post").unwrap();
+    assert!(matches!(post.verdict, Some((_, Verdict::AwaitsApproval))));
+    assert_eq!(post.outcome(), Some(Outcome::Denied));
+    assert_eq!(post.started, None, "nothing is sent");
+    assert_eq!(t.end, EndStatus::Completed);
+}
+
+/// A reply cut off at the token limit leaves a call half written: the host
+/// refuses it (its arguments are not whole JSON), nothing is written until
+/// the shorter call, and the host's check passes at the end.
+#[test]
+fn a_half_written_call_is_refused_and_writes_nothing() {
+    let t = trace("reply-cut-off");
+    let cut = &t.calls[1];
+    assert_eq!(cut.tool, "write_file");
+    assert!(
+        matches!(
+            cut.verdict,
+            Some((
+                _,
+                Verdict::Refused(agent_loop_sim::trace::Refusal::InvalidJson(_))
+            ))
+        ),
+        "{:?}",
+        cut.verdict
+    );
+    assert_eq!(cut.started, None);
+    let patch = &t.calls[2];
+    assert_eq!(patch.tool, "patch_file");
+    let first_write = t
+        .file_events
+        .iter()
+        .find(|e| matches!(e.change, FileChange::Written { .. }))
+        .unwrap();
+    assert!(
+        first_write.step >= patch.started.unwrap(),
+        "nothing written before call_3 ran"
+    );
+    assert_eq!(t.end, EndStatus::Completed);
+    assert_eq!(t.task, TaskOutcome::Verified);
+}
+
+/// A narration key may name a call by its label: it lands where the id
+/// key would, and stays on that call when a call is added before it (the
+/// ids move, the label does not). A label that names several calls is an
+/// error where a key uses it.
+#[test]
+fn a_label_keys_narration_to_its_call_whatever_its_id() {
+    let load =
+        |json: &serde_json::Value| load::prepare_all("<label>", &serde_json::to_vec(json).unwrap());
+    let mut json = common::shipped_json("read-config-timeout");
+    json["model"][0]["calls"][0]["label"] = "config".into();
+    let text = serde_json::json!({ "zh": "配置回来了", "en": "the config is back" });
+    json["narration"].as_object_mut().unwrap().remove("6");
+    json["narration"]["config.result"] = text.clone();
+    let loaded = load(&json).unwrap_or_else(|f| panic!("{f:?}"));
+    assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
+    let t = loaded.trace(Lang::En);
+    assert_eq!(t.steps[5].narration.as_deref(), Some("the config is back"));
+    // A call added first: the config read is now call_2, and the label
+    // still finds it.
+    let mut json2 = json.clone();
+    json2["files"]["README.md"] = "see config.txt".into();
+    let first = serde_json::json!({
+        "when": { "lacks_result": { "tool": "read_file", "args": { "path": "README.md" } } },
+        "say": { "zh": "先看 README。", "en": "README first." },
+        "calls": [ { "tool": "read_file", "args": { "path": "README.md" } } ]
+    });
+    json2["model"].as_array_mut().unwrap().insert(0, first);
+    json2["narration"] = serde_json::json!({ "config.result": text });
+    let loaded = load(&json2).unwrap_or_else(|f| panic!("{f:?}"));
+    let t = loaded.trace(Lang::En);
+    let config = t
+        .calls
+        .iter()
+        .find(|c| c.label.as_deref() == Some("config"))
+        .unwrap();
+    assert_eq!(config.id.0, "call_2");
+    let step = config.finished.unwrap();
+    assert_eq!(
+        t.steps[step].narration.as_deref(),
+        Some("the config is back")
+    );
+    // A label on a rule that fires twice names two calls: an error.
+    // (The read rule holds on every call here: it reads until the budget.)
+    let mut json3 = common::shipped_json("read-config-timeout");
+    json3["model"][0]["when"] = serde_json::json!({});
+    json3["model"][0]["calls"][0]["label"] = "read".into();
+    json3["expect"] = "budget_exhausted".into();
+    json3["narration"] = serde_json::json!({ "read.result": text });
+    let faults = match load(&json3) {
+        Ok(l) => l.faults,
+        Err(f) => f,
+    };
+    let shown: Vec<String> = faults.iter().map(|f| f.to_string()).collect();
+    assert!(
+        shown
+            .iter()
+            .any(|f| f.contains("the label \"read\" names 4 calls")),
+        "{shown:?}"
+    );
 }

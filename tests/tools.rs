@@ -526,3 +526,74 @@ fn a_read_outside_the_workspace_is_refused_with_its_place() {
         "{lines:#?}"
     );
 }
+
+/// A failed result with `writes`: the change was made, then the answer
+/// failed (a timeout after the write). The file changes and the write is
+/// counted; the model reads an error. A failure without `writes` changes
+/// nothing.
+#[test]
+fn a_failed_result_can_still_write() {
+    let tool = deploy(json!({
+        "results": [
+            {
+                "ok": false,
+                "text": { "zh": "超时", "en": "timed out" },
+                "writes": { "path": "DEPLOYED", "content": "prod\n" }
+            }
+        ]
+    }));
+    let s = scenario(
+        tool,
+        once_then_done(json!({ "tool": "deploy", "args": { "env": "prod" } })),
+        json!({}),
+    );
+    let t = run(&s).unwrap();
+    let call = deploy_call(&t);
+    assert_eq!(call.outcome(), Some(Outcome::Error));
+    assert_eq!(
+        t.steps.last().unwrap().counters.writes,
+        1,
+        "the write landed"
+    );
+    assert!(t.files.iter().any(|f| f == "DEPLOYED"), "{:?}", t.files);
+}
+
+/// A custom verify tool called with arguments it does not take, or without
+/// one it needs, gets a warning at `verify.args` naming both.
+#[test]
+fn a_custom_verify_with_wrong_arguments_is_warned_about() {
+    let audit = json!({
+        "name": "audit",
+        "description": { "zh": "检查", "en": "Check" },
+        "parameters": {
+            "type": "object",
+            "properties": { "scope": { "type": "string" } },
+            "required": ["scope"]
+        },
+        "results": [ { "text": { "zh": "通过", "en": "passed" } } ]
+    });
+    let model = json!([{ "say": { "zh": "好", "en": "done" } }]);
+    let s = scenario(
+        audit.clone(),
+        model.clone(),
+        json!({ "verify": { "tool": "audit", "args": { "scop": "toy" } } }),
+    );
+    let faults = faults_of("t.json", &s);
+    assert!(
+        faults.iter().any(|f| f.contains("verify.args")
+            && f.contains("it has no argument scop")
+            && f.contains("it needs scope")),
+        "{faults:?}"
+    );
+    // Right arguments: no warning.
+    let s = scenario(
+        audit,
+        model,
+        json!({ "verify": { "tool": "audit", "args": { "scope": "toy" } } }),
+    );
+    assert!(
+        faults_of("t.json", &s)
+            .iter()
+            .all(|f| !f.contains("verify.args"))
+    );
+}

@@ -29,7 +29,10 @@ impl Run<'_> {
         for path in &entry.reads {
             workspace.mark_read(path);
         }
-        if entry.ok && def.side_effects {
+        // A failed result may still have changed things (a timeout after
+        // the write landed): its `writes` happen; without one, a failure
+        // changed nothing.
+        if def.side_effects {
             match &entry.writes {
                 Some(w) => {
                     // The built-in write: a new version, counted as a write.
@@ -39,11 +42,12 @@ impl Run<'_> {
                     ];
                     let _ = workspace.run(BuiltinTool::WriteFile, &written, &[]);
                 }
-                None => {
+                None if entry.ok => {
                     // A change outside the files (a deploy, a message sent).
                     self.counters.writes += 1;
                     self.last_write = Some(self.current_step());
                 }
+                None => {}
             }
         }
         let said = ToolSays::Custom(entry.text.clone());

@@ -471,6 +471,7 @@ impl<'a> Run<'a> {
             let mut call =
                 ToolCall::proposed(id.clone(), spec.tool.clone(), args, number, proposed);
             call.raw_args = spec.arguments.clone();
+            call.label = spec.label.clone();
             self.trace.calls.push(call);
             ids.push(id);
         }

@@ -20,7 +20,10 @@ impl<'a> Run<'a> {
     /// offered, authorised, parseable, matching the schema (or the declared
     /// arguments), inside the workspace; then, for `ask`, the user's turn.
     pub(super) fn verdict(&self, index: usize) -> Verdict {
-        let call = &self.trace.calls[index];
+        self.verdict_of(&self.trace.calls[index])
+    }
+
+    fn verdict_of(&self, call: &ToolCall) -> Verdict {
         let Some(def) = self.offered(&call.tool) else {
             return Verdict::Refused(Refusal::NotOffered);
         };
@@ -81,6 +84,32 @@ impl<'a> Run<'a> {
             Lane::Host,
         );
         self.trace.calls[index].decision = Some((step, decision.clone()));
+        // The user's arguments pass the host's checks as the model's did:
+        // an edit to ../etc/passwd, or "high" for an integer, is refused.
+        if let Decision::Edited(_) = &decision
+            && let Verdict::Refused(refusal) = self.verdict_of(&edited(&call, &decision))
+        {
+            let verdict = Verdict::Refused(refusal.clone());
+            let checked = self.step(
+                StepKind::Validates {
+                    call: call.id.clone(),
+                    verdict: verdict.clone(),
+                },
+                Some(Lane::Host),
+                Lane::Host,
+            );
+            self.trace.calls[index].verdict = Some((checked, verdict));
+            let (text, canonical) =
+                self.said(|lang| i18n::refusal_message(&refusal, &call.tool, lang));
+            let result = ToolResult {
+                text,
+                is_error: true,
+                replayed: false,
+                canonical,
+            };
+            self.attach(index, call.id, result, checked);
+            return false;
+        }
         if !matches!(decision, Decision::Denied(_)) {
             return true;
         }
@@ -134,6 +163,31 @@ impl<'a> Run<'a> {
         }
         arg(args, "op_id").map(str::to_string)
     }
+}
+
+/// The call as it would run after the user's edit: the arguments with the
+/// user's values, and, where the model wrote JSON, that JSON with them (a
+/// value the model wrote as a number is read as JSON again, so `5` stays
+/// a number and `high` is a string the schema can refuse).
+fn edited(call: &ToolCall, decision: &Decision) -> ToolCall {
+    let mut out = call.clone();
+    out.decision = Some((call.proposed, decision.clone()));
+    out.args = out.run_args();
+    let Decision::Edited(edit) = decision else {
+        return out;
+    };
+    if let Some(Ok(mut object)) = call.raw_args.as_deref().map(parsed_object) {
+        for (k, v) in edit {
+            let typed = object.get(k).is_some_and(|original| !original.is_string());
+            let value = match serde_json::from_str::<Value>(v) {
+                Ok(parsed) if typed => parsed,
+                _ => Value::String(v.clone()),
+            };
+            object.insert(k.clone(), value);
+        }
+        out.raw_args = Some(Value::Object(object).to_string());
+    }
+    out
 }
 
 /// `op-` and 8 hex digits of an FNV-1a hash of the tool and its arguments.

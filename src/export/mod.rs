@@ -16,6 +16,7 @@ mod ansi;
 mod boxdraw;
 mod cast;
 mod embed;
+mod handout;
 mod html;
 mod png;
 mod svg;
@@ -77,6 +78,8 @@ pub struct Options {
     pub embed_fonts: bool,
     /// `--compare NAME|FILE`: the frames of the two runs side by side.
     pub compare: Option<String>,
+    /// `--quiz`: the quiz as a handout (txt or html) instead of frames.
+    pub quiz: bool,
     /// `--provider`: the API whose requests the lesson is shown as.
     pub provider: Option<crate::wire::Provider>,
     /// `--panel wire`: the context panel as the request's JSON body.
@@ -102,6 +105,7 @@ impl Options {
             scale: SCALE_DEFAULT,
             embed_fonts: false,
             compare: None,
+            quiz: false,
             provider: None,
             wire: false,
         }
@@ -153,6 +157,7 @@ impl Options {
             scale: *scale,
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
+            quiz: cli.quiz,
             provider: cli.provider,
             wire: matches!(panel, Some(PanelArg::Wire)),
         })
@@ -275,6 +280,19 @@ pub fn export_loaded(
     }
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
+    if options.quiz {
+        write::create_dir(&options.out)?;
+        let trace = app.trace();
+        let questions = handout::questions(trace, &app.loaded.scenario, steps);
+        let (kind, page) = match options.format {
+            ExportFormat::Html => ("html", handout::html(trace, &questions)),
+            _ => ("txt", handout::text(trace, &questions)),
+        };
+        let name = format!("{}.{}.quiz.{kind}", run_name(&app), app.lang.code());
+        let path = write::file(&options.out, &name, |out| out.write_all(page.as_bytes()))?;
+        written(&path);
+        return Ok(vec![path]);
+    }
     let fonts = match options.format {
         ExportFormat::Png => Some(png::Fonts::system()),
         _ if options.embed_fonts => Some(png::Fonts::system()),
@@ -382,6 +400,19 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
         return Err(ExportError::BadInput(format!(
             "--size {w}x{h} is below the minimum; expected at least {MIN_WIDTH}x{MIN_HEIGHT}"
         )));
+    }
+    if options.quiz {
+        if !matches!(options.format, ExportFormat::Txt | ExportFormat::Html) {
+            return Err(ExportError::BadInput(format!(
+                "--quiz writes a printable handout; expected --format txt or html, not {}",
+                extension(options.format)
+            )));
+        }
+        if options.strip || options.framing.panel.is_some() || options.compare.is_some() {
+            return Err(ExportError::BadInput(
+                "--quiz writes the questions, not frames; expected no --strip, --panel or --compare with it".into(),
+            ));
+        }
     }
     if options.strip && matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
         return Err(ExportError::BadInput(format!(

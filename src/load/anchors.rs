@@ -7,7 +7,7 @@
 //! | `task` | the task arrives (step 1) |
 //! | `model_call.N` | the host sends model call N |
 //! | `reply.N` | the model's reply to model call N (calls or an answer) |
-//! | `ID.proposed` | the reply that proposed call ID |
+//! | `ID.proposed` | the reply that proposed call ID (ID: the call's id, or its `label`) |
 //! | `ID.validated` | the host's check of call ID |
 //! | `ID.decided` | the user's answer when the host asked about call ID (policy `ask`) |
 //! | `ID.executed` | the host starting the tool for call ID |
@@ -66,8 +66,9 @@ pub(super) fn resolve<'s>(
     (out, bad)
 }
 
-/// The step (0-based) a key names.
-fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
+/// The step (0-based) a key names (a narration key, or one of
+/// `quiz_steps`), or what is wrong with it.
+pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
     let steps = trace.len();
     let number = |s: &str| s.parse::<usize>().ok().filter(|n| n.to_string() == s);
     if let Some(n) = number(key) {
@@ -124,7 +125,29 @@ fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
             })
         }
         id => {
-            let Some(call) = trace.call(&CallId(id.to_string())) else {
+            // A call's label (`"label"` on the call in the scenario) names
+            // it as well as its id does, and does not move when a call is
+            // added earlier in the run.
+            let labelled: Vec<&crate::trace::ToolCall> = trace
+                .calls
+                .iter()
+                .filter(|c| c.label.as_deref() == Some(id))
+                .collect();
+            let by_label = match labelled.as_slice() {
+                [] => None,
+                [one] => Some(*one),
+                many => {
+                    let ids: Vec<&str> = many.iter().map(|c| c.id.0.as_str()).collect();
+                    return Err(format!(
+                        "the label {} names {} calls of the run ({}): the rule that gives it \
+                         fires more than once; expected a label that names one call, or the call's id",
+                        quoted(id),
+                        many.len(),
+                        ids.join(", ")
+                    ));
+                }
+            };
+            let Some(call) = by_label.or_else(|| trace.call(&CallId(id.to_string()))) else {
                 let ids: Vec<&str> = trace.calls.iter().map(|c| c.id.0.as_str()).collect();
                 let known = match ids.as_slice() {
                     [] => "the run has no tool calls".to_string(),
@@ -132,8 +155,8 @@ fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                     [first, .., last] => format!("calls are {first} … {last}"),
                 };
                 return Err(format!(
-                    "{} is not a call id of the run ({known}); expected a step number from 1 to \
-                     {steps}, or an event: {EVENTS}",
+                    "{} is not a call id or label of the run ({known}); expected a step number \
+                     from 1 to {steps}, or an event: {EVENTS}",
                     quoted(id)
                 ));
             };

@@ -202,6 +202,7 @@ fn check_verify(s: &Scenario, tool: &ToolDef) -> Vec<Found> {
         return found;
     };
     let Some(builtin) = BuiltinTool::parse(&tool.name) else {
+        found.extend(check_custom_verify_args(v, tool));
         return found;
     };
     match builtin {
@@ -248,6 +249,66 @@ fn check_verify(s: &Scenario, tool: &ToolDef) -> Vec<Found> {
         ));
     }
     found
+}
+
+/// A custom verify tool's arguments against its own: each one it names
+/// must be a parameter of the tool, and each required one given (the host
+/// runs the verify without checking its arguments, so a slip would only
+/// show as a check that never matches).
+fn check_custom_verify_args(v: &crate::scenario::Verify, tool: &ToolDef) -> Vec<Found> {
+    let schema = tool.parameters.as_ref();
+    let names: Vec<String> = match schema
+        .and_then(|s| s.get("properties"))
+        .and_then(serde_json::Value::as_object)
+    {
+        Some(p) => p.keys().cloned().collect(),
+        None => tool.params.clone(),
+    };
+    let required: Vec<String> = match schema {
+        Some(s) => s
+            .get("required")
+            .and_then(serde_json::Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        None => tool.params.clone(),
+    };
+    let unknown: Vec<&str> = v
+        .args
+        .keys()
+        .filter(|k| *k != "op_id" && !names.contains(k))
+        .map(String::as_str)
+        .collect();
+    let missing: Vec<&str> = required
+        .iter()
+        .filter(|r| !v.args.contains_key(*r))
+        .map(String::as_str)
+        .collect();
+    if unknown.is_empty() && missing.is_empty() {
+        return Vec::new();
+    }
+    let mut what = Vec::new();
+    if !unknown.is_empty() {
+        what.push(format!("it has no argument {}", unknown.join(", ")));
+    }
+    if !missing.is_empty() {
+        what.push(format!("it needs {}", missing.join(", ")));
+    }
+    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    vec![(
+        Severity::Warning,
+        "verify.args".into(),
+        format!(
+            "{}: {}; expected \"args\" among {} (the host runs the verify without checking \
+             its arguments)",
+            v.tool,
+            what.join(", and "),
+            reads(&known)
+        ),
+    )]
 }
 
 fn error(path: String, message: String) -> Found {

@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 19] {
+fn fields() -> [Field; 20] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -190,6 +190,7 @@ fn fields() -> [Field; 19] {
         whole("expect", REQUIRED, |s| &s.expect),
         entries("narration", OPTIONAL, |s| &s.narration),
         items("quiz", OPTIONAL, |s| &s.quiz),
+        items("quiz_steps", OPTIONAL, |s| &s.quiz_steps),
         whole("twin", OPTIONAL, |s| &s.twin),
         whole("ids", OPTIONAL, |s| &s.ids),
         whole("context", OPTIONAL, |s| &s.context),

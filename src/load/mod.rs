@@ -17,6 +17,7 @@ mod keys;
 mod read;
 mod tool_checks;
 
+pub use anchors::step_of as step_of_key;
 pub use errors::parse;
 
 use checks::{check_fields, check_twin};
@@ -110,11 +111,19 @@ pub const CATALOG: &[(&str, &str)] = &[
         "malformed-arguments",
         include_str!("../../scenarios/malformed-arguments.json"),
     ),
+    (
+        "reply-cut-off",
+        include_str!("../../scenarios/reply-cut-off.json"),
+    ),
     // Lessons of issue 9 items 4, 5, 8: rule conditions, event-anchored
     // narration, the context window and compaction.
     (
         "prompt-injection-in-file",
         include_str!("../../scenarios/prompt-injection-in-file.json"),
+    ),
+    (
+        "exfiltration-needs-approval",
+        include_str!("../../scenarios/exfiltration-needs-approval.json"),
     ),
     (
         "context-compaction-summary",
@@ -394,6 +403,16 @@ pub fn prepare_all_as(
             trace.steps[step].narration = Some(text.get(trace.lang).to_string());
         }
     }
+    // The steps the quiz asks about, keyed as narration is.
+    for (i, key) in scenario.quiz_steps.iter().enumerate() {
+        if let Err(message) = anchors::step_of(key, &zh) {
+            faults.push(fault(
+                Severity::Error,
+                at(&format!("quiz_steps[{i}]")),
+                message,
+            ));
+        }
+    }
     if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
         faults.push(fault(Severity::Error, at(&path), message));
         return Err(faults);
@@ -497,6 +516,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
         expect,
         narration,
         quiz,
+        quiz_steps,
         twin,
         ids,
         context,
@@ -618,11 +638,13 @@ fn for_screen(scenario: Scenario) -> Scenario {
                         .map(
                             |CallSpec {
                                  tool,
+                                 label,
                                  args,
                                  delay,
                                  arguments,
                              }| CallSpec {
                                 tool: s(tool),
+                                label: label.map(s),
                                 args: map(args),
                                 delay,
                                 arguments: arguments.map(s),
@@ -645,6 +667,8 @@ fn for_screen(scenario: Scenario) -> Scenario {
                 ..q
             })
             .collect(),
+        // Keys, like narration's: not drawn, so kept as written.
+        quiz_steps,
         twin,
         ids,
         context: context.map(

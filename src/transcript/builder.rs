@@ -518,6 +518,7 @@ impl Builder {
             expect: EndStatus::Completed,
             narration: BTreeMap::new(),
             quiz: Vec::new(),
+            quiz_steps: Vec::new(),
             twin: None,
             ids: Default::default(),
             context: None,

@@ -527,11 +527,16 @@ pub(crate) struct Parts<'a> {
 pub(crate) fn refusal(value: &Value) -> Option<String> {
     let response = value.get("response")?;
     let body = response.get("body").unwrap_or(response);
-    let error = body.get("error")?;
+    // A Responses object always has `"error": null`; only a real error counts.
+    let error = body.get("error").filter(|e| !e.is_null())?;
     let message = error.get("message").and_then(Value::as_str);
     let status = value.get("status").and_then(Value::as_u64).unwrap_or(400);
+    let kind = error
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("invalid_request_error");
     Some(match message {
-        Some(m) => format!("{status} invalid_request_error: {m}"),
+        Some(m) => format!("{status} {kind}: {m}"),
         None => format!("{status} {error}"),
     })
 }
@@ -558,7 +563,7 @@ pub(crate) fn exchange<'a>(
             let response = o
                 .get("response")
                 .map(|r| r.get("body").unwrap_or(r))
-                .filter(|r| r.is_object() && r.get("error").is_none());
+                .filter(|r| r.is_object() && r.get("error").is_none_or(Value::is_null));
             if let Some(request) = ["request", "body", "params"].iter().find_map(|k| o.get(*k)) {
                 return Ok(Parts {
                     request: Some(request),

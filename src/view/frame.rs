@@ -9,7 +9,6 @@ use ratatui::text::{Line, Span};
 use super::text::width;
 use crate::app::App;
 use crate::i18n;
-use crate::keymap;
 use crate::trace::{Source, TaskOutcome, Trace};
 
 pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
@@ -157,12 +156,10 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let room = area.width as usize;
 
-    // Key hints in keymap order; help and quit are always kept.
-    let hints = if app.quiz.on {
-        keymap::quiz_hints(lang, app.quiz.is_asking())
-    } else {
-        keymap::footer_hints(lang)
-    };
+    // The keys of what is on screen (the lesson, a question, an overlay,
+    // the picker, two runs), in that mode's order; the last two are
+    // always kept.
+    let hints = app.mode().hints(lang);
     let pieces: Vec<String> = hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
     let (must, optional): (Vec<_>, Vec<_>) = pieces
         .iter()

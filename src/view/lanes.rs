@@ -242,6 +242,11 @@ fn step_rows(
     if width(&label) > room * per_step {
         label = super::ids::shorten_ids(&label, step);
     }
+    if width(&label) > room * per_step
+        && let Some(short) = i18n::arrow_label_short(trace, step)
+    {
+        label = super::ids::shorten_ids(&short, step);
+    }
     if room > 0 {
         let (label, _) = super::text::head(&label, per_step, room);
         let mut lines = wrap(label, room);
@@ -302,26 +307,37 @@ fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style)
 
 /// The Tool lane's environment: each file and what has been done to it.
 fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
-    let trace = app.trace();
-    let lang = app.lang;
     let theme = app.theme;
+    let text = environment_text(app.trace(), app.step, app.lang);
+    let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
+    // Two or three rows at most, so the diagram keeps its room; a cut is
+    // marked, never silent.
+    let max = if h >= 20 { 3 } else { 2 };
+    let mut rows = wrap(&text, w);
+    if rows.len() > max {
+        let rest = rows[max - 1..].join(" ");
+        rows.truncate(max - 1);
+        rows.push(truncate(&rest, w));
+    }
+    rows.into_iter().map(|l| Line::styled(l, style)).collect()
+}
+
+/// The environment line in words at `step`, as the Tool lane shows it
+/// (also the plain transcript's).
+pub fn environment_text(trace: &Trace, step: usize, lang: crate::scenario::Lang) -> String {
     // A call that is running now has not finished with its file yet: say
     // so, rather than "not read" while the Tool lane is reading it.
     let running: Vec<&ToolCall> = trace
-        .calls_at(app.step)
+        .calls_at(step)
         .iter()
-        .filter(|c| c.status_at(app.step) == Some(CallStatus::Running))
+        .filter(|c| c.status_at(step) == Some(CallStatus::Running))
         .collect();
     let mut parts = Vec::new();
-    for path in trace
-        .files
-        .iter()
-        .filter(|p| trace.file_exists_at(p, app.step))
-    {
+    for path in trace.files.iter().filter(|p| trace.file_exists_at(p, step)) {
         let user = running
             .iter()
             .find(|c| c.args.iter().any(|(k, v)| k == "path" && v == path));
-        let state = match (user, trace.file_state_at(path, app.step)) {
+        let state = match (user, trace.file_state_at(path, step)) {
             (Some(call), Some(FileChange::Written { version })) => format!(
                 "{} v{version}, {}",
                 i18n::WRITTEN.get(lang),
@@ -340,16 +356,5 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         parts.push(i18n::NONE.get(lang).to_string());
     }
     let label = i18n::environment_lead(lang);
-    let text = format!("{label}{}", parts.join(" · "));
-    let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
-    // Two or three rows at most, so the diagram keeps its room; a cut is
-    // marked, never silent.
-    let max = if h >= 20 { 3 } else { 2 };
-    let mut rows = wrap(&text, w);
-    if rows.len() > max {
-        let rest = rows[max - 1..].join(" ");
-        rows.truncate(max - 1);
-        rows.push(truncate(&rest, w));
-    }
-    rows.into_iter().map(|l| Line::styled(l, style)).collect()
+    format!("{label}{}", parts.join(" · "))
 }

@@ -6,7 +6,7 @@ mod context;
 mod explain;
 mod frame;
 mod ids;
-mod lanes;
+pub mod lanes;
 mod overlay;
 mod pairing;
 mod picker;
@@ -302,12 +302,33 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
     let scroll = app.scroll[panel.index()];
     match panel {
         Panel::Lanes => lanes::render(app, inner, scroll, buf),
+        Panel::Context if context_answers_the_question(app) => {
+            let note = text::wrap(
+                i18n::QUIZ_CONTEXT_HIDDEN.get(app.lang),
+                inner.width as usize,
+            );
+            let lines: Vec<Line<'static>> = note
+                .into_iter()
+                .map(|l| Line::styled(l, app.theme.muted()))
+                .collect();
+            draw_lines(&lines, inner, buf);
+            0
+        }
         Panel::Context if app.wire => wire::render(app, inner, scroll, buf),
         Panel::Context => context::render(app, inner, scroll, buf),
         Panel::Pairing => pairing::render(app, inner, scroll, buf),
         Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),
         Panel::Explain => explain::render(app, inner, scroll, buf),
     }
+}
+
+/// Does the open question ask what the context panel shows right now?
+/// "What has been appended since the last call?" is answered by the
+/// context's own list of messages not sent yet: it is covered until the
+/// question is answered or closed.
+fn context_answers_the_question(app: &App) -> bool {
+    app.question()
+        .is_some_and(|q| q.kind == crate::quiz::Kind::NewInContext)
 }
 
 /// A panel's title as shown: the explanation's place says when it holds a

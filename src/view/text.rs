@@ -124,10 +124,54 @@ fn cut_chars(s: &str, max: usize) -> String {
     out
 }
 
+/// A no-break space: the catalogue writes it where a key and its words
+/// must stay on one line (`(f shows all)`); `wrap` also puts it around
+/// `=` in a setting (`retry = 3`), whose two halves mean nothing apart.
+/// Drawn as a plain space.
+const GLUE: char = '\u{a0}';
+
 /// Break text into lines of at most `max` columns, by the Unicode
 /// line-breaking rules. Each `\n` starts a new line. A path (`conf/app.toml`)
 /// stays whole when it fits on a line: the rules would break after a slash.
+/// A setting (`retries = 3`) and words joined by a no-break space stay whole
+/// too, when they fit.
 pub fn wrap(text: &str, max: usize) -> Vec<String> {
+    let glued: Vec<String> = text
+        .split('\n')
+        .map(|paragraph| glue_settings(paragraph, max))
+        .collect();
+    wrap_loose(&glued.join("\n"), max)
+        .into_iter()
+        .map(|l| l.replace(GLUE, " "))
+        .collect()
+}
+
+/// `key = value` with no-break spaces around the `=`, where the setting
+/// fits on one line (a wider one is left to break at its spaces).
+fn glue_settings(paragraph: &str, max: usize) -> String {
+    if !paragraph.contains(" = ") {
+        return paragraph.to_string();
+    }
+    let words: Vec<&str> = paragraph.split(' ').collect();
+    let mut out = String::with_capacity(paragraph.len());
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            let setting = |eq: usize| {
+                words[eq] == "="
+                    && eq > 0
+                    && eq + 1 < words.len()
+                    && width(words[eq - 1]) + width(words[eq + 1]) + 2 <= max
+            };
+            // The space before `=` or after it, in a setting that fits.
+            let glue = setting(i) || setting(i - 1);
+            out.push(if glue { GLUE } else { ' ' });
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+fn wrap_loose(text: &str, max: usize) -> Vec<String> {
     text.split('\n')
         .flat_map(|paragraph| {
             let paths_fit = paragraph
@@ -289,6 +333,29 @@ mod tests {
 
     fn fits(lines: &[String], max: usize) {
         assert!(lines.iter().all(|l| width(l) <= max), "{lines:?}");
+    }
+
+    #[test]
+    fn a_setting_and_glued_words_stay_on_one_line_when_they_fit() {
+        // Cut between `retry =` and `3`, the lesson (retry vs retries) is lost.
+        for max in 12..40 {
+            let lines = wrap("\"find\": \"retry = 3\", \"replace\": \"retries = 3\"", max);
+            fits(&lines, max);
+            assert!(
+                lines
+                    .iter()
+                    .all(|l| !l.ends_with('=') && !l.starts_with('=')),
+                "{max}: {lines:?}"
+            );
+            assert!(lines.iter().all(|l| !l.contains('\u{a0}')), "{lines:?}");
+        }
+        // A setting wider than the line still breaks, at its spaces.
+        let lines = wrap("log_dir = /var/log/weather", 12);
+        fits(&lines, 12);
+        assert_eq!(lines[0], "log_dir = /", "{lines:?}");
+        // A no-break space from the catalogue keeps a key with its words.
+        let lines = wrap("folded: 219 chars in all (f\u{a0}shows\u{a0}all)", 28);
+        assert_eq!(lines, ["folded: 219 chars in all", "(f shows all)"]);
     }
 
     #[test]
