@@ -127,6 +127,33 @@ pub enum Command {
         #[arg(long)]
         embed_fonts: bool,
     },
+    /// Watch a real agent: a reverse proxy for the OpenAI Chat Completions,
+    /// OpenAI Responses and Anthropic Messages APIs that passes every
+    /// request and response through unchanged (streams as they arrive) and
+    /// appends each model call to a JSONL recording (read it with
+    /// --transcript FILE). Headers, so API keys, are never written.
+    #[command(after_help = "Examples:\n  \
+        agent-loop-sim tap --upstream https://api.anthropic.com -- claude\n  \
+        agent-loop-sim tap --upstream https://api.openai.com --listen 8080 --out run.jsonl\n\n\
+        With -- COMMAND the agent starts with OPENAI_BASE_URL=http://ADDR/v1 and\n\
+        ANTHROPIC_BASE_URL=http://ADDR, and the tap ends when it ends.")]
+    Tap {
+        /// Where the model API is, e.g. https://api.openai.com or
+        /// http://127.0.0.1:8080 (its path, if any, goes before the agent's).
+        #[arg(long, value_name = "URL")]
+        upstream: String,
+        /// Where to listen: a port or IP:PORT (default: a free port on
+        /// 127.0.0.1). An address beyond this machine is used only when its
+        /// IP is named, with a warning.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// The recording, appended to (default: tap-DATE-TIME.jsonl here).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// The agent to start, after `--`, pointed at the tap.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
