@@ -380,6 +380,12 @@ KINDS = {
 }
 
 
+class Server(ThreadingHTTPServer):
+    # 50 concurrent streams in the tests: more than socketserver's 5.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "scripted-model-server/1"
@@ -496,8 +502,7 @@ def main():
     args = ap.parse_args()
     with open(args.script, encoding="utf-8") as f:
         replies = json.load(f)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", args.port), Handler)
     server.script = Script(replies)
     server.log = open(args.log, "a", encoding="utf-8") if args.log else None
     server.log_lock = threading.Lock()
