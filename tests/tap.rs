@@ -525,3 +525,35 @@ fn an_unreachable_upstream_is_a_502_from_the_tap_and_an_incomplete_line() {
     assert_eq!(lines[0]["incomplete"], true);
     assert_eq!(lines[0]["status"], Value::Null);
 }
+
+#[test]
+fn a_client_that_expects_100_continue_gets_it_and_its_call_goes_through() {
+    if !have("python3", &["--version"]) {
+        return;
+    }
+    let dir = fresh_dir("expect");
+    let server = Server::start(&dir, &json!([{"text": "ok"}]), None);
+    let out = dir.join("rec.jsonl");
+    let tap = Tap::start(&server.url, &out, &[]);
+    let body = chat_request(false);
+    let mut s = TcpStream::connect(&tap.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    let mut first = [0u8; 25];
+    s.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 100 Continue\r\n\r\n");
+    s.write_all(&body).unwrap();
+    let mut rest = String::new();
+    s.read_to_string(&mut rest).unwrap();
+    assert!(rest.starts_with("HTTP/1.1 200"), "{rest}");
+    tap.stop();
+    assert_eq!(
+        read_jsonl(&out)[0]["response"]["choices"][0]["message"]["content"],
+        "ok"
+    );
+}

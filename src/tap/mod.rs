@@ -329,6 +329,14 @@ fn exchange(
             return Ok(false);
         }
     };
+    // A client that waits for `100 Continue` before its body (curl does,
+    // for large ones) gets it from the tap, which needs the body first.
+    let expects = head
+        .header("expect")
+        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
+    if expects && writer.write_all(b"HTTP/1.1 100 Continue\r\n\r\n").is_err() {
+        return Ok(false);
+    }
     // The request body, whole (the agent sends it at once); raw for the
     // upstream, decoded for the recording.
     let mut raw = Vec::new();
@@ -350,8 +358,17 @@ fn exchange(
     }
     let start = now_ms();
     let call = classify(&head.method, &head.path).map(|(provider, side)| {
-        let request = serde_json::from_slice(&content)
-            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&content).into_owned()));
+        let encoded = head
+            .header("content-encoding")
+            .filter(|e| !e.eq_ignore_ascii_case("identity"));
+        let request = match encoded {
+            Some(e) => Value::String(format!(
+                "[a request body in content-encoding {e}, {} bytes: the tap records bodies it can read as sent, and does not decode this one]",
+                content.len()
+            )),
+            None => serde_json::from_slice(&content)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&content).into_owned())),
+        };
         let mut call = Call::new(provider, &head.path, request, start);
         call.side = side.map(str::to_string);
         recorder.begin(call)
@@ -378,6 +395,7 @@ fn exchange(
                 ("accept-encoding", Some("identity")),
                 ("connection", Some("close")),
                 ("keep-alive", None),
+                ("expect", None),
             ],
         );
         conn.write_all(&out)?;
