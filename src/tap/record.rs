@@ -808,6 +808,56 @@ mod tests {
     }
 
     #[test]
+    fn side_requests_are_told_apart_once_the_loop_model_is_known_and_each_call_is_written_once() {
+        let path = std::env::temp_dir().join(format!("als-tap-side-{}.jsonl", std::process::id()));
+        let recorder = Recorder::new(File::create(&path).unwrap(), false);
+        let tools = json!([{"type": "function", "name": "f"}]);
+        let calls = [
+            json!({"model": "small", "messages": []}),
+            json!({"model": "big", "tools": tools}),
+            json!({"model": "small", "messages": []}),
+            json!({"model": "small", "tools": tools}),
+            json!({"model": "big", "tools": tools}),
+        ];
+        let ids: Vec<u64> = calls
+            .into_iter()
+            .map(|req| {
+                recorder
+                    .begin(Call::new(Provider::Responses, "/v1/responses", req, 0))
+                    .0
+            })
+            .collect();
+        for id in &ids[..4] {
+            recorder.end(*id, None);
+            recorder.end(*id, None);
+        }
+        assert_eq!(recorder.close("stopped"), (5, None));
+        let lines: Vec<Value> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let sides: Vec<Value> = lines
+            .iter()
+            .map(|l| l.get("side").cloned().unwrap_or(Value::Null))
+            .collect();
+        // Before any call with tools nothing is known, so the first is kept in the loop.
+        assert_eq!(
+            sides,
+            [
+                Value::Null,
+                Value::Null,
+                json!("no_tools"),
+                json!("other_model"),
+                Value::Null
+            ]
+        );
+        assert_eq!(lines[4]["incomplete"], true);
+        assert_eq!(lines[4]["error"], "stopped");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
     fn paths_name_their_provider_and_side_endpoints() {
         assert_eq!(
             classify("POST", "/v1/chat/completions"),
