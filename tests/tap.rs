@@ -557,3 +557,26 @@ fn a_client_that_expects_100_continue_gets_it_and_its_call_goes_through() {
         "ok"
     );
 }
+
+#[test]
+fn a_recording_of_claude_code_replays_with_its_two_calls_paired() {
+    // The recording regenerate.sh kept (tests/transcripts/real/cli/).
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/transcripts/real/cli/claude-code.tap.jsonl"
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_agent-loop-sim"))
+        .args(["trace", "--transcript", file])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let trace: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(trace["scenario"]["model_calls"], 2);
+    assert_eq!(trace["scenario"]["end"], "completed");
+    let summary = &trace["summary"];
+    assert_eq!(
+        (summary["tool_calls"].clone(), summary["paired"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(summary["final_answer"], "config.txt sets the limit to 42.");
+}
