@@ -140,6 +140,33 @@ pub enum Command {
         #[arg(long)]
         embed_fonts: bool,
     },
+    /// Watch a real agent: a reverse proxy for the OpenAI Chat Completions,
+    /// OpenAI Responses and Anthropic Messages APIs that passes every
+    /// request and response through unchanged (streams as they arrive) and
+    /// appends each model call to a JSONL recording (read it with
+    /// --transcript FILE). Headers, so API keys, are never written.
+    #[command(after_help = "Examples:\n  \
+        agent-loop-sim tap --upstream https://api.anthropic.com -- claude\n  \
+        agent-loop-sim tap --upstream https://api.openai.com --listen 8080 --out run.jsonl\n\n\
+        With -- COMMAND the agent starts with OPENAI_BASE_URL=http://ADDR/v1 and\n\
+        ANTHROPIC_BASE_URL=http://ADDR, and the tap ends when it ends.")]
+    Tap {
+        /// Where the model API is, e.g. https://api.openai.com or
+        /// http://127.0.0.1:8080 (its path, if any, goes before the agent's).
+        #[arg(long, value_name = "URL")]
+        upstream: String,
+        /// Where to listen: a port or IP:PORT (default: a free port on
+        /// 127.0.0.1). An address beyond this machine is used only when its
+        /// IP is named, with a warning.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// The recording, appended to (default: tap-DATE-TIME.jsonl here).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// The agent to start, after `--`, pointed at the tap.
+        #[arg(last = true, value_name = "COMMAND")]
+        command: Vec<String>,
+    },
 }
 
 impl Cli {
@@ -152,6 +179,7 @@ impl Cli {
             Some(Command::Trace { .. }) => "trace",
             Some(Command::Transcript { .. }) => "transcript",
             Some(Command::Export { .. }) => "export",
+            Some(Command::Tap { .. }) => "tap",
         }
     }
 
@@ -162,7 +190,9 @@ impl Cli {
         // What each command reads besides its own arguments.
         let (scenario, transcript, quiz, compare, lessons) = match &self.command {
             None => (true, true, true, true, true),
-            Some(Command::List | Command::Check { .. }) => (false, false, false, false, false),
+            Some(Command::List | Command::Check { .. } | Command::Tap { .. }) => {
+                (false, false, false, false, false)
+            }
             Some(Command::Trace { .. }) => (false, true, false, false, false),
             Some(Command::Transcript { .. }) => (false, true, true, false, false),
             Some(Command::Export { .. }) => (true, true, true, true, false),
@@ -206,7 +236,10 @@ impl Cli {
             "--lesson",
             "the simulator's lesson picker",
         );
-        let provider = !matches!(&self.command, Some(Command::List | Command::Check { .. }));
+        let provider = !matches!(
+            &self.command,
+            Some(Command::List | Command::Check { .. } | Command::Tap { .. })
+        );
         refuse(
             self.provider.is_some(),
             provider,
@@ -227,11 +260,13 @@ impl Cli {
                 out.push(needs("--transcript-format"));
             }
         } else if !transcript {
+            // The tap masks secrets in what it records.
+            let tap = matches!(self.command, Some(Command::Tap { .. }));
             refuse(
                 self.redact,
-                false,
+                tap,
                 "--redact",
-                "a transcript (--transcript FILE)",
+                "a transcript (--transcript FILE) and tap",
             );
             refuse(
                 self.transcript_format.is_some(),

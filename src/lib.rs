@@ -18,6 +18,7 @@ pub mod quiz;
 pub mod rules;
 pub mod safe;
 pub mod scenario;
+pub mod tap;
 pub mod theme;
 pub mod trace;
 pub mod trace_json;

@@ -3,7 +3,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use agent_loop_sim::cli::{Cli, Command};
-use agent_loop_sim::{batch, export, tui};
+use agent_loop_sim::{batch, export, tap, tui};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -21,5 +21,6 @@ fn main() -> ExitCode {
         Some(Command::Trace { .. }) => batch::trace_command(&cli),
         Some(Command::Transcript { .. }) => batch::plain(&cli),
         Some(Command::Export { .. }) => export::run(&cli),
+        Some(Command::Tap { .. }) => tap::run(&cli),
     }
 }

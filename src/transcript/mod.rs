@@ -20,7 +20,7 @@ mod claude_code;
 mod codex;
 mod jsonl;
 mod otel;
-mod redact;
+pub(crate) mod redact;
 mod responses;
 pub mod summary;
 mod text;

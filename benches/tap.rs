@@ -1,0 +1,143 @@
+//! Benchmark: the latency `agent-loop-sim tap` adds to each piece of a
+//! stream, on loopback (goal: under 1 ms). An upstream thread streams a
+//! Chat Completions response (chunked SSE) one `chat.completion.chunk` at a
+//! time, each sent when the client asks (over a channel) and timed until the
+//! client has read it. `direct` reads from the upstream itself; `through-tap`
+//! reads through the real tap binary (recording, assembling the stream); the
+//! difference of the two is what the tap adds per chunk.
+//!
+//!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use criterion::Criterion;
+
+const CHUNK: &str = "data: {\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"word \"},\"finish_reason\":null}]}\n\n";
+
+/// An upstream that answers one request with an endless stream, a chunk
+/// per message on the channel. Returns its address.
+fn upstream(go: mpsc::Receiver<()>) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let (mut s, _) = listener.accept().unwrap();
+        s.set_nodelay(true).unwrap();
+        let mut r = BufReader::new(s.try_clone().unwrap());
+        let mut len = 0usize;
+        loop {
+            let mut line = String::new();
+            r.read_line(&mut line).unwrap();
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                len = v.trim().parse().unwrap();
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; len];
+        r.read_exact(&mut body).unwrap();
+        s.write_all(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n")
+            .unwrap();
+        let frame = format!("{:x}\r\n{CHUNK}\r\n", CHUNK.len());
+        while go.recv().is_ok() {
+            if s.write_all(frame.as_bytes()).is_err() {
+                return;
+            }
+        }
+    });
+    addr
+}
+
+/// Connects to `addr`, sends the streamed request, reads the head.
+fn client(addr: &str) -> BufReader<TcpStream> {
+    let s = TcpStream::connect(addr).unwrap();
+    s.set_nodelay(true).unwrap();
+    let body = r#"{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}"#;
+    let mut w = s.try_clone().unwrap();
+    write!(
+        w,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut r = BufReader::new(s);
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        if line == "\r\n" {
+            return r;
+        }
+    }
+}
+
+/// Asks for `iters` chunks one at a time; the total time from asking to
+/// having read each.
+fn stream(go: &mpsc::Sender<()>, r: &mut BufReader<TcpStream>, iters: u64) -> Duration {
+    let frame_len = format!("{:x}\r\n{CHUNK}\r\n", CHUNK.len()).len();
+    let mut buf = vec![0; frame_len];
+    let mut total = Duration::ZERO;
+    for _ in 0..iters {
+        let t = Instant::now();
+        go.send(()).unwrap();
+        r.read_exact(&mut buf).unwrap();
+        total += t.elapsed();
+    }
+    total
+}
+
+struct Tap(Child);
+
+impl Drop for Tap {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn tap(upstream: &str) -> (Tap, String) {
+    let out = std::env::temp_dir().join(format!("als-bench-tap-{}.jsonl", std::process::id()));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-sim"))
+        .args(["tap", "--upstream", &format!("http://{upstream}"), "--out"])
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .strip_prefix("tap: http://")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    (Tap(child), addr)
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    let mut group = c.benchmark_group("tap-chunk-latency");
+    {
+        let (go, rx) = mpsc::channel();
+        let up = upstream(rx);
+        let mut r = client(&up);
+        group.bench_function("direct", |b| {
+            b.iter_custom(|iters| stream(&go, &mut r, iters))
+        });
+    }
+    {
+        let (go, rx) = mpsc::channel();
+        let up = upstream(rx);
+        let (_tap, addr) = tap(&up);
+        let mut r = client(&addr);
+        group.bench_function("through-tap", |b| {
+            b.iter_custom(|iters| stream(&go, &mut r, iters))
+        });
+    }
+    group.finish();
+    c.final_summary();
+}

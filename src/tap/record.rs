@@ -1,0 +1,881 @@
+//! The recording: one JSON line per model call, appended when the call
+//! ends, in the `export --format requests` shape plus what only the wire
+//! knows (timing, status, a cut). Streams are assembled into the response
+//! object the provider would have sent unstreamed.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value, json};
+
+use crate::wire::Provider;
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// Which API a request path belongs to, and whether it is a side endpoint
+/// (token counting) rather than a model call.
+pub fn classify(method: &str, path: &str) -> Option<(Provider, Option<&'static str>)> {
+    if !method.eq_ignore_ascii_case("POST") {
+        return None;
+    }
+    let path = path.split('?').next().unwrap_or(path).trim_end_matches('/');
+    if path.ends_with("/chat/completions") {
+        Some((Provider::Chat, None))
+    } else if path.ends_with("/responses") {
+        Some((Provider::Responses, None))
+    } else if path.ends_with("/messages/count_tokens") {
+        Some((Provider::Anthropic, Some("count_tokens")))
+    } else if path.ends_with("/messages") {
+        Some((Provider::Anthropic, None))
+    } else if path.ends_with("/responses/input_tokens") {
+        Some((Provider::Responses, Some("count_tokens")))
+    } else {
+        None
+    }
+}
+
+/// One model call while it runs.
+pub struct Call {
+    pub provider: Provider,
+    pub path: String,
+    pub side: Option<String>,
+    pub request: Value,
+    pub start_ms: u64,
+    pub first_byte_ms: Option<u64>,
+    pub status: Option<u16>,
+    sse: Option<Sse>,
+    body: Vec<u8>,
+    assembly: Assembly,
+}
+
+impl Call {
+    pub fn new(provider: Provider, path: &str, request: Value, start_ms: u64) -> Call {
+        Call {
+            provider,
+            path: path.to_string(),
+            side: None,
+            request,
+            start_ms,
+            first_byte_ms: None,
+            status: None,
+            sse: None,
+            body: Vec::new(),
+            assembly: Assembly::new(provider),
+        }
+    }
+
+    /// The response head arrived.
+    pub fn respond(&mut self, status: u16, event_stream: bool) {
+        self.status = Some(status);
+        self.first_byte_ms.get_or_insert_with(now_ms);
+        if event_stream {
+            self.sse = Some(Sse::default());
+        }
+    }
+
+    /// A piece of the response body (without transfer framing).
+    pub fn content(&mut self, bytes: &[u8]) {
+        match &mut self.sse {
+            Some(sse) => {
+                for (event, data) in sse.feed(bytes) {
+                    self.assembly.event(&event, &data);
+                }
+            }
+            None => self.body.extend_from_slice(bytes),
+        }
+    }
+
+    /// The line for the recording. `cut` says why the call did not end
+    /// as a whole response (it is then written as incomplete).
+    pub fn line(&self, cut: Option<&str>, redact: bool) -> Value {
+        let response = match &self.sse {
+            Some(_) => self.assembly.value(),
+            None if self.body.is_empty() => Value::Null,
+            None => serde_json::from_slice(&self.body)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&self.body).into())),
+        };
+        let mut line = Map::new();
+        line.insert("provider".into(), json!(self.provider.code()));
+        line.insert("request".into(), self.request.clone());
+        line.insert("response".into(), response);
+        let mut timing = Map::new();
+        timing.insert("start_ms".into(), json!(self.start_ms));
+        if let Some(t) = self.first_byte_ms {
+            timing.insert("first_byte_ms".into(), json!(t));
+        }
+        timing.insert("end_ms".into(), json!(now_ms()));
+        line.insert("timing".into(), Value::Object(timing));
+        line.insert("status".into(), json!(self.status));
+        if self.sse.is_some() {
+            line.insert("stream".into(), json!(true));
+        }
+        if let Some(why) = cut {
+            line.insert("incomplete".into(), json!(true));
+            line.insert("error".into(), json!(why));
+        }
+        line.insert("path".into(), json!(self.path));
+        if let Some(side) = &self.side {
+            line.insert("side".into(), json!(side));
+        }
+        let mut line = Value::Object(line);
+        if redact {
+            redact_strings(&mut line);
+        }
+        line
+    }
+}
+
+fn redact_strings(v: &mut Value) {
+    match v {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(r) = crate::transcript::redact::redact(s) {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_strings),
+        Value::Object(map) => map.values_mut().for_each(redact_strings),
+        _ => {}
+    }
+}
+
+/// Server-sent events, parsed from any slices of the stream.
+#[derive(Default)]
+struct Sse {
+    pending: Vec<u8>,
+    event: String,
+    data: String,
+}
+
+impl Sse {
+    fn feed(&mut self, bytes: &[u8]) -> Vec<(String, String)> {
+        self.pending.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        let mut start = 0;
+        while let Some(nl) = self.pending[start..].iter().position(|&b| b == b'\n') {
+            let line = &self.pending[start..start + nl];
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let line = String::from_utf8_lossy(line).into_owned();
+            start += nl + 1;
+            if line.is_empty() {
+                if !self.data.is_empty() || !self.event.is_empty() {
+                    out.push((
+                        std::mem::take(&mut self.event),
+                        std::mem::take(&mut self.data),
+                    ));
+                }
+                continue;
+            }
+            let (field, value) = match line.split_once(':') {
+                Some((f, v)) => (f.to_string(), v.strip_prefix(' ').unwrap_or(v).to_string()),
+                None => (line.clone(), String::new()),
+            };
+            match field.as_str() {
+                "event" => self.event = value,
+                "data" => {
+                    if !self.data.is_empty() {
+                        self.data.push('\n');
+                    }
+                    self.data.push_str(&value);
+                }
+                _ => {}
+            }
+        }
+        self.pending.drain(..start);
+        out
+    }
+}
+
+/// A streamed response put back together as the unstreamed object.
+enum Assembly {
+    Chat {
+        base: Map<String, Value>,
+        choices: Vec<(u64, ChatChoice)>,
+        usage: Option<Value>,
+    },
+    Responses {
+        response: Option<Value>,
+        items: Vec<(u64, Value)>,
+        done: bool,
+        error: Option<Value>,
+    },
+    Anthropic {
+        message: Option<Value>,
+        blocks: Vec<(u64, Value, String)>,
+        error: Option<Value>,
+    },
+}
+
+#[derive(Default)]
+struct ChatChoice {
+    role: Option<Value>,
+    content: Option<String>,
+    refusal: Option<String>,
+    calls: Vec<(u64, Map<String, Value>, String, String)>,
+    finish: Option<Value>,
+}
+
+fn index_of(v: &Value) -> u64 {
+    v.get("index")
+        .or_else(|| v.get("output_index"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
+fn slot<T: Default>(list: &mut Vec<(u64, T)>, index: u64) -> &mut T {
+    let at = match list.iter().position(|(i, _)| *i == index) {
+        Some(at) => at,
+        None => {
+            list.push((index, T::default()));
+            list.len() - 1
+        }
+    };
+    &mut list[at].1
+}
+
+impl Assembly {
+    fn new(provider: Provider) -> Assembly {
+        match provider {
+            Provider::Chat => Assembly::Chat {
+                base: Map::new(),
+                choices: Vec::new(),
+                usage: None,
+            },
+            Provider::Responses => Assembly::Responses {
+                response: None,
+                items: Vec::new(),
+                done: false,
+                error: None,
+            },
+            Provider::Anthropic => Assembly::Anthropic {
+                message: None,
+                blocks: Vec::new(),
+                error: None,
+            },
+        }
+    }
+
+    fn event(&mut self, event: &str, data: &str) {
+        if data == "[DONE]" {
+            return;
+        }
+        let Ok(v) = serde_json::from_str::<Value>(data) else {
+            return;
+        };
+        match self {
+            Assembly::Chat {
+                base,
+                choices,
+                usage,
+            } => {
+                if let Some(e) = v.get("error") {
+                    base.insert("error".into(), e.clone());
+                }
+                for key in [
+                    "id",
+                    "created",
+                    "model",
+                    "system_fingerprint",
+                    "service_tier",
+                ] {
+                    if let Some(x) = v.get(key) {
+                        base.insert(key.into(), x.clone());
+                    }
+                }
+                if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
+                    *usage = Some(u.clone());
+                }
+                for c in v
+                    .get("choices")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let choice = slot(choices, index_of(c));
+                    if let Some(f) = c.get("finish_reason").filter(|f| !f.is_null()) {
+                        choice.finish = Some(f.clone());
+                    }
+                    let Some(delta) = c.get("delta") else {
+                        continue;
+                    };
+                    if let Some(r) = delta.get("role") {
+                        choice.role = Some(r.clone());
+                    }
+                    if let Some(t) = delta.get("content").and_then(Value::as_str) {
+                        choice.content.get_or_insert_default().push_str(t);
+                    }
+                    if let Some(t) = delta.get("refusal").and_then(Value::as_str) {
+                        choice.refusal.get_or_insert_default().push_str(t);
+                    }
+                    for call in delta
+                        .get("tool_calls")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        let i = index_of(call);
+                        let at = match choice.calls.iter().position(|c| c.0 == i) {
+                            Some(at) => at,
+                            None => {
+                                choice
+                                    .calls
+                                    .push((i, Map::new(), String::new(), String::new()));
+                                choice.calls.len() - 1
+                            }
+                        };
+                        let (_, fields, name, args) = &mut choice.calls[at];
+                        for key in ["id", "type"] {
+                            if let Some(x) = call.get(key) {
+                                fields.insert(key.into(), x.clone());
+                            }
+                        }
+                        if let Some(f) = call.get("function") {
+                            if let Some(n) = f.get("name").and_then(Value::as_str) {
+                                name.push_str(n);
+                            }
+                            if let Some(a) = f.get("arguments").and_then(Value::as_str) {
+                                args.push_str(a);
+                            }
+                        }
+                    }
+                }
+            }
+            Assembly::Responses {
+                response,
+                items,
+                done,
+                error,
+            } => {
+                let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+                match kind {
+                    "response.created" | "response.in_progress" | "response.queued" => {
+                        if let Some(r) = v.get("response") {
+                            *response = Some(r.clone());
+                        }
+                    }
+                    "response.completed" | "response.failed" | "response.incomplete" => {
+                        if let Some(r) = v.get("response") {
+                            *response = Some(r.clone());
+                            *done = true;
+                        }
+                    }
+                    "response.output_item.added" | "response.output_item.done" => {
+                        if let Some(item) = v.get("item") {
+                            *slot(items, index_of(&v)) = item.clone();
+                        }
+                    }
+                    "response.output_text.delta" | "response.refusal.delta" => {
+                        let item = slot(items, index_of(&v));
+                        let ci =
+                            v.get("content_index").and_then(Value::as_u64).unwrap_or(0) as usize;
+                        let delta = v.get("delta").and_then(Value::as_str).unwrap_or_default();
+                        let field = if kind == "response.refusal.delta" {
+                            "refusal"
+                        } else {
+                            "text"
+                        };
+                        if let Some(content) = item.get_mut("content").and_then(Value::as_array_mut)
+                        {
+                            while content.len() <= ci {
+                                let t = if field == "text" {
+                                    "output_text"
+                                } else {
+                                    "refusal"
+                                };
+                                content.push(json!({"type": t, field: ""}));
+                            }
+                            if let Some(Value::String(s)) = content[ci].get_mut(field) {
+                                s.push_str(delta);
+                            } else {
+                                content[ci][field] = json!(delta);
+                            }
+                        }
+                    }
+                    "response.function_call_arguments.delta" => {
+                        let item = slot(items, index_of(&v));
+                        let delta = v.get("delta").and_then(Value::as_str).unwrap_or_default();
+                        if let Some(Value::String(s)) = item.get_mut("arguments") {
+                            s.push_str(delta);
+                        } else if item.is_object() {
+                            item["arguments"] = json!(delta);
+                        }
+                    }
+                    "error" => *error = Some(v.clone()),
+                    _ => {}
+                }
+            }
+            Assembly::Anthropic {
+                message,
+                blocks,
+                error,
+            } => {
+                let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+                match kind {
+                    "message_start" => *message = v.get("message").cloned(),
+                    "content_block_start" => {
+                        if let Some(b) = v.get("content_block") {
+                            let i = index_of(&v);
+                            blocks.retain(|(j, _, _)| *j != i);
+                            blocks.push((i, b.clone(), String::new()));
+                        }
+                    }
+                    "content_block_delta" => {
+                        let i = index_of(&v);
+                        let Some((_, block, json_text)) =
+                            blocks.iter_mut().find(|(j, _, _)| *j == i)
+                        else {
+                            return;
+                        };
+                        let Some(delta) = v.get("delta") else { return };
+                        let append = |block: &mut Value, field: &str, key: &str| {
+                            let piece = delta.get(key).and_then(Value::as_str).unwrap_or_default();
+                            match block.get_mut(field) {
+                                Some(Value::String(s)) => s.push_str(piece),
+                                _ => block[field] = json!(piece),
+                            }
+                        };
+                        match delta
+                            .get("type")
+                            .and_then(Value::as_str)
+                            .unwrap_or_default()
+                        {
+                            "text_delta" => append(block, "text", "text"),
+                            "thinking_delta" => append(block, "thinking", "thinking"),
+                            "signature_delta" => append(block, "signature", "signature"),
+                            "citations_delta" => {
+                                if let Some(c) = delta.get("citation") {
+                                    match block.get_mut("citations") {
+                                        Some(Value::Array(list)) => list.push(c.clone()),
+                                        _ => block["citations"] = json!([c]),
+                                    }
+                                }
+                            }
+                            "input_json_delta" => json_text.push_str(
+                                delta
+                                    .get("partial_json")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default(),
+                            ),
+                            _ => {}
+                        }
+                    }
+                    "message_delta" => {
+                        let Some(Value::Object(m)) = message else {
+                            return;
+                        };
+                        if let Some(Value::Object(d)) = v.get("delta") {
+                            for (k, x) in d {
+                                m.insert(k.clone(), x.clone());
+                            }
+                        }
+                        if let Some(Value::Object(u)) = v.get("usage") {
+                            let usage = m.entry("usage").or_insert_with(|| json!({}));
+                            if let Value::Object(have) = usage {
+                                for (k, x) in u {
+                                    have.insert(k.clone(), x.clone());
+                                }
+                            }
+                        }
+                    }
+                    "error" => *error = v.get("error").cloned().or(Some(v.clone())),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn value(&self) -> Value {
+        match self {
+            Assembly::Chat {
+                base,
+                choices,
+                usage,
+            } => {
+                let mut out = base.clone();
+                out.insert("object".into(), json!("chat.completion"));
+                let choices: Vec<Value> = choices
+                    .iter()
+                    .map(|(i, c)| {
+                        let mut msg = Map::new();
+                        msg.insert("role".into(), c.role.clone().unwrap_or(json!("assistant")));
+                        msg.insert("content".into(), json!(c.content));
+                        if let Some(r) = &c.refusal {
+                            msg.insert("refusal".into(), json!(r));
+                        }
+                        if !c.calls.is_empty() {
+                            let calls: Vec<Value> = c
+                                .calls
+                                .iter()
+                                .map(|(_, fields, name, args)| {
+                                    let mut call = fields.clone();
+                                    call.entry("type").or_insert(json!("function"));
+                                    call.insert(
+                                        "function".into(),
+                                        json!({"name": name, "arguments": args}),
+                                    );
+                                    Value::Object(call)
+                                })
+                                .collect();
+                            msg.insert("tool_calls".into(), Value::Array(calls));
+                        }
+                        json!({"index": i, "message": msg, "finish_reason": c.finish})
+                    })
+                    .collect();
+                out.insert("choices".into(), Value::Array(choices));
+                if let Some(u) = usage {
+                    out.insert("usage".into(), u.clone());
+                }
+                Value::Object(out)
+            }
+            Assembly::Responses {
+                response,
+                items,
+                done,
+                error,
+            } => {
+                let mut out = response
+                    .clone()
+                    .unwrap_or_else(|| json!({"object": "response"}));
+                if !done && out.is_object() {
+                    let mut items: Vec<&(u64, Value)> = items.iter().collect();
+                    items.sort_by_key(|(i, _)| *i);
+                    out["output"] =
+                        Value::Array(items.into_iter().map(|(_, v)| v.clone()).collect());
+                }
+                if let (Some(e), true) = (error, out.is_object()) {
+                    out["error"] = e.clone();
+                }
+                out
+            }
+            Assembly::Anthropic {
+                message,
+                blocks,
+                error,
+            } => {
+                let mut out = message
+                    .clone()
+                    .unwrap_or_else(|| json!({"type": "message"}));
+                let mut blocks: Vec<&(u64, Value, String)> = blocks.iter().collect();
+                blocks.sort_by_key(|(i, _, _)| *i);
+                let content: Vec<Value> = blocks
+                    .into_iter()
+                    .map(|(_, b, json_text)| {
+                        let mut b = b.clone();
+                        if !json_text.is_empty() {
+                            b["input"] = serde_json::from_str(json_text)
+                                .unwrap_or_else(|_| Value::String(json_text.clone()));
+                        }
+                        b
+                    })
+                    .collect();
+                if out.is_object() {
+                    out["content"] = Value::Array(content);
+                    if let Some(e) = error {
+                        out["error"] = e.clone();
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The recording file and the calls in flight: a call leaves the map and
+/// is written under one lock, so a call is written once, whether it ends
+/// or the tap is stopped while it runs.
+pub struct Recorder {
+    inner: Mutex<Inner>,
+    next: AtomicU64,
+    redact: bool,
+}
+
+struct Inner {
+    file: Option<File>,
+    in_flight: HashMap<u64, Arc<Mutex<Call>>>,
+    /// The model of the first call that carried tools: the agent loop's.
+    loop_model: Option<String>,
+    written: u64,
+    error: Option<String>,
+}
+
+impl Recorder {
+    pub fn new(file: File, redact: bool) -> Recorder {
+        Recorder {
+            inner: Mutex::new(Inner {
+                file: Some(file),
+                in_flight: HashMap::new(),
+                loop_model: None,
+                written: 0,
+                error: None,
+            }),
+            next: AtomicU64::new(1),
+            redact,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A call begins: it is told apart as a side request when it is one
+    /// (token counting, or a call without tools, or to another model, once
+    /// the loop's model is known) and kept until it ends.
+    pub fn begin(&self, mut call: Call) -> (u64, Arc<Mutex<Call>>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut inner = self.lock();
+        if call.side.is_none() {
+            let tools = call
+                .request
+                .get("tools")
+                .and_then(Value::as_array)
+                .is_some_and(|t| !t.is_empty());
+            let model = call
+                .request
+                .get("model")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            match (&inner.loop_model, tools) {
+                (None, true) => inner.loop_model = model,
+                (Some(_), false) => call.side = Some("no_tools".into()),
+                (Some(m), true) if model.as_ref() != Some(m) => {
+                    call.side = Some("other_model".into())
+                }
+                _ => {}
+            }
+        }
+        let call = Arc::new(Mutex::new(call));
+        inner.in_flight.insert(id, call.clone());
+        (id, call)
+    }
+
+    /// A call ended (`cut` says how, when it did not end whole): its line
+    /// is appended and flushed.
+    pub fn end(&self, id: u64, cut: Option<&str>) {
+        let mut inner = self.lock();
+        if let Some(call) = inner.in_flight.remove(&id) {
+            let line = call
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .line(cut, self.redact);
+            inner.write(&line);
+        }
+    }
+
+    /// The tap stops: every call still in flight is written as incomplete,
+    /// and nothing is written after.
+    pub fn close(&self, why: &str) -> (u64, Option<String>) {
+        let mut inner = self.lock();
+        let mut open: Vec<(u64, Arc<Mutex<Call>>)> = inner.in_flight.drain().collect();
+        open.sort_by_key(|(id, _)| *id);
+        for (_, call) in open {
+            let line = call
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .line(Some(why), self.redact);
+            inner.write(&line);
+        }
+        inner.file = None;
+        (inner.written, inner.error.clone())
+    }
+
+    pub fn in_flight(&self) -> usize {
+        self.lock().in_flight.len()
+    }
+}
+
+impl Inner {
+    fn write(&mut self, line: &Value) {
+        let Some(file) = &mut self.file else { return };
+        let mut text = line.to_string();
+        text.push('\n');
+        match file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+            Ok(()) => self.written += 1,
+            Err(e) => {
+                if self.error.is_none() {
+                    self.error = Some(crate::output::io_reason(&e));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assembled(provider: Provider, stream: &str, pieces: usize) -> Value {
+        let mut call = Call::new(provider, "/v1/x", json!({}), 0);
+        call.respond(200, true);
+        for part in stream.as_bytes().chunks(pieces) {
+            call.content(part);
+        }
+        call.line(None, false)["response"].clone()
+    }
+
+    #[test]
+    fn a_chat_stream_assembles_into_a_chat_completion_in_any_pieces() {
+        let stream = concat!(
+            "data: {\"id\":\"c1\",\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n",
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"lo\"}}]}\n\n",
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\",\"type\":\"function\",\"function\":{\"name\":\"read\",\"arguments\":\"\"}}]}}]}\n\n",
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"p\\\":1}\"}}]}}]}\n\n",
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n",
+            "data: [DONE]\n\n"
+        );
+        for pieces in [1, 5, 1000] {
+            let r = assembled(Provider::Chat, stream, pieces);
+            assert_eq!(r["object"], "chat.completion");
+            let m = &r["choices"][0]["message"];
+            assert_eq!(m["content"], "Hello");
+            assert_eq!(m["tool_calls"][0]["id"], "call_1");
+            assert_eq!(m["tool_calls"][0]["function"]["arguments"], "{\"p\":1}");
+            assert_eq!(r["choices"][0]["finish_reason"], "tool_calls");
+        }
+    }
+
+    #[test]
+    fn an_anthropic_stream_assembles_into_a_message_and_a_cut_one_keeps_what_came() {
+        let stream = concat!(
+            "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"stop_reason\":null,\"usage\":{\"input_tokens\":3,\"output_tokens\":1}}}\n\n",
+            "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Let me\"}}\n\n",
+            "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+            "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":1,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"Read\",\"input\":{}}}\n\n",
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"file_path\\\":\"}}\n\n",
+            "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"\\\"a\\\"}\"}}\n\n",
+            "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":1}\n\n",
+            "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":9}}\n\n",
+            "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+        );
+        for pieces in [1, 7, 10_000] {
+            let r = assembled(Provider::Anthropic, stream, pieces);
+            assert_eq!(r["content"][0]["text"], "Let me");
+            assert_eq!(r["content"][1]["input"], json!({"file_path": "a"}));
+            assert_eq!(r["stop_reason"], "tool_use");
+            assert_eq!(r["usage"], json!({"input_tokens": 3, "output_tokens": 9}));
+        }
+        let cut = &stream[..stream.find("event: content_block_stop").unwrap()];
+        let r = assembled(Provider::Anthropic, cut, 3);
+        assert_eq!(r["content"][0]["text"], "Let me");
+        assert_eq!(r["stop_reason"], Value::Null);
+    }
+
+    #[test]
+    fn a_responses_stream_takes_the_completed_response_or_the_items_so_far() {
+        let head = concat!(
+            "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\",\"status\":\"in_progress\",\"output\":[]}}\n\n",
+            "event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"type\":\"function_call\",\"call_id\":\"call_1\",\"name\":\"exec\",\"arguments\":\"\"}}\n\n",
+            "event: response.function_call_arguments.delta\ndata: {\"type\":\"response.function_call_arguments.delta\",\"output_index\":0,\"delta\":\"{\\\"cmd\\\"\"}\n\n",
+        );
+        let r = assembled(Provider::Responses, head, 4);
+        assert_eq!(r["status"], "in_progress");
+        assert_eq!(r["output"][0]["arguments"], "{\"cmd\"");
+        let whole = format!(
+            "{head}event: response.completed\ndata: {{\"type\":\"response.completed\",\"response\":{{\"id\":\"r1\",\"status\":\"completed\",\"output\":[{{\"type\":\"function_call\",\"call_id\":\"call_1\",\"name\":\"exec\",\"arguments\":\"{{}}\"}}]}}}}\n\n"
+        );
+        let r = assembled(Provider::Responses, &whole, 9);
+        assert_eq!(r["status"], "completed");
+        assert_eq!(r["output"][0]["arguments"], "{}");
+    }
+
+    #[test]
+    fn redaction_masks_strings_in_the_bodies() {
+        let call = Call::new(
+            Provider::Chat,
+            "/v1/chat/completions",
+            json!({"messages": [{"role": "user", "content": "my key is sk-proj-abcdefghijklmnop1234"}]}),
+            0,
+        );
+        let line = call.line(None, true);
+        assert_eq!(
+            line["request"]["messages"][0]["content"],
+            "my key is [redacted: key]"
+        );
+        assert_eq!(
+            call.line(None, false)["request"]["messages"][0]["content"],
+            "my key is sk-proj-abcdefghijklmnop1234"
+        );
+    }
+
+    #[test]
+    fn side_requests_are_told_apart_once_the_loop_model_is_known_and_each_call_is_written_once() {
+        let path = std::env::temp_dir().join(format!("als-tap-side-{}.jsonl", std::process::id()));
+        let recorder = Recorder::new(File::create(&path).unwrap(), false);
+        let tools = json!([{"type": "function", "name": "f"}]);
+        let calls = [
+            json!({"model": "small", "messages": []}),
+            json!({"model": "big", "tools": tools}),
+            json!({"model": "small", "messages": []}),
+            json!({"model": "small", "tools": tools}),
+            json!({"model": "big", "tools": tools}),
+        ];
+        let ids: Vec<u64> = calls
+            .into_iter()
+            .map(|req| {
+                recorder
+                    .begin(Call::new(Provider::Responses, "/v1/responses", req, 0))
+                    .0
+            })
+            .collect();
+        for id in &ids[..4] {
+            recorder.end(*id, None);
+            recorder.end(*id, None);
+        }
+        assert_eq!(recorder.close("stopped"), (5, None));
+        let lines: Vec<Value> = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let sides: Vec<Value> = lines
+            .iter()
+            .map(|l| l.get("side").cloned().unwrap_or(Value::Null))
+            .collect();
+        // Before any call with tools nothing is known, so the first is kept in the loop.
+        assert_eq!(
+            sides,
+            [
+                Value::Null,
+                Value::Null,
+                json!("no_tools"),
+                json!("other_model"),
+                Value::Null
+            ]
+        );
+        assert_eq!(lines[4]["incomplete"], true);
+        assert_eq!(lines[4]["error"], "stopped");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn paths_name_their_provider_and_side_endpoints() {
+        assert_eq!(
+            classify("POST", "/v1/chat/completions"),
+            Some((Provider::Chat, None))
+        );
+        assert_eq!(
+            classify("POST", "/v1/responses"),
+            Some((Provider::Responses, None))
+        );
+        assert_eq!(
+            classify("POST", "/v1/messages?beta=true"),
+            Some((Provider::Anthropic, None))
+        );
+        assert_eq!(
+            classify("POST", "/v1/messages/count_tokens?beta=true"),
+            Some((Provider::Anthropic, Some("count_tokens")))
+        );
+        assert_eq!(classify("GET", "/v1/models"), None);
+        assert_eq!(classify("POST", "/v1/embeddings"), None);
+    }
+}
