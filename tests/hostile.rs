@@ -305,3 +305,98 @@ fn trace_grows_linearly_with_the_run() {
         "{half} → {full} bytes: ×{ratio:.2}"
     );
 }
+
+/// `tests/secrets/fake-keys.tsv`: (format, secret, the text holding it).
+fn fake_keys() -> Vec<(String, String, String)> {
+    include_str!("secrets/fake-keys.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let f: Vec<String> = l.split('\t').map(|f| f.replace("\\n", "\n")).collect();
+            let text = f[2].replace("{}", &f[1]);
+            (f[0].clone(), f[1].clone(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn redact_hides_every_fake_key_in_every_output() {
+    // Each secret three times: in the user's text, in a tool call's
+    // arguments (a command, and a value named by its key), in a result.
+    let keys = fake_keys();
+    let mut messages = vec![];
+    for (k, (format, secret, text)) in keys.iter().enumerate() {
+        messages.push(serde_json::json!({"role": "user", "content": format!("{format}: {text}")}));
+        let args = serde_json::json!({"cmd": text, "api_key": secret}).to_string();
+        messages.push(serde_json::json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": format!("call_{k}"), "type": "function", "function": {"name": "run", "arguments": args}}
+        ]}));
+        messages.push(
+            serde_json::json!({"role": "tool", "tool_call_id": format!("call_{k}"), "content": text}),
+        );
+    }
+    messages.push(serde_json::json!({"role": "assistant", "content": "Done."}));
+    let file = scenario_file(
+        "fake-keys.json",
+        &serde_json::Value::Array(messages).to_string(),
+    );
+    let mut outputs = vec![];
+    for args in [
+        vec!["trace", "--transcript", &file, "--redact"],
+        vec!["trace", "--full-context", "--transcript", &file, "--redact"],
+        vec!["transcript", "--transcript", &file, "--redact"],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        outputs.push((args.join(" "), out.stdout));
+    }
+    for format in ["txt", "svg", "html", "cast"] {
+        let dir = export_dir(&format!("fake-keys-{format}"));
+        let args = [
+            "export",
+            "--transcript",
+            &file,
+            "--redact",
+            "--format",
+            format,
+            "--out",
+            &dir,
+        ];
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let mut all = String::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            all.push_str(&text);
+            // An SVG draws each character in its own element: the text is
+            // what is left without the tags.
+            if format == "svg" || format == "html" {
+                let mut inside = false;
+                all.extend(text.chars().filter(|&c| {
+                    let keep = !inside && c != '<';
+                    inside = (inside || c == '<') && c != '>';
+                    keep
+                }));
+            }
+        }
+        outputs.push((format!("export {format}"), all));
+    }
+    let mut leaks = vec![];
+    for (what, text) in &outputs {
+        for (format, secret, _) in &keys {
+            // JSON and SVG escape `/`, `"` and `<` their own way: look for a
+            // run of the secret's letters and digits.
+            let core: String = secret
+                .chars()
+                .skip_while(|c| !c.is_ascii_alphanumeric())
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let core = if core.len() >= 8 { core } else { secret.clone() };
+            if text.contains(&core) {
+                leaks.push(format!("{what}: {format} ({core})"));
+            }
+        }
+        assert!(text.contains("[redacted: "), "{what}");
+    }
+    assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+}

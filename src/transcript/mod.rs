@@ -179,11 +179,14 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// The file's name without its folders, for titles (folders may be private).
+/// The file's name without its folders, for titles (folders may be
+/// private), made safe: a name is text from outside like any other (an
+/// `ESC ] 0 ;` in it would retitle the window, an OSC 52 set the clipboard).
 fn display_name(path: &str) -> String {
-    Path::new(path)
+    let name = Path::new(path)
         .file_name()
-        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
+    crate::safe::escape(&name).into_owned()
 }
 
 /// The first byte that is not whitespace or a UTF-8 byte-order mark, left
