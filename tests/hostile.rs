@@ -16,6 +16,7 @@ fn unsafe_chars(text: &str) -> Vec<char> {
             (c.is_control() && c != '\n')
                 || ('\u{202A}'..='\u{202E}').contains(&c)
                 || ('\u{2066}'..='\u{2069}').contains(&c)
+                || ['\u{200B}', '\u{200E}', '\u{200F}', '\u{FEFF}', '\u{2028}'].contains(&c)
         })
         .collect()
 }
@@ -306,6 +307,106 @@ fn trace_grows_linearly_with_the_run() {
     );
 }
 
+#[test]
+fn chat_and_codex_arguments_names_and_texts_reach_no_output_raw() {
+    // Escaped in the file's JSON, so a reader sees them only once it parses.
+    let evil = "a\u{9b}2J\u{202e}b\u{7f}c\u{200b}d\u{feff}e\u{2066}f\u{200f}g";
+    let args = serde_json::json!({"path": evil, evil: [evil]}).to_string();
+    let chat = serde_json::json!([
+        {"role": "user", "content": format!("read {evil}")},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "read_file", "arguments": args}}
+        ]},
+        {"role": "tool", "tool_call_id": "c1", "content": evil},
+        {"role": "assistant", "content": "Done."}
+    ]);
+    let line = |kind: &str, payload: serde_json::Value| {
+        serde_json::json!({"timestamp": "2026-11-30T10:00:00.000Z", "type": kind, "payload": payload})
+            .to_string()
+    };
+    let codex = [
+        line("session_meta", serde_json::json!({"id": "x", "cwd": "/x", "originator": "codex_cli_rs", "cli_version": "0"})),
+        line("response_item", serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": evil}]})),
+        line("response_item", serde_json::json!({"type": "function_call", "name": "shell", "arguments": serde_json::json!({"command": ["cat", evil]}).to_string(), "call_id": "call_1"})),
+        line("response_item", serde_json::json!({"type": "function_call_output", "call_id": "call_1", "output": evil})),
+        line("response_item", serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]})),
+    ]
+    .join("\n");
+    // The file names: an OSC 0 (window title) and an OSC 52 (clipboard).
+    let files = [
+        scenario_file("chat-\u{1b}]0;owned\u{7}.json", &chat.to_string()),
+        scenario_file("codex-\u{1b}]52;c;aGk=\u{7}.jsonl", &codex),
+    ];
+    for file in &files {
+        for args in [
+            vec!["transcript", "--transcript", file, "--lang", "en"],
+            vec!["transcript", "--transcript", file],
+            vec!["trace", "--transcript", file],
+            vec!["trace", "--full-context", "--transcript", file],
+        ] {
+            let out = run(&args);
+            assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+            assert_eq!(unsafe_chars(&out.stdout), Vec::<char>::new(), "{args:?}");
+            assert_eq!(unsafe_chars(&out.stderr), Vec::<char>::new(), "{args:?}");
+            assert!(out.stdout.contains("\\u{9b}2J"), "{args:?}: {}", out.stdout);
+        }
+        for format in ["txt", "svg", "html", "cast", "ansi"] {
+            let dir = export_dir(&format!("evil-{format}"));
+            let args = [
+                "export",
+                "--transcript",
+                file,
+                "--format",
+                format,
+                "--out",
+                &dir,
+            ];
+            let out = run(&args);
+            assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+            assert!(files_in(&dir) > 0, "{args:?}");
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                assert_eq!(unsafe_chars(&name), Vec::<char>::new(), "{name}");
+                let text = std::fs::read_to_string(&path).unwrap();
+                // ANSI figures and casts hold their own escapes: look at
+                // the text between them.
+                let text = match format {
+                    "ansi" | "cast" => strip_sgr(&text),
+                    _ => text,
+                };
+                let found: Vec<char> = unsafe_chars(&text)
+                    .into_iter()
+                    .filter(|c| !matches!(c, '\t' | '\r'))
+                    .collect();
+                assert_eq!(found, Vec::<char>::new(), "{name}");
+            }
+        }
+    }
+}
+
+/// The text of an ANSI figure or a cast without its colour escapes
+/// (`ESC [ … m`) and cursor moves (`ESC [ … H`), and a cast's JSON escapes
+/// (`\u001b`) read as what they are.
+fn strip_sgr(text: &str) -> String {
+    let text = text.replace("\\u001b", "\u{1b}");
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// `tests/secrets/fake-keys.tsv`: (format, secret, the text holding it).
 fn fake_keys() -> Vec<(String, String, String)> {
     include_str!("secrets/fake-keys.tsv")
@@ -391,7 +492,11 @@ fn redact_hides_every_fake_key_in_every_output() {
                 .skip_while(|c| !c.is_ascii_alphanumeric())
                 .take_while(|c| c.is_ascii_alphanumeric())
                 .collect();
-            let core = if core.len() >= 8 { core } else { secret.clone() };
+            let core = if core.len() >= 8 {
+                core
+            } else {
+                secret.clone()
+            };
             if text.contains(&core) {
                 leaks.push(format!("{what}: {format} ({core})"));
             }

@@ -528,7 +528,10 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
                                 (k, v)
                             })
                             .collect(),
-                        raw: c.args.raw.as_deref().map(clean),
+                        raw: c.args.raw.as_deref().map(|raw| match redact {
+                            true => super::redact::redact(&super::clean_json(raw)).into_owned(),
+                            false => super::clean_json(raw),
+                        }),
                     },
                 })
                 .collect(),
