@@ -267,6 +267,10 @@ catalogue! {
         "第 {number} 次模型调用发送的上下文 · {len} {messages}，新增 {new} 条（+）· {chars} 字符（消息 {in_messages} + 工具定义 {in_tools}）≈ {tokens} token（估算）",
         "Sent on model call #{number} · {len} {messages}, {new} new (+) · {chars} chars ({in_messages} in messages + {in_tools} in tool definitions) ≈ {tokens} tokens (estimate)",
     ];
+    SENT_BEFORE = [
+        "  前面的调用已发送（见上文）：第 {which} 条 · --full-context 每次全部列出",
+        "  already sent on an earlier call (shown there): {which} · --full-context repeats them",
+    ];
     INNER_LOOP = [
         "内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。",
         "Inner loop: model call #{number} generated about {tokens} tokens, one by one, to write this reply.",

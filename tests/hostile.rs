@@ -287,6 +287,26 @@ fn file_names_and_errors_are_escaped_where_they_are_printed() {
 }
 
 #[test]
+fn transcript_grows_linearly_with_the_run() {
+    let size = |calls: u32| {
+        let file = scenario_file(&format!("long-{calls}.json"), &long_scenario::json(calls));
+        let out = run(&["transcript", &file, "--lang", "en"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout.len()
+    };
+    let (half, full) = (size(1000), size(2000));
+    assert!(
+        full < 20 * 1024 * 1024,
+        "a 2,000-call transcript is {full} bytes, over 20 MB"
+    );
+    let ratio = full as f64 / half as f64;
+    assert!(
+        (1.9..2.2).contains(&ratio),
+        "{half} → {full} bytes: ×{ratio:.2}"
+    );
+}
+
+#[test]
 fn trace_grows_linearly_with_the_run() {
     let size = |calls: u32| {
         let file = scenario_file(&format!("long-{calls}.json"), &long_scenario::json(calls));
