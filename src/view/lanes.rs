@@ -7,6 +7,8 @@
 //! bold and marked `▶` in the gutter. Only the rows that fit are built, so
 //! long traces cost the same to draw.
 
+use std::collections::HashMap;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -312,16 +314,36 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         .iter()
         .filter(|c| c.status_at(app.step) == Some(CallStatus::Running))
         .collect();
-    let mut parts = Vec::new();
-    for path in trace
-        .files
-        .iter()
-        .filter(|p| trace.file_exists_at(p, app.step))
-    {
+    // Each file's state and creation from one pass over the events
+    // (`file_state_at` and `file_exists_at` scan them once per file).
+    let mut states: HashMap<&str, (Option<&FileChange>, Option<usize>)> = HashMap::new();
+    for e in &trace.file_events {
+        let (state, _) = states.entry(e.path.as_str()).or_insert_with(|| {
+            let created = (e.change == FileChange::Written { version: 1 }).then_some(e.step);
+            (None, created)
+        });
+        if e.step <= app.step {
+            *state = Some(FileChange::then(*state, &e.change));
+        }
+    }
+    // Only the files whose names can reach the rows drawn: a few rows'
+    // worth of text more than they hold, so the rows and the cut are the
+    // ones the whole list gives.
+    let rows = if h >= 20 { 3 } else { 2 };
+    let budget = (rows + 3) * w.max(8);
+    let (mut parts, mut used) = (Vec::new(), 0);
+    for path in &trace.files {
+        let (state, created) = states.get(path.as_str()).copied().unwrap_or((None, None));
+        if created.is_some_and(|c| c > app.step) {
+            continue;
+        }
+        if used > budget {
+            break;
+        }
         let user = running
             .iter()
             .find(|c| c.args.iter().any(|(k, v)| k == "path" && v == path));
-        let state = match (user, trace.file_state_at(path, app.step)) {
+        let state = match (user, state) {
             (Some(call), Some(FileChange::Written { version })) => format!(
                 "{} v{version}, {}",
                 i18n::WRITTEN.get(lang),
@@ -334,7 +356,9 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
                 format!("{} v{version}", i18n::WRITTEN.get(lang))
             }
         };
-        parts.push(format!("{path}{}{state}", i18n::colon(lang)));
+        let part = format!("{path}{}{state}", i18n::colon(lang));
+        used += width(&part) + 3;
+        parts.push(part);
     }
     if parts.is_empty() {
         parts.push(i18n::NONE.get(lang).to_string());
