@@ -65,6 +65,23 @@ fn run_with_full_stdout(args: &[&str]) -> (i32, String) {
 }
 
 #[test]
+fn help_and_version_that_cannot_be_written_fail() {
+    for args in [["--help"], ["--version"]] {
+        let (code, err) = run_with_full_stdout(&args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "agent-loop-sim: cannot write the output: No space left on device",
+            "{args:?}"
+        );
+    }
+    let help = run(&["--help"]);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("Usage"), "{}", help.stdout);
+    assert_eq!(run(&["--no-such-option"]).code, 2);
+}
+
+#[test]
 fn a_reader_that_stops_reading_ends_every_command_quietly() {
     let out = export_dir("closed-pipe-export");
     let commands: [Vec<&str>; 4] = [
