@@ -200,6 +200,47 @@ fn long_trace(c: &mut Criterion) {
     group.finish();
 }
 
+/// Issue 22: a frame costs what the screen shows, not what the run holds.
+/// The last step of 10 and of 10,000 model calls (goal: the same), and the
+/// first frame of a workspace of 10,000 files, with and without loading it
+/// (goal: under 16 ms).
+fn big_runs(c: &mut Criterion) {
+    let app_of = |json: String| {
+        let loaded = load::prepare("<bench:big>", json.as_bytes()).unwrap();
+        App::new(loaded, Lang::Zh, Theme::DARK)
+    };
+    let mut group = c.benchmark_group("big/120x40");
+    group.sample_size(20);
+    for calls in [10, 10_000] {
+        let app = app_of(long_scenario::json(calls));
+        let at = frames::at_step(&app, app.last(), 120, 40);
+        group.bench_function(format!("last-step-{calls}-calls"), |b| {
+            b.iter(|| frames::render(black_box(&at), 120, 40))
+        });
+    }
+    let json = long_scenario::with_files(3, 10_000);
+    let started = Instant::now();
+    let app = app_of(json.clone());
+    let loaded = started.elapsed();
+    frames::render(&app, 120, 40);
+    println!(
+        "one-shot: 10,000 files: loaded in {:.1} ms, first frame {:.1} ms after",
+        loaded.as_secs_f64() * 1e3,
+        (started.elapsed() - loaded).as_secs_f64() * 1e3
+    );
+    if std::env::var_os("BIG_ONE_SHOT_ONLY").is_some() {
+        return;
+    }
+    group.bench_function("first-frame-10000-files", |b| {
+        b.iter(|| frames::render(black_box(&app), 120, 40))
+    });
+    group.sample_size(10);
+    group.bench_function("load-and-first-frame-10000-files", |b| {
+        b.iter(|| frames::render(&app_of(black_box(json.clone())), 120, 40))
+    });
+    group.finish();
+}
+
 fn export_all(c: &mut Criterion) {
     let app = default_app();
     let steps = app.trace().len();
@@ -247,6 +288,12 @@ fn main() {
         .configure_from_args();
     default_frames(&mut c);
     long_trace(&mut c);
+    if filter
+        .as_deref()
+        .is_none_or(|f| f.starts_with("big") || "big/120x40".contains(f))
+    {
+        big_runs(&mut c);
+    }
     export_all(&mut c);
     c.final_summary();
 }

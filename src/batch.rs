@@ -166,17 +166,26 @@ fn print_trace(
 /// plain text.
 pub fn plain(cli: &Cli) -> ExitCode {
     let lang = cli.lang.into();
+    let shape = match &cli.command {
+        Some(crate::cli::Command::Transcript { full_context, .. }) => {
+            ContextShape::from(*full_context)
+        }
+        _ => ContextShape::Linear,
+    };
     let (loaded, done) = match (&cli.transcript, &cli.command) {
         (Some(file), _) => (
             crate::transcript::load(file, cli.transcript_format, cli.redact),
             ExitCode::SUCCESS,
         ),
-        (None, Some(crate::cli::Command::Transcript { target: Some(t) })) => {
-            match load_and_report(t, cli.provider) {
-                Some((loaded, done)) => (Ok(loaded), done),
-                None => return ExitCode::from(EXIT_BAD_INPUT),
-            }
-        }
+        (
+            None,
+            Some(crate::cli::Command::Transcript {
+                target: Some(t), ..
+            }),
+        ) => match load_and_report(t, cli.provider) {
+            Some((loaded, done)) => (Ok(loaded), done),
+            None => return ExitCode::from(EXIT_BAD_INPUT),
+        },
         _ => {
             output::error("transcript: expected a scenario (NAME|FILE) or --transcript FILE");
             return ExitCode::from(EXIT_BAD_INPUT);
@@ -191,6 +200,6 @@ pub fn plain(cli: &Cli) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(output::stdout());
     let quiz = cli.quiz.then_some(&loaded.scenario);
-    let written = crate::plain::write_with_quiz(loaded.trace(lang), quiz, &mut out);
+    let written = crate::plain::write_with_quiz(loaded.trace(lang), shape, quiz, &mut out);
     output::finish("transcript", &mut out, written, done)
 }

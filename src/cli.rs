@@ -105,6 +105,10 @@ pub enum Command {
         /// A shipped name or a scenario file (or --transcript FILE).
         #[arg(value_name = "NAME|FILE", required_unless_present = "transcript")]
         target: Option<String>,
+        /// Write every message of every model call's context, not only the
+        /// new ones (the output then grows with the square of the run).
+        #[arg(long)]
+        full_context: bool,
     },
     /// Export every frame as a figure: svg, png, txt, ansi, or one
     /// asciicast or HTML player. Existing files of the same name are replaced.
@@ -282,7 +286,9 @@ impl Cli {
                 Command::Trace {
                     target: Some(t), ..
                 }
-                | Command::Transcript { target: Some(t) },
+                | Command::Transcript {
+                    target: Some(t), ..
+                },
             ),
         ) = (&self.transcript, &self.command)
         {

@@ -287,6 +287,10 @@ catalogue! {
         "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（工具定义 {in_tools}）· {tokens} token（{counted}）",
         "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} tool schemas) · {tokens} tokens ({counted})",
     ];
+    SENT_BEFORE = [
+        "  前面的调用已发送（见上文）：第 {which} 条 · --full-context 每次全部列出",
+        "  already sent on an earlier call (shown there): {which} · --full-context repeats them",
+    ];
     INNER_LOOP = [
         "内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。",
         "Inner loop: model call #{number} generated about {tokens} tokens, one by one, to write this reply.",

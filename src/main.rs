@@ -6,7 +6,10 @@ use agent_loop_sim::cli::{Cli, Command};
 use agent_loop_sim::{batch, export, tap, tui};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return command_line_error(e),
+    };
     let ignored = cli.ignored_options();
     if !ignored.is_empty() {
         for why in &ignored {
@@ -22,5 +25,27 @@ fn main() -> ExitCode {
         Some(Command::Transcript { .. }) => batch::plain(&cli),
         Some(Command::Export { .. }) => export::run(&cli),
         Some(Command::Tap { .. }) => tap::run(&cli),
+    }
+}
+
+/// Help, the version, or a bad command line, as clap writes them; but a
+/// help that could not be written (a full disk, /dev/full) fails, where
+/// clap's own `exit` says 0.
+fn command_line_error(e: clap::Error) -> ExitCode {
+    let code = match e.use_stderr() {
+        true => ExitCode::from(2),
+        false => ExitCode::SUCCESS,
+    };
+    let written = e
+        .print()
+        .and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+    match written {
+        Ok(()) => code,
+        Err(err) => {
+            let reason = err.to_string();
+            let reason = reason.split(" (os error").next().unwrap_or_default();
+            eprintln!("agent-loop-sim: cannot write the output: {reason}");
+            ExitCode::FAILURE
+        }
     }
 }

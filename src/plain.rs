@@ -3,15 +3,21 @@
 //! which lane, the context sent on a model call, the calls and their
 //! results by call_id, and the explanation. No box drawing and no layout:
 //! the same trace and the same words (`i18n`) as the screen.
+//!
+//! A model call's context is written as `trace` writes it
+//! ([`ContextShape`]): by default only the messages new on that call, the
+//! ones sent before named by their numbers, so the output grows with the
+//! run; `--full-context` writes every message of every context again.
 
 use std::io::{self, Write};
 
 use crate::i18n::{self, lead};
 use crate::trace::{StepKind, Trace};
+use crate::trace_json::ContextShape;
 
 /// Write the run of `trace` as plain text.
-pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
-    write_with_quiz(trace, None, out)
+pub fn write(trace: &Trace, shape: ContextShape, out: &mut impl Write) -> io::Result<()> {
+    write_with_quiz(trace, shape, None, out)
 }
 
 /// The run as plain text; with `quiz` (the scenario's own questions), the
@@ -20,6 +26,7 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
 /// screen-reader users).
 pub fn write_with_quiz(
     trace: &Trace,
+    shape: ContextShape,
     quiz: Option<&crate::scenario::Scenario>,
     out: &mut impl Write,
 ) -> io::Result<()> {
@@ -62,7 +69,7 @@ pub fn write_with_quiz(
         )?;
         writeln!(out, "{}", i18n::counters(trace, step, false, lang))?;
         if let (StepKind::ModelCall { .. }, Some(i)) = (&step.kind, step.model_call) {
-            context(trace, i, out)?;
+            context(trace, i, shape, out)?;
         }
         reply(trace, index, out)?;
         calls(trace, index, out)?;
@@ -101,7 +108,7 @@ pub fn write_with_quiz(
             writeln!(
                 out,
                 "{}",
-                crate::view::lanes::environment_text(trace, index, lang)
+                crate::view::lanes::environment_text(trace, index, usize::MAX, lang)
             )?;
             writeln!(out, "{}", disk_text(trace, index))?;
         }
@@ -111,8 +118,9 @@ pub fn write_with_quiz(
 }
 
 /// The messages exactly as sent on model call `i`, numbered, new ones
-/// marked with `+`.
-fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
+/// marked with `+`; in the linear shape, those sent before only by their
+/// numbers (`1–4, 6`), each having been written on an earlier call.
+fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
     let (items, new) = crate::wire::list_counts(trace, i);
@@ -125,12 +133,24 @@ fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
         lead(i18n::TOOLS_OFFERED, lang),
         tools.join(", ")
     )?;
+    let new: Vec<bool> = (0..mc.context_len - mc.context_start)
+        .map(|k| trace.is_new(i, mc.context_start + k))
+        .collect();
+    if shape == ContextShape::Linear {
+        let before = numbers(new.iter().map(|n| !n));
+        if !before.is_empty() {
+            writeln!(
+                out,
+                "{}",
+                i18n::SENT_BEFORE.fill(lang, &[("which", &before)])
+            )?;
+        }
+    }
     for (k, m) in trace.context(mc).iter().enumerate() {
-        let mark = if trace.is_new(i, mc.context_start + k) {
-            "+"
-        } else {
-            " "
-        };
+        if shape == ContextShape::Linear && !new[k] {
+            continue;
+        }
+        let mark = if new[k] { "+" } else { " " };
         let role = i18n::role_name(m.role, lang);
         let id = m
             .call_id
@@ -195,9 +215,28 @@ fn reply(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "{}{text}", lead(i18n::PLAIN_REPLY, lang))
 }
 
-/// The calls as they stand at a step that changed one of them (proposed,
-/// decided by the host or the user, started, finished), each with its
-/// status and the result attached to it.
+/// The 1-based numbers of the positions that are `true`, in runs:
+/// `1–4, 6`.
+fn numbers(marks: impl Iterator<Item = bool>) -> String {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (k, marked) in marks.enumerate() {
+        match runs.last_mut() {
+            Some(run) if marked && run.1 + 1 == k + 1 => run.1 = k + 1,
+            _ if marked => runs.push((k + 1, k + 1)),
+            _ => {}
+        }
+    }
+    runs.iter()
+        .map(|&(a, b)| match a == b {
+            true => a.to_string(),
+            false => format!("{a}–{b}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The calls as they stand at a step that changed one of them, each with
+/// its status and the result attached to it.
 fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let changed = trace.calls_at(index).iter().filter(|c| {
@@ -241,4 +280,16 @@ fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn numbers_are_written_in_runs() {
+        let n = |m: &[bool]| super::numbers(m.iter().copied());
+        assert_eq!(n(&[]), "");
+        assert_eq!(n(&[false, false]), "");
+        assert_eq!(n(&[true, true, true, true, false, true]), "1–4, 6");
+        assert_eq!(n(&[false, true, false, true, true]), "2, 4–5");
+    }
 }

@@ -14,13 +14,22 @@
 
 use std::borrow::Cow;
 
-/// A character that acts on a terminal instead of being drawn, or that
-/// reorders what is drawn: C0 and C1 controls (ESC, BEL, CR, TAB, ...),
-/// DEL, and the bidirectional embeddings, overrides and isolates.
+/// A character that acts on a terminal instead of being drawn, that
+/// reorders what is drawn, or that is drawn as nothing and so hides what a
+/// text says: C0 and C1 controls (ESC, BEL, CR, TAB, ...), DEL, the
+/// bidirectional embeddings, overrides, isolates and marks (U+200E, U+200F,
+/// U+061C), zero-width spaces and non-joiners (U+200B, U+200C, U+2060,
+/// U+FEFF), invisible operators (U+2061–U+2064), line and paragraph
+/// separators (U+2028, U+2029) and interlinear annotations (U+FFF9–U+FFFB).
+/// The zero-width joiner is left to `for_screen`, which splits what it joins.
 pub fn is_unsafe(c: char) -> bool {
     c.is_control() // C0, DEL and C1
         || ('\u{202A}'..='\u{202E}').contains(&c)
         || ('\u{2066}'..='\u{2069}').contains(&c)
+        || matches!(c,
+            '\u{200B}' | '\u{200C}' | '\u{200E}' | '\u{200F}' | '\u{061C}'
+            | '\u{2028}' | '\u{2029}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}')
 }
 
 /// A character whose width depends on the terminal: it joins, changes or
@@ -112,6 +121,8 @@ mod tests {
         assert_eq!(escape("\u{7f}\u{9b}31m"), "\\u{7f}\\u{9b}31m");
         assert_eq!(escape("abc\u{202e}fdp.exe"), "abc\\u{202e}fdp.exe");
         assert_eq!(escape("\u{2066}x\u{2069}"), "\\u{2066}x\\u{2069}");
+        assert_eq!(escape("a\u{200b}b\u{feff}c"), "a\\u{200b}b\\u{feff}c");
+        assert_eq!(escape("\u{200f}\u{2028}"), "\\u{200f}\\u{2028}");
     }
 
     #[test]

@@ -180,11 +180,15 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
     }
 }
 
-/// How long to wait for one more event of a burst. Not zero: crossterm's
-/// poll(2) reader does not look at the terminal at all for a zero timeout
-/// (not even at the keys it has already read); a millisecond is enough to
-/// take what is pending and too short for anyone to notice.
-const PENDING: Duration = Duration::from_millis(1);
+/// How long to wait for one more event of a burst: only what is already
+/// there. Not zero: crossterm's poll(2) reader does not look at the
+/// terminal at all for a zero timeout (not even at the keys it has already
+/// read). Not a millisecond either: poll(2) counts in whole milliseconds,
+/// so crossterm calls it with 0 over and over until the time is up, about
+/// 1,100 times (1 ms of CPU for every key). A microsecond is one look at
+/// what crossterm holds and one poll(2) of the terminal; the rest of a
+/// burst still being written is taken by the next `read`, one draw later.
+const PENDING: Duration = Duration::from_micros(1);
 
 /// Keys whose escape sequence crossterm cut in two. It reads the terminal
 /// in pieces, and when a piece ends right after the ESC that starts a

@@ -16,6 +16,7 @@ fn unsafe_chars(text: &str) -> Vec<char> {
             (c.is_control() && c != '\n')
                 || ('\u{202A}'..='\u{202E}').contains(&c)
                 || ('\u{2066}'..='\u{2069}').contains(&c)
+                || ['\u{200B}', '\u{200E}', '\u{200F}', '\u{FEFF}', '\u{2028}'].contains(&c)
         })
         .collect()
 }
@@ -61,6 +62,23 @@ fn run_with_full_stdout(args: &[&str]) -> (i32, String) {
     let err = std::thread::spawn(move || std::io::read_to_string(&mut err).unwrap());
     let status = wait(&mut child, args);
     (status.code().unwrap(), err.join().unwrap())
+}
+
+#[test]
+fn help_and_version_that_cannot_be_written_fail() {
+    for args in [["--help"], ["--version"]] {
+        let (code, err) = run_with_full_stdout(&args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "agent-loop-sim: cannot write the output: No space left on device",
+            "{args:?}"
+        );
+    }
+    let help = run(&["--help"]);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("Usage"), "{}", help.stdout);
+    assert_eq!(run(&["--no-such-option"]).code, 2);
 }
 
 #[test]
@@ -286,6 +304,26 @@ fn file_names_and_errors_are_escaped_where_they_are_printed() {
 }
 
 #[test]
+fn transcript_grows_linearly_with_the_run() {
+    let size = |calls: u32| {
+        let file = scenario_file(&format!("long-{calls}.json"), &long_scenario::json(calls));
+        let out = run(&["transcript", &file, "--lang", "en"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.stdout.len()
+    };
+    let (half, full) = (size(1000), size(2000));
+    assert!(
+        full < 20 * 1024 * 1024,
+        "a 2,000-call transcript is {full} bytes, over 20 MB"
+    );
+    let ratio = full as f64 / half as f64;
+    assert!(
+        (1.9..2.2).contains(&ratio),
+        "{half} → {full} bytes: ×{ratio:.2}"
+    );
+}
+
+#[test]
 fn trace_grows_linearly_with_the_run() {
     let size = |calls: u32| {
         let file = scenario_file(&format!("long-{calls}.json"), &long_scenario::json(calls));
@@ -304,4 +342,203 @@ fn trace_grows_linearly_with_the_run() {
         (1.9..2.2).contains(&ratio),
         "{half} → {full} bytes: ×{ratio:.2}"
     );
+}
+
+#[test]
+fn chat_and_codex_arguments_names_and_texts_reach_no_output_raw() {
+    // Escaped in the file's JSON, so a reader sees them only once it parses.
+    let evil = "a\u{9b}2J\u{202e}b\u{7f}c\u{200b}d\u{feff}e\u{2066}f\u{200f}g";
+    let args = serde_json::json!({"path": evil, evil: [evil]}).to_string();
+    let chat = serde_json::json!([
+        {"role": "user", "content": format!("read {evil}")},
+        {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "c1", "type": "function", "function": {"name": "read_file", "arguments": args}}
+        ]},
+        {"role": "tool", "tool_call_id": "c1", "content": evil},
+        {"role": "assistant", "content": "Done."}
+    ]);
+    let line = |kind: &str, payload: serde_json::Value| {
+        serde_json::json!({"timestamp": "2026-11-30T10:00:00.000Z", "type": kind, "payload": payload})
+            .to_string()
+    };
+    let codex = [
+        line("session_meta", serde_json::json!({"id": "x", "cwd": "/x", "originator": "codex_cli_rs", "cli_version": "0"})),
+        line("response_item", serde_json::json!({"type": "message", "role": "user", "content": [{"type": "input_text", "text": evil}]})),
+        line("response_item", serde_json::json!({"type": "function_call", "name": "shell", "arguments": serde_json::json!({"command": ["cat", evil]}).to_string(), "call_id": "call_1"})),
+        line("response_item", serde_json::json!({"type": "function_call_output", "call_id": "call_1", "output": evil})),
+        line("response_item", serde_json::json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Done."}]})),
+    ]
+    .join("\n");
+    // The file names: an OSC 0 (window title) and an OSC 52 (clipboard).
+    let files = [
+        scenario_file("chat-\u{1b}]0;owned\u{7}.json", &chat.to_string()),
+        scenario_file("codex-\u{1b}]52;c;aGk=\u{7}.jsonl", &codex),
+    ];
+    for file in &files {
+        for args in [
+            vec!["transcript", "--transcript", file, "--lang", "en"],
+            vec!["transcript", "--transcript", file],
+            vec!["trace", "--transcript", file],
+            vec!["trace", "--full-context", "--transcript", file],
+        ] {
+            let out = run(&args);
+            assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+            assert_eq!(unsafe_chars(&out.stdout), Vec::<char>::new(), "{args:?}");
+            assert_eq!(unsafe_chars(&out.stderr), Vec::<char>::new(), "{args:?}");
+            assert!(out.stdout.contains("\\u{9b}2J"), "{args:?}: {}", out.stdout);
+        }
+        for format in ["txt", "svg", "html", "cast", "ansi"] {
+            let dir = export_dir(&format!("evil-{format}"));
+            let args = [
+                "export",
+                "--transcript",
+                file,
+                "--format",
+                format,
+                "--out",
+                &dir,
+            ];
+            let out = run(&args);
+            assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+            assert!(files_in(&dir) > 0, "{args:?}");
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                assert_eq!(unsafe_chars(&name), Vec::<char>::new(), "{name}");
+                let text = std::fs::read_to_string(&path).unwrap();
+                // ANSI figures and casts hold their own escapes: look at
+                // the text between them.
+                let text = match format {
+                    "ansi" | "cast" => strip_sgr(&text),
+                    _ => text,
+                };
+                let found: Vec<char> = unsafe_chars(&text)
+                    .into_iter()
+                    .filter(|c| !matches!(c, '\t' | '\r'))
+                    .collect();
+                assert_eq!(found, Vec::<char>::new(), "{name}");
+            }
+        }
+    }
+}
+
+/// The text of an ANSI figure or a cast without its colour escapes
+/// (`ESC [ … m`) and cursor moves (`ESC [ … H`), and a cast's JSON escapes
+/// (`\u001b`) read as what they are.
+fn strip_sgr(text: &str) -> String {
+    let text = text.replace("\\u001b", "\u{1b}");
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' && chars.peek() == Some(&'[') {
+            chars.next();
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `tests/secrets/fake-keys.tsv`: (format, secret, the text holding it).
+fn fake_keys() -> Vec<(String, String, String)> {
+    include_str!("secrets/fake-keys.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let f: Vec<String> = l.split('\t').map(|f| f.replace("\\n", "\n")).collect();
+            let text = f[2].replace("{}", &f[1]);
+            (f[0].clone(), f[1].clone(), text)
+        })
+        .collect()
+}
+
+#[test]
+fn redact_hides_every_fake_key_in_every_output() {
+    // Each secret three times: in the user's text, in a tool call's
+    // arguments (a command, and a value named by its key), in a result.
+    let keys = fake_keys();
+    let mut messages = vec![];
+    for (k, (format, secret, text)) in keys.iter().enumerate() {
+        messages.push(serde_json::json!({"role": "user", "content": format!("{format}: {text}")}));
+        let args = serde_json::json!({"cmd": text, "api_key": secret}).to_string();
+        messages.push(serde_json::json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": format!("call_{k}"), "type": "function", "function": {"name": "run", "arguments": args}}
+        ]}));
+        messages.push(
+            serde_json::json!({"role": "tool", "tool_call_id": format!("call_{k}"), "content": text}),
+        );
+    }
+    messages.push(serde_json::json!({"role": "assistant", "content": "Done."}));
+    let file = scenario_file(
+        "fake-keys.json",
+        &serde_json::Value::Array(messages).to_string(),
+    );
+    let mut outputs = vec![];
+    for args in [
+        vec!["trace", "--transcript", &file, "--redact"],
+        vec!["trace", "--full-context", "--transcript", &file, "--redact"],
+        vec!["transcript", "--transcript", &file, "--redact"],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        outputs.push((args.join(" "), out.stdout));
+    }
+    for format in ["txt", "svg", "html", "cast"] {
+        let dir = export_dir(&format!("fake-keys-{format}"));
+        let args = [
+            "export",
+            "--transcript",
+            &file,
+            "--redact",
+            "--format",
+            format,
+            "--out",
+            &dir,
+        ];
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let mut all = String::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            all.push_str(&text);
+            // An SVG draws each character in its own element: the text is
+            // what is left without the tags.
+            if format == "svg" || format == "html" {
+                let mut inside = false;
+                all.extend(text.chars().filter(|&c| {
+                    let keep = !inside && c != '<';
+                    inside = (inside || c == '<') && c != '>';
+                    keep
+                }));
+            }
+        }
+        outputs.push((format!("export {format}"), all));
+    }
+    let mut leaks = vec![];
+    for (what, text) in &outputs {
+        for (format, secret, _) in &keys {
+            // JSON and SVG escape `/`, `"` and `<` their own way: look for a
+            // run of the secret's letters and digits.
+            let core: String = secret
+                .chars()
+                .skip_while(|c| !c.is_ascii_alphanumeric())
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            let core = if core.len() >= 8 {
+                core
+            } else {
+                secret.clone()
+            };
+            if text.contains(&core) {
+                leaks.push(format!("{what}: {format} ({core})"));
+            }
+        }
+        assert!(text.contains("[redacted: "), "{what}");
+    }
+    assert!(leaks.is_empty(), "{}", leaks.join("\n"));
 }

@@ -30,6 +30,32 @@ fn the_default_run_reads_step_by_step_with_its_pairing() {
 }
 
 #[test]
+fn each_message_is_written_once_and_the_whole_context_on_request() {
+    let linear = run(&["transcript", "read-config-timeout", "--lang", "en"]).stdout;
+    // Model call #2 names the task it sent before and writes what is new.
+    assert!(
+        linear.contains("  already sent on an earlier call (shown there): 1 · --full-context"),
+        "{linear}"
+    );
+    assert_eq!(linear.matches("  + 1. user: ").count(), 1, "{linear}");
+    assert!(!linear.contains("    1. user: "), "{linear}");
+    let full = run(&[
+        "transcript",
+        "read-config-timeout",
+        "--lang",
+        "en",
+        "--full-context",
+    ]);
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    let full = full.stdout;
+    assert!(full.contains("    1. user: "), "{full}");
+    assert!(!full.contains("already sent"), "{full}");
+    // The same steps either way; only the contexts differ.
+    let steps = |t: &str| t.lines().filter(|l| l.starts_with("Step ")).count();
+    assert_eq!(steps(&linear), steps(&full));
+}
+
+#[test]
 fn every_scenario_in_both_languages_has_every_step_and_no_box_drawing() {
     for (name, _) in CATALOG {
         let steps = load::load(name).unwrap().trace(Lang::En).len();

@@ -6,6 +6,14 @@
 /// The scenario as JSON, with a budget of `calls` model calls. Its trace has
 /// `5 * calls + 2` steps and ends `budget_exhausted`.
 pub fn json(calls: u32) -> String {
+    with_files(calls, 0)
+}
+
+/// `json(calls)` with `files` more files in the workspace
+/// (`src/file-00001.rs`, …), which the model never reads: the disk line
+/// of the context panel lists them.
+#[allow(dead_code)] // The example prints `json` only.
+pub fn with_files(calls: u32, files: usize) -> String {
     let text = |zh: &str, en: &str| serde_json::json!({ "zh": zh, "en": en });
     let scenario = serde_json::json!({
         "name": "long-reader",
@@ -50,5 +58,9 @@ pub fn json(calls: u32) -> String {
         ],
         "expect": "budget_exhausted"
     });
+    let mut scenario = scenario;
+    for k in 1..=files {
+        scenario["files"][format!("src/file-{k:05}.rs")] = "fn main() {}".into();
+    }
     serde_json::to_string_pretty(&scenario).expect("a JSON value always serializes")
 }

@@ -558,9 +558,20 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
                             .args
                             .pairs
                             .into_iter()
-                            .map(|(k, v)| (clean(&k), clean(&v)))
+                            .map(|(k, v)| {
+                                let k = clean(&k);
+                                let v = match redact {
+                                    // The name says what the value is: `{"password": "x"}`.
+                                    true => super::redact::redact_named(&k, &super::clean(&v)),
+                                    false => clean(&v),
+                                };
+                                (k, v)
+                            })
                             .collect(),
-                        raw: c.args.raw.as_deref().map(clean),
+                        raw: c.args.raw.as_deref().map(|raw| match redact {
+                            true => super::redact::redact(&super::clean_json(raw)).into_owned(),
+                            false => super::clean_json(raw),
+                        }),
                     },
                 })
                 .collect(),

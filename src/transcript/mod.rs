@@ -202,11 +202,14 @@ fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// The file's name without its folders, for titles (folders may be private).
+/// The file's name without its folders, for titles (folders may be
+/// private), made safe: a name is text from outside like any other (an
+/// `ESC ] 0 ;` in it would retitle the window, an OSC 52 set the clipboard).
 fn display_name(path: &str) -> String {
-    Path::new(path)
+    let name = Path::new(path)
         .file_name()
-        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
+    crate::safe::escape(&name).into_owned()
 }
 
 /// The first byte that is not whitespace or a UTF-8 byte-order mark, left
@@ -513,6 +516,46 @@ pub(crate) fn clean(s: &str) -> String {
     crate::safe::for_screen(&spaced).into_owned()
 }
 
+/// A JSON text from the file (a tool call's arguments) made safe as its
+/// values will be shown: the trace parses it, so an escape such as
+/// `\u009b` or `\u202e` in a string would come out raw. Every key and
+/// string is cleaned like any text and the JSON written back; the text is
+/// kept as it is when nothing changes, and cleaned as text when it is not
+/// JSON.
+pub(crate) fn clean_json(raw: &str) -> String {
+    fn strings(value: &mut Value) -> bool {
+        match value {
+            Value::String(s) => match crate::safe::for_screen(s) {
+                std::borrow::Cow::Owned(safe) => {
+                    *s = safe;
+                    true
+                }
+                std::borrow::Cow::Borrowed(_) => false,
+            },
+            Value::Array(items) => items.iter_mut().fold(false, |c, v| strings(v) | c),
+            Value::Object(map) => {
+                let unsafe_key = map.keys().any(|k| k.as_str() != crate::safe::for_screen(k));
+                if unsafe_key {
+                    *map = std::mem::take(map)
+                        .into_iter()
+                        .map(|(k, v)| (crate::safe::for_screen(&k).into_owned(), v))
+                        .collect();
+                }
+                map.values_mut().fold(unsafe_key, |c, v| strings(v) | c)
+            }
+            _ => false,
+        }
+    }
+    match serde_json::from_str::<Value>(raw) {
+        Ok(mut value) => match strings(&mut value) {
+            true => value.to_string(),
+            false if raw.contains(['\t', '\r']) => clean(raw),
+            false => raw.to_string(),
+        },
+        Err(_) => clean(raw),
+    }
+}
+
 /// A transcript value split into what it holds: a bare list of messages or
 /// items, a request body, a response, or both (`{request, response}`, a
 /// batch line `{custom_id, body | params}`).
@@ -650,5 +693,16 @@ mod tests {
         assert_eq!(clean("\u{202e}evil"), "\\u{202e}evil");
         assert_eq!(clean("tab\there\r\nnext"), "tab    here\nnext");
         assert_eq!(clean("中文 ok"), "中文 ok");
+        // Arguments: escapes in JSON strings are what the trace will show.
+        assert_eq!(
+            clean_json(r#"{"path": "a\u009b2J\u202eb", "n": 1}"#),
+            r#"{"path":"a\\u{9b}2J\\u{202e}b","n":1}"#
+        );
+        assert_eq!(
+            clean_json(r#"{"p\u001b": ["\u200b"]}"#),
+            r#"{"p\\u{1b}":["\\u{200b}"]}"#
+        );
+        assert_eq!(clean_json(r#"{"path": "ok"}"#), r#"{"path": "ok"}"#);
+        assert_eq!(clean_json("not json \u{1b}"), "not json \\u{1b}");
     }
 }

@@ -1,91 +1,672 @@
 //! `--redact`: likely secrets in a transcript masked before anything is
 //! stored, so neither the screen nor any export can show them. Transcripts
 //! hold whatever people pasted: API keys, tokens, bearer headers, private
-//! keys, email addresses. The patterns aim at the common shapes; they are no
-//! guarantee, and the README says to look before sharing.
+//! keys, email addresses. They are no guarantee, and the README says to
+//! look before sharing.
+//!
+//! The rules are gitleaks' default list (`gitleaks/gitleaks.toml`, vendored
+//! unchanged with its MIT licence), read the way gitleaks reads them: a
+//! rule runs only on text holding one of its keywords; the secret is its
+//! `secretGroup`, else its first non-empty group, else the whole match; a
+//! secret whose Shannon entropy is not above the rule's `entropy` is left;
+//! so is one that an allowlist (global or the rule's) allows by regex or
+//! stop word. Path and commit allowlists do not apply to a transcript.
+//!
+//! A few rules of our own come after them, for what a scanner of source
+//! code leaves to its allowlists but a transcript should not show: a
+//! password of any length after `password=`, a bearer or basic header,
+//! the credentials of a URL (`https://user:pass@host`), a private key cut
+//! off before its END line, and email addresses.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use regex::{Regex, RegexBuilder};
+use serde::Deserialize;
 
-static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
+/// gitleaks' default configuration, as released.
+const GITLEAKS: &str = include_str!("gitleaks/gitleaks.toml");
+
+#[derive(Deserialize)]
+struct Config {
+    allowlist: Option<AllowlistToml>,
+    rules: Vec<RuleToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleToml {
+    id: String,
+    regex: Option<String>,
+    #[serde(default)]
+    entropy: f64,
+    #[serde(default)]
+    keywords: Vec<String>,
+    #[serde(default)]
+    secret_group: usize,
+    #[serde(default)]
+    allowlists: Vec<AllowlistToml>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AllowlistToml {
+    #[serde(default)]
+    regexes: Vec<String>,
+    regex_target: Option<String>,
+    #[serde(default)]
+    stopwords: Vec<String>,
+    #[serde(default)]
+    paths: Vec<String>,
+    #[serde(default)]
+    commits: Vec<String>,
+    condition: Option<String>,
+}
+
+/// What an allowlist's regexes are tried on.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Target {
+    Secret,
+    Match,
+    Line,
+}
+
+struct Allowlist {
+    regexes: Vec<Regex>,
+    target: Target,
+    stopwords: Option<AhoCorasick>,
+}
+
+impl Allowlist {
+    /// None for a list that can never allow a finding in a transcript: one
+    /// that also needs a path or a commit (`condition = "AND"`), or one of
+    /// paths and commits only.
+    fn new(toml: &AllowlistToml) -> Result<Option<Self>, String> {
+        let and = toml.condition.as_deref() == Some("AND");
+        let needs_place = !toml.paths.is_empty() || !toml.commits.is_empty();
+        if (and && needs_place) || (toml.regexes.is_empty() && toml.stopwords.is_empty()) {
+            return Ok(None);
+        }
+        let target = match toml.regex_target.as_deref() {
+            None | Some("") | Some("secret") => Target::Secret,
+            Some("match") => Target::Match,
+            Some("line") => Target::Line,
+            Some(other) => return Err(format!("unknown regexTarget {other:?}")),
+        };
+        let regexes = toml
+            .regexes
+            .iter()
+            .map(|r| compile(r))
+            .collect::<Result<_, _>>()?;
+        let stopwords = match toml.stopwords.is_empty() {
+            true => None,
+            false => Some(
+                AhoCorasickBuilder::new()
+                    .ascii_case_insensitive(true)
+                    .build(&toml.stopwords)
+                    .map_err(|e| e.to_string())?,
+            ),
+        };
+        Ok(Some(Allowlist {
+            regexes,
+            target,
+            stopwords,
+        }))
+    }
+
+    fn allows(&self, secret: &str, whole: &str, line: &str) -> bool {
+        let target = match self.target {
+            Target::Secret => secret,
+            Target::Match => whole,
+            Target::Line => line,
+        };
+        (!target.is_empty() && self.regexes.iter().any(|r| r.is_match(target)))
+            || self
+                .stopwords
+                .as_ref()
+                .is_some_and(|words| words.is_match(secret))
+    }
+}
+
+struct Rule {
+    id: String,
+    regex: Regex,
+    entropy: f64,
+    secret_group: usize,
+    allowlists: Vec<Allowlist>,
+    /// gitleaks' catch-all: a finding of a specific rule names it better.
+    generic: bool,
+}
+
+struct Rules {
+    rules: Vec<Rule>,
+    /// Every keyword of every rule, ASCII case-insensitive.
+    keywords: AhoCorasick,
+    /// For each keyword, the rules it wakes.
+    keyword_rules: Vec<Vec<usize>>,
+    /// Rules without keywords, run on every text.
+    always: Vec<usize>,
+    global: Vec<Allowlist>,
+}
+
+fn compile(pattern: &str) -> Result<Regex, String> {
+    RegexBuilder::new(&go_syntax(pattern))
+        .size_limit(1 << 24)
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// A Go pattern in Rust's syntax, meaning what it means in Go:
+/// - Go's `\w`, `\d`, `\s` and `\b` are ASCII; Rust's are Unicode (and
+///   `[\w-]{50,1000}` in Unicode outgrows any size limit), so they become
+///   ASCII classes (`[[:word:]]`, `(?-u:\b)`).
+/// - Go takes a `{` that starts no repetition (`{\d+}`, `${{ env }}`) as a
+///   literal; Rust wants it escaped. Braces of a repetition (`{3}`, `{2,}`,
+///   `{1,5}`) and everything in a class stay as they are.
+fn go_syntax(pattern: &str) -> Cow<'_, str> {
+    if !pattern.contains(['{', '}', '\\']) {
+        return Cow::Borrowed(pattern);
+    }
+    let bytes = pattern.as_bytes();
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let (mut i, mut in_class, mut open_rep) = (0, false, false);
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\\' if i + 1 < bytes.len() && ascii_class(bytes[i + 1], in_class).is_some() => {
+                out.push_str(ascii_class(bytes[i + 1], in_class).unwrap_or_default());
+                i += 2;
+                continue;
+            }
+            b'\\' => {
+                let end = (i + 2).min(bytes.len());
+                // A char boundary: escapes are ASCII, the next byte may not be.
+                let end = (end..=bytes.len())
+                    .find(|&e| pattern.is_char_boundary(e))
+                    .unwrap_or(bytes.len());
+                out.push_str(&pattern[i..end]);
+                i = end;
+                continue;
+            }
+            b'[' if !in_class => {
+                in_class = true;
+                out.push('[');
+                i += 1;
+                // A `]` (after an optional `^`) first in a class is literal.
+                if bytes.get(i) == Some(&b'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if bytes.get(i) == Some(&b']') {
+                    out.push(']');
+                    i += 1;
+                }
+                continue;
+            }
+            b']' if in_class => in_class = false,
+            b'{' if !in_class => {
+                let rest = &pattern[i + 1..];
+                let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                let after = &rest[digits..];
+                let tail = after
+                    .strip_prefix(',')
+                    .map(|t| &t[t.bytes().take_while(u8::is_ascii_digit).count()..]);
+                let repetition = digits > 0
+                    && (after.starts_with('}') || tail.is_some_and(|t| t.starts_with('}')));
+                if repetition {
+                    open_rep = true;
+                } else {
+                    out.push_str("\\{");
+                    i += 1;
+                    continue;
+                }
+            }
+            b'}' if !in_class => {
+                if !open_rep {
+                    out.push_str("\\}");
+                    i += 1;
+                    continue;
+                }
+                open_rep = false;
+            }
+            _ => {}
+        }
+        let end = (i + 1..=bytes.len())
+            .find(|&e| pattern.is_char_boundary(e))
+            .unwrap_or(bytes.len());
+        out.push_str(&pattern[i..end]);
+        i = end;
+    }
+    Cow::Owned(out)
+}
+
+/// Go's ASCII meaning of a Perl class `\c`, in a class or outside one.
+fn ascii_class(c: u8, in_class: bool) -> Option<&'static str> {
+    Some(match (c, in_class) {
+        (b'w', false) => "[[:word:]]",
+        (b'w', true) => "[:word:]",
+        (b'W', false) => "[^[:word:]]",
+        (b'W', true) => "[:^word:]",
+        (b'd', false) => "[0-9]",
+        (b'd', true) => "0-9",
+        (b'D', false) => "[^0-9]",
+        (b'D', true) => "[:^digit:]",
+        (b's', false) => "[\\t\\n\\f\\r ]",
+        (b's', true) => "\\t\\n\\f\\r ",
+        (b'S', false) => "[^\\t\\n\\f\\r ]",
+        (b'b', false) => "(?-u:\\b)",
+        (b'B', false) => "(?-u:\\B)",
+        _ => return None,
+    })
+}
+
+fn load_rules(text: &str) -> Result<Rules, String> {
+    let config: Config = toml::from_str(text).map_err(|e| e.to_string())?;
+    let global = match &config.allowlist {
+        Some(list) => Allowlist::new(list)?.into_iter().collect(),
+        None => Vec::new(),
+    };
+    let mut rules = Vec::new();
+    let mut keyword_list: Vec<String> = Vec::new();
+    let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
+    let mut always = Vec::new();
+    for rule in config.rules {
+        // A rule of file paths only finds files, not text.
+        let Some(pattern) = rule.regex else { continue };
+        let regex = compile(&pattern).map_err(|e| format!("rule {}: {e}", rule.id))?;
+        let allowlists = rule
+            .allowlists
+            .iter()
+            .map(Allowlist::new)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("rule {}: {e}", rule.id))?
+            .into_iter()
+            .flatten()
+            .collect();
+        let index = rules.len();
+        if rule.keywords.is_empty() {
+            always.push(index);
+        }
+        for keyword in &rule.keywords {
+            let keyword = keyword.to_ascii_lowercase();
+            match keyword_list.iter().position(|k| *k == keyword) {
+                Some(k) => keyword_rules[k].push(index),
+                None => {
+                    keyword_list.push(keyword);
+                    keyword_rules.push(vec![index]);
+                }
+            }
+        }
+        rules.push(Rule {
+            generic: rule.id == "generic-api-key",
+            id: rule.id,
+            regex,
+            entropy: rule.entropy,
+            secret_group: rule.secret_group,
+            allowlists,
+        });
+    }
+    let keywords = AhoCorasickBuilder::new()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .build(&keyword_list)
+        .map_err(|e| e.to_string())?;
+    Ok(Rules {
+        rules,
+        keywords,
+        keyword_rules,
+        always,
+        global,
+    })
+}
+
+static GITLEAKS_RULES: LazyLock<Rules> =
+    LazyLock::new(|| load_rules(GITLEAKS).expect("the vendored gitleaks rules load (tested)"));
+
+/// Our own rules, after gitleaks': (pattern, the group that is the
+/// secret, its label). A group `name`, where there is one, is the name
+/// the secret is assigned to.
+static OWN: LazyLock<Vec<(Regex, usize, &'static str)>> = LazyLock::new(|| {
     [
         (
-            r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
-            "[redacted: private key]",
+            r"(?i)-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)",
+            0,
+            "private-key",
         ),
         (
-            r"(?i)\b(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{12,}",
-            "$1 [redacted]",
+            // A credential holds a digit or a symbol: "token verification" is words.
+            r"(?i)\b(?:bearer|basic|token)\s+([A-Za-z0-9._~+/=-]*[0-9_~+/=-][A-Za-z0-9._~+/=-]*)",
+            1,
+            "authorization",
         ),
         (
-            r"\b(?:sk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|hf_[A-Za-z0-9]{20,})",
-            "[redacted: key]",
+            r"(?i)\b[a-z][a-z0-9+.-]*://[^\s/:@]*:([^\s/@]+)@",
+            1,
+            "url-password",
         ),
         (
-            r#"(?i)\b([A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|password|passwd)[A-Za-z0-9_]*)("?\s*[:=]\s*["']?)[^\s"',;\[]{6,}"#,
-            "$1$2[redacted]",
+            r#"(?i)\b(?P<name>[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credential)[A-Za-z0-9_]*)\\?"?\s*[:=]\s*\\?["']?([^\s"',;\[\]{}\\]{4,})"#,
+            2,
+            "assignment",
+        ),
+        (
+            // Keys by their prefix alone: gitleaks wants one of `'" ;` or
+            // the end after them, and a sentence puts `.` or `,` there.
+            r"\b(?:sk-(?:ant-[a-z]+[0-9]*-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abeoprs]-[A-Za-z0-9-]{10,}|AIza[A-Za-z0-9_-]{35}|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}|hf_[A-Za-z0-9]{30,})",
+            0,
+            "key",
+        ),
+        (
+            r"\bey[A-Za-z0-9_-]{10,}\.ey[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]*",
+            0,
+            "jwt",
         ),
         (
             r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b",
-            "[redacted: email]",
+            0,
+            "email",
         ),
     ]
     .into_iter()
-    .map(|(p, with)| (Regex::new(p).expect("a valid pattern"), with))
+    .map(|(p, group, label)| (Regex::new(p).expect("a valid pattern"), group, label))
     .collect()
 });
 
-/// The text with likely secrets replaced by `[redacted: …]`.
-pub fn redact(text: &str) -> Cow<'_, str> {
-    let mut out = Cow::Borrowed(text);
-    for (pattern, with) in PATTERNS.iter() {
-        if let Cow::Owned(s) = pattern.replace_all(&out, *with) {
-            out = Cow::Owned(s);
+/// The name of a value that holds a secret whatever it looks like: an
+/// argument `{"password": "…"}`, a header `Authorization`.
+static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:api[_.-]?key|secret|token|passw(?:or)?d|^pwd$|credential|creds|private[_.-]?key|access[_.-]?key|^authorization$|^cookie$|session[_.-]?id)",
+    )
+    .expect("a valid pattern")
+});
+
+/// Shannon entropy in bits per character, over the byte length as gitleaks
+/// computes it.
+fn entropy(text: &str) -> f64 {
+    if text.is_empty() {
+        return 0.0;
+    }
+    let mut counts: std::collections::HashMap<char, usize> = Default::default();
+    for c in text.chars() {
+        *counts.entry(c).or_default() += 1;
+    }
+    let n = text.len() as f64;
+    counts
+        .values()
+        .map(|&count| {
+            let p = count as f64 / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// A part of the text to mask, with the rule that found it.
+struct Span<'r> {
+    start: usize,
+    end: usize,
+    label: &'r str,
+    /// Lower names the secret better (a specific rule before a catch-all).
+    rank: u8,
+}
+
+fn line_around(text: &str, start: usize, end: usize) -> &str {
+    let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    &text[from..to]
+}
+
+fn gitleaks_spans<'r>(rules: &'r Rules, text: &str, spans: &mut Vec<Span<'r>>) {
+    let mut woken = vec![false; rules.rules.len()];
+    for &i in &rules.always {
+        woken[i] = true;
+    }
+    for m in rules.keywords.find_overlapping_iter(text) {
+        for &i in &rules.keyword_rules[m.pattern().as_usize()] {
+            woken[i] = true;
         }
     }
-    out
+    for (rule, _) in rules.rules.iter().zip(&woken).filter(|(_, w)| **w) {
+        for caps in rule.regex.captures_iter(text) {
+            let whole = caps.get(0).expect("group 0 is the match");
+            let secret = match rule.secret_group {
+                0 => (1..caps.len())
+                    .filter_map(|g| caps.get(g))
+                    .find(|g| !g.is_empty())
+                    .unwrap_or(whole),
+                g => match caps.get(g) {
+                    Some(m) => m,
+                    None => continue,
+                },
+            };
+            let value = secret.as_str().trim_matches('\n');
+            if rule.entropy != 0.0 && entropy(value) <= rule.entropy {
+                continue;
+            }
+            let line = line_around(text, whole.start(), whole.end());
+            let allowed =
+                |lists: &[Allowlist]| lists.iter().any(|a| a.allows(value, whole.as_str(), line));
+            if allowed(&rules.global) || allowed(&rule.allowlists) {
+                continue;
+            }
+            spans.push(Span {
+                start: secret.start(),
+                end: secret.end(),
+                label: &rule.id,
+                rank: u8::from(rule.generic),
+            });
+        }
+    }
+}
+
+/// The text with likely secrets replaced by `[redacted: RULE]`, RULE
+/// naming what was found (`aws-access-token`, `jwt`, `email`, …).
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let mut spans = Vec::new();
+    gitleaks_spans(&GITLEAKS_RULES, text, &mut spans);
+    for (regex, group, label) in OWN.iter() {
+        for caps in regex.captures_iter(text) {
+            // `max_tokens: 4096` is a count, not a token.
+            let count = caps
+                .name("name")
+                .is_some_and(|n| n.as_str().to_ascii_lowercase().ends_with("tokens"));
+            let short = *label == "authorization" && caps.get(*group).is_some_and(|m| m.len() < 12);
+            if count || short {
+                continue;
+            }
+            if let Some(m) = caps.get(*group).filter(|m| !m.is_empty()) {
+                spans.push(Span {
+                    start: m.start(),
+                    end: m.end(),
+                    label,
+                    rank: 2,
+                });
+            }
+        }
+    }
+    if spans.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    // `user:pass@host` reads as an email from `pass` on: the host stays.
+    let passwords: Vec<(usize, usize)> = spans
+        .iter()
+        .filter(|s| s.label == "url-password")
+        .map(|s| (s.start, s.end))
+        .collect();
+    spans.retain(|s| {
+        s.label != "email" || !passwords.iter().any(|&(a, b)| (a..b).contains(&s.start))
+    });
+    spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    let mut k = 0;
+    while k < spans.len() {
+        // Overlapping findings are masked as one, named by the best rule.
+        let (start, mut end, mut best) = (spans[k].start, spans[k].end, &spans[k]);
+        k += 1;
+        while k < spans.len() && spans[k].start < end {
+            end = end.max(spans[k].end);
+            if spans[k].rank < best.rank {
+                best = &spans[k];
+            }
+            k += 1;
+        }
+        let start = start.max(at);
+        out.push_str(&text[at..start]);
+        out.push_str("[redacted: ");
+        out.push_str(best.label);
+        out.push(']');
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    Cow::Owned(out)
+}
+
+/// A named value (a tool call's argument, a header): masked whole when its
+/// name says it holds a secret, else as any text.
+pub fn redact_named(name: &str, value: &str) -> String {
+    if !value.is_empty() && SECRET_NAME.is_match(name) {
+        return "[redacted: assignment]".to_string();
+    }
+    redact(value).into_owned()
 }
 
 #[cfg(test)]
 mod tests {
-    use super::redact;
+    use super::*;
+
+    #[test]
+    fn every_vendored_rule_loads_and_compiles() {
+        let rules = load_rules(GITLEAKS).expect("rules");
+        assert!(rules.rules.len() > 200, "{}", rules.rules.len());
+        for id in [
+            "aws-access-token",
+            "github-pat",
+            "gitlab-pat",
+            "slack-bot-token",
+            "stripe-access-token",
+            "gcp-api-key",
+            "openai-api-key",
+            "anthropic-api-key",
+            "npm-access-token",
+            "pypi-upload-token",
+            "jwt",
+            "private-key",
+            "generic-api-key",
+        ] {
+            assert!(rules.rules.iter().any(|r| r.id == id), "{id}");
+        }
+        // The catch-all keeps its allowlists, stop words included.
+        let generic = rules.rules.iter().find(|r| r.generic).unwrap();
+        assert!(generic.allowlists.iter().any(|a| a.stopwords.is_some()));
+    }
+
+    #[test]
+    fn go_literal_braces_are_escaped_and_repetitions_kept() {
+        assert_eq!(go_syntax(r"^\$(?:x+|{x+})$"), r"^\$(?:x+|\{x+\})$");
+        assert_eq!(go_syntax(r"[a-z]{3,}x{2}y{1,5}"), r"[a-z]{3,}x{2}y{1,5}");
+        assert_eq!(go_syntax(r"\b[\w.-]\d"), r"(?-u:\b)[[:word:].-][0-9]");
+        assert_eq!(go_syntax(r"[{}]\{a"), r"[{}]\{a");
+        assert_eq!(go_syntax(r"^\{\{[ \t]*x}}$"), r"^\{\{[ \t]*x\}\}$");
+    }
+
+    #[test]
+    fn entropy_is_gitleaks_shannon_entropy() {
+        assert_eq!(entropy(""), 0.0);
+        assert_eq!(entropy("aaaa"), 0.0);
+        assert!((entropy("abcd") - 2.0).abs() < 1e-9);
+    }
 
     #[test]
     fn likely_secrets_are_masked_and_ordinary_text_is_not() {
         let cases = [
             (
-                "key sk-proj-abcdefghijklmnop1234 here",
-                "key [redacted: key] here",
-            ),
-            (
                 "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc",
-                "Authorization: Bearer [redacted]",
+                "Authorization: Bearer [redacted: authorization]",
             ),
             (
-                "export GITHUB_TOKEN=ghp_0123456789abcdefghijABCD",
-                "export GITHUB_TOKEN=[redacted: key]",
+                "password: hunter2hunter2",
+                "password: [redacted: assignment]",
             ),
-            ("password: hunter2hunter2", "password: [redacted]"),
+            ("password=hunter2", "password=[redacted: assignment]"),
+            (
+                r#"{"cmd": "{\"password\": \"hunter2\"}"}"#,
+                r#"{"cmd": "{\"password\": \"[redacted: assignment]\"}"}"#,
+            ),
             (
                 "{\"api_key\": \"abc123def456\"}",
-                "{\"api_key\": \"[redacted]\"}",
+                "{\"api_key\": \"[redacted: generic-api-key]\"}",
             ),
             (
                 "write to ada@example.org now",
                 "write to [redacted: email] now",
             ),
-            ("AKIAABCDEFGHIJKLMNOP", "[redacted: key]"),
             (
-                "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n-----END OPENSSH PRIVATE KEY-----",
-                "[redacted: private key]",
+                "git clone https://ada:s3cr3t-pw@git.example.org/x.git",
+                "git clone https://ada:[redacted: url-password]@git.example.org/x.git",
+            ),
+            (
+                "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk=\n",
+                "[redacted: private-key]",
             ),
         ];
         for (input, expected) in cases {
             assert_eq!(redact(input), expected, "{input}");
         }
-        let plain = "cargo test failed: cannot find value `limit` in src/lib.rs:12";
-        assert_eq!(redact(plain), plain);
+        for plain in [
+            "cargo test failed: cannot find value `limit` in src/lib.rs:12",
+            "the timeout is 30 seconds; see config.txt",
+            "读取 config.txt：timeout=30",
+        ] {
+            assert_eq!(redact(plain), plain);
+        }
+    }
+
+    /// `tests/secrets/fake-keys.tsv`: (format, secret, the text holding it).
+    pub(crate) fn fake_keys() -> Vec<(String, String, String)> {
+        let corpus = include_str!("../../tests/secrets/fake-keys.tsv");
+        corpus
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(|l| {
+                let mut f = l.split('\t').map(|f| f.replace("\\n", "\n"));
+                let (format, secret, text) =
+                    (f.next().unwrap(), f.next().unwrap(), f.next().unwrap());
+                let text = text.replace("{}", &secret);
+                (format, secret, text)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_fake_key_of_the_corpus_is_masked_whole() {
+        let keys = fake_keys();
+        assert!(keys.len() >= 35, "{}", keys.len());
+        let mut leaks = Vec::new();
+        for (format, secret, text) in &keys {
+            let out = redact(text);
+            // Not the secret, nor any 8 characters of it in a row.
+            let chars: Vec<char> = secret.chars().collect();
+            let piece = chars
+                .windows(8)
+                .map(|w| w.iter().collect::<String>())
+                .find(|w| out.contains(w.as_str()));
+            if !out.contains("[redacted: ") || piece.is_some() {
+                leaks.push(format!("{format}: {out:?} (left {piece:?})"));
+            }
+        }
+        assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    }
+
+    #[test]
+    fn a_named_secret_is_masked_whatever_its_value() {
+        assert_eq!(redact_named("password", "x1"), "[redacted: assignment]");
+        assert_eq!(
+            redact_named("aws_secret_access_key", "abc"),
+            "[redacted: assignment]"
+        );
+        assert_eq!(redact_named("path", "config.txt"), "config.txt");
+        assert_eq!(redact_named("author", "Ada"), "Ada");
     }
 }

@@ -536,23 +536,49 @@ fn message_lines(
 }
 
 fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
-    let mut parts: Vec<String> = trace
-        .files
-        .iter()
-        .filter(|f| trace.file_exists_at(f, app.step))
-        .map(|f| f.to_string())
-        .collect();
+    // The step each file was created at, from one pass over the events
+    // (`Trace::created_at` for each file would scan them once per file).
+    let mut first_event: std::collections::HashMap<&str, Option<usize>> =
+        std::collections::HashMap::new();
+    for e in &trace.file_events {
+        first_event.entry(e.path.as_str()).or_insert(
+            (e.change == crate::trace::FileChange::Written { version: 1 }).then_some(e.step),
+        );
+    }
+    let exists = |f: &&String| {
+        first_event
+            .get(f.as_str())
+            .copied()
+            .flatten()
+            .is_none_or(|created| created <= app.step)
+    };
+    // Two lines at most, so the messages keep their room: files that do
+    // not fit are counted, never cut in the middle of a path. Only the
+    // files whose names could reach those two lines are kept: three lines'
+    // worth of width is more than two wrapped lines can hold, whatever
+    // spaces the wrapping drops.
+    let lead = i18n::lead(i18n::DISK, app.lang);
+    let budget = 3 * w.max(1) + width(&lead);
+    let (mut parts, mut total, mut used) = (Vec::new(), 0, 0);
+    for f in trace.files.iter().filter(exists) {
+        total += 1;
+        if used <= budget {
+            used += width(f) + 2;
+            parts.push(f.to_string());
+        }
+    }
     if parts.is_empty() {
         parts.push(i18n::NONE.get(app.lang).to_string());
+        total = 1;
     }
-    // Two lines at most, so the messages keep their room: files that do
-    // not fit are counted, never cut in the middle of a path.
-    let lead = i18n::lead(i18n::DISK, app.lang);
     let mut shown = parts.len();
-    let mut lines = wrap(&format!("{lead}{}", parts.join(", ")), w);
+    let mut lines = match shown == total {
+        true => wrap(&format!("{lead}{}", parts.join(", ")), w),
+        false => vec![String::new(); 3],
+    };
     while lines.len() > 2 && shown > 1 {
         shown -= 1;
-        let more = i18n::more_files(parts.len() - shown, app.lang);
+        let more = i18n::more_files(total - shown, app.lang);
         lines = wrap(&format!("{lead}{}, {more}", parts[..shown].join(", ")), w);
     }
     lines.truncate(2);
@@ -574,4 +600,86 @@ fn middle(id: &str, max: usize) -> String {
     let start: String = chars[..head.min(chars.len())].iter().collect();
     let end: String = chars[chars.len() - tail..].iter().collect();
     format!("{start}…{end}")
+}
+
+#[cfg(test)]
+mod disk_line_tests {
+    use super::*;
+    use crate::scenario::Lang;
+    use crate::theme::Theme;
+
+    fn app_with_files(names: &[String]) -> App {
+        let mut s: serde_json::Value =
+            serde_json::from_str(include_str!("../../scenarios/read-config-timeout.json")).unwrap();
+        for name in names {
+            s["files"][name] = "x".into();
+        }
+        let loaded = crate::load::prepare("<test>", s.to_string().as_bytes()).unwrap();
+        App::new(loaded, Lang::En, Theme::DARK)
+    }
+
+    /// The line as it was computed before issue 22: every file, re-wrapped
+    /// once for each file dropped.
+    fn every_file_rewrapped(app: &App, w: usize) -> Vec<String> {
+        let trace = app.trace();
+        let parts: Vec<String> = trace
+            .files
+            .iter()
+            .filter(|f| trace.file_exists_at(f, app.step))
+            .cloned()
+            .collect();
+        let lead = i18n::lead(i18n::DISK, app.lang);
+        let mut shown = parts.len();
+        let mut lines = wrap(&format!("{lead}{}", parts.join(", ")), w);
+        while lines.len() > 2 && shown > 1 {
+            shown -= 1;
+            let more = i18n::more_files(parts.len() - shown, app.lang);
+            lines = wrap(&format!("{lead}{}, {more}", parts[..shown].join(", ")), w);
+        }
+        lines.truncate(2);
+        lines
+    }
+
+    fn text(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn the_disk_line_is_what_rewrapping_every_file_gave() {
+        // Names of every length, a Chinese one, a long one.
+        let names: Vec<String> = (0..60)
+            .map(|k| match k % 5 {
+                0 => format!("f{k}"),
+                1 => format!("src/deeply/nested/module_{k}/mod.rs"),
+                2 => format!("文档/说明{k}.md"),
+                3 => "x".repeat(k + 1),
+                _ => format!("notes/{k}.txt"),
+            })
+            .collect();
+        for n in [0, 1, 3, 10, 60] {
+            let app = app_with_files(&names[..n]);
+            for w in [8, 20, 37, 60, 80, 119, 200] {
+                let trace = app.trace();
+                assert_eq!(
+                    text(&disk_line(&app, trace, w)),
+                    every_file_rewrapped(&app, w),
+                    "{n} files at {w}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn ten_thousand_files_are_counted_not_listed() {
+        let names: Vec<String> = (0..10_000).map(|k| format!("src/f{k:05}.rs")).collect();
+        let app = app_with_files(&names);
+        let lines = text(&disk_line(&app, app.trace(), 100));
+        assert_eq!(lines.len(), 2);
+        // config.txt and as many of the others as fit; the rest counted.
+        assert!(lines[0].contains("config.txt"), "{lines:?}");
+        let shown = 1 + lines.concat().matches(".rs").count();
+        assert!(shown > 5, "{lines:?}");
+        let more = 10_001 - shown;
+        assert!(lines[1].ends_with(&format!("+{more} more")), "{lines:?}");
+    }
 }

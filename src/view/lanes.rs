@@ -7,6 +7,8 @@
 //! bold and marked `▶` in the gutter. Only the rows that fit are built, so
 //! long traces cost the same to draw.
 
+use std::collections::HashMap;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -308,11 +310,14 @@ fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style)
 /// The Tool lane's environment: each file and what has been done to it.
 fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
     let theme = app.theme;
-    let text = environment_text(app.trace(), app.step, app.lang);
-    let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
     // Two or three rows at most, so the diagram keeps its room; a cut is
-    // marked, never silent.
+    // marked, never silent. Only the files whose names can reach them are
+    // put into words: a few rows' worth more than they hold, so the rows
+    // and the cut are the ones the whole list gives.
     let max = if h >= 20 { 3 } else { 2 };
+    let budget = (max + 3) * w.max(8);
+    let text = environment_text(app.trace(), app.step, budget, app.lang);
+    let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
     let mut rows = wrap(&text, w);
     if rows.len() > max {
         let rest = rows[max - 1..].join(" ");
@@ -324,7 +329,14 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
 
 /// The environment line in words at `step`, as the Tool lane shows it
 /// (also the plain transcript's).
-pub fn environment_text(trace: &Trace, step: usize, lang: crate::scenario::Lang) -> String {
+/// Files past `budget` columns of text are left out (the lanes draw a few
+/// rows; the transcript passes `usize::MAX`).
+pub fn environment_text(
+    trace: &Trace,
+    step: usize,
+    budget: usize,
+    lang: crate::scenario::Lang,
+) -> String {
     // A call that is running now has not finished with its file yet: say
     // so, rather than "not read" while the Tool lane is reading it.
     let running: Vec<&ToolCall> = trace
@@ -332,12 +344,31 @@ pub fn environment_text(trace: &Trace, step: usize, lang: crate::scenario::Lang)
         .iter()
         .filter(|c| c.status_at(step) == Some(CallStatus::Running))
         .collect();
-    let mut parts = Vec::new();
-    for path in trace.files.iter().filter(|p| trace.file_exists_at(p, step)) {
+    // Each file's state and creation from one pass over the events
+    // (`file_state_at` and `file_exists_at` scan them once per file).
+    let mut states: HashMap<&str, (Option<&FileChange>, Option<usize>)> = HashMap::new();
+    for e in &trace.file_events {
+        let (state, _) = states.entry(e.path.as_str()).or_insert_with(|| {
+            let created = (e.change == FileChange::Written { version: 1 }).then_some(e.step);
+            (None, created)
+        });
+        if e.step <= step {
+            *state = Some(FileChange::then(*state, &e.change));
+        }
+    }
+    let (mut parts, mut used) = (Vec::new(), 0);
+    for path in &trace.files {
+        let (state, created) = states.get(path.as_str()).copied().unwrap_or((None, None));
+        if created.is_some_and(|c| c > step) {
+            continue;
+        }
+        if used > budget {
+            break;
+        }
         let user = running
             .iter()
             .find(|c| c.args.iter().any(|(k, v)| k == "path" && v == path));
-        let state = match (user, trace.file_state_at(path, step)) {
+        let state = match (user, state) {
             (Some(call), Some(FileChange::Written { version })) => format!(
                 "{} v{version}, {}",
                 i18n::WRITTEN.get(lang),
@@ -350,7 +381,9 @@ pub fn environment_text(trace: &Trace, step: usize, lang: crate::scenario::Lang)
                 format!("{} v{version}", i18n::WRITTEN.get(lang))
             }
         };
-        parts.push(format!("{path}{}{state}", i18n::colon(lang)));
+        let part = format!("{path}{}{state}", i18n::colon(lang));
+        used += width(&part) + 3;
+        parts.push(part);
     }
     if parts.is_empty() {
         parts.push(i18n::NONE.get(lang).to_string());
