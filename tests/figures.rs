@@ -459,3 +459,88 @@ fn a_closed_stdout_neither_panics_nor_stops_the_export() {
     let count = std::fs::read_dir(&out).unwrap().count();
     assert_eq!(count, 8, "every file is still written");
 }
+
+/// The text of row `y` of `buf` within `rect`, a wide character once.
+fn row_text(buf: &ratatui::buffer::Buffer, rect: ratatui::layout::Rect, y: u16) -> String {
+    let mut line = String::new();
+    let mut skip = 0;
+    for x in rect.left() + 1..rect.right() - 1 {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let symbol = buf[(x, y)].symbol();
+        skip = unicode_width::UnicodeWidthStr::width(symbol).saturating_sub(1);
+        line.push_str(symbol);
+    }
+    line
+}
+
+#[test]
+fn a_still_figure_never_opens_the_context_panel_mid_message() {
+    use agent_loop_sim::load::CATALOG;
+    use ratatui::layout::Rect;
+    // A message's first line has its number (`+` when new); under the
+    // marker there may also stand an empty row or the divider.
+    let first_line = regex::Regex::new(r"^[+ ]?\s*\d+ ").unwrap();
+    let mut checked = 0;
+    for &(name, _) in CATALOG {
+        for lang in Lang::ALL {
+            let app = common::app(name, lang);
+            for (size, bare) in [((120, 40), true), ((120, 40), false), ((80, 24), true)] {
+                let framing = Framing { bare, panel: None };
+                for index in 0..app.steps() {
+                    let frame = export::framed(&app, index, size, framing);
+                    let at = agent_loop_sim::frames::at_step_framed(
+                        &app, index, size.0, size.1, framing,
+                    );
+                    let tall = if bare { size.1 + 2 } else { size.1 };
+                    let areas = agent_loop_sim::view::areas(&at, Rect::new(0, 0, size.0, tall))
+                        .expect("a frame at its size");
+                    let Some(&(_, rect, _)) =
+                        areas.panels.iter().find(|(p, _, _)| *p == Panel::Context)
+                    else {
+                        continue;
+                    };
+                    let marker = i18n::MORE_ABOVE.get(lang);
+                    for y in rect.top() + 1..rect.bottom().min(size.1) - 1 {
+                        if !row_text(&frame.buffer, rect, y).trim().ends_with(marker) {
+                            continue;
+                        }
+                        let next = row_text(&frame.buffer, rect, y + 1);
+                        checked += 1;
+                        assert!(
+                            next.trim().is_empty()
+                                || next.starts_with("──")
+                                || first_line.is_match(&next),
+                            "{name} {lang:?} {size:?} bare={bare} step {}: the context \
+                             opens mid-message under {marker:?}: {next:?}\n{}",
+                            index + 1,
+                            agent_loop_sim::frames::to_text(&frame.buffer)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "the marker was seen {checked} times");
+}
+
+#[test]
+fn the_final_answer_of_the_seed_lesson_shows_from_its_first_line() {
+    let mut opts = Options::new(ExportFormat::Txt, scratch("seed-last"));
+    opts.scenario = "seed-agent-loop".into();
+    opts.framing.bare = true;
+    opts.steps = Some((25, 25));
+    opts.lang = Lang::En;
+    let en = text_of(&opts);
+    assert!(
+        en.contains(" 12 assistant completed: evidence toy:T1,"),
+        "{en}"
+    );
+    opts.lang = Lang::Zh;
+    opts.framing.bare = false;
+    let zh = text_of(&opts);
+    assert!(zh.contains(" 12 助手 completed：证据 toy:T1"), "{zh}");
+    assert!(!zh.contains("│                  未授权"), "{zh}");
+}
