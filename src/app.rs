@@ -118,6 +118,10 @@ pub struct App {
     pub zoom: bool,
     /// Long messages in the context shown whole (else folded).
     pub unfold: bool,
+    /// Whether the screen names keys (the footer's hints, "scroll ↑",
+    /// "f shows all", "Tab"): always in the terminal; a still figure or a
+    /// cast leaves them out unless exported with `--keys`.
+    pub key_hints: bool,
     pub overlay: Option<Overlay>,
     pub size: (u16, u16),
     /// How far each panel can scroll, as the last drawn screen said.
@@ -148,6 +152,7 @@ impl App {
             overlay_scroll: 0,
             zoom: false,
             unfold: false,
+            key_hints: true,
             overlay: None,
             size: (120, 40),
             limits: Limits::default(),

@@ -110,9 +110,13 @@ pub enum Command {
         /// Seconds each step stays on screen when played (cast, html).
         #[arg(long, value_name = "SECONDS", default_value = "2.0", value_parser = parse_dwell)]
         dwell: f64,
-        /// The lesson alone: no key hints, status line or focus marks.
+        /// The lesson alone: no status line, focus marks or hint of any key.
         #[arg(long)]
         bare: bool,
+        /// Keep the key hints the terminal shows (footer, "scroll ↑", "Tab"):
+        /// without it a still figure or a cast names no key.
+        #[arg(long, conflicts_with = "bare")]
+        keys: bool,
         /// One panel at the full size of the figure.
         #[arg(long, value_enum, value_name = "PANEL")]
         panel: Option<PanelArg>,

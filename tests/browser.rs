@@ -277,7 +277,8 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let file = dir.join("read-config-timeout.zh.html");
+    // The name carries the dwell time asked for.
+    let file = dir.join("read-config-timeout.zh.0.3s.html");
     let url = format!("file://{}", file.canonicalize().unwrap().display());
 
     let (_browser, ws) = launch(&chromium, &dir.join("profile"));
@@ -395,7 +396,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     std::fs::write(
         &notes,
         "<!DOCTYPE html><html><body><h1>Notes</h1>\
-         <iframe id=\"f\" src=\"read-config-timeout.zh.html#step=3\" width=\"900\" height=\"700\"></iframe>\
+         <iframe id=\"f\" src=\"read-config-timeout.zh.0.3s.html#step=3\" width=\"900\" height=\"700\"></iframe>\
          </body></html>",
     )
     .unwrap();
@@ -407,7 +408,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         let child = &tree["frameTree"]["childFrames"][0]["frame"];
         if child["url"]
             .as_str()
-            .is_some_and(|u| u.ends_with("read-config-timeout.zh.html"))
+            .is_some_and(|u| u.ends_with("read-config-timeout.zh.0.3s.html"))
         {
             break child["id"].as_str().unwrap().to_string();
         }
@@ -594,7 +595,11 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
         json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
     );
     let url = |name: &str| {
-        let file = dir.join(name).join("read-config-timeout.zh.html");
+        // The name says the fonts are in it (`.fonts`).
+        let file = match name {
+            "embedded" => dir.join(name).join("read-config-timeout.zh.fonts.html"),
+            _ => dir.join(name).join("read-config-timeout.zh.html"),
+        };
         format!("file://{}", file.canonicalize().unwrap().display())
     };
 

@@ -226,7 +226,9 @@ fn bare_figures_have_no_key_hints_status_line_or_focus_marks() {
         opts.lang = Lang::En;
         opts.size = size;
         opts.steps = Some((3, 3));
+        opts.framing.keys = true;
         let framed = text_of(&opts);
+        opts.framing.keys = false;
         opts.framing.bare = true;
         let bare = text_of(&opts);
         // The full figure has them; the bare one does not.
@@ -285,6 +287,7 @@ fn one_panel_at_full_size_shows_the_context_at_80x24() {
         opts.framing = Framing {
             bare: true,
             panel: Some(panel),
+            keys: false,
         };
         let text = text_of(&opts);
         assert!(text.contains(word), "{panel:?}: {text}");
@@ -305,7 +308,7 @@ fn a_strip_puts_the_chosen_steps_side_by_side_in_one_figure() {
     opts.framing.bare = true;
     let files = export_one(&opts);
     assert_eq!(files.len(), 1);
-    assert!(files[0].ends_with("read-config-timeout.en.steps-03-05.txt"));
+    assert!(files[0].ends_with("read-config-timeout.en.80x24.bare.steps-03-05.txt"));
     let text = read(&files[0]);
     assert_eq!(text.lines().count(), 24);
     let first = text.lines().next().unwrap();
@@ -488,7 +491,11 @@ fn a_still_figure_never_opens_the_context_panel_mid_message() {
         for lang in Lang::ALL {
             let app = common::app(name, lang);
             for (size, bare) in [((120, 40), true), ((120, 40), false), ((80, 24), true)] {
-                let framing = Framing { bare, panel: None };
+                let framing = Framing {
+                    bare,
+                    panel: None,
+                    keys: !bare,
+                };
                 for index in 0..app.steps() {
                     let frame = export::framed(&app, index, size, framing);
                     let at = agent_loop_sim::frames::at_step_framed(
@@ -540,7 +547,169 @@ fn the_final_answer_of_the_seed_lesson_shows_from_its_first_line() {
     );
     opts.lang = Lang::Zh;
     opts.framing.bare = false;
-    let zh = text_of(&opts);
-    assert!(zh.contains(" 12 助手 completed：证据 toy:T1"), "{zh}");
-    assert!(!zh.contains("│                  未授权"), "{zh}");
+    for keys in [false, true] {
+        opts.framing.keys = keys;
+        let zh = text_of(&opts);
+        assert!(zh.contains(" 12 助手 completed：证据 toy:T1"), "{zh}");
+        let lines: Vec<&str> = zh.lines().collect();
+        let marker = lines
+            .iter()
+            .position(|l| l.contains("↑ 上方还有│"))
+            .unwrap();
+        assert!(
+            !lines[marker + 1].contains("│                  未授权"),
+            "{zh}"
+        );
+    }
+}
+
+/// A frame's text with each panel border (and the spaces before it) as
+/// one `|`, so a note wrapped at a border can be found.
+fn bordered(text: &str) -> String {
+    regex::Regex::new(r" *[│┃]")
+        .unwrap()
+        .replace_all(text, "|")
+        .into_owned()
+}
+
+/// Texts that name a key: the footer's hints and the panels' own.
+fn key_mentions(lang: Lang) -> Vec<String> {
+    let mut marks: Vec<String> = agent_loop_sim::keymap::footer_hints(lang)
+        .into_iter()
+        .map(|(k, l)| format!("{k} {l}"))
+        .collect();
+    marks.extend(
+        // A note may wrap: its opening is enough.
+        [
+            "(scroll ↑)",
+            "（↑ 滚动）",
+            "(f shows",
+            "（f 展",
+            "（f|",
+            "(Tab)",
+            " · z]",
+        ]
+        .map(String::from),
+    );
+    marks
+}
+
+#[test]
+fn still_figures_and_casts_name_no_key_unless_asked() {
+    use agent_loop_sim::load::CATALOG;
+    let mut seen_in_terminal = std::collections::BTreeSet::new();
+    for &(name, _) in CATALOG {
+        for lang in Lang::ALL {
+            let app = common::app(name, lang);
+            let marks = key_mentions(lang);
+            for size in [(120, 40), (80, 24)] {
+                for index in 0..app.steps() {
+                    for panel in [None, Some(Panel::Context)] {
+                        for bare in [false, true] {
+                            let framing = Framing {
+                                bare,
+                                panel,
+                                keys: false,
+                            };
+                            let frame = export::framed(&app, index, size, framing);
+                            let text = bordered(&agent_loop_sim::frames::to_text(&frame.buffer));
+                            for mark in &marks {
+                                assert!(
+                                    !text.contains(mark.as_str()),
+                                    "{name} {lang:?} {size:?} step {} {framing:?}: {mark:?}\n{text}",
+                                    index + 1
+                                );
+                            }
+                        }
+                    }
+                    // With --keys: the terminal, hints and all.
+                    let keys = Framing {
+                        keys: true,
+                        ..Framing::default()
+                    };
+                    let frame = export::framed(&app, index, size, keys);
+                    let text = agent_loop_sim::frames::to_text(&frame.buffer);
+                    let screen = agent_loop_sim::frames::to_text(&agent_loop_sim::frames::render(
+                        &agent_loop_sim::frames::at_step(&app, index, size.0, size.1),
+                        size.0,
+                        size.1,
+                    ));
+                    assert_eq!(text, screen, "{name} {lang:?} {size:?} step {}", index + 1);
+                    let text = bordered(&text);
+                    for mark in &marks {
+                        if text.contains(mark.as_str()) {
+                            seen_in_terminal.insert(mark.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The marks are real: the terminal shows each of the panels' own.
+    for mark in [
+        "(scroll ↑)",
+        "（↑ 滚动）",
+        "(f shows",
+        "（f|",
+        "(Tab)",
+        "q quit",
+    ] {
+        assert!(seen_in_terminal.contains(mark), "{mark} never on screen");
+    }
+    // A cast: no key works in it, none is named.
+    let out = scratch("cast-keys");
+    for (keys, expect) in [(false, false), (true, true)] {
+        let mut opts = Options::new(ExportFormat::Cast, out.clone());
+        opts.lang = Lang::En;
+        opts.scenario = "seed-agent-loop".into();
+        opts.framing.keys = keys;
+        let cast = text_of(&opts);
+        assert_eq!(cast.contains("q quit"), expect, "keys {keys}");
+        assert_eq!(cast.contains("(scroll ↑)"), expect, "keys {keys}");
+    }
+}
+
+#[test]
+fn the_readme_examples_write_distinct_files() {
+    let readme = include_str!("../README.md");
+    let section = readme
+        .split("## Figures for your notes")
+        .nth(1)
+        .and_then(|s| s.split("Each file is printed").next())
+        .expect("the README's figure section");
+    let out = scratch("readme");
+    let dir = out.join("figures");
+    let mut written: Vec<String> = Vec::new();
+    let mut commands = 0;
+    for line in section.lines() {
+        let Some(command) = line.trim().strip_prefix("agent-loop-sim ") else {
+            continue;
+        };
+        let command = command.split(" #").next().unwrap();
+        let args: Vec<&str> = command
+            .split_whitespace()
+            .map(|a| {
+                if a == "figures" {
+                    dir.to_str().unwrap()
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        written.extend(stdout.lines().map(String::from));
+        commands += 1;
+    }
+    assert!(commands >= 10, "{commands} example commands");
+    let mut unique = written.clone();
+    unique.sort();
+    unique.dedup();
+    let on_disk = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(
+        unique.len(),
+        written.len(),
+        "a name written twice: {written:#?}"
+    );
+    assert_eq!(on_disk, written.len(), "every file written is still there");
 }

@@ -110,6 +110,7 @@ impl Options {
             steps,
             dwell,
             bare,
+            keys,
             panel,
             strip,
             scale,
@@ -136,6 +137,7 @@ impl Options {
             dwell: *dwell,
             framing: Framing {
                 bare: *bare,
+                keys: *keys,
                 panel: panel.map(|p| match p {
                     PanelArg::Lanes => Panel::Lanes,
                     PanelArg::Context => Panel::Context,
@@ -285,15 +287,16 @@ pub fn export_loaded(
     let dir = &options.out;
     let scenario = run_name(&app);
     let lang = app.lang.code();
+    let variant = variant(options);
     match options.format {
         ExportFormat::Cast => {
-            let name = format!("{scenario}.{lang}.cast");
+            let name = format!("{scenario}.{lang}{variant}.cast");
             done(write::file(dir, &name, |out| {
                 write_cast(&app, steps, size, framing, options.dwell, out)
             })?);
         }
         ExportFormat::Html => {
-            let name = format!("{scenario}.{lang}.html");
+            let name = format!("{scenario}.{lang}{variant}.html");
             let page = html_page(&app, steps, size, framing, options.dwell, embed_from)
                 .map_err(ExportError::Missing)?;
             done(write::file(dir, &name, |out| {
@@ -309,8 +312,8 @@ pub fn export_loaded(
             for indices in figures {
                 let frame = figure(&app, &indices, size, framing);
                 let stem = match indices.as_slice() {
-                    [one] => file_stem(&app, *one),
-                    many => strip_stem(&app, many),
+                    [one] => file_stem(&app, &variant, *one),
+                    many => strip_stem(&app, &variant, many),
                 };
                 let contents = match format {
                     ExportFormat::Svg => match embed_from {
@@ -430,14 +433,68 @@ pub fn step_range(
 }
 
 /// `read-config-timeout.zh.step-03.svg`: names sort in step order (zero
-/// padded to the width of the step count, at least two digits).
+/// padded to the width of the step count, at least two digits). This is
+/// the name at the default settings; see `variant` for the others.
 pub fn file_name(app: &App, index: usize, ext: &str) -> String {
-    format!("{}.{ext}", file_stem(app, index))
+    format!("{}.{ext}", file_stem(app, "", index))
 }
 
-fn file_stem(app: &App, index: usize) -> String {
+/// What sets a figure apart from the one at the default settings, as the
+/// part of its name after the language: `.light.80x24.bare.context` for a
+/// light, 80x24, bare figure of the context panel; then `.x1.5` for a PNG
+/// scale, `.3s` for a dwell time, `.fonts` for embedded fonts. Each setting that
+/// changes the file and is not at its default is named, so two exports
+/// into one folder never write the same name for different figures. A
+/// setting the format does not draw is left out (no theme in plain text,
+/// no `bare` or `keys` in the HTML player, whose frames are always bare).
+pub fn variant(options: &Options) -> String {
+    let format = options.format;
+    let mut out = String::new();
+    if format != ExportFormat::Txt && options.theme != Theme::DARK {
+        out.push_str(".light");
+    }
+    let (w, h) = options.size;
+    if (w, h) != (120, 40) {
+        out.push_str(&format!(".{w}x{h}"));
+    }
+    if format != ExportFormat::Html {
+        if options.framing.bare {
+            out.push_str(".bare");
+        } else if options.framing.keys {
+            out.push_str(".keys");
+        }
+    }
+    if let Some(panel) = options.framing.panel {
+        out.push('.');
+        out.push_str(panel_name(panel));
+    }
+    if format == ExportFormat::Png && options.scale != SCALE_DEFAULT {
+        out.push_str(&format!(".x{}", options.scale));
+    }
+    if matches!(format, ExportFormat::Cast | ExportFormat::Html)
+        && options.dwell != DWELL_DEFAULT_SECS
+    {
+        out.push_str(&format!(".{}s", options.dwell));
+    }
+    if options.embed_fonts {
+        out.push_str(".fonts");
+    }
+    out
+}
+
+/// A panel as `--panel` names it.
+fn panel_name(panel: Panel) -> &'static str {
+    match panel {
+        Panel::Lanes => "lanes",
+        Panel::Context => "context",
+        Panel::Pairing => "pairing",
+        Panel::Explain => "explanation",
+    }
+}
+
+fn file_stem(app: &App, variant: &str, index: usize) -> String {
     format!(
-        "{}.{}.step-{}",
+        "{}.{}{variant}.step-{}",
         run_name(app),
         app.lang.code(),
         step_number(index, app.steps())
@@ -457,10 +514,10 @@ fn run_name(app: &App) -> String {
 }
 
 /// `read-config-timeout.zh.steps-03-05`: a strip of steps 3 to 5.
-fn strip_stem(app: &App, indices: &[usize]) -> String {
+fn strip_stem(app: &App, variant: &str, indices: &[usize]) -> String {
     let (first, last) = (indices[0], indices[indices.len() - 1]);
     format!(
-        "{}.{}.steps-{}-{}",
+        "{}.{}{variant}.steps-{}-{}",
         run_name(app),
         app.lang.code(),
         step_number(first, app.steps()),

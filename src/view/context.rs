@@ -287,7 +287,7 @@ fn fold_to(
     let m = &trace.messages[index];
     let note = hanging(
         vec![Span::raw(" ".repeat(indent))],
-        &i18n::folded(m.text.chars().count(), app.lang),
+        &i18n::folded(m.text.chars().count(), app.key_hints, app.lang),
         app.theme.muted(),
         w,
     );
@@ -410,7 +410,7 @@ fn message_lines(
             body.truncate(1);
         } else if !app.unfold && (long || body.len() > FOLD_OVER) {
             body.truncate(FOLD_KEEP);
-            let note = i18n::folded(m.text.chars().count(), app.lang);
+            let note = i18n::folded(m.text.chars().count(), app.key_hints, app.lang);
             body.extend(hanging(
                 vec![Span::raw(" ".repeat(indent))],
                 &note,
