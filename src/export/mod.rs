@@ -41,7 +41,7 @@ use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH};
 
-pub use png::{check_fonts, missing_glyphs};
+pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
 /// Seconds each step stays on screen in an asciicast or an HTML player,
 /// unless `--dwell`.
@@ -268,7 +268,9 @@ pub fn export_loaded(
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
     let fonts = match options.format {
-        ExportFormat::Png => Some(png::Fonts::system()),
+        ExportFormat::Png => {
+            Some(png::Fonts::named(options.lang == Lang::Zh).map_err(ExportError::Missing)?)
+        }
         _ if options.embed_fonts => Some(png::Fonts::system()),
         _ => None,
     };
@@ -672,6 +674,20 @@ fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> F
 /// The frame as an SVG document.
 pub fn svg(app: &App, index: usize, size: (u16, u16)) -> String {
     svg::render(&frame(app, index, size), app.theme)
+}
+
+/// The frame as a PNG, drawn with `fonts` (`PngFonts::named`, loaded once
+/// for many frames), `scale` pixels per SVG pixel.
+pub fn png(
+    app: &App,
+    index: usize,
+    size: (u16, u16),
+    fonts: &PngFonts,
+    scale: f32,
+) -> Result<Vec<u8>, String> {
+    let frame = frame(app, index, size);
+    fonts.check(&frame.buffer)?;
+    fonts.render(&svg::render(&frame, app.theme), scale)
 }
 
 /// The frame as plain text, the same as its snapshot.
