@@ -130,6 +130,11 @@ pub enum Command {
         /// SVG or HTML, so it reads the same without them installed (svg, html).
         #[arg(long)]
         embed_fonts: bool,
+        /// The HTML player alone, to embed in a page of notes (an iframe):
+        /// the figure, its controls and the step's words; no heading, about
+        /// or glossary (html only).
+        #[arg(long)]
+        player_only: bool,
     },
 }
 

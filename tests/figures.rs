@@ -713,3 +713,41 @@ fn the_readme_examples_write_distinct_files() {
     );
     assert_eq!(on_disk, written.len(), "every file written is still there");
 }
+
+#[test]
+fn the_player_alone_has_no_heading_about_or_glossary_and_states_its_ranges() {
+    let out = scratch("player-only");
+    let mut opts = Options::new(ExportFormat::Html, out.clone());
+    opts.lang = Lang::En;
+    let full = read(&export_one(&opts)[0]);
+    opts.player_only = true;
+    let files = export_one(&opts);
+    assert!(
+        files[0].ends_with("read-config-timeout.en.player.html"),
+        "{files:?}"
+    );
+    let alone = read(&files[0]);
+    for page in [&full, &alone] {
+        // A step slider with the current step, and the dwell's range said.
+        assert!(page.contains("<input id=\"jump\" type=\"range\" min=\"1\" max=\"8\""));
+        assert!(page.contains("aria-valuetext=\"1/8\""));
+        assert!(page.contains("(0.1 to 600 s)"));
+        assert_eq!(page.matches("<svg ").count(), 8);
+        assert_eq!(page.matches("<article class=\"step\"").count(), 8);
+    }
+    for part in ["<h1>", "class=\"about\"", "class=\"glossary\""] {
+        assert!(full.contains(part), "{part}");
+        assert!(!alone.contains(part), "{part}");
+    }
+    // Only for html.
+    let (code, _, stderr) = run(&[
+        "export",
+        "--format",
+        "svg",
+        "--player-only",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("expected --format html"), "{stderr}");
+}

@@ -77,6 +77,8 @@ pub struct Options {
     pub embed_fonts: bool,
     /// `--compare NAME|FILE`: the frames of the two runs side by side.
     pub compare: Option<String>,
+    /// `--player-only`: an HTML player without heading, about or glossary.
+    pub player_only: bool,
 }
 
 impl Options {
@@ -98,6 +100,7 @@ impl Options {
             scale: SCALE_DEFAULT,
             embed_fonts: false,
             compare: None,
+            player_only: false,
         }
     }
 
@@ -115,6 +118,7 @@ impl Options {
             strip,
             scale,
             embed_fonts,
+            player_only,
         }) = &cli.command
         else {
             return None;
@@ -149,6 +153,7 @@ impl Options {
             scale: *scale,
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
+            player_only: *player_only,
         })
     }
 }
@@ -299,10 +304,20 @@ pub fn export_loaded(
         }
         ExportFormat::Html => {
             let name = format!("{scenario}.{lang}{variant}.html");
-            let page = html_page(&app, steps, size, framing, options.dwell, embed_from)
-                .map_err(ExportError::Missing)?;
+            let embedded = match embed_from {
+                Some(db) => Some(
+                    html_fonts(&app, steps.clone(), size, framing, options.player_only, db)
+                        .map_err(ExportError::Missing)?,
+                ),
+                None => None,
+            };
+            let page = html::Page {
+                dwell: options.dwell,
+                fonts: embedded.as_ref(),
+                player_only: options.player_only,
+            };
             done(write::file(dir, &name, |out| {
-                out.write_all(page.as_bytes())
+                write_html(&app, steps, size, framing, &page, out)
             })?);
         }
         format => {
@@ -373,6 +388,12 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
     if options.strip && matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
         return Err(ExportError::BadInput(format!(
             "--strip makes one still figure; expected --format svg, png, txt or ansi, not {}",
+            extension(options.format)
+        )));
+    }
+    if options.player_only && options.format != ExportFormat::Html {
+        return Err(ExportError::BadInput(format!(
+            "--player-only is a way to write the HTML player; expected --format html, not {}",
             extension(options.format)
         )));
     }
@@ -480,6 +501,9 @@ pub fn variant(options: &Options) -> String {
     }
     if options.embed_fonts {
         out.push_str(".fonts");
+    }
+    if options.player_only {
+        out.push_str(".player");
     }
     out
 }
@@ -759,60 +783,94 @@ pub fn html(
     framing: Framing,
     dwell: f64,
 ) -> String {
-    html_page(app, steps, size, framing, dwell, None).expect("no fonts to embed, nothing to fail")
+    let page = html::Page {
+        dwell,
+        fonts: None,
+        player_only: false,
+    };
+    let mut out = Vec::new();
+    write_html(app, steps, size, framing, &page, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the page is UTF-8")
 }
 
-/// The HTML player; with `embed_from`, the fonts its frames and its text
-/// use are embedded once in the page, subset to the characters of all of
-/// them. An error names the characters no installed font has.
-pub fn html_page(
+/// The fonts an HTML player uses, subset to the characters of its frames
+/// and of its words, to embed once in the page. The frames are drawn here
+/// once to find their characters and again when the page is written, so
+/// that neither pass holds more than one. An error names the characters
+/// no installed font has.
+pub fn html_fonts(
     app: &App,
     steps: RangeInclusive<usize>,
     size: (u16, u16),
     framing: Framing,
-    dwell: f64,
-    embed_from: Option<&resvg::usvg::fontdb::Database>,
-) -> Result<String, String> {
-    let framing = Framing {
-        bare: true,
-        ..framing
-    };
-    let frames: Vec<(usize, Frame)> = steps
-        .map(|index| (index, framed(app, index, size, framing)))
-        .collect();
-    let player = |steps: &[html::Step], fonts: Option<&embed::Embedded>| {
-        html::render(app, steps, dwell, fonts)
-    };
-    let page_steps = |fonts: Option<svg::Fonts<'_>>| -> Vec<html::Step> {
-        frames
-            .iter()
-            .map(|(index, frame)| html_step(app, *index, frame, fonts))
-            .collect()
-    };
-    let Some(db) = embed_from else {
-        return Ok(player(&page_steps(None), None));
-    };
-    // The characters of the frames and of the whole page without fonts:
-    // its words, and the labels its script swaps in (Play / Pause) from
-    // attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    player_only: bool,
+    db: &resvg::usvg::fontdb::Database,
+) -> Result<embed::Embedded, String> {
+    let framing = html_framing(framing);
     let mut used = embed::Used::default();
-    for (_, frame) in &frames {
-        used.add_buffer(&frame.buffer);
+    for index in steps.clone() {
+        used.add_buffer(&framed(app, index, size, framing).buffer);
     }
-    used.add(400, &player(&page_steps(None), None));
-    let embedded = embed::embed(db, &svg::FONT_FAMILIES, &used)?;
-    let fonts = svg::Fonts {
-        embedded: &embedded,
-        with_css: false,
+    // The page's words, and the labels its script swaps in (Play / Pause)
+    // from attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    let page = html::Page {
+        dwell: DWELL_DEFAULT_SECS,
+        fonts: None,
+        player_only,
     };
-    Ok(player(&page_steps(Some(fonts)), Some(&embedded)))
+    let mut text = Vec::new();
+    html::write(
+        &mut text,
+        app,
+        steps,
+        &page,
+        &mut |_| String::new(),
+        &|index| html_step(app, index),
+    )
+    .map_err(|e| e.to_string())?;
+    used.add(400, &String::from_utf8_lossy(&text));
+    embed::embed(db, &svg::FONT_FAMILIES, &used)
 }
 
-fn html_step(app: &App, index: usize, frame: &Frame, fonts: Option<svg::Fonts<'_>>) -> html::Step {
+/// The frames of a player are bare.
+fn html_framing(framing: Framing) -> Framing {
+    Framing {
+        bare: true,
+        ..framing
+    }
+}
+
+/// Write the HTML player to `out` step by step: one frame in memory at a
+/// time, whatever the number of steps.
+pub fn write_html(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    page: &html::Page<'_>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let framing = html_framing(framing);
+    let fonts = page.fonts.map(|embedded| svg::Fonts {
+        embedded,
+        with_css: false,
+    });
+    let mut out = std::io::BufWriter::new(out);
+    html::write(
+        &mut out,
+        app,
+        steps,
+        page,
+        &mut |index| svg::render_with(&framed(app, index, size, framing), app.theme, fonts),
+        &|index| html_step(app, index),
+    )?;
+    out.flush()
+}
+
+fn html_step(app: &App, index: usize) -> html::Step {
     let trace = app.trace();
     html::Step {
         number: index + 1,
-        svg: svg::render_with(frame, app.theme, fonts),
         title: i18n::step_title(trace, index),
         acting: i18n::who_acts(&trace.steps[index], app.lang),
         ended: trace.steps[index]
