@@ -751,3 +751,54 @@ fn the_player_alone_has_no_heading_about_or_glossary_and_states_its_ranges() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("expected --format html"), "{stderr}");
 }
+
+#[test]
+fn a_gif_has_one_frame_per_step_the_dwell_as_delay_and_a_pause_at_the_end() {
+    let out = scratch("gif");
+    let mut opts = Options::new(ExportFormat::Gif, out.clone());
+    opts.scale = export::GIF_SCALE_DEFAULT;
+    opts.dwell = 1.5;
+    opts.lang = Lang::En;
+    let files = match export::export(&opts, |_| {}) {
+        Ok(files) => files,
+        Err(ExportError::Missing(e)) if std::env::var_os("CI").is_none() => {
+            eprintln!("SKIPPED: {e}");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(files.len(), 1);
+    assert!(
+        files[0].ends_with("read-config-timeout.en.1.5s.gif"),
+        "{files:?}"
+    );
+    let bytes = std::fs::read(&files[0]).unwrap();
+    assert!(bytes.len() < 1024 * 1024, "{} bytes", bytes.len());
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (1220, 820));
+    assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+    let mut delays = Vec::new();
+    let mut first = None;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        delays.push(frame.delay);
+        first.get_or_insert_with(|| frame.buffer.to_vec());
+    }
+    assert_eq!(delays, vec![150, 150, 150, 150, 150, 150, 150, 450]);
+    // The first frame is the figure: the dark page, with lighter text.
+    let rgba = first.unwrap();
+    let light = rgba.chunks(4).filter(|p| p[0] > 180 && p[1] > 180).count();
+    assert!(light > 1000, "{light} light pixels");
+    assert_eq!(
+        &rgba[..3],
+        &[0x1f, 0x22, 0x28][..],
+        "the page colour at the corner"
+    );
+    // Not with --strip.
+    opts.strip = true;
+    assert!(matches!(
+        export::export(&opts, |_| {}),
+        Err(ExportError::BadInput(_))
+    ));
+}

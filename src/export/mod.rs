@@ -48,6 +48,22 @@ pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 pub const DWELL_DEFAULT_SECS: f64 = 2.0;
 /// PNG pixels per SVG pixel, unless `--scale`: 120 columns give 2,440 px.
 pub const SCALE_DEFAULT: f32 = 2.0;
+/// GIF pixels per SVG pixel, unless `--scale`: 1,220 px for 120 columns,
+/// a slide's width, and a quarter of the pixels to quantise.
+pub const GIF_SCALE_DEFAULT: f32 = 1.0;
+/// The last step of a GIF stays this many dwell times, at least
+/// `GIF_LAST_MIN_SECS`, before it starts again.
+const GIF_LAST_DWELLS: f64 = 3.0;
+const GIF_LAST_MIN_SECS: f64 = 4.0;
+
+/// The scale when `--scale` is not given.
+pub fn scale_default(format: ExportFormat) -> f32 {
+    match format {
+        ExportFormat::Gif => GIF_SCALE_DEFAULT,
+        _ => SCALE_DEFAULT,
+    }
+}
+
 /// Columns between the frames of a strip.
 const STRIP_GAP: u16 = 2;
 
@@ -150,7 +166,7 @@ impl Options {
                 }),
             },
             strip: *strip,
-            scale: *scale,
+            scale: scale.unwrap_or(scale_default(*format)),
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
             player_only: *player_only,
@@ -273,7 +289,7 @@ pub fn export_loaded(
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
     let fonts = match options.format {
-        ExportFormat::Png => {
+        ExportFormat::Png | ExportFormat::Gif => {
             Some(png::Fonts::named(options.lang == Lang::Zh).map_err(ExportError::Missing)?)
         }
         _ if options.embed_fonts => Some(png::Fonts::system()),
@@ -296,6 +312,24 @@ pub fn export_loaded(
     let lang = app.lang.code();
     let variant = variant(options);
     match options.format {
+        ExportFormat::Gif => {
+            let name = format!("{scenario}.{lang}{variant}.gif");
+            let fonts = fonts.as_ref().expect("fonts are loaded for GIF");
+            let gif = GifOptions {
+                dwell: options.dwell,
+                scale: options.scale,
+            };
+            // Checked before the file is opened: a missing font is said
+            // as such, not as a write error.
+            for index in steps.clone() {
+                fonts
+                    .check(&framed(&app, index, size, framing).buffer)
+                    .map_err(ExportError::Missing)?;
+            }
+            done(write::file(dir, &name, |out| {
+                write_gif(&app, steps, size, framing, fonts, gif, out)
+            })?);
+        }
         ExportFormat::Cast => {
             let name = format!("{scenario}.{lang}{variant}.cast");
             done(write::file(dir, &name, |out| {
@@ -373,6 +407,7 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Cast => "cast",
         ExportFormat::Html => "html",
         ExportFormat::Png => "png",
+        ExportFormat::Gif => "gif",
     }
 }
 
@@ -385,7 +420,12 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
             "--size {w}x{h} is below the minimum; expected at least {MIN_WIDTH}x{MIN_HEIGHT}"
         )));
     }
-    if options.strip && matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
+    if options.strip
+        && matches!(
+            options.format,
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+        )
+    {
         return Err(ExportError::BadInput(format!(
             "--strip makes one still figure; expected --format svg, png, txt or ansi, not {}",
             extension(options.format)
@@ -404,7 +444,10 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
         )));
     }
     if options.compare.is_some() {
-        if matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
+        if matches!(
+            options.format,
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+        ) {
             return Err(ExportError::BadInput(format!(
                 "--compare makes still figures; expected --format svg, png, txt or ansi, not {}",
                 extension(options.format)
@@ -491,11 +534,15 @@ pub fn variant(options: &Options) -> String {
         out.push('.');
         out.push_str(panel_name(panel));
     }
-    if format == ExportFormat::Png && options.scale != SCALE_DEFAULT {
+    if matches!(format, ExportFormat::Png | ExportFormat::Gif)
+        && options.scale != scale_default(format)
+    {
         out.push_str(&format!(".x{}", options.scale));
     }
-    if matches!(format, ExportFormat::Cast | ExportFormat::Html)
-        && options.dwell != DWELL_DEFAULT_SECS
+    if matches!(
+        format,
+        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+    ) && options.dwell != DWELL_DEFAULT_SECS
     {
         out.push_str(&format!(".{}s", options.dwell));
     }
@@ -712,6 +759,72 @@ pub fn png(
     let frame = frame(app, index, size);
     fonts.check(&frame.buffer)?;
     fonts.render(&svg::render(&frame, app.theme), scale)
+}
+
+/// How a GIF plays.
+#[derive(Debug, Clone, Copy)]
+pub struct GifOptions {
+    /// Seconds per step; the last step stays longer.
+    pub dwell: f64,
+    /// GIF pixels per SVG pixel.
+    pub scale: f32,
+}
+
+/// The steps as one looping GIF, written frame by frame: one image per
+/// step, shown `dwell` seconds (the last step `GIF_LAST_DWELLS` times as
+/// long, at least `GIF_LAST_MIN_SECS`), each with its own palette of at
+/// most 256 colours (NeuQuant, from the `gif` crate).
+pub fn write_gif(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    fonts: &PngFonts,
+    gif: GifOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let io = |e: String| std::io::Error::other(e);
+    let last = *steps.end();
+    let mut encoder = None;
+    let mut sink = Some(std::io::BufWriter::new(out));
+    for index in steps {
+        let frame = framed(app, index, size, framing);
+        let mut pixmap = fonts
+            .pixmap(&svg::render(&frame, app.theme), gif.scale)
+            .map_err(io)?;
+        let (w, h) = (pixmap.width(), pixmap.height());
+        let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
+            return Err(io(format!(
+                "a {w}x{h} image is too large for a GIF (65535 px at most); use a smaller --scale"
+            )));
+        };
+        if encoder.is_none() {
+            let mut e = ::gif::Encoder::new(sink.take().expect("one encoder"), w16, h16, &[])
+                .map_err(std::io::Error::other)?;
+            e.set_repeat(::gif::Repeat::Infinite)
+                .map_err(std::io::Error::other)?;
+            encoder = Some(e);
+        }
+        let secs = if index == last {
+            (gif.dwell * GIF_LAST_DWELLS).max(GIF_LAST_MIN_SECS)
+        } else {
+            gif.dwell
+        };
+        // The figure is opaque (its page colour fills it), so the
+        // premultiplied pixels are the plain ones.
+        let mut image = ::gif::Frame::from_rgba_speed(w16, h16, pixmap.data_mut(), 10);
+        image.delay = (secs * 100.0).round().min(f64::from(u16::MAX)) as u16;
+        encoder
+            .as_mut()
+            .expect("made above")
+            .write_frame(&image)
+            .map_err(std::io::Error::other)?;
+    }
+    let Some(encoder) = encoder else {
+        return Ok(());
+    };
+    let mut out = encoder.into_inner().map_err(std::io::Error::other)?;
+    std::io::Write::flush(&mut out)
 }
 
 /// The frame as plain text, the same as its snapshot.

@@ -194,6 +194,13 @@ impl Fonts {
 
     /// The SVG as a PNG, `scale` pixels per SVG pixel.
     pub fn render(&self, svg: &str, scale: f32) -> Result<Vec<u8>, String> {
+        self.pixmap(svg, scale)?
+            .encode_png()
+            .map_err(|e| e.to_string())
+    }
+
+    /// The SVG drawn, `scale` pixels per SVG pixel.
+    pub fn pixmap(&self, svg: &str, scale: f32) -> Result<resvg::tiny_skia::Pixmap, String> {
         let tree = usvg::Tree::from_str(svg, &self.options).map_err(|e| e.to_string())?;
         let size = tree.size();
         let (w, h) = (
@@ -207,7 +214,7 @@ impl Fonts {
             resvg::tiny_skia::Transform::from_scale(scale, scale),
             &mut pixmap.as_mut(),
         );
-        pixmap.encode_png().map_err(|e| e.to_string())
+        Ok(pixmap)
     }
 }
 
