@@ -41,6 +41,9 @@ pub enum Action {
     Zoom,
     /// Show long context messages whole, or folded to their first lines.
     ToggleFold,
+    /// Show the context panel as the request's JSON body, or as the
+    /// readable list of messages.
+    ToggleWire,
     ToggleHelp,
     ToggleAbout,
     SwitchLanguage,
@@ -122,6 +125,8 @@ pub struct App {
     /// "f shows all", "Tab"): always in the terminal; a still figure or a
     /// cast leaves them out unless exported with `--keys`.
     pub key_hints: bool,
+    /// The context panel shows the request body as JSON (`w`).
+    pub wire: bool,
     pub overlay: Option<Overlay>,
     pub size: (u16, u16),
     /// How far each panel can scroll, as the last drawn screen said.
@@ -153,6 +158,7 @@ impl App {
             zoom: false,
             unfold: false,
             key_hints: true,
+            wire: false,
             overlay: None,
             size: (120, 40),
             limits: Limits::default(),
@@ -224,7 +230,8 @@ impl App {
     /// (`Trace::just_compacted`), so the host's placeholder or summary shows.
     pub fn anchored_at_end(&self, panel: Panel) -> bool {
         match panel {
-            Panel::Context => !self.trace().just_compacted(self.step),
+            // The JSON body ends with the newest items, compacted or not.
+            Panel::Context => self.wire || !self.trace().just_compacted(self.step),
             other => other.anchored_at_end(),
         }
     }
@@ -437,6 +444,10 @@ pub fn update(app: &mut App, action: Action) {
         Action::Zoom if app.comparing().is_some() => {}
         Action::Zoom => app.zoom = !app.zoom,
         Action::ToggleFold => app.unfold = !app.unfold,
+        Action::ToggleWire => {
+            app.wire = !app.wire;
+            app.scroll[Panel::Context.index()] = 0;
+        }
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
         Action::SwitchLanguage => app.lang = app.lang.other(),

@@ -42,7 +42,7 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
         }
         calls(trace, index, out)?;
         if let StepKind::Rejected { error, .. } = &step.kind {
-            writeln!(out, "{}{error}", lead(i18n::PROVIDER_SAYS, lang))?;
+            writeln!(out, "{}{error}", i18n::provider_says(trace.provider, lang))?;
         }
         if let Some(end) = step.end {
             writeln!(out, "{}", i18n::loop_ended(end, trace.task, lang))?;
@@ -62,7 +62,8 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
 fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
-    let heading = i18n::context_heading(mc, trace.new_count(i), lang);
+    let (items, new) = crate::wire::list_counts(trace, i);
+    let heading = i18n::context_heading(trace, mc, items, new, lang);
     writeln!(out, "{heading}")?;
     let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
     writeln!(

@@ -368,6 +368,14 @@ mod tests {
                         start = mc.context_start;
                         matcher.restart();
                     }
+                    // The provider refused the request: no rule was chosen.
+                    let rejected = trace
+                        .steps
+                        .get(mc.step + 1)
+                        .is_some_and(|s| matches!(s.kind, crate::trace::StepKind::Rejected { .. }));
+                    if rejected {
+                        continue;
+                    }
                     let context = trace.context(mc);
                     let n = mc.number;
                     assert_eq!(

@@ -238,12 +238,12 @@ pub enum OpIdSource {
     Derived,
 }
 
-/// A context window in estimated tokens (`engine::estimate_tokens`) and the
+/// A context window in tokens (`wire::tokens`, o200k_base) and the
 /// host's policy when the next request would exceed it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContextLimit {
-    /// The window, in estimated tokens (messages plus tool definitions).
+    /// The window, in tokens (system prompt, tool schemas and messages).
     pub window: usize,
     pub policy: CompactPolicy,
     /// For `summarize`: the summary the host puts in place of earlier
@@ -361,6 +361,10 @@ pub struct Harness {
     /// Accept the model's "done" without running the verification.
     #[serde(default)]
     pub trust_done: bool,
+    /// OpenAI Responses only: answer a call under its `function_call`
+    /// item's `id` (`fc_…`) instead of its `call_id`.
+    #[serde(default)]
+    pub answer_with_item_id: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -259,9 +259,10 @@ fn base64_decodes_padding() {
 #[test]
 fn the_html_player_plays_in_chromium_without_any_request() {
     let Some(chromium) = find_browser() else {
-        eprintln!(
-            "SKIPPED the_html_player_plays_in_chromium_without_any_request: no Chromium found \
-             (apt-get install chromium-headless-shell, or set CHROMIUM=/path/to/chrome)"
+        common::missing_tool(
+            "the_html_player_plays_in_chromium_without_any_request",
+            "no Chromium found (apt-get install chromium-headless-shell, or set \
+             CHROMIUM=/path/to/chrome)",
         );
         return;
     };
@@ -588,8 +589,12 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 #[test]
 fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() {
+    const TEST: &str = "embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text";
     let Some(chromium) = find_browser() else {
-        eprintln!("SKIPPED embedded fonts in Chromium: no Chromium found");
+        common::missing_tool(
+            TEST,
+            "no Chromium found (apt-get install chromium-headless-shell)",
+        );
         return;
     };
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-fonts");
@@ -609,12 +614,15 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
         // checks the message); nothing to look at in a browser.
         let err = String::from_utf8_lossy(&made.stderr);
         assert!(err.contains("fonts-noto-cjk"), "{err}");
-        eprintln!("SKIPPED embedded fonts in Chromium: {err}");
+        common::missing_tool(TEST, err.trim());
         return;
     }
     assert!(export(&[], "system").status.success());
     let Some(conf) = serif_only(&dir) else {
-        eprintln!("SKIPPED embedded fonts in Chromium: DejaVuSerif.ttf is not installed");
+        common::missing_tool(
+            TEST,
+            "DejaVuSerif.ttf is not installed (apt-get install fonts-dejavu-core)",
+        );
         return;
     };
     let (_browser, ws) = launch_with(

@@ -522,9 +522,9 @@ fn check_reports_every_fault_of_a_file_each_with_its_place() {
     assert_eq!(
         places,
         [
-            "19:42 at files[\"config.txt\"]",
+            "23:42 at files[\"config.txt\"]",
             "2:3 at name",
-            "32:20 at model[0].calls[0].tool"
+            "36:20 at model[0].calls[0].tool"
         ],
         "{}",
         out.stderr
@@ -551,7 +551,7 @@ fn a_wrong_value_and_a_later_duplicate_are_both_reported() {
     assert_eq!(out.code, 2);
     let lines: Vec<&str> = out.stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{}", out.stderr);
-    assert!(lines[0].starts_with(&format!("{file}: 19:24 at files.a: \"a\" appears twice")));
+    assert!(lines[0].starts_with(&format!("{file}: 23:24 at files.a: \"a\" appears twice")));
     assert!(
         lines[1].contains("at budget: expected a whole number"),
         "{}",
@@ -616,10 +616,10 @@ fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
         lines,
         [
             format!(
-                "{file}: 42:5 at narration.01: expected a step number from 1 to 8, or an event: {EVENTS}"
+                "{file}: 46:5 at narration.01: expected a step number from 1 to 8, or an event: {EVENTS}"
             ),
             format!(
-                "{file}: 41:5 at narration.9: expected a step number from 1 to 8, or an event: {EVENTS}"
+                "{file}: 45:5 at narration.9: expected a step number from 1 to 8, or an event: {EVENTS}"
             ),
         ]
     );
@@ -643,7 +643,7 @@ fn weak_checks_are_warnings_with_their_place() {
                 "\"params\": [\"path\"]\n    }",
                 "\"params\": [\"path\"]\n    },\n    { \"name\": \"run_tests\", \"description\": { \"zh\": \"t\", \"en\": \"t\" } }",
             )],
-            "26:5 at tools[1]: warning: run_tests has no \"checks\", so it passes (\"0 of 0 checks\")",
+            "30:5 at tools[1]: warning: run_tests has no \"checks\", so it passes (\"0 of 0 checks\")",
         ),
         (
             "read-only-verify.json",
@@ -651,7 +651,7 @@ fn weak_checks_are_warnings_with_their_place() {
                 "\"budget\": 4,",
                 "\"budget\": 4,\n  \"verify\": { \"tool\": \"read_file\", \"args\": { \"path\": \"config.txt\" } },",
             )],
-            "28:15 at verify.tool: warning: read_file only reads: it passes whenever it can read",
+            "32:15 at verify.tool: warning: read_file only reads: it passes whenever it can read",
         ),
         (
             "verify-without-args.json",
@@ -659,7 +659,7 @@ fn weak_checks_are_warnings_with_their_place() {
                 "\"budget\": 4,",
                 "\"budget\": 4,\n  \"verify\": { \"tool\": \"read_file\" },",
             )],
-            "28:15 at verify.tool: warning: read_file only reads",
+            "32:15 at verify.tool: warning: read_file only reads",
         ),
     ];
     for (name, edits, warning) in cases {
@@ -694,7 +694,7 @@ fn weak_checks_are_warnings_with_their_place() {
     let out = run(&["check", &file]);
     assert!(
         out.stderr.contains(&format!(
-            "{file}: 28:3 at verify.args: warning: read_file reads [\"path\"]; expected \"args\" with exactly those"
+            "{file}: 32:3 at verify.args: warning: read_file reads [\"path\"]; expected \"args\" with exactly those"
         )),
         "{}",
         out.stderr

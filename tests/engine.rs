@@ -135,6 +135,12 @@ fn every_tool_result_pairs_with_exactly_one_earlier_call() {
                     continue;
                 }
                 let id = m.call_id.as_ref().expect("a tool result carries a call id");
+                // The harness that files a result under the fc_ item id:
+                // an id no call has, which the provider refuses.
+                if t.calls.iter().all(|c| &c.id != id) {
+                    assert_eq!(t.end, agent_loop_sim::scenario::EndStatus::Rejected);
+                    continue;
+                }
                 let asked: Vec<_> = list[..i]
                     .iter()
                     .filter(|a| a.role == Role::Assistant && a.calls.contains(id))

@@ -5,6 +5,8 @@
 //! The checks live in tests/guide/check_examples.py, run here with the
 //! binary under test (when python3 is there, as for tests/seed.rs).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -21,7 +23,10 @@ fn every_example_in_the_guide_is_real() {
     let output = match output {
         Ok(output) => output,
         Err(e) => {
-            eprintln!("python3 not runnable ({e}): the guide's examples are not checked");
+            common::missing_tool(
+                "every_example_in_the_guide_is_real",
+                &format!("python3 not runnable ({e}): the guide's examples are not checked"),
+            );
             return;
         }
     };

@@ -57,9 +57,19 @@ fn every_scenario_has_its_story_and_end() {
             "TMPVERMPVERMPVERMA",
             EndStatus::Completed,
         ),
+        (
+            "wrong-path-first-anthropic",
+            "TMPVERMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
         ("explain-entry", "TMPVERMPVERMA", EndStatus::Completed),
         (
             "parallel-calls-out-of-order",
+            "TMPVVERRMA",
+            EndStatus::Completed,
+        ),
+        (
+            "parallel-calls-anthropic",
             "TMPVVERRMA",
             EndStatus::Completed,
         ),
@@ -87,6 +97,11 @@ fn every_scenario_has_its_story_and_end() {
             "harness-trusts-done",
             "TMPVERMPVERMA",
             EndStatus::VerificationMissing,
+        ),
+        (
+            "harness-answers-with-item-id",
+            "TMPVERMJ",
+            EndStatus::Rejected,
         ),
         (
             "seed-agent-loop",
@@ -142,6 +157,166 @@ fn every_scenario_has_its_story_and_end() {
     }
 }
 
+/// A shipped lesson's JSON, as written.
+fn shipped_json(name: &str) -> serde_json::Value {
+    let (_, source) = CATALOG.iter().find(|(n, _)| *n == name).unwrap();
+    serde_json::from_str(source).unwrap()
+}
+
+/// Sentences in a text: ended by `.`, `!`, `?` (followed by a space or the
+/// end) or by `。！？`.
+fn sentences(text: &str) -> usize {
+    let chars: Vec<char> = text.chars().collect();
+    (0..chars.len())
+        .filter(|&i| match chars[i] {
+            '。' | '！' | '？' => true,
+            '.' | '!' | '?' => chars.get(i + 1).is_none_or(|c| *c == ' '),
+            _ => false,
+        })
+        .count()
+}
+
+#[test]
+fn every_shipped_lesson_has_a_short_system_prompt_in_both_languages() {
+    for (name, _) in CATALOG {
+        let loaded = load::load(name).unwrap();
+        let system = loaded
+            .scenario
+            .system
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name} has no system prompt"));
+        for lang in Lang::ALL {
+            let text = system.get(lang);
+            let n = sentences(text);
+            assert!(
+                (2..=5).contains(&n),
+                "{name} ({}): {n} sentences: {text}",
+                lang.code()
+            );
+        }
+        // Written right after the task, as the guide asks.
+        let keys: Vec<String> = shipped_json(name)
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        let task = keys.iter().position(|k| k == "task").unwrap();
+        assert_eq!(keys[task + 1], "system", "{name}");
+    }
+}
+
+#[test]
+fn a_harness_mistake_sends_the_same_system_prompt_as_its_twin() {
+    let mut twins = 0;
+    for (name, _) in CATALOG {
+        let loaded = load::load(name).unwrap();
+        let Some(twin) = &loaded.scenario.twin else {
+            continue;
+        };
+        let correct = load::load(twin).unwrap();
+        for lang in Lang::ALL {
+            assert_eq!(
+                loaded.scenario.system.as_ref().unwrap().get(lang),
+                correct.scenario.system.as_ref().unwrap().get(lang),
+                "{name} and its twin {twin}"
+            );
+        }
+        twins += 1;
+    }
+    assert_eq!(twins, 4);
+}
+
+/// Every text a lesson explains itself with (conditions, about, narration,
+/// quiz questions and answers), in both languages.
+fn lesson_texts(lesson: &serde_json::Value) -> Vec<(String, String)> {
+    let mut texts = Vec::new();
+    let mut push = |place: String, text: &serde_json::Value| {
+        for lang in ["zh", "en"] {
+            texts.push((
+                format!("{place}.{lang}"),
+                text[lang].as_str().unwrap().to_string(),
+            ));
+        }
+    };
+    for (i, c) in lesson["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        push(format!("conditions[{i}]"), c);
+    }
+    for (k, v) in lesson["about"].as_object().unwrap() {
+        push(format!("about.{k}"), v);
+    }
+    for (k, v) in lesson["narration"].as_object().into_iter().flatten() {
+        push(format!("narration.{k}"), v);
+    }
+    for (i, q) in lesson["quiz"].as_array().into_iter().flatten().enumerate() {
+        // Its choices are left out: all but one are meant to be wrong.
+        push(format!("quiz[{i}].question"), &q["question"]);
+        if !q["why"].is_null() {
+            push(format!("quiz[{i}].why"), &q["why"]);
+        }
+    }
+    texts
+}
+
+#[test]
+fn lesson_texts_name_the_provider_whose_shape_they_describe() {
+    // Any lesson can be shown as any provider (`--provider`): a word of one
+    // provider's wire shape stands only beside that provider's name (a
+    // lesson that pins a provider, and says so in its conditions, may use
+    // that provider's words throughout), and an error is never just
+    // "marked" without saying how.
+    let shapes: [(&str, &[&str]); 8] = [
+        ("tool message", &["Chat"]),
+        ("tool 消息", &["Chat"]),
+        ("tool_call_id", &["Chat"]),
+        ("function_call_output", &["Responses"]),
+        ("tool_use_id", &["Anthropic"]),
+        ("tool_result", &["Anthropic"]),
+        ("is_error", &["Anthropic"]),
+        ("role tool", &["Chat"]),
+    ];
+    let vague = [
+        "marked as an error",
+        "标记为错误",
+        "被标为错误",
+        "并标为错误",
+    ];
+    let mut faults = Vec::new();
+    let names = [
+        ("chat", "Chat"),
+        ("responses", "Responses"),
+        ("anthropic", "Anthropic"),
+    ];
+    for (name, _) in CATALOG {
+        let lesson = shipped_json(name);
+        let pinned = names
+            .iter()
+            .find(|(code, _)| lesson["provider"] == *code)
+            .map(|(_, p)| *p);
+        for (place, text) in lesson_texts(&lesson) {
+            for (word, providers) in shapes {
+                let named = providers
+                    .iter()
+                    .any(|p| text.contains(p) || pinned == Some(*p));
+                if text.contains(word) && !named {
+                    faults.push(format!("{name} {place}: {word:?} without {providers:?}"));
+                }
+            }
+            for v in vague {
+                if text.contains(v) {
+                    faults.push(format!("{name} {place}: {v:?} without saying how"));
+                }
+            }
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
 #[test]
 fn a_wrong_path_is_an_error_result_the_model_reads() {
     let t = trace("wrong-path-first");
@@ -158,6 +333,37 @@ fn a_wrong_path_is_an_error_result_the_model_reads() {
     assert_eq!(t.calls[1].tool, "list_files");
     assert_eq!(t.calls[2].args[0].1, "conf/config.txt");
     assert!(t.messages.last().unwrap().text.contains("30"));
+}
+
+#[test]
+fn the_anthropic_wrong_path_runs_as_its_chat_relative_with_anthropic_ids() {
+    use agent_loop_sim::scenario::IdStyle;
+    use agent_loop_sim::wire::Provider;
+    let pinned = load::load("wrong-path-first-anthropic").unwrap();
+    let relative = load::load("wrong-path-first").unwrap();
+    assert_eq!(pinned.scenario.provider, Some(Provider::Anthropic));
+    assert_eq!(pinned.scenario.ids, IdStyle::Anthropic);
+    assert_eq!(relative.scenario.provider(), Provider::Chat);
+    for lang in Lang::ALL {
+        let (t, r) = (pinned.trace(lang), relative.trace(lang));
+        assert_eq!(story(t), story(r));
+        assert_eq!(
+            t.messages.last().unwrap().text,
+            r.messages.last().unwrap().text
+        );
+        assert!(t.calls.iter().all(|c| c.id.0.starts_with("toolu_01")));
+        // The one error result (is_error: true on Anthropic's tool_result)
+        // answers the first call; the other two are not errors.
+        let errors: Vec<bool> = t
+            .messages
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .map(|m| m.is_error)
+            .collect();
+        assert_eq!(errors, [true, false, false]);
+        let first = t.messages.iter().find(|m| m.role == Role::Tool).unwrap();
+        assert_eq!(first.call_id.as_ref(), Some(&t.calls[0].id));
+    }
 }
 
 #[test]
@@ -196,6 +402,43 @@ fn out_of_order_results_are_paired_by_id() {
             .unwrap()
             .text
             .contains("prod has TIMEOUT=60")
+    );
+}
+
+#[test]
+fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
+    use agent_loop_sim::wire::Provider;
+    let pinned = load::load("parallel-calls-anthropic").unwrap();
+    assert_eq!(pinned.scenario.provider(), Provider::Anthropic);
+    let t = pinned.trace(Lang::En);
+    let relative = trace("parallel-calls-out-of-order");
+    assert_eq!(story(t), story(&relative));
+    // Both calls come from one reply, and both results, each under its own
+    // tool_use id, are new in the context of the next model call, with
+    // nothing between them (one user message of two tool_result blocks).
+    let (prod, dev) = (&t.calls[0], &t.calls[1]);
+    assert_eq!((prod.model_call, dev.model_call), (1, 1));
+    assert!(prod.id.0.starts_with("toolu_01") && dev.id.0.starts_with("toolu_01"));
+    let second = t.context(&t.model_calls[1]);
+    let n = second.len();
+    let last_two: Vec<(&str, &str)> = second[n - 2..]
+        .iter()
+        .map(|m| {
+            assert_eq!(m.role, Role::Tool);
+            (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str())
+        })
+        .collect();
+    assert_eq!(
+        last_two,
+        [
+            (dev.id.0.as_str(), "PORT=8080\nTIMEOUT=5"),
+            (prod.id.0.as_str(), "PORT=443\nTIMEOUT=60")
+        ]
+    );
+    assert_eq!(second[n - 3].calls, [prod.id.clone(), dev.id.clone()]);
+    assert_eq!(
+        t.messages.last().unwrap().text,
+        relative.messages.last().unwrap().text
     );
 }
 

@@ -2,6 +2,8 @@
 //! its port, `scenarios/seed-agent-loop.json`: what the Python file prints
 //! and asserts must hold in the engine's trace too, in both languages.
 
+mod common;
+
 use std::process::Command;
 
 use agent_loop_sim::load::{self, prepare};
@@ -116,7 +118,10 @@ fn the_python_file_and_the_trace_agree() {
     let output = match Command::new("python3").arg(SEED).output() {
         Ok(output) => output,
         Err(e) => {
-            eprintln!("python3 not runnable ({e}): the Python side is skipped");
+            common::missing_tool(
+                "the_python_file_and_the_trace_agree",
+                &format!("python3 not runnable ({e}): the Python side is not checked"),
+            );
             return;
         }
     };

@@ -45,11 +45,11 @@ fn three_independent_wrong_values_are_all_reported() {
     assert_eq!(
         refused(&file),
         [
-            "24:36 at tools[0].readonly: unknown field \"readonly\" (unknown fields are refused; \
+            "28:36 at tools[0].readonly: unknown field \"readonly\" (unknown fields are refused; \
              expected one of: name, description, params, offered, checks, parameters, \
              side_effects, results, policy, approvals, op_id)",
-            "36:16 at model[1].calls: expected a list [ ... ], found the number 1",
-            "39:18 at expect: unknown value \"done\"; expected one of: completed, \
+            "40:16 at model[1].calls: expected a list [ ... ], found the number 1",
+            "43:18 at expect: unknown value \"done\"; expected one of: completed, \
              budget_exhausted, verification_missing, crashed, rejected",
         ]
     );
@@ -70,7 +70,7 @@ fn two_wrong_values_in_one_item_report_the_first() {
     assert_eq!(
         refused(&file),
         [
-            "31:22 at model[0].say: expected an object {\"zh\": \"...\", \"en\": \"...\"}, \
+            "35:22 at model[0].say: expected an object {\"zh\": \"...\", \"en\": \"...\"}, \
           found the string \"read it\""
         ]
     );
@@ -98,11 +98,11 @@ fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
     assert_eq!(
         places,
         [
-            "27:11 at retries",
-            "28:9 at modle",
-            "42:34 at narration.2",
-            "43:10 at narration.3",
-            "50:1",
+            "31:11 at retries",
+            "32:9 at modle",
+            "46:34 at narration.2",
+            "47:10 at narration.3",
+            "54:1",
         ],
         "{lines:#?}"
     );
@@ -111,12 +111,12 @@ fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
     assert!(lines[1].contains("unknown field \"modle\"; did you mean \"model\"?"));
     assert_eq!(
         lines[2],
-        "42:34 at narration.2: missing field \"zh\", which is required"
+        "46:34 at narration.2: missing field \"zh\", which is required"
     );
     assert!(lines[3].contains("expected an object {\"zh\""));
     assert_eq!(
         lines[4],
-        "50:1: missing field \"budget\", which is required"
+        "54:1: missing field \"budget\", which is required"
     );
 }
 
@@ -163,9 +163,9 @@ fn keys_written_twice_and_wrong_values_are_all_reported_once() {
     assert_eq!(
         places,
         [
-            "22:28 at tools[0].name",
-            "27:16 at budget",
-            "32:51 at model[0].calls[0].delay"
+            "26:28 at tools[0].name",
+            "31:16 at budget",
+            "36:51 at model[0].calls[0].delay"
         ],
         "{lines:#?}"
     );

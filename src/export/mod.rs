@@ -95,6 +95,10 @@ pub struct Options {
     pub compare: Option<String>,
     /// `--player-only`: an HTML player without heading, about or glossary.
     pub player_only: bool,
+    /// `--provider`: the API whose requests the lesson is shown as.
+    pub provider: Option<crate::wire::Provider>,
+    /// `--panel wire`: the context panel as the request's JSON body.
+    pub wire: bool,
 }
 
 impl Options {
@@ -117,6 +121,8 @@ impl Options {
             embed_fonts: false,
             compare: None,
             player_only: false,
+            provider: None,
+            wire: false,
         }
     }
 
@@ -160,7 +166,7 @@ impl Options {
                 keys: *keys,
                 panel: panel.map(|p| match p {
                     PanelArg::Lanes => Panel::Lanes,
-                    PanelArg::Context => Panel::Context,
+                    PanelArg::Context | PanelArg::Wire => Panel::Context,
                     PanelArg::Pairing => Panel::Pairing,
                     PanelArg::Explanation => Panel::Explain,
                 }),
@@ -170,6 +176,8 @@ impl Options {
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
             player_only: *player_only,
+            provider: cli.provider,
+            wire: matches!(panel, Some(PanelArg::Wire)),
         })
     }
 }
@@ -240,7 +248,7 @@ pub fn run(cli: &Cli) -> ExitCode {
                 return e.exit_code();
             }
         },
-        None => match crate::batch::load_and_report(&options.scenario) {
+        None => match crate::batch::load_and_report(&options.scenario, options.provider) {
             Some(loaded) => loaded,
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
@@ -269,7 +277,7 @@ pub fn run(cli: &Cli) -> ExitCode {
 pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathBuf>, ExportError> {
     let loaded = match &options.transcript {
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
-        None => load::load(&options.scenario),
+        None => load::load_as(&options.scenario, options.provider),
     }
     .map_err(ExportError::Scenario)?;
     export_loaded(options, loaded, written)
@@ -282,8 +290,10 @@ pub fn export_loaded(
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
     let mut app = App::new(loaded, options.lang, options.theme);
+    app.wire = options.wire;
     if let Some(other) = &options.compare {
-        let other = crate::compare::load_other(other).map_err(ExportError::Scenario)?;
+        let other =
+            crate::compare::load_other(other, options.provider).map_err(ExportError::Scenario)?;
         app = app.with_comparison(other);
     }
     let steps = step_range(&app, options.steps)?;
@@ -328,6 +338,13 @@ pub fn export_loaded(
             }
             done(write::file(dir, &name, |out| {
                 write_gif(&app, steps, size, framing, fonts, gif, out)
+            })?);
+        }
+        // Not a figure: the request bodies, one model call a line.
+        ExportFormat::Requests => {
+            let name = format!("{scenario}.requests.jsonl");
+            done(write::file(dir, &name, |out| {
+                crate::wire::write_requests(app.trace(), out)
             })?);
         }
         ExportFormat::Cast => {
@@ -408,6 +425,7 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Html => "html",
         ExportFormat::Png => "png",
         ExportFormat::Gif => "gif",
+        ExportFormat::Requests => "requests.jsonl",
     }
 }
 

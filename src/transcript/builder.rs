@@ -101,6 +101,8 @@ struct Request {
     /// the server, not repeated in the request.
     continues: bool,
     tokens_in: Option<u64>,
+    /// Bytes of the request body as the file records it.
+    bytes: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +111,11 @@ enum Event {
     Request(Request),
     Compacted {
         line: usize,
+    },
+    /// The provider refused the request before (a 400 body in the file).
+    Rejected {
+        line: usize,
+        error: String,
     },
     /// The harness stopped the turn (Codex `turn_aborted`).
     Aborted {
@@ -139,6 +146,8 @@ pub struct Builder {
     by_item: bool,
     /// `--redact`: mask likely secrets in every text stored.
     pub(crate) redact: bool,
+    /// The size of the request body a reader is about to hand over.
+    recorded_bytes: Option<usize>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<super::otel::Span>,
 }
@@ -207,7 +216,29 @@ impl Builder {
         tokens_in: Option<u64>,
         has_reply: bool,
     ) {
+        self.request_or_record_refused(messages, line, tokens_in, has_reply, None);
+    }
+
+    /// `request_or_record`, where the file records that the provider
+    /// refused the request with this error (a 400 body): a request, whose
+    /// model call the provider rejected; the model never ran.
+    pub fn request_or_record_refused(
+        &mut self,
+        messages: Vec<Msg>,
+        line: usize,
+        tokens_in: Option<u64>,
+        has_reply: bool,
+        refused: Option<String>,
+    ) {
+        if let Some(error) = refused {
+            self.request(messages, line, tokens_in);
+            let error = clean_redacted(&error, self.redact);
+            self.events.push(Event::Rejected { line, error });
+            return;
+        }
         if !has_reply && matches!(messages.last(), Some(Msg::Assistant { .. })) {
+            // A record of messages, not a request: it has no body size.
+            self.recorded_bytes = None;
             for msg in messages {
                 self.push(msg);
             }
@@ -278,12 +309,20 @@ impl Builder {
         }
         consistent &= matched == before;
         self.requests += 1;
+        let bytes = self.recorded_bytes.take();
         self.events.push(Event::Request(Request {
             line,
             consistent,
             continues,
             tokens_in,
+            bytes,
         }));
+    }
+
+    /// The next request's body as the file records it: its size is the
+    /// size drawn (compact JSON, as an SDK sends it).
+    pub fn recorded_body(&mut self, body: &serde_json::Value) {
+        self.recorded_bytes = serde_json::to_vec(body).ok().map(|b| b.len());
     }
 
     /// A system prompt or developer instruction: sent to the model, but
@@ -592,6 +631,9 @@ impl Build {
                 task: TaskOutcome::Unknown,
                 compactions: Vec::new(),
                 window: None,
+                provider: format.provider(),
+                system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
+                places: Vec::new(),
             },
             says: Vec::new(),
             tokens_in: Vec::new(),
@@ -648,6 +690,10 @@ impl Build {
                         build.model_call(Some(earlier), true, format);
                     }
                 }
+                Event::Rejected { line, error } => {
+                    build.model_call(pending.take(), true, format);
+                    build.rejected(line, error);
+                }
                 Event::Compacted { line } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
@@ -684,7 +730,38 @@ impl Build {
             say.set_end(unanswered);
         }
         build.trace.budget = build.trace.model_calls.len() as u32;
+        crate::wire::place_all(&mut build.trace);
         build
+    }
+
+    /// The provider refused the latest model call: the calls still without
+    /// a result are why, as its error says.
+    fn rejected(&mut self, line: usize, error: String) {
+        let number = self.trace.model_calls.len() as u32;
+        let unanswered: Vec<CallId> = self
+            .trace
+            .calls
+            .iter()
+            .filter(|c| c.result.is_none())
+            .map(|c| c.id.clone())
+            .collect();
+        let step = self.step(
+            StepKind::Rejected {
+                number,
+                unanswered,
+                error: error.clone(),
+            },
+            Some(Lane::Model),
+            Lane::Host,
+            Say::Rejected {
+                number,
+                line,
+                error,
+            },
+        );
+        self.trace.steps[step].end = Some(EndStatus::Rejected);
+        self.trace.end = EndStatus::Rejected;
+        self.trace.task = TaskOutcome::NotDone;
     }
 
     fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane, say: Say) -> usize {
@@ -719,17 +796,25 @@ impl Build {
                 .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
                 .map(|c| c.id.0.len() + c.tool.len() + c.args_text().chars().count())
                 .sum::<usize>();
-        let tokens = estimate_tokens(&text)
-            + call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0))
-            + calls
-                .iter()
-                .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
-                .map(|c| {
-                    estimate_tokens(&c.id.0)
-                        + estimate_tokens(&c.tool)
-                        + estimate_tokens(&c.args_text())
-                })
-                .sum::<usize>();
+        let proposed: Vec<&ToolCall> = calls
+            .iter()
+            .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
+            .collect();
+        let probe = Message {
+            role,
+            text,
+            calls: Vec::new(),
+            call_id,
+            is_error,
+            step: 0,
+            size: 0,
+            tokens: 0,
+            canonical: None,
+            carried: None,
+            host_insert: None,
+        };
+        let tokens = crate::wire::message_tokens(&probe, &proposed);
+        let Message { text, call_id, .. } = probe;
         self.messages_size += size;
         self.messages_tokens += tokens;
         let step = self.trace.steps.len();
@@ -765,6 +850,7 @@ impl Build {
             context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
             tokens: 0,
             context_start: 0,
+            recorded_size: request.and_then(|r| r.bytes),
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match request {

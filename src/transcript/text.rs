@@ -69,6 +69,12 @@ pub enum Say {
         tokens: Option<u64>,
         end: Option<Vec<String>>,
     },
+    /// The file records the provider's error for the request.
+    Rejected {
+        number: u32,
+        line: usize,
+        error: String,
+    },
 }
 
 impl Say {
@@ -132,7 +138,8 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
         Say::User { line, .. }
         | Say::Proposes { line, .. }
         | Say::Result { line, .. }
-        | Say::Answers { line, .. } => place(*line, by_item, lang),
+        | Say::Answers { line, .. }
+        | Say::Rejected { line, .. } => place(*line, by_item, lang),
         _ => String::new(),
     };
     let mut out = match say {
@@ -303,6 +310,13 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                 ),
             ),
         },
+        Say::Rejected { number, error, .. } => pick(
+            lang,
+            format!("提供方拒绝了第 {number} 次调用（{p}），模型没有运行：{error}"),
+            format!(
+                "The provider refused model call #{number} ({p}); the model never ran: {error}"
+            ),
+        ),
         Say::Answers { number, tokens, .. } => {
             let mut s = pick(
                 lang,

@@ -36,7 +36,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
         out.push(Line::default());
         out.extend(hanging(
             vec![],
-            &i18n::lead(i18n::PROVIDER_SAYS, lang),
+            &i18n::provider_says(trace.provider, lang),
             theme.muted(),
             w,
         ));

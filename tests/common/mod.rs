@@ -48,6 +48,27 @@ pub fn wait(child: &mut std::process::Child, args: &[&str]) -> ExitStatus {
     }
 }
 
+/// Whether the tests run in CI: `CI` set, and not to `false` or `0`
+/// (`.ci/run` runs with `CI=true`, as insta reads it too).
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// A tool that a test needs (a browser, a font, python3, node…) is missing.
+/// Outside CI the test is skipped with a notice on stderr; under `CI=true` it
+/// fails, so CI never passes a test that did not run (`.ci/run` installs
+/// every tool its tests need). Call it, then `return`.
+pub fn missing_tool(test: &str, why: &str) {
+    assert!(
+        !in_ci(),
+        "{test}: {why}. With CI set a missing tool fails: .ci/run installs it"
+    );
+    // Straight to stderr, not eprintln!: the test harness shows it even
+    // when the test passes, so a skip is seen in a plain `cargo test`.
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
 /// A scenario file under the test's temporary folder; its path.
 pub fn scenario_file(name: &str, json: &str) -> String {
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -1,0 +1,120 @@
+//! The exported request bodies of the shipped lessons, shared by
+//! tests/wire_types.rs and tests/wire_contract.rs: every lesson that `list`
+//! names, exported with `export --format requests` once per provider.
+//! (Included with `#[path]` by those two files only.)
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
+pub const PROVIDERS: [&str; 3] = ["chat", "responses", "anthropic"];
+
+/// One run as one provider receives it: a lesson's exported JSONL.
+pub struct Export {
+    pub lesson: String,
+    pub provider: &'static str,
+    pub file: PathBuf,
+}
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "agent-loop-sim {}: exit {:?}\n{}",
+        args.join(" "),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The shipped lessons, as `list` names them (the first word of each line).
+pub fn lessons() -> Vec<String> {
+    let names: Vec<String> = run(&["--lang", "en", "list"])
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    assert!(names.len() >= 10, "list named only {names:?}");
+    names
+}
+
+/// Every shipped lesson exported for every provider into `dir/PROVIDER/`.
+pub fn export_all(dir: &Path) -> Vec<Export> {
+    let _ = std::fs::remove_dir_all(dir);
+    let mut exports = Vec::new();
+    for lesson in lessons() {
+        for provider in PROVIDERS {
+            let out = dir.join(provider);
+            run(&[
+                "export",
+                "--format",
+                "requests",
+                "--provider",
+                provider,
+                "--scenario",
+                &lesson,
+                "--out",
+                out.to_str().unwrap(),
+            ]);
+            let file = out.join(format!("{lesson}.requests.jsonl"));
+            assert!(
+                file.is_file(),
+                "{lesson} ({provider}): no {}",
+                file.display()
+            );
+            exports.push(Export {
+                lesson: lesson.clone(),
+                provider,
+                file,
+            });
+        }
+    }
+    exports
+}
+
+/// The trace of a lesson as `provider` receives it (`trace --provider`), in
+/// a language (`en`, `zh`).
+pub fn trace(lesson: &str, provider: &str, lang: &str) -> serde_json::Value {
+    let printed = run(&["--lang", lang, "--provider", provider, "trace", lesson]);
+    serde_json::from_str(&printed).unwrap()
+}
+
+/// The `error` text of the step where the provider rejects the request,
+/// when the trace's loop ends `rejected`.
+pub fn rejection(trace: &serde_json::Value) -> Option<String> {
+    if trace["scenario"]["end"] != "rejected" {
+        return None;
+    }
+    let name = &trace["scenario"]["name"];
+    let step = trace["steps"]
+        .as_array()
+        .and_then(|steps| steps.iter().find(|s| s["kind"] == "rejected"))
+        .unwrap_or_else(|| panic!("{name}: ends rejected without a rejected step"));
+    Some(step["error"].as_str().unwrap_or_default().to_string())
+}
+
+/// The samples in tests/wire/samples/ (hand-written lines in the export's
+/// shapes, good ones and deliberately wrong ones), by file name.
+pub fn sample(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/wire/samples")
+        .join(name)
+}
+
+pub fn samples() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(sample(""))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    files
+}
