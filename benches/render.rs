@@ -269,6 +269,36 @@ fn export_all(c: &mut Criterion) {
     group.finish();
 }
 
+/// A PNG frame in each language, with the fonts loaded once (as an export
+/// does): the Chinese frame draws its CJK text in Noto Sans Mono CJK SC.
+fn export_png(c: &mut Criterion) {
+    let Ok(fonts) = export::PngFonts::named(true) else {
+        eprintln!(
+            "export/png: skipped, the fonts are not installed (fonts-dejavu-core, fonts-noto-cjk)"
+        );
+        return;
+    };
+    let mut group = c.benchmark_group("export/png/120x40");
+    group.sample_size(10);
+    for (name, step) in [("read-config-timeout", 7), ("seed-agent-loop", 25)] {
+        for lang in [Lang::Zh, Lang::En] {
+            let app = App::new(load::load(name).unwrap(), lang, Theme::DARK);
+            let id = format!("{name}-step-{step}-{}", lang.code());
+            group.bench_function(id, |b| {
+                b.iter(|| {
+                    export::png(&app, step - 1, (120, 40), &fonts, 2.0)
+                        .unwrap()
+                        .len()
+                })
+            });
+        }
+    }
+    group.bench_function("load-fonts", |b| {
+        b.iter(|| export::PngFonts::named(true).is_ok())
+    });
+    group.finish();
+}
+
 fn main() {
     // With a filter (`cargo bench -- long/120x40`), only what it names runs.
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
@@ -295,5 +325,6 @@ fn main() {
         big_runs(&mut c);
     }
     export_all(&mut c);
+    export_png(&mut c);
     c.final_summary();
 }

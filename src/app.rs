@@ -125,6 +125,10 @@ pub struct App {
     pub zoom: bool,
     /// Long messages in the context shown whole (else folded).
     pub unfold: bool,
+    /// Whether the screen names keys (the footer's hints, "scroll ↑",
+    /// "f shows all", "Tab"): always in the terminal; a still figure or a
+    /// cast leaves them out unless exported with `--keys`.
+    pub key_hints: bool,
     /// The context panel shows the request body as JSON (`w`).
     pub wire: bool,
     pub overlay: Option<Overlay>,
@@ -157,6 +161,7 @@ impl App {
             overlay_scroll: 0,
             zoom: false,
             unfold: false,
+            key_hints: true,
             wire: false,
             overlay: None,
             size: (120, 40),

@@ -111,7 +111,8 @@ pub enum Command {
         full_context: bool,
     },
     /// Export every frame as a figure: svg, png, txt, ansi, or one
-    /// asciicast or HTML player. Existing files of the same name are replaced.
+    /// asciicast, HTML player or GIF. Existing files of the same name are
+    /// replaced; names carry every setting not at its default.
     Export {
         #[arg(long, value_enum)]
         format: ExportFormat,
@@ -124,12 +125,16 @@ pub enum Command {
         /// Only these steps, e.g. 3 or 2-5.
         #[arg(long, value_name = "A-B", value_parser = parse_steps)]
         steps: Option<(usize, usize)>,
-        /// Seconds each step stays on screen when played (cast, html).
+        /// Seconds each step stays on screen when played (cast, html, gif).
         #[arg(long, value_name = "SECONDS", default_value = "2.0", value_parser = parse_dwell)]
         dwell: f64,
-        /// The lesson alone: no key hints, status line or focus marks.
+        /// The lesson alone: no status line, focus marks or hint of any key.
         #[arg(long)]
         bare: bool,
+        /// Keep the key hints the terminal shows (footer, "scroll ↑", "Tab"):
+        /// without it a still figure or a cast names no key.
+        #[arg(long, conflicts_with = "bare")]
+        keys: bool,
         /// One panel at the full size of the figure.
         #[arg(long, value_enum, value_name = "PANEL")]
         panel: Option<PanelArg>,
@@ -137,12 +142,18 @@ pub enum Command {
         #[arg(long)]
         strip: bool,
         /// PNG pixels per SVG pixel (png only; 2 makes 120 columns 2,440 px wide).
-        #[arg(long, value_name = "FACTOR", default_value = "2", value_parser = parse_scale)]
-        scale: f32,
+        /// (gif: default 1, 1220 px wide for 120 columns).
+        #[arg(long, value_name = "FACTOR", value_parser = parse_scale)]
+        scale: Option<f32>,
         /// Put the fonts the figure uses, cut down to its characters, into the
         /// SVG or HTML, so it reads the same without them installed (svg, html).
         #[arg(long)]
         embed_fonts: bool,
+        /// The HTML player alone, to embed in a page of notes (an iframe):
+        /// the figure, its controls and the step's words; no heading, about
+        /// or glossary (html only).
+        #[arg(long)]
+        player_only: bool,
     },
     /// Watch a real agent: a reverse proxy for the OpenAI Chat Completions,
     /// OpenAI Responses and Anthropic Messages APIs that passes every
@@ -326,6 +337,7 @@ pub enum ThemeArg {
 pub enum ExportFormat {
     Svg,
     Png,
+    Gif,
     Txt,
     Ansi,
     Cast,

@@ -63,47 +63,78 @@ pub fn to_text(buf: &Buffer) -> String {
 
 /// How an exported figure is framed for notes. The TUI always draws the
 /// whole screen; a figure may leave its controls out or show one panel.
+/// By default (`keys` false) a figure names no key, since none works in
+/// it: the footer's row of key hints is left out (the status line stays)
+/// and the panels' hints ("scroll ↑", "f shows all", "Tab") are not drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Framing {
     /// The lesson alone: no key hints or status line (the footer's two
     /// rows are left out) and no focus marks (the focused panel is drawn
-    /// like the others).
+    /// like the others). A bare figure names no key, whatever `keys` says.
     pub bare: bool,
     /// One panel at the full size of the body: the TUI's zoom on it.
     pub panel: Option<Panel>,
+    /// `--keys`: the key hints kept, exactly as the terminal shows them.
+    pub keys: bool,
+}
+
+impl Framing {
+    /// Rows of the screen the figure leaves out: the whole footer of a
+    /// bare figure, the row of key hints of one without keys.
+    fn cut_rows(self) -> u16 {
+        if self.bare {
+            FOOTER_ROWS
+        } else if self.keys {
+            0
+        } else {
+            1
+        }
+    }
 }
 
 /// Rows the footer takes (key hints, then the status line).
 const FOOTER_ROWS: u16 = 2;
 
-/// `app` at step `index`, framed: the panel chosen and zoomed, and for a
-/// bare figure a screen two rows taller, whose footer `render_framed` cuts.
+/// `app` at step `index`, framed: the panel chosen and zoomed, the key
+/// hints off unless `keys`, and a screen taller by the footer rows that
+/// `render_framed` cuts.
 pub fn at_step_framed(app: &App, index: usize, width: u16, height: u16, framing: Framing) -> App {
     let mut app = app.clone();
     if let Some(panel) = framing.panel {
         app.focus = panel;
         app.zoom = true;
     }
-    let height = if framing.bare {
-        height.saturating_add(FOOTER_ROWS)
-    } else {
-        height
-    };
-    at_step(&app, index, width, height)
+    app.key_hints = framing.keys && !framing.bare;
+    at_step(
+        &app,
+        index,
+        width,
+        height.saturating_add(framing.cut_rows()),
+    )
 }
 
 /// The framed screen of an app from `at_step_framed`, `width`×`height`.
 pub fn render_framed(app: &App, width: u16, height: u16, framing: Framing) -> Buffer {
-    if !framing.bare {
+    let cut = framing.cut_rows();
+    if cut == 0 {
         return render(app, width, height);
     }
-    let tall = height.saturating_add(FOOTER_ROWS);
+    let tall = height.saturating_add(cut);
     let mut full = render(app, width, tall);
-    unmark_focus(app, &mut full, Rect::new(0, 0, width, tall));
+    if framing.bare {
+        unmark_focus(app, &mut full, Rect::new(0, 0, width, tall));
+    }
+    // Without keys the status line, the last row, moves up into the place
+    // of the key hints above it.
     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
     for y in 0..height {
+        let from = if !framing.bare && y + 1 == height {
+            tall - 1
+        } else {
+            y
+        };
         for x in 0..width {
-            buf[(x, y)] = full[(x, y)].clone();
+            buf[(x, y)] = full[(x, from)].clone();
         }
     }
     buf

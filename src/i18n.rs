@@ -211,6 +211,7 @@ catalogue! {
     /// The line that stands for the folded rest of a long message.
     // A no-break space keeps the key with its words when the line wraps.
     FOLDED = ["… 已折叠，全文 {chars} 字符（f\u{a0}展开）", "… folded: {chars} chars in all (f\u{a0}shows\u{a0}all)"];
+    FOLDED_NO_KEYS = ["… 已折叠，全文 {chars} 字符", "… folded: {chars} chars in all"];
     /// The context's size on each call so far, as a small bar chart.
     GROWTH = [
         "逐次调用的请求：{bars} {first} → {last} 字节（共 {calls} 次）",
@@ -222,6 +223,8 @@ catalogue! {
     LOOP_ENDED = ["循环结束：{end}。任务：{task}。", "The loop has ended: {end}. Task: {task}."];
     EARLIER_STEP = ["↑ 上方还有第 1 步（↑ 滚动）", "↑ step 1 is above (scroll ↑)"];
     EARLIER_STEPS = ["↑ 上方还有第 1–{n} 步（↑ 滚动）", "↑ steps 1–{n} are above (scroll ↑)"];
+    EARLIER_STEP_NO_KEYS = ["↑ 上方还有第 1 步", "↑ step 1 is above"];
+    EARLIER_STEPS_NO_KEYS = ["↑ 上方还有第 1–{n} 步", "↑ steps 1–{n} are above"];
     IN_USE_BY = ["{call} 正在使用", "in use by {call}"];
     // The plain transcript: the model's reply at the step it arrives.
     PLAIN_REPLY = ["模型的回复", "The model's reply"];
@@ -755,9 +758,11 @@ pub fn loop_ended(end: EndStatus, task: TaskOutcome, lang: Lang) -> String {
     )
 }
 
-/// The line that stands for the folded rest of a long message.
-pub fn folded(chars: usize, lang: Lang) -> String {
-    FOLDED.fill(lang, &[("chars", &chars)])
+/// The line that stands for the folded rest of a long message, with the
+/// key that shows it whole when `keys`.
+pub fn folded(chars: usize, keys: bool, lang: Lang) -> String {
+    let text = if keys { FOLDED } else { FOLDED_NO_KEYS };
+    text.fill(lang, &[("chars", &chars)])
 }
 
 /// The context's size on each call so far, as a small bar chart.
@@ -804,10 +809,13 @@ pub fn result_in_words(call: &crate::trace::ToolCall, text: &str, lang: Lang) ->
 }
 
 /// The marker row over the lanes when earlier steps are scrolled away.
-pub fn earlier_steps(hidden: usize, lang: Lang) -> String {
-    match hidden {
-        1 => EARLIER_STEP.get(lang).to_string(),
-        n => EARLIER_STEPS.fill(lang, &[("n", &n)]),
+/// With `keys`, it names the key that scrolls to them.
+pub fn earlier_steps(hidden: usize, keys: bool, lang: Lang) -> String {
+    match (hidden, keys) {
+        (1, true) => EARLIER_STEP.get(lang).to_string(),
+        (1, false) => EARLIER_STEP_NO_KEYS.get(lang).to_string(),
+        (n, true) => EARLIER_STEPS.fill(lang, &[("n", &n)]),
+        (n, false) => EARLIER_STEPS_NO_KEYS.fill(lang, &[("n", &n)]),
     }
 }
 

@@ -278,7 +278,8 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let file = dir.join("read-config-timeout.zh.html");
+    // The name carries the dwell time asked for.
+    let file = dir.join("read-config-timeout.zh.0.3s.html");
     let url = format!("file://{}", file.canonicalize().unwrap().display());
 
     let (_browser, ws) = launch(&chromium, &dir.join("profile"));
@@ -363,7 +364,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     // A phone: the figure fits the width; the zoom shows it full size.
     page.call(
         "Emulation.setDeviceMetricsOverride",
-        json!({"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true}),
+        json!({"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": true}),
     );
     page.goto("about:blank");
     page.goto(&url);
@@ -375,16 +376,49 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone.png"));
     page.eval("document.getElementById('zoom').click()");
     let zoomed = page.eval(
-        "(() => { const f = document.getElementById('figure'); const r = f.getBoundingClientRect(); \
-         const s = f.querySelector('.frame:not([hidden]) svg').getBoundingClientRect(); \
-         return getComputedStyle(f).position === 'fixed' && r.width === innerWidth && s.width >= 1100; })()",
+        "(() => { const p = document.getElementById('player'); const r = p.getBoundingClientRect(); \
+         const f = document.getElementById('figure').getBoundingClientRect(); \
+         const s = p.querySelector('.frame:not([hidden]) svg').getBoundingClientRect(); \
+         return getComputedStyle(p).position === 'fixed' && r.width === innerWidth \
+           && f.width <= innerWidth && s.width >= 1100; })()",
     );
     assert_eq!(
         zoomed,
         json!(true),
-        "the zoom fills the screen at full size"
+        "the zoom fills the screen, the figure at full size in its own sideways scroll"
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone-zoomed.png"));
+    // Zoomed, every control is on screen and answers a tap there (nothing
+    // covers it), and the step's explanation is there to read.
+    let reachable = page.eval(
+        "(() => { const ids = ['first', 'prev', 'play', 'next', 'last', 'dwell', 'zoom', 'jump']; \
+         return ids.filter(id => { const e = document.getElementById(id); \
+           const r = e.getBoundingClientRect(); \
+           const x = r.left + r.width / 2, y = r.top + r.height / 2; \
+           return !(r.width > 0 && x >= 0 && x <= innerWidth && y >= 0 && y <= innerHeight \
+             && document.elementFromPoint(x, y) === e); }); })()",
+    );
+    assert_eq!(
+        reachable,
+        json!([]),
+        "controls that cannot be tapped while zoomed"
+    );
+    page.eval("document.getElementById('next').click()");
+    assert_eq!(page.counter(), "2/8", "Next works while zoomed");
+    let words = page.eval(
+        "(() => { const p = document.getElementById('player'); \
+         const e = p.querySelector('.step:not([hidden]) .explanation'); \
+         e.scrollIntoView(); const r = e.getBoundingClientRect(); \
+         return e.textContent.length > 10 && r.top >= 0 && r.bottom <= innerHeight \
+           && document.elementFromPoint(r.left + 5, r.top + 5).closest('.explanation') === e; })()",
+    );
+    assert_eq!(
+        words,
+        json!(true),
+        "the explanation can be read while zoomed"
+    );
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone-zoomed-words.png"));
+    page.eval("document.getElementById('zoom').click()");
 
     // Inside an iframe of a page of notes: the link's step opens, the
     // player does not take the page's focus, and the page's keys stay its own.
@@ -396,7 +430,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     std::fs::write(
         &notes,
         "<!DOCTYPE html><html><body><h1>Notes</h1>\
-         <iframe id=\"f\" src=\"read-config-timeout.zh.html#step=3\" width=\"900\" height=\"700\"></iframe>\
+         <iframe id=\"f\" src=\"read-config-timeout.zh.0.3s.html#step=3\" width=\"900\" height=\"700\"></iframe>\
          </body></html>",
     )
     .unwrap();
@@ -408,7 +442,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         let child = &tree["frameTree"]["childFrames"][0]["frame"];
         if child["url"]
             .as_str()
-            .is_some_and(|u| u.ends_with("read-config-timeout.zh.html"))
+            .is_some_and(|u| u.ends_with("read-config-timeout.zh.0.3s.html"))
         {
             break child["id"].as_str().unwrap().to_string();
         }
@@ -602,7 +636,11 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
         json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
     );
     let url = |name: &str| {
-        let file = dir.join(name).join("read-config-timeout.zh.html");
+        // The name says the fonts are in it (`.fonts`).
+        let file = match name {
+            "embedded" => dir.join(name).join("read-config-timeout.zh.fonts.html"),
+            _ => dir.join(name).join("read-config-timeout.zh.html"),
+        };
         format!("file://{}", file.canonicalize().unwrap().display())
     };
 

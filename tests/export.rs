@@ -9,6 +9,7 @@ use std::process::Command;
 
 use agent_loop_sim::cli::ExportFormat;
 use agent_loop_sim::export::{self, ExportError, Options};
+use agent_loop_sim::frames::{self, Framing};
 use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
@@ -265,14 +266,27 @@ fn txt_equals_the_frame_snapshots_and_fits_the_width() {
             let app = app(DEFAULT_SCENARIO, lang, Theme::DARK);
             assert_eq!(app.trace().len(), 8);
             for i in 0..app.trace().len() {
-                let txt = export::txt(&app, i, (w, h));
                 let name = format!(
                     "{DEFAULT_SCENARIO}__{w}x{h}__{}__step-{:02}",
                     lang.code(),
                     i + 1
                 );
-                assert_eq!(txt, snapshot_body(&name), "{name}");
+                // With --keys, exactly the terminal's frame.
+                let keys = Framing {
+                    keys: true,
+                    ..Framing::default()
+                };
+                let with_keys = frames::to_text(&export::framed(&app, i, (w, h), keys).buffer);
+                let terminal = snapshot_body(&name);
+                assert_eq!(with_keys, terminal, "{name}");
+                // By default the row of key hints is left out: the status
+                // line is the last row, and the panels take the row freed.
+                let txt = export::txt(&app, i, (w, h));
                 assert_eq!(txt.lines().count(), h as usize);
+                assert_eq!(txt.lines().last(), terminal.lines().last(), "{name}");
+                let hints = terminal.lines().nth(h as usize - 2).unwrap();
+                assert!(hints.contains(" q "), "{name}: {hints}");
+                assert!(!txt.contains(hints), "{name}: {txt}");
                 for line in txt.lines() {
                     assert!(line.width() <= w as usize, "{name}: {line}");
                 }
@@ -497,7 +511,7 @@ fn the_command_writes_the_files_and_lists_them() {
     let expected: Vec<String> = ["02", "03"]
         .iter()
         .map(|n| {
-            dir.join(format!("read-config-timeout.zh.step-{n}.svg"))
+            dir.join(format!("read-config-timeout.zh.light.step-{n}.svg"))
                 .display()
                 .to_string()
         })
@@ -532,11 +546,11 @@ fn the_command_writes_the_files_and_lists_them() {
     assert_eq!(code, 0);
     assert_eq!(
         stdout.trim(),
-        dir.join("read-config-timeout.en.cast")
+        dir.join("read-config-timeout.en.80x24.0.5s.cast")
             .display()
             .to_string()
     );
-    let cast = std::fs::read_to_string(dir.join("read-config-timeout.en.cast")).unwrap();
+    let cast = std::fs::read_to_string(dir.join("read-config-timeout.en.80x24.0.5s.cast")).unwrap();
     assert!(cast.starts_with("{\"version\":2,\"width\":80,\"height\":24,"));
     assert!(cast.contains("[3.5,\"m\",\"step 8/8: Final answer"));
 }

@@ -232,7 +232,9 @@ fn bare_figures_have_no_key_hints_status_line_or_focus_marks() {
         opts.lang = Lang::En;
         opts.size = size;
         opts.steps = Some((3, 3));
+        opts.framing.keys = true;
         let framed = text_of(&opts);
+        opts.framing.keys = false;
         opts.framing.bare = true;
         let bare = text_of(&opts);
         // The full figure has them; the bare one does not.
@@ -291,6 +293,7 @@ fn one_panel_at_full_size_shows_the_context_at_80x24() {
         opts.framing = Framing {
             bare: true,
             panel: Some(panel),
+            keys: false,
         };
         let text = text_of(&opts);
         assert!(text.contains(word), "{panel:?}: {text}");
@@ -311,7 +314,7 @@ fn a_strip_puts_the_chosen_steps_side_by_side_in_one_figure() {
     opts.framing.bare = true;
     let files = export_one(&opts);
     assert_eq!(files.len(), 1);
-    assert!(files[0].ends_with("read-config-timeout.en.steps-03-05.txt"));
+    assert!(files[0].ends_with("read-config-timeout.en.80x24.bare.steps-03-05.txt"));
     let text = read(&files[0]);
     assert_eq!(text.lines().count(), 24);
     let first = text.lines().next().unwrap();
@@ -464,4 +467,344 @@ fn a_closed_stdout_neither_panics_nor_stops_the_export() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     let count = std::fs::read_dir(&out).unwrap().count();
     assert_eq!(count, 8, "every file is still written");
+}
+
+/// The text of row `y` of `buf` within `rect`, a wide character once.
+fn row_text(buf: &ratatui::buffer::Buffer, rect: ratatui::layout::Rect, y: u16) -> String {
+    let mut line = String::new();
+    let mut skip = 0;
+    for x in rect.left() + 1..rect.right() - 1 {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let symbol = buf[(x, y)].symbol();
+        skip = unicode_width::UnicodeWidthStr::width(symbol).saturating_sub(1);
+        line.push_str(symbol);
+    }
+    line
+}
+
+#[test]
+fn a_still_figure_never_opens_the_context_panel_mid_message() {
+    use agent_loop_sim::load::CATALOG;
+    use ratatui::layout::Rect;
+    // A message's first line has its number (`+` when new); under the
+    // marker there may also stand an empty row or the divider.
+    let first_line = regex::Regex::new(r"^[+ ]?\s*\d+ ").unwrap();
+    let mut checked = 0;
+    for &(name, _) in CATALOG {
+        for lang in Lang::ALL {
+            let app = common::app(name, lang);
+            for (size, bare) in [((120, 40), true), ((120, 40), false), ((80, 24), true)] {
+                let framing = Framing {
+                    bare,
+                    panel: None,
+                    keys: !bare,
+                };
+                for index in 0..app.steps() {
+                    let frame = export::framed(&app, index, size, framing);
+                    let at = agent_loop_sim::frames::at_step_framed(
+                        &app, index, size.0, size.1, framing,
+                    );
+                    let tall = if bare { size.1 + 2 } else { size.1 };
+                    let areas = agent_loop_sim::view::areas(&at, Rect::new(0, 0, size.0, tall))
+                        .expect("a frame at its size");
+                    let Some(&(_, rect, _)) =
+                        areas.panels.iter().find(|(p, _, _)| *p == Panel::Context)
+                    else {
+                        continue;
+                    };
+                    let marker = i18n::MORE_ABOVE.get(lang);
+                    for y in rect.top() + 1..rect.bottom().min(size.1) - 1 {
+                        if !row_text(&frame.buffer, rect, y).trim().ends_with(marker) {
+                            continue;
+                        }
+                        let next = row_text(&frame.buffer, rect, y + 1);
+                        checked += 1;
+                        assert!(
+                            next.trim().is_empty()
+                                || next.starts_with("──")
+                                || first_line.is_match(&next),
+                            "{name} {lang:?} {size:?} bare={bare} step {}: the context \
+                             opens mid-message under {marker:?}: {next:?}\n{}",
+                            index + 1,
+                            agent_loop_sim::frames::to_text(&frame.buffer)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "the marker was seen {checked} times");
+}
+
+#[test]
+fn the_final_answer_of_the_seed_lesson_shows_from_its_first_line() {
+    let mut opts = Options::new(ExportFormat::Txt, scratch("seed-last"));
+    opts.scenario = "seed-agent-loop".into();
+    opts.framing.bare = true;
+    opts.steps = Some((25, 25));
+    opts.lang = Lang::En;
+    let en = text_of(&opts);
+    assert!(
+        en.contains(" assistant completed: evidence toy:T1,"),
+        "{en}"
+    );
+    opts.lang = Lang::Zh;
+    opts.framing.bare = false;
+    for keys in [false, true] {
+        opts.framing.keys = keys;
+        let zh = text_of(&opts);
+        assert!(zh.contains(" 助手 completed：证据 toy:T1"), "{zh}");
+        let lines: Vec<&str> = zh.lines().collect();
+        let marker = lines
+            .iter()
+            .position(|l| l.contains("↑ 上方还有│"))
+            .unwrap();
+        assert!(
+            !lines[marker + 1].contains("│                  未授权"),
+            "{zh}"
+        );
+    }
+}
+
+/// A frame's text with each panel border (and the spaces before it) as
+/// one `|`, so a note wrapped at a border can be found.
+fn bordered(text: &str) -> String {
+    regex::Regex::new(r" *[│┃]")
+        .unwrap()
+        .replace_all(text, "|")
+        .into_owned()
+}
+
+/// Texts that name a key: the footer's hints and the panels' own.
+fn key_mentions(lang: Lang) -> Vec<String> {
+    let mut marks: Vec<String> = agent_loop_sim::keymap::footer_hints(lang)
+        .into_iter()
+        .map(|(k, l)| format!("{k} {l}"))
+        .collect();
+    marks.extend(
+        // A note may wrap: its opening is enough.
+        [
+            "(scroll ↑)",
+            "（↑ 滚动）",
+            "(f shows",
+            "（f 展",
+            "（f|",
+            "(Tab)",
+            " · z]",
+        ]
+        .map(String::from),
+    );
+    marks
+}
+
+#[test]
+fn still_figures_and_casts_name_no_key_unless_asked() {
+    use agent_loop_sim::load::CATALOG;
+    let mut seen_in_terminal = std::collections::BTreeSet::new();
+    for &(name, _) in CATALOG {
+        for lang in Lang::ALL {
+            let app = common::app(name, lang);
+            let marks = key_mentions(lang);
+            for size in [(120, 40), (80, 24)] {
+                for index in 0..app.steps() {
+                    for panel in [None, Some(Panel::Context)] {
+                        for bare in [false, true] {
+                            let framing = Framing {
+                                bare,
+                                panel,
+                                keys: false,
+                            };
+                            let frame = export::framed(&app, index, size, framing);
+                            let text = bordered(&agent_loop_sim::frames::to_text(&frame.buffer));
+                            for mark in &marks {
+                                assert!(
+                                    !text.contains(mark.as_str()),
+                                    "{name} {lang:?} {size:?} step {} {framing:?}: {mark:?}\n{text}",
+                                    index + 1
+                                );
+                            }
+                        }
+                    }
+                    // With --keys: the terminal, hints and all.
+                    let keys = Framing {
+                        keys: true,
+                        ..Framing::default()
+                    };
+                    let frame = export::framed(&app, index, size, keys);
+                    let text = agent_loop_sim::frames::to_text(&frame.buffer);
+                    let screen = agent_loop_sim::frames::to_text(&agent_loop_sim::frames::render(
+                        &agent_loop_sim::frames::at_step(&app, index, size.0, size.1),
+                        size.0,
+                        size.1,
+                    ));
+                    assert_eq!(text, screen, "{name} {lang:?} {size:?} step {}", index + 1);
+                    let text = bordered(&text);
+                    for mark in &marks {
+                        if text.contains(mark.as_str()) {
+                            seen_in_terminal.insert(mark.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // The marks are real: the terminal shows each of the panels' own.
+    for mark in [
+        "(scroll ↑)",
+        "（↑ 滚动）",
+        "(f shows",
+        "（f|",
+        "(Tab)",
+        "q quit",
+    ] {
+        assert!(seen_in_terminal.contains(mark), "{mark} never on screen");
+    }
+    // A cast: no key works in it, none is named.
+    let out = scratch("cast-keys");
+    for (keys, expect) in [(false, false), (true, true)] {
+        let mut opts = Options::new(ExportFormat::Cast, out.clone());
+        opts.lang = Lang::En;
+        opts.scenario = "seed-agent-loop".into();
+        opts.framing.keys = keys;
+        let cast = text_of(&opts);
+        assert_eq!(cast.contains("q quit"), expect, "keys {keys}");
+        assert_eq!(cast.contains("(scroll ↑)"), expect, "keys {keys}");
+    }
+}
+
+#[test]
+fn the_readme_examples_write_distinct_files() {
+    let readme = include_str!("../README.md");
+    let section = readme
+        .split("## Figures for your notes")
+        .nth(1)
+        .and_then(|s| s.split("Each file is printed").next())
+        .expect("the README's figure section");
+    let out = scratch("readme");
+    let dir = out.join("figures");
+    let mut written: Vec<String> = Vec::new();
+    let mut commands = 0;
+    for line in section.lines() {
+        let Some(command) = line.trim().strip_prefix("agent-loop-sim ") else {
+            continue;
+        };
+        let command = command.split(" #").next().unwrap();
+        let args: Vec<&str> = command
+            .split_whitespace()
+            .map(|a| {
+                if a == "figures" {
+                    dir.to_str().unwrap()
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let (code, stdout, stderr) = run(&args);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        written.extend(stdout.lines().map(String::from));
+        commands += 1;
+    }
+    assert!(commands >= 10, "{commands} example commands");
+    let mut unique = written.clone();
+    unique.sort();
+    unique.dedup();
+    let on_disk = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(
+        unique.len(),
+        written.len(),
+        "a name written twice: {written:#?}"
+    );
+    assert_eq!(on_disk, written.len(), "every file written is still there");
+}
+
+#[test]
+fn the_player_alone_has_no_heading_about_or_glossary_and_states_its_ranges() {
+    let out = scratch("player-only");
+    let mut opts = Options::new(ExportFormat::Html, out.clone());
+    opts.lang = Lang::En;
+    let full = read(&export_one(&opts)[0]);
+    opts.player_only = true;
+    let files = export_one(&opts);
+    assert!(
+        files[0].ends_with("read-config-timeout.en.player.html"),
+        "{files:?}"
+    );
+    let alone = read(&files[0]);
+    for page in [&full, &alone] {
+        // A step slider with the current step, and the dwell's range said.
+        assert!(page.contains("<input id=\"jump\" type=\"range\" min=\"1\" max=\"8\""));
+        assert!(page.contains("aria-valuetext=\"1/8\""));
+        assert!(page.contains("(0.1 to 600 s)"));
+        assert_eq!(page.matches("<svg ").count(), 8);
+        assert_eq!(page.matches("<article class=\"step\"").count(), 8);
+    }
+    for part in ["<h1>", "class=\"about\"", "class=\"glossary\""] {
+        assert!(full.contains(part), "{part}");
+        assert!(!alone.contains(part), "{part}");
+    }
+    // Only for html.
+    let (code, _, stderr) = run(&[
+        "export",
+        "--format",
+        "svg",
+        "--player-only",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("expected --format html"), "{stderr}");
+}
+
+#[test]
+fn a_gif_has_one_frame_per_step_the_dwell_as_delay_and_a_pause_at_the_end() {
+    let out = scratch("gif");
+    let mut opts = Options::new(ExportFormat::Gif, out.clone());
+    opts.scale = export::GIF_SCALE_DEFAULT;
+    opts.dwell = 1.5;
+    opts.lang = Lang::En;
+    let files = match export::export(&opts, |_| {}) {
+        Ok(files) => files,
+        Err(ExportError::Missing(e)) if std::env::var_os("CI").is_none() => {
+            eprintln!("SKIPPED: {e}");
+            return;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(files.len(), 1);
+    assert!(
+        files[0].ends_with("read-config-timeout.en.1.5s.gif"),
+        "{files:?}"
+    );
+    let bytes = std::fs::read(&files[0]).unwrap();
+    assert!(bytes.len() < 1024 * 1024, "{} bytes", bytes.len());
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options.read_info(bytes.as_slice()).unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (1220, 820));
+    assert_eq!(decoder.repeat(), gif::Repeat::Infinite);
+    let mut delays = Vec::new();
+    let mut first = None;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        delays.push(frame.delay);
+        first.get_or_insert_with(|| frame.buffer.to_vec());
+    }
+    assert_eq!(delays, vec![150, 150, 150, 150, 150, 150, 150, 450]);
+    // The first frame is the figure: the dark page, with lighter text.
+    let rgba = first.unwrap();
+    let light = rgba.chunks(4).filter(|p| p[0] > 180 && p[1] > 180).count();
+    assert!(light > 1000, "{light} light pixels");
+    assert_eq!(
+        &rgba[..3],
+        &[0x1f, 0x22, 0x28][..],
+        "the page colour at the corner"
+    );
+    // Not with --strip.
+    opts.strip = true;
+    assert!(matches!(
+        export::export(&opts, |_| {}),
+        Err(ExportError::BadInput(_))
+    ));
 }

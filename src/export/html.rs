@@ -6,6 +6,8 @@
 //! iframe. The script only shows and hides what the page already holds.
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::ops::RangeInclusive;
 
 use super::embed::Embedded;
 use super::lang_tag;
@@ -14,18 +16,26 @@ use crate::app::App;
 use crate::i18n::{self, Label};
 use crate::theme::{Rgb, Theme};
 
-/// One step of the player.
+/// The words of one step of the player.
 pub struct Step {
     /// 1-based.
     pub number: usize,
-    /// The step's SVG figure, a complete document.
-    pub svg: String,
     pub title: String,
     /// Who acts, in words.
     pub acting: String,
     /// How the loop ended, on the step that ends it.
     pub ended: Option<String>,
     pub explanation: String,
+}
+
+/// What goes into a page besides the steps.
+pub struct Page<'a> {
+    pub dwell: f64,
+    /// `--embed-fonts`: the fonts, once for all the frames.
+    pub fonts: Option<&'a Embedded>,
+    /// `--player-only`: the figure, its controls and the step's words, no
+    /// heading, about or glossary: a page to put in an iframe of notes.
+    pub player_only: bool,
 }
 
 const PLAYER: Label = Label::new(["逐步播放器", "Step-by-step player"]);
@@ -38,74 +48,103 @@ const NEXT: Label = Label::new(["下一步 →", "Next →"]);
 const LAST: Label = Label::new(["最后一步", "Last"]);
 const DWELL: Label = Label::new(["每步停留", "Dwell per step"]);
 const SECONDS: Label = Label::new(["秒", "s"]);
+/// The dwell time the player accepts; a value outside is brought inside.
+const DWELL_RANGE: Label = Label::new(["（0.1–600 秒）", "(0.1 to 600 s)"]);
 const ZOOM: Label = Label::new(["⤢ 放大图形", "⤢ Zoom figure"]);
 const UNZOOM: Label = Label::new(["✕ 关闭放大", "✕ Close zoom"]);
 const STEP_OF: Label = Label::new(["当前步骤", "Current step"]);
+const PROGRESS: Label = Label::new(["进度", "Progress"]);
+const JUMP: Label = Label::new(["跳到步骤", "Go to step"]);
 const HINT: Label = Label::new([
     "默认静止：看完说明再点“下一步”。“播放”每隔停留时间前进一步，到最后一步自动停止。\
      播放器获得焦点后（点击它或用 Tab 进入），← → 逐步，空格 播放/暂停，Home / End 跳到第一步/最后一步。\
-     窄屏上可点“放大图形”。",
+     窄屏上可点“放大图形”：图形按原尺寸显示，可左右滑动，控制按钮和说明仍在。",
     "It starts still: read the explanation, then press Next. Play moves one step per dwell \
      time and stops at the last step. When the player has focus (click it or Tab into it), \
      ← → step, Space plays or pauses, Home / End go to the first or last step. On a narrow \
-     screen, Zoom figure shows it full size.",
+     screen, Zoom figure shows it full size, to be scrolled sideways, with the controls and \
+     the explanation still there.",
 ]);
 
-/// The page: the player of `steps`, then the about sections and the glossary.
-/// With `fonts` (`--embed-fonts`), their `@font-face` rules are in the page
+/// Write the page to `out`, one step at a time: the player of the steps
+/// `steps` (0-based), then the about sections and the glossary. `svg`
+/// makes the figure of a step when it is written, and `words` its words,
+/// so only one frame is in memory whatever the length of the run.
+/// With fonts (`--embed-fonts`), their `@font-face` rules are in the page
 /// once for all the frames and the page's own text, which tries the
 /// embedded faces after the reader's usual fonts.
-pub fn render(app: &App, steps: &[Step], dwell: f64, fonts: Option<&Embedded>) -> String {
+pub fn write(
+    out: &mut dyn Write,
+    app: &App,
+    steps: RangeInclusive<usize>,
+    page: &Page<'_>,
+    svg: &mut dyn FnMut(usize) -> String,
+    words: &dyn Fn(usize) -> Step,
+) -> io::Result<()> {
     let lang = app.lang;
     let theme = app.theme;
     let scenario = &app.loaded.scenario;
     let title = escape(scenario.title.get(lang));
     let l = |label: Label| escape(label.get(lang));
-    let mut out = String::with_capacity(steps.iter().map(|s| s.svg.len()).sum::<usize>() + 32_768);
-    let _ = write!(
+    let fonts = page.fonts;
+    write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
          style-src 'unsafe-inline'; script-src 'unsafe-inline'{font_src}\">\n\
-         <title>{title}</title>\n<style>\n{}{}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n",
+         <title>{title}</title>\n<style>\n{}{}</style>\n</head>\n<body>\n<main{}>\n",
         lang_tag(lang),
         css(theme),
         fonts.map(embedded_css).unwrap_or_default(),
+        if page.player_only {
+            " class=\"embed\""
+        } else {
+            ""
+        },
         // Embedded fonts are data: URLs inside the page, nothing from outside.
         font_src = if fonts.is_some() {
             "; font-src data:"
         } else {
             ""
         },
-    );
+    )?;
+    if !page.player_only {
+        writeln!(out, "<h1>{title}</h1>")?;
+    }
 
     // The player: figure, controls, the step's words, the keys.
-    let _ = write!(
+    write!(
         out,
         "<section id=\"player\" class=\"player\" tabindex=\"0\" aria-label=\"{}\" \
          aria-describedby=\"hint\">\n<div id=\"figure\" class=\"figure\">\n",
-        l(PLAYER)
-    );
-    for (i, step) in steps.iter().enumerate() {
-        let svg = step
-            .svg
+        if page.player_only {
+            title.clone()
+        } else {
+            l(PLAYER)
+        }
+    )?;
+    let first = *steps.start();
+    for index in steps.clone() {
+        let figure = svg(index);
+        let figure = figure
             .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-            .unwrap_or(&step.svg);
-        let _ = write!(
+            .unwrap_or(&figure);
+        write!(
             out,
-            "<div class=\"frame\" data-step=\"{}\"{}>\n{svg}</div>\n",
-            step.number,
-            hidden(i)
-        );
+            "<div class=\"frame\" data-step=\"{}\"{}>\n{figure}</div>\n",
+            index + 1,
+            hidden(index - first)
+        )?;
     }
-    out.push_str("</div>\n");
-    let total = steps.len();
-    let first_number = steps.first().map_or(1, |s| s.number);
-    let _ = write!(
+    out.write_all(b"</div>\n")?;
+    let total = steps.clone().count();
+    let first_number = first + 1;
+    let of = app.trace().len();
+    write!(
         out,
         "<div class=\"controls\" role=\"group\" aria-label=\"{controls}\">\n\
-         <button type=\"button\" id=\"first\">{first}</button>\n\
+         <button type=\"button\" id=\"first\">{first_label}</button>\n\
          <button type=\"button\" id=\"prev\">{prev}</button>\n\
          <button type=\"button\" id=\"play\" aria-pressed=\"false\" data-play=\"{play}\" \
          data-pause=\"{pause}\">{play}</button>\n\
@@ -113,65 +152,88 @@ pub fn render(app: &App, steps: &[Step], dwell: f64, fonts: Option<&Embedded>) -
          <button type=\"button\" id=\"last\">{last}</button>\n\
          <output id=\"counter\" aria-label=\"{step_of}\">{first_number}/{of}</output>\n\
          <label class=\"dwell\">{dwell_label} <input id=\"dwell\" type=\"number\" min=\"0.1\" \
-         max=\"600\" step=\"0.1\" value=\"{dwell}\"> {seconds}</label>\n\
+         max=\"600\" step=\"0.1\" value=\"{dwell}\"> {seconds} <span class=\"range\">{range}</span></label>\n\
          <button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
-         aria-controls=\"figure\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
-         </div>\n",
+         aria-controls=\"player\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
+         </div>\n\
+         <div class=\"progress\"><label for=\"jump\">{jump}</label> \
+         <input id=\"jump\" type=\"range\" min=\"{first_number}\" max=\"{last_number}\" step=\"1\" \
+         value=\"{first_number}\" aria-label=\"{progress}\" aria-valuetext=\"{first_number}/{of}\"></div>\n",
         controls = l(CONTROLS),
-        first = l(FIRST),
+        first_label = l(FIRST),
         prev = l(PREV),
         play = l(PLAY),
         pause = l(PAUSE),
         next = l(NEXT),
         last = l(LAST),
         step_of = l(STEP_OF),
-        of = app.trace().len(),
+        dwell = page.dwell,
         dwell_label = l(DWELL),
         seconds = l(SECONDS),
+        range = l(DWELL_RANGE),
         zoom = l(ZOOM),
         unzoom = l(UNZOOM),
-    );
-    out.push_str("<div class=\"steps\" aria-live=\"polite\">\n");
-    for (i, step) in steps.iter().enumerate() {
-        let _ = write!(
+        jump = l(JUMP),
+        progress = l(PROGRESS),
+        last_number = first + total,
+    )?;
+    out.write_all(b"<div class=\"steps\" aria-live=\"polite\">\n")?;
+    for index in steps {
+        let step = words(index);
+        write!(
             out,
             "<article class=\"step\" data-step=\"{}\"{}>\n<h2>{} {}/{} · {}</h2>\n\
              <p class=\"acting\">{}: {}</p>\n",
             step.number,
-            hidden(i),
+            hidden(index - first),
             l(i18n::STEP),
             step.number,
-            app.trace().len(),
+            of,
             escape(&step.title),
             l(i18n::ACTING),
             escape(&step.acting)
-        );
+        )?;
         if let Some(ended) = &step.ended {
-            let _ = writeln!(out, "<p class=\"ended\">■ {}</p>", escape(ended));
+            writeln!(out, "<p class=\"ended\">■ {}</p>", escape(ended))?;
         }
-        let _ = write!(
+        write!(
             out,
             "<p class=\"explanation\">{}</p>\n</article>\n",
             escape(&step.explanation)
-        );
+        )?;
     }
-    let _ = write!(
+    write!(
         out,
         "</div>\n<p id=\"hint\" class=\"hint\">{}</p>\n</section>\n",
         l(HINT)
-    );
+    )?;
 
-    // About this scenario: its fixed inputs, then why / how / cost / check.
-    let _ = write!(
+    if !page.player_only {
+        about(out, app)?;
+    }
+    write!(
+        out,
+        "</main>\n<script>\n{}</script>\n</body>\n</html>\n",
+        script(total, first_number, of)
+    )
+}
+
+/// About this scenario: its fixed inputs, why / how / cost / check, and
+/// the glossary.
+fn about(out: &mut dyn Write, app: &App) -> io::Result<()> {
+    let lang = app.lang;
+    let scenario = &app.loaded.scenario;
+    let l = |label: Label| escape(label.get(lang));
+    write!(
         out,
         "<section class=\"about\">\n<h2>{}</h2>\n<h3>{}</h3>\n<ul>\n",
         l(i18n::ABOUT),
         l(i18n::CONDITIONS)
-    );
+    )?;
     for c in &scenario.conditions {
-        let _ = writeln!(out, "<li>{}</li>", escape(c.get(lang)));
+        writeln!(out, "<li>{}</li>", escape(c.get(lang)))?;
     }
-    out.push_str("</ul>\n");
+    out.write_all(b"</ul>\n")?;
     let about = &scenario.about;
     for (label, text) in [
         (i18n::WHY, &about.why),
@@ -179,27 +241,22 @@ pub fn render(app: &App, steps: &[Step], dwell: f64, fonts: Option<&Embedded>) -
         (i18n::COST, &about.cost),
         (i18n::CHECK, &about.check),
     ] {
-        let _ = write!(
+        write!(
             out,
             "<h3>{}</h3>\n<p>{}</p>\n",
             l(label),
             escape(text.get(lang))
-        );
+        )?;
     }
-    let _ = write!(
+    write!(
         out,
         "</section>\n<section class=\"glossary\">\n<h2>{}</h2>\n<dl>\n",
         l(i18n::GLOSSARY)
-    );
+    )?;
     for (term, meaning) in i18n::GLOSSARY_ENTRIES {
-        let _ = writeln!(out, "<dt>{}</dt><dd>{}</dd>", l(term), l(meaning));
+        writeln!(out, "<dt>{}</dt><dd>{}</dd>", l(term), l(meaning))?;
     }
-    let _ = write!(
-        out,
-        "</dl>\n</section>\n</main>\n<script>\n{}</script>\n</body>\n</html>\n",
-        script(total, first_number, app.trace().len())
-    );
-    out
+    out.write_all(b"</dl>\n</section>\n")
 }
 
 /// The page's own text: the reader's interface fonts, then CJK ones.
@@ -250,15 +307,24 @@ h2 {{ font-size: 1.15em; margin: 0.4em 0; }}
 h3 {{ font-size: 1em; margin: 1em 0 0.2em; }}
 .player {{ border: 1px solid {line}; border-radius: 6px; padding: 8px; }}
 .player:focus {{ outline: 3px solid {accent}; outline-offset: 2px; }}
+main.embed {{ max-width: none; padding: 4px; }}
 .figure {{ position: relative; }}
 .figure svg {{ display: block; width: 100%; height: auto; }}
 .figure svg text {{ white-space: pre; }}
-.figure.zoomed {{ position: fixed; inset: 0; z-index: 10; overflow: auto; background: {bg};
-  padding-top: 56px; }}
-.figure.zoomed svg {{ min-width: 1100px; }}
+/* Zoomed, the whole player fills the window: the controls on top, then the
+   figure at full size in a box of its own that scrolls both ways, then the
+   step's words, which the window scrolls to. */
+.player.zoomed {{ position: fixed; inset: 0; z-index: 10; overflow-y: auto; background: {bg};
+  border: 0; border-radius: 0; margin: 0; display: flex; flex-direction: column; }}
+.player.zoomed .controls {{ order: -2; margin: 0 0 4px; }}
+.player.zoomed .progress {{ order: -1; margin-bottom: 4px; }}
+.player.zoomed .figure {{ overflow: auto; flex: none; max-height: 60vh; }}
+.player.zoomed .figure svg {{ min-width: 1100px; }}
 .zoom {{ margin-left: auto; }}
-.zoom[aria-pressed=true] {{ position: fixed; top: 8px; right: 8px; z-index: 11; }}
 .controls {{ display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0; }}
+.progress {{ display: flex; gap: 8px; align-items: center; }}
+.progress input {{ flex: 1; min-height: 32px; padding: 0; }}
+.range {{ color: {muted}; font-size: 0.9em; }}
 button, input {{ font: inherit; color: {fg}; background: {bg}; border: 1px solid {line};
   border-radius: 4px; padding: 4px 10px; min-height: 40px; }}
 button:hover {{ border-color: {fg}; }}
@@ -290,8 +356,8 @@ fn script(total: usize, first: usize, of: usize) -> String {
   var counter = document.getElementById('counter');
   var play = document.getElementById('play');
   var dwell = document.getElementById('dwell');
-  var figure = document.getElementById('figure');
   var zoom = document.getElementById('zoom');
+  var jump = document.getElementById('jump');
   var current = 0, timer = null;
 
   function fromHash() {{
@@ -307,6 +373,8 @@ fn script(total: usize, first: usize, of: usize) -> String {
       texts[j].hidden = j !== current;
     }}
     counter.textContent = (first + current) + '/' + of;
+    jump.value = first + current;
+    jump.setAttribute('aria-valuetext', (first + current) + '/' + of);
     if (follow !== false) {{
       var hash = '#step=' + (first + current);
       if (location.hash !== hash) {{
@@ -314,11 +382,16 @@ fn script(total: usize, first: usize, of: usize) -> String {
       }}
     }}
   }}
+  // A dwell outside 0.1 to 600 s (the range the label states) is brought
+  // inside, and the field shows the time used.
   function dwellMs() {{
     var s = parseFloat(dwell.value);
-    if (!(s >= 0.1)) s = parseFloat(dwell.defaultValue);
-    return Math.min(s, 600) * 1000;
+    if (isNaN(s)) s = parseFloat(dwell.defaultValue);
+    var used = Math.min(Math.max(s, 0.1), 600);
+    if (used !== s) dwell.value = used;
+    return used * 1000;
   }}
+  dwell.addEventListener('change', function () {{ dwellMs(); }});
   function setPlaying(on) {{
     clearTimeout(timer);
     timer = on ? setTimeout(tick, dwellMs()) : null;
@@ -340,7 +413,7 @@ fn script(total: usize, first: usize, of: usize) -> String {
     if (timer !== null) setPlaying(current < total - 1);
   }}
   function setZoom(on) {{
-    figure.classList.toggle('zoomed', on);
+    player.classList.toggle('zoomed', on);
     zoom.setAttribute('aria-pressed', on ? 'true' : 'false');
     zoom.textContent = on ? zoom.dataset.unzoom : zoom.dataset.zoom;
     try {{
@@ -352,18 +425,20 @@ fn script(total: usize, first: usize, of: usize) -> String {
     }} catch (e) {{ /* the zoomed layout alone still fills the window */ }}
   }}
   document.addEventListener('fullscreenchange', function () {{
-    if (!document.fullscreenElement && figure.classList.contains('zoomed')) setZoom(false);
+    if (!document.fullscreenElement && player.classList.contains('zoomed')) setZoom(false);
   }});
   document.getElementById('first').addEventListener('click', function () {{ go(0); }});
   document.getElementById('prev').addEventListener('click', function () {{ go(current - 1); }});
   document.getElementById('next').addEventListener('click', function () {{ go(current + 1); }});
   document.getElementById('last').addEventListener('click', function () {{ go(total - 1); }});
   play.addEventListener('click', togglePlay);
-  zoom.addEventListener('click', function () {{ setZoom(!figure.classList.contains('zoomed')); }});
+  zoom.addEventListener('click', function () {{ setZoom(!player.classList.contains('zoomed')); }});
+  jump.addEventListener('input', function () {{ go(parseInt(jump.value, 10) - first); }});
   // Keys only while the player has focus: the page around it keeps its own.
   player.addEventListener('keydown', function (e) {{
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     var tag = e.target.tagName;
+    // The step slider takes arrows and Home / End itself.
     var typing = tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT';
     switch (e.key) {{
       case 'ArrowRight': if (typing) return; go(current + 1); break;
@@ -372,7 +447,7 @@ fn script(total: usize, first: usize, of: usize) -> String {
       case 'End': if (typing) return; go(total - 1); break;
       // On a button, Space presses that button.
       case ' ': if (typing || tag === 'BUTTON') return; togglePlay(); break;
-      case 'Escape': if (!figure.classList.contains('zoomed')) return; setZoom(false); break;
+      case 'Escape': if (!player.classList.contains('zoomed')) return; setZoom(false); break;
       default: return;
     }}
     e.preventDefault();

@@ -42,13 +42,29 @@ use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH};
 
-pub use png::{check_fonts, missing_glyphs};
+pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
 /// Seconds each step stays on screen in an asciicast or an HTML player,
 /// unless `--dwell`.
 pub const DWELL_DEFAULT_SECS: f64 = 2.0;
 /// PNG pixels per SVG pixel, unless `--scale`: 120 columns give 2,440 px.
 pub const SCALE_DEFAULT: f32 = 2.0;
+/// GIF pixels per SVG pixel, unless `--scale`: 1,220 px for 120 columns,
+/// a slide's width, and a quarter of the pixels to quantise.
+pub const GIF_SCALE_DEFAULT: f32 = 1.0;
+/// The last step of a GIF stays this many dwell times, at least
+/// `GIF_LAST_MIN_SECS`, before it starts again.
+const GIF_LAST_DWELLS: f64 = 3.0;
+const GIF_LAST_MIN_SECS: f64 = 4.0;
+
+/// The scale when `--scale` is not given.
+pub fn scale_default(format: ExportFormat) -> f32 {
+    match format {
+        ExportFormat::Gif => GIF_SCALE_DEFAULT,
+        _ => SCALE_DEFAULT,
+    }
+}
+
 /// Columns between the frames of a strip.
 const STRIP_GAP: u16 = 2;
 
@@ -80,6 +96,8 @@ pub struct Options {
     pub compare: Option<String>,
     /// `--quiz`: the quiz as a handout (txt or html) instead of frames.
     pub quiz: bool,
+    /// `--player-only`: an HTML player without heading, about or glossary.
+    pub player_only: bool,
     /// `--provider`: the API whose requests the lesson is shown as.
     pub provider: Option<crate::wire::Provider>,
     /// `--panel wire`: the context panel as the request's JSON body.
@@ -106,6 +124,7 @@ impl Options {
             embed_fonts: false,
             compare: None,
             quiz: false,
+            player_only: false,
             provider: None,
             wire: false,
         }
@@ -120,10 +139,12 @@ impl Options {
             steps,
             dwell,
             bare,
+            keys,
             panel,
             strip,
             scale,
             embed_fonts,
+            player_only,
         }) = &cli.command
         else {
             return None;
@@ -146,6 +167,7 @@ impl Options {
             dwell: *dwell,
             framing: Framing {
                 bare: *bare,
+                keys: *keys,
                 panel: panel.map(|p| match p {
                     PanelArg::Lanes => Panel::Lanes,
                     PanelArg::Context | PanelArg::Wire => Panel::Context,
@@ -154,10 +176,11 @@ impl Options {
                 }),
             },
             strip: *strip,
-            scale: *scale,
+            scale: scale.unwrap_or(scale_default(*format)),
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
             quiz: cli.quiz,
+            player_only: *player_only,
             provider: cli.provider,
             wire: matches!(panel, Some(PanelArg::Wire)),
         })
@@ -294,7 +317,9 @@ pub fn export_loaded(
         return Ok(vec![path]);
     }
     let fonts = match options.format {
-        ExportFormat::Png => Some(png::Fonts::system()),
+        ExportFormat::Png | ExportFormat::Gif => {
+            Some(png::Fonts::named(options.lang == Lang::Zh).map_err(ExportError::Missing)?)
+        }
         _ if options.embed_fonts => Some(png::Fonts::system()),
         _ => None,
     };
@@ -313,7 +338,26 @@ pub fn export_loaded(
     let dir = &options.out;
     let scenario = run_name(&app);
     let lang = app.lang.code();
+    let variant = variant(options);
     match options.format {
+        ExportFormat::Gif => {
+            let name = format!("{scenario}.{lang}{variant}.gif");
+            let fonts = fonts.as_ref().expect("fonts are loaded for GIF");
+            let gif = GifOptions {
+                dwell: options.dwell,
+                scale: options.scale,
+            };
+            // Checked before the file is opened: a missing font is said
+            // as such, not as a write error.
+            for index in steps.clone() {
+                fonts
+                    .check(&framed(&app, index, size, framing).buffer)
+                    .map_err(ExportError::Missing)?;
+            }
+            done(write::file(dir, &name, |out| {
+                write_gif(&app, steps, size, framing, fonts, gif, out)
+            })?);
+        }
         // Not a figure: the request bodies, one model call a line.
         ExportFormat::Requests => {
             let name = format!("{scenario}.requests.jsonl");
@@ -322,17 +366,27 @@ pub fn export_loaded(
             })?);
         }
         ExportFormat::Cast => {
-            let name = format!("{scenario}.{lang}.cast");
+            let name = format!("{scenario}.{lang}{variant}.cast");
             done(write::file(dir, &name, |out| {
                 write_cast(&app, steps, size, framing, options.dwell, out)
             })?);
         }
         ExportFormat::Html => {
-            let name = format!("{scenario}.{lang}.html");
-            let page = html_page(&app, steps, size, framing, options.dwell, embed_from)
-                .map_err(ExportError::Missing)?;
+            let name = format!("{scenario}.{lang}{variant}.html");
+            let embedded = match embed_from {
+                Some(db) => Some(
+                    html_fonts(&app, steps.clone(), size, framing, options.player_only, db)
+                        .map_err(ExportError::Missing)?,
+                ),
+                None => None,
+            };
+            let page = html::Page {
+                dwell: options.dwell,
+                fonts: embedded.as_ref(),
+                player_only: options.player_only,
+            };
             done(write::file(dir, &name, |out| {
-                out.write_all(page.as_bytes())
+                write_html(&app, steps, size, framing, &page, out)
             })?);
         }
         format => {
@@ -344,8 +398,8 @@ pub fn export_loaded(
             for indices in figures {
                 let frame = figure(&app, &indices, size, framing);
                 let stem = match indices.as_slice() {
-                    [one] => file_stem(&app, *one),
-                    many => strip_stem(&app, many),
+                    [one] => file_stem(&app, &variant, *one),
+                    many => strip_stem(&app, &variant, many),
                 };
                 let contents = match format {
                     ExportFormat::Svg => match embed_from {
@@ -388,6 +442,7 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Cast => "cast",
         ExportFormat::Html => "html",
         ExportFormat::Png => "png",
+        ExportFormat::Gif => "gif",
         ExportFormat::Requests => "requests.jsonl",
     }
 }
@@ -414,9 +469,20 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
             ));
         }
     }
-    if options.strip && matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
+    if options.strip
+        && matches!(
+            options.format,
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+        )
+    {
         return Err(ExportError::BadInput(format!(
             "--strip makes one still figure; expected --format svg, png, txt or ansi, not {}",
+            extension(options.format)
+        )));
+    }
+    if options.player_only && options.format != ExportFormat::Html {
+        return Err(ExportError::BadInput(format!(
+            "--player-only is a way to write the HTML player; expected --format html, not {}",
             extension(options.format)
         )));
     }
@@ -427,7 +493,10 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
         )));
     }
     if options.compare.is_some() {
-        if matches!(options.format, ExportFormat::Cast | ExportFormat::Html) {
+        if matches!(
+            options.format,
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+        ) {
             return Err(ExportError::BadInput(format!(
                 "--compare makes still figures; expected --format svg, png, txt or ansi, not {}",
                 extension(options.format)
@@ -479,14 +548,75 @@ pub fn step_range(
 }
 
 /// `read-config-timeout.zh.step-03.svg`: names sort in step order (zero
-/// padded to the width of the step count, at least two digits).
+/// padded to the width of the step count, at least two digits). This is
+/// the name at the default settings; see `variant` for the others.
 pub fn file_name(app: &App, index: usize, ext: &str) -> String {
-    format!("{}.{ext}", file_stem(app, index))
+    format!("{}.{ext}", file_stem(app, "", index))
 }
 
-fn file_stem(app: &App, index: usize) -> String {
+/// What sets a figure apart from the one at the default settings, as the
+/// part of its name after the language: `.light.80x24.bare.context` for a
+/// light, 80x24, bare figure of the context panel; then `.x1.5` for a PNG
+/// scale, `.3s` for a dwell time, `.fonts` for embedded fonts. Each setting that
+/// changes the file and is not at its default is named, so two exports
+/// into one folder never write the same name for different figures. A
+/// setting the format does not draw is left out (no theme in plain text,
+/// no `bare` or `keys` in the HTML player, whose frames are always bare).
+pub fn variant(options: &Options) -> String {
+    let format = options.format;
+    let mut out = String::new();
+    if format != ExportFormat::Txt && options.theme != Theme::DARK {
+        out.push_str(".light");
+    }
+    let (w, h) = options.size;
+    if (w, h) != (120, 40) {
+        out.push_str(&format!(".{w}x{h}"));
+    }
+    if format != ExportFormat::Html {
+        if options.framing.bare {
+            out.push_str(".bare");
+        } else if options.framing.keys {
+            out.push_str(".keys");
+        }
+    }
+    if let Some(panel) = options.framing.panel {
+        out.push('.');
+        out.push_str(panel_name(panel));
+    }
+    if matches!(format, ExportFormat::Png | ExportFormat::Gif)
+        && options.scale != scale_default(format)
+    {
+        out.push_str(&format!(".x{}", options.scale));
+    }
+    if matches!(
+        format,
+        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+    ) && options.dwell != DWELL_DEFAULT_SECS
+    {
+        out.push_str(&format!(".{}s", options.dwell));
+    }
+    if options.embed_fonts {
+        out.push_str(".fonts");
+    }
+    if options.player_only {
+        out.push_str(".player");
+    }
+    out
+}
+
+/// A panel as `--panel` names it.
+fn panel_name(panel: Panel) -> &'static str {
+    match panel {
+        Panel::Lanes => "lanes",
+        Panel::Context => "context",
+        Panel::Pairing => "pairing",
+        Panel::Explain => "explanation",
+    }
+}
+
+fn file_stem(app: &App, variant: &str, index: usize) -> String {
     format!(
-        "{}.{}.step-{}",
+        "{}.{}{variant}.step-{}",
         run_name(app),
         app.lang.code(),
         step_number(index, app.steps())
@@ -506,10 +636,10 @@ fn run_name(app: &App) -> String {
 }
 
 /// `read-config-timeout.zh.steps-03-05`: a strip of steps 3 to 5.
-fn strip_stem(app: &App, indices: &[usize]) -> String {
+fn strip_stem(app: &App, variant: &str, indices: &[usize]) -> String {
     let (first, last) = (indices[0], indices[indices.len() - 1]);
     format!(
-        "{}.{}.steps-{}-{}",
+        "{}.{}{variant}.steps-{}-{}",
         run_name(app),
         app.lang.code(),
         step_number(first, app.steps()),
@@ -666,6 +796,86 @@ pub fn svg(app: &App, index: usize, size: (u16, u16)) -> String {
     svg::render(&frame(app, index, size), app.theme)
 }
 
+/// The frame as a PNG, drawn with `fonts` (`PngFonts::named`, loaded once
+/// for many frames), `scale` pixels per SVG pixel.
+pub fn png(
+    app: &App,
+    index: usize,
+    size: (u16, u16),
+    fonts: &PngFonts,
+    scale: f32,
+) -> Result<Vec<u8>, String> {
+    let frame = frame(app, index, size);
+    fonts.check(&frame.buffer)?;
+    fonts.render(&svg::render(&frame, app.theme), scale)
+}
+
+/// How a GIF plays.
+#[derive(Debug, Clone, Copy)]
+pub struct GifOptions {
+    /// Seconds per step; the last step stays longer.
+    pub dwell: f64,
+    /// GIF pixels per SVG pixel.
+    pub scale: f32,
+}
+
+/// The steps as one looping GIF, written frame by frame: one image per
+/// step, shown `dwell` seconds (the last step `GIF_LAST_DWELLS` times as
+/// long, at least `GIF_LAST_MIN_SECS`), each with its own palette of at
+/// most 256 colours (NeuQuant, from the `gif` crate).
+pub fn write_gif(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    fonts: &PngFonts,
+    gif: GifOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let io = |e: String| std::io::Error::other(e);
+    let last = *steps.end();
+    let mut encoder = None;
+    let mut sink = Some(std::io::BufWriter::new(out));
+    for index in steps {
+        let frame = framed(app, index, size, framing);
+        let mut pixmap = fonts
+            .pixmap(&svg::render(&frame, app.theme), gif.scale)
+            .map_err(io)?;
+        let (w, h) = (pixmap.width(), pixmap.height());
+        let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
+            return Err(io(format!(
+                "a {w}x{h} image is too large for a GIF (65535 px at most); use a smaller --scale"
+            )));
+        };
+        if encoder.is_none() {
+            let mut e = ::gif::Encoder::new(sink.take().expect("one encoder"), w16, h16, &[])
+                .map_err(std::io::Error::other)?;
+            e.set_repeat(::gif::Repeat::Infinite)
+                .map_err(std::io::Error::other)?;
+            encoder = Some(e);
+        }
+        let secs = if index == last {
+            (gif.dwell * GIF_LAST_DWELLS).max(GIF_LAST_MIN_SECS)
+        } else {
+            gif.dwell
+        };
+        // The figure is opaque (its page colour fills it), so the
+        // premultiplied pixels are the plain ones.
+        let mut image = ::gif::Frame::from_rgba_speed(w16, h16, pixmap.data_mut(), 10);
+        image.delay = (secs * 100.0).round().min(f64::from(u16::MAX)) as u16;
+        encoder
+            .as_mut()
+            .expect("made above")
+            .write_frame(&image)
+            .map_err(std::io::Error::other)?;
+    }
+    let Some(encoder) = encoder else {
+        return Ok(());
+    };
+    let mut out = encoder.into_inner().map_err(std::io::Error::other)?;
+    std::io::Write::flush(&mut out)
+}
+
 /// The frame as plain text, the same as its snapshot.
 pub fn txt(app: &App, index: usize, size: (u16, u16)) -> String {
     frames::to_text(&frame(app, index, size).buffer)
@@ -735,60 +945,94 @@ pub fn html(
     framing: Framing,
     dwell: f64,
 ) -> String {
-    html_page(app, steps, size, framing, dwell, None).expect("no fonts to embed, nothing to fail")
+    let page = html::Page {
+        dwell,
+        fonts: None,
+        player_only: false,
+    };
+    let mut out = Vec::new();
+    write_html(app, steps, size, framing, &page, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the page is UTF-8")
 }
 
-/// The HTML player; with `embed_from`, the fonts its frames and its text
-/// use are embedded once in the page, subset to the characters of all of
-/// them. An error names the characters no installed font has.
-pub fn html_page(
+/// The fonts an HTML player uses, subset to the characters of its frames
+/// and of its words, to embed once in the page. The frames are drawn here
+/// once to find their characters and again when the page is written, so
+/// that neither pass holds more than one. An error names the characters
+/// no installed font has.
+pub fn html_fonts(
     app: &App,
     steps: RangeInclusive<usize>,
     size: (u16, u16),
     framing: Framing,
-    dwell: f64,
-    embed_from: Option<&resvg::usvg::fontdb::Database>,
-) -> Result<String, String> {
-    let framing = Framing {
-        bare: true,
-        ..framing
-    };
-    let frames: Vec<(usize, Frame)> = steps
-        .map(|index| (index, framed(app, index, size, framing)))
-        .collect();
-    let player = |steps: &[html::Step], fonts: Option<&embed::Embedded>| {
-        html::render(app, steps, dwell, fonts)
-    };
-    let page_steps = |fonts: Option<svg::Fonts<'_>>| -> Vec<html::Step> {
-        frames
-            .iter()
-            .map(|(index, frame)| html_step(app, *index, frame, fonts))
-            .collect()
-    };
-    let Some(db) = embed_from else {
-        return Ok(player(&page_steps(None), None));
-    };
-    // The characters of the frames and of the whole page without fonts:
-    // its words, and the labels its script swaps in (Play / Pause) from
-    // attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    player_only: bool,
+    db: &resvg::usvg::fontdb::Database,
+) -> Result<embed::Embedded, String> {
+    let framing = html_framing(framing);
     let mut used = embed::Used::default();
-    for (_, frame) in &frames {
-        used.add_buffer(&frame.buffer);
+    for index in steps.clone() {
+        used.add_buffer(&framed(app, index, size, framing).buffer);
     }
-    used.add(400, &player(&page_steps(None), None));
-    let embedded = embed::embed(db, &svg::FONT_FAMILIES, &used)?;
-    let fonts = svg::Fonts {
-        embedded: &embedded,
-        with_css: false,
+    // The page's words, and the labels its script swaps in (Play / Pause)
+    // from attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    let page = html::Page {
+        dwell: DWELL_DEFAULT_SECS,
+        fonts: None,
+        player_only,
     };
-    Ok(player(&page_steps(Some(fonts)), Some(&embedded)))
+    let mut text = Vec::new();
+    html::write(
+        &mut text,
+        app,
+        steps,
+        &page,
+        &mut |_| String::new(),
+        &|index| html_step(app, index),
+    )
+    .map_err(|e| e.to_string())?;
+    used.add(400, &String::from_utf8_lossy(&text));
+    embed::embed(db, &svg::FONT_FAMILIES, &used)
 }
 
-fn html_step(app: &App, index: usize, frame: &Frame, fonts: Option<svg::Fonts<'_>>) -> html::Step {
+/// The frames of a player are bare.
+fn html_framing(framing: Framing) -> Framing {
+    Framing {
+        bare: true,
+        ..framing
+    }
+}
+
+/// Write the HTML player to `out` step by step: one frame in memory at a
+/// time, whatever the number of steps.
+pub fn write_html(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    page: &html::Page<'_>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let framing = html_framing(framing);
+    let fonts = page.fonts.map(|embedded| svg::Fonts {
+        embedded,
+        with_css: false,
+    });
+    let mut out = std::io::BufWriter::new(out);
+    html::write(
+        &mut out,
+        app,
+        steps,
+        page,
+        &mut |index| svg::render_with(&framed(app, index, size, framing), app.theme, fonts),
+        &|index| html_step(app, index),
+    )?;
+    out.flush()
+}
+
+fn html_step(app: &App, index: usize) -> html::Step {
     let trace = app.trace();
     html::Step {
         number: index + 1,
-        svg: svg::render_with(frame, app.theme, fonts),
         title: i18n::step_title(trace, index),
         acting: i18n::who_acts(&trace.steps[index], app.lang),
         ended: trace.steps[index]

@@ -28,7 +28,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // Right after a compaction the list reads from the top, where the
     // host's placeholder or summary stands; the compacted list is short.
     if !app.anchored_at_end(crate::app::Panel::Context) {
-        let (body, _, _) = body_lines(app, w, usize::MAX, usize::MAX, true);
+        let (body, _, _, _) = body_lines(app, w, usize::MAX, usize::MAX, true);
         let win = super::Window::from_top(body.len(), room, scroll);
         return draw(app, &top, &body, win, &disk, area, buf);
     }
@@ -37,15 +37,30 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // The newest reply is folded to fit under the markers, so it shows
     // from its first line (a long final answer does not open mid-sentence).
     let newest = room.saturating_sub(2).max(2);
-    let (mut body, more, divider_at) = body_lines(app, w, room * 2 + scroll + 1, newest, false);
+    let (mut body, more, divider_at, starts) =
+        body_lines(app, w, room * 2 + scroll + 1, newest, false);
     let win = super::Window::from_end(body.len(), more, room, scroll);
     // Messages below the divider were not sent: when it is scrolled away
     // above them, it stays pinned at the top, so they never look sent.
+    let mut first = win.start;
     if let Some(d) = divider_at
         && d < win.start
         && win.start < win.end
     {
         body[win.start] = body[d].clone();
+        first += 1;
+    }
+    // Unscrolled (every still figure, and the screen on arrival), the list
+    // never opens with the tail of a message: its lines cut off at the top
+    // are left empty under the marker, so what shows starts whole.
+    if scroll == 0 && win.above {
+        for line in body.iter_mut().take(win.end).skip(first) {
+            if starts.binary_search(&first).is_ok() {
+                break;
+            }
+            *line = Line::default();
+            first += 1;
+        }
     }
     draw(app, &top, &body, win, &disk, area, buf)
 }
@@ -169,14 +184,15 @@ fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) ->
 /// The messages the host holds at this step, newest last, built backwards
 /// until `wanted` lines exist, the newest in at most `newest` lines; with
 /// `compacted` (right after a compaction) all but the host's in brief.
-/// Returns whether older messages were left out.
+/// Returns the lines, whether older messages were left out, where the
+/// divider stands, and where each message and the divider begin (ascending).
 fn body_lines(
     app: &App,
     w: usize,
     wanted: usize,
     newest: usize,
     compacted: bool,
-) -> (Vec<Line<'static>>, bool, Option<usize>) {
+) -> (Vec<Line<'static>>, bool, Option<usize>, Vec<usize>) {
     let trace = app.trace();
     let lang = app.lang;
     let theme = app.theme;
@@ -205,6 +221,8 @@ fn body_lines(
     let mut divider_done = held == sent;
     // Where the divider stands, counted from the newest line.
     let mut divider_from_end = None;
+    // Where each message's first line stands, counted from the newest line.
+    let mut starts_from_end = Vec::new();
     let current = trace.steps[app.step].model_call;
     while index > floor && body.len() < wanted {
         index -= 1;
@@ -213,8 +231,14 @@ fn body_lines(
         // A reply too tall for the panel reads from its start (a final
         // answer); a tool result keeps its end in sight, as before.
         let reply = trace.messages[index].role == Role::Assistant;
+        // Under the divider it shares the rows under the marker with it.
+        let most = if held > sent {
+            newest.saturating_sub(1).max(2)
+        } else {
+            newest
+        };
         let block = if index + 1 == held && reply {
-            fold_to(app, trace, index, block, newest, w)
+            fold_to(app, trace, index, block, most, w)
         } else {
             block.lines
         };
@@ -224,6 +248,7 @@ fn body_lines(
             divider_done = true;
         }
         body.extend(block.into_iter().rev());
+        starts_from_end.push(body.len() - 1);
     }
     if !divider_done {
         divider_from_end = Some(body.len());
@@ -234,8 +259,15 @@ fn body_lines(
         body.extend(system_lines(app, trace, compacted, w).into_iter().rev());
     }
     body.reverse();
-    let divider_at = divider_from_end.map(|d| body.len() - 1 - d);
-    (body, index > floor, divider_at)
+    let last = body.len().saturating_sub(1);
+    let divider_at = divider_from_end.map(|d| last - d);
+    let mut starts: Vec<usize> = starts_from_end
+        .into_iter()
+        .chain(divider_from_end)
+        .map(|s| last - s)
+        .collect();
+    starts.sort_unstable();
+    (body, index > floor, divider_at, starts)
 }
 
 /// A message too tall for the panel, in `most` lines: the first lines of
@@ -260,7 +292,7 @@ fn fold_to(
     let m = &trace.messages[index];
     let note = hanging(
         vec![Span::raw(" ".repeat(indent))],
-        &i18n::folded(m.text.chars().count(), app.lang),
+        &i18n::folded(m.text.chars().count(), app.key_hints, app.lang),
         app.theme.muted(),
         w,
     );
@@ -338,7 +370,7 @@ fn system_lines(app: &App, trace: &Trace, compacted: bool, w: usize) -> Vec<Line
     let mut lines = hanging(prefix, shown, theme.muted(), w);
     if !app.unfold && (long || lines.len() > FOLD_OVER) {
         lines.truncate(FOLD_KEEP);
-        let note = i18n::folded(system.chars().count(), app.lang);
+        let note = i18n::folded(system.chars().count(), app.key_hints, app.lang);
         lines.extend(hanging(
             vec![Span::raw(" ".repeat(indent))],
             &note,
@@ -465,7 +497,7 @@ fn message_lines(
             body.truncate(1);
         } else if !app.unfold && (long || body.len() > FOLD_OVER) {
             body.truncate(FOLD_KEEP);
-            let note = i18n::folded(m.text.chars().count(), app.lang);
+            let note = i18n::folded(m.text.chars().count(), app.key_hints, app.lang);
             body.extend(hanging(
                 vec![Span::raw(" ".repeat(indent))],
                 &note,

@@ -189,11 +189,12 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     // Two runs compared: the focus is on one of them, and the step index
     // runs over the longer.
     let focus = match app.comparing() {
-        Some(c) => format!(
+        Some(c) if app.key_hints => format!(
             "{} · {}",
             super::compare::side_label(app, c.focus),
             i18n::COMPARE_KEYS.get(lang)
         ),
+        Some(c) => super::compare::side_label(app, c.focus),
         None => super::panel_title(app.focus).get(lang).to_string(),
     };
     let mut left = format!(

@@ -185,7 +185,7 @@ fn header(app: &App, g: &Geometry) -> Row {
 /// The row that says earlier steps are above, and how to see them.
 fn earlier_marker(app: &App, g: &Geometry, hidden: usize) -> Row {
     let mut row = Row::new(g.width, Style::new());
-    let text = i18n::earlier_steps(hidden, app.lang);
+    let text = i18n::earlier_steps(hidden, app.key_hints, app.lang);
     row.put(
         g.gutter,
         &truncate(&text, g.width - g.gutter),

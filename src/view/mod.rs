@@ -362,7 +362,9 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
                 ));
             }
         }
-        title.push(Span::styled("(Tab) ", theme.muted()));
+        if app.key_hints {
+            title.push(Span::styled("(Tab) ", theme.muted()));
+        }
     } else {
         title.push(Span::styled(
             format!(" {marker}{} ", shown_title(app, panel)),
@@ -371,7 +373,11 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
     }
     if app.zoom && focused {
         title.push(Span::styled(
-            format!(" [{} · z] ", i18n::ZOOMED.get(lang)),
+            if app.key_hints {
+                format!(" [{} · z] ", i18n::ZOOMED.get(lang))
+            } else {
+                format!(" [{}] ", i18n::ZOOMED.get(lang))
+            },
             theme.muted(),
         ));
     }
