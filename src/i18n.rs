@@ -1018,10 +1018,10 @@ fn join_ids(ids: &[crate::trace::CallId]) -> String {
 }
 
 /// "call_1 read_file" for one call, "call_1, call_2" for several.
-fn calls_named(trace: &Trace, calls: &[CallId]) -> String {
+fn calls_named(trace: &Trace, calls: &[CallId], index: usize) -> String {
     match calls {
         [one] => trace
-            .call(one)
+            .call_at(one, index)
             .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
         many => join_ids(many),
     }
@@ -1035,7 +1035,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
         StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
         StepKind::Proposes { calls, .. } => {
-            let what = calls_named(trace, calls);
+            let what = calls_named(trace, calls, index);
             match calls.len() {
                 1 => TITLE_PROPOSES_ONE.fill(lang, &[("what", &what)]),
                 n => TITLE_PROPOSES_MANY.fill(lang, &[("n", &n), ("what", &what)]),
@@ -1050,13 +1050,13 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             Verdict::AwaitsApproval => TITLE_ASKS_USER.fill(lang, &[("call", call)]),
         },
         StepKind::Executes { calls } => {
-            let what = calls_named(trace, calls);
+            let what = calls_named(trace, calls, index);
             match calls.len() {
                 1 => TITLE_EXECUTES_ONE.fill(lang, &[("what", &what)]),
                 _ => TITLE_EXECUTES_MANY.fill(lang, &[("what", &what)]),
             }
         }
-        StepKind::ResultArrives { call } => result_title(trace, call, lang),
+        StepKind::ResultArrives { call } => result_title(trace, call, index, lang),
         StepKind::Replays { call, op, conflict } => {
             let template = if *conflict {
                 TITLE_OP_CONFLICT
@@ -1128,8 +1128,8 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
     title
 }
 
-fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
-    let Some(call) = trace.call(id) else {
+fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String {
+    let Some(call) = trace.call_at(id, index) else {
         return RESULT_ORPHAN.fill(lang, &[("id", id)]);
     };
     match (call.pairing(), call.outcome()) {
@@ -1140,9 +1140,26 @@ fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
     }
 }
 
+/// The position of a step of `trace.steps` (borrowed from it), if it is one.
+fn step_index(trace: &Trace, step: &Step) -> Option<usize> {
+    let offset = (step as *const Step as usize).checked_sub(trace.steps.as_ptr() as usize)?;
+    let i = offset / std::mem::size_of::<Step>().max(1);
+    trace
+        .steps
+        .get(i)
+        .filter(|s| std::ptr::eq(*s, step))
+        .map(|_| i)
+}
+
 /// The words beside a step's arrow in the lanes.
 pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
+    // Which step this is, for an id a transcript reuses in a later turn.
+    let index = step_index(trace, step);
+    let call_of = |id: &CallId| match index {
+        Some(i) => trace.call_at(id, i),
+        None => trace.call(id),
+    };
     match &step.kind {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::ModelCall { number } => {
@@ -1162,11 +1179,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
                 .iter()
-                .map(|id| {
-                    trace
-                        .call(id)
-                        .map_or(id.0.clone(), |c| format!("{id} {}", c.tool))
-                })
+                .map(|id| call_of(id).map_or(id.0.clone(), |c| format!("{id} {}", c.tool)))
                 .collect();
             ARROW_PROPOSED.fill(lang, &[("what", &what.join(", "))])
         }
@@ -1180,7 +1193,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         },
         StepKind::Executes { calls } => ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))]),
         StepKind::ResultArrives { call } => {
-            let Some(c) = trace.call(call) else {
+            let Some(c) = call_of(call) else {
                 return ARROW_ORPHAN.fill(lang, &[("call", call)]);
             };
             let text = c

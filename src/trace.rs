@@ -742,6 +742,18 @@ impl Trace {
         numbered.or_else(|| self.calls.iter().find(|c| &c.id == id))
     }
 
+    /// The call with this id that step `step` refers to: the latest one
+    /// proposed at or before it. The same as `call` unless a transcript
+    /// reuses an id in a later turn (valid: each is answered in its turn).
+    pub fn call_at(&self, id: &CallId, step: usize) -> Option<&ToolCall> {
+        let before = self.calls.partition_point(|c| c.proposed <= step);
+        self.calls[..before]
+            .iter()
+            .rev()
+            .find(|c| &c.id == id)
+            .or_else(|| self.call(id))
+    }
+
     /// The messages sent on a model call: exactly those appended before it
     /// (since the latest compaction, if the host compacted).
     pub fn context(&self, model_call: &ModelCall) -> &[Message] {

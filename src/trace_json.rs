@@ -370,7 +370,7 @@ impl<'a> Details<'a> {
             },
             StepKind::ResultArrives { call } => Details::ResultArrives {
                 call: &call.0,
-                outcome: trace.call(call).map(|c| Arrival {
+                outcome: trace.call_at(call, index).map(|c| Arrival {
                     paired_to: c.paired_to.as_ref().map(|p| p.0.as_str()),
                     appended: c.appended,
                     result: ResultJson::of(c),

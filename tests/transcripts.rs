@@ -344,3 +344,123 @@ fn redact_masks_secrets_on_screen_and_in_every_export() {
     assert!(out.stdout.contains("ada@example.org"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A small file that once read wrong: its summary from `trace`, its
+/// stderr, and its English trace.
+fn case(name: &str) -> (Value, String, agent_loop_sim::trace::Trace) {
+    let file = fixture(&format!("cases/{name}"));
+    let out = run(&["trace", "--transcript", &file, "--lang", "en"]);
+    assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    let opened = transcript::open(&fixture_path(&format!("cases/{name}")), None).unwrap();
+    (
+        trace["summary"].clone(),
+        out.stderr,
+        opened.loaded.trace(Lang::En).clone(),
+    )
+}
+
+fn counts(summary: &Value) -> [u64; 7] {
+    [
+        "model_replies",
+        "tool_calls",
+        "paired",
+        "errors",
+        "parallel_groups",
+        "unanswered",
+        "orphans",
+    ]
+    .map(|k| summary[k].as_u64().unwrap())
+}
+
+#[test]
+fn a_responses_request_body_holds_one_reply_per_turn_not_one_per_function_call() {
+    // Two requests with their responses: the first reply is a reasoning
+    // item and two function_call items, which the second request repeats.
+    let (summary, stderr, trace) = case("responses-requests.jsonl");
+    assert_eq!(counts(&summary), [2, 2, 2, 0, 1, 0, 0], "{summary}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // Both calls' contexts are the request bodies, exactly.
+    let said = |i: usize| {
+        trace.steps[trace.model_calls[i].step]
+            .narration
+            .clone()
+            .unwrap()
+    };
+    assert!(said(1).contains("exactly the 4 messages"), "{}", said(1));
+    // The reasoning item is said, with its size, in the reply and in the
+    // request that sends it back.
+    assert!(
+        said(1).contains("1 reasoning item (36 chars)"),
+        "{}",
+        said(1)
+    );
+    let reply = trace.steps[trace.model_calls[0].step + 1]
+        .narration
+        .clone()
+        .unwrap();
+    assert!(
+        reply.contains("reasoning (line 1): 22 chars of summary")
+            && reply.contains("14 chars of encrypted content"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn a_chat_id_reused_in_a_later_turn_is_paired_within_its_turn() {
+    let (summary, stderr, trace) = case("chat-reused-ids.json");
+    assert_eq!(counts(&summary), [3, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // The second call_0 is cancel_order, run and answered in its own turn.
+    let second = &trace.calls[1];
+    assert_eq!(
+        (second.id.0.as_str(), second.tool.as_str()),
+        ("call_0", "cancel_order")
+    );
+    assert!(second.result.as_ref().unwrap().text.contains("cancelled"));
+    let titles: Vec<String> = (0..trace.steps.len())
+        .map(|i| agent_loop_sim::i18n::step_title(&trace, i))
+        .collect();
+    assert!(
+        titles.contains(&"The host executes call_0 cancel_order".to_string()),
+        "{titles:?}"
+    );
+}
+
+#[test]
+fn a_result_after_a_later_reply_is_paired_by_id_and_warned_about_naming_both_lines() {
+    let (summary, stderr, _) = case("anthropic-late-result.json");
+    assert_eq!(counts(&summary), [3, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(
+        stderr.contains("the result at item 5 answers call_id toolu_1 of the reply at item 2")
+            && stderr.contains("another reply (item 4) came between them"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn codex_failures_are_errors_by_any_of_the_ways_codex_writes_them() {
+    // `Process exited with code 101` in the output's header lines, and an
+    // `exec_command_end` event with exit_code 2 beside a plain output.
+    let (summary, _, trace) = case("codex-exit-codes.jsonl");
+    assert_eq!(counts(&summary), [3, 2, 2, 2, 0, 0, 0], "{summary}");
+    // Codex's own <environment_context> is not the user's task.
+    let first = trace.steps[0].narration.clone().unwrap();
+    assert!(first.contains("(Codex CLI rollout, line 3)"), "{first}");
+    assert!(first.contains("written by the harness itself"), "{first}");
+}
+
+#[test]
+fn an_anthropic_body_without_system_or_tools_is_read_as_anthropic() {
+    let opened = transcript::open(&fixture_path("cases/anthropic-no-system.json"), None).unwrap();
+    assert_eq!(opened.format, Format::Anthropic);
+    let call = &opened.loaded.trace(Lang::En).steps[1];
+    assert!(
+        call.narration
+            .as_ref()
+            .unwrap()
+            .contains("Anthropic Messages rules"),
+        "{:?}",
+        call.narration
+    );
+}

@@ -76,6 +76,18 @@ pub fn read(
                     let role = message.get("role").and_then(Value::as_str).unwrap_or(kind);
                     let tokens = if role == "assistant" { tokens } else { None };
                     anthropic::blocks_of(message, line, role, tokens, &mut entry.msgs, b);
+                    if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+                        // Written by Claude Code into the user's turn
+                        // (command output, reminders), not by the user.
+                        for msg in &mut entry.msgs {
+                            if let Msg::User { text, line } = msg {
+                                *msg = Msg::Context {
+                                    text: std::mem::take(text),
+                                    line: *line,
+                                };
+                            }
+                        }
+                    }
                     entry.conversation = !sidechain;
                     entry.message = true;
                 }

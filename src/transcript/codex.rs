@@ -45,7 +45,7 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
         "turn_context" => {}
         "response_item" => {
             if let Some(msg) = responses::item(payload, line, None, b) {
-                b.push(exit_code(msg));
+                b.push(harness_written(exit_code(msg)));
             }
         }
         "event_msg" => {
@@ -58,6 +58,15 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                     .and_then(Value::as_str)
                     .unwrap_or("no reason given");
                 b.aborted(line, reason);
+            }
+            // The shell's exit code, whatever the output's text says.
+            if kind == Some("exec_command_end")
+                && let (Some(id), Some(code)) = (
+                    payload.get("call_id").and_then(Value::as_str),
+                    payload.get("exit_code").and_then(Value::as_i64),
+                )
+            {
+                b.exit_code(id, code);
             }
             if kind == Some("token_count") {
                 let usage = payload.pointer("/info/last_token_usage");
@@ -90,13 +99,38 @@ fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
         return b.skip("line without a type", line);
     }
     if let Some(msg) = responses::item(v, line, None, b) {
-        b.push(exit_code(msg));
+        b.push(harness_written(exit_code(msg)));
+    }
+}
+
+/// The user-role messages Codex writes itself, at the start of a session
+/// and when the settings change: the environment (`<environment_context>`)
+/// and the project's instructions (`<user_instructions>`, `# AGENTS.md
+/// instructions for …`). Sent to the model, but not the user's words.
+const HARNESS_OPENINGS: [&str; 3] = [
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions for ",
+];
+
+fn harness_written(msg: Msg) -> Msg {
+    match msg {
+        Msg::User { text, line }
+            if HARNESS_OPENINGS
+                .iter()
+                .any(|o| text.trim_start().starts_with(o)) =>
+        {
+            Msg::Context { text, line }
+        }
+        other => other,
     }
 }
 
 /// A shell call's output records its exit code: as JSON
-/// `{"output": …, "metadata": {"exit_code": N}}` in older rollouts, or as a
-/// first line `Exit code: N` in newer ones. Non-zero is an error result.
+/// `{"output": …, "metadata": {"exit_code": N}}` in older rollouts, or in
+/// the lines before `Output:`, as `Exit code: N` (the shell tool) or
+/// `Process exited with code N` (unified exec). Non-zero is an error
+/// result (so is a non-zero `exec_command_end.exit_code`, `Builder::exit_code`).
 fn exit_code(msg: Msg) -> Msg {
     let Msg::Tool {
         call_id,
@@ -126,8 +160,12 @@ fn exit_code(msg: Msg) -> Msg {
     }
     let code = text
         .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("Exit code: "))
+        .take(8)
+        .take_while(|l| l.trim_end() != "Output:")
+        .find_map(|l| {
+            l.strip_prefix("Exit code: ")
+                .or_else(|| l.strip_prefix("Process exited with code "))
+        })
         .and_then(|c| c.trim().parse::<i64>().ok());
     Msg::Tool {
         call_id,

@@ -291,7 +291,12 @@ fn detect_document(value: &Value) -> Option<Format> {
                 return Some(Format::Otel);
             }
             if let Some(request) = o.get("request").or_else(|| o.get("body")) {
-                return detect_document(request);
+                // The response's shape settles what the request leaves open.
+                let response = o.get("response").map(|r| r.get("body").unwrap_or(r));
+                return match (detect_document(request), response.and_then(response_format)) {
+                    (Some(Format::Chat), Some(by_response)) => Some(by_response),
+                    (found, by_response) => found.or(by_response),
+                };
             }
             if o.contains_key("input")
                 || o.get("object").and_then(Value::as_str) == Some("response")
@@ -303,10 +308,22 @@ fn detect_document(value: &Value) -> Option<Format> {
                 .get("tools")
                 .and_then(Value::as_array)
                 .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
+            // Keys only the Messages API takes, or a Claude model.
+            let anthropic_keys = ["anthropic_version", "stop_sequences", "top_k"]
+                .iter()
+                .any(|k| o.contains_key(*k))
+                || o.get("model")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| m.starts_with("claude"));
             if o.contains_key("system") || anthropic_tools {
                 return Some(Format::Anthropic);
             }
-            detect_items(messages).or(Some(Format::Chat))
+            match detect_items(messages) {
+                Some(Format::Chat) if anthropic_keys && !chat_signals(messages) => {
+                    Some(Format::Anthropic)
+                }
+                found => found.or(Some(Format::Chat)),
+            }
         }
         _ => None,
     }
@@ -349,10 +366,59 @@ fn detect_items(items: &[Value]) -> Option<Format> {
             })
         })
     };
-    if block("tool_use") || block("tool_result") {
+    if ["tool_use", "tool_result", "thinking", "redacted_thinking"]
+        .iter()
+        .any(|t| block(t))
+    {
+        return Some(Format::Anthropic);
+    }
+    // Content as a list of typed blocks, and nothing only Chat has.
+    let blocks = items.iter().any(|i| {
+        i.get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|c| !c.is_empty() && c.iter().all(|b| b.get("type").is_some()))
+    });
+    if blocks && !chat_signals(items) {
         return Some(Format::Anthropic);
     }
     Some(Format::Chat)
+}
+
+/// What only OpenAI Chat messages have: system, developer and tool roles,
+/// `tool_calls`, `tool_call_id`, `function_call`, and content parts of
+/// Chat's own types.
+fn chat_signals(items: &[Value]) -> bool {
+    items.iter().any(|i| {
+        matches!(
+            i.get("role").and_then(Value::as_str),
+            Some("system" | "developer" | "tool" | "function")
+        ) || ["tool_calls", "tool_call_id", "function_call"]
+            .iter()
+            .any(|k| i.get(*k).is_some())
+            || i.get("content").and_then(Value::as_array).is_some_and(|c| {
+                c.iter().any(|b| {
+                    matches!(
+                        b.get("type").and_then(Value::as_str),
+                        Some("image_url" | "input_audio" | "refusal" | "file")
+                    )
+                })
+            })
+    })
+}
+
+/// A response's provider, from its shape: Chat's `choices`, the Messages
+/// API's `type: "message"` with `content` blocks, Responses' `output`.
+fn response_format(r: &Value) -> Option<Format> {
+    if r.get("choices").is_some() {
+        Some(Format::Chat)
+    } else if r.get("type").and_then(Value::as_str) == Some("message") && r.get("content").is_some()
+    {
+        Some(Format::Anthropic)
+    } else if r.get("output").is_some() {
+        Some(Format::Responses)
+    } else {
+        None
+    }
 }
 
 fn not_a_transcript(path: &str, line: usize, value: &Value) -> ScenarioError {

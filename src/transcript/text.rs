@@ -34,6 +34,9 @@ pub enum Say {
         number: u32,
         source: Source,
         format: Format,
+        /// Reasoning items: (how many, their characters, whether they are
+        /// the request's own or the earlier ones in the file).
+        reasoning: (usize, usize, bool),
         messages: usize,
         new: usize,
         size: usize,
@@ -48,6 +51,7 @@ pub enum Say {
         unanswered: Vec<String>,
         line: usize,
         tokens: Option<u64>,
+        reasoning: Vec<Thought>,
         end: Option<Vec<String>>,
     },
     Executes {
@@ -67,8 +71,56 @@ pub enum Say {
         number: u32,
         line: usize,
         tokens: Option<u64>,
+        reasoning: Vec<Thought>,
         end: Option<Vec<String>>,
     },
+}
+
+/// The model's reasoning in a reply, as the file holds it.
+#[derive(Debug, Clone)]
+pub struct Thought {
+    pub line: usize,
+    pub summary_chars: usize,
+    /// The summary's start, on one line.
+    pub excerpt: String,
+    /// Characters of encrypted or redacted reasoning.
+    pub encrypted: usize,
+}
+
+/// A text's first 80 characters on one line, for a narration.
+pub fn excerpt(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
+}
+
+/// What a reply's reasoning holds, said after its narration.
+fn thoughts(list: &[Thought], by_item: bool, lang: Lang) -> String {
+    let mut out = String::new();
+    for t in list {
+        let p = place(t.line, by_item, lang);
+        let said = match (t.summary_chars, lang) {
+            (0, Lang::Zh) => "没有可读的摘要".to_string(),
+            (0, Lang::En) => "no readable summary".to_string(),
+            (n, Lang::Zh) => format!("{n} 字符的摘要（“{}”）", t.excerpt),
+            (n, Lang::En) => format!("{n} chars of summary (\"{}\")", t.excerpt),
+        };
+        out.push_str(&match (t.encrypted, lang) {
+            (0, Lang::Zh) => format!("回复带有一段推理（reasoning，{p}）：{said}；不显示为消息。"),
+            (0, Lang::En) => {
+                format!(" The reply carries reasoning ({p}): {said}; not drawn as a message.")
+            }
+            (e, Lang::Zh) => format!(
+                "回复带有一段推理（reasoning，{p}）：{said}，另有 {e} 字符加密内容；不显示为消息。"
+            ),
+            (e, Lang::En) => format!(
+                " The reply carries reasoning ({p}): {said} and {e} chars of encrypted content; not drawn as a message."
+            ),
+        });
+    }
+    out
 }
 
 impl Say {
@@ -158,6 +210,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             number,
             source,
             format,
+            reasoning,
             messages,
             new,
             size,
@@ -169,6 +222,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             *number,
             *source,
             *format,
+            *reasoning,
             *messages,
             *new,
             *size,
@@ -185,6 +239,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             calls,
             unanswered,
             tokens,
+            reasoning,
             ..
         } => {
             let mut s = match calls.len() {
@@ -218,6 +273,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
+            s.push_str(&thoughts(reasoning, by_item, lang));
             if !unanswered.is_empty() {
                 s.push_str(&pick(
                     lang,
@@ -303,7 +359,12 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                 ),
             ),
         },
-        Say::Answers { number, tokens, .. } => {
+        Say::Answers {
+            number,
+            tokens,
+            reasoning,
+            ..
+        } => {
             let mut s = pick(
                 lang,
                 format!("第 {number} 次调用的回复（{p}）没有工具调用：这一轮循环在这里结束。"),
@@ -316,6 +377,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
+            s.push_str(&thoughts(reasoning, by_item, lang));
             s
         }
     };
@@ -347,6 +409,7 @@ fn model_call(
     number: u32,
     source: Source,
     format: Format,
+    reasoning: (usize, usize, bool),
     messages: usize,
     new: usize,
     size: usize,
@@ -428,6 +491,25 @@ fn model_call(
             " The file holds no system prompt: whether one was sent is unknown.".to_string(),
         ));
     }
+    match reasoning {
+        (0, _, _) => {}
+        (n, chars, true) => s.push_str(&pick(
+            lang,
+            format!("请求里还有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入上面的大小。"),
+            format!(
+                " The request also holds {n} reasoning item{} ({chars} chars): not drawn as messages, not counted in the size above.",
+                if n == 1 { "" } else { "s" }
+            ),
+        )),
+        (n, chars, false) => s.push_str(&pick(
+            lang,
+            format!("文件在此之前有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。"),
+            format!(
+                " The file holds {n} reasoning item{} before this call ({chars} chars): not drawn as messages, not counted in the size; whether they were sent is not recorded.",
+                if n == 1 { "" } else { "s" }
+            ),
+        )),
+    }
     if !tools_known {
         s.push_str(&pick(
             lang,
@@ -458,11 +540,35 @@ fn model_call(
 /// Something the file records between steps, said after a step.
 #[derive(Debug, Clone)]
 pub enum Note {
-    Aborted { line: usize, reason: String },
+    Aborted {
+        line: usize,
+        reason: String,
+    },
+    /// User-role messages the harness wrote, appended with this step.
+    Context {
+        lines: Vec<usize>,
+    },
 }
 
 pub fn note(note: &Note, by_item: bool, lang: Lang) -> String {
     match note {
+        Note::Context { lines } => {
+            let places: Vec<String> = lines.iter().map(|l| place(*l, by_item, lang)).collect();
+            let n = lines.len();
+            pick(
+                lang,
+                format!(
+                    "另有 {n} 条 user 角色的消息（{}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
+                    places.join("、")
+                ),
+                format!(
+                    " Also appended: {n} user-role message{} ({}) written by the harness itself (environment, project instructions), not by the user; the model reads {} in the context.",
+                    if n == 1 { "" } else { "s" },
+                    places.join(", "),
+                    if n == 1 { "it" } else { "them" }
+                ),
+            )
+        }
         Note::Aborted { line, reason } => {
             let p = place(*line, by_item, lang);
             pick(
