@@ -166,6 +166,9 @@ catalogue! {
     APPENDED_AFTER_END = ["最后一次调用之后追加：循环已结束，不会发送", "Added after the last call: never sent"];
     DISK = ["磁盘（模型从未直接看到）", "Disk (not sent to the model)"];
     NONE = ["无", "none"];
+    /// Where a replayed file is silent: never "none".
+    NOT_RECORDED = ["文件未记录", "not recorded"];
+    WRITES_UNKNOWN = ["未知", "unknown"];
     MORE_FILES = ["另有 {n} 个", "+{n} more"];
     NO_CALLS = ["还没有工具调用。", "No tool calls yet."];
     ENVIRONMENT = ["环境", "Environment"];
@@ -811,8 +814,15 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
     let sent = step.model_call.map(|i| &trace.model_calls[i]);
     let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
         CALLS_REJECTED.fill(lang, &[("used", &c.model_calls), ("budget", &trace.budget)])
+    } else if trace.recorded.is_some() {
+        // A replayed run had no budget the file records.
+        c.model_calls.to_string()
     } else {
         format!("{}/{}", c.model_calls, trace.budget)
+    };
+    let writes = match &trace.recorded {
+        Some(r) if !r.writes => WRITES_UNKNOWN.get(lang).to_string(),
+        _ => c.writes.to_string(),
     };
     let runs = match c.host_checks {
         0 => c.tool_runs.to_string(),
@@ -828,7 +838,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
     let Some(mc) = sent else {
         return COUNTERS_NOTHING_SENT.fill(
             lang,
-            &[("calls", &calls), ("runs", &runs), ("writes", &c.writes)],
+            &[("calls", &calls), ("runs", &runs), ("writes", &writes)],
         );
     };
     let template = match detail {
@@ -841,7 +851,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
         &[
             ("calls", &calls),
             ("runs", &runs),
-            ("writes", &c.writes),
+            ("writes", &writes),
             ("number", &mc.number),
             ("chars", &mc.context_size),
             ("tokens", &mc.context_tokens),

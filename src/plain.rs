@@ -13,6 +13,11 @@ use crate::trace::{StepKind, Trace};
 pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     writeln!(out, "{}", trace.title)?;
+    if let Some(r) = &trace.recorded
+        && let Some(line) = crate::transcript::unread(&r.unread, r.by_item, lang)
+    {
+        writeln!(out, "{line}")?;
+    }
     writeln!(out)?;
     for index in 0..trace.len() {
         let step = &trace.steps[index];
@@ -64,7 +69,16 @@ fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
     let mc = &trace.model_calls[i];
     let heading = i18n::context_heading(mc, trace.new_count(i), lang);
     writeln!(out, "{heading}")?;
-    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    if tools.is_empty() {
+        let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
+        let word = if silent {
+            i18n::NOT_RECORDED
+        } else {
+            i18n::NONE
+        };
+        tools.push(word.get(lang).to_string());
+    }
     writeln!(
         out,
         "  {}{}",

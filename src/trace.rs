@@ -672,6 +672,26 @@ pub struct Trace {
     pub compactions: Vec<Compaction>,
     /// The scenario's context window in estimated tokens, if it sets one.
     pub window: Option<usize>,
+    /// A replayed transcript: what its file records and what it is silent
+    /// on. None for a scenario's run, where the engine knows it all.
+    pub recorded: Option<Recorded>,
+}
+
+/// What a transcript's file records, so that no screen states what the
+/// file is silent on ("not recorded", never "none").
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Recorded {
+    /// The file holds the tools offered (a request's tool schemas).
+    pub tools: bool,
+    /// The format names the tools that change files (Claude Code Edit,
+    /// Write, MultiEdit, NotebookEdit; Codex apply_patch), so writes are
+    /// counted; otherwise how many files were written is unknown.
+    pub writes: bool,
+    /// Lines (or items) of types not drawn as steps: each type, in order
+    /// of name, with the lines that had it.
+    pub unread: Vec<(String, Vec<usize>)>,
+    /// Places are items of one JSON document's list, not lines.
+    pub by_item: bool,
 }
 
 /// The host compacting its message list to fit the window. The compacted

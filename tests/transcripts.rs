@@ -242,7 +242,7 @@ fn a_cut_last_line_and_unknown_types_are_skipped_with_a_warning() {
     );
     assert!(
         out.stderr
-            .contains("skipped 1 line of types not drawn as steps (future_item_type ×1): line 14"),
+            .contains("skipped 2 lines of types not drawn as steps (event_msg/user_message ×1, future_item_type ×1): lines 4, 14"),
         "{}",
         out.stderr
     );
@@ -463,4 +463,88 @@ fn an_anthropic_body_without_system_or_tools_is_read_as_anthropic() {
         "{:?}",
         call.narration
     );
+}
+
+#[test]
+fn what_is_not_drawn_is_listed_by_type_count_and_line_everywhere() {
+    // In `trace` JSON, with every line.
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("codex.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    let recorded = &trace["scenario"]["recorded"];
+    assert_eq!(
+        recorded["unread"],
+        serde_json::json!([
+            {"type": "event_msg/user_message", "count": 1, "lines": [4]},
+            {"type": "future_item_type", "count": 1, "lines": [14]}
+        ]),
+        "{recorded}"
+    );
+    // No budget is invented for a replayed run.
+    assert!(trace["scenario"]["budget"].is_null());
+    // In the about overlay's conditions, and in `transcript`.
+    let loaded = transcript::open(&fixture_path("codex.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let said: Vec<&str> = loaded
+        .scenario
+        .conditions
+        .iter()
+        .map(|c| c.en.as_str())
+        .collect();
+    let line =
+        "Not drawn as steps: event_msg/user_message ×1 (line 4); future_item_type ×1 (line 14).";
+    assert!(said.contains(&line), "{said:?}");
+    let plain = run(&[
+        "transcript",
+        "--transcript",
+        &fixture("codex.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    assert!(
+        plain.stdout.lines().nth(1) == Some(line),
+        "{}",
+        plain.stdout
+    );
+    // Claude Code's bookkeeping lines are listed too, not dropped unsaid.
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("claude-code.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        trace["scenario"]["recorded"]["unread"][0]["type"],
+        "summary"
+    );
+}
+
+#[test]
+fn what_the_file_is_silent_on_is_not_recorded_never_none() {
+    let loaded = transcript::open(&fixture_path("codex.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let trace = loaded.trace(Lang::En);
+    let header = agent_loop_sim::i18n::counters(trace, &trace.steps[2], false, Lang::En);
+    // Codex names apply_patch, so writes are counted; no budget is shown.
+    assert!(
+        header.starts_with("model calls 1 · tool runs 0 · writes 0"),
+        "{header}"
+    );
+    let chat = transcript::open(&fixture_path("chat.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let trace = chat.trace(Lang::En);
+    let header =
+        agent_loop_sim::i18n::counters(trace, trace.steps.last().unwrap(), false, Lang::En);
+    assert!(header.contains("writes unknown"), "{header}");
+    assert!(!header.contains('/'), "{header}");
 }

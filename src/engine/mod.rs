@@ -202,6 +202,7 @@ impl<'a> Run<'a> {
                 task: TaskOutcome::Answered,
                 compactions: Vec::new(),
                 window: scenario.context.as_ref().map(|c| c.window),
+                recorded: None,
             },
             counters: Counters::default(),
             workspace: Workspace::new(&scenario.files),

@@ -13,8 +13,8 @@ use crate::engine::estimate_tokens;
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::{About, EndStatus, Harness, Lang, Scenario, Text};
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, TaskOutcome,
-    ToolCall, ToolResult, Trace,
+    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Recorded, Role, Step, StepKind,
+    TaskOutcome, ToolCall, ToolResult, Trace,
 };
 
 use super::text::{self, Say, Source};
@@ -542,8 +542,14 @@ impl Builder {
             system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
             tools_known: self.tools.is_some(),
             compactions: built.compactions,
-            skipped: self.skipped.values().map(Vec::len).sum::<usize>()
-                + usize::from(self.truncated.is_some()),
+            unread: self
+                .skipped
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            by_item: self.by_item,
+            truncated: self.truncated,
+            writes_known: writes_known(format),
             off_chain: self.off_chain,
             redacted: self.redact,
         };
@@ -722,6 +728,7 @@ struct Build {
     notes: Vec<(usize, text::Note)>,
     /// Lines of harness-written messages appended for the next step.
     context_lines: Vec<usize>,
+    format: Format,
 }
 
 impl Build {
@@ -753,6 +760,16 @@ impl Build {
                 task: TaskOutcome::Unknown,
                 compactions: Vec::new(),
                 window: None,
+                recorded: Some(Recorded {
+                    tools: b.tools.is_some(),
+                    writes: writes_known(format),
+                    unread: b
+                        .skipped
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                    by_item: b.by_item,
+                }),
             },
             says: Vec::new(),
             tokens_in: Vec::new(),
@@ -773,6 +790,7 @@ impl Build {
             compacted_at: None,
             notes: Vec::new(),
             context_lines: Vec::new(),
+            format,
         };
         // The events are consumed: their texts move into the trace.
         let events = std::mem::take(&mut b.events);
@@ -1170,6 +1188,9 @@ impl Build {
         );
         let step = self.trace.steps.len();
         let tool = self.trace.calls[index].tool.clone();
+        if !is_error && writes_known(self.format) && writes_a_file(&self.trace.calls[index]) {
+            self.counters.writes += 1;
+        }
         let call = &mut self.trace.calls[index];
         call.finished = Some(step);
         call.result = Some(ToolResult {
@@ -1195,6 +1216,32 @@ impl Build {
             say,
         );
     }
+}
+
+/// Formats that name the tools that change files: their writes are counted.
+fn writes_known(format: Format) -> bool {
+    matches!(format, Format::ClaudeCode | Format::Codex)
+}
+
+/// A call of a tool that changes a file: Claude Code's Edit, Write,
+/// MultiEdit and NotebookEdit; Codex's apply_patch (a tool of its own, or
+/// the command of a shell call). A shell command that writes a file is
+/// not counted: the file does not say it did.
+fn writes_a_file(call: &ToolCall) -> bool {
+    // `["apply_patch", patch]`, or a shell's script that starts with it.
+    let shell_patch = call.args.iter().any(|(k, v)| {
+        let words: Vec<String> = serde_json::from_str(v).unwrap_or_else(|_| vec![v.clone()]);
+        let script = match words.as_slice() {
+            [shell, flag, script] if shell.ends_with("sh") && flag.starts_with('-') => script,
+            [first, ..] => first,
+            [] => return false,
+        };
+        k == "command" && script.trim_start().starts_with("apply_patch")
+    });
+    matches!(
+        call.tool.as_str(),
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "apply_patch"
+    ) || shell_patch
 }
 
 /// (reply ordinal, call id): the calls that get a result in the file.

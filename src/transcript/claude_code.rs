@@ -94,10 +94,14 @@ pub fn read(
                 entry.compaction = v.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
             }
             "system" => {
-                entry.compaction =
-                    v.get("subtype").and_then(Value::as_str) == Some("compact_boundary");
+                let subtype = v.get("subtype").and_then(Value::as_str);
+                entry.compaction = subtype == Some("compact_boundary");
+                if !entry.compaction {
+                    b.skip(&format!("system/{}", subtype.unwrap_or("?")), line);
+                }
             }
-            k if BOOKKEEPING.contains(&k) => {}
+            // Part of the session, not of the loop: listed, not drawn.
+            k if BOOKKEEPING.contains(&k) => b.skip(k, line),
             "" => b.skip("line without a type", line),
             other => b.skip(other, line),
         }

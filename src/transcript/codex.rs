@@ -75,6 +75,14 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                     b.tokens(tokens("input_tokens"), tokens("output_tokens"));
                 }
             }
+            // The rest repeat the items for the UI, or are not part of
+            // the loop: listed by type, not drawn.
+            if !matches!(
+                kind,
+                Some("turn_aborted" | "token_count" | "exec_command_end")
+            ) {
+                b.skip(&format!("event_msg/{}", kind.unwrap_or("?")), line);
+            }
         }
         "compacted" => b.compacted(line),
         "" => b.skip("line without a type", line),
@@ -86,8 +94,8 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
 /// a first line `{id, timestamp, instructions}`, then bare response items
 /// and `{"record_type": "state"}` markers.
 fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
-    if v.get("record_type").is_some() {
-        return;
+    if let Some(kind) = v.get("record_type") {
+        return b.skip(&format!("record_type {kind}"), line);
     }
     if kind.is_empty() && v.get("id").is_some() && v.get("timestamp").is_some() {
         if let Some(text) = v.get("instructions").and_then(Value::as_str) {

@@ -35,6 +35,7 @@ use crate::load::{Loaded, ScenarioError};
 
 pub use builder::Builder;
 pub use summary::{Summary, summary};
+pub use text::unread;
 
 /// The transcript formats the importer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, strum::IntoStaticStr)]

@@ -594,9 +594,49 @@ pub struct Facts {
     pub system_chars: usize,
     pub tools_known: bool,
     pub compactions: usize,
-    pub skipped: usize,
+    /// The skipped lines by type (`unread`).
+    pub unread: Vec<(String, Vec<usize>)>,
+    pub by_item: bool,
+    /// The line a JSONL file was cut short at, if it was.
+    pub truncated: Option<usize>,
+    /// Whether writes are counted (`trace::Recorded::writes`).
+    pub writes_known: bool,
     pub off_chain: usize,
     pub redacted: bool,
+}
+
+/// The line types a file holds that are not drawn as steps, each with its
+/// count and lines (the first 12 of each; `trace` JSON has them all).
+pub fn unread(list: &[(String, Vec<usize>)], by_item: bool, lang: Lang) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = list
+        .iter()
+        .map(|(kind, lines)| {
+            let mut shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
+            if lines.len() > 12 {
+                shown.push("…".into());
+            }
+            let noun = match (by_item, lang) {
+                (false, Lang::Zh) => "行",
+                (true, Lang::Zh) => "项",
+                (false, Lang::En) if lines.len() == 1 => "line",
+                (false, Lang::En) => "lines",
+                (true, Lang::En) if lines.len() == 1 => "item",
+                (true, Lang::En) => "items",
+            };
+            match lang {
+                Lang::Zh => format!("{kind} ×{}（第 {} {noun}）", lines.len(), shown.join(", ")),
+                Lang::En => format!("{kind} ×{} ({noun} {})", lines.len(), shown.join(", ")),
+            }
+        })
+        .collect();
+    Some(pick(
+        lang,
+        format!("文件里没有画成步骤的内容：{}。", parts.join("；")),
+        format!("Not drawn as steps: {}.", parts.join("; ")),
+    ))
 }
 
 /// The header title: the file and the detected format.
@@ -703,12 +743,38 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
             "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.".into(),
         ]);
     }
-    if f.skipped > 0 || f.off_chain > 0 {
+    out.push(match (f.writes_known, f.format) {
+        (true, Format::Codex) => [
+            "写入：只数 apply_patch 成功的调用；用 shell 命令改的文件文件里没有记录，不计入。".into(),
+            "Writes: successful apply_patch calls are counted; a file changed by a shell command is not recorded as such, so not counted.".into(),
+        ],
+        (true, _) => [
+            "写入：只数 Edit、Write、MultiEdit、NotebookEdit 成功的调用；用 Bash 改的文件文件里没有记录，不计入。".into(),
+            "Writes: successful Edit, Write, MultiEdit and NotebookEdit calls are counted; a file changed by Bash is not recorded as such, so not counted.".into(),
+        ],
+        (false, _) => [
+            "写入：这种格式不说明哪个工具改了文件，所以写入次数未知；磁盘上的文件也没有记录。".into(),
+            "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.".into(),
+        ],
+    });
+    if let Some([zh, en]) = unread(&f.unread, f.by_item, Lang::Zh)
+        .zip(unread(&f.unread, f.by_item, Lang::En))
+        .map(|(zh, en)| [zh, en])
+    {
+        out.push([zh, en]);
+    }
+    if let Some(line) = f.truncated {
         out.push([
-            format!("跳过了 {} 行，另有 {} 行不在主链上（详见命令行上的警告）。", f.skipped, f.off_chain),
+            format!("第 {line} 行不完整（文件还在写入？），已跳过。"),
+            format!("Line {line} is cut short (was the file still being written?): skipped."),
+        ]);
+    }
+    if f.off_chain > 0 {
+        out.push([
+            format!("另有 {} 行对话不在最后一条消息的 parentUuid 链上（旁支或重试留下的分支），不显示。", f.off_chain),
             format!(
-                "{} lines skipped and {} off the main chain (the warnings on the command line list them).",
-                f.skipped, f.off_chain
+                "{} conversation lines are off the parentUuid chain of the last message (side chains, or branches left by a retry): not shown.",
+                f.off_chain
             ),
         ]);
     }

@@ -337,7 +337,12 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         parts.push(format!("{path}{}{state}", i18n::colon(lang)));
     }
     if parts.is_empty() {
-        parts.push(i18n::NONE.get(lang).to_string());
+        // A replayed file does not record the environment's files.
+        let word = match trace.recorded {
+            Some(_) => i18n::NOT_RECORDED,
+            None => i18n::NONE,
+        };
+        parts.push(word.get(lang).to_string());
     }
     let label = i18n::environment_lead(lang);
     let text = format!("{label}{}", parts.join(" · "));
