@@ -548,3 +548,43 @@ fn what_the_file_is_silent_on_is_not_recorded_never_none() {
     assert!(header.contains("writes unknown"), "{header}");
     assert!(!header.contains('/'), "{header}");
 }
+
+#[test]
+fn a_claude_code_request_the_session_records_is_drawn_at_its_size_with_its_tools() {
+    // `api-request` lines: the first sends one blob; the second keeps it
+    // and adds the reply and the result, named by hash, with no blob.
+    let (summary, _, trace) = case("claude-code-requests.jsonl");
+    assert_eq!(counts(&summary), [2, 1, 1, 0, 0, 0, 0], "{summary}");
+    let names: Vec<&str> = trace.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Read", "Edit"]);
+    let tools: usize = trace
+        .tools
+        .iter()
+        .map(|t| t.signature().chars().count() + t.description.chars().count())
+        .sum();
+    let system = "You are a coding agent.\nUse the tools.".chars().count();
+    // The blob: a reminder Claude Code adds, then the user's words.
+    let first = system + tools + 55 + 25;
+    // The reply (id, name, the input as JSON) and the result (id, text).
+    let second = first + (7 + 4 + 29) + (7 + 10);
+    let sizes: Vec<usize> = trace.model_calls.iter().map(|m| m.context_size).collect();
+    assert_eq!(sizes, [first, second]);
+    let said = trace.steps[trace.model_calls[1].step]
+        .narration
+        .clone()
+        .unwrap();
+    assert!(
+        said.contains("records the request itself at line 8 (api-request): 3 messages"),
+        "{said}"
+    );
+    // Read, not listed as a line type not drawn.
+    let unread: Vec<&str> = trace
+        .recorded
+        .as_ref()
+        .unwrap()
+        .unread
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert_eq!(unread, ["last-prompt", "queue-operation"]);
+}

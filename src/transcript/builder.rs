@@ -187,6 +187,18 @@ enum Event {
     Request(Request),
     Compacted {
         line: usize,
+        /// What replaced the history, where the file records it (Codex
+        /// `replacement_history`): items and characters.
+        replaced: Option<(usize, usize)>,
+    },
+    /// The file records the next model call's request exactly, though not
+    /// as messages of the trace (Claude Code `api-request`): its line, how
+    /// many messages it sent and its size in characters (system prompt,
+    /// tool definitions and messages, measured as the engine measures).
+    Recorded {
+        line: usize,
+        messages: usize,
+        size: usize,
     },
     /// The harness stopped the turn (Codex `turn_aborted`).
     Aborted {
@@ -435,8 +447,30 @@ impl Builder {
         }
     }
 
+    /// The next model call's request as the file records it (`Event::Recorded`).
+    pub fn recorded_request(&mut self, line: usize, messages: usize, size: usize) {
+        self.requests += 1;
+        self.events.push(Event::Recorded {
+            line,
+            messages,
+            size,
+        });
+    }
+
     pub fn compacted(&mut self, line: usize) {
-        self.events.push(Event::Compacted { line });
+        self.events.push(Event::Compacted {
+            line,
+            replaced: None,
+        });
+    }
+
+    /// A compaction whose replacement the file records: so many items, so
+    /// many characters.
+    pub fn compacted_to(&mut self, line: usize, items: usize, chars: usize) {
+        self.events.push(Event::Compacted {
+            line,
+            replaced: Some((items, chars)),
+        });
     }
 
     /// The turn was stopped here (interrupted by the user, …).
@@ -724,10 +758,13 @@ struct Build {
     exact_calls: usize,
     compactions: usize,
     compacted_at: Option<usize>,
+    replaced: Option<(usize, usize)>,
     /// Said after a step's own narration: (step, note).
     notes: Vec<(usize, text::Note)>,
     /// Lines of harness-written messages appended for the next step.
     context_lines: Vec<usize>,
+    /// The next model call's recorded request: (line, messages, size).
+    recorded: Option<(usize, usize, usize)>,
     format: Format,
 }
 
@@ -788,8 +825,10 @@ impl Build {
             exact_calls: 0,
             compactions: 0,
             compacted_at: None,
+            replaced: None,
             notes: Vec::new(),
             context_lines: Vec::new(),
+            recorded: None,
             format,
         };
         // The events are consumed: their texts move into the trace.
@@ -847,9 +886,15 @@ impl Build {
                         build.model_call(Some(earlier), true, format);
                     }
                 }
-                Event::Compacted { line } => {
+                Event::Recorded {
+                    line,
+                    messages,
+                    size,
+                } => build.recorded = Some((line, messages, size)),
+                Event::Compacted { line, replaced } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
+                    build.replaced = replaced;
                 }
                 Event::Aborted { line, reason } => {
                     let step = build.says.len().saturating_sub(1);
@@ -969,7 +1014,12 @@ impl Build {
     /// it; `no_reply`: the file ends (or retries) before a reply.
     fn model_call(&mut self, request: Option<Request>, no_reply: bool, format: Format) {
         let number = self.trace.model_calls.len() as u32 + 1;
-        let context_size = self.messages_size + self.system_size + self.tools_size;
+        let recorded = self.recorded.take();
+        // A recorded request is drawn at its recorded size.
+        let context_size = recorded.map_or(
+            self.messages_size + self.system_size + self.tools_size,
+            |(_, _, size)| size,
+        );
         let previous = self.trace.model_calls.last().map_or(0, |m| m.context_len);
         self.counters.model_calls = number;
         self.counters.context_size = context_size;
@@ -984,14 +1034,20 @@ impl Build {
             context_start: 0,
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
-        let source = match request {
-            Some(r) if r.continues => Source::Continues { line: r.line },
-            Some(r) if r.consistent => {
+        let source = match (request, recorded) {
+            // Its size is the file's; its messages drawn are rebuilt.
+            (None, Some((line, messages, size))) => Source::Recorded {
+                line,
+                messages,
+                size,
+            },
+            (Some(r), _) if r.continues => Source::Continues { line: r.line },
+            (Some(r), _) if r.consistent => {
                 self.exact_calls += 1;
                 Source::Exact { line: r.line }
             }
-            Some(r) => Source::Rewritten { line: r.line },
-            None => Source::Reconstructed,
+            (Some(r), _) => Source::Rewritten { line: r.line },
+            (None, None) => Source::Reconstructed,
         };
         let reasoning = match request {
             Some(r) => (r.reasoning.0, r.reasoning.1, true),
@@ -1014,6 +1070,7 @@ impl Build {
             new: self.trace.messages.len() - previous,
             size: context_size,
             compacted: self.compacted_at,
+            replaced: self.replaced,
             system: self.system_size,
             tools_known: !self.trace.tools.is_empty(),
             no_reply,

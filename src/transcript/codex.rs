@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, Msg};
+use super::builder::{Builder, Msg, text_of};
 use super::jsonl::Lines;
 use super::responses;
 use crate::load::ScenarioError;
@@ -41,8 +41,19 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                 b.system(text);
             }
         }
-        // The turn's settings (model, cwd, policies): not a step.
-        "turn_context" => {}
+        // The turn's settings (model, cwd, policies): not a step; the
+        // instructions it carries are sent to the model.
+        "turn_context" => {
+            for key in [
+                "/base_instructions",
+                "/developer_instructions",
+                "/collaboration_mode/settings/developer_instructions",
+            ] {
+                if let Some(text) = payload.pointer(key).and_then(Value::as_str) {
+                    b.system(text);
+                }
+            }
+        }
         "response_item" => {
             if let Some(msg) = responses::item(payload, line, None, b) {
                 b.push(harness_written(exit_code(msg)));
@@ -84,7 +95,17 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                 b.skip(&format!("event_msg/{}", kind.unwrap_or("?")), line);
             }
         }
-        "compacted" => b.compacted(line),
+        "compacted" => match payload.get("replacement_history").and_then(Value::as_array) {
+            Some(items) => {
+                let chars = items
+                    .iter()
+                    .flat_map(|i| ["content", "output", "arguments"].map(|k| i.get(k)))
+                    .map(|v| v.map_or(0, |v| text_of(v).chars().count()))
+                    .sum();
+                b.compacted_to(line, items.len(), chars);
+            }
+            None => b.compacted(line),
+        },
         "" => b.skip("line without a type", line),
         other => b.skip(other, line),
     }

@@ -20,6 +20,14 @@ pub enum Source {
     Continues { line: usize },
     /// No request body: rebuilt from the messages before the reply.
     Reconstructed,
+    /// The request recorded apart from the conversation (Claude Code
+    /// `api-request`): its size and message count are the file's; the
+    /// messages drawn are the conversation's.
+    Recorded {
+        line: usize,
+        messages: usize,
+        size: usize,
+    },
 }
 
 /// What one step says, in data; rendered per language by `narrate`.
@@ -41,6 +49,8 @@ pub enum Say {
         new: usize,
         size: usize,
         compacted: Option<usize>,
+        /// What replaced the history at that compaction: (items, chars).
+        replaced: Option<(usize, usize)>,
         system: usize,
         tools_known: bool,
         no_reply: bool,
@@ -215,6 +225,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             new,
             size,
             compacted,
+            replaced,
             system,
             tools_known,
             no_reply,
@@ -227,6 +238,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             *new,
             *size,
             *compacted,
+            *replaced,
             *system,
             *tools_known,
             *no_reply,
@@ -414,6 +426,7 @@ fn model_call(
     new: usize,
     size: usize,
     compacted: Option<usize>,
+    replaced: Option<(usize, usize)>,
     system: usize,
     tools_known: bool,
     no_reply: bool,
@@ -456,6 +469,23 @@ fn model_call(
                 ),
                 format!(
                     "Model call #{number} (reconstructed): the request at {p} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all."
+                ),
+            )
+        }
+        Source::Recorded {
+            line,
+            messages: sent,
+            size,
+        } => {
+            let p = place(line, by_item, lang);
+            pick(
+                lang,
+                format!(
+                    "第 {number} 次模型调用：文件在{p}记录了这次请求本身（api-request）：{sent} 条消息，连同系统提示词和工具定义共 {size} 字符（这就是上面的大小）。这里画出的是会话里的 {messages} 条消息（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。"
+                ),
+                format!(
+                    "Model call #{number}: the file records the request itself at {p} (api-request): {sent} message{}, {size} chars with the system prompt and tool definitions (the size shown). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
+                    if sent == 1 { "" } else { "s" }
                 ),
             )
         }
@@ -517,7 +547,16 @@ fn model_call(
             " The file holds no tool schemas, so none are listed; that does not mean none were offered.".to_string(),
         ));
     }
-    if let Some(line) = compacted {
+    if let (Some(line), Some((items, chars))) = (compacted, replaced) {
+        let p = place(line, by_item, lang);
+        s.push_str(&pick(
+            lang,
+            format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史，{items} 项，共 {chars} 字符；之后真实的上下文是它们加上新消息，这里仍完整显示更早的消息。"),
+            format!(
+                " ⚠ Compaction at {p}: the file records the history that replaced the earlier messages, {items} items, {chars} chars; from there the real context was those plus the new messages (the earlier ones are still shown here in full)."
+            ),
+        ));
+    } else if let Some(line) = compacted {
         let p = place(line, by_item, lang);
         s.push_str(&pick(
             lang,
