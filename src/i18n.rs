@@ -503,6 +503,12 @@ catalogue! {
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    /// The search (`/`), in the header and while typing.
+    SEARCH_MATCH = ["“{query}” 第 {k}/{n} 处", "\"{query}\" match {k}/{n}"];
+    SEARCH_ELSEWHERE = ["“{query}” 共 {n} 处（n 下一处）", "\"{query}\": {n} matches (n for the next)"];
+    SEARCH_NONE = ["“{query}” 没有找到", "\"{query}\": no match"];
+    SEARCH_PROMPT = ["搜索：", "search: "];
+    SEARCH_KEYS = ["Enter 搜索 · Esc 取消", "Enter searches · Esc cancels"];
     QUIZ_HINT_CLOSE = ["关闭问题", "close"];
     // The lesson picker (`o`).
     PICKER = ["选择课程", "Lessons"];
