@@ -588,3 +588,64 @@ fn a_claude_code_request_the_session_records_is_drawn_at_its_size_with_its_tools
         .collect();
     assert_eq!(unread, ["last-prompt", "queue-operation"]);
 }
+
+/// The counts `recount.py` makes of a file, with no code of this project.
+fn recount(file: &str, format: &str) -> Option<Value> {
+    let out = std::process::Command::new("python3")
+        .arg("tests/transcripts/real/recount.py")
+        .arg(file)
+        .arg(format)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    match out {
+        Ok(out) if out.status.success() => Some(serde_json::from_slice(&out.stdout).unwrap()),
+        Ok(out) => panic!(
+            "recount.py {file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+            eprintln!("python3 not found ({e}): the real files are not recounted here");
+            None
+        }
+        Err(e) => panic!("CI needs python3 to recount the real files: {e}"),
+    }
+}
+
+#[test]
+fn real_runs_give_the_counts_an_independent_recount_makes() {
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture_path("real/manifest.json")).unwrap())
+            .unwrap();
+    let files = manifest["files"].as_array().unwrap();
+    assert!(files.len() >= 4);
+    // The small cases too: each reproduces a reader bug.
+    let cases = [
+        ("cases/responses-requests.jsonl", None),
+        ("cases/chat-reused-ids.json", Some("chat")),
+        ("cases/anthropic-late-result.json", Some("anthropic")),
+        ("cases/codex-exit-codes.jsonl", Some("codex")),
+        ("cases/claude-code-requests.jsonl", Some("claude-code")),
+        ("codex.jsonl", Some("codex")),
+        ("claude-code.jsonl", Some("claude-code")),
+    ];
+    let real = files.iter().map(|f| {
+        (
+            format!("real/{}", f["file"].as_str().unwrap()),
+            f["format"].as_str(),
+        )
+    });
+    for (name, format) in real.chain(cases.iter().map(|(n, f)| (n.to_string(), *f))) {
+        let Some(format) = format else { continue };
+        let file = fixture(&name);
+        let Some(mut expected) = recount(&file, format) else {
+            return;
+        };
+        let out = run(&["trace", "--transcript", &file, "--lang", "en"]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let mut summary: Value =
+            serde_json::from_str::<Value>(&out.stdout).unwrap()["summary"].clone();
+        summary.as_object_mut().unwrap().remove("final_answer");
+        expected.as_object_mut().unwrap().remove("final_answer");
+        assert_eq!(summary, expected, "{name}");
+    }
+}
