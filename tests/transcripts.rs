@@ -649,3 +649,56 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         assert_eq!(summary, expected, "{name}");
     }
 }
+
+#[test]
+fn more_formats_are_read_and_a_file_of_many_runs_offers_a_choice() {
+    let (summary, _, trace) = case("swe-agent.traj");
+    assert_eq!(counts(&summary), [2, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(
+        trace.title.contains("SWE-agent trajectory (.traj)"),
+        "{}",
+        trace.title
+    );
+    let (summary, _, trace) = case("otel-sdk-console.json");
+    assert_eq!(counts(&summary), [2, 1, 1, 1, 0, 0, 0], "{summary}");
+    assert!(trace.title.contains("SDK span JSON"), "{}", trace.title);
+    // A tau-bench results file: run 1 unless FILE#N names another.
+    let (summary, stderr, _) = case("tau-bench-results.json");
+    assert_eq!(counts(&summary), [1, 0, 0, 0, 0, 0, 0], "{summary}");
+    assert!(
+        stderr.contains("holds 3 runs") && stderr.contains("showing run 1 (task_id 0, reward 1.0)"),
+        "{stderr}"
+    );
+    let second = fixture("cases/tau-bench-results.json#2");
+    let out = run(&["trace", "--transcript", &second, "--lang", "en"]);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(counts(&trace["summary"]), [3, 2, 2, 0, 0, 0, 0]);
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("cases/tau-bench-results.json#9"),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("run 9 is not one of them (FILE#1 to FILE#3)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() {
+    let out = run(&["trace", "--transcript", &fixture("bad/package.json")]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("not a transcript: recognised an object with the keys"),
+        "{}",
+        out.stderr
+    );
+    for format in Format::ALL {
+        let name = agent_loop_sim::transcript::format_name(format);
+        assert!(out.stderr.contains(name), "{name}: {}", out.stderr);
+    }
+}

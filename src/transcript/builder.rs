@@ -229,6 +229,11 @@ pub struct Builder {
     by_item: bool,
     /// `--redact`: mask likely secrets in every text stored.
     pub(crate) redact: bool,
+    /// `FILE#N`: the run chosen in a file of many runs.
+    pub(crate) run: Option<usize>,
+    /// Said once among the warnings and in the about overlay (which run of
+    /// many is shown): [zh, en].
+    notes: Vec<[String; 2]>,
     /// Exit codes recorded apart from a result (Codex `exec_command_end`),
     /// for a result not read yet.
     exit_codes: HashMap<String, i64>,
@@ -498,6 +503,11 @@ impl Builder {
         self.by_item = true;
     }
 
+    /// A line for the warnings, about the file as a whole.
+    pub fn note(&mut self, text: [String; 2]) {
+        self.notes.push(text);
+    }
+
     pub fn off_chain(&mut self, count: usize) {
         self.off_chain = count;
     }
@@ -510,7 +520,11 @@ impl Builder {
         } else {
             ("line", "lines")
         };
-        let mut out = Vec::new();
+        let mut out: Vec<String> = self
+            .notes
+            .iter()
+            .map(|[_, en]| format!("{file}: note: {en}"))
+            .collect();
         if let Some(line) = self.truncated {
             out.push(format!(
                 "{file}: warning: line {line} is cut short (was the session still being written?); skipped 1 line"
@@ -584,6 +598,7 @@ impl Builder {
             by_item: self.by_item,
             truncated: self.truncated,
             writes_known: writes_known(format),
+            notes: self.notes.clone(),
             off_chain: self.off_chain,
             redacted: self.redact,
         };

@@ -163,6 +163,10 @@ pub fn format_name(format: Format, lang: Lang) -> &'static str {
         (Format::ClaudeCode, Lang::En) => "Claude Code session",
         (Format::Otel, Lang::Zh) => "OpenTelemetry GenAI span（OTLP JSON）",
         (Format::Otel, Lang::En) => "OpenTelemetry GenAI spans (OTLP JSON)",
+        (Format::OtelSdk, Lang::Zh) => "OpenTelemetry GenAI span（SDK 输出的 JSON）",
+        (Format::OtelSdk, Lang::En) => "OpenTelemetry GenAI spans (SDK span JSON)",
+        (Format::SweAgent, Lang::Zh) => "SWE-agent 轨迹（.traj）",
+        (Format::SweAgent, Lang::En) => "SWE-agent trajectory (.traj)",
     }
 }
 
@@ -640,6 +644,8 @@ pub struct Facts {
     pub truncated: Option<usize>,
     /// Whether writes are counted (`trace::Recorded::writes`).
     pub writes_known: bool,
+    /// About the file as a whole (which run of many is shown): [zh, en].
+    pub notes: Vec<[String; 2]>,
     pub off_chain: usize,
     pub redacted: bool,
 }
@@ -802,6 +808,7 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
     {
         out.push([zh, en]);
     }
+    out.extend(f.notes.iter().cloned());
     if let Some(line) = f.truncated {
         out.push([
             format!("第 {line} 行不完整（文件还在写入？），已跳过。"),
