@@ -41,6 +41,9 @@ pub enum Action {
     Zoom,
     /// Show long context messages whole, or folded to their first lines.
     ToggleFold,
+    /// Show the context panel as the request's JSON body, or as the
+    /// readable list of messages.
+    ToggleWire,
     ToggleHelp,
     ToggleAbout,
     SwitchLanguage,
@@ -136,6 +139,8 @@ pub struct App {
     pub zoom: bool,
     /// Long messages in the context shown whole (else folded).
     pub unfold: bool,
+    /// The context panel shows the request body as JSON (`w`).
+    pub wire: bool,
     pub overlay: Option<Overlay>,
     pub size: (u16, u16),
     /// How far each panel can scroll, as the last drawn screen said.
@@ -168,6 +173,7 @@ impl App {
             overlay_scroll: 0,
             zoom: false,
             unfold: false,
+            wire: false,
             overlay: None,
             size: (120, 40),
             limits: Limits::default(),
@@ -241,7 +247,8 @@ impl App {
     /// (`Trace::just_compacted`), so the host's placeholder or summary shows.
     pub fn anchored_at_end(&self, panel: Panel) -> bool {
         match panel {
-            Panel::Context => !self.trace().just_compacted(self.step),
+            // The JSON body ends with the newest items, compacted or not.
+            Panel::Context => self.wire || !self.trace().just_compacted(self.step),
             other => other.anchored_at_end(),
         }
     }
@@ -477,6 +484,10 @@ pub fn update(app: &mut App, action: Action) {
         Action::Zoom if app.comparing().is_some() => {}
         Action::Zoom => app.zoom = !app.zoom,
         Action::ToggleFold => app.unfold = !app.unfold,
+        Action::ToggleWire => {
+            app.wire = !app.wire;
+            app.scroll[Panel::Context.index()] = 0;
+        }
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
         Action::SwitchLanguage => app.lang = app.lang.other(),

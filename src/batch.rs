@@ -80,8 +80,11 @@ pub fn check(files: &[String]) -> ExitCode {
 /// shown even when it has faults, which are said on stderr; the exit code
 /// is then 2 for an error (as `check` says), 0 for warnings alone. A file
 /// that cannot run: every fault on stderr, and None.
-pub fn load_and_report(target: &str) -> Option<(load::Loaded, ExitCode)> {
-    match load::examine(target) {
+pub fn load_and_report(
+    target: &str,
+    provider: Option<crate::wire::Provider>,
+) -> Option<(load::Loaded, ExitCode)> {
+    match load::examine_as(target, provider) {
         Ok(loaded) => {
             for fault in &loaded.faults {
                 output::error(fault);
@@ -120,7 +123,7 @@ pub fn trace_command(cli: &Cli) -> ExitCode {
             shape,
             ExitCode::SUCCESS,
         ),
-        (None, Some(t)) => trace(t, lang, shape),
+        (None, Some(t)) => trace(t, cli.provider, lang, shape),
         (None, None) => {
             output::error("trace: expected a scenario (NAME|FILE) or --transcript FILE");
             ExitCode::from(EXIT_BAD_INPUT)
@@ -129,8 +132,13 @@ pub fn trace_command(cli: &Cli) -> ExitCode {
 }
 
 /// Print the trace of one scenario as JSON on stdout.
-pub fn trace(target: &str, lang: Lang, shape: ContextShape) -> ExitCode {
-    match load_and_report(target) {
+pub fn trace(
+    target: &str,
+    provider: Option<crate::wire::Provider>,
+    lang: Lang,
+    shape: ContextShape,
+) -> ExitCode {
+    match load_and_report(target, provider) {
         Some((loaded, code)) => print_trace(Ok(loaded), lang, shape, code),
         None => ExitCode::from(EXIT_BAD_INPUT),
     }
@@ -164,7 +172,7 @@ pub fn plain(cli: &Cli) -> ExitCode {
             ExitCode::SUCCESS,
         ),
         (None, Some(crate::cli::Command::Transcript { target: Some(t) })) => {
-            match load_and_report(t) {
+            match load_and_report(t, cli.provider) {
                 Some((loaded, done)) => (Ok(loaded), done),
                 None => return ExitCode::from(EXIT_BAD_INPUT),
             }

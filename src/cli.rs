@@ -33,6 +33,18 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub redact: bool,
 
+    /// Show the lesson as this provider's API receives it: OpenAI Chat
+    /// Completions, OpenAI Responses or Anthropic Messages (request bodies,
+    /// ids, how results and errors are carried). Default: the lesson's own.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "PROVIDER",
+        global = true,
+        conflicts_with = "transcript"
+    )]
+    pub provider: Option<crate::wire::Provider>,
+
     /// Language of the screen.
     #[arg(long, value_enum, default_value_t = LangArg::Zh, global = true)]
     pub lang: LangArg,
@@ -158,6 +170,9 @@ pub enum ExportFormat {
     Ansi,
     Cast,
     Html,
+    /// One JSON line per model call: `{provider, request, response}`, the
+    /// request body exactly as the provider receives it (NAME.requests.jsonl).
+    Requests,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -166,6 +181,8 @@ pub enum PanelArg {
     Context,
     Pairing,
     Explanation,
+    /// The context panel as the request's JSON body (as key w shows it).
+    Wire,
 }
 
 fn parse_size(s: &str) -> Result<(u16, u16), String> {

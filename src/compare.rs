@@ -75,8 +75,11 @@ impl Comparison {
 
 /// The run named by `--compare`: a shipped name or a scenario file. Its
 /// errors say they are about `--compare`.
-pub fn load_other(name_or_path: &str) -> Result<Loaded, ScenarioError> {
-    crate::load::load(name_or_path).map_err(|e| ScenarioError {
+pub fn load_other(
+    name_or_path: &str,
+    provider: Option<crate::wire::Provider>,
+) -> Result<Loaded, ScenarioError> {
+    crate::load::load_as(name_or_path, provider).map_err(|e| ScenarioError {
         file: format!("--compare {}", e.file),
         ..e
     })

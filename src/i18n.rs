@@ -134,6 +134,11 @@ pub const MESSAGE_N: Plural = Plural {
     one: l(["条消息", "message"]),
     other: l(["条消息", "messages"]),
 };
+/// A Responses request's `input` items.
+pub const ITEM_N: Plural = Plural {
+    one: l(["项输入", "input item"]),
+    other: l(["项输入", "input items"]),
+};
 pub const HOST_CHECK_N: Plural = Plural {
     one: l(["主机验证", "host check"]),
     other: l(["主机验证", "host checks"]),
@@ -210,8 +215,8 @@ catalogue! {
     FOLDED = ["… 已折叠，全文 {chars} 字符（f 展开）", "… folded: {chars} chars in all (f shows all)"];
     /// The context's size on each call so far, as a small bar chart.
     GROWTH = [
-        "逐次调用的上下文：{bars} {first} → {last} 字符（共 {calls} 次）",
-        "context per call: {bars} {first} → {last} chars, {calls} calls",
+        "逐次调用的请求：{bars} {first} → {last} 字节（共 {calls} 次）",
+        "request per call: {bars} {first} → {last} bytes, {calls} calls",
     ];
     THE_API = ["提供方 API（模型未运行）", "the provider's API (the model never ran)"];
     THE_API_SHORT = ["API（模型未运行）", "API (model never ran)"];
@@ -223,6 +228,9 @@ catalogue! {
     ROLE_USER = ["用户", "user"];
     ROLE_ASSISTANT = ["助手", "assistant"];
     ROLE_TOOL = ["工具", "tool"];
+    ROLE_SYSTEM = ["系统", "system"];
+    /// Responses: the request's `instructions`, its system prompt.
+    INSTRUCTIONS = ["instructions", "instructions"];
     LANE_MODEL = ["模型", "Model"];
     LANE_HOST = ["主机", "Host"];
     LANE_TOOL = ["工具", "Tool"];
@@ -251,24 +259,33 @@ catalogue! {
     CALLS_REJECTED = ["{used}/{budget}（1 次被拒）", "{used}/{budget} (1 rejected)"];
     RUNS_CHECKS = ["{runs}（{checks} {n}）", "{runs} ({n} {checks})"];
     COUNTERS_SENT = [
-        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次调用发送的上下文 {chars} 字符 ≈ {tokens} token",
-        "model calls {calls} · tool runs {runs} · writes {writes} · context sent on call #{number}: {chars} chars ≈ {tokens} tokens",
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次调用的请求 {chars} 字节 ≈ {tokens} token",
+        "model calls {calls} · tool runs {runs} · writes {writes} · request of call #{number}: {chars} bytes ≈ {tokens} tokens",
     ];
     COUNTERS_SENT_SHORT = [
-        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字符，≈ {tokens} token",
-        "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} chars, ≈ {tokens} tokens",
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字节，≈ {tokens} token",
+        "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} bytes, ≈ {tokens} tokens",
     ];
     COUNTERS_SENT_SHORTEST = [
-        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字符",
-        "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} chars",
+        "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 第 {number} 次发送 {chars} 字节",
+        "model calls {calls} · tool runs {runs} · writes {writes} · sent on #{number}: {chars} bytes",
     ];
     COUNTERS_NOTHING_SENT = [
         "模型调用 {calls} · 工具执行 {runs} · 写入 {writes} · 上下文：尚未发送",
         "model calls {calls} · tool runs {runs} · writes {writes} · context: nothing sent yet",
     ];
+    /// The wire view's heading: the request as sent.
+    WIRE_HEADING = [
+        "第 {number} 次模型调用的请求体 · {endpoint} · {bytes} 字节（w 回到消息列表）",
+        "Request body of model call #{number} · {endpoint} · {bytes} bytes (w: back to the list)",
+    ];
+    WIRE_RESPONSE = ["响应 {status}", "response {status}"];
+    /// How a request's tokens were counted.
+    TOKENS_COUNTED = ["o200k_base", "o200k_base"];
+    TOKENS_ESTIMATED = ["o200k_base 估算", "o200k_base estimate"];
     CONTEXT_HEADING = [
-        "第 {number} 次模型调用发送的上下文 · {len} {messages}，新增 {new} 条（+）· {chars} 字符（消息 {in_messages} + 工具定义 {in_tools}）≈ {tokens} token（估算）",
-        "Sent on model call #{number} · {len} {messages}, {new} new (+) · {chars} chars ({in_messages} in messages + {in_tools} in tool definitions) ≈ {tokens} tokens (estimate)",
+        "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（工具定义 {in_tools}）· {tokens} token（{counted}）",
+        "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} tool schemas) · {tokens} tokens ({counted})",
     ];
     INNER_LOOP = [
         "内层循环：第 {number} 次调用逐个生成了约 {tokens} 个 token，组成这条回复。",
@@ -542,31 +559,31 @@ catalogue! {
     // The context window and the host's compaction (engine/compact.rs).
     STATUS_COMPACTED = ["已移出", "compacted"];
     TITLE_COMPACTS_DROP = [
-        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条旧{results}换成占位结果（约 {after}）",
-        "The host compacts: ~{before} est. tokens > window {window}; placeholders replace {n} old {results} (~{after})",
+        "主机压缩上下文：{before} token 超过窗口 {window}，{n} 条旧{results}换成占位结果（{after}）",
+        "The host compacts: {before} tokens > window {window}; placeholders replace {n} old {results} ({after})",
     ];
     TITLE_COMPACTS_SUMMARY = [
-        "主机压缩上下文：约 {before} token 超过窗口 {window}，{n} 条较早的{messages}换成摘要（约 {after}）",
-        "The host compacts: ~{before} est. tokens > window {window}; a summary replaces {n} earlier {messages} (~{after})",
+        "主机压缩上下文：{before} token 超过窗口 {window}，{n} 条较早的{messages}换成摘要（{after}）",
+        "The host compacts: {before} tokens > window {window}; a summary replaces {n} earlier {messages} ({after})",
     ];
-    ARROW_COMPACTS = ["✂ 压缩上下文：约 {before} → {after} token（估算）", "✂ compacts: ~{before} → ~{after} est. tokens"];
+    ARROW_COMPACTS = ["✂ 压缩上下文：{before} → {after} token", "✂ compacts: {before} → {after} tokens"];
     WHY_COMPACTS_DROP = [
-        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小（约 4 个 ASCII 字符或 1 个汉字算 1 个 token）超过了窗口，于是把模型已经读过的最早几条结果换成简短的占位结果，call_id 不变：提供方会拒绝没有结果的工具调用，所以配对必须保留。那些结果原来写了什么，模型再也看不到了。",
-        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate (about 4 ASCII characters, or 1 CJK character, a token) is over the window, so it replaces the oldest results the model has already read with a short placeholder under the same call id: a provider rejects a tool call without its result, so the pair stays. What those results said, the model no longer sees.",
+        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机数出的 token（用 OpenAI 的 o200k_base 分词器）超过了窗口，于是把模型已经读过的最早几条结果换成简短的占位结果，call_id 不变：提供方会拒绝没有结果的工具调用，所以配对必须保留。那些结果原来写了什么，模型再也看不到了。",
+        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's count of tokens (with OpenAI's o200k_base tokenizer) is over the window, so it replaces the oldest results the model has already read with a short placeholder under the same call id: a provider rejects a tool call without its result, so the pair stays. What those results said, the model no longer sees.",
     ];
     WHY_COMPACTS_SUMMARY = [
-        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机估算的大小（约 4 个 ASCII 字符或 1 个汉字算 1 个 token）超过了窗口，于是把最早的几轮（每轮是一条回复、它的调用和这些调用的全部结果，绝不拆开）换成一条摘要。摘要是主机放进去的：这一课里它是写好的脚本，真实的工具通常让模型来写。被换掉的几轮，模型再也看不到，只剩摘要里说的。",
-        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's estimate (about 4 ASCII characters, or 1 CJK character, a token) is over the window, so it replaces the oldest turns (a reply with its calls and all their results, never split) with one summary message. The summary is the host's: in this lesson it is scripted; real harnesses usually have a model write it. The replaced turns the model no longer sees, only what the summary says.",
+        "每次模型调用都要重发整个上下文，而模型一次能接受的 token 有限。这次调用之前，主机数出的 token（用 OpenAI 的 o200k_base 分词器）超过了窗口，于是把最早的几轮（每轮是一条回复、它的调用和这些调用的全部结果，绝不拆开）换成一条摘要。摘要是主机放进去的：这一课里它是写好的脚本，真实的工具通常让模型来写。被换掉的几轮，模型再也看不到，只剩摘要里说的。",
+        "Every model call resends the whole context, and a model accepts only so many tokens. Before this call the host's count of tokens (with OpenAI's o200k_base tokenizer) is over the window, so it replaces the oldest turns (a reply with its calls and all their results, never split) with one summary message. The summary is the host's: in this lesson it is scripted; real harnesses usually have a model write it. The replaced turns the model no longer sees, only what the summary says.",
     ];
     PLACEHOLDER = [
-        "[主机为适应上下文窗口删除了这条结果（原约 {tokens} 个估算 token）；如需要，请再次调用工具]",
-        "[result removed by the host to fit the context window (it was ~{tokens} est. tokens); call the tool again if you need it]",
+        "[主机为适应上下文窗口删除了这条结果（原有 {tokens} 个 token）；如需要，请再次调用工具]",
+        "[result removed by the host to fit the context window (it was {tokens} tokens); call the tool again if you need it]",
     ];
     SUMMARY_MESSAGE = ["[主机为适应上下文窗口写的前文摘要] {text}", "[summary of earlier turns, written by the host to fit the context window] {text}"];
     COMPACTED_NOT_SENT = ["主机压缩后的消息：尚未发给模型", "Compacted by the host, not sent yet"];
     WINDOW_LINE = [
-        "窗口 {window} token（估算）",
-        "Window {window} est. tokens",
+        "窗口 {window} token",
+        "Window {window} tokens",
     ];
     RESULT_COMPACTED_DROP = ["✂ 模型现在只看到主机的占位结果。原结果：{text}", "✂ the model now sees only the host's placeholder; it was: {text}"];
     RESULT_COMPACTED_SUMMARY = ["✂ 模型现在只看到主机的摘要。原结果：{text}", "✂ the model now sees only the host's summary; it was: {text}"];
@@ -867,23 +884,46 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
 
 /// The context panel's heading: which call, how many messages, and what
 /// the size counts.
-pub fn context_heading(mc: &crate::trace::ModelCall, new: usize, lang: Lang) -> String {
+pub fn context_heading(
+    trace: &Trace,
+    mc: &crate::trace::ModelCall,
+    items: usize,
+    new: usize,
+    lang: Lang,
+) -> String {
+    let counted = match trace.provider {
+        crate::wire::Provider::Anthropic => TOKENS_ESTIMATED,
+        crate::wire::Provider::Chat | crate::wire::Provider::Responses => TOKENS_COUNTED,
+    };
+    let list = match trace.provider {
+        crate::wire::Provider::Responses => ITEM_N.get(items, lang),
+        crate::wire::Provider::Chat | crate::wire::Provider::Anthropic => {
+            MESSAGE_N.get(items, lang)
+        }
+    };
     CONTEXT_HEADING.fill(
         lang,
         &[
             ("number", &mc.number),
-            ("len", &(mc.context_len - mc.context_start)),
-            (
-                "messages",
-                &MESSAGE_N.get(mc.context_len - mc.context_start, lang),
-            ),
+            ("provider", &provider_name(trace.provider)),
+            ("len", &items),
+            ("messages", &list),
             ("new", &new),
             ("chars", &mc.context_size),
-            ("in_messages", &(mc.context_size - mc.tools_size)),
             ("in_tools", &mc.tools_size),
             ("tokens", &mc.context_tokens),
+            ("counted", &counted.get(lang)),
         ],
     )
+}
+
+/// A provider's API by the name its docs use.
+pub fn provider_name(provider: crate::wire::Provider) -> &'static str {
+    match provider {
+        crate::wire::Provider::Chat => "OpenAI Chat Completions",
+        crate::wire::Provider::Responses => "OpenAI Responses",
+        crate::wire::Provider::Anthropic => "Anthropic Messages",
+    }
 }
 
 /// The placeholder result the host puts in place of a removed result.
@@ -1000,18 +1040,6 @@ pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
         ToolSays::NoSuchTool(t) => SAYS_NO_SUCH_TOOL.fill(lang, &[("tool", t)]),
         ToolSays::Custom(text) => text.get(lang).to_string(),
     }
-}
-
-/// The provider's own error for a request with unanswered tool calls, as
-/// OpenAI Chat Completions words it (HTTP 400, invalid_request_error). It is
-/// the provider's text, so it stays in English on every screen.
-pub fn provider_error(unanswered: &[CallId]) -> String {
-    format!(
-        "400 invalid_request_error: An assistant message with 'tool_calls' must be followed by \
-         tool messages responding to each 'tool_call_id'. The following tool_call_ids did not \
-         have response messages: {}",
-        join_ids(unanswered)
-    )
 }
 
 fn refusal_reason(r: &Refusal, lang: Lang) -> String {
@@ -1361,7 +1389,11 @@ mod tests {
             all.push((format!("GLOSSARY_ENTRIES[{i}].0"), *term));
             all.push((format!("GLOSSARY_ENTRIES[{i}].1"), *meaning));
         }
-        for (name, p) in [("MESSAGE_N", MESSAGE_N), ("HOST_CHECK_N", HOST_CHECK_N)] {
+        for (name, p) in [
+            ("MESSAGE_N", MESSAGE_N),
+            ("ITEM_N", ITEM_N),
+            ("HOST_CHECK_N", HOST_CHECK_N),
+        ] {
             all.push((format!("{name}.one"), p.one));
             all.push((format!("{name}.other"), p.other));
         }

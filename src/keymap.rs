@@ -243,6 +243,15 @@ pub const KEYMAP: &[Binding] = &[
         hint: None,
     },
     Binding {
+        keys: &[Key::Char('w')],
+        action: Action::ToggleWire,
+        help: Label::new([
+            "上下文面板显示提供方收到的 JSON 请求体，或切回消息列表",
+            "the context as the JSON request body the provider receives, or back",
+        ]),
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Char('L')],
         action: Action::SwitchLanguage,
         help: Label::new(["切换语言（中文/English）", "switch language (中文/English)"]),

@@ -67,7 +67,8 @@ pub fn write(trace: &Trace, out: &mut impl Write) -> io::Result<()> {
 fn context(trace: &Trace, i: usize, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
-    let heading = i18n::context_heading(mc, trace.new_count(i), lang);
+    let (items, new) = crate::wire::list_counts(trace, i);
+    let heading = i18n::context_heading(trace, mc, items, new, lang);
     writeln!(out, "{heading}")?;
     let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
     if tools.is_empty() {

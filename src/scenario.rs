@@ -238,12 +238,12 @@ pub enum OpIdSource {
     Derived,
 }
 
-/// A context window in estimated tokens (`engine::estimate_tokens`) and the
+/// A context window in tokens (`wire::tokens`, o200k_base) and the
 /// host's policy when the next request would exceed it.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ContextLimit {
-    /// The window, in estimated tokens (messages plus tool definitions).
+    /// The window, in tokens (system prompt, tool schemas and messages).
     pub window: usize,
     pub policy: CompactPolicy,
     /// For `summarize`: the summary the host puts in place of earlier

@@ -465,17 +465,21 @@ pub struct ModelCall {
     pub step: usize,
     /// The context is exactly `trace.messages[..context_len]`.
     pub context_len: usize,
-    /// Size of that context in characters (messages plus tool definitions).
+    /// Size of the request body as sent, in bytes (compact JSON, as the
+    /// SDKs send it: `wire::request`).
     pub context_size: usize,
-    /// Of which the tool definitions, in characters.
+    /// Of which the tool definitions, in bytes.
     pub tools_size: usize,
-    /// The same context in estimated tokens (`engine::estimate_tokens`).
+    /// The request in `o200k_base` tokens (`wire::tokens`).
     pub context_tokens: usize,
-    /// Tokens the model generated in its reply (the inner loop), estimated.
+    /// Tokens the model generated in its reply (the inner loop).
     pub tokens: usize,
     /// The context starts here: `trace.messages[context_start..context_len]`.
     /// 0 unless the host compacted the context (`Compaction`).
     pub context_start: usize,
+    /// A replayed run: the bytes of the request body as the file records
+    /// it, drawn instead of the size of the body rebuilt from the trace.
+    pub recorded_size: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -558,7 +562,7 @@ pub struct Counters {
     /// Of the tool runs, those the host made itself to verify.
     pub host_checks: u32,
     pub writes: u32,
-    /// Size of the context sent on the latest model call.
+    /// Bytes of the request body sent on the latest model call.
     pub context_size: usize,
 }
 
@@ -670,8 +674,15 @@ pub struct Trace {
     pub task: TaskOutcome,
     /// Each time the host compacted the context, in order.
     pub compactions: Vec<Compaction>,
-    /// The scenario's context window in estimated tokens, if it sets one.
+    /// The scenario's context window in tokens, if it sets one.
     pub window: Option<usize>,
+    /// The API the model calls go to, whose shape the requests take.
+    pub provider: crate::wire::Provider,
+    /// The system prompt every request sends first, if there is one.
+    pub system: Option<String>,
+    /// Where each message sits in its provider's requests (parallel to
+    /// `messages`; `wire::place_all`).
+    pub places: Vec<crate::wire::Place>,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,
@@ -701,9 +712,9 @@ pub struct Recorded {
 pub struct Compaction {
     pub step: usize,
     pub policy: crate::scenario::CompactPolicy,
-    /// The window, in estimated tokens.
+    /// The window, in tokens (`wire::tokens`).
     pub window: usize,
-    /// The next request in estimated tokens, before and after.
+    /// The next request in tokens, before and after.
     pub tokens_before: usize,
     pub tokens_after: usize,
     /// Messages held before and after.

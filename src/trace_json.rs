@@ -517,7 +517,13 @@ impl<'a> CompactionJson<'a> {
 /// the shape asked for.
 #[derive(Serialize)]
 struct Context<'a> {
+    /// The API the request goes to, whose shape `export --format requests` writes.
+    provider: &'static str,
+    /// Bytes of the request body as sent.
     size: usize,
+    /// Its tokens in `o200k_base` (for Anthropic an estimate: its
+    /// tokenizer is not public).
+    tokens: usize,
     messages_count: usize,
     new_since_previous_call: usize,
     tools: Vec<String>,
@@ -569,7 +575,9 @@ impl<'a> Context<'a> {
             }
         };
         Context {
+            provider: trace.provider.code(),
             size: mc.context_size,
+            tokens: mc.context_tokens,
             messages_count: sent.len(),
             new_since_previous_call: new_count,
             tools: trace.tools.iter().map(|t| t.signature()).collect(),

@@ -24,7 +24,7 @@ pub fn main(cli: &Cli) -> ExitCode {
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
         Some(file) => crate::transcript::load(file, cli.transcript_format, cli.redact),
-        None => load::load(name),
+        None => load::load_as(name, cli.provider),
     };
     let loaded = match loaded {
         Ok(loaded) => loaded,
@@ -44,7 +44,7 @@ pub fn main(cli: &Cli) -> ExitCode {
     let other = match cli
         .compare
         .as_deref()
-        .map(crate::compare::load_other)
+        .map(|other| crate::compare::load_other(other, cli.provider))
         .transpose()
     {
         Ok(other) => other,

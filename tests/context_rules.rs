@@ -74,7 +74,7 @@ fn each_new_field_has_its_error_with_its_place() {
     s["context"]["window"] = json!(200);
     assert_eq!(
         error(&s),
-        "my.json: model: model call #3: the request is ~470 estimated tokens after the host compacted all it may, \
+        "my.json: model: model call #3: the request is 581 tokens (o200k_base) after the host compacted all it may, \
          over the window of 200 (expected a larger \"context.window\", or smaller files and replies)"
     );
 }

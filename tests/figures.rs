@@ -270,10 +270,10 @@ fn one_panel_at_full_size_shows_the_context_at_80x24() {
     opts.steps = Some((7, 7));
     // Without --panel the context panel is not in an 80x24 figure.
     let plain = text_of(&opts);
-    assert!(!plain.contains("Sent on model call #2"), "{plain}");
+    assert!(!plain.contains("Call #2 → OpenAI"), "{plain}");
     opts.framing.panel = Some(Panel::Context);
     let panel = text_of(&opts);
-    assert!(panel.contains("Sent on model call #2"), "{panel}");
+    assert!(panel.contains("Call #2 → OpenAI"), "{panel}");
     assert!(panel.contains("[call_1] timeout=30"), "{panel}");
     assert!(panel.contains("Context"));
     assert!(!panel.contains("Lanes"), "one panel only");

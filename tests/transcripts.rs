@@ -557,18 +557,29 @@ fn a_claude_code_request_the_session_records_is_drawn_at_its_size_with_its_tools
     assert_eq!(counts(&summary), [2, 1, 1, 0, 0, 0, 0], "{summary}");
     let names: Vec<&str> = trace.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["Read", "Edit"]);
-    let tools: usize = trace
-        .tools
-        .iter()
-        .map(|t| t.signature().chars().count() + t.description.chars().count())
-        .sum();
-    let system = "You are a coding agent.\nUse the tools.".chars().count();
-    // The blob: a reminder Claude Code adds, then the user's words.
-    let first = system + tools + 55 + 25;
-    // The reply (id, name, the input as JSON) and the result (id, text).
-    let second = first + (7 + 4 + 29) + (7 + 10);
-    let sizes: Vec<usize> = trace.model_calls.iter().map(|m| m.context_size).collect();
-    assert_eq!(sizes, [first, second]);
+    // The bodies rebuilt from the records: no params in this file, the
+    // shape's system and tools, then the messages (a blob, then the
+    // conversation's reply and result, named by hash).
+    let lines: Vec<Value> =
+        std::fs::read_to_string(fixture_path("cases/claude-code-requests.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let shape = &lines[2]["shape"];
+    let wire = |i: usize| {
+        let m = &lines[i]["message"];
+        serde_json::json!({"role": m["role"], "content": m["content"]})
+    };
+    let body = |messages: Vec<Value>| {
+        serde_json::to_vec(&serde_json::json!({"system": shape["system"], "tools": shape["tools"], "messages": messages}))
+            .unwrap()
+            .len()
+    };
+    let first = body(vec![lines[3]["message"].clone()]);
+    let second = body(vec![lines[3]["message"].clone(), wire(5), wire(6)]);
+    let sizes: Vec<Option<usize>> = trace.model_calls.iter().map(|m| m.recorded_size).collect();
+    assert_eq!(sizes, [Some(first), Some(second)]);
     let said = trace.steps[trace.model_calls[1].step]
         .narration
         .clone()

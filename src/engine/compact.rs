@@ -1,6 +1,6 @@
 //! The host's context window: before each model call it estimates the
-//! request (`estimate_tokens` over the messages it holds and the tool
-//! definitions); when that would exceed the scenario's window it compacts
+//! request in tokens (`wire::tokens`: the messages it holds, the system
+//! prompt and the tools' schemas); when that would exceed the scenario's window it compacts
 //! its message list, at a step of its own, by the scenario's policy:
 //!
 //! - `drop_oldest_results`: the oldest tool results the model has already
@@ -21,7 +21,8 @@ use crate::i18n;
 use crate::scenario::{CompactPolicy, Lang};
 use crate::trace::{CallId, Compaction, HostInsert, Lane, Message, Role, StepKind};
 
-use super::{EngineError, Run, estimate_tokens};
+use super::{EngineError, Run};
+use crate::wire;
 
 impl Run<'_> {
     /// Compact the held messages if the next request would exceed the
@@ -129,8 +130,7 @@ impl Run<'_> {
     /// A message the host writes, with its size and token estimate.
     fn sized(&self, mut m: Message) -> Message {
         m.size = m.text.chars().count() + m.call_id.as_ref().map_or(0, |id| id.0.len());
-        m.tokens =
-            estimate_tokens(&m.text) + m.call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0));
+        m.tokens = wire::message_tokens(&m, &[]);
         m
     }
 
@@ -149,8 +149,9 @@ impl Run<'_> {
             if !droppable {
                 continue;
             }
-            let placeholder = estimate_tokens(&i18n::placeholder(m.tokens, self.lang))
-                + m.call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0));
+            let mut placeholder = m.clone();
+            placeholder.text = i18n::placeholder(m.tokens, self.lang);
+            let placeholder = wire::message_tokens(&placeholder, &[]);
             if placeholder >= m.tokens {
                 continue;
             }
@@ -192,7 +193,7 @@ impl Run<'_> {
                     .as_ref()
                     .and_then(|c| c.summary.as_ref())
                     .map_or("", |t| t.get(lang));
-                estimate_tokens(&i18n::summary_message(text, lang))
+                wire::tokens::count(&i18n::summary_message(text, lang)) + wire::tokens::PER_MESSAGE
             })
             .max()
             .unwrap_or(0);

@@ -35,6 +35,7 @@ use crate::trace::{
     CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, TaskOutcome,
     ToolCall, ToolResult, Trace, Verdict,
 };
+use crate::wire;
 
 /// Past this many steps the run is refused rather than drawn.
 pub const MAX_STEPS: usize = 200_000;
@@ -86,7 +87,7 @@ impl fmt::Display for EngineError {
                 window,
             } => write!(
                 f,
-                "model call #{model_call}: the request is ~{tokens} estimated tokens after the \
+                "model call #{model_call}: the request is {tokens} tokens (o200k_base) after the \
                  host compacted all it may, over the window of {window} (expected a larger \
                  \"context.window\", or smaller files and replies)"
             ),
@@ -179,11 +180,7 @@ impl<'a> Run<'a> {
             .iter()
             .map(|t| t.signature().chars().count() + t.description.chars().count())
             .sum();
-        let tools_tokens = tools
-            .iter()
-            .map(|t| estimate_tokens(&t.signature()) + estimate_tokens(&t.description))
-            .sum();
-        Run {
+        let mut run = Run {
             scenario,
             lang,
             trace: Trace {
@@ -202,6 +199,9 @@ impl<'a> Run<'a> {
                 task: TaskOutcome::Answered,
                 compactions: Vec::new(),
                 window: scenario.context.as_ref().map(|c| c.window),
+                provider: scenario.provider(),
+                system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
+                places: Vec::new(),
                 recorded: None,
             },
             counters: Counters::default(),
@@ -212,12 +212,16 @@ impl<'a> Run<'a> {
             last_write: None,
             last_pass: None,
             messages_tokens: 0,
-            tools_tokens,
+            tools_tokens: 0,
             unanswered: Vec::new(),
             final_rule: None,
             rules: RuleMatcher::new(&scenario.model),
             held_from: 0,
-        }
+        };
+        // What every request carries besides its messages: the system
+        // prompt, the tools' schemas, the reply priming.
+        run.tools_tokens = wire::fixed_tokens(&run.trace);
+        run
     }
 
     /// Record a step; returns its index.
@@ -245,22 +249,19 @@ impl<'a> Run<'a> {
     }
 
     fn append(&mut self, mut message: Message) {
-        let mut tokens = estimate_tokens(&message.text);
+        let calls: Vec<&ToolCall> = message
+            .calls
+            .iter()
+            .map(|id| &self.trace.calls[self.call_index[id]])
+            .collect();
+        let tokens = wire::message_tokens(&message, &calls);
         message.size = message.text.chars().count()
             + message.call_id.as_ref().map_or(0, |id| id.0.len())
-            + message
-                .calls
+            + calls
                 .iter()
-                .map(|id| {
-                    let call = &self.trace.calls[self.call_index[id]];
-                    let args = call.args_text();
-                    tokens += estimate_tokens(&id.0) + estimate_tokens(&call.tool);
-                    tokens += estimate_tokens(&args);
-                    id.0.len() + call.tool.len() + args.chars().count()
-                })
+                .map(|call| call.id.0.len() + call.tool.len() + call.args_text().chars().count())
                 .sum::<usize>();
         if let Some(id) = &message.call_id {
-            tokens += estimate_tokens(&id.0);
             self.unanswered.retain(|open| open != id);
         }
         self.unanswered.extend(message.calls.iter().cloned());
@@ -295,16 +296,14 @@ impl<'a> Run<'a> {
     }
 
     /// Real providers refuse a request whose context holds a tool call
-    /// without its result (OpenAI Chat Completions: 400, "An assistant
-    /// message with 'tool_calls' must be followed by tool messages ...";
-    /// Anthropic Messages: 400, "`tool_use` ids were found without
-    /// `tool_result` blocks immediately after"). The model never runs.
+    /// without its result, each in its own words (`wire::rejection`).
+    /// The model never runs.
     fn provider_rejects(&mut self, number: u32) -> Option<EndStatus> {
         if self.unanswered.is_empty() {
             return None;
         }
         let unanswered = self.unanswered.clone();
-        let error = i18n::provider_error(&unanswered);
+        let error = wire::rejection(&mut self.trace, &unanswered);
         self.step(
             StepKind::Rejected {
                 number,
@@ -338,6 +337,7 @@ impl<'a> Run<'a> {
             context_tokens: self.messages_tokens + self.tools_tokens,
             tokens: 0,
             context_start: self.held_from,
+            recorded_size: None,
         });
         self.step(
             StepKind::ModelCall { number },
@@ -358,11 +358,11 @@ impl<'a> Run<'a> {
     }
 
     fn set_tokens(&mut self, reply: &str, calls: &[CallId]) {
-        let mut generated = estimate_tokens(reply);
-        for id in calls {
-            let call = &self.trace.calls[self.call_index[id]];
-            generated += estimate_tokens(&call.tool) + estimate_tokens(&call.args_text()) + 1;
-        }
+        let calls: Vec<&ToolCall> = calls
+            .iter()
+            .map(|id| &self.trace.calls[self.call_index[id]])
+            .collect();
+        let generated = wire::reply_tokens(reply, &calls);
         if let Some(last) = self.trace.model_calls.last_mut() {
             last.tokens = generated;
         }
@@ -621,6 +621,7 @@ impl<'a> Run<'a> {
             last.end = Some(end);
         }
         self.trace.end = end;
+        wire::place_all(&mut self.trace);
         let checked = matches!((self.last_write, self.last_pass), (Some(w), Some(p)) if p > w);
         self.trace.task = match end {
             EndStatus::Completed | EndStatus::VerificationMissing => {

@@ -77,6 +77,10 @@ pub struct Options {
     pub embed_fonts: bool,
     /// `--compare NAME|FILE`: the frames of the two runs side by side.
     pub compare: Option<String>,
+    /// `--provider`: the API whose requests the lesson is shown as.
+    pub provider: Option<crate::wire::Provider>,
+    /// `--panel wire`: the context panel as the request's JSON body.
+    pub wire: bool,
 }
 
 impl Options {
@@ -98,6 +102,8 @@ impl Options {
             scale: SCALE_DEFAULT,
             embed_fonts: false,
             compare: None,
+            provider: None,
+            wire: false,
         }
     }
 
@@ -138,7 +144,7 @@ impl Options {
                 bare: *bare,
                 panel: panel.map(|p| match p {
                     PanelArg::Lanes => Panel::Lanes,
-                    PanelArg::Context => Panel::Context,
+                    PanelArg::Context | PanelArg::Wire => Panel::Context,
                     PanelArg::Pairing => Panel::Pairing,
                     PanelArg::Explanation => Panel::Explain,
                 }),
@@ -147,6 +153,8 @@ impl Options {
             scale: *scale,
             embed_fonts: *embed_fonts,
             compare: cli.compare.clone(),
+            provider: cli.provider,
+            wire: matches!(panel, Some(PanelArg::Wire)),
         })
     }
 }
@@ -217,7 +225,7 @@ pub fn run(cli: &Cli) -> ExitCode {
                 return e.exit_code();
             }
         },
-        None => match crate::batch::load_and_report(&options.scenario) {
+        None => match crate::batch::load_and_report(&options.scenario, options.provider) {
             Some(loaded) => loaded,
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
@@ -246,7 +254,7 @@ pub fn run(cli: &Cli) -> ExitCode {
 pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathBuf>, ExportError> {
     let loaded = match &options.transcript {
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
-        None => load::load(&options.scenario),
+        None => load::load_as(&options.scenario, options.provider),
     }
     .map_err(ExportError::Scenario)?;
     export_loaded(options, loaded, written)
@@ -259,8 +267,10 @@ pub fn export_loaded(
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
     let mut app = App::new(loaded, options.lang, options.theme);
+    app.wire = options.wire;
     if let Some(other) = &options.compare {
-        let other = crate::compare::load_other(other).map_err(ExportError::Scenario)?;
+        let other =
+            crate::compare::load_other(other, options.provider).map_err(ExportError::Scenario)?;
         app = app.with_comparison(other);
     }
     let steps = step_range(&app, options.steps)?;
@@ -286,6 +296,13 @@ pub fn export_loaded(
     let scenario = run_name(&app);
     let lang = app.lang.code();
     match options.format {
+        // Not a figure: the request bodies, one model call a line.
+        ExportFormat::Requests => {
+            let name = format!("{scenario}.requests.jsonl");
+            done(write::file(dir, &name, |out| {
+                crate::wire::write_requests(app.trace(), out)
+            })?);
+        }
         ExportFormat::Cast => {
             let name = format!("{scenario}.{lang}.cast");
             done(write::file(dir, &name, |out| {
@@ -353,6 +370,7 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Cast => "cast",
         ExportFormat::Html => "html",
         ExportFormat::Png => "png",
+        ExportFormat::Requests => "requests.jsonl",
     }
 }
 

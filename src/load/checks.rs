@@ -394,7 +394,7 @@ pub(super) fn check_conditions(s: &Scenario) -> Vec<Found> {
     if !(1..=10_000_000).contains(&limit.window) {
         found.push(error(
             "context.window".into(),
-            "expected a window from 1 to 10000000 estimated tokens".into(),
+            "expected a window from 1 to 10000000 tokens".into(),
         ));
     }
     match (limit.policy, &limit.summary) {

@@ -27,6 +27,7 @@ use crate::engine;
 use crate::safe;
 use crate::scenario::{Lang, Scenario};
 use crate::trace::Trace;
+use crate::wire::Provider;
 
 /// Scenarios compiled into the binary: (name, JSON source).
 /// In teaching order: the basic loop, then one mechanism each, then the
@@ -225,10 +226,21 @@ pub fn load(name_or_path: &str) -> Result<Loaded, ScenarioError> {
     examine(name_or_path).map_err(first_error)
 }
 
+/// `load`, shown as `provider` receives it when given (`--provider`),
+/// else as the scenario says.
+pub fn load_as(name_or_path: &str, provider: Option<Provider>) -> Result<Loaded, ScenarioError> {
+    examine_as(name_or_path, provider).map_err(first_error)
+}
+
 /// Like `load`, with every fault of a file that cannot be run.
 pub fn examine(name_or_path: &str) -> Result<Loaded, Vec<Fault>> {
+    examine_as(name_or_path, None)
+}
+
+/// `examine`, as `provider` receives it when given.
+pub fn examine_as(name_or_path: &str, provider: Option<Provider>) -> Result<Loaded, Vec<Fault>> {
     if let Some((name, source)) = CATALOG.iter().find(|(n, _)| *n == name_or_path) {
-        return prepare_all(&format!("<builtin:{name}>"), source.as_bytes());
+        return prepare_all_as(&format!("<builtin:{name}>"), source.as_bytes(), provider);
     }
     let file = name_or_path.to_string();
     let bytes = read_file(Path::new(name_or_path)).map_err(|message| {
@@ -241,7 +253,7 @@ pub fn examine(name_or_path: &str) -> Result<Loaded, Vec<Fault>> {
             },
         }]
     })?;
-    prepare_all(&file, &bytes)
+    prepare_all_as(&file, &bytes, provider)
 }
 
 /// Parse, check and run a scenario in both languages; Err is the first
@@ -263,6 +275,15 @@ fn first_error(faults: Vec<Fault>) -> ScenarioError {
 /// fault. Ok when the run can be shown (its faults in `Loaded::faults`);
 /// Err with every fault found when it cannot.
 pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
+    prepare_all_as(file, bytes, None)
+}
+
+/// `prepare_all`, its model calls sent to `provider` when given.
+pub fn prepare_all_as(
+    file: &str,
+    bytes: &[u8],
+    provider: Option<Provider>,
+) -> Result<Loaded, Vec<Fault>> {
     let fault = |severity: Severity, place: String, message: String| Fault {
         severity,
         error: ScenarioError {
@@ -303,7 +324,10 @@ pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
         faults
     };
     // Checked as written; run and shown as drawn (see `for_screen`).
-    let scenario = for_screen(scenario);
+    let mut scenario = for_screen(scenario);
+    if provider.is_some() {
+        scenario.provider = provider;
+    }
     let zh = engine::run(&scenario, Lang::Zh).map_err(|e| error("model", e.to_string()))?;
     let en = engine::run(&scenario, Lang::En)
         .map_err(|e| error("model", format!("in the English run: {e}")))?;

@@ -44,7 +44,9 @@ pub fn document(
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        b.request_or_record(msgs, line, tokens_in, reply.is_some());
+        let refused = super::refusal(value);
+        b.recorded_body(request);
+        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

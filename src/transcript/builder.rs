@@ -179,6 +179,8 @@ struct Request {
     /// Reasoning items the request holds: how many, and their characters
     /// (summary and encrypted content).
     reasoning: (usize, usize),
+    /// Bytes of the request body as the file records it.
+    bytes: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
@@ -193,12 +195,17 @@ enum Event {
     },
     /// The file records the next model call's request exactly, though not
     /// as messages of the trace (Claude Code `api-request`): its line, how
-    /// many messages it sent and its size in characters (system prompt,
-    /// tool definitions and messages, measured as the engine measures).
+    /// many messages it sent and the bytes of its body (parameters, system
+    /// prompt, tool definitions and messages, as compact JSON).
     Recorded {
         line: usize,
         messages: usize,
         size: usize,
+    },
+    /// The provider refused the request before (a 400 body in the file).
+    Rejected {
+        line: usize,
+        error: String,
     },
     /// The harness stopped the turn (Codex `turn_aborted`).
     Aborted {
@@ -237,6 +244,8 @@ pub struct Builder {
     /// Exit codes recorded apart from a result (Codex `exec_command_end`),
     /// for a result not read yet.
     exit_codes: HashMap<String, i64>,
+    /// The size of the request body a reader is about to hand over.
+    recorded_bytes: Option<usize>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<super::otel::Span>,
 }
@@ -298,7 +307,29 @@ impl Builder {
         tokens_in: Option<u64>,
         has_reply: bool,
     ) {
+        self.request_or_record_refused(messages, line, tokens_in, has_reply, None);
+    }
+
+    /// `request_or_record`, where the file records that the provider
+    /// refused the request with this error (a 400 body): a request, whose
+    /// model call the provider rejected; the model never ran.
+    pub fn request_or_record_refused(
+        &mut self,
+        messages: Vec<Msg>,
+        line: usize,
+        tokens_in: Option<u64>,
+        has_reply: bool,
+        refused: Option<String>,
+    ) {
+        if let Some(error) = refused {
+            self.request(messages, line, tokens_in);
+            let error = clean_redacted(&error, self.redact);
+            self.events.push(Event::Rejected { line, error });
+            return;
+        }
         if !has_reply && matches!(messages.last(), Some(Msg::Assistant { .. })) {
+            // A record of messages, not a request: it has no body size.
+            self.recorded_bytes = None;
             for msg in messages {
                 self.push(msg);
             }
@@ -392,12 +423,14 @@ impl Builder {
         }
         consistent &= matched == before;
         self.requests += 1;
+        let bytes = self.recorded_bytes.take();
         self.events.push(Event::Request(Request {
             line,
             consistent,
             continues,
             tokens_in,
             reasoning,
+            bytes,
         }));
     }
 
@@ -432,6 +465,12 @@ impl Builder {
                 self.exit_codes.insert(call_id.to_string(), code);
             }
         }
+    }
+
+    /// The next request's body as the file records it: its size is the
+    /// size drawn (compact JSON, as an SDK sends it).
+    pub fn recorded_body(&mut self, body: &serde_json::Value) {
+        self.recorded_bytes = serde_json::to_vec(body).ok().map(|b| b.len());
     }
 
     /// A system prompt or developer instruction: sent to the model, but
@@ -812,6 +851,9 @@ impl Build {
                 task: TaskOutcome::Unknown,
                 compactions: Vec::new(),
                 window: None,
+                provider: format.provider(),
+                system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
+                places: Vec::new(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),
                     writes: writes_known(format),
@@ -906,6 +948,10 @@ impl Build {
                     messages,
                     size,
                 } => build.recorded = Some((line, messages, size)),
+                Event::Rejected { line, error } => {
+                    build.model_call(pending.take(), true, format);
+                    build.rejected(line, error);
+                }
                 Event::Compacted { line, replaced } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
@@ -957,7 +1003,38 @@ impl Build {
             say.set_end(unanswered);
         }
         build.trace.budget = build.trace.model_calls.len() as u32;
+        crate::wire::place_all(&mut build.trace);
         build
+    }
+
+    /// The provider refused the latest model call: the calls still without
+    /// a result are why, as its error says.
+    fn rejected(&mut self, line: usize, error: String) {
+        let number = self.trace.model_calls.len() as u32;
+        let unanswered: Vec<CallId> = self
+            .trace
+            .calls
+            .iter()
+            .filter(|c| c.result.is_none())
+            .map(|c| c.id.clone())
+            .collect();
+        let step = self.step(
+            StepKind::Rejected {
+                number,
+                unanswered,
+                error: error.clone(),
+            },
+            Some(Lane::Model),
+            Lane::Host,
+            Say::Rejected {
+                number,
+                line,
+                error,
+            },
+        );
+        self.trace.steps[step].end = Some(EndStatus::Rejected);
+        self.trace.end = EndStatus::Rejected;
+        self.trace.task = TaskOutcome::NotDone;
     }
 
     fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane, say: Say) -> usize {
@@ -996,17 +1073,25 @@ impl Build {
                 .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
                 .map(|c| c.id.0.len() + c.tool.len() + c.args_text().chars().count())
                 .sum::<usize>();
-        let tokens = estimate_tokens(&text)
-            + call_id.as_ref().map_or(0, |id| estimate_tokens(&id.0))
-            + calls
-                .iter()
-                .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
-                .map(|c| {
-                    estimate_tokens(&c.id.0)
-                        + estimate_tokens(&c.tool)
-                        + estimate_tokens(&c.args_text())
-                })
-                .sum::<usize>();
+        let proposed: Vec<&ToolCall> = calls
+            .iter()
+            .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
+            .collect();
+        let probe = Message {
+            role,
+            text,
+            calls: Vec::new(),
+            call_id,
+            is_error,
+            step: 0,
+            size: 0,
+            tokens: 0,
+            canonical: None,
+            carried: None,
+            host_insert: None,
+        };
+        let tokens = crate::wire::message_tokens(&probe, &proposed);
+        let Message { text, call_id, .. } = probe;
         self.messages_size += size;
         self.messages_tokens += tokens;
         let step = self.trace.steps.len();
@@ -1030,11 +1115,7 @@ impl Build {
     fn model_call(&mut self, request: Option<Request>, no_reply: bool, format: Format) {
         let number = self.trace.model_calls.len() as u32 + 1;
         let recorded = self.recorded.take();
-        // A recorded request is drawn at its recorded size.
-        let context_size = recorded.map_or(
-            self.messages_size + self.system_size + self.tools_size,
-            |(_, _, size)| size,
-        );
+        let context_size = self.messages_size + self.system_size + self.tools_size;
         let previous = self.trace.model_calls.last().map_or(0, |m| m.context_len);
         self.counters.model_calls = number;
         self.counters.context_size = context_size;
@@ -1047,14 +1128,18 @@ impl Build {
             context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
             tokens: 0,
             context_start: 0,
+            // A recorded request is drawn at its recorded size.
+            recorded_size: request
+                .and_then(|r| r.bytes)
+                .or(recorded.map(|(_, _, bytes)| bytes)),
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match (request, recorded) {
             // Its size is the file's; its messages drawn are rebuilt.
-            (None, Some((line, messages, size))) => Source::Recorded {
+            (None, Some((line, messages, bytes))) => Source::Recorded {
                 line,
                 messages,
-                size,
+                bytes,
             },
             (Some(r), _) if r.continues => Source::Continues { line: r.line },
             (Some(r), _) if r.consistent => {

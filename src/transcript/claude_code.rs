@@ -42,6 +42,8 @@ struct Entry {
 struct ApiRequest {
     line: usize,
     shape: String,
+    /// The request's parameters (model, max_tokens, thinking, …).
+    params: Value,
     base: Option<String>,
     keep: usize,
     tail: Vec<String>,
@@ -50,17 +52,17 @@ struct ApiRequest {
 /// The requests a session records, to resolve a reply's `requestRef`.
 #[derive(Default)]
 struct Requests {
-    /// shapeHash → (system prompt text, tool definitions).
-    shapes: HashMap<String, (String, Vec<Value>)>,
-    /// blob hash → the message's size in characters.
-    blobs: HashMap<String, usize>,
+    /// shapeHash → (system prompt as recorded, tool definitions).
+    shapes: HashMap<String, (Value, Vec<Value>)>,
+    /// blob hash → the wire message `{role, content}`.
+    blobs: HashMap<String, Value>,
     requests: HashMap<String, ApiRequest>,
 }
 
 impl Requests {
-    /// The sizes of a request's messages, in order; None where a base or
-    /// blob it names is missing from the file.
-    fn messages(&self, id: &str, depth: usize) -> Option<Vec<usize>> {
+    /// A request's messages, in order; None where a base or blob it
+    /// names is missing from the file.
+    fn messages(&self, id: &str, depth: usize) -> Option<Vec<&Value>> {
         let r = self.requests.get(id)?;
         let mut out = match &r.base {
             Some(base) if depth < 10_000 => {
@@ -72,7 +74,7 @@ impl Requests {
             None => Vec::new(),
         };
         for hash in &r.tail {
-            out.push(*self.blobs.get(hash)?);
+            out.push(self.blobs.get(hash)?);
         }
         Some(out)
     }
@@ -104,28 +106,6 @@ fn sorted(v: &Value) -> Value {
         }
         Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
         other => other.clone(),
-    }
-}
-
-/// A message's size as the engine measures a context: the text of its
-/// blocks, and a tool call's id, name and arguments, a result's id.
-fn message_size(message: &Value) -> usize {
-    let count = |v: Option<&Value>| v.map_or(0, |v| text_of(v).chars().count());
-    match message.get("content") {
-        Some(Value::Array(blocks)) => blocks
-            .iter()
-            .map(|b| match b.get("type").and_then(Value::as_str) {
-                Some("tool_use") => {
-                    count(b.get("id"))
-                        + count(b.get("name"))
-                        + b.get("input").map_or(0, |i| i.to_string().chars().count())
-                }
-                Some("tool_result") => count(b.get("tool_use_id")) + count(b.get("content")),
-                Some("thinking" | "redacted_thinking") => 0,
-                _ => count(b.get("text")),
-            })
-            .sum(),
-        other => count(other),
     }
 }
 
@@ -184,7 +164,9 @@ pub fn read(
                         recorded
                             .blobs
                             .entry(message_hash(role, content))
-                            .or_insert_with(|| message_size(message));
+                            .or_insert_with(
+                                || serde_json::json!({"role": role, "content": content}),
+                            );
                     }
                     let tokens = message
                         .pointer("/usage/output_tokens")
@@ -218,7 +200,7 @@ pub fn read(
             }
             "api-request-shape" => {
                 if let Some(hash) = v.get("shapeHash").and_then(Value::as_str) {
-                    let system = v.pointer("/shape/system").map(text_of).unwrap_or_default();
+                    let system = v.pointer("/shape/system").cloned().unwrap_or(Value::Null);
                     let tools = v
                         .pointer("/shape/tools")
                         .and_then(Value::as_array)
@@ -231,9 +213,7 @@ pub fn read(
                 if let (Some(hash), Some(message)) =
                     (v.get("hash").and_then(Value::as_str), v.get("message"))
                 {
-                    recorded
-                        .blobs
-                        .insert(hash.to_string(), message_size(message));
+                    recorded.blobs.insert(hash.to_string(), message.clone());
                 }
             }
             "api-request" => {
@@ -242,6 +222,7 @@ pub fn read(
                     let request = ApiRequest {
                         line,
                         shape: s("shapeHash").unwrap_or_default(),
+                        params: v.get("params").cloned().unwrap_or(Value::Null),
                         base: s("base"),
                         keep: v.get("keep").and_then(Value::as_u64).unwrap_or(0) as usize,
                         tail: v
@@ -296,18 +277,26 @@ pub fn read(
         if let Some(id) = entry.request.take()
             && sent.insert(id.clone())
             && let Some(r) = recorded.requests.get(&id)
-            && let Some(sizes) = recorded.messages(&id, 0)
+            && let Some(messages) = recorded.messages(&id, 0)
             && let Some((system, tools)) = recorded.shapes.get(&r.shape)
         {
-            b.system(system);
-            let offered = offered_tools(tools, "input_schema");
-            let tools_size: usize = offered
-                .iter()
-                .map(|t| t.signature().chars().count() + t.description.chars().count())
-                .sum();
-            b.tools(offered);
-            let size = system.chars().count() + tools_size + sizes.iter().sum::<usize>();
-            b.recorded_request(r.line, sizes.len(), size);
+            b.system(&text_of(system));
+            b.tools(offered_tools(tools, "input_schema"));
+            // The body as sent, rebuilt from the records: the parameters,
+            // the shape's system prompt and tools, the messages.
+            let mut body = match &r.params {
+                Value::Object(o) => o.clone(),
+                _ => serde_json::Map::new(),
+            };
+            body.insert("system".into(), system.clone());
+            body.insert("tools".into(), Value::Array(tools.clone()));
+            let count = messages.len();
+            body.insert(
+                "messages".into(),
+                Value::Array(messages.into_iter().cloned().collect()),
+            );
+            let bytes = serde_json::to_vec(&Value::Object(body)).map_or(0, |b| b.len());
+            b.recorded_request(r.line, count, bytes);
         }
         for msg in std::mem::take(&mut entry.msgs) {
             b.push(msg);

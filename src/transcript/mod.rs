@@ -86,6 +86,31 @@ impl Format {
     pub fn code(self) -> &'static str {
         self.into()
     }
+    /// The format of a provider named as `export --format requests` names it.
+    pub fn of_provider(name: &str) -> Option<Format> {
+        use crate::wire::Provider;
+        Provider::ALL
+            .into_iter()
+            .find(|p| p.code() == name)
+            .map(|p| match p {
+                Provider::Chat => Format::Chat,
+                Provider::Responses => Format::Responses,
+                Provider::Anthropic => Format::Anthropic,
+            })
+    }
+
+    /// The API whose requests this format holds or reflects (Codex talks
+    /// to the Responses API; Claude Code to Anthropic Messages).
+    pub fn provider(self) -> crate::wire::Provider {
+        use crate::wire::Provider;
+        match self {
+            // SWE-agent keeps Chat Completions messages; OTel spans are
+            // drawn in Chat's shape, as before.
+            Format::Chat | Format::Otel | Format::OtelSdk | Format::SweAgent => Provider::Chat,
+            Format::Responses | Format::Codex => Provider::Responses,
+            Format::Anthropic | Format::ClaudeCode => Provider::Anthropic,
+        }
+    }
 }
 
 /// A transcript ready to show, and what was skipped on the way.
@@ -360,6 +385,14 @@ fn detect_document(value: &Value) -> Option<Format> {
         Value::Object(o) => {
             if o.contains_key("resourceSpans") {
                 return Some(Format::Otel);
+            }
+            // A line of `export --format requests` (or of `tap`) names its
+            // provider.
+            if o.contains_key("request")
+                && let Some(p) = o.get("provider").and_then(Value::as_str)
+                && let Some(format) = Format::of_provider(p)
+            {
+                return Some(format);
             }
             if is_sdk_span(value) {
                 return Some(Format::OtelSdk);
@@ -714,6 +747,20 @@ pub(crate) struct Parts<'a> {
     pub response: Option<&'a Value>,
 }
 
+/// The error a line records for its request (the provider's 400 body:
+/// `{"error": {"message"}}`), if it records one.
+pub(crate) fn refusal(value: &Value) -> Option<String> {
+    let response = value.get("response")?;
+    let body = response.get("body").unwrap_or(response);
+    let error = body.get("error")?;
+    let message = error.get("message").and_then(Value::as_str);
+    let status = value.get("status").and_then(Value::as_u64).unwrap_or(400);
+    Some(match message {
+        Some(m) => format!("{status} invalid_request_error: {m}"),
+        None => format!("{status} {error}"),
+    })
+}
+
 pub(crate) fn exchange<'a>(
     path: &str,
     value: &'a Value,
@@ -732,10 +779,11 @@ pub(crate) fn exchange<'a>(
             ..none
         }),
         Value::Object(o) => {
+            // An error body (a provider's 400) is no reply: the model never ran.
             let response = o
                 .get("response")
                 .map(|r| r.get("body").unwrap_or(r))
-                .filter(|r| r.is_object());
+                .filter(|r| r.is_object() && r.get("error").is_none());
             if let Some(request) = ["request", "body", "params"].iter().find_map(|k| o.get(*k)) {
                 return Ok(Parts {
                     request: Some(request),

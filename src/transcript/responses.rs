@@ -44,7 +44,7 @@ pub fn document(
                     msgs.push(msg);
                 }
             }
-            Some((msgs, tokens("input_tokens")))
+            Some((one_reply_per_turn(msgs), tokens("input_tokens")))
         }
         None => None,
     };
@@ -60,10 +60,12 @@ pub fn document(
                 text: s.clone(),
                 line,
             }],
-            Some(Value::Array(items)) => items
-                .iter()
-                .filter_map(|v| item(v, line, None, b))
-                .collect(),
+            Some(Value::Array(items)) => one_reply_per_turn(
+                items
+                    .iter()
+                    .filter_map(|v| item(v, line, None, b))
+                    .collect(),
+            ),
             _ => {
                 return Err(at_line(
                     path,
@@ -75,13 +77,52 @@ pub fn document(
         let tokens_in = reply.as_ref().and_then(|r| r.1);
         match request.get("previous_response_id") {
             Some(Value::String(_)) => b.request_continuing(msgs, line, tokens_in),
-            _ => b.request_or_record(msgs, line, tokens_in, reply.is_some()),
+            _ => {
+                let refused = super::refusal(value);
+                b.recorded_body(request);
+                b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
+            }
         }
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);
     }
     Ok(())
+}
+
+/// A reply is several items (its text, then one `function_call` each):
+/// consecutive assistant items are one reply of one model call.
+fn one_reply_per_turn(msgs: Vec<Msg>) -> Vec<Msg> {
+    let mut out: Vec<Msg> = Vec::with_capacity(msgs.len());
+    for msg in msgs {
+        match (out.last_mut(), msg) {
+            (
+                Some(Msg::Assistant {
+                    text,
+                    calls,
+                    tokens_out,
+                    ..
+                }),
+                Msg::Assistant {
+                    text: more,
+                    calls: more_calls,
+                    tokens_out: more_tokens,
+                    ..
+                },
+            ) => {
+                if !more.is_empty() {
+                    if !text.is_empty() {
+                        text.push('\n');
+                    }
+                    text.push_str(&more);
+                }
+                calls.extend(more_calls);
+                *tokens_out = tokens_out.or(more_tokens);
+            }
+            (_, msg) => out.push(msg),
+        }
+    }
+    out
 }
 
 /// One item as a message (reasoning as reasoning); None for items of a

@@ -26,7 +26,7 @@ pub enum Source {
     Recorded {
         line: usize,
         messages: usize,
-        size: usize,
+        bytes: usize,
     },
 }
 
@@ -83,6 +83,12 @@ pub enum Say {
         tokens: Option<u64>,
         reasoning: Vec<Thought>,
         end: Option<Vec<String>>,
+    },
+    /// The file records the provider's error for the request.
+    Rejected {
+        number: u32,
+        line: usize,
+        error: String,
     },
 }
 
@@ -198,7 +204,8 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
         Say::User { line, .. }
         | Say::Proposes { line, .. }
         | Say::Result { line, .. }
-        | Say::Answers { line, .. } => place(*line, by_item, lang),
+        | Say::Answers { line, .. }
+        | Say::Rejected { line, .. } => place(*line, by_item, lang),
         _ => String::new(),
     };
     let mut out = match say {
@@ -375,6 +382,13 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                 ),
             ),
         },
+        Say::Rejected { number, error, .. } => pick(
+            lang,
+            format!("提供方拒绝了第 {number} 次调用（{p}），模型没有运行：{error}"),
+            format!(
+                "The provider refused model call #{number} ({p}); the model never ran: {error}"
+            ),
+        ),
         Say::Answers {
             number,
             tokens,
@@ -479,16 +493,16 @@ fn model_call(
         Source::Recorded {
             line,
             messages: sent,
-            size,
+            bytes,
         } => {
             let p = place(line, by_item, lang);
             pick(
                 lang,
                 format!(
-                    "第 {number} 次模型调用：文件在{p}记录了这次请求本身（api-request）：{sent} 条消息，连同系统提示词和工具定义共 {size} 字符（这就是上面的大小）。这里画出的是会话里的 {messages} 条消息（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。"
+                    "第 {number} 次模型调用：文件在{p}记录了这次请求本身（api-request）：{sent} 条消息，由记录重建的请求体（参数、系统提示词、工具定义、消息）共 {bytes} 字节。这里画出的是会话里的 {messages} 条消息（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。"
                 ),
                 format!(
-                    "Model call #{number}: the file records the request itself at {p} (api-request): {sent} message{}, {size} chars with the system prompt and tool definitions (the size shown). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
+                    "Model call #{number}: the file records the request itself at {p} (api-request): {sent} message{}, a body of {bytes} bytes rebuilt from the records (parameters, system prompt, tool definitions, messages). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
                     if sent == 1 { "" } else { "s" }
                 ),
             )

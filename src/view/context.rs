@@ -14,6 +14,7 @@ use super::text::{hanging, truncate, width, wrap};
 use crate::app::App;
 use crate::i18n;
 use crate::trace::{Message, Role, Trace};
+use crate::wire::Provider;
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let w = area.width as usize;
@@ -96,8 +97,8 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     match step.model_call {
         Some(i) => {
             let call = &trace.model_calls[i];
-            let new = trace.new_count(i);
-            let head = i18n::context_heading(call, new, lang);
+            let (items, new) = crate::wire::list_counts(trace, i);
+            let head = i18n::context_heading(trace, call, items, new, lang);
             top.extend(hanging(vec![], &head, theme.title(), w));
             // The window, and what the host's latest compaction took out.
             if let Some(window) = trace.window {
@@ -214,7 +215,7 @@ fn body_lines(
     while index > floor && body.len() < wanted {
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
-        let block = message_lines(app, trace, index, index - floor + 1, new, compacted, w);
+        let block = message_lines(app, trace, index, floor, new, compacted, w);
         // A reply too tall for the panel reads from its start (a final
         // answer); a tool result keeps its end in sight, as before.
         let reply = trace.messages[index].role == Role::Assistant;
@@ -233,6 +234,10 @@ fn body_lines(
     if !divider_done {
         divider_from_end = Some(body.len());
         body.push(divider(divider_label.get(lang), w, theme.muted()));
+    }
+    // The system prompt goes first in every request.
+    if index == floor && body.len() < wanted {
+        body.extend(system_lines(app, trace, compacted, w).into_iter().rev());
     }
     body.reverse();
     let divider_at = divider_from_end.map(|d| body.len() - 1 - d);
@@ -306,35 +311,110 @@ struct Block {
     indent: usize,
 }
 
+/// The system prompt, as every request sends it first: Chat's first
+/// message, Responses' `instructions`, Anthropic's `system`.
+fn system_lines(app: &App, trace: &Trace, compacted: bool, w: usize) -> Vec<Line<'static>> {
+    let Some(system) = trace.system.as_deref().filter(|s| !s.is_empty()) else {
+        return Vec::new();
+    };
+    let theme = app.theme;
+    let (number, label) = match trace.provider {
+        Provider::Chat => (" 1 ", i18n::ROLE_SYSTEM.get(app.lang)),
+        Provider::Responses => ("   ", i18n::INSTRUCTIONS.get(app.lang)),
+        Provider::Anthropic => ("   ", i18n::ROLE_SYSTEM.get(app.lang)),
+    };
+    let pad = " ".repeat(role_width(app).saturating_sub(width(label)));
+    let prefix = vec![
+        Span::styled(format!(" {number}"), theme.muted()),
+        Span::styled(format!("{label}{pad} "), theme.muted()),
+    ];
+    let indent: usize = prefix.iter().map(|s| s.width()).sum();
+    let room = w.saturating_sub(indent).max(8);
+    if compacted && !app.unfold {
+        let line = truncate(&i18n::one_line(system), room);
+        let mut lines = hanging(prefix, &line, theme.muted(), w);
+        lines.truncate(1);
+        return lines;
+    }
+    let (shown, long) = if app.unfold {
+        (system, false)
+    } else {
+        super::text::head(system, FOLD_OVER, room)
+    };
+    let mut lines = hanging(prefix, shown, theme.muted(), w);
+    if !app.unfold && (long || lines.len() > FOLD_OVER) {
+        lines.truncate(FOLD_KEEP);
+        let note = i18n::folded(system.chars().count(), app.lang);
+        lines.extend(hanging(
+            vec![Span::raw(" ".repeat(indent))],
+            &note,
+            theme.muted(),
+            w,
+        ));
+    }
+    lines
+}
+
+/// What a message is called in its provider's list: its role, or for a
+/// Responses result the item's type; blank where it continues the
+/// Anthropic user message before it.
+fn label(app: &App, trace: &Trace, m: &Message, joins: bool) -> String {
+    if joins {
+        return String::new();
+    }
+    match (trace.provider, m.role) {
+        (Provider::Responses, Role::Tool) => "function_call_output".to_string(),
+        // Anthropic has no tool role: results go back in a user message.
+        (Provider::Anthropic, Role::Tool) => i18n::role_name(Role::User, app.lang).to_string(),
+        (_, role) => i18n::role_name(role, app.lang).to_string(),
+    }
+}
+
 fn message_lines(
     app: &App,
     trace: &Trace,
     index: usize,
-    number: usize,
+    floor: usize,
     new: bool,
     compacted: bool,
     w: usize,
 ) -> Block {
     let theme = app.theme;
     let m: &Message = &trace.messages[index];
+    let place = trace.places.get(index).copied().unwrap_or_default();
+    let joins = place.joins() && index > floor;
+    let provider = trace.provider;
     let mark = if new { "+" } else { " " };
     let role_style = match m.role {
         Role::User => theme.user(),
         Role::Assistant => theme.lane_style(crate::trace::Lane::Model),
+        Role::Tool if provider == Provider::Anthropic => theme.user(),
         Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
     };
-    let role = i18n::role_name(m.role, app.lang);
+    let role = label(app, trace, m, joins);
     let role_w = role_width(app);
-    let pad = " ".repeat(role_w - width(role));
+    let pad = " ".repeat(role_w.saturating_sub(width(&role)));
     let number_style = if new {
         theme.new_message()
     } else {
         theme.muted()
     };
+    let number = if joins {
+        "  ".to_string()
+    } else {
+        format!("{:>2}", place.number)
+    };
     let mut prefix = vec![
-        Span::styled(format!("{mark}{number:>2} "), number_style),
+        Span::styled(format!("{mark}{number} "), number_style),
         Span::styled(format!("{role}{pad} "), role_style),
     ];
+    // Anthropic: a result is a `tool_result` block of the user message.
+    if provider == Provider::Anthropic && m.role == Role::Tool {
+        prefix.push(Span::styled(
+            "tool_result ",
+            theme.lane_style(crate::trace::Lane::Tool),
+        ));
+    }
     let mut lines = Vec::new();
     if let Some(id) = &m.call_id {
         let id = Span::styled(format!("[{id}] "), theme.call_id(&id.0));
@@ -359,7 +439,11 @@ fn message_lines(
     // other messages take one line each (`f` shows them whole).
     let brief = compacted && !app.unfold && m.host_insert.is_none();
     if !m.text.is_empty() || m.calls.is_empty() {
-        let text = if m.is_error && m.role == Role::Tool {
+        let text = if m.is_error && m.role == Role::Tool && provider == Provider::Anthropic {
+            // The only provider whose request marks a failed result.
+            format!("✗ is_error: true · {}", m.text)
+        } else if m.is_error && m.role == Role::Tool {
+            // Chat and Responses carry a failure only in the text.
             format!("✗ {}", m.text)
         } else if m.host_insert.is_some() {
             // Written by the host in place of what it removed.
@@ -396,15 +480,33 @@ fn message_lines(
     }
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
     let text_end = lines.len();
+    // Responses: each call is an item of its own, numbered after the text.
+    let mut item = place.number as usize + usize::from(!lines.is_empty());
     for id in &m.calls {
         let Some(call) = trace.call(id) else { continue };
-        let lead = if lines.is_empty() {
+        let mut spans = if provider == Provider::Responses {
+            let kind = "function_call";
+            let pad = " ".repeat(role_w.saturating_sub(width(kind)));
+            let spans = vec![
+                Span::styled(format!("{mark}{item:>2} "), number_style),
+                Span::styled(format!("{kind}{pad} "), role_style),
+                Span::styled(
+                    format!("id {} · call_id ", crate::wire::item_id(id)),
+                    theme.muted(),
+                ),
+            ];
+            item += 1;
+            spans
+        } else if lines.is_empty() {
             prefix.clone()
         } else {
             vec![Span::raw(" ".repeat(indent))]
         };
-        let mut spans = lead;
-        spans.push(Span::styled("→ ", theme.muted()));
+        match provider {
+            Provider::Chat => spans.push(Span::styled("→ ", theme.muted())),
+            Provider::Anthropic => spans.push(Span::styled("→ tool_use ", theme.muted())),
+            Provider::Responses => {}
+        }
         spans.push(Span::styled(format!("{id} "), theme.call_id(&id.0)));
         let rest = format!("{} {}", call.tool, call.args_text());
         let used: usize = spans.iter().map(|s| s.width()).sum();

@@ -12,6 +12,7 @@ mod pairing;
 mod picker;
 mod quiz;
 pub mod text;
+mod wire;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -301,6 +302,7 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
     let scroll = app.scroll[panel.index()];
     match panel {
         Panel::Lanes => lanes::render(app, inner, scroll, buf),
+        Panel::Context if app.wire => wire::render(app, inner, scroll, buf),
         Panel::Context => context::render(app, inner, scroll, buf),
         Panel::Pairing => pairing::render(app, inner, scroll, buf),
         Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),

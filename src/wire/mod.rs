@@ -18,6 +18,15 @@
 //! `{"provider": "chat"|"responses"|"anthropic", "request": {…}, "response": {…}}`,
 //! and `--transcript` reads such a file back.
 
+mod body;
+pub mod tokens;
+
+pub use body::{
+    ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, Place, anthropic_block, fixed_tokens, item_id,
+    items, list_counts, list_key, message_tokens, model, place_all, rejection, reply, reply_tokens,
+    request, response, schema, status, tools,
+};
+
 use serde::{Deserialize, Serialize};
 
 /// The API a model call is sent to, in its wire shape.
@@ -54,6 +63,36 @@ impl Provider {
     }
 }
 
+/// One line of `export --format requests`: a model call as its provider
+/// received it and answered it.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Exchange {
+    pub provider: Provider,
+    pub request: serde_json::Value,
+    /// The response's HTTP status: 200, or 400 when the provider refused.
+    pub status: u16,
+    /// None where the run records no reply.
+    pub response: Option<serde_json::Value>,
+}
+
+/// Every model call of the trace, one JSON line each.
+pub fn write_requests(
+    trace: &crate::trace::Trace,
+    out: &mut (impl std::io::Write + ?Sized),
+) -> std::io::Result<()> {
+    for k in 0..trace.model_calls.len() {
+        let line = Exchange {
+            provider: trace.provider,
+            request: request(trace, k),
+            status: status(trace, k),
+            response: response(trace, k),
+        };
+        serde_json::to_writer(&mut *out, &line)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +106,38 @@ mod tests {
             assert_eq!(serde_json::to_value(p).unwrap(), serde_json::json!(name));
             let value = p.to_possible_value().unwrap();
             assert_eq!(value.get_name(), *name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod body_tests {
+    use super::*;
+    use crate::load::{CATALOG, load_as};
+    use crate::scenario::Lang;
+
+    /// The size the screen states for every model call is the length of
+    /// the body `request` builds, byte for byte, for every shipped lesson
+    /// in every provider and language.
+    #[test]
+    fn stated_sizes_are_the_bodies_lengths() {
+        for (name, _) in CATALOG {
+            for provider in Provider::ALL {
+                let loaded = load_as(name, Some(provider)).unwrap();
+                for lang in Lang::ALL {
+                    let trace = loaded.trace(lang);
+                    assert_eq!(trace.provider, provider);
+                    for (k, mc) in trace.model_calls.iter().enumerate() {
+                        let body = serde_json::to_vec(&request(trace, k)).unwrap();
+                        assert_eq!(
+                            mc.context_size,
+                            body.len(),
+                            "{name} {provider:?} {lang:?} call #{}",
+                            mc.number
+                        );
+                    }
+                }
+            }
         }
     }
 }

@@ -1,0 +1,245 @@
+//! The wire view of the context panel (`w`): the request body of the
+//! latest model call exactly as its provider receives it, pretty-printed,
+//! the items new since the call before marked `+`; once the model has
+//! answered, its response under it.
+//!
+//! Like the readable list, it is built from the newest item backwards and
+//! only as far as the panel shows, so a long run costs no more to draw.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use super::text::hanging;
+use crate::app::App;
+use crate::i18n;
+use crate::trace::Trace;
+use crate::wire::{self, Provider};
+
+pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+    let w = area.width as usize;
+    let h = area.height as usize;
+    let trace = app.trace();
+    let Some(index) = trace.steps[app.step].model_call else {
+        let line = Line::styled(
+            super::text::truncate(i18n::NOTHING_SENT.get(app.lang), w),
+            app.theme.title(),
+        );
+        super::draw_lines(&[line], area, buf);
+        return 0;
+    };
+    let top = heading(app, trace, index, w);
+    let room = h.saturating_sub(top.len());
+    let scroll = scroll as usize;
+    let (body, more) = body_lines(app, trace, index, w, room * 2 + scroll + 1);
+    let win = super::Window::from_end(body.len(), more, room, scroll);
+    super::draw_lines(&top, area, buf);
+    let list = Rect {
+        y: area.y + (top.len() as u16).min(area.height),
+        height: room as u16,
+        ..area
+    };
+    super::draw_window(app, &body, win, list, buf);
+    win.limit.min(super::MAX_SCROLL as usize) as u16
+}
+
+/// Which call, to which endpoint, how big.
+fn heading(app: &App, trace: &Trace, index: usize, w: usize) -> Vec<Line<'static>> {
+    let mc = &trace.model_calls[index];
+    let text = i18n::WIRE_HEADING.fill(
+        app.lang,
+        &[
+            ("number", &mc.number),
+            ("endpoint", &endpoint(trace.provider)),
+            ("bytes", &mc.context_size),
+        ],
+    );
+    hanging(vec![], &text, app.theme.title(), w)
+}
+
+/// The endpoint a provider's requests are posted to.
+fn endpoint(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Chat => "POST /v1/chat/completions",
+        Provider::Responses => "POST /v1/responses",
+        Provider::Anthropic => "POST /v1/messages",
+    }
+}
+
+/// The body's lines from its end backwards until `wanted` exist: the
+/// response (when the reply has come), the closing brackets, the newest
+/// items, and the fields before the list once every item is in. Returns
+/// whether older lines were left out.
+fn body_lines(
+    app: &App,
+    trace: &Trace,
+    index: usize,
+    w: usize,
+    wanted: usize,
+) -> (Vec<Line<'static>>, bool) {
+    let theme = app.theme;
+    let mc = &trace.model_calls[index];
+    let first_call = index == 0;
+    // Collected newest first, turned round at the end.
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    if let Some(reply) = reply_at(trace, index, app.step) {
+        let status = wire::status(trace, index);
+        let mut response = json_lines(&reply, 0, false, Style::new(), w);
+        response.reverse();
+        lines.extend(response);
+        let label = i18n::WIRE_RESPONSE.fill(app.lang, &[("status", &status)]);
+        lines.push(Line::styled(format!("── {label} "), theme.muted()));
+    }
+    lines.push(plain("}", w));
+    lines.push(plain("  ]", w));
+    let start = mc.context_start;
+    let mut i = mc.context_len;
+    let mut last = true;
+    while i > start && lines.len() < wanted {
+        // An Anthropic user message holds the results that join it.
+        let end = i;
+        i -= 1;
+        while i > start && trace.places.get(i).is_some_and(|p| p.joins()) {
+            i -= 1;
+        }
+        let new = (i..end).any(|k| trace.is_new(index, k));
+        let mut items = group_items(trace, i, end);
+        while let Some(item) = items.pop() {
+            let style = if new {
+                theme.new_message()
+            } else {
+                Style::new()
+            };
+            let mut block = json_lines(&item, 4, !last, style, w);
+            mark(&mut block, new, theme.new_message());
+            block.reverse();
+            lines.extend(block);
+            last = false;
+        }
+    }
+    let more = i > start;
+    if !more && lines.len() < wanted {
+        let mut head = head_lines(trace, index, !last, w);
+        mark(&mut head, first_call, theme.new_message());
+        head.reverse();
+        lines.extend(head);
+    }
+    lines.reverse();
+    (lines, more)
+}
+
+/// The response to model call `index`, once the step shown is past it.
+fn reply_at(trace: &Trace, index: usize, step: usize) -> Option<Value> {
+    let mc = &trace.model_calls[index];
+    (step > mc.step)
+        .then(|| wire::response(trace, index))
+        .flatten()
+}
+
+/// The items of the request's list made by messages `from..to` (one
+/// Anthropic user message and the results that join it, or one message).
+fn group_items(trace: &Trace, from: usize, to: usize) -> Vec<Value> {
+    let first = &trace.messages[from];
+    let mut items = wire::items(trace, first);
+    if trace.provider == Provider::Anthropic
+        && let Some(Value::Array(blocks)) = items.last_mut().map(|i| &mut i["content"])
+    {
+        blocks.extend(
+            trace.messages[from + 1..to]
+                .iter()
+                .map(wire::anthropic_block),
+        );
+    }
+    items
+}
+
+/// The fields before the list, the list's opening bracket, and what every
+/// request sends first in it (Chat's system message). Built only when the
+/// whole list is on the way, so the request is small enough to build.
+fn head_lines(trace: &Trace, index: usize, more: bool, w: usize) -> Vec<Line<'static>> {
+    let mc = &trace.model_calls[index];
+    let mut request = wire::request(trace, index);
+    let key = wire::list_key(trace.provider);
+    let messages: usize = trace.places[mc.context_start..mc.context_len]
+        .iter()
+        .map(|p| p.items as usize)
+        .sum();
+    let fixed: Vec<Value> = match request.as_object_mut().and_then(|o| o.remove(key)) {
+        Some(Value::Array(list)) => {
+            let n = list.len().saturating_sub(messages);
+            list.into_iter().take(n).collect()
+        }
+        _ => Vec::new(),
+    };
+    let text = serde_json::to_string_pretty(&request).unwrap_or_default();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.pop(); // the closing brace, which comes after the list
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let count = lines.len();
+    for (k, l) in lines.into_iter().enumerate() {
+        // The field before the list needs its comma.
+        let l = if k + 1 == count && k > 0 {
+            format!("{l},")
+        } else {
+            l.to_string()
+        };
+        out.extend(wrapped(&l, Style::new(), w));
+    }
+    out.extend(wrapped(&format!("  \"{key}\": ["), Style::new(), w));
+    let total = fixed.len();
+    for (k, item) in fixed.iter().enumerate() {
+        out.extend(json_lines(item, 4, k + 1 < total || more, Style::new(), w));
+    }
+    out
+}
+
+/// A value pretty-printed `indent` columns in, a comma after it when
+/// `comma`, each line wrapped to the panel.
+fn json_lines(
+    value: &Value,
+    indent: usize,
+    comma: bool,
+    style: Style,
+    w: usize,
+) -> Vec<Line<'static>> {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let pad = " ".repeat(indent);
+    let mut raw: Vec<String> = text.lines().map(|l| format!("{pad}{l}")).collect();
+    if comma && let Some(last) = raw.last_mut() {
+        last.push(',');
+    }
+    raw.iter().flat_map(|l| wrapped(l, style, w)).collect()
+}
+
+/// One line of JSON in the panel: two columns for the new-item mark, a
+/// long line wrapped under its own indentation.
+fn wrapped(line: &str, style: Style, w: usize) -> Vec<Line<'static>> {
+    let indent = line.len() - line.trim_start().len();
+    let prefix = vec![Span::raw(" ".repeat(2 + indent))];
+    hanging(prefix, line.trim_start(), style, w)
+}
+
+fn plain(line: &str, w: usize) -> Line<'static> {
+    wrapped(line, Style::new(), w)
+        .into_iter()
+        .next()
+        .unwrap_or_default()
+}
+
+/// Mark a new item's lines with `+` in the first column.
+fn mark(lines: &mut [Line<'static>], new: bool, style: Style) {
+    if !new {
+        return;
+    }
+    for line in lines.iter_mut() {
+        if let Some(first) = line.spans.first_mut()
+            && first.content.starts_with(' ')
+        {
+            let rest: String = first.content.chars().skip(1).collect();
+            *first = Span::raw(rest);
+            line.spans.insert(0, Span::styled("+", style));
+        }
+    }
+}

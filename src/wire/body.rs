@@ -1,0 +1,671 @@
+//! Request and response bodies, built from the trace in one provider's
+//! shape, and where each message of the trace sits in them.
+//!
+//! A body is built only when it is asked for (the wire view, `export
+//! --format requests`); what the screen needs at every step, the place and
+//! size of each message, is computed once per trace by `place_all`, so the
+//! size of every request is known without serialising it.
+
+use serde_json::{Map, Value, json};
+
+use super::{Provider, tokens};
+use crate::trace::{CallId, Message, Role, ToolCall, Trace};
+
+/// The model an OpenAI body names: the scripted model stands in for it.
+pub const OPENAI_MODEL: &str = "gpt-4.1";
+/// The model an Anthropic body names.
+pub const ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
+/// Anthropic requires `max_tokens` on every request.
+pub const MAX_TOKENS: u32 = 1024;
+
+/// Where one message of the trace sits in its provider's request list
+/// (`messages`, or `input` for Responses), and what it adds to the body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The 1-based number of its first item in the list (a Chat system
+    /// message is number 1).
+    pub number: u32,
+    /// How many items of the list it makes: a Responses reply makes one per
+    /// call (and one for its text); 0 when it joins the item before it (an
+    /// Anthropic `tool_result` in the user message that carries the others).
+    pub items: u32,
+    /// Bytes it adds to the body, not counting the comma before its first item.
+    pub bytes: usize,
+}
+
+impl Place {
+    /// Does it continue the item before it (Anthropic: one more block in the
+    /// same user message)?
+    pub fn joins(&self) -> bool {
+        self.items == 0
+    }
+}
+
+/// The model a trace's bodies name.
+pub fn model(trace: &Trace) -> &str {
+    match trace.provider {
+        Provider::Anthropic => ANTHROPIC_MODEL,
+        Provider::Chat | Provider::Responses => OPENAI_MODEL,
+    }
+}
+
+/// The `id` of the Responses `function_call` item that carries a call. The
+/// result names the call's `call_id`, never this id. Real ones are `fc_`
+/// and 48 hexadecimal digits; a lesson's numbered `call_3` gets `fc_3`.
+pub fn item_id(call: &CallId) -> String {
+    if let Some(n) = call.0.strip_prefix("call_")
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
+    {
+        return format!("fc_{n}");
+    }
+    let mut seed: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in call.0.bytes() {
+        seed ^= u64::from(byte);
+        seed = seed.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    let mut hex = String::with_capacity(51);
+    hex.push_str("fc_");
+    for _ in 0..3 {
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        hex.push_str(&format!("{z:016x}"));
+    }
+    hex
+}
+
+/// A tool's parameters as the JSON schema the host sends: a custom tool's
+/// own, else one string property per parameter, all required.
+pub fn schema(tool: &crate::trace::OfferedTool) -> Value {
+    if let Some(schema) = &tool.schema {
+        return schema.clone();
+    }
+    let properties: Map<String, Value> = tool
+        .params
+        .iter()
+        .map(|p| (p.clone(), json!({ "type": "string" })))
+        .collect();
+    json!({
+        "type": "object",
+        "properties": properties,
+        "required": tool.params,
+    })
+}
+
+/// The tool definitions as the provider receives them.
+pub fn tools(trace: &Trace) -> Value {
+    let defs = trace.tools.iter().map(|t| {
+        let parameters = schema(t);
+        match trace.provider {
+            Provider::Chat => json!({
+                "type": "function",
+                "function": {
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": parameters,
+                },
+            }),
+            Provider::Responses => json!({
+                "type": "function",
+                "name": t.name,
+                "description": t.description,
+                "parameters": parameters,
+                "strict": false,
+            }),
+            Provider::Anthropic => json!({
+                "name": t.name,
+                "description": t.description,
+                "input_schema": parameters,
+            }),
+        }
+    });
+    Value::Array(defs.collect())
+}
+
+/// The arguments as the model wrote them: the recorded JSON text where
+/// there is one, else the pairs as a JSON object of strings.
+fn arguments_text(call: &ToolCall) -> String {
+    match &call.raw_args {
+        Some(raw) => raw.clone(),
+        None => Value::Object(args_object(call)).to_string(),
+    }
+}
+
+fn args_object(call: &ToolCall) -> Map<String, Value> {
+    call.args
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect()
+}
+
+/// Anthropic's `input` is an object. Arguments that are not a JSON object
+/// (a reply cut short) are wrapped in one under a key that says so, as
+/// Anthropic's docs suggest for invalid JSON sent back.
+fn input_object(call: &ToolCall) -> Value {
+    match &call.raw_args {
+        Some(raw) => match serde_json::from_str::<Value>(raw) {
+            Ok(v @ Value::Object(_)) => v,
+            _ => json!({ "INVALID_JSON": raw }),
+        },
+        None => Value::Object(args_object(call)),
+    }
+}
+
+fn call_of<'a>(trace: &'a Trace, id: &CallId) -> Option<&'a ToolCall> {
+    trace.call(id)
+}
+
+/// The items one message makes in a Chat or Responses list, or its one
+/// Anthropic message (for a message that starts one).
+pub fn items(trace: &Trace, m: &Message) -> Vec<Value> {
+    match trace.provider {
+        Provider::Chat => vec![chat_message(trace, m)],
+        Provider::Responses => responses_items(trace, m),
+        Provider::Anthropic => vec![anthropic_message(trace, m)],
+    }
+}
+
+fn chat_message(trace: &Trace, m: &Message) -> Value {
+    match m.role {
+        Role::User => json!({ "role": "user", "content": m.text }),
+        Role::Tool => json!({
+            "role": "tool",
+            "tool_call_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
+            "content": m.text,
+        }),
+        Role::Assistant => {
+            let mut o = Map::new();
+            o.insert("role".into(), "assistant".into());
+            let content = if m.text.is_empty() && !m.calls.is_empty() {
+                Value::Null
+            } else {
+                Value::String(m.text.clone())
+            };
+            o.insert("content".into(), content);
+            if !m.calls.is_empty() {
+                let calls: Vec<Value> = m
+                    .calls
+                    .iter()
+                    .filter_map(|id| call_of(trace, id))
+                    .map(|c| {
+                        json!({
+                            "id": c.id.0,
+                            "type": "function",
+                            "function": { "name": c.tool, "arguments": arguments_text(c) },
+                        })
+                    })
+                    .collect();
+                o.insert("tool_calls".into(), Value::Array(calls));
+            }
+            Value::Object(o)
+        }
+    }
+}
+
+fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
+    match m.role {
+        Role::User => vec![json!({ "role": "user", "content": m.text })],
+        Role::Tool => vec![json!({
+            "type": "function_call_output",
+            "call_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
+            "output": m.text,
+        })],
+        Role::Assistant => {
+            let mut items = Vec::new();
+            if !m.text.is_empty() || m.calls.is_empty() {
+                items.push(json!({ "role": "assistant", "content": m.text }));
+            }
+            items.extend(
+                m.calls
+                    .iter()
+                    .filter_map(|id| call_of(trace, id))
+                    .map(|c| function_call(c, false)),
+            );
+            items
+        }
+    }
+}
+
+/// A Responses `function_call` item; an output item also has a status.
+fn function_call(c: &ToolCall, output: bool) -> Value {
+    let mut item = json!({
+        "type": "function_call",
+        "id": item_id(&c.id),
+        "call_id": c.id.0,
+        "name": c.tool,
+        "arguments": arguments_text(c),
+    });
+    if output {
+        item["status"] = "completed".into();
+    }
+    item
+}
+
+/// An Anthropic message that starts an item: the task or a host's text (a
+/// string), a reply (text and `tool_use` blocks), or the user message that
+/// carries tool results (its first block).
+fn anthropic_message(trace: &Trace, m: &Message) -> Value {
+    match m.role {
+        Role::User => json!({ "role": "user", "content": m.text }),
+        Role::Tool => json!({ "role": "user", "content": [anthropic_block(m)] }),
+        Role::Assistant => json!({ "role": "assistant", "content": reply_blocks(trace, m) }),
+    }
+}
+
+fn reply_blocks(trace: &Trace, m: &Message) -> Vec<Value> {
+    let mut blocks = Vec::new();
+    if !m.text.is_empty() || m.calls.is_empty() {
+        blocks.push(json!({ "type": "text", "text": m.text }));
+    }
+    blocks.extend(m.calls.iter().filter_map(|id| call_of(trace, id)).map(
+        |c| json!({ "type": "tool_use", "id": c.id.0, "name": c.tool, "input": input_object(c) }),
+    ));
+    blocks
+}
+
+/// A message's block inside an Anthropic user message: a `tool_result`
+/// (with `is_error: true` when it failed), or a host's text after them.
+pub fn anthropic_block(m: &Message) -> Value {
+    match m.role {
+        Role::Tool => {
+            let mut block = json!({
+                "type": "tool_result",
+                "tool_use_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
+                "content": m.text,
+            });
+            if m.is_error {
+                block["is_error"] = true.into();
+            }
+            block
+        }
+        Role::User | Role::Assistant => json!({ "type": "text", "text": m.text }),
+    }
+}
+
+/// The request body with its list empty but for what every call sends
+/// first (a Chat system message): model, system, tools.
+fn envelope(trace: &Trace) -> (Value, usize) {
+    let mut o = Map::new();
+    o.insert("model".into(), model(trace).into());
+    let system = trace.system.as_deref().filter(|s| !s.is_empty());
+    let mut fixed = Vec::new();
+    match trace.provider {
+        Provider::Chat => {
+            if let Some(s) = system {
+                fixed.push(json!({ "role": "system", "content": s }));
+            }
+        }
+        Provider::Responses => {
+            if let Some(s) = system {
+                o.insert("instructions".into(), s.into());
+            }
+        }
+        Provider::Anthropic => {
+            o.insert("max_tokens".into(), MAX_TOKENS.into());
+            if let Some(s) = system {
+                o.insert("system".into(), s.into());
+            }
+        }
+    }
+    if !trace.tools.is_empty() {
+        o.insert("tools".into(), tools(trace));
+    }
+    let n = fixed.len();
+    o.insert(list_key(trace.provider).into(), Value::Array(fixed));
+    (Value::Object(o), n)
+}
+
+/// The name of the request's list of messages or items.
+pub fn list_key(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Chat | Provider::Anthropic => "messages",
+        Provider::Responses => "input",
+    }
+}
+
+/// The request body of model call `index` (into `trace.model_calls`), as
+/// its provider receives it.
+pub fn request(trace: &Trace, index: usize) -> Value {
+    let mc = &trace.model_calls[index];
+    let (mut body, _) = envelope(trace);
+    let key = list_key(trace.provider);
+    let mut list = match body[key].take() {
+        Value::Array(a) => a,
+        _ => Vec::new(),
+    };
+    let context = mc.context_start..mc.context_len;
+    for i in context {
+        let m = &trace.messages[i];
+        let joins = trace.places.get(i).is_some_and(Place::joins) && i > mc.context_start;
+        if joins && let Some(Value::Array(blocks)) = list.last_mut().map(|l| &mut l["content"]) {
+            blocks.push(anthropic_block(m));
+            continue;
+        }
+        list.extend(items(trace, m));
+    }
+    body[key] = Value::Array(list);
+    body
+}
+
+/// The reply message to model call `index`, if the model replied.
+pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
+    let mc = &trace.model_calls[index];
+    let end = trace
+        .model_calls
+        .get(index + 1)
+        .map_or(trace.messages.len(), |next| next.context_len);
+    trace.messages[mc.context_len.min(end)..end]
+        .iter()
+        .find(|m| m.role == Role::Assistant)
+}
+
+/// The response to model call `index`, as its provider sends it (not
+/// streamed); the body of a 400 when the provider refused the request
+/// (`status`); None when the run records no reply.
+pub fn response(trace: &Trace, index: usize) -> Option<Value> {
+    use crate::trace::StepKind;
+    let mc = &trace.model_calls[index];
+    let rejected = trace.steps.get(mc.step + 1).and_then(|s| match &s.kind {
+        StepKind::Rejected { number, error, .. } if *number == mc.number => Some(error.clone()),
+        _ => None,
+    });
+    if let Some(error) = rejected {
+        // The body of the 400, in the provider's error shape.
+        let message = error
+            .strip_prefix("400 invalid_request_error: ")
+            .unwrap_or(&error);
+        return Some(match trace.provider {
+            Provider::Anthropic => json!({
+                "type": "error",
+                "error": { "type": "invalid_request_error", "message": message },
+            }),
+            Provider::Chat | Provider::Responses => json!({
+                "error": {
+                    "message": message,
+                    "type": "invalid_request_error",
+                    "param": list_key(trace.provider),
+                    "code": null,
+                }
+            }),
+        });
+    }
+    let m = reply(trace, index)?;
+    let n = mc.number;
+    let input = mc.context_tokens;
+    let output = mc.tokens;
+    let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
+    Some(match trace.provider {
+        Provider::Chat => {
+            let message = chat_message(trace, m);
+            json!({
+                "id": format!("chatcmpl-{n}"),
+                "object": "chat.completion",
+                "created": 0,
+                "model": model(trace),
+                "choices": [{
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": if calls.is_empty() { "stop" } else { "tool_calls" },
+                    "logprobs": null,
+                }],
+                "usage": {
+                    "prompt_tokens": input,
+                    "completion_tokens": output,
+                    "total_tokens": input + output,
+                },
+            })
+        }
+        Provider::Responses => {
+            let mut output_items = Vec::new();
+            if !m.text.is_empty() || calls.is_empty() {
+                output_items.push(json!({
+                    "type": "message",
+                    "id": format!("msg_{n}"),
+                    "status": "completed",
+                    "role": "assistant",
+                    "content": [{ "type": "output_text", "text": m.text, "annotations": [] }],
+                }));
+            }
+            output_items.extend(calls.iter().map(|c| function_call(c, true)));
+            json!({
+                "id": format!("resp_{n}"),
+                "object": "response",
+                "created_at": 0,
+                "status": "completed",
+                "model": model(trace),
+                "output": output_items,
+                "usage": {
+                    "input_tokens": input,
+                    "output_tokens": output,
+                    "total_tokens": input + output,
+                },
+            })
+        }
+        Provider::Anthropic => json!({
+            "id": format!("msg_{n}"),
+            "type": "message",
+            "role": "assistant",
+            "model": model(trace),
+            "content": reply_blocks(trace, m),
+            "stop_reason": if calls.is_empty() { "end_turn" } else { "tool_use" },
+            "stop_sequence": null,
+            "usage": { "input_tokens": input, "output_tokens": output },
+        }),
+    })
+}
+
+fn json_len(v: &Value) -> usize {
+    // Compact, as the SDKs send it; a `Value` always serialises.
+    serde_json::to_vec(v).map_or(0, |b| b.len())
+}
+
+/// Where each message sits in its provider's requests, and each model
+/// call's body in bytes and tokens; set once, when a run is recorded.
+///
+/// A request's list restarts where the host's compacted copy starts.
+pub fn place_all(trace: &mut Trace) {
+    let provider = trace.provider;
+    let (envelope, fixed) = envelope(trace);
+    let envelope_bytes = json_len(&envelope);
+    let starts: Vec<usize> = trace.compactions.iter().map(|c| c.start).collect();
+    let mut places = Vec::with_capacity(trace.messages.len());
+    let mut number = fixed as u32 + 1;
+    // Anthropic: the user message now open holds tool results, so a result
+    // (or the host's text after them) joins it.
+    let mut results_open = false;
+    for (i, m) in trace.messages.iter().enumerate() {
+        if i == 0 || starts.contains(&i) {
+            number = fixed as u32 + 1;
+            results_open = false;
+        }
+        let place = match provider {
+            Provider::Anthropic => {
+                let joins = results_open && matches!(m.role, Role::Tool | Role::User);
+                if joins {
+                    // Results first: once the host's text follows, a later
+                    // result starts a new user message.
+                    results_open = m.role == Role::Tool;
+                    Place {
+                        number: number - 1,
+                        items: 0,
+                        bytes: 1 + json_len(&anthropic_block(m)),
+                    }
+                } else {
+                    results_open = m.role == Role::Tool;
+                    let bytes = json_len(&anthropic_message(trace, m));
+                    Place {
+                        number,
+                        items: 1,
+                        bytes,
+                    }
+                }
+            }
+            Provider::Chat | Provider::Responses => {
+                let items = items(trace, m);
+                let bytes = items.iter().map(json_len).sum::<usize>() + items.len() - 1;
+                Place {
+                    number,
+                    items: items.len() as u32,
+                    bytes,
+                }
+            }
+        };
+        number += place.items;
+        places.push(place);
+    }
+    trace.places = places;
+    let fixed_tokens = fixed_tokens(trace);
+    for k in 0..trace.model_calls.len() {
+        let mc = &trace.model_calls[k];
+        let context = &trace.places[mc.context_start..mc.context_len];
+        // Messages that start items; a message's own items are separated
+        // within its `bytes`.
+        let starts = context.iter().filter(|p| !p.joins()).count();
+        let bytes: usize = context.iter().map(|p| p.bytes).sum();
+        // Commas between messages' items: after what every call sends
+        // first, one before each message; else one fewer.
+        let commas = if fixed > 0 {
+            starts
+        } else {
+            starts.saturating_sub(1)
+        };
+        let tools_bytes = if trace.tools.is_empty() {
+            0
+        } else {
+            json_len(&tools(trace))
+        };
+        let message_tokens: usize = trace.messages[mc.context_start..mc.context_len]
+            .iter()
+            .map(|m| m.tokens)
+            .sum();
+        let mc = &mut trace.model_calls[k];
+        mc.context_size = mc.recorded_size.unwrap_or(envelope_bytes + bytes + commas);
+        mc.tools_size = tools_bytes;
+        mc.context_tokens = fixed_tokens + message_tokens;
+    }
+    for s in 0..trace.steps.len() {
+        if let Some(k) = trace.steps[s].model_call {
+            trace.steps[s].counters.context_size = trace.model_calls[k].context_size;
+        }
+    }
+}
+
+/// Tokens every request carries whatever its messages: the system prompt,
+/// the tool definitions and the reply priming.
+pub fn fixed_tokens(trace: &Trace) -> usize {
+    let system = trace
+        .system
+        .as_deref()
+        .map_or(0, |s| tokens::count(s) + tokens::PER_MESSAGE);
+    let tools = if trace.tools.is_empty() {
+        0
+    } else {
+        tokens::count(&tools(trace).to_string())
+    };
+    system + tools + tokens::REPLY_PRIMING
+}
+
+/// A message's tokens: its text, its calls' names, ids and arguments, the
+/// id it answers, and the per-message overhead.
+pub fn message_tokens(m: &Message, calls: &[&ToolCall]) -> usize {
+    let mut n = tokens::PER_MESSAGE + tokens::count(&m.text);
+    if let Some(id) = &m.call_id {
+        n += tokens::count(&id.0);
+    }
+    for c in calls {
+        n += tokens::count(&c.id.0) + tokens::count(&c.tool) + tokens::count(&arguments_text(c));
+    }
+    n
+}
+
+/// Tokens of a reply the model generates (the inner loop): its text and
+/// its calls.
+pub fn reply_tokens(text: &str, calls: &[&ToolCall]) -> usize {
+    tokens::count(text)
+        + calls
+            .iter()
+            .map(|c| tokens::count(&c.tool) + tokens::count(&arguments_text(c)) + 1)
+            .sum::<usize>()
+}
+
+/// How many items the list of model call `index`'s request holds (Chat's
+/// system message counted), and how many of them are new since the call
+/// before: an Anthropic user message is new if any block in it is.
+pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
+    let mc = &trace.model_calls[index];
+    let fixed = usize::from(
+        trace.provider == Provider::Chat && trace.system.as_deref().is_some_and(|s| !s.is_empty()),
+    );
+    let mut items = fixed;
+    let mut new = 0;
+    let mut starter_new = false;
+    for i in mc.context_start..mc.context_len {
+        let place = trace.places.get(i).copied().unwrap_or_default();
+        let is_new = trace.is_new(index, i);
+        items += place.items as usize;
+        if place.joins() {
+            if is_new && !starter_new {
+                new += 1;
+                starter_new = true;
+            }
+        } else {
+            starter_new = is_new;
+            if is_new {
+                new += place.items as usize;
+            }
+        }
+    }
+    (items, new)
+}
+
+/// The 400 a provider answers when the request holds tool calls without
+/// their results, in the provider's own words (as its API returns them):
+/// Chat names every id; Responses the first; Anthropic the index of the
+/// assistant message in `messages` and every id.
+pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
+    let ids = unanswered
+        .iter()
+        .map(|c| c.0.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match trace.provider {
+        Provider::Chat => format!(
+            "400 invalid_request_error: An assistant message with 'tool_calls' must be followed by \
+             tool messages responding to each 'tool_call_id'. The following tool_call_ids did not \
+             have response messages: {ids}"
+        ),
+        Provider::Responses => format!(
+            "400 invalid_request_error: No tool output found for function call {}.",
+            unanswered.first().map_or("", |c| c.0.as_str())
+        ),
+        Provider::Anthropic => {
+            place_all(trace);
+            let holder = trace
+                .messages
+                .iter()
+                .zip(&trace.places)
+                .rev()
+                .find(|(m, _)| m.calls.iter().any(|c| unanswered.contains(c)))
+                .map_or(0, |(_, p)| p.number.saturating_sub(1));
+            format!(
+                "400 invalid_request_error: messages.{holder}: `tool_use` ids were found without \
+                 `tool_result` blocks immediately after: {ids}. Each `tool_use` block must have a \
+                 corresponding `tool_result` block in the next message."
+            )
+        }
+    }
+}
+
+/// The HTTP status of model call `index`'s response: 400 when the
+/// provider refused the request, else 200.
+pub fn status(trace: &Trace, index: usize) -> u16 {
+    use crate::trace::StepKind;
+    let mc = &trace.model_calls[index];
+    match trace.steps.get(mc.step + 1).map(|s| &s.kind) {
+        Some(StepKind::Rejected { number, .. }) if *number == mc.number => 400,
+        _ => 200,
+    }
+}

@@ -1,0 +1,131 @@
+//! The wire: every shipped lesson, as each provider receives it, written by
+//! `export --format requests` and read back with `--transcript`, gives the
+//! same model calls, replies, calls and pairing as the lesson.
+
+mod common;
+
+use agent_loop_sim::load::{CATALOG, load_as};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::trace::{StepKind, Trace};
+use agent_loop_sim::transcript;
+use agent_loop_sim::wire::{self, Provider};
+
+/// What the round trip must keep: model calls, replies, a rejection, and
+/// for each call its id, its tool, and the result a request sent under its
+/// id (whether one was sent, whether it was marked failed). A harness that
+/// files a result under the wrong id shows as that id answered: the wire
+/// cannot tell, which is why pairing by id matters.
+#[derive(Debug, PartialEq)]
+struct Shape {
+    model_calls: usize,
+    replies: usize,
+    rejected: bool,
+    calls: Vec<(String, String, bool, bool)>,
+}
+
+fn shape(trace: &Trace, marks_errors: bool) -> Shape {
+    let sent_to = trace.model_calls.last().map_or(0, |mc| mc.context_len);
+    let answer = |id: &str| {
+        trace.messages[..sent_to]
+            .iter()
+            .find(|m| m.call_id.as_ref().is_some_and(|c| c.0 == id))
+    };
+    Shape {
+        model_calls: trace.model_calls.len(),
+        replies: trace
+            .steps
+            .iter()
+            .filter(|s| matches!(s.kind, StepKind::Proposes { .. } | StepKind::Answers { .. }))
+            .count(),
+        rejected: trace
+            .steps
+            .iter()
+            .any(|s| matches!(s.kind, StepKind::Rejected { .. })),
+        calls: trace
+            .calls
+            .iter()
+            .map(|c| {
+                let answer = answer(&c.id.0);
+                (
+                    c.id.0.clone(),
+                    c.tool.clone(),
+                    answer.is_some(),
+                    // Only Anthropic's request marks a failed result
+                    // (`is_error`); Chat and Responses carry it as text.
+                    marks_errors && answer.is_some_and(|m| m.is_error),
+                )
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn every_lesson_round_trips_through_its_requests_in_every_provider() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("wire-round-trip");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for (name, _) in CATALOG {
+        for provider in Provider::ALL {
+            let loaded = load_as(name, Some(provider)).unwrap();
+            let lesson = loaded.trace(Lang::En);
+            let path = dir.join(format!("{name}.{}.requests.jsonl", provider.code()));
+            let mut file = std::fs::File::create(&path).unwrap();
+            wire::write_requests(lesson, &mut file).unwrap();
+            drop(file);
+            let opened = transcript::open(path.to_str().unwrap(), None)
+                .unwrap_or_else(|e| panic!("{name} as {provider:?}: {e}"));
+            let replayed = opened.loaded.trace(Lang::En);
+            assert_eq!(replayed.provider, provider, "{name}");
+            let marks = provider == Provider::Anthropic;
+            let (want, got) = (shape(lesson, marks), shape(replayed, marks));
+            assert_eq!(
+                (got.model_calls, got.replies, got.rejected),
+                (want.model_calls, want.replies, want.rejected),
+                "{name} as {provider:?}: model calls, replies, rejection"
+            );
+            assert_eq!(
+                got.calls, want.calls,
+                "{name} as {provider:?}: calls and pairing"
+            );
+            // The recorded bodies are drawn at their size.
+            for (a, b) in lesson.model_calls.iter().zip(&replayed.model_calls) {
+                assert_eq!(
+                    a.context_size, b.context_size,
+                    "{name} as {provider:?} call #{}",
+                    a.number
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, CATALOG.len() * 3);
+}
+
+/// Every lesson's first model call sends a system prompt, and its tools as
+/// JSON schemas: the body says so, and the stated size counts them.
+#[test]
+fn every_request_sends_the_tools_as_schemas() {
+    for (name, _) in CATALOG {
+        for provider in Provider::ALL {
+            let loaded = load_as(name, Some(provider)).unwrap();
+            let trace = loaded.trace(Lang::En);
+            let body = wire::request(trace, 0);
+            let tools = body["tools"].as_array().cloned().unwrap_or_default();
+            assert_eq!(tools.len(), trace.tools.len(), "{name} {provider:?}");
+            for tool in &tools {
+                let schema = match provider {
+                    Provider::Chat => &tool["function"]["parameters"],
+                    Provider::Responses => &tool["parameters"],
+                    Provider::Anthropic => &tool["input_schema"],
+                };
+                assert_eq!(schema["type"], "object", "{name} {provider:?}: {tool}");
+            }
+            let sent = serde_json::to_vec(&body).unwrap().len();
+            assert_eq!(
+                trace.model_calls[0].context_size, sent,
+                "{name} {provider:?}"
+            );
+            assert!(trace.model_calls[0].tools_size > 0 || tools.is_empty());
+        }
+    }
+}
