@@ -69,6 +69,24 @@ pub enum Action {
     /// Enter in the picker: open the highlighted lesson at step 1, or go
     /// back to the open one where it was.
     Open,
+    /// `/`: start typing a search (`crate::find`).
+    SearchStart,
+    /// A character typed into the search.
+    SearchInput(char),
+    SearchBackspace,
+    /// Enter: search, and go to the first match from here on.
+    SearchDone,
+    /// Esc while typing: no search.
+    SearchCancel,
+    /// `n` / `N`: the next / previous match.
+    NextMatch,
+    PrevMatch,
+    /// `m` / `M`: the next / previous model call.
+    NextModelCall,
+    PrevModelCall,
+    /// `e` / `E`: the next / previous error or warning.
+    NextTrouble,
+    PrevTrouble,
 }
 
 /// The panels that can take focus, in Tab order.
@@ -145,6 +163,8 @@ pub struct App {
     /// Another run to show beside this one (`--compare`, or the scenario's
     /// correct twin, offered by `a` and opened by `c`).
     pub compare: Option<Comparison>,
+    /// The search typed with `/`, and the steps it matches.
+    pub search: crate::find::Search,
 }
 
 impl App {
@@ -171,6 +191,7 @@ impl App {
             quiz: Quiz::default(),
             picker: Picker::default(),
             compare: None,
+            search: crate::find::Search::default(),
         }
         .with_twin()
     }
@@ -196,6 +217,7 @@ impl App {
         self.unfold = false;
         self.overlay = None;
         self.pending_digit = None;
+        self.search = crate::find::Search::default();
         // A new lesson starts a new quiz: the answers were about the old one.
         let quiz_on = self.quiz.on;
         self.quiz = Quiz::default();
@@ -333,6 +355,16 @@ impl App {
         true
     }
 
+    /// The steps the search matches, found again when the language changed
+    /// (the titles and explanations are in it).
+    fn find_matches(&mut self) {
+        if self.search.query.trim().is_empty() || self.search.lang == Some(self.lang) {
+            return;
+        }
+        self.search.matches = crate::find::matches(self.trace(), &self.search.query);
+        self.search.lang = Some(self.lang);
+    }
+
     fn close_question(&mut self) {
         self.quiz.asking = None;
         self.quiz.hint = false;
@@ -385,7 +417,17 @@ pub fn update(app: &mut App, action: Action) {
             }
             Action::Tick | Action::Zoom => return,
             // Moving elsewhere closes it unanswered.
-            Action::Prev | Action::First | Action::Last | Action::GoTo(_) => app.close_question(),
+            Action::Prev
+            | Action::First
+            | Action::Last
+            | Action::GoTo(_)
+            | Action::SearchDone
+            | Action::NextMatch
+            | Action::PrevMatch
+            | Action::NextModelCall
+            | Action::PrevModelCall
+            | Action::NextTrouble
+            | Action::PrevTrouble => app.close_question(),
             Action::Back if app.overlay.is_none() => {
                 app.close_question();
                 return;
@@ -400,16 +442,19 @@ pub fn update(app: &mut App, action: Action) {
         Action::Last => app.go(app.last()),
         Action::GoTo(step) => app.go(step),
         Action::Jump(digit) => {
+            // Digits typed in a row make one step number (1 5 0 → 150),
+            // as long as it names a step; a 0 alone names none.
             let steps = app.steps();
-            match pending.map(|first| first * 10 + digit) {
-                Some(n) if n <= steps => app.go(n - 1),
-                _ => {
-                    app.go(digit.saturating_sub(1));
-                    // Wait for a second digit only where it can make a step.
-                    if digit * 10 <= steps {
-                        app.pending_digit = Some(digit);
-                    }
-                }
+            let n = match pending.map(|before| before * 10 + digit) {
+                Some(n) if n <= steps => n,
+                _ => digit,
+            };
+            if n > 0 {
+                app.go(n - 1);
+            }
+            // Wait for another digit only where it can still make a step.
+            if n > 0 && n * 10 <= steps {
+                app.pending_digit = Some(n);
             }
         }
         Action::TogglePlay => {
@@ -543,6 +588,44 @@ pub fn update(app: &mut App, action: Action) {
         Action::Answer(n) => app.answer(n),
         // Only the picker opens (`picker_update`).
         Action::Open => {}
+        Action::SearchStart => {
+            app.search = crate::find::Search {
+                typing: true,
+                ..Default::default()
+            };
+            app.playing = false;
+        }
+        Action::SearchInput(c) => app.search.query.push(c),
+        Action::SearchBackspace => {
+            app.search.query.pop();
+        }
+        Action::SearchCancel => app.search = crate::find::Search::default(),
+        Action::SearchDone => {
+            app.search.typing = false;
+            app.find_matches();
+            // The first match from here on (this step included).
+            if let Some(to) = app.search.next(app.step.wrapping_sub(1), true) {
+                app.go(to);
+            }
+        }
+        Action::NextMatch | Action::PrevMatch => {
+            app.find_matches();
+            if let Some(to) = app.search.next(app.step, action == Action::NextMatch) {
+                app.go(to);
+            }
+        }
+        Action::NextModelCall | Action::PrevModelCall => {
+            let forward = action == Action::NextModelCall;
+            if let Some(to) = crate::find::model_call(app.trace(), app.step, forward) {
+                app.go(to);
+            }
+        }
+        Action::NextTrouble | Action::PrevTrouble => {
+            let forward = action == Action::NextTrouble;
+            if let Some(to) = crate::find::trouble(app.trace(), app.step, forward) {
+                app.go(to);
+            }
+        }
         Action::TogglePicker => {
             toggle_overlay(app, Overlay::Picker);
             if app.overlay == Some(Overlay::Picker) {

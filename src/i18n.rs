@@ -171,6 +171,9 @@ catalogue! {
     APPENDED_AFTER_END = ["最后一次调用之后追加：循环已结束，不会发送", "Added after the last call: never sent"];
     DISK = ["磁盘（模型从未直接看到）", "Disk (not sent to the model)"];
     NONE = ["无", "none"];
+    /// Where a replayed file is silent: never "none".
+    NOT_RECORDED = ["文件未记录", "not recorded"];
+    WRITES_UNKNOWN = ["未知", "unknown"];
     MORE_FILES = ["另有 {n} 个", "+{n} more"];
     NO_CALLS = ["还没有工具调用。", "No tool calls yet."];
     ENVIRONMENT = ["环境", "Environment"];
@@ -581,6 +584,12 @@ catalogue! {
         "作答之前先隐藏：这里会直接列出自上次模型调用以来追加的消息，也就是问题的答案。",
         "Hidden until you answer: this panel lists the messages appended since the last model call, which is the question's answer.",
     ];
+    /// The search (`/`), in the header and while typing.
+    SEARCH_MATCH = ["“{query}” 第 {k}/{n} 处", "\"{query}\" match {k}/{n}"];
+    SEARCH_ELSEWHERE = ["“{query}” 共 {n} 处（n 下一处）", "\"{query}\": {n} matches (n for the next)"];
+    SEARCH_NONE = ["“{query}” 没有找到", "\"{query}\": no match"];
+    SEARCH_PROMPT = ["搜索：", "search: "];
+    SEARCH_KEYS = ["Enter 搜索 · Esc 取消", "Enter searches · Esc cancels"];
     QUIZ_HINT_CLOSE = ["关闭问题", "close"];
     // Esc in the footer of an overlay or the picker.
     HINT_CLOSE = ["关闭", "close"];
@@ -900,8 +909,15 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
     let sent = step.model_call.map(|i| &trace.model_calls[i]);
     let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
         CALLS_REJECTED.fill(lang, &[("used", &c.model_calls), ("budget", &trace.budget)])
+    } else if trace.recorded.is_some() {
+        // A replayed run had no budget the file records.
+        c.model_calls.to_string()
     } else {
         format!("{}/{}", c.model_calls, trace.budget)
+    };
+    let writes = match &trace.recorded {
+        Some(r) if !r.writes => WRITES_UNKNOWN.get(lang).to_string(),
+        _ => c.writes.to_string(),
     };
     let runs = match c.host_checks {
         0 => c.tool_runs.to_string(),
@@ -917,7 +933,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
     let Some(mc) = sent else {
         return COUNTERS_NOTHING_SENT.fill(
             lang,
-            &[("calls", &calls), ("runs", &runs), ("writes", &c.writes)],
+            &[("calls", &calls), ("runs", &runs), ("writes", &writes)],
         );
     };
     let template = match detail {
@@ -930,7 +946,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
         &[
             ("calls", &calls),
             ("runs", &runs),
-            ("writes", &c.writes),
+            ("writes", &writes),
             ("number", &mc.number),
             ("chars", &mc.context_size),
             ("tokens", &mc.context_tokens),
@@ -1127,10 +1143,10 @@ fn join_ids(ids: &[crate::trace::CallId]) -> String {
 }
 
 /// "call_1 read_file" for one call, "call_1, call_2" for several.
-fn calls_named(trace: &Trace, calls: &[CallId]) -> String {
+fn calls_named(trace: &Trace, calls: &[CallId], index: usize) -> String {
     match calls {
         [one] => trace
-            .call(one)
+            .call_at(one, index)
             .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
         many => join_ids(many),
     }
@@ -1144,7 +1160,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
         StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
         StepKind::Proposes { calls, .. } => {
-            let what = calls_named(trace, calls);
+            let what = calls_named(trace, calls, index);
             match calls.len() {
                 1 => TITLE_PROPOSES_ONE.fill(lang, &[("what", &what)]),
                 n => TITLE_PROPOSES_MANY.fill(lang, &[("n", &n), ("what", &what)]),
@@ -1159,13 +1175,13 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             Verdict::AwaitsApproval => TITLE_ASKS_USER.fill(lang, &[("call", call)]),
         },
         StepKind::Executes { calls } => {
-            let what = calls_named(trace, calls);
+            let what = calls_named(trace, calls, index);
             match calls.len() {
                 1 => TITLE_EXECUTES_ONE.fill(lang, &[("what", &what)]),
                 _ => TITLE_EXECUTES_MANY.fill(lang, &[("what", &what)]),
             }
         }
-        StepKind::ResultArrives { call } => result_title(trace, call, lang),
+        StepKind::ResultArrives { call } => result_title(trace, call, index, lang),
         StepKind::Replays { call, op, conflict } => {
             let template = if *conflict {
                 TITLE_OP_CONFLICT
@@ -1237,8 +1253,8 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
     title
 }
 
-fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
-    let Some(call) = trace.call(id) else {
+fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String {
+    let Some(call) = trace.call_at(id, index) else {
         return RESULT_ORPHAN.fill(lang, &[("id", id)]);
     };
     match (call.pairing(), call.outcome()) {
@@ -1251,6 +1267,17 @@ fn result_title(trace: &Trace, id: &CallId, lang: Lang) -> String {
         (_, Some(Outcome::Error)) => RESULT_ERROR.fill(lang, &[("id", id)]),
         _ => RESULT_PAIRED.fill(lang, &[("id", id)]),
     }
+}
+
+/// The position of a step of `trace.steps` (borrowed from it), if it is one.
+fn step_index(trace: &Trace, step: &Step) -> Option<usize> {
+    let offset = (step as *const Step as usize).checked_sub(trace.steps.as_ptr() as usize)?;
+    let i = offset / std::mem::size_of::<Step>().max(1);
+    trace
+        .steps
+        .get(i)
+        .filter(|s| std::ptr::eq(*s, step))
+        .map(|_| i)
 }
 
 /// The words beside a step's arrow in the lanes.
@@ -1270,6 +1297,12 @@ pub fn arrow_label_short(trace: &Trace, step: &Step) -> Option<String> {
 
 pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     let lang = trace.lang;
+    // Which step this is, for an id a transcript reuses in a later turn.
+    let index = step_index(trace, step);
+    let call_of = |id: &CallId| match index {
+        Some(i) => trace.call_at(id, i),
+        None => trace.call(id),
+    };
     match &step.kind {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::ModelCall { number } => {
@@ -1293,11 +1326,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
                 .iter()
-                .map(|id| {
-                    trace
-                        .call(id)
-                        .map_or(id.0.clone(), |c| format!("{id} {}", c.tool))
-                })
+                .map(|id| call_of(id).map_or(id.0.clone(), |c| format!("{id} {}", c.tool)))
                 .collect();
             ARROW_PROPOSED.fill(lang, &[("what", &what.join(", "))])
         }
@@ -1311,7 +1340,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         },
         StepKind::Executes { calls } => ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))]),
         StepKind::ResultArrives { call } => {
-            let Some(c) = trace.call(call) else {
+            let Some(c) = call_of(call) else {
                 return ARROW_ORPHAN.fill(lang, &[("call", call)]);
             };
             let text = c

@@ -15,7 +15,7 @@ pub enum Key {
     Code(KeyCode),
     Char(char),
     Ctrl(char),
-    /// 1–9: jump to that step.
+    /// 0–9: digits typed in a row make a step number to jump to.
     Digits,
     /// 1–4: a choice of the open question (quiz).
     Choices,
@@ -41,7 +41,7 @@ impl Key {
             Key::Char(' ') => "Space".into(),
             Key::Char(c) => c.to_string(),
             Key::Ctrl(c) => format!("Ctrl-{}", c.to_ascii_uppercase()),
-            Key::Digits => "1–9".into(),
+            Key::Digits => "0–9".into(),
             Key::Choices => "1–4".into(),
         }
     }
@@ -51,7 +51,7 @@ impl Key {
         match (self, event.code) {
             (Key::Ctrl(c), KeyCode::Char(e)) => ctrl && e.eq_ignore_ascii_case(&c),
             (Key::Char(c), KeyCode::Char(e)) => !ctrl && c == e,
-            (Key::Digits, KeyCode::Char(e)) => !ctrl && ('1'..='9').contains(&e),
+            (Key::Digits, KeyCode::Char(e)) => !ctrl && e.is_ascii_digit(),
             (Key::Choices, KeyCode::Char(e)) => !ctrl && ('1'..='4').contains(&e),
             (Key::Code(c), e) => !ctrl && c == e,
             _ => false,
@@ -151,9 +151,57 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Key::Digits],
         action: Action::Jump(0),
         help: Label::new([
-            "跳到第 1–9 步；连按两个数字跳到第 10 步以后（如 1 5 → 15）",
-            "jump to step 1–9; two digits in a row for 10 and up (1 5 → 15)",
+            "跳到第几步：连按数字组成步数（如 1 5 0 → 第 150 步）",
+            "jump to a step: digits in a row make its number (1 5 0 → step 150)",
         ]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('/')],
+        action: Action::SearchStart,
+        help: Label::new([
+            "搜索：步骤标题、call_id、工具名和文本（Enter 搜索，Esc 取消）",
+            "search step titles, call ids, tool names and texts (Enter searches, Esc cancels)",
+        ]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('n')],
+        action: Action::NextMatch,
+        help: Label::new(["下一个搜索结果", "next match"]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('N')],
+        action: Action::PrevMatch,
+        help: Label::new(["上一个搜索结果", "previous match"]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('m')],
+        action: Action::NextModelCall,
+        help: Label::new(["下一次模型调用", "next model call"]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('M')],
+        action: Action::PrevModelCall,
+        help: Label::new(["上一次模型调用", "previous model call"]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('e')],
+        action: Action::NextTrouble,
+        help: Label::new([
+            "下一个错误或警告（错误结果、孤立结果、拒绝、⚠）",
+            "next error or warning (error result, orphan, refusal, ⚠)",
+        ]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('E')],
+        action: Action::PrevTrouble,
+        help: Label::new(["上一个错误或警告", "previous error or warning"]),
         hint: None,
     },
     Binding {
@@ -335,6 +383,13 @@ const LESSON: &[ModeKey] = &[
     key(Action::Zoom, Shown),
     key(Action::ToggleFold, Hidden),
     key(Action::ToggleWire, Hidden),
+    key(Action::SearchStart, Hidden),
+    key(Action::NextMatch, Hidden),
+    key(Action::PrevMatch, Hidden),
+    key(Action::NextModelCall, Hidden),
+    key(Action::PrevModelCall, Hidden),
+    key(Action::NextTrouble, Hidden),
+    key(Action::PrevTrouble, Hidden),
     key(Action::SwitchLanguage, Shown),
     key(Action::ToggleAbout, Shown),
     key(Action::ToggleHelp, Shown),
@@ -362,6 +417,13 @@ const LESSON_QUIZ: &[ModeKey] = &[
     key(Action::Zoom, Shown),
     key(Action::ToggleFold, Hidden),
     key(Action::ToggleWire, Hidden),
+    key(Action::SearchStart, Hidden),
+    key(Action::NextMatch, Hidden),
+    key(Action::PrevMatch, Hidden),
+    key(Action::NextModelCall, Hidden),
+    key(Action::PrevModelCall, Hidden),
+    key(Action::NextTrouble, Hidden),
+    key(Action::PrevTrouble, Hidden),
     key(Action::SwitchLanguage, Shown),
     key(Action::ToggleAbout, Shown),
     key(Action::ToggleHelp, Shown),
@@ -515,6 +577,20 @@ pub fn action_in(event: &KeyEvent, mode: Mode) -> Option<Action> {
                 (a, _) => a,
             })
     })
+}
+
+/// The action a key means while a search is being typed: characters go
+/// into it; Enter searches, Esc cancels, Backspace deletes, Ctrl-C quits.
+pub fn typing_action(event: &KeyEvent) -> Option<Action> {
+    let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+    match event.code {
+        KeyCode::Char('c') if ctrl => Some(Action::Quit),
+        KeyCode::Char(c) if !ctrl => Some(Action::SearchInput(c)),
+        KeyCode::Backspace => Some(Action::SearchBackspace),
+        KeyCode::Enter => Some(Action::SearchDone),
+        KeyCode::Esc => Some(Action::SearchCancel),
+        _ => None,
+    }
 }
 
 /// Footer hints of the lesson with the quiz off.

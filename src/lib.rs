@@ -7,6 +7,7 @@ pub mod cli;
 pub mod compare;
 pub mod engine;
 pub mod export;
+pub mod find;
 pub mod frames;
 pub mod i18n;
 pub mod keymap;

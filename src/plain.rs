@@ -32,6 +32,11 @@ pub fn write_with_quiz(
 ) -> io::Result<()> {
     let lang = trace.lang;
     writeln!(out, "{}", trace.title)?;
+    if let Some(r) = &trace.recorded
+        && let Some(line) = crate::transcript::unread(&r.unread, r.by_item, lang)
+    {
+        writeln!(out, "{line}")?;
+    }
     writeln!(out)?;
     for index in 0..trace.len() {
         let step = &trace.steps[index];
@@ -126,7 +131,16 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
     let (items, new) = crate::wire::list_counts(trace, i);
     let heading = i18n::context_heading(trace, mc, items, new, lang);
     writeln!(out, "{heading}")?;
-    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    if tools.is_empty() {
+        let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
+        let word = if silent {
+            i18n::NOT_RECORDED
+        } else {
+            i18n::NONE
+        };
+        tools.push(word.get(lang).to_string());
+    }
     writeln!(
         out,
         "  {}{}",

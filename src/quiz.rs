@@ -402,7 +402,7 @@ fn reply(trace: &Trace, number: u32, correct: LoopMove) -> Draft {
         others.push(Choice::Loop(LoopMove::VerifiesFirst));
     }
     // On the last call the budget allows, "it stops" is the natural guess.
-    if number == trace.budget {
+    if number == trace.budget && trace.recorded.is_none() {
         others.push(Choice::Loop(LoopMove::BudgetStops));
     }
     (Kind::LoopGoesOn, Choice::Loop(correct), others)

@@ -687,6 +687,26 @@ pub struct Trace {
     /// Where each message sits in its provider's requests (parallel to
     /// `messages`; `wire::place_all`).
     pub places: Vec<crate::wire::Place>,
+    /// A replayed transcript: what its file records and what it is silent
+    /// on. None for a scenario's run, where the engine knows it all.
+    pub recorded: Option<Recorded>,
+}
+
+/// What a transcript's file records, so that no screen states what the
+/// file is silent on ("not recorded", never "none").
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Recorded {
+    /// The file holds the tools offered (a request's tool schemas).
+    pub tools: bool,
+    /// The format names the tools that change files (Claude Code Edit,
+    /// Write, MultiEdit, NotebookEdit; Codex apply_patch), so writes are
+    /// counted; otherwise how many files were written is unknown.
+    pub writes: bool,
+    /// Lines (or items) of types not drawn as steps: each type, in order
+    /// of name, with the lines that had it.
+    pub unread: Vec<(String, Vec<usize>)>,
+    /// Places are items of one JSON document's list, not lines.
+    pub by_item: bool,
 }
 
 /// The host compacting its message list to fit the window. The compacted
@@ -755,6 +775,18 @@ impl Trace {
                 .and_then(|n| self.calls.get(n.checked_sub(1)?))
                 .filter(|c| &c.id == id);
         numbered.or_else(|| self.calls.iter().find(|c| &c.id == id))
+    }
+
+    /// The call with this id that step `step` refers to: the latest one
+    /// proposed at or before it. The same as `call` unless a transcript
+    /// reuses an id in a later turn (valid: each is answered in its turn).
+    pub fn call_at(&self, id: &CallId, step: usize) -> Option<&ToolCall> {
+        let before = self.calls.partition_point(|c| c.proposed <= step);
+        self.calls[..before]
+            .iter()
+            .rev()
+            .find(|c| &c.id == id)
+            .or_else(|| self.call(id))
     }
 
     /// The messages sent on a model call: exactly those appended before it

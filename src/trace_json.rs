@@ -93,7 +93,9 @@ struct ScenarioJson<'a> {
     name: &'a str,
     title: &'a str,
     lang: &'static str,
-    budget: u32,
+    /// The scenario's budget of model calls; null for a replayed
+    /// transcript (its file records none).
+    budget: Option<u32>,
     /// How the loop ended.
     end: &'static str,
     /// Whether the task is done, and how we know (apart from `end`).
@@ -104,6 +106,28 @@ struct ScenarioJson<'a> {
     files: Vec<&'a str>,
     /// Which shape the model calls' contexts are written in.
     context_messages: &'static str,
+    /// A replayed transcript: what its file records, and the line types
+    /// it holds that are not drawn as steps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recorded: Option<RecordedJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct RecordedJson<'a> {
+    /// The file holds the tool schemas offered (else `tools_offered` is
+    /// empty because nothing is known, not because none were offered).
+    tools: bool,
+    /// Writes are counted from the format's file-changing tools.
+    writes: bool,
+    unread: Vec<UnreadJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct UnreadJson<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    count: usize,
+    lines: &'a [usize],
 }
 
 #[derive(Serialize)]
@@ -122,7 +146,7 @@ impl<'a> ScenarioJson<'a> {
             name: &trace.scenario,
             title: &trace.title,
             lang: trace.lang.code(),
-            budget: trace.budget,
+            budget: trace.recorded.is_none().then_some(trace.budget),
             end: trace.end.code(),
             task: trace.task.code(),
             steps: trace.len(),
@@ -139,6 +163,19 @@ impl<'a> ScenarioJson<'a> {
                 .collect(),
             files: initial_files(trace),
             context_messages: shape.code(),
+            recorded: trace.recorded.as_ref().map(|r| RecordedJson {
+                tools: r.tools,
+                writes: r.writes,
+                unread: r
+                    .unread
+                    .iter()
+                    .map(|(kind, lines)| UnreadJson {
+                        kind,
+                        count: lines.len(),
+                        lines,
+                    })
+                    .collect(),
+            }),
         }
     }
 }
@@ -370,7 +407,7 @@ impl<'a> Details<'a> {
             },
             StepKind::ResultArrives { call } => Details::ResultArrives {
                 call: &call.0,
-                outcome: trace.call(call).map(|c| Arrival {
+                outcome: trace.call_at(call, index).map(|c| Arrival {
                     paired_to: c.paired_to.as_ref().map(|p| p.0.as_str()),
                     appended: c.appended,
                     result: ResultJson::of(c),

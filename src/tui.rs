@@ -165,7 +165,14 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             events.push(Some(event::read()?));
         }
         for event in rejoin_split_keys(events) {
-            if let Some(action) = action_for(event, app.mode()) {
+            let action = match event {
+                // A search being typed takes the keys it can.
+                Some(Event::Key(key)) if app.search.typing && key.kind == KeyEventKind::Press => {
+                    keymap::typing_action(&key)
+                }
+                other => action_for(other, app.mode()),
+            };
+            if let Some(action) = action {
                 let before = (app.step, app.playing);
                 app::update(&mut app, action);
                 if (app.step, app.playing) != before || action == Action::Tick {

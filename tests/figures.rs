@@ -591,7 +591,6 @@ fn key_mentions(lang: Lang) -> Vec<String> {
             "（↑ 滚动）",
             "(f shows",
             "（f 展",
-            "（f|",
             "(Tab)",
             " · z]",
         ]
@@ -656,7 +655,7 @@ fn still_figures_and_casts_name_no_key_unless_asked() {
         "(scroll ↑)",
         "（↑ 滚动）",
         "(f shows",
-        "（f|",
+        "（f 展",
         "(Tab)",
         "q quit",
     ] {

@@ -242,7 +242,7 @@ fn a_cut_last_line_and_unknown_types_are_skipped_with_a_warning() {
     );
     assert!(
         out.stderr
-            .contains("skipped 1 line of types not drawn as steps (future_item_type ×1): line 14"),
+            .contains("skipped 2 lines of types not drawn as steps (event_msg/user_message ×1, future_item_type ×1): lines 4, 14"),
         "{}",
         out.stderr
     );
@@ -343,4 +343,373 @@ fn redact_masks_secrets_on_screen_and_in_every_export() {
     let out = run(&["trace", "--transcript", file]);
     assert!(out.stdout.contains("ada@example.org"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A small file that once read wrong: its summary from `trace`, its
+/// stderr, and its English trace.
+fn case(name: &str) -> (Value, String, agent_loop_sim::trace::Trace) {
+    let file = fixture(&format!("cases/{name}"));
+    let out = run(&["trace", "--transcript", &file, "--lang", "en"]);
+    assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    let opened = transcript::open(&fixture_path(&format!("cases/{name}")), None).unwrap();
+    (
+        trace["summary"].clone(),
+        out.stderr,
+        opened.loaded.trace(Lang::En).clone(),
+    )
+}
+
+fn counts(summary: &Value) -> [u64; 7] {
+    [
+        "model_replies",
+        "tool_calls",
+        "paired",
+        "errors",
+        "parallel_groups",
+        "unanswered",
+        "orphans",
+    ]
+    .map(|k| summary[k].as_u64().unwrap())
+}
+
+#[test]
+fn a_responses_request_body_holds_one_reply_per_turn_not_one_per_function_call() {
+    // Two requests with their responses: the first reply is a reasoning
+    // item and two function_call items, which the second request repeats.
+    let (summary, stderr, trace) = case("responses-requests.jsonl");
+    assert_eq!(counts(&summary), [2, 2, 2, 0, 1, 0, 0], "{summary}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // Both calls' contexts are the request bodies, exactly.
+    let said = |i: usize| {
+        trace.steps[trace.model_calls[i].step]
+            .narration
+            .clone()
+            .unwrap()
+    };
+    assert!(said(1).contains("exactly the 4 messages"), "{}", said(1));
+    // The reasoning item is said, with its size, in the reply and in the
+    // request that sends it back.
+    assert!(
+        said(1).contains("1 reasoning item (36 chars)"),
+        "{}",
+        said(1)
+    );
+    let reply = trace.steps[trace.model_calls[0].step + 1]
+        .narration
+        .clone()
+        .unwrap();
+    assert!(
+        reply.contains("reasoning (line 1): 22 chars of summary")
+            && reply.contains("14 chars of encrypted content"),
+        "{reply}"
+    );
+}
+
+#[test]
+fn a_chat_id_reused_in_a_later_turn_is_paired_within_its_turn() {
+    let (summary, stderr, trace) = case("chat-reused-ids.json");
+    assert_eq!(counts(&summary), [3, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(stderr.is_empty(), "{stderr}");
+    // The second call_0 is cancel_order, run and answered in its own turn.
+    let second = &trace.calls[1];
+    assert_eq!(
+        (second.id.0.as_str(), second.tool.as_str()),
+        ("call_0", "cancel_order")
+    );
+    assert!(second.result.as_ref().unwrap().text.contains("cancelled"));
+    let titles: Vec<String> = (0..trace.steps.len())
+        .map(|i| agent_loop_sim::i18n::step_title(&trace, i))
+        .collect();
+    assert!(
+        titles.contains(&"The host executes call_0 cancel_order".to_string()),
+        "{titles:?}"
+    );
+}
+
+#[test]
+fn a_result_after_a_later_reply_is_paired_by_id_and_warned_about_naming_both_lines() {
+    let (summary, stderr, _) = case("anthropic-late-result.json");
+    assert_eq!(counts(&summary), [3, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(
+        stderr.contains("the result at item 5 answers call_id toolu_1 of the reply at item 2")
+            && stderr.contains("another reply (item 4) came between them"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn codex_failures_are_errors_by_any_of_the_ways_codex_writes_them() {
+    // `Process exited with code 101` in the output's header lines, and an
+    // `exec_command_end` event with exit_code 2 beside a plain output.
+    let (summary, _, trace) = case("codex-exit-codes.jsonl");
+    assert_eq!(counts(&summary), [3, 2, 2, 2, 0, 0, 0], "{summary}");
+    // Codex's own <environment_context> is not the user's task.
+    let first = trace.steps[0].narration.clone().unwrap();
+    assert!(first.contains("(Codex CLI rollout, line 3)"), "{first}");
+    assert!(first.contains("written by the harness itself"), "{first}");
+}
+
+#[test]
+fn an_anthropic_body_without_system_or_tools_is_read_as_anthropic() {
+    let opened = transcript::open(&fixture_path("cases/anthropic-no-system.json"), None).unwrap();
+    assert_eq!(opened.format, Format::Anthropic);
+    let call = &opened.loaded.trace(Lang::En).steps[1];
+    assert!(
+        call.narration
+            .as_ref()
+            .unwrap()
+            .contains("Anthropic Messages rules"),
+        "{:?}",
+        call.narration
+    );
+}
+
+#[test]
+fn what_is_not_drawn_is_listed_by_type_count_and_line_everywhere() {
+    // In `trace` JSON, with every line.
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("codex.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    let recorded = &trace["scenario"]["recorded"];
+    assert_eq!(
+        recorded["unread"],
+        serde_json::json!([
+            {"type": "event_msg/user_message", "count": 1, "lines": [4]},
+            {"type": "future_item_type", "count": 1, "lines": [14]}
+        ]),
+        "{recorded}"
+    );
+    // No budget is invented for a replayed run.
+    assert!(trace["scenario"]["budget"].is_null());
+    // In the about overlay's conditions, and in `transcript`.
+    let loaded = transcript::open(&fixture_path("codex.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let said: Vec<&str> = loaded
+        .scenario
+        .conditions
+        .iter()
+        .map(|c| c.en.as_str())
+        .collect();
+    let line =
+        "Not drawn as steps: event_msg/user_message ×1 (line 4); future_item_type ×1 (line 14).";
+    assert!(said.contains(&line), "{said:?}");
+    let plain = run(&[
+        "transcript",
+        "--transcript",
+        &fixture("codex.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    assert!(
+        plain.stdout.lines().nth(1) == Some(line),
+        "{}",
+        plain.stdout
+    );
+    // Claude Code's bookkeeping lines are listed too, not dropped unsaid.
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("claude-code.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        trace["scenario"]["recorded"]["unread"][0]["type"],
+        "summary"
+    );
+}
+
+#[test]
+fn what_the_file_is_silent_on_is_not_recorded_never_none() {
+    let loaded = transcript::open(&fixture_path("codex.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let trace = loaded.trace(Lang::En);
+    let header = agent_loop_sim::i18n::counters(trace, &trace.steps[2], false, Lang::En);
+    // Codex names apply_patch, so writes are counted; no budget is shown.
+    assert!(
+        header.starts_with("model calls 1 · tool runs 0 · writes 0"),
+        "{header}"
+    );
+    let chat = transcript::open(&fixture_path("chat.jsonl"), None)
+        .unwrap()
+        .loaded;
+    let trace = chat.trace(Lang::En);
+    let header =
+        agent_loop_sim::i18n::counters(trace, trace.steps.last().unwrap(), false, Lang::En);
+    assert!(header.contains("writes unknown"), "{header}");
+    assert!(!header.contains('/'), "{header}");
+}
+
+#[test]
+fn a_claude_code_request_the_session_records_is_drawn_at_its_size_with_its_tools() {
+    // `api-request` lines: the first sends one blob; the second keeps it
+    // and adds the reply and the result, named by hash, with no blob.
+    let (summary, _, trace) = case("claude-code-requests.jsonl");
+    assert_eq!(counts(&summary), [2, 1, 1, 0, 0, 0, 0], "{summary}");
+    let names: Vec<&str> = trace.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["Read", "Edit"]);
+    // The bodies rebuilt from the records: no params in this file, the
+    // shape's system and tools, then the messages (a blob, then the
+    // conversation's reply and result, named by hash).
+    let lines: Vec<Value> =
+        std::fs::read_to_string(fixture_path("cases/claude-code-requests.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+    let shape = &lines[2]["shape"];
+    let wire = |i: usize| {
+        let m = &lines[i]["message"];
+        serde_json::json!({"role": m["role"], "content": m["content"]})
+    };
+    let body = |messages: Vec<Value>| {
+        serde_json::to_vec(&serde_json::json!({"system": shape["system"], "tools": shape["tools"], "messages": messages}))
+            .unwrap()
+            .len()
+    };
+    let first = body(vec![lines[3]["message"].clone()]);
+    let second = body(vec![lines[3]["message"].clone(), wire(5), wire(6)]);
+    let sizes: Vec<Option<usize>> = trace.model_calls.iter().map(|m| m.recorded_size).collect();
+    assert_eq!(sizes, [Some(first), Some(second)]);
+    let said = trace.steps[trace.model_calls[1].step]
+        .narration
+        .clone()
+        .unwrap();
+    assert!(
+        said.contains("records the request itself at line 8 (api-request): 3 messages"),
+        "{said}"
+    );
+    // Read, not listed as a line type not drawn.
+    let unread: Vec<&str> = trace
+        .recorded
+        .as_ref()
+        .unwrap()
+        .unread
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert_eq!(unread, ["last-prompt", "queue-operation"]);
+}
+
+/// The counts `recount.py` makes of a file, with no code of this project.
+fn recount(file: &str, format: &str) -> Option<Value> {
+    let out = std::process::Command::new("python3")
+        .arg("tests/transcripts/real/recount.py")
+        .arg(file)
+        .arg(format)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    match out {
+        Ok(out) if out.status.success() => Some(serde_json::from_slice(&out.stdout).unwrap()),
+        Ok(out) => panic!(
+            "recount.py {file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) if std::env::var("CI").as_deref() != Ok("true") => {
+            eprintln!("python3 not found ({e}): the real files are not recounted here");
+            None
+        }
+        Err(e) => panic!("CI needs python3 to recount the real files: {e}"),
+    }
+}
+
+#[test]
+fn real_runs_give_the_counts_an_independent_recount_makes() {
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture_path("real/manifest.json")).unwrap())
+            .unwrap();
+    let files = manifest["files"].as_array().unwrap();
+    assert!(files.len() >= 4);
+    // The small cases too: each reproduces a reader bug.
+    let cases = [
+        ("cases/responses-requests.jsonl", None),
+        ("cases/chat-reused-ids.json", Some("chat")),
+        ("cases/anthropic-late-result.json", Some("anthropic")),
+        ("cases/codex-exit-codes.jsonl", Some("codex")),
+        ("cases/claude-code-requests.jsonl", Some("claude-code")),
+        ("codex.jsonl", Some("codex")),
+        ("claude-code.jsonl", Some("claude-code")),
+    ];
+    let real = files.iter().map(|f| {
+        (
+            format!("real/{}", f["file"].as_str().unwrap()),
+            f["format"].as_str(),
+        )
+    });
+    for (name, format) in real.chain(cases.iter().map(|(n, f)| (n.to_string(), *f))) {
+        let Some(format) = format else { continue };
+        let file = fixture(&name);
+        let Some(mut expected) = recount(&file, format) else {
+            return;
+        };
+        let out = run(&["trace", "--transcript", &file, "--lang", "en"]);
+        assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+        let mut summary: Value =
+            serde_json::from_str::<Value>(&out.stdout).unwrap()["summary"].clone();
+        summary.as_object_mut().unwrap().remove("final_answer");
+        expected.as_object_mut().unwrap().remove("final_answer");
+        assert_eq!(summary, expected, "{name}");
+    }
+}
+
+#[test]
+fn more_formats_are_read_and_a_file_of_many_runs_offers_a_choice() {
+    let (summary, _, trace) = case("swe-agent.traj");
+    assert_eq!(counts(&summary), [2, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(
+        trace.title.contains("SWE-agent trajectory (.traj)"),
+        "{}",
+        trace.title
+    );
+    let (summary, _, trace) = case("otel-sdk-console.json");
+    assert_eq!(counts(&summary), [2, 1, 1, 1, 0, 0, 0], "{summary}");
+    assert!(trace.title.contains("SDK span JSON"), "{}", trace.title);
+    // A tau-bench results file: run 1 unless FILE#N names another.
+    let (summary, stderr, _) = case("tau-bench-results.json");
+    assert_eq!(counts(&summary), [1, 0, 0, 0, 0, 0, 0], "{summary}");
+    assert!(
+        stderr.contains("holds 3 runs") && stderr.contains("showing run 1 (task_id 0, reward 1.0)"),
+        "{stderr}"
+    );
+    let second = fixture("cases/tau-bench-results.json#2");
+    let out = run(&["trace", "--transcript", &second, "--lang", "en"]);
+    let trace: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(counts(&trace["summary"]), [3, 2, 2, 0, 0, 0, 0]);
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("cases/tau-bench-results.json#9"),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("run 9 is not one of them (FILE#1 to FILE#3)"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() {
+    let out = run(&["trace", "--transcript", &fixture("bad/package.json")]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("not a transcript: recognised an object with the keys"),
+        "{}",
+        out.stderr
+    );
+    for format in Format::ALL {
+        let name = agent_loop_sim::transcript::format_name(format);
+        assert!(out.stderr.contains(name), "{name}: {}", out.stderr);
+    }
 }

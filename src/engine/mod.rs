@@ -202,6 +202,7 @@ impl<'a> Run<'a> {
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 places: Vec::new(),
+                recorded: None,
             },
             counters: Counters::default(),
             workspace: Workspace::new(&scenario.files),

@@ -119,8 +119,18 @@ pub fn blocks_of(
                     .unwrap_or(false),
                 line: at,
             }),
-            // Reasoning is not part of the context the trace draws.
-            "thinking" | "redacted_thinking" => {}
+            // Reasoning: said with its size, not drawn as a message.
+            // (`signature` verifies the text; it is not reasoning.)
+            "thinking" => out.push(Msg::Reasoning {
+                summary: str_of(block, "thinking"),
+                encrypted: 0,
+                line: at,
+            }),
+            "redacted_thinking" => out.push(Msg::Reasoning {
+                summary: String::new(),
+                encrypted: str_of(block, "data").chars().count(),
+                line: at,
+            }),
             "image" | "document" => texts.push(format!("[{kind}]")),
             other => b.skip(&format!("content block {other:?}"), at),
         }

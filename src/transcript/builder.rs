@@ -13,8 +13,8 @@ use crate::engine::estimate_tokens;
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::{About, EndStatus, Harness, Lang, Scenario, Text};
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, TaskOutcome,
-    ToolCall, ToolResult, Trace,
+    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Recorded, Role, Step, StepKind,
+    TaskOutcome, ToolCall, ToolResult, Trace,
 };
 
 use super::text::{self, Say, Source};
@@ -62,6 +62,23 @@ pub enum Msg {
         is_error: bool,
         line: usize,
     },
+    /// A user-role message the harness writes, not the user (Codex's
+    /// `<environment_context>` and AGENTS.md instructions, Claude Code's
+    /// `isMeta` lines): in the context, but not a task arriving.
+    Context {
+        text: String,
+        line: usize,
+    },
+    /// The model's reasoning, part of the reply that follows it in the
+    /// same turn (a Responses `reasoning` item, an Anthropic `thinking`
+    /// block): its readable summary and the size of what is encrypted or
+    /// redacted. Not a message of the trace, but never dropped unsaid.
+    Reasoning {
+        summary: String,
+        /// Characters of `encrypted_content` / `redacted_thinking` data.
+        encrypted: usize,
+        line: usize,
+    },
 }
 
 impl Msg {
@@ -72,15 +89,72 @@ impl Msg {
             h.finish()
         };
         match self {
-            Msg::User { text, .. } => Key::User(hash(&[text])),
+            Msg::User { text, .. } | Msg::Context { text, .. } => Key::User(hash(&[text])),
             Msg::Assistant { text, calls, .. } => {
                 let mut parts = vec![text.as_str()];
                 parts.extend(calls.iter().map(|c| c.id.as_str()));
                 Key::Assistant(hash(&parts))
             }
             Msg::Tool { call_id, .. } => Key::Tool(call_id.clone()),
+            Msg::Reasoning {
+                summary, encrypted, ..
+            } => Key::Reasoning(hash(&[summary, &encrypted.to_string()])),
         }
     }
+}
+
+/// Consecutive parts of one reply become one reply: the text and calls of
+/// an assistant message and the `function_call` items after it (Responses
+/// writes each call as its own item), with any reasoning between them.
+/// The same rule `Builder::push` applies to what a file holds in order.
+fn group_turns(messages: Vec<Msg>) -> Vec<Msg> {
+    let mut out: Vec<Msg> = Vec::with_capacity(messages.len());
+    for msg in messages {
+        if let Msg::Assistant { .. } = msg
+            && let Some(Msg::Assistant { .. }) = last_reply(&mut out)
+        {
+            merge_into(last_reply(&mut out).unwrap(), msg);
+            continue;
+        }
+        out.push(msg);
+    }
+    out
+}
+
+/// The reply a new part would join: the last message, past any reasoning.
+fn last_reply(list: &mut [Msg]) -> Option<&mut Msg> {
+    list.iter_mut()
+        .rev()
+        .find(|m| !matches!(m, Msg::Reasoning { .. }))
+        .filter(|m| matches!(m, Msg::Assistant { .. }))
+}
+
+fn merge_into(into: &mut Msg, part: Msg) {
+    let (
+        Msg::Assistant {
+            text: prev_text,
+            calls: prev_calls,
+            tokens_out: prev_tokens,
+            ..
+        },
+        Msg::Assistant {
+            text,
+            calls,
+            tokens_out,
+            ..
+        },
+    ) = (into, part)
+    else {
+        return;
+    };
+    if !text.is_empty() {
+        if !prev_text.is_empty() {
+            prev_text.push('\n');
+        }
+        prev_text.push_str(&text);
+    }
+    prev_calls.extend(calls);
+    *prev_tokens = (*prev_tokens).max(tokens_out);
 }
 
 /// What a message is, for comparing a request's messages with the history.
@@ -89,6 +163,7 @@ enum Key {
     User(u64),
     Assistant(u64),
     Tool(String),
+    Reasoning(u64),
 }
 
 /// A model call the file records as a request (its exact context).
@@ -101,6 +176,9 @@ struct Request {
     /// the server, not repeated in the request.
     continues: bool,
     tokens_in: Option<u64>,
+    /// Reasoning items the request holds: how many, and their characters
+    /// (summary and encrypted content).
+    reasoning: (usize, usize),
     /// Bytes of the request body as the file records it.
     bytes: Option<usize>,
 }
@@ -111,6 +189,18 @@ enum Event {
     Request(Request),
     Compacted {
         line: usize,
+        /// What replaced the history, where the file records it (Codex
+        /// `replacement_history`): items and characters.
+        replaced: Option<(usize, usize)>,
+    },
+    /// The file records the next model call's request exactly, though not
+    /// as messages of the trace (Claude Code `api-request`): its line, how
+    /// many messages it sent and the bytes of its body (parameters, system
+    /// prompt, tool definitions and messages, as compact JSON).
+    Recorded {
+        line: usize,
+        messages: usize,
+        size: usize,
     },
     /// The provider refused the request before (a 400 body in the file).
     Rejected {
@@ -146,6 +236,14 @@ pub struct Builder {
     by_item: bool,
     /// `--redact`: mask likely secrets in every text stored.
     pub(crate) redact: bool,
+    /// `FILE#N`: the run chosen in a file of many runs.
+    pub(crate) run: Option<usize>,
+    /// Said once among the warnings and in the about overlay (which run of
+    /// many is shown): [zh, en].
+    notes: Vec<[String; 2]>,
+    /// Exit codes recorded apart from a result (Codex `exec_command_end`),
+    /// for a result not read yet.
+    exit_codes: HashMap<String, i64>,
     /// The size of the request body a reader is about to hand over.
     recorded_bytes: Option<usize>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
@@ -163,37 +261,30 @@ impl Builder {
     /// A message in the order the run had it. Consecutive parts of one
     /// reply (Responses items, Claude Code lines) become one reply.
     pub fn push(&mut self, msg: Msg) {
-        let msg = cleaned(msg, self.redact);
-        if let (
-            Msg::Assistant {
-                text,
-                calls,
-                tokens_out,
-                ..
-            },
-            Some(Event::Msg(Msg::Assistant {
-                text: prev_text,
-                calls: prev_calls,
-                tokens_out: prev_tokens,
-                ..
-            })),
-        ) = (&msg, self.events.last_mut())
+        let mut msg = cleaned(msg, self.redact);
+        if let Msg::Tool {
+            call_id, is_error, ..
+        } = &mut msg
+            && let Some(code) = self.exit_codes.remove(call_id.as_str())
         {
-            if !text.is_empty() {
-                if !prev_text.is_empty() {
-                    prev_text.push('\n');
-                }
-                prev_text.push_str(text);
+            *is_error |= code != 0;
+        }
+        if matches!(msg, Msg::Assistant { .. }) {
+            // The reply this part joins: the last event, past any reasoning.
+            let at = self
+                .events
+                .iter()
+                .rposition(|e| !matches!(e, Event::Msg(Msg::Reasoning { .. })));
+            if let Some(at) = at
+                && let Event::Msg(prev @ Msg::Assistant { .. }) = &mut self.events[at]
+            {
+                merge_into(prev, msg);
+                let key = prev.key();
+                let back = self.events.len() - at;
+                let slot = self.history.len() - back;
+                self.history[slot] = key;
+                return;
             }
-            prev_calls.extend(calls.iter().cloned());
-            *prev_tokens = (*prev_tokens).max(*tokens_out);
-            if let Some(Event::Msg(merged)) = self.events.last() {
-                let key = merged.key();
-                if let Some(last) = self.history.last_mut() {
-                    *last = key;
-                }
-            }
-            return;
         }
         self.history.push(msg.key());
         self.events.push(Event::Msg(msg));
@@ -264,19 +355,39 @@ impl Builder {
         let mut matched = 0;
         let mut appended = false;
         let mut consistent = true;
-        // Results already in the history (a tool span may have recorded
-        // one before the request that repeats it).
-        let answered: HashSet<String> = self
+        // Results of the latest turn already in the history (a tool span
+        // may have recorded one before the request that repeats it). Only
+        // after the latest reply: an id may be reused in a later turn.
+        let turn = self
             .history
+            .iter()
+            .rposition(|k| matches!(k, Key::Assistant(_)))
+            .map_or(0, |i| i + 1);
+        let answered: HashSet<String> = self.history[turn..]
             .iter()
             .filter_map(|k| match k {
                 Key::Tool(id) => Some(id.clone()),
                 _ => None,
             })
             .collect();
-        for msg in messages {
+        let mut reasoning = (0, 0);
+        for msg in group_turns(messages) {
             let msg = cleaned(msg, self.redact);
             let key = msg.key();
+            if let Msg::Reasoning {
+                summary, encrypted, ..
+            } = &msg
+            {
+                reasoning.0 += 1;
+                reasoning.1 += summary.chars().count() + encrypted;
+            }
+            // Reasoning of earlier turns a request need not send back.
+            while matched < before
+                && matches!(self.history[matched], Key::Reasoning(_))
+                && self.history[matched] != key
+            {
+                matched += 1;
+            }
             if matched < before && self.history[matched] == key {
                 matched += 1;
                 consistent &= !appended;
@@ -307,6 +418,9 @@ impl Builder {
             self.history.push(key);
             self.events.push(Event::Msg(msg));
         }
+        while matched < before && matches!(self.history[matched], Key::Reasoning(_)) {
+            matched += 1;
+        }
         consistent &= matched == before;
         self.requests += 1;
         let bytes = self.recorded_bytes.take();
@@ -315,8 +429,42 @@ impl Builder {
             consistent,
             continues,
             tokens_in,
+            reasoning,
             bytes,
         }));
+    }
+
+    /// The exit code of a call's command, recorded apart from its result:
+    /// non-zero makes the result an error (the latest one by that id, or
+    /// the next one read).
+    pub fn exit_code(&mut self, call_id: &str, code: i64) {
+        // Back to the result, or to the reply that made the call (then
+        // its result is still to come).
+        let mut latest = None;
+        for e in self.events.iter_mut().rev() {
+            match e {
+                Event::Msg(Msg::Tool {
+                    call_id: id,
+                    is_error,
+                    ..
+                }) if id == call_id => {
+                    latest = Some(is_error);
+                    break;
+                }
+                Event::Msg(Msg::Assistant { calls, .. })
+                    if calls.iter().any(|c| c.id == call_id) =>
+                {
+                    break;
+                }
+                _ => {}
+            }
+        }
+        match latest {
+            Some(is_error) => *is_error |= code != 0,
+            None => {
+                self.exit_codes.insert(call_id.to_string(), code);
+            }
+        }
     }
 
     /// The next request's body as the file records it: its size is the
@@ -343,8 +491,30 @@ impl Builder {
         }
     }
 
+    /// The next model call's request as the file records it (`Event::Recorded`).
+    pub fn recorded_request(&mut self, line: usize, messages: usize, size: usize) {
+        self.requests += 1;
+        self.events.push(Event::Recorded {
+            line,
+            messages,
+            size,
+        });
+    }
+
     pub fn compacted(&mut self, line: usize) {
-        self.events.push(Event::Compacted { line });
+        self.events.push(Event::Compacted {
+            line,
+            replaced: None,
+        });
+    }
+
+    /// A compaction whose replacement the file records: so many items, so
+    /// many characters.
+    pub fn compacted_to(&mut self, line: usize, items: usize, chars: usize) {
+        self.events.push(Event::Compacted {
+            line,
+            replaced: Some((items, chars)),
+        });
     }
 
     /// The turn was stopped here (interrupted by the user, …).
@@ -372,6 +542,11 @@ impl Builder {
         self.by_item = true;
     }
 
+    /// A line for the warnings, about the file as a whole.
+    pub fn note(&mut self, text: [String; 2]) {
+        self.notes.push(text);
+    }
+
     pub fn off_chain(&mut self, count: usize) {
         self.off_chain = count;
     }
@@ -384,7 +559,11 @@ impl Builder {
         } else {
             ("line", "lines")
         };
-        let mut out = Vec::new();
+        let mut out: Vec<String> = self
+            .notes
+            .iter()
+            .map(|[_, en]| format!("{file}: note: {en}"))
+            .collect();
         if let Some(line) = self.truncated {
             out.push(format!(
                 "{file}: warning: line {line} is cut short (was the session still being written?); skipped 1 line"
@@ -407,6 +586,12 @@ impl Builder {
                 kinds.join(", "),
                 if lines.len() == 1 { noun } else { nouns },
                 shown.join(", ")
+            ));
+        }
+        for (id, call, result, reply) in pairing(&self.events).late {
+            out.push(format!(
+                "{file}: warning: the result at {noun} {result} answers call_id {id} of the reply at {noun} {call}, \
+                 but another reply ({noun} {reply}) came between them; paired by id"
             ));
         }
         if self.off_chain > 0 {
@@ -444,8 +629,15 @@ impl Builder {
             system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
             tools_known: self.tools.is_some(),
             compactions: built.compactions,
-            skipped: self.skipped.values().map(Vec::len).sum::<usize>()
-                + usize::from(self.truncated.is_some()),
+            unread: self
+                .skipped
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            by_item: self.by_item,
+            truncated: self.truncated,
+            writes_known: writes_known(format),
+            notes: self.notes.clone(),
             off_chain: self.off_chain,
             redacted: self.redact,
         };
@@ -541,6 +733,10 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             text: clean(&text),
             line,
         },
+        Msg::Context { text, line } => Msg::Context {
+            text: clean(&text),
+            line,
+        },
         Msg::Assistant {
             text,
             calls,
@@ -589,6 +785,15 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             is_error,
             line,
         },
+        Msg::Reasoning {
+            summary,
+            encrypted,
+            line,
+        } => Msg::Reasoning {
+            summary: clean(&summary),
+            encrypted,
+            line,
+        },
     }
 }
 
@@ -599,7 +804,16 @@ struct Build {
     /// Input tokens per model call, where the file records them.
     tokens_in: Vec<Option<u64>>,
     counters: Counters,
+    /// A call id → the latest call with it (ids may be reused across turns).
     call_index: HashMap<String, usize>,
+    /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
+    call_reply: Vec<usize>,
+    /// Replies so far.
+    replies: usize,
+    /// Reasoning read since the last reply: it belongs to the next one.
+    reasoning: Vec<text::Thought>,
+    /// Reasoning of earlier replies, for what a later context holds.
+    reasoning_before: Vec<text::Thought>,
     messages_size: usize,
     /// The same, in estimated tokens (`engine::estimate_tokens`).
     messages_tokens: usize,
@@ -610,8 +824,14 @@ struct Build {
     exact_calls: usize,
     compactions: usize,
     compacted_at: Option<usize>,
+    replaced: Option<(usize, usize)>,
     /// Said after a step's own narration: (step, note).
     notes: Vec<(usize, text::Note)>,
+    /// Lines of harness-written messages appended for the next step.
+    context_lines: Vec<usize>,
+    /// The next model call's recorded request: (line, messages, size).
+    recorded: Option<(usize, usize, usize)>,
+    format: Format,
 }
 
 impl Build {
@@ -646,11 +866,25 @@ impl Build {
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),
+                recorded: Some(Recorded {
+                    tools: b.tools.is_some(),
+                    writes: writes_known(format),
+                    unread: b
+                        .skipped
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect(),
+                    by_item: b.by_item,
+                }),
             },
             says: Vec::new(),
             tokens_in: Vec::new(),
             counters: Counters::default(),
             call_index: HashMap::new(),
+            call_reply: Vec::new(),
+            replies: 0,
+            reasoning: Vec::new(),
+            reasoning_before: Vec::new(),
             messages_size: 0,
             messages_tokens: 0,
             system_size: b.system.iter().map(|s| s.chars().count()).sum(),
@@ -660,11 +894,15 @@ impl Build {
             exact_calls: 0,
             compactions: 0,
             compacted_at: None,
+            replaced: None,
             notes: Vec::new(),
+            context_lines: Vec::new(),
+            recorded: None,
+            format,
         };
         // The events are consumed: their texts move into the trace.
         let events = std::mem::take(&mut b.events);
-        let answered = answered(&events);
+        let answered = pairing(&events).answered;
         let mut pending: Option<Request> = None;
         for event in events {
             match event {
@@ -697,18 +935,39 @@ impl Build {
                     is_error,
                     line,
                 }) => build.result(&call_id, text, is_error, line, &answered),
+                Event::Msg(Msg::Context { text, line }) => {
+                    // Part of the next step's context, said there.
+                    build.append(Role::User, text, Vec::new(), None, false);
+                    build.context_lines.push(line);
+                }
+                Event::Msg(Msg::Reasoning {
+                    summary,
+                    encrypted,
+                    line,
+                }) => build.reasoning.push(text::Thought {
+                    line,
+                    summary_chars: summary.chars().count(),
+                    excerpt: text::excerpt(&summary),
+                    encrypted,
+                }),
                 Event::Request(request) => {
                     if let Some(earlier) = pending.replace(request) {
                         build.model_call(Some(earlier), true, format);
                     }
                 }
+                Event::Recorded {
+                    line,
+                    messages,
+                    size,
+                } => build.recorded = Some((line, messages, size)),
                 Event::Rejected { line, error } => {
                     build.model_call(pending.take(), true, format);
                     build.rejected(line, error);
                 }
-                Event::Compacted { line } => {
+                Event::Compacted { line, replaced } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
+                    build.replaced = replaced;
                 }
                 Event::Aborted { line, reason } => {
                     let step = build.says.len().saturating_sub(1);
@@ -730,6 +989,20 @@ impl Build {
         }
         if let Some(last) = pending.take() {
             build.model_call(Some(last), true, format);
+        }
+        if let Some(&line) = build.context_lines.first() {
+            // Harness messages with no step after them: a step of their own.
+            let first = build.trace.steps.is_empty();
+            build.step(
+                StepKind::TaskArrives,
+                None,
+                Lane::Host,
+                Say::User {
+                    line,
+                    first,
+                    format,
+                },
+            );
         }
         let unanswered: Vec<String> = build
             .trace
@@ -778,6 +1051,10 @@ impl Build {
 
     fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane, say: Say) -> usize {
         let index = self.trace.steps.len();
+        if !self.context_lines.is_empty() {
+            let lines = std::mem::take(&mut self.context_lines);
+            self.notes.push((index, text::Note::Context { lines }));
+        }
         let end = matches!(kind, StepKind::Answers { .. }).then_some(EndStatus::Completed);
         self.trace.steps.push(Step {
             kind,
@@ -849,6 +1126,7 @@ impl Build {
     /// it; `no_reply`: the file ends (or retries) before a reply.
     fn model_call(&mut self, request: Option<Request>, no_reply: bool, format: Format) {
         let number = self.trace.model_calls.len() as u32 + 1;
+        let recorded = self.recorded.take();
         let context_size = self.messages_size + self.system_size + self.tools_size;
         let previous = self.trace.model_calls.last().map_or(0, |m| m.context_len);
         self.counters.model_calls = number;
@@ -862,26 +1140,49 @@ impl Build {
             context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
             tokens: 0,
             context_start: 0,
-            recorded_size: request.and_then(|r| r.bytes),
+            // A recorded request is drawn at its recorded size.
+            recorded_size: request
+                .and_then(|r| r.bytes)
+                .or(recorded.map(|(_, _, bytes)| bytes)),
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
-        let source = match request {
-            Some(r) if r.continues => Source::Continues { line: r.line },
-            Some(r) if r.consistent => {
+        let source = match (request, recorded) {
+            // Its size is the file's; its messages drawn are rebuilt.
+            (None, Some((line, messages, bytes))) => Source::Recorded {
+                line,
+                messages,
+                bytes,
+            },
+            (Some(r), _) if r.continues => Source::Continues { line: r.line },
+            (Some(r), _) if r.consistent => {
                 self.exact_calls += 1;
                 Source::Exact { line: r.line }
             }
-            Some(r) => Source::Rewritten { line: r.line },
-            None => Source::Reconstructed,
+            (Some(r), _) => Source::Rewritten { line: r.line },
+            (None, None) => Source::Reconstructed,
+        };
+        let reasoning = match request {
+            Some(r) => (r.reasoning.0, r.reasoning.1, true),
+            None => (
+                self.reasoning_before.len() + self.reasoning.len(),
+                self.reasoning_before
+                    .iter()
+                    .chain(&self.reasoning)
+                    .map(|t| t.summary_chars + t.encrypted)
+                    .sum(),
+                false,
+            ),
         };
         let say = Say::ModelCall {
             number,
             source,
             format,
+            reasoning,
             messages: self.trace.messages.len(),
             new: self.trace.messages.len() - previous,
             size: context_size,
             compacted: self.compacted_at,
+            replaced: self.replaced,
             system: self.system_size,
             tools_known: !self.trace.tools.is_empty(),
             no_reply,
@@ -900,16 +1201,21 @@ impl Build {
         calls: &[CallSpec],
         tokens_out: Option<u64>,
         line: usize,
-        answered: &HashSet<String>,
+        answered: &Answered,
     ) {
         let number = self.trace.model_calls.len() as u32;
         let proposed = self.trace.steps.len();
+        let reply = self.replies;
+        self.replies += 1;
+        let reasoning = std::mem::take(&mut self.reasoning);
+        self.reasoning_before.extend(reasoning.iter().cloned());
         let mut ids = Vec::new();
         for spec in calls {
             let id = CallId(spec.id.clone());
+            // The latest call by an id is the one its next result answers.
             self.call_index
-                .entry(spec.id.clone())
-                .or_insert(self.trace.calls.len());
+                .insert(spec.id.clone(), self.trace.calls.len());
+            self.call_reply.push(reply);
             let mut call = ToolCall::proposed(
                 id.clone(),
                 spec.name.clone(),
@@ -939,13 +1245,14 @@ impl Build {
                     number,
                     line,
                     tokens: tokens_out,
+                    reasoning,
                     end: None,
                 },
             );
         } else {
             let unanswered = calls
                 .iter()
-                .filter(|c| !answered.contains(&c.id))
+                .filter(|c| !answered.contains(&(reply, c.id.clone())))
                 .map(|c| c.id.clone())
                 .collect();
             let say = Say::Proposes {
@@ -957,6 +1264,7 @@ impl Build {
                 unanswered,
                 line,
                 tokens: tokens_out,
+                reasoning,
                 end: None,
             };
             self.step(
@@ -974,7 +1282,7 @@ impl Build {
         text: String,
         is_error: bool,
         line: usize,
-        answered: &HashSet<String>,
+        answered: &Answered,
     ) {
         let id = CallId(call_id.to_string());
         let open = self
@@ -1005,18 +1313,16 @@ impl Build {
         };
         if self.trace.calls[index].started.is_none() {
             // The calls of this reply that the file shows ran: they run together.
-            let number = self.trace.calls[index].model_call;
-            let group: Vec<usize> = self
-                .trace
-                .calls
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| {
-                    c.model_call == number
-                        && c.started.is_none()
-                        && (answered.contains(&c.id.0) || c.id.0 == call_id)
+            let reply = self.call_reply[index];
+            // A reply's calls are consecutive in `trace.calls`.
+            let first = self.call_reply.partition_point(|&r| r < reply);
+            let last = self.call_reply.partition_point(|&r| r <= reply);
+            let group: Vec<usize> = (first..last)
+                .filter(|&i| {
+                    let c = &self.trace.calls[i];
+                    c.started.is_none()
+                        && (i == index || answered.contains(&(reply, c.id.0.clone())))
                 })
-                .map(|(i, _)| i)
                 .collect();
             let ids: Vec<CallId> = group
                 .iter()
@@ -1051,6 +1357,9 @@ impl Build {
         );
         let step = self.trace.steps.len();
         let tool = self.trace.calls[index].tool.clone();
+        if !is_error && writes_known(self.format) && writes_a_file(&self.trace.calls[index]) {
+            self.counters.writes += 1;
+        }
         let call = &mut self.trace.calls[index];
         call.finished = Some(step);
         call.result = Some(ToolResult {
@@ -1078,24 +1387,79 @@ impl Build {
     }
 }
 
-/// The call ids that get a result in the file: the first result after the
-/// call was proposed. Known before building, so an `Executes` step lists
-/// only the calls the file shows ran.
-fn answered(events: &[Event]) -> HashSet<String> {
-    let mut proposed = HashSet::new();
-    let mut answered = HashSet::new();
+/// Formats that name the tools that change files: their writes are counted.
+fn writes_known(format: Format) -> bool {
+    matches!(format, Format::ClaudeCode | Format::Codex)
+}
+
+/// A call of a tool that changes a file: Claude Code's Edit, Write,
+/// MultiEdit and NotebookEdit; Codex's apply_patch (a tool of its own, or
+/// the command of a shell call). A shell command that writes a file is
+/// not counted: the file does not say it did.
+fn writes_a_file(call: &ToolCall) -> bool {
+    // `["apply_patch", patch]`, or a shell's script that starts with it.
+    let shell_patch = call.args.iter().any(|(k, v)| {
+        let words: Vec<String> = serde_json::from_str(v).unwrap_or_else(|_| vec![v.clone()]);
+        let script = match words.as_slice() {
+            [shell, flag, script] if shell.ends_with("sh") && flag.starts_with('-') => script,
+            [first, ..] => first,
+            [] => return false,
+        };
+        k == "command" && script.trim_start().starts_with("apply_patch")
+    });
+    matches!(
+        call.tool.as_str(),
+        "Edit" | "Write" | "MultiEdit" | "NotebookEdit" | "apply_patch"
+    ) || shell_patch
+}
+
+/// (reply ordinal, call id): the calls that get a result in the file.
+type Answered = HashSet<(usize, String)>;
+
+/// How results pair with calls: each result answers the latest call
+/// before it with its id that has no result yet (so an id reused in a
+/// later turn is paired within that turn). Known before building, so an
+/// `Executes` step lists only the calls the file shows ran.
+struct Pairs {
+    answered: Answered,
+    /// Results that answer a call of an earlier turn than the latest
+    /// reply before them: (call id, the call's line, the result's line,
+    /// the later reply's line). Paired by id, and warned about.
+    late: Vec<(String, usize, usize, usize)>,
+}
+
+fn pairing(events: &[Event]) -> Pairs {
+    // id → (reply ordinal, the call's line), while it waits for a result.
+    let mut open: HashMap<&str, (usize, usize)> = HashMap::new();
+    let mut pairs = Pairs {
+        answered: HashSet::new(),
+        late: Vec::new(),
+    };
+    let mut replies = 0;
+    let mut last_reply_line = 0;
     for event in events {
         match event {
-            Event::Msg(Msg::Assistant { calls, .. }) => {
-                proposed.extend(calls.iter().map(|c| c.id.as_str()));
+            Event::Msg(Msg::Assistant { calls, line, .. }) => {
+                for c in calls {
+                    open.insert(c.id.as_str(), (replies, *line));
+                }
+                replies += 1;
+                last_reply_line = *line;
             }
-            Event::Msg(Msg::Tool { call_id, .. }) if proposed.contains(call_id.as_str()) => {
-                answered.insert(call_id.clone());
+            Event::Msg(Msg::Tool { call_id, line, .. }) => {
+                if let Some((reply, call_line)) = open.remove(call_id.as_str()) {
+                    if reply + 1 != replies {
+                        pairs
+                            .late
+                            .push((call_id.clone(), call_line, *line, last_reply_line));
+                    }
+                    pairs.answered.insert((reply, call_id.clone()));
+                }
             }
             _ => {}
         }
     }
-    answered
+    pairs
 }
 
 /// Arguments as the trace keeps them: an object's keys with their values

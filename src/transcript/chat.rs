@@ -104,7 +104,7 @@ fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
 
 /// The messages of a list, in order; system and developer messages go to
 /// the builder as instructions.
-fn messages(
+pub(crate) fn messages(
     path: &str,
     items: &[Value],
     line: usize,

@@ -5,13 +5,22 @@
 //! The conversation is the `parentUuid` chain that ends at the last
 //! message, not the file order: side chains and abandoned branches are
 //! left out (and counted).
+//!
+//! Claude Code 2.1.282 and later may also record each API request
+//! exactly: `api-request-shape` (`shapeHash`, `shape.system`,
+//! `shape.tools`), `api-request-blob` (`hash`, one `message`) and
+//! `api-request` (`id`, `shapeHash`, `base`: an earlier request's id,
+//! `keep`: how many of its messages come first, `tail`: the hashes of the
+//! blobs after them). An assistant line's `requestRef` names its request:
+//! that model call is drawn with the request's system prompt, tools and
+//! size.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
 use super::anthropic;
-use super::builder::{Builder, Msg};
+use super::builder::{Builder, Msg, offered_tools, text_of};
 use super::jsonl::Lines;
 use crate::load::ScenarioError;
 
@@ -24,6 +33,80 @@ struct Entry {
     /// A user or assistant line, on a side chain or not.
     message: bool,
     compaction: bool,
+    /// `requestRef`: the `api-request` this reply answers.
+    request: Option<String>,
+}
+
+/// An `api-request` line: its messages are `base`'s first `keep` and then
+/// the blobs of `tail`.
+struct ApiRequest {
+    line: usize,
+    shape: String,
+    /// The request's parameters (model, max_tokens, thinking, …).
+    params: Value,
+    base: Option<String>,
+    keep: usize,
+    tail: Vec<String>,
+}
+
+/// The requests a session records, to resolve a reply's `requestRef`.
+#[derive(Default)]
+struct Requests {
+    /// shapeHash → (system prompt as recorded, tool definitions).
+    shapes: HashMap<String, (Value, Vec<Value>)>,
+    /// blob hash → the wire message `{role, content}`.
+    blobs: HashMap<String, Value>,
+    requests: HashMap<String, ApiRequest>,
+}
+
+impl Requests {
+    /// A request's messages, in order; None where a base or blob it
+    /// names is missing from the file.
+    fn messages(&self, id: &str, depth: usize) -> Option<Vec<&Value>> {
+        let r = self.requests.get(id)?;
+        let mut out = match &r.base {
+            Some(base) if depth < 10_000 => {
+                let mut earlier = self.messages(base, depth + 1)?;
+                earlier.truncate(r.keep);
+                earlier
+            }
+            Some(_) => return None,
+            None => Vec::new(),
+        };
+        for hash in &r.tail {
+            out.push(self.blobs.get(hash)?);
+        }
+        Some(out)
+    }
+}
+
+/// The hash a request names a message by: SHA-256 of the wire message
+/// `{role, content}` as JSON with its keys sorted, without spaces (the
+/// hashes of the file's `api-request-blob` lines are made so). A request
+/// names a message the conversation holds by this hash, with no blob.
+fn message_hash(role: &str, content: &Value) -> String {
+    use sha2::{Digest, Sha256};
+    let wire = serde_json::json!({"content": sorted(content), "role": role});
+    let digest = Sha256::digest(wire.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A JSON value with every object's keys in order (the file's order is
+/// kept by the parser otherwise).
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            Value::Object(
+                keys.into_iter()
+                    .map(|k| (k.clone(), sorted(&o[k])))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
 }
 
 /// Line types that are part of a session but not of the loop drawn here.
@@ -45,6 +128,7 @@ pub fn read(
 ) -> Result<(), ScenarioError> {
     let mut entries: Vec<Entry> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
+    let mut recorded = Requests::default();
     let mut next = Some(first);
     while let Some((line, v)) = next {
         let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
@@ -61,6 +145,10 @@ pub fn read(
             conversation: false,
             message: false,
             compaction: false,
+            request: v
+                .get("requestRef")
+                .and_then(Value::as_str)
+                .map(str::to_string),
         };
         match kind {
             "user" | "assistant" => {
@@ -70,22 +158,89 @@ pub fn read(
                     // Written by Claude Code, not by the model.
                     b.skip("assistant line marked isApiErrorMessage", line);
                 } else if let Some(message) = v.get("message") {
+                    // A request may name this message by its hash.
+                    if let Some(content) = message.get("content") {
+                        let role = message.get("role").and_then(Value::as_str).unwrap_or(kind);
+                        recorded
+                            .blobs
+                            .entry(message_hash(role, content))
+                            .or_insert_with(
+                                || serde_json::json!({"role": role, "content": content}),
+                            );
+                    }
                     let tokens = message
                         .pointer("/usage/output_tokens")
                         .and_then(Value::as_u64);
                     let role = message.get("role").and_then(Value::as_str).unwrap_or(kind);
                     let tokens = if role == "assistant" { tokens } else { None };
                     anthropic::blocks_of(message, line, role, tokens, &mut entry.msgs, b);
+                    if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+                        // Written by Claude Code into the user's turn
+                        // (command output, reminders), not by the user.
+                        for msg in &mut entry.msgs {
+                            if let Msg::User { text, line } = msg {
+                                *msg = Msg::Context {
+                                    text: std::mem::take(text),
+                                    line: *line,
+                                };
+                            }
+                        }
+                    }
                     entry.conversation = !sidechain;
                     entry.message = true;
                 }
                 entry.compaction = v.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
             }
             "system" => {
-                entry.compaction =
-                    v.get("subtype").and_then(Value::as_str) == Some("compact_boundary");
+                let subtype = v.get("subtype").and_then(Value::as_str);
+                entry.compaction = subtype == Some("compact_boundary");
+                if !entry.compaction {
+                    b.skip(&format!("system/{}", subtype.unwrap_or("?")), line);
+                }
             }
-            k if BOOKKEEPING.contains(&k) => {}
+            "api-request-shape" => {
+                if let Some(hash) = v.get("shapeHash").and_then(Value::as_str) {
+                    let system = v.pointer("/shape/system").cloned().unwrap_or(Value::Null);
+                    let tools = v
+                        .pointer("/shape/tools")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    recorded.shapes.insert(hash.to_string(), (system, tools));
+                }
+            }
+            "api-request-blob" => {
+                if let (Some(hash), Some(message)) =
+                    (v.get("hash").and_then(Value::as_str), v.get("message"))
+                {
+                    recorded.blobs.insert(hash.to_string(), message.clone());
+                }
+            }
+            "api-request" => {
+                let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+                if let Some(id) = s("id") {
+                    let request = ApiRequest {
+                        line,
+                        shape: s("shapeHash").unwrap_or_default(),
+                        params: v.get("params").cloned().unwrap_or(Value::Null),
+                        base: s("base"),
+                        keep: v.get("keep").and_then(Value::as_u64).unwrap_or(0) as usize,
+                        tail: v
+                            .get("tail")
+                            .and_then(Value::as_array)
+                            .map(|t| {
+                                t.iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_string)
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                    };
+                    recorded.requests.insert(id, request);
+                }
+            }
+            // Part of the session, not of the loop: listed, not drawn.
+            k if BOOKKEEPING.contains(&k) => b.skip(k, line),
             "" => b.skip("line without a type", line),
             other => b.skip(other, line),
         }
@@ -112,10 +267,36 @@ pub fn read(
     let on_chain = chain.iter().filter(|&&i| entries[i].message).count();
     let messages = entries.iter().filter(|e| e.message).count();
     b.off_chain(messages - on_chain);
+    let mut sent = std::collections::HashSet::new();
     for i in chain {
         let entry = &mut entries[i];
         if entry.compaction {
             b.compacted(entry.line);
+        }
+        // The first line of a reply whose request the file records.
+        if let Some(id) = entry.request.take()
+            && sent.insert(id.clone())
+            && let Some(r) = recorded.requests.get(&id)
+            && let Some(messages) = recorded.messages(&id, 0)
+            && let Some((system, tools)) = recorded.shapes.get(&r.shape)
+        {
+            b.system(&text_of(system));
+            b.tools(offered_tools(tools, "input_schema"));
+            // The body as sent, rebuilt from the records: the parameters,
+            // the shape's system prompt and tools, the messages.
+            let mut body = match &r.params {
+                Value::Object(o) => o.clone(),
+                _ => serde_json::Map::new(),
+            };
+            body.insert("system".into(), system.clone());
+            body.insert("tools".into(), Value::Array(tools.clone()));
+            let count = messages.len();
+            body.insert(
+                "messages".into(),
+                Value::Array(messages.into_iter().cloned().collect()),
+            );
+            let bytes = serde_json::to_vec(&Value::Object(body)).map_or(0, |b| b.len());
+            b.recorded_request(r.line, count, bytes);
         }
         for msg in std::mem::take(&mut entry.msgs) {
             b.push(msg);

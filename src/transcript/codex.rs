@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, Msg};
+use super::builder::{Builder, Msg, text_of};
 use super::jsonl::Lines;
 use super::responses;
 use crate::load::ScenarioError;
@@ -41,11 +41,22 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                 b.system(text);
             }
         }
-        // The turn's settings (model, cwd, policies): not a step.
-        "turn_context" => {}
+        // The turn's settings (model, cwd, policies): not a step; the
+        // instructions it carries are sent to the model.
+        "turn_context" => {
+            for key in [
+                "/base_instructions",
+                "/developer_instructions",
+                "/collaboration_mode/settings/developer_instructions",
+            ] {
+                if let Some(text) = payload.pointer(key).and_then(Value::as_str) {
+                    b.system(text);
+                }
+            }
+        }
         "response_item" => {
             if let Some(msg) = responses::item(payload, line, None, b) {
-                b.push(exit_code(msg));
+                b.push(harness_written(exit_code(msg)));
             }
         }
         "event_msg" => {
@@ -59,6 +70,15 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                     .unwrap_or("no reason given");
                 b.aborted(line, reason);
             }
+            // The shell's exit code, whatever the output's text says.
+            if kind == Some("exec_command_end")
+                && let (Some(id), Some(code)) = (
+                    payload.get("call_id").and_then(Value::as_str),
+                    payload.get("exit_code").and_then(Value::as_i64),
+                )
+            {
+                b.exit_code(id, code);
+            }
             if kind == Some("token_count") {
                 let usage = payload.pointer("/info/last_token_usage");
                 let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
@@ -66,8 +86,26 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                     b.tokens(tokens("input_tokens"), tokens("output_tokens"));
                 }
             }
+            // The rest repeat the items for the UI, or are not part of
+            // the loop: listed by type, not drawn.
+            if !matches!(
+                kind,
+                Some("turn_aborted" | "token_count" | "exec_command_end")
+            ) {
+                b.skip(&format!("event_msg/{}", kind.unwrap_or("?")), line);
+            }
         }
-        "compacted" => b.compacted(line),
+        "compacted" => match payload.get("replacement_history").and_then(Value::as_array) {
+            Some(items) => {
+                let chars = items
+                    .iter()
+                    .flat_map(|i| ["content", "output", "arguments"].map(|k| i.get(k)))
+                    .map(|v| v.map_or(0, |v| text_of(v).chars().count()))
+                    .sum();
+                b.compacted_to(line, items.len(), chars);
+            }
+            None => b.compacted(line),
+        },
         "" => b.skip("line without a type", line),
         other => b.skip(other, line),
     }
@@ -77,8 +115,8 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
 /// a first line `{id, timestamp, instructions}`, then bare response items
 /// and `{"record_type": "state"}` markers.
 fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
-    if v.get("record_type").is_some() {
-        return;
+    if let Some(kind) = v.get("record_type") {
+        return b.skip(&format!("record_type {kind}"), line);
     }
     if kind.is_empty() && v.get("id").is_some() && v.get("timestamp").is_some() {
         if let Some(text) = v.get("instructions").and_then(Value::as_str) {
@@ -90,13 +128,38 @@ fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
         return b.skip("line without a type", line);
     }
     if let Some(msg) = responses::item(v, line, None, b) {
-        b.push(exit_code(msg));
+        b.push(harness_written(exit_code(msg)));
+    }
+}
+
+/// The user-role messages Codex writes itself, at the start of a session
+/// and when the settings change: the environment (`<environment_context>`)
+/// and the project's instructions (`<user_instructions>`, `# AGENTS.md
+/// instructions for …`). Sent to the model, but not the user's words.
+const HARNESS_OPENINGS: [&str; 3] = [
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions for ",
+];
+
+fn harness_written(msg: Msg) -> Msg {
+    match msg {
+        Msg::User { text, line }
+            if HARNESS_OPENINGS
+                .iter()
+                .any(|o| text.trim_start().starts_with(o)) =>
+        {
+            Msg::Context { text, line }
+        }
+        other => other,
     }
 }
 
 /// A shell call's output records its exit code: as JSON
-/// `{"output": …, "metadata": {"exit_code": N}}` in older rollouts, or as a
-/// first line `Exit code: N` in newer ones. Non-zero is an error result.
+/// `{"output": …, "metadata": {"exit_code": N}}` in older rollouts, or in
+/// the lines before `Output:`, as `Exit code: N` (the shell tool) or
+/// `Process exited with code N` (unified exec). Non-zero is an error
+/// result (so is a non-zero `exec_command_end.exit_code`, `Builder::exit_code`).
 fn exit_code(msg: Msg) -> Msg {
     let Msg::Tool {
         call_id,
@@ -126,8 +189,12 @@ fn exit_code(msg: Msg) -> Msg {
     }
     let code = text
         .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("Exit code: "))
+        .take(8)
+        .take_while(|l| l.trim_end() != "Output:")
+        .find_map(|l| {
+            l.strip_prefix("Exit code: ")
+                .or_else(|| l.strip_prefix("Process exited with code "))
+        })
         .and_then(|c| c.trim().parse::<i64>().ok());
     Msg::Tool {
         call_id,

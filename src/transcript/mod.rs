@@ -23,6 +23,7 @@ mod otel;
 pub(crate) mod redact;
 mod responses;
 pub mod summary;
+mod swe_agent;
 mod text;
 
 use std::fs::File;
@@ -35,6 +36,12 @@ use crate::load::{Loaded, ScenarioError};
 
 pub use builder::Builder;
 pub use summary::{Summary, summary};
+pub use text::unread;
+
+/// A format's name as the screens and messages say it, in English.
+pub fn format_name(format: Format) -> &'static str {
+    text::format_name(format, crate::scenario::Lang::En)
+}
 
 /// The transcript formats the importer reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, strum::IntoStaticStr)]
@@ -53,16 +60,24 @@ pub enum Format {
     ClaudeCode,
     /// OpenTelemetry GenAI spans in OTLP JSON.
     Otel,
+    /// OpenTelemetry GenAI spans as the SDKs print them (`span.to_json()`,
+    /// the console exporter): one object per span, attributes plain.
+    OtelSdk,
+    /// A SWE-agent trajectory (`.traj`): its `history` of Chat messages,
+    /// results naming their calls in `tool_call_ids`.
+    SweAgent,
 }
 
 impl Format {
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::Chat,
         Format::Responses,
         Format::Anthropic,
         Format::Codex,
         Format::ClaudeCode,
         Format::Otel,
+        Format::OtelSdk,
+        Format::SweAgent,
     ];
 
     /// The name used on the command line and in snapshot names.
@@ -89,7 +104,9 @@ impl Format {
     pub fn provider(self) -> crate::wire::Provider {
         use crate::wire::Provider;
         match self {
-            Format::Chat | Format::Otel => Provider::Chat,
+            // SWE-agent keeps Chat Completions messages; OTel spans are
+            // drawn in Chat's shape, as before.
+            Format::Chat | Format::Otel | Format::OtelSdk | Format::SweAgent => Provider::Chat,
             Format::Responses | Format::Codex => Provider::Responses,
             Format::Anthropic | Format::ClaudeCode => Provider::Anthropic,
         }
@@ -133,6 +150,8 @@ pub fn open_with(
     forced: Option<Format>,
     redact: bool,
 ) -> Result<Opened, ScenarioError> {
+    let (path, run) = split_run(path);
+    let path = path.as_str();
     let meta = std::fs::metadata(path).map_err(|e| {
         error(
             path,
@@ -158,6 +177,7 @@ pub fn open_with(
     let name = display_name(path);
     let mut builder = Builder::new(&name);
     builder.redact = redact;
+    builder.run = run;
     let format = match first {
         None => {
             return Err(at_line(
@@ -183,6 +203,21 @@ pub fn open_with(
         format,
         warnings,
     })
+}
+
+/// `FILE#N`: run N (1-based) of a file that holds many runs (a tau-bench
+/// results file). Only where `FILE#N` itself is not a file.
+fn split_run(path: &str) -> (String, Option<usize>) {
+    if Path::new(path).exists() {
+        return (path.to_string(), None);
+    }
+    match path.rsplit_once('#') {
+        Some((file, n)) if Path::new(file).is_file() => match n.parse::<usize>() {
+            Ok(n) => (file.to_string(), Some(n)),
+            Err(_) => (path.to_string(), None),
+        },
+        _ => (path.to_string(), None),
+    }
 }
 
 /// Open a transcript for a command: warnings go to stderr, one line each.
@@ -281,12 +316,49 @@ fn document(
     forced: Option<Format>,
     builder: &mut Builder,
 ) -> Result<Format, ScenarioError> {
+    // A file of many runs (tau-bench results: `[{task_id, reward, traj}]`):
+    // one of them, chosen with FILE#N.
+    if let Some(runs) = runs_of(value) {
+        let n = builder.run.unwrap_or(1);
+        let Some(run) = runs.get(n.wrapping_sub(1)) else {
+            return Err(at_line(
+                path,
+                line,
+                format!(
+                    "the file holds {} runs; run {n} is not one of them (FILE#1 to FILE#{})",
+                    runs.len(),
+                    runs.len()
+                ),
+            ));
+        };
+        let label = run_label(run);
+        let count = runs.len();
+        builder.note([
+            format!("文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。"),
+            format!(
+                "holds {count} runs (a results file: task_id, reward, traj); showing run {n}{label}; open another with FILE#N (1 to {count})"
+            ),
+        ]);
+        return document(path, &run["traj"], line, forced, builder);
+    }
     let format = match forced {
         Some(f) => f,
         None => detect_document(value).ok_or_else(|| not_a_transcript(path, line, value))?,
     };
     builder.by_item();
     match format {
+        Format::SweAgent => swe_agent::document(path, value, builder)?,
+        Format::OtelSdk => {
+            match value {
+                Value::Array(spans) => {
+                    for (i, span) in spans.iter().enumerate() {
+                        otel::sdk_span(span, i + 1, builder);
+                    }
+                }
+                span => otel::sdk_span(span, 1, builder),
+            }
+            otel::finish(builder);
+        }
         Format::Chat => chat::document(path, value, line, true, builder)?,
         Format::Anthropic => anthropic::document(path, value, line, true, builder)?,
         Format::Responses => responses::document(path, value, line, true, builder)?,
@@ -311,6 +383,7 @@ fn document(
 /// The format of a whole-document transcript, from its shape.
 fn detect_document(value: &Value) -> Option<Format> {
     match value {
+        Value::Array(items) if items.first().is_some_and(is_sdk_span) => Some(Format::OtelSdk),
         Value::Array(items) => detect_items(items),
         Value::Object(o) => {
             if o.contains_key("resourceSpans") {
@@ -324,8 +397,21 @@ fn detect_document(value: &Value) -> Option<Format> {
             {
                 return Some(format);
             }
+            if is_sdk_span(value) {
+                return Some(Format::OtelSdk);
+            }
+            if o.get("history").is_some_and(Value::is_array)
+                && (o.contains_key("trajectory") || o.contains_key("info"))
+            {
+                return Some(Format::SweAgent);
+            }
             if let Some(request) = o.get("request").or_else(|| o.get("body")) {
-                return detect_document(request);
+                // The response's shape settles what the request leaves open.
+                let response = o.get("response").map(|r| r.get("body").unwrap_or(r));
+                return match (detect_document(request), response.and_then(response_format)) {
+                    (Some(Format::Chat), Some(by_response)) => Some(by_response),
+                    (found, by_response) => found.or(by_response),
+                };
             }
             if o.contains_key("input")
                 || o.get("object").and_then(Value::as_str) == Some("response")
@@ -337,12 +423,55 @@ fn detect_document(value: &Value) -> Option<Format> {
                 .get("tools")
                 .and_then(Value::as_array)
                 .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
+            // Keys only the Messages API takes, or a Claude model.
+            let anthropic_keys = ["anthropic_version", "stop_sequences", "top_k"]
+                .iter()
+                .any(|k| o.contains_key(*k))
+                || o.get("model")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| m.starts_with("claude"));
             if o.contains_key("system") || anthropic_tools {
                 return Some(Format::Anthropic);
             }
-            detect_items(messages).or(Some(Format::Chat))
+            match detect_items(messages) {
+                Some(Format::Chat) if anthropic_keys && !chat_signals(messages) => {
+                    Some(Format::Anthropic)
+                }
+                found => found.or(Some(Format::Chat)),
+            }
         }
         _ => None,
+    }
+}
+
+/// A span as the OpenTelemetry SDKs print it: a `name`, a `context` with
+/// its `span_id`, and `attributes` as an object.
+fn is_sdk_span(v: &Value) -> bool {
+    v.get("name").is_some_and(Value::is_string)
+        && v.pointer("/context/span_id").is_some()
+        && v.get("attributes").is_some_and(Value::is_object)
+}
+
+/// The runs of a results file: a list of objects that each hold a `traj`
+/// (a list of messages), as tau-bench writes them.
+fn runs_of(value: &Value) -> Option<&Vec<Value>> {
+    let runs = value.as_array()?;
+    (!runs.is_empty()
+        && runs
+            .iter()
+            .all(|r| r.get("traj").is_some_and(Value::is_array)))
+    .then_some(runs)
+}
+
+/// " (task_id 3, reward 1.0)": what a results file says of a run.
+fn run_label(run: &Value) -> String {
+    let parts: Vec<String> = ["task_id", "reward"]
+        .iter()
+        .filter_map(|k| Some(format!("{k} {}", run.get(*k).filter(|v| !v.is_null())?)))
+        .collect();
+    match parts.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", parts.join(", ")),
     }
 }
 
@@ -383,28 +512,95 @@ fn detect_items(items: &[Value]) -> Option<Format> {
             })
         })
     };
-    if block("tool_use") || block("tool_result") {
+    if ["tool_use", "tool_result", "thinking", "redacted_thinking"]
+        .iter()
+        .any(|t| block(t))
+    {
+        return Some(Format::Anthropic);
+    }
+    // Content as a list of typed blocks, and nothing only Chat has.
+    let blocks = items.iter().any(|i| {
+        i.get("content")
+            .and_then(Value::as_array)
+            .is_some_and(|c| !c.is_empty() && c.iter().all(|b| b.get("type").is_some()))
+    });
+    if blocks && !chat_signals(items) {
         return Some(Format::Anthropic);
     }
     Some(Format::Chat)
 }
 
+/// What only OpenAI Chat messages have: system, developer and tool roles,
+/// `tool_calls`, `tool_call_id`, `function_call`, and content parts of
+/// Chat's own types.
+fn chat_signals(items: &[Value]) -> bool {
+    items.iter().any(|i| {
+        matches!(
+            i.get("role").and_then(Value::as_str),
+            Some("system" | "developer" | "tool" | "function")
+        ) || ["tool_calls", "tool_call_id", "function_call"]
+            .iter()
+            .any(|k| i.get(*k).is_some())
+            || i.get("content").and_then(Value::as_array).is_some_and(|c| {
+                c.iter().any(|b| {
+                    matches!(
+                        b.get("type").and_then(Value::as_str),
+                        Some("image_url" | "input_audio" | "refusal" | "file")
+                    )
+                })
+            })
+    })
+}
+
+/// A response's provider, from its shape: Chat's `choices`, the Messages
+/// API's `type: "message"` with `content` blocks, Responses' `output`.
+fn response_format(r: &Value) -> Option<Format> {
+    if r.get("choices").is_some() {
+        Some(Format::Chat)
+    } else if r.get("type").and_then(Value::as_str) == Some("message") && r.get("content").is_some()
+    {
+        Some(Format::Anthropic)
+    } else if r.get("output").is_some() {
+        Some(Format::Responses)
+    } else {
+        None
+    }
+}
+
 fn not_a_transcript(path: &str, line: usize, value: &Value) -> ScenarioError {
-    let found = match value {
-        Value::Object(o) => {
-            let keys: Vec<String> = o.keys().take(6).map(|k| format!("{k:?}")).collect();
-            format!("an object with the keys {}", keys.join(", "))
+    let keys = |o: &serde_json::Map<String, Value>| {
+        let mut keys: Vec<String> = o.keys().take(6).map(|k| format!("{k:?}")).collect();
+        if o.len() > 6 {
+            keys.push(format!("… ({} in all)", o.len()));
         }
-        Value::Array(_) => "a list that holds no messages or items".into(),
-        _ => "a JSON value that is not an object".into(),
+        keys.join(", ")
     };
+    let found = match value {
+        Value::Object(o) => format!("recognised an object with the keys {}", keys(o)),
+        Value::Array(items) if items.is_empty() => "recognised an empty list".into(),
+        Value::Array(items) => match &items[0] {
+            Value::Object(o) => format!(
+                "recognised a list of {} items, the first an object with the keys {}, none of them messages or items",
+                items.len(),
+                keys(o)
+            ),
+            _ => format!(
+                "recognised a list of {} items that are not objects",
+                items.len()
+            ),
+        },
+        _ => "recognised a JSON value that is not an object".into(),
+    };
+    let formats: Vec<&str> = Format::ALL
+        .iter()
+        .map(|f| text::format_name(*f, crate::scenario::Lang::En))
+        .collect();
     at_line(
         path,
         line,
         format!(
-            "not a transcript: {found}; expected OpenAI Chat Completions messages, OpenAI Responses \
-             items, Anthropic Messages, a Codex CLI rollout, a Claude Code session or OTLP JSON spans \
-             (--transcript-format forces one)"
+            "not a transcript: {found}; the formats read are {} (--transcript-format forces one)",
+            formats.join(", ")
         ),
     )
 }
@@ -419,8 +615,23 @@ fn read_lines(
     let (mut lines, first) = match jsonl::Lines::new(path, reader).start()? {
         jsonl::First::Line(lines, line, value) => (lines, (line, value)),
         jsonl::First::Document(reader) => {
-            // The first line is not a whole JSON value: one pretty-printed document.
-            let value: Value = serde_json::from_reader(reader).map_err(|e| json_error(path, &e))?;
+            // The first line is not a whole JSON value: one pretty-printed
+            // document, or (as the OpenTelemetry console exporter prints
+            // them) pretty-printed spans one after another.
+            let mut values = serde_json::Deserializer::from_reader(reader).into_iter::<Value>();
+            let value = match values.next() {
+                Some(v) => v.map_err(|e| json_error(path, &e))?,
+                None => return Err(at_line(path, 1, "the file is empty; expected a transcript")),
+            };
+            if is_sdk_span(&value) && forced.is_none_or(|f| f == Format::OtelSdk) {
+                otel::sdk_span(&value, 1, builder);
+                builder.by_item();
+                for (i, v) in values.enumerate() {
+                    otel::sdk_span(&v.map_err(|e| json_error(path, &e))?, i + 2, builder);
+                }
+                otel::finish(builder);
+                return Ok(Format::OtelSdk);
+            }
             return document(path, &value, 1, forced, builder);
         }
     };
@@ -429,6 +640,15 @@ fn read_lines(
         None => detect_line(&first.1).ok_or_else(|| not_a_transcript(path, first.0, &first.1))?,
     };
     match format {
+        Format::OtelSdk => {
+            let mut next = Some(first);
+            while let Some((line, value)) = next {
+                otel::sdk_span(&value, line, builder);
+                next = lines.next_value()?;
+            }
+            otel::finish(builder);
+        }
+        Format::SweAgent => return Err(not_a_transcript(path, first.0, &first.1)),
         Format::Codex => codex::read(path, first, &mut lines, builder)?,
         Format::ClaudeCode => claude_code::read(path, first, &mut lines, builder)?,
         Format::Otel => {
@@ -468,7 +688,9 @@ fn request_line(
         Format::Anthropic => anthropic::document(path, value, line, false, builder),
         Format::Responses => responses::document(path, value, line, false, builder),
         Format::Otel => otel::document(path, value, line, false, builder),
-        Format::Codex | Format::ClaudeCode => Err(not_a_transcript(path, line, value)),
+        Format::Codex | Format::ClaudeCode | Format::OtelSdk | Format::SweAgent => {
+            Err(not_a_transcript(path, line, value))
+        }
     }
 }
 
@@ -487,6 +709,9 @@ fn detect_line(value: &Value) -> Option<Format> {
     }
     if o.contains_key("resourceSpans") {
         return Some(Format::Otel);
+    }
+    if is_sdk_span(value) {
+        return Some(Format::OtelSdk);
     }
     let claude_keys = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId"];
     if kind.is_some() && claude_keys.iter().any(|k| o.contains_key(*k)) {
@@ -650,7 +875,9 @@ mod tests {
                 "anthropic",
                 "codex",
                 "claude-code",
-                "otel"
+                "otel",
+                "otel-sdk",
+                "swe-agent"
             ]
         );
         for format in Format::ALL {

@@ -49,38 +49,6 @@ pub fn document(
                 .map_or(&[][..], Vec::as_slice);
             for span in spans {
                 let at = if whole { b.spans.len() + 1 } else { line };
-                let attributes = attributes(span.get("attributes"));
-                // The operation, or else the first word of the span's name
-                // ("chat gpt-4.1", "execute_tool read_file").
-                let name = span.get("name").and_then(Value::as_str).unwrap_or("");
-                let mut attributes = attributes;
-                let op = match attributes
-                    .get("gen_ai.operation.name")
-                    .and_then(Value::as_str)
-                {
-                    Some(op) => op.to_string(),
-                    None => {
-                        let first = name.split(' ').next().unwrap_or("");
-                        if matches!(first, "chat" | "execute_tool") {
-                            attributes.insert("gen_ai.operation.name".into(), first.into());
-                        }
-                        first.to_string()
-                    }
-                };
-                let op = op.as_str();
-                if !matches!(
-                    op,
-                    "chat" | "text_completion" | "generate_content" | "execute_tool"
-                ) {
-                    let what = if op.is_empty() || !attributes.contains_key("gen_ai.operation.name")
-                    {
-                        "span without gen_ai.operation.name".to_string()
-                    } else {
-                        format!("{op} span")
-                    };
-                    b.skip(&what, at);
-                    continue;
-                }
                 let start = match span.get("startTimeUnixNano") {
                     Some(Value::String(s)) => s.parse().unwrap_or(0),
                     Some(Value::Number(n)) => n.as_u64().unwrap_or(0) as u128,
@@ -89,16 +57,92 @@ pub fn document(
                 let code = span.pointer("/status/code");
                 let error = matches!(code, Some(Value::Number(n)) if n.as_u64() == Some(2))
                     || code.and_then(Value::as_str) == Some("STATUS_CODE_ERROR");
-                b.spans.push(Span {
+                let name = span.get("name").and_then(Value::as_str).unwrap_or("");
+                collect(
+                    name,
+                    attributes(span.get("attributes")),
                     start,
-                    line: at,
-                    attributes,
                     error,
-                });
+                    at,
+                    b,
+                );
             }
         }
     }
     Ok(())
+}
+
+/// One span as the OpenTelemetry SDKs print it (`span.to_json()`, the
+/// console exporter): `name`, `context.span_id`, `start_time` (ISO 8601),
+/// `status.status_code` (`ERROR`), and `attributes` as a plain object.
+pub fn sdk_span(value: &Value, at: usize, b: &mut Builder) {
+    let name = value.get("name").and_then(Value::as_str).unwrap_or("");
+    let attributes = value
+        .get("attributes")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    // The time's digits, in order: the SDKs write one fixed ISO form, so
+    // they sort as the times do.
+    let start = value
+        .get("start_time")
+        .and_then(Value::as_str)
+        .map(|t| {
+            t.chars()
+                .filter(char::is_ascii_digit)
+                .take(38)
+                .collect::<String>()
+        })
+        .and_then(|d| d.parse::<u128>().ok())
+        .unwrap_or(0);
+    let error = value.pointer("/status/status_code").and_then(Value::as_str) == Some("ERROR");
+    collect(name, attributes, start, error, at, b);
+}
+
+/// Keep a GenAI span for `finish`; list any other span as not drawn.
+fn collect(
+    name: &str,
+    attributes: Map<String, Value>,
+    start: u128,
+    error: bool,
+    at: usize,
+    b: &mut Builder,
+) {
+    // The operation, or else the first word of the span's name
+    // ("chat gpt-4.1", "execute_tool read_file").
+    let mut attributes = attributes;
+    let op = match attributes
+        .get("gen_ai.operation.name")
+        .and_then(Value::as_str)
+    {
+        Some(op) => op.to_string(),
+        None => {
+            let first = name.split(' ').next().unwrap_or("");
+            if matches!(first, "chat" | "execute_tool") {
+                attributes.insert("gen_ai.operation.name".into(), first.into());
+            }
+            first.to_string()
+        }
+    };
+    let op = op.as_str();
+    if !matches!(
+        op,
+        "chat" | "text_completion" | "generate_content" | "execute_tool"
+    ) {
+        let what = if op.is_empty() || !attributes.contains_key("gen_ai.operation.name") {
+            "span without gen_ai.operation.name".to_string()
+        } else {
+            format!("{op} span")
+        };
+        b.skip(&what, at);
+        return;
+    }
+    b.spans.push(Span {
+        start,
+        line: at,
+        attributes,
+        error,
+    });
 }
 
 /// OTLP attributes `[{key, value: {stringValue | intValue | …}}]` as a map.

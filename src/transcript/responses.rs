@@ -125,8 +125,8 @@ fn one_reply_per_turn(msgs: Vec<Msg>) -> Vec<Msg> {
     out
 }
 
-/// One item as a message; None for items that are not part of the context
-/// drawn (reasoning), or of a type not drawn (reported as skipped).
+/// One item as a message (reasoning as reasoning); None for items of a
+/// type not drawn (reported as skipped).
 pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> Option<Msg> {
     let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
     let kind = v.get("type").and_then(Value::as_str).unwrap_or(
@@ -196,7 +196,31 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                 line: at,
             })
         }
-        "reasoning" | "item_reference" => None,
+        "reasoning" => {
+            // The summary's parts (and `content`, where a provider writes
+            // the reasoning text itself); the encrypted part by its size.
+            let summary = ["summary", "content"]
+                .iter()
+                .filter_map(|k| v.get(*k))
+                .map(text_of)
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join("\n");
+            let encrypted = v
+                .get("encrypted_content")
+                .and_then(Value::as_str)
+                .map_or(0, |e| e.chars().count());
+            Some(Msg::Reasoning {
+                summary,
+                encrypted,
+                line: at,
+            })
+        }
+        // A reference by id to an item the server keeps: nothing to draw.
+        "item_reference" => {
+            b.skip("item_reference", at);
+            None
+        }
         "compaction" | "compaction_summary" => {
             b.compacted(at);
             None

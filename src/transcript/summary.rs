@@ -46,6 +46,9 @@ pub fn summary(trace: &Trace) -> Summary {
         orphans: 0,
         final_answer: None,
     };
+    // The step each call's result arrived at (an id may be reused).
+    let finished: std::collections::HashSet<usize> =
+        trace.calls.iter().filter_map(|c| c.finished).collect();
     let mut last_reply = None;
     for (index, step) in trace.steps.iter().enumerate() {
         match &step.kind {
@@ -58,14 +61,11 @@ pub fn summary(trace: &Trace) -> Summary {
                 s.model_replies += 1;
                 last_reply = Some(index);
             }
-            StepKind::ResultArrives { call } => {
-                let answers_its_call = trace.call(call).is_some_and(|c| c.finished == Some(index));
-                if !answers_its_call {
-                    s.orphans += 1;
-                    s.errors += usize::from(
-                        appended_at(trace, index, Role::Tool).is_some_and(|m| m.is_error),
-                    );
-                }
+            // A result that answers no call of its id.
+            StepKind::ResultArrives { .. } if !finished.contains(&index) => {
+                s.orphans += 1;
+                s.errors +=
+                    usize::from(appended_at(trace, index, Role::Tool).is_some_and(|m| m.is_error));
             }
             _ => {}
         }

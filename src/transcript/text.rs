@@ -20,6 +20,14 @@ pub enum Source {
     Continues { line: usize },
     /// No request body: rebuilt from the messages before the reply.
     Reconstructed,
+    /// The request recorded apart from the conversation (Claude Code
+    /// `api-request`): its size and message count are the file's; the
+    /// messages drawn are the conversation's.
+    Recorded {
+        line: usize,
+        messages: usize,
+        bytes: usize,
+    },
 }
 
 /// What one step says, in data; rendered per language by `narrate`.
@@ -34,10 +42,15 @@ pub enum Say {
         number: u32,
         source: Source,
         format: Format,
+        /// Reasoning items: (how many, their characters, whether they are
+        /// the request's own or the earlier ones in the file).
+        reasoning: (usize, usize, bool),
         messages: usize,
         new: usize,
         size: usize,
         compacted: Option<usize>,
+        /// What replaced the history at that compaction: (items, chars).
+        replaced: Option<(usize, usize)>,
         system: usize,
         tools_known: bool,
         no_reply: bool,
@@ -48,6 +61,7 @@ pub enum Say {
         unanswered: Vec<String>,
         line: usize,
         tokens: Option<u64>,
+        reasoning: Vec<Thought>,
         end: Option<Vec<String>>,
     },
     Executes {
@@ -67,6 +81,7 @@ pub enum Say {
         number: u32,
         line: usize,
         tokens: Option<u64>,
+        reasoning: Vec<Thought>,
         end: Option<Vec<String>>,
     },
     /// The file records the provider's error for the request.
@@ -75,6 +90,53 @@ pub enum Say {
         line: usize,
         error: String,
     },
+}
+
+/// The model's reasoning in a reply, as the file holds it.
+#[derive(Debug, Clone)]
+pub struct Thought {
+    pub line: usize,
+    pub summary_chars: usize,
+    /// The summary's start, on one line.
+    pub excerpt: String,
+    /// Characters of encrypted or redacted reasoning.
+    pub encrypted: usize,
+}
+
+/// A text's first 80 characters on one line, for a narration.
+pub fn excerpt(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one.char_indices().nth(80) {
+        Some((i, _)) => format!("{}…", &one[..i]),
+        None => one,
+    }
+}
+
+/// What a reply's reasoning holds, said after its narration.
+fn thoughts(list: &[Thought], by_item: bool, lang: Lang) -> String {
+    let mut out = String::new();
+    for t in list {
+        let p = place(t.line, by_item, lang);
+        let said = match (t.summary_chars, lang) {
+            (0, Lang::Zh) => "没有可读的摘要".to_string(),
+            (0, Lang::En) => "no readable summary".to_string(),
+            (n, Lang::Zh) => format!("{n} 字符的摘要（“{}”）", t.excerpt),
+            (n, Lang::En) => format!("{n} chars of summary (\"{}\")", t.excerpt),
+        };
+        out.push_str(&match (t.encrypted, lang) {
+            (0, Lang::Zh) => format!("回复带有一段推理（reasoning，{p}）：{said}；不显示为消息。"),
+            (0, Lang::En) => {
+                format!(" The reply carries reasoning ({p}): {said}; not drawn as a message.")
+            }
+            (e, Lang::Zh) => format!(
+                "回复带有一段推理（reasoning，{p}）：{said}，另有 {e} 字符加密内容；不显示为消息。"
+            ),
+            (e, Lang::En) => format!(
+                " The reply carries reasoning ({p}): {said} and {e} chars of encrypted content; not drawn as a message."
+            ),
+        });
+    }
+    out
 }
 
 impl Say {
@@ -107,6 +169,10 @@ pub fn format_name(format: Format, lang: Lang) -> &'static str {
         (Format::ClaudeCode, Lang::En) => "Claude Code session",
         (Format::Otel, Lang::Zh) => "OpenTelemetry GenAI span（OTLP JSON）",
         (Format::Otel, Lang::En) => "OpenTelemetry GenAI spans (OTLP JSON)",
+        (Format::OtelSdk, Lang::Zh) => "OpenTelemetry GenAI span（SDK 输出的 JSON）",
+        (Format::OtelSdk, Lang::En) => "OpenTelemetry GenAI spans (SDK span JSON)",
+        (Format::SweAgent, Lang::Zh) => "SWE-agent 轨迹（.traj）",
+        (Format::SweAgent, Lang::En) => "SWE-agent trajectory (.traj)",
     }
 }
 
@@ -165,10 +231,12 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             number,
             source,
             format,
+            reasoning,
             messages,
             new,
             size,
             compacted,
+            replaced,
             system,
             tools_known,
             no_reply,
@@ -176,10 +244,12 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             *number,
             *source,
             *format,
+            *reasoning,
             *messages,
             *new,
             *size,
             *compacted,
+            *replaced,
             *system,
             *tools_known,
             *no_reply,
@@ -192,6 +262,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             calls,
             unanswered,
             tokens,
+            reasoning,
             ..
         } => {
             let mut s = match calls.len() {
@@ -225,6 +296,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
+            s.push_str(&thoughts(reasoning, by_item, lang));
             if !unanswered.is_empty() {
                 s.push_str(&pick(
                     lang,
@@ -317,7 +389,12 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                 "The provider refused model call #{number} ({p}); the model never ran: {error}"
             ),
         ),
-        Say::Answers { number, tokens, .. } => {
+        Say::Answers {
+            number,
+            tokens,
+            reasoning,
+            ..
+        } => {
             let mut s = pick(
                 lang,
                 format!("第 {number} 次调用的回复（{p}）没有工具调用：这一轮循环在这里结束。"),
@@ -330,6 +407,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
+            s.push_str(&thoughts(reasoning, by_item, lang));
             s
         }
     };
@@ -361,10 +439,12 @@ fn model_call(
     number: u32,
     source: Source,
     format: Format,
+    reasoning: (usize, usize, bool),
     messages: usize,
     new: usize,
     size: usize,
     compacted: Option<usize>,
+    replaced: Option<(usize, usize)>,
     system: usize,
     tools_known: bool,
     no_reply: bool,
@@ -410,6 +490,23 @@ fn model_call(
                 ),
             )
         }
+        Source::Recorded {
+            line,
+            messages: sent,
+            bytes,
+        } => {
+            let p = place(line, by_item, lang);
+            pick(
+                lang,
+                format!(
+                    "第 {number} 次模型调用：文件在{p}记录了这次请求本身（api-request）：{sent} 条消息，由记录重建的请求体（参数、系统提示词、工具定义、消息）共 {bytes} 字节。这里画出的是会话里的 {messages} 条消息（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。"
+                ),
+                format!(
+                    "Model call #{number}: the file records the request itself at {p} (api-request): {sent} message{}, a body of {bytes} bytes rebuilt from the records (parameters, system prompt, tool definitions, messages). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
+                    if sent == 1 { "" } else { "s" }
+                ),
+            )
+        }
         Source::Reconstructed => pick(
             lang,
             format!(
@@ -442,6 +539,25 @@ fn model_call(
             " The file holds no system prompt: whether one was sent is unknown.".to_string(),
         ));
     }
+    match reasoning {
+        (0, _, _) => {}
+        (n, chars, true) => s.push_str(&pick(
+            lang,
+            format!("请求里还有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入上面的大小。"),
+            format!(
+                " The request also holds {n} reasoning item{} ({chars} chars): not drawn as messages, not counted in the size above.",
+                if n == 1 { "" } else { "s" }
+            ),
+        )),
+        (n, chars, false) => s.push_str(&pick(
+            lang,
+            format!("文件在此之前有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。"),
+            format!(
+                " The file holds {n} reasoning item{} before this call ({chars} chars): not drawn as messages, not counted in the size; whether they were sent is not recorded.",
+                if n == 1 { "" } else { "s" }
+            ),
+        )),
+    }
     if !tools_known {
         s.push_str(&pick(
             lang,
@@ -449,7 +565,16 @@ fn model_call(
             " The file holds no tool schemas, so none are listed; that does not mean none were offered.".to_string(),
         ));
     }
-    if let Some(line) = compacted {
+    if let (Some(line), Some((items, chars))) = (compacted, replaced) {
+        let p = place(line, by_item, lang);
+        s.push_str(&pick(
+            lang,
+            format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史，{items} 项，共 {chars} 字符；之后真实的上下文是它们加上新消息，这里仍完整显示更早的消息。"),
+            format!(
+                " ⚠ Compaction at {p}: the file records the history that replaced the earlier messages, {items} items, {chars} chars; from there the real context was those plus the new messages (the earlier ones are still shown here in full)."
+            ),
+        ));
+    } else if let Some(line) = compacted {
         let p = place(line, by_item, lang);
         s.push_str(&pick(
             lang,
@@ -472,11 +597,35 @@ fn model_call(
 /// Something the file records between steps, said after a step.
 #[derive(Debug, Clone)]
 pub enum Note {
-    Aborted { line: usize, reason: String },
+    Aborted {
+        line: usize,
+        reason: String,
+    },
+    /// User-role messages the harness wrote, appended with this step.
+    Context {
+        lines: Vec<usize>,
+    },
 }
 
 pub fn note(note: &Note, by_item: bool, lang: Lang) -> String {
     match note {
+        Note::Context { lines } => {
+            let places: Vec<String> = lines.iter().map(|l| place(*l, by_item, lang)).collect();
+            let n = lines.len();
+            pick(
+                lang,
+                format!(
+                    "另有 {n} 条 user 角色的消息（{}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
+                    places.join("、")
+                ),
+                format!(
+                    " Also appended: {n} user-role message{} ({}) written by the harness itself (environment, project instructions), not by the user; the model reads {} in the context.",
+                    if n == 1 { "" } else { "s" },
+                    places.join(", "),
+                    if n == 1 { "it" } else { "them" }
+                ),
+            )
+        }
         Note::Aborted { line, reason } => {
             let p = place(*line, by_item, lang);
             pick(
@@ -502,9 +651,51 @@ pub struct Facts {
     pub system_chars: usize,
     pub tools_known: bool,
     pub compactions: usize,
-    pub skipped: usize,
+    /// The skipped lines by type (`unread`).
+    pub unread: Vec<(String, Vec<usize>)>,
+    pub by_item: bool,
+    /// The line a JSONL file was cut short at, if it was.
+    pub truncated: Option<usize>,
+    /// Whether writes are counted (`trace::Recorded::writes`).
+    pub writes_known: bool,
+    /// About the file as a whole (which run of many is shown): [zh, en].
+    pub notes: Vec<[String; 2]>,
     pub off_chain: usize,
     pub redacted: bool,
+}
+
+/// The line types a file holds that are not drawn as steps, each with its
+/// count and lines (the first 12 of each; `trace` JSON has them all).
+pub fn unread(list: &[(String, Vec<usize>)], by_item: bool, lang: Lang) -> Option<String> {
+    if list.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = list
+        .iter()
+        .map(|(kind, lines)| {
+            let mut shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
+            if lines.len() > 12 {
+                shown.push("…".into());
+            }
+            let noun = match (by_item, lang) {
+                (false, Lang::Zh) => "行",
+                (true, Lang::Zh) => "项",
+                (false, Lang::En) if lines.len() == 1 => "line",
+                (false, Lang::En) => "lines",
+                (true, Lang::En) if lines.len() == 1 => "item",
+                (true, Lang::En) => "items",
+            };
+            match lang {
+                Lang::Zh => format!("{kind} ×{}（第 {} {noun}）", lines.len(), shown.join(", ")),
+                Lang::En => format!("{kind} ×{} ({noun} {})", lines.len(), shown.join(", ")),
+            }
+        })
+        .collect();
+    Some(pick(
+        lang,
+        format!("文件里没有画成步骤的内容：{}。", parts.join("；")),
+        format!("Not drawn as steps: {}.", parts.join("; ")),
+    ))
 }
 
 /// The header title: the file and the detected format.
@@ -611,12 +802,39 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
             "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.".into(),
         ]);
     }
-    if f.skipped > 0 || f.off_chain > 0 {
+    out.push(match (f.writes_known, f.format) {
+        (true, Format::Codex) => [
+            "写入：只数 apply_patch 成功的调用；用 shell 命令改的文件文件里没有记录，不计入。".into(),
+            "Writes: successful apply_patch calls are counted; a file changed by a shell command is not recorded as such, so not counted.".into(),
+        ],
+        (true, _) => [
+            "写入：只数 Edit、Write、MultiEdit、NotebookEdit 成功的调用；用 Bash 改的文件文件里没有记录，不计入。".into(),
+            "Writes: successful Edit, Write, MultiEdit and NotebookEdit calls are counted; a file changed by Bash is not recorded as such, so not counted.".into(),
+        ],
+        (false, _) => [
+            "写入：这种格式不说明哪个工具改了文件，所以写入次数未知；磁盘上的文件也没有记录。".into(),
+            "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.".into(),
+        ],
+    });
+    if let Some([zh, en]) = unread(&f.unread, f.by_item, Lang::Zh)
+        .zip(unread(&f.unread, f.by_item, Lang::En))
+        .map(|(zh, en)| [zh, en])
+    {
+        out.push([zh, en]);
+    }
+    out.extend(f.notes.iter().cloned());
+    if let Some(line) = f.truncated {
         out.push([
-            format!("跳过了 {} 行，另有 {} 行不在主链上（详见命令行上的警告）。", f.skipped, f.off_chain),
+            format!("第 {line} 行不完整（文件还在写入？），已跳过。"),
+            format!("Line {line} is cut short (was the file still being written?): skipped."),
+        ]);
+    }
+    if f.off_chain > 0 {
+        out.push([
+            format!("另有 {} 行对话不在最后一条消息的 parentUuid 链上（旁支或重试留下的分支），不显示。", f.off_chain),
             format!(
-                "{} lines skipped and {} off the main chain (the warnings on the command line list them).",
-                f.skipped, f.off_chain
+                "{} conversation lines are off the parentUuid chain of the last message (side chains, or branches left by a retry): not shown.",
+                f.off_chain
             ),
         ]);
     }

@@ -142,7 +142,13 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     }
     let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
     if tools.is_empty() {
-        tools.push(i18n::NONE.get(lang).to_string());
+        let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
+        let word = if silent {
+            i18n::NOT_RECORDED
+        } else {
+            i18n::NONE
+        };
+        tools.push(word.get(lang).to_string());
     }
     top.extend(hanging(
         vec![Span::styled(
@@ -600,7 +606,12 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
         }
     }
     if parts.is_empty() {
-        parts.push(i18n::NONE.get(app.lang).to_string());
+        // A replayed file does not record the disk.
+        let word = match trace.recorded {
+            Some(_) => i18n::NOT_RECORDED,
+            None => i18n::NONE,
+        };
+        parts.push(word.get(app.lang).to_string());
         total = 1;
     }
     let mut shown = parts.len();

@@ -28,6 +28,14 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
     );
     let title = i18n::step_title(trace, app.step);
     let step_title = Span::styled(title.clone(), theme.current());
+    // A search: where this step stands among its matches.
+    let indicator = match search_status(app) {
+        Some(status) => Span::styled(
+            format!("{}· {status} ", indicator.content),
+            theme.current_marker(),
+        ),
+        None => indicator,
+    };
     let mut first = Line::from(vec![
         indicator.clone(),
         Span::styled(format!(" {} ", trace.title), theme.title()),
@@ -151,10 +159,44 @@ pub fn faults(app: &App, area: Rect, buf: &mut Buffer) {
     );
 }
 
+/// The search's words for the header, once it has been made.
+fn search_status(app: &App) -> Option<String> {
+    let s = &app.search;
+    let query = s.query.trim();
+    if s.typing || query.is_empty() {
+        return None;
+    }
+    let query = super::text::truncate(&crate::safe::for_screen(query), 24);
+    let lang = app.lang;
+    Some(match (s.position(app.step), s.matches.len()) {
+        (_, 0) => i18n::SEARCH_NONE.fill(lang, &[("query", &query)]),
+        (Some((k, n)), _) => {
+            i18n::SEARCH_MATCH.fill(lang, &[("query", &query), ("k", &k), ("n", &n)])
+        }
+        (None, n) => i18n::SEARCH_ELSEWHERE.fill(lang, &[("query", &query), ("n", &n)]),
+    })
+}
+
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
     let theme = app.theme;
     let room = area.width as usize;
+    if app.search.typing {
+        // The search being typed, where the key hints were.
+        let prompt = Line::from(vec![
+            Span::styled(format!(" {}", i18n::SEARCH_PROMPT.get(lang)), theme.title()),
+            Span::styled(
+                format!("/{}▏", crate::safe::for_screen(&app.search.query)),
+                theme.current(),
+            ),
+        ]);
+        let keys = Line::from(Span::styled(
+            format!(" {}", i18n::SEARCH_KEYS.get(lang)),
+            theme.muted(),
+        ));
+        super::draw_lines(&[prompt, keys], area, buf);
+        return;
+    }
 
     // The keys of what is on screen (the lesson, a question, an overlay,
     // the picker, two runs), in that mode's order; the last two are

@@ -386,7 +386,12 @@ pub fn environment_text(
         parts.push(part);
     }
     if parts.is_empty() {
-        parts.push(i18n::NONE.get(lang).to_string());
+        // A replayed file does not record the environment's files.
+        let word = match trace.recorded {
+            Some(_) => i18n::NOT_RECORDED,
+            None => i18n::NONE,
+        };
+        parts.push(word.get(lang).to_string());
     }
     let label = i18n::environment_lead(lang);
     format!("{label}{}", parts.join(" · "))

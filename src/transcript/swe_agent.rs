@@ -1,0 +1,48 @@
+//! SWE-agent trajectories (`.traj`, one JSON document): `history` is the
+//! conversation as the model saw it, Chat Completions messages with a
+//! `tool_calls` list on the assistant's and, on each `tool` message, the
+//! ids it answers in `tool_call_ids` (where Chat has one `tool_call_id`).
+//! `trajectory` repeats the steps as thought / action / observation and
+//! `info` holds the outcome: neither is drawn (both listed as not drawn).
+
+use serde_json::Value;
+
+use super::builder::Builder;
+use super::{at_line, chat};
+use crate::load::ScenarioError;
+
+pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+    let history = value
+        .get("history")
+        .and_then(Value::as_array)
+        .ok_or_else(|| at_line(path, 1, "expected \"history\", a list of messages"))?;
+    // A result for several ids (one observation for a parallel group) is
+    // one result per id, each with the text.
+    let mut messages = Vec::with_capacity(history.len());
+    for m in history {
+        match (
+            m.get("role").and_then(Value::as_str),
+            m.get("tool_call_ids"),
+        ) {
+            (Some("tool"), Some(Value::Array(ids))) if m.get("tool_call_id").is_none() => {
+                for id in ids {
+                    let mut one = m.clone();
+                    if let Some(o) = one.as_object_mut() {
+                        o.insert("tool_call_id".into(), id.clone());
+                    }
+                    messages.push(one);
+                }
+            }
+            _ => messages.push(m.clone()),
+        }
+    }
+    for msg in chat::messages(path, &messages, 1, true, b)? {
+        b.push(msg);
+    }
+    for key in ["trajectory", "info"] {
+        if value.get(key).is_some() {
+            b.skip(&format!("key {key:?}"), 1);
+        }
+    }
+    Ok(())
+}

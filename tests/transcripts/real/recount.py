@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Recount a real agent run from its file, independently of agent-loop-sim.
+
+    python3 recount.py FILE [FORMAT]
+
+prints one JSON object: model_replies, tool_calls, paired, errors,
+parallel_groups, unanswered, orphans. Written from the formats' own
+descriptions, not from the Rust reader:
+
+- a reply is one model response: for Codex rollouts the assistant-side
+  response items (message, reasoning, function_call, custom_tool_call,
+  local_shell_call) between two other items; for Claude Code sessions the
+  assistant lines of one API message (same message.id) on the parentUuid
+  chain that ends at the last message (side chains and retried branches
+  are not part of it); for Chat / Anthropic message lists, each assistant
+  message;
+- a result pairs with the latest call before it that has its id and no
+  result yet (ids may be reused in a later turn); a result that finds none
+  is an orphan;
+- an error is a result the format marks failed: Anthropic / Claude Code
+  is_error, Codex a non-zero exit code (output header lines "Exit code: N"
+  or "Process exited with code N", metadata.exit_code, success false, or an
+  exec_command_end event), Chat none (the format has no error flag);
+- a parallel group is a reply with two or more calls.
+"""
+
+import json
+import re
+import sys
+
+
+class Count:
+    def __init__(self):
+        self.replies = 0
+        self.calls = 0
+        self.paired = 0
+        self.errors = 0
+        self.parallel = 0
+        self.orphans = 0
+        self.open = {}  # call id -> index of the call (latest wins)
+        self.answered = set()
+        self.n = 0
+
+    def reply(self, ids):
+        self.replies += 1
+        if len(ids) > 1:
+            self.parallel += 1
+        for cid in ids:
+            self.open[cid] = self.n
+            self.n += 1
+            self.calls += 1
+
+    def result(self, cid, error):
+        if cid in self.open:
+            self.answered.add(self.open.pop(cid))
+            self.paired += 1
+        else:
+            self.orphans += 1
+        if error:
+            self.errors += 1
+
+    def out(self):
+        return {
+            "model_replies": self.replies,
+            "tool_calls": self.calls,
+            "paired": self.paired,
+            "errors": self.errors,
+            "parallel_groups": self.parallel,
+            "unanswered": self.calls - len(self.answered),
+            "orphans": self.orphans,
+        }
+
+
+def lines(path):
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            raw = raw.strip()
+            if not raw:
+                continue
+            try:
+                yield json.loads(raw)
+            except json.JSONDecodeError:
+                return  # a line cut short at the end
+
+
+EXIT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$")
+
+
+def codex_failed(output):
+    if isinstance(output, dict):
+        return output.get("success") is False, output.get("content")
+    text = output if isinstance(output, str) else json.dumps(output)
+    try:
+        v = json.loads(text)
+        if isinstance(v, dict) and "exit_code" in (v.get("metadata") or {}):
+            return v["metadata"]["exit_code"] != 0, v.get("output")
+    except (ValueError, TypeError):
+        pass
+    for line in text.splitlines()[:8]:
+        if line.strip() == "Output:":
+            break
+        m = EXIT.match(line)
+        if m:
+            return int(m.group(1)) != 0, text
+    return False, text
+
+
+def codex(path):
+    c = Count()
+    pending = None  # the calls of the reply being read, or None
+    results = []  # (call id, failed) in file order, with their exit events
+    exits = {}
+    order = []
+    for v in lines(path):
+        item = v.get("payload", v) if "payload" in v else v
+        kind = v.get("type")
+        if kind == "event_msg":
+            if item.get("type") == "exec_command_end" and "exit_code" in item:
+                exits[item.get("call_id")] = item["exit_code"]
+            continue
+        if "payload" in v and kind != "response_item":
+            continue
+        t = item.get("type") or ("message" if "role" in item else None)
+        assistant_side = t in ("function_call", "custom_tool_call", "local_shell_call", "reasoning") or (
+            t == "message" and item.get("role") == "assistant"
+        )
+        if assistant_side:
+            if pending is None:
+                pending = []
+            if t in ("function_call", "custom_tool_call", "local_shell_call"):
+                pending.append(item.get("call_id") or item.get("id"))
+            continue
+        if pending is not None:
+            order.append(("reply", pending))
+            pending = None
+        if t in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
+            failed, _ = codex_failed(item.get("output"))
+            order.append(("result", item.get("call_id") or item.get("id"), failed))
+    if pending is not None:
+        order.append(("reply", pending))
+    for entry in order:
+        if entry[0] == "reply":
+            c.reply(entry[1])
+        else:
+            _, cid, failed = entry
+            c.result(cid, failed or exits.get(cid, 0) != 0)
+    return c.out()
+
+
+def claude_code(path):
+    rows = list(lines(path))
+    by_uuid = {r["uuid"]: r for r in rows if "uuid" in r}
+    convo = [
+        r
+        for r in rows
+        if r.get("type") in ("user", "assistant")
+        and not r.get("isSidechain")
+        and not r.get("isApiErrorMessage")
+        and "message" in r
+    ]
+    if not convo:
+        return Count().out()
+    chain = []
+    at = convo[-1]
+    seen = set()
+    while at is not None and at["uuid"] not in seen:
+        seen.add(at["uuid"])
+        chain.append(at)
+        parent = at.get("parentUuid") or at.get("logicalParentUuid")
+        at = by_uuid.get(parent)
+    chain.reverse()
+    c = Count()
+    reply = None  # (message id, calls) being gathered
+    for r in chain:
+        if r.get("type") not in ("user", "assistant") or "message" not in r or r.get("isApiErrorMessage"):
+            continue
+        m = r["message"]
+        content = m.get("content")
+        blocks = content if isinstance(content, list) else []
+        if m.get("role", r["type"]) == "assistant":
+            mid = m.get("id") or r["uuid"]
+            calls = [b.get("id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
+            if reply is not None and reply[0] == mid:
+                reply[1].extend(calls)
+            else:
+                if reply is not None:
+                    c.reply(reply[1])
+                reply = (mid, calls)
+            continue
+        if reply is not None:
+            c.reply(reply[1])
+            reply = None
+        for b in blocks:
+            if isinstance(b, dict) and b.get("type") == "tool_result":
+                c.result(b.get("tool_use_id"), b.get("is_error") is True)
+    if reply is not None:
+        c.reply(reply[1])
+    return c.out()
+
+
+def messages(items, anthropic):
+    c = Count()
+    for m in items:
+        role = m.get("role")
+        content = m.get("content")
+        blocks = content if isinstance(content, list) else []
+        if role == "assistant":
+            if anthropic:
+                ids = [b.get("id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use"]
+            else:
+                ids = [t.get("id") for t in m.get("tool_calls") or []]
+            c.reply(ids)
+        elif role == "tool" and not anthropic:
+            c.result(m.get("tool_call_id"), False)
+        elif role == "user" and anthropic:
+            for b in blocks:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    c.result(b.get("tool_use_id"), b.get("is_error") is True)
+    return c.out()
+
+
+def main():
+    path = sys.argv[1]
+    fmt = sys.argv[2] if len(sys.argv) > 2 else None
+    if fmt is None:
+        first = next(lines(path), {})
+        if "payload" in first or "record_type" in first:
+            fmt = "codex"
+        elif "sessionId" in first or "leafUuid" in first or "parentUuid" in first:
+            fmt = "claude-code"
+        else:
+            fmt = "chat"
+    if fmt == "codex":
+        out = codex(path)
+    elif fmt == "claude-code":
+        out = claude_code(path)
+    else:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        items = doc.get("messages", doc) if isinstance(doc, dict) else doc
+        out = messages(items, fmt == "anthropic")
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
