@@ -200,6 +200,55 @@ fn long_trace(c: &mut Criterion) {
     group.finish();
 }
 
+/// Issue 18: what the wire costs on a 2,000-call run. `trace` is the
+/// engine's run (which places every message in its provider's requests,
+/// `wire::place_all`) and the trace JSON; against it, `place_all` alone,
+/// one request body built, and a frame of the wire view (`w`) at the last
+/// step.
+fn wire_costs(c: &mut Criterion) {
+    use agent_loop_sim::{trace_json, wire};
+    let json = long_scenario::json(2000);
+    let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
+    let trace = engine::run(&scenario, Lang::En).unwrap();
+    let mut group = c.benchmark_group("wire/2000-calls");
+    group.sample_size(10);
+    group.bench_function("trace-engine-and-json", |b| {
+        b.iter(|| {
+            let t = engine::run(black_box(&scenario), Lang::En).unwrap();
+            let mut out = Vec::new();
+            trace_json::write(&t, trace_json::ContextShape::Linear, &mut out).unwrap();
+            out.len()
+        })
+    });
+    group.bench_function("place-all", |b| {
+        b.iter(|| {
+            let mut t = trace.clone();
+            wire::place_all(&mut t);
+            t.places.len()
+        })
+    });
+    group.bench_function("clone-trace", |b| {
+        b.iter(|| black_box(&trace).clone().places.len())
+    });
+    let last = trace.model_calls.len() - 1;
+    group.bench_function("request-body-last-call", |b| {
+        b.iter(|| wire::request(black_box(&trace), last))
+    });
+    let loaded = load::prepare("<bench:wire>", json.as_bytes()).unwrap();
+    let mut app = App::new(loaded, Lang::En, Theme::DARK);
+    app.wire = true;
+    let at = frames::at_step(&app, app.last(), 120, 40);
+    group.bench_function("wire-view-frame-last-step-120x40", |b| {
+        b.iter(|| frames::render(black_box(&at), 120, 40))
+    });
+    app.wire = false;
+    let at = frames::at_step(&app, app.last(), 120, 40);
+    group.bench_function("context-frame-last-step-120x40", |b| {
+        b.iter(|| frames::render(black_box(&at), 120, 40))
+    });
+    group.finish();
+}
+
 /// Issue 22: a frame costs what the screen shows, not what the run holds.
 /// The last step of 10 and of 10,000 model calls (goal: the same), and the
 /// first frame of a workspace of 10,000 files, with and without loading it
@@ -318,6 +367,12 @@ fn main() {
         .configure_from_args();
     default_frames(&mut c);
     long_trace(&mut c);
+    if filter
+        .as_deref()
+        .is_none_or(|f| "wire/2000-calls".contains(f) || f.starts_with("wire"))
+    {
+        wire_costs(&mut c);
+    }
     if filter
         .as_deref()
         .is_none_or(|f| f.starts_with("big") || "big/120x40".contains(f))

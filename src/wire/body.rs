@@ -518,13 +518,34 @@ pub fn place_all(trace: &mut Trace) {
     }
     trace.places = places;
     let fixed_tokens = fixed_tokens(trace);
-    for k in 0..trace.model_calls.len() {
-        let mc = &trace.model_calls[k];
-        let context = &trace.places[mc.context_start..mc.context_len];
+    let tools_bytes = if trace.tools.is_empty() {
+        0
+    } else {
+        json_len(&tools(trace))
+    };
+    // Running sums, so each call's size is a difference, not a walk over
+    // its whole context (a long run has thousands of calls).
+    let mut bytes_upto = Vec::with_capacity(trace.places.len() + 1);
+    let mut starts_upto = Vec::with_capacity(trace.places.len() + 1);
+    let mut tokens_upto = Vec::with_capacity(trace.places.len() + 1);
+    let (mut b, mut n, mut t) = (0usize, 0usize, 0usize);
+    bytes_upto.push(0);
+    starts_upto.push(0);
+    tokens_upto.push(0);
+    for (p, m) in trace.places.iter().zip(&trace.messages) {
+        b += p.bytes;
+        n += usize::from(!p.joins());
+        t += m.tokens;
+        bytes_upto.push(b);
+        starts_upto.push(n);
+        tokens_upto.push(t);
+    }
+    for mc in &mut trace.model_calls {
+        let (from, to) = (mc.context_start, mc.context_len);
         // Messages that start items; a message's own items are separated
         // within its `bytes`.
-        let starts = context.iter().filter(|p| !p.joins()).count();
-        let bytes: usize = context.iter().map(|p| p.bytes).sum();
+        let starts = starts_upto[to] - starts_upto[from];
+        let bytes = bytes_upto[to] - bytes_upto[from];
         // Commas between messages' items: after what every call sends
         // first, one before each message; else one fewer.
         let commas = if fixed > 0 {
@@ -532,19 +553,9 @@ pub fn place_all(trace: &mut Trace) {
         } else {
             starts.saturating_sub(1)
         };
-        let tools_bytes = if trace.tools.is_empty() {
-            0
-        } else {
-            json_len(&tools(trace))
-        };
-        let message_tokens: usize = trace.messages[mc.context_start..mc.context_len]
-            .iter()
-            .map(|m| m.tokens)
-            .sum();
-        let mc = &mut trace.model_calls[k];
         mc.context_size = mc.recorded_size.unwrap_or(envelope_bytes + bytes + commas);
         mc.tools_size = tools_bytes;
-        mc.context_tokens = fixed_tokens + message_tokens;
+        mc.context_tokens = fixed_tokens + tokens_upto[to] - tokens_upto[from];
     }
     for s in 0..trace.steps.len() {
         if let Some(k) = trace.steps[s].model_call {
