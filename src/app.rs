@@ -401,7 +401,17 @@ pub fn update(app: &mut App, action: Action) {
         action,
         Action::Tick | Action::Drawn(_) | Action::Resize(..) | Action::GoTo(_)
     );
-    if keyed && !app.mode().enables(action) {
+    // A search being typed takes its own keys (`keymap::typing_action`).
+    let typing = app.search.typing
+        && matches!(
+            action,
+            Action::SearchInput(_)
+                | Action::SearchBackspace
+                | Action::SearchDone
+                | Action::SearchCancel
+                | Action::Quit
+        );
+    if keyed && !typing && !app.mode().enables(action) {
         return;
     }
     if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {

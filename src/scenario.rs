@@ -399,6 +399,11 @@ pub struct Rule {
     /// Fire at most once: once chosen, the rule never holds again.
     #[serde(default)]
     pub once: bool,
+    /// The reply stopped at the output-token limit: the response says so
+    /// (Chat `finish_reason: "length"`, Responses `status: "incomplete"`,
+    /// Anthropic `stop_reason: "max_tokens"`), and a call in it may be cut.
+    #[serde(default)]
+    pub cut_off: bool,
 }
 
 /// Every field present must hold; an empty condition always holds.

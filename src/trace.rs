@@ -484,6 +484,8 @@ pub struct ModelCall {
     /// A replayed run: the bytes of the request body as the file records
     /// it, drawn instead of the size of the body rebuilt from the trace.
     pub recorded_size: Option<usize>,
+    /// The reply stopped at the output-token limit (`Rule::cut_off`).
+    pub cut_off: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -349,6 +349,7 @@ impl<'a> Run<'a> {
             tokens: 0,
             context_start: self.held_from,
             recorded_size: None,
+            cut_off: false,
         });
         self.step(
             StepKind::ModelCall { number },
@@ -368,7 +369,8 @@ impl<'a> Run<'a> {
         Some(&self.scenario.model[rule])
     }
 
-    fn set_tokens(&mut self, reply: &str, calls: &[CallId]) {
+    /// The reply's generated tokens, and whether it stopped at the limit.
+    fn set_tokens(&mut self, reply: &str, calls: &[CallId], cut_off: bool) {
         let calls: Vec<&ToolCall> = calls
             .iter()
             .map(|id| &self.trace.calls[self.call_index[id]])
@@ -376,6 +378,7 @@ impl<'a> Run<'a> {
         let generated = wire::reply_tokens(reply, &calls);
         if let Some(last) = self.trace.model_calls.last_mut() {
             last.tokens = generated;
+            last.cut_off = cut_off;
         }
     }
 
@@ -387,7 +390,7 @@ impl<'a> Run<'a> {
             .as_ref()
             .map_or("", |t| t.get(self.lang))
             .to_string();
-        self.set_tokens(&text, &[]);
+        self.set_tokens(&text, &[], rule.cut_off);
         self.final_rule = Some(rule);
         let step = self.current_step();
         self.append(self.message(Role::Assistant, text, step));
@@ -481,7 +484,7 @@ impl<'a> Run<'a> {
             .as_ref()
             .map_or("", |t| t.get(self.lang))
             .to_string();
-        self.set_tokens(&text, &ids);
+        self.set_tokens(&text, &ids, rule.cut_off);
         let mut message = self.message(Role::Assistant, text, proposed);
         message.calls = ids.clone();
         self.append(message);

@@ -346,6 +346,22 @@ pub fn prepare_all_as(
     };
     // Checked as written; run and shown as drawn (see `for_screen`).
     let mut scenario = for_screen(scenario);
+    // A lesson that names its provider is written about that provider's
+    // shapes (its explanations say `tool_result`, `fc_…`): shown only so.
+    if let (Some(pinned), Some(asked)) = (scenario.provider, provider)
+        && pinned != asked
+    {
+        return Err(error(
+            "provider",
+            format!(
+                "this lesson is written for {} (its explanations describe that API's requests); \
+                 expected no --provider, or --provider {}, not --provider {}",
+                crate::i18n::provider_name(pinned),
+                pinned.code(),
+                asked.code()
+            ),
+        ));
+    }
     if provider.is_some() {
         scenario.provider = provider;
     }
@@ -624,6 +640,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
                      calls,
                      task_done,
                      once,
+                     cut_off,
                  }| Rule {
                     when: Condition {
                         has_result: has_result.map(call_match),
@@ -653,6 +670,7 @@ fn for_screen(scenario: Scenario) -> Scenario {
                         .collect(),
                     task_done,
                     once,
+                    cut_off,
                 },
             )
             .collect(),

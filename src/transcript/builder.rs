@@ -1144,6 +1144,7 @@ impl Build {
             recorded_size: request
                 .and_then(|r| r.bytes)
                 .or(recorded.map(|(_, _, bytes)| bytes)),
+            cut_off: false,
         });
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match (request, recorded) {

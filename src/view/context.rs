@@ -356,8 +356,15 @@ fn system_lines(app: &App, trace: &Trace, compacted: bool, w: usize) -> Vec<Line
         Provider::Anthropic => ("   ", i18n::ROLE_SYSTEM.get(app.lang)),
     };
     let pad = " ".repeat(role_width(app).saturating_sub(width(label)));
+    // New on the first model call only: every later one resends it.
+    let first = trace.steps[app.step].model_call == Some(0);
+    let (mark, mark_style) = if first {
+        ("+", theme.new_message())
+    } else {
+        (" ", theme.muted())
+    };
     let prefix = vec![
-        Span::styled(format!(" {number}"), theme.muted()),
+        Span::styled(format!("{mark}{number}"), mark_style),
         Span::styled(format!("{label}{pad} "), theme.muted()),
     ];
     let indent: usize = prefix.iter().map(|s| s.width()).sum();

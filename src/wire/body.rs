@@ -408,7 +408,11 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
                 "choices": [{
                     "index": 0,
                     "message": message,
-                    "finish_reason": if calls.is_empty() { "stop" } else { "tool_calls" },
+                    "finish_reason": match (mc.cut_off, calls.is_empty()) {
+                        (true, _) => "length",
+                        (false, true) => "stop",
+                        (false, false) => "tool_calls",
+                    },
                     "logprobs": null,
                 }],
                 "usage": {
@@ -430,11 +434,17 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
                 }));
             }
             output_items.extend(calls.iter().map(|c| function_call(c, true)));
-            json!({
+            // Cut at the limit: the response and its last item are incomplete.
+            if mc.cut_off
+                && let Some(last) = output_items.last_mut()
+            {
+                last["status"] = "incomplete".into();
+            }
+            let mut body = json!({
                 "id": format!("resp_{n}"),
                 "object": "response",
                 "created_at": 0,
-                "status": "completed",
+                "status": if mc.cut_off { "incomplete" } else { "completed" },
                 "model": model(trace),
                 "output": output_items,
                 "usage": {
@@ -442,7 +452,11 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
                     "output_tokens": output,
                     "total_tokens": input + output,
                 },
-            })
+            });
+            if mc.cut_off {
+                body["incomplete_details"] = json!({ "reason": "max_output_tokens" });
+            }
+            body
         }
         Provider::Anthropic => json!({
             "id": format!("msg_{n}"),
@@ -450,7 +464,11 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
             "role": "assistant",
             "model": model(trace),
             "content": reply_blocks(trace, m),
-            "stop_reason": if calls.is_empty() { "end_turn" } else { "tool_use" },
+            "stop_reason": match (mc.cut_off, calls.is_empty()) {
+                (true, _) => "max_tokens",
+                (false, true) => "end_turn",
+                (false, false) => "tool_use",
+            },
             "stop_sequence": null,
             "usage": { "input_tokens": input, "output_tokens": output },
         }),
@@ -611,7 +629,8 @@ pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
         trace.provider == Provider::Chat && trace.system.as_deref().is_some_and(|s| !s.is_empty()),
     );
     let mut items = fixed;
-    let mut new = 0;
+    // Call #1 sends everything for the first time, the system message too.
+    let mut new = if index == 0 { fixed } else { 0 };
     let mut starter_new = false;
     for i in mc.context_start..mc.context_len {
         let place = trace.places.get(i).copied().unwrap_or_default();

@@ -80,9 +80,9 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
     exports
 }
 
-/// The providers a lesson can be shown as: all three, but one whose
-/// mistake exists only in OpenAI Responses (`harness.answer_with_item_id`,
-/// the `fc_` item id) is refused in the others, and its own `check` says so.
+/// The providers a lesson can be shown as: all three, but a lesson that
+/// names its provider (its explanations describe that API's shapes) is
+/// refused in the others.
 pub fn providers_of(lesson: &str) -> Vec<&'static str> {
     let source = agent_loop_sim::load::CATALOG
         .iter()
@@ -90,10 +90,11 @@ pub fn providers_of(lesson: &str) -> Vec<&'static str> {
         .map(|(_, source)| *source)
         .unwrap_or("{}");
     let json: serde_json::Value = serde_json::from_str(source).unwrap();
-    if json["harness"]["answer_with_item_id"] == true {
-        return vec!["responses"];
+    // A lesson that names its provider is shown only as that provider.
+    match json["provider"].as_str() {
+        Some(pinned) => PROVIDERS.into_iter().filter(|p| *p == pinned).collect(),
+        None => PROVIDERS.to_vec(),
     }
-    PROVIDERS.to_vec()
 }
 
 /// The trace of a lesson as `provider` receives it (`trace --provider`), in
