@@ -285,6 +285,10 @@ catalogue! {
         "第 {number} 次模型调用的请求体 · {endpoint} · {bytes} 字节（w 回到消息列表）",
         "Request body of model call #{number} · {endpoint} · {bytes} bytes (w: back to the list)",
     ];
+    WIRE_HEADING_REPLIED = [
+        "第 {number} 次模型调用的请求体，下面是它的响应 · {endpoint} · {bytes} 字节（w 回到消息列表）",
+        "Request body of model call #{number}, then its response · {endpoint} · {bytes} bytes (w: back to the list)",
+    ];
     WIRE_RESPONSE = ["响应 {status}", "response {status}"];
     /// How a request's tokens were counted.
     TOKENS_COUNTED = ["o200k_base", "o200k_base"];

@@ -144,3 +144,38 @@ fn every_request_sends_the_tools_as_schemas() {
         }
     }
 }
+
+/// The wire view (`w`) of the default lesson in every provider, both
+/// sizes and languages: the request of each model call, and the response
+/// under it at the reply's step. Snapshots are the truth of what users see.
+#[test]
+fn the_wire_view_of_every_model_call_in_every_provider() {
+    use agent_loop_sim::app::{Action, App, Panel};
+    use agent_loop_sim::frames;
+    use agent_loop_sim::theme::Theme;
+    for provider in Provider::ALL {
+        let loaded = load_as("read-config-timeout", Some(provider)).unwrap();
+        for lang in Lang::ALL {
+            for (w, h) in [(120, 40), (80, 24)] {
+                let mut app = App::new(loaded.clone(), lang, Theme::DARK);
+                frames::apply(&mut app, Action::Resize(w, h));
+                frames::apply(&mut app, Action::ToggleWire);
+                // The context panel at full size, as a teacher zooms it.
+                while app.focus != Panel::Context {
+                    frames::apply(&mut app, Action::FocusNext);
+                }
+                frames::apply(&mut app, Action::Zoom);
+                for step in [2, 3, 7, 8] {
+                    let at = frames::at_step(&app, step - 1, w, h);
+                    let text = frames::to_text(&frames::render(&at, w, h));
+                    let name = format!(
+                        "wire__read-config-timeout__{}__{w}x{h}__{}__step-{step:02}",
+                        provider.code(),
+                        lang.code()
+                    );
+                    common::snapshot_settings().bind(|| insta::assert_snapshot!(name, text));
+                }
+            }
+        }
+    }
+}

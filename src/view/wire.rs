@@ -48,7 +48,13 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
 /// Which call, to which endpoint, how big.
 fn heading(app: &App, trace: &Trace, index: usize, w: usize) -> Vec<Line<'static>> {
     let mc = &trace.model_calls[index];
-    let text = i18n::WIRE_HEADING.fill(
+    // Once the reply has come, the response is under the request: the
+    // heading says so wherever the view is scrolled.
+    let template = match reply_at(trace, index, app.step) {
+        Some(_) => i18n::WIRE_HEADING_REPLIED,
+        None => i18n::WIRE_HEADING,
+    };
+    let text = template.fill(
         app.lang,
         &[
             ("number", &mc.number),
