@@ -179,3 +179,39 @@ fn the_wire_view_of_every_model_call_in_every_provider() {
         }
     }
 }
+
+/// The tap's recordings of the real Codex CLI (Responses) and Claude Code
+/// (Anthropic Messages) replay as the runs they were: two model calls, one
+/// tool call answered by id, a final answer. (A Responses object's
+/// `"error": null` is no rejection.)
+#[test]
+fn the_tap_recordings_of_real_agents_replay_as_their_runs() {
+    for (file, provider) in [
+        ("codex.tap.jsonl", Provider::Responses),
+        ("claude-code.tap.jsonl", Provider::Anthropic),
+    ] {
+        let path = format!(
+            "{}/tests/transcripts/real/cli/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let opened = transcript::open(&path, None).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let trace = opened.loaded.trace(Lang::En);
+        assert_eq!(trace.provider, provider, "{file}");
+        assert_eq!(trace.model_calls.len(), 2, "{file}");
+        assert_eq!(
+            trace.end,
+            agent_loop_sim::scenario::EndStatus::Completed,
+            "{file}"
+        );
+        assert!(
+            !trace
+                .steps
+                .iter()
+                .any(|s| matches!(s.kind, StepKind::Rejected { .. })),
+            "{file}"
+        );
+        assert_eq!(trace.calls.len(), 1, "{file}");
+        let call = &trace.calls[0];
+        assert_eq!(call.paired_to.as_ref(), Some(&call.id), "{file}");
+    }
+}
