@@ -142,7 +142,7 @@ const HARNESS_OPENINGS: [&str; 3] = [
     "# AGENTS.md instructions for ",
 ];
 
-fn harness_written(msg: Msg) -> Msg {
+pub(super) fn harness_written(msg: Msg) -> Msg {
     match msg {
         Msg::User { text, line }
             if HARNESS_OPENINGS

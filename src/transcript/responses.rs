@@ -161,7 +161,9 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                     b.system(&text);
                     None
                 }
-                _ => Some(Msg::User { text, line: at }),
+                // Codex's own user-role texts (its environment, AGENTS.md)
+                // are the harness's, in a request body as in a rollout.
+                _ => Some(super::codex::harness_written(Msg::User { text, line: at })),
             }
         }
         "function_call" => Some(call(s("name"), args_of_json_text(&s("arguments")))),
