@@ -1002,6 +1002,18 @@ pub fn provider_says(provider: crate::wire::Provider, lang: Lang) -> String {
     )
 }
 
+/// The tools a run offered, as signatures; "none" for a run that offered
+/// none, "not recorded" for a replayed file that does not say.
+pub fn tools_offered(trace: &Trace, lang: Lang) -> String {
+    if trace.tools.is_empty() {
+        let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
+        let word = if silent { NOT_RECORDED } else { NONE };
+        return word.get(lang).to_string();
+    }
+    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    tools.join(", ")
+}
+
 /// A provider's API by the name its docs use.
 pub fn provider_name(provider: crate::wire::Provider) -> &'static str {
     match provider {

@@ -131,22 +131,8 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
     let (items, new) = crate::wire::list_counts(trace, i);
     let heading = i18n::context_heading(trace, mc, items, new, lang);
     writeln!(out, "{heading}")?;
-    let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
-    if tools.is_empty() {
-        let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
-        let word = if silent {
-            i18n::NOT_RECORDED
-        } else {
-            i18n::NONE
-        };
-        tools.push(word.get(lang).to_string());
-    }
-    writeln!(
-        out,
-        "  {}{}",
-        lead(i18n::TOOLS_OFFERED, lang),
-        tools.join(", ")
-    )?;
+    let tools = i18n::tools_offered(trace, lang);
+    writeln!(out, "  {}{}", lead(i18n::TOOLS_OFFERED, lang), tools)?;
     let new: Vec<bool> = (0..mc.context_len - mc.context_start)
         .map(|k| trace.is_new(i, mc.context_start + k))
         .collect();

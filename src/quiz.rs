@@ -359,12 +359,7 @@ fn who_acts(trace: &Trace, index: usize) -> Draft {
 fn seen_later(trace: &Trace, id: &CallId) -> bool {
     // A later request carries it under its own id, and the model runs on
     // it (the provider does not refuse the request).
-    let runs = |mc: &crate::trace::ModelCall| {
-        !trace
-            .steps
-            .get(mc.step + 1)
-            .is_some_and(|s| matches!(s.kind, StepKind::Rejected { .. }))
-    };
+    let runs = |mc: &crate::trace::ModelCall| trace.rejection(mc).is_none();
     trace.call(id).is_some_and(|c| {
         c.appended
             && c.finished.is_some_and(|f| {

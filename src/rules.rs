@@ -369,11 +369,7 @@ mod tests {
                         matcher.restart();
                     }
                     // The provider refused the request: no rule was chosen.
-                    let rejected = trace
-                        .steps
-                        .get(mc.step + 1)
-                        .is_some_and(|s| matches!(s.kind, crate::trace::StepKind::Rejected { .. }));
-                    if rejected {
+                    if trace.rejection(mc).is_some() {
                         continue;
                     }
                     let context = trace.context(mc);

@@ -901,6 +901,15 @@ impl Trace {
             .map(|e| e.step)
     }
 
+    /// The provider's error, when it refused model call `mc`'s request
+    /// (the model never ran on it).
+    pub fn rejection(&self, mc: &ModelCall) -> Option<&str> {
+        match &self.steps.get(mc.step + 1)?.kind {
+            StepKind::Rejected { number, error, .. } if *number == mc.number => Some(error),
+            _ => None,
+        }
+    }
+
     /// The calls proposed before model call `mc` whose results are not in
     /// the context it sends: a request real providers reject.
     pub fn unanswered_at(&self, mc: &ModelCall) -> Vec<CallId> {

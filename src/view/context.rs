@@ -140,22 +140,13 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
             theme.title(),
         )),
     }
-    let mut tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
-    if tools.is_empty() {
-        let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
-        let word = if silent {
-            i18n::NOT_RECORDED
-        } else {
-            i18n::NONE
-        };
-        tools.push(word.get(lang).to_string());
-    }
+    let tools = i18n::tools_offered(trace, lang);
     top.extend(hanging(
         vec![Span::styled(
             i18n::lead(i18n::TOOLS_OFFERED, lang),
             theme.muted(),
         )],
-        &tools.join(", "),
+        &tools,
         Style::new(),
         w,
     ));

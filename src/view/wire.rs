@@ -30,10 +30,12 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         super::draw_lines(&[line], area, buf);
         return 0;
     };
-    let top = heading(app, trace, index, w);
+    // Built once a frame: the heading and the lines both need it.
+    let reply = reply_at(trace, index, app.step);
+    let top = heading(app, trace, index, reply.is_some(), w);
     let room = h.saturating_sub(top.len());
     let scroll = scroll as usize;
-    let (body, more) = body_lines(app, trace, index, w, room * 2 + scroll + 1);
+    let (body, more) = body_lines(app, trace, index, reply, w, room * 2 + scroll + 1);
     let win = super::Window::from_end(body.len(), more, room, scroll);
     super::draw_lines(&top, area, buf);
     let list = Rect {
@@ -46,13 +48,14 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
 }
 
 /// Which call, to which endpoint, how big.
-fn heading(app: &App, trace: &Trace, index: usize, w: usize) -> Vec<Line<'static>> {
+fn heading(app: &App, trace: &Trace, index: usize, replied: bool, w: usize) -> Vec<Line<'static>> {
     let mc = &trace.model_calls[index];
     // Once the reply has come, the response is under the request: the
     // heading says so wherever the view is scrolled.
-    let template = match reply_at(trace, index, app.step) {
-        Some(_) => i18n::WIRE_HEADING_REPLIED,
-        None => i18n::WIRE_HEADING,
+    let template = if replied {
+        i18n::WIRE_HEADING_REPLIED
+    } else {
+        i18n::WIRE_HEADING
     };
     let text = template.fill(
         app.lang,
@@ -82,6 +85,7 @@ fn body_lines(
     app: &App,
     trace: &Trace,
     index: usize,
+    reply: Option<Value>,
     w: usize,
     wanted: usize,
 ) -> (Vec<Line<'static>>, bool) {
@@ -90,7 +94,7 @@ fn body_lines(
     let first_call = index == 0;
     // Collected newest first, turned round at the end.
     let mut lines: Vec<Line<'static>> = Vec::new();
-    if let Some(reply) = reply_at(trace, index, app.step) {
+    if let Some(reply) = reply {
         let status = wire::status(trace, index);
         let mut response = json_lines(&reply, 0, false, Style::new(), w);
         response.reverse();

@@ -366,17 +366,12 @@ pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
 /// streamed); the body of a 400 when the provider refused the request
 /// (`status`); None when the run records no reply.
 pub fn response(trace: &Trace, index: usize) -> Option<Value> {
-    use crate::trace::StepKind;
     let mc = &trace.model_calls[index];
-    let rejected = trace.steps.get(mc.step + 1).and_then(|s| match &s.kind {
-        StepKind::Rejected { number, error, .. } if *number == mc.number => Some(error.clone()),
-        _ => None,
-    });
-    if let Some(error) = rejected {
+    if let Some(error) = trace.rejection(mc) {
         // The body of the 400, in the provider's error shape.
         let message = error
             .strip_prefix("400 invalid_request_error: ")
-            .unwrap_or(&error);
+            .unwrap_or(error);
         return Some(match trace.provider {
             Provider::Anthropic => json!({
                 "type": "error",
@@ -692,11 +687,9 @@ pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
 /// The HTTP status of model call `index`'s response: 400 when the
 /// provider refused the request, else 200.
 pub fn status(trace: &Trace, index: usize) -> u16 {
-    use crate::trace::StepKind;
-    let mc = &trace.model_calls[index];
-    match trace.steps.get(mc.step + 1).map(|s| &s.kind) {
-        Some(StepKind::Rejected { number, .. }) if *number == mc.number => 400,
-        _ => 200,
+    match trace.rejection(&trace.model_calls[index]) {
+        Some(_) => 400,
+        None => 200,
     }
 }
 
