@@ -289,7 +289,13 @@ catalogue! {
         "第 {number} 次模型调用的请求体，下面是它的响应 · {endpoint} · {bytes} 字节（w 回到消息列表）",
         "Request body of model call #{number}, then its response · {endpoint} · {bytes} bytes (w: back to the list)",
     ];
+    /// Under the heading, where the lesson numbers its call ids.
+    WIRE_SHORT_IDS = [
+        "call_1、call_2… 是本课的简写；{provider} 生成的 id 形如 {shape}。",
+        "call_1, call_2… are this lesson's short ids; {provider} makes ids like {shape}.",
+    ];
     WIRE_RESPONSE = ["响应 {status}", "response {status}"];
+    WIRE_TOOLS_ECHOED = ["\"tools\": [… 与请求里的 {n} 个工具相同 …],", "\"tools\": [… the request's tools ({n}), echoed …],"];
     /// How a request's tokens were counted.
     TOKENS_COUNTED = ["o200k_base", "o200k_base"];
     TOKENS_ESTIMATED = ["o200k_base 估算", "o200k_base estimate"];

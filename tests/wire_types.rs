@@ -92,6 +92,18 @@ fn every_exported_request_body_type_checks_against_the_official_sdk_types() {
         "{bodies} bodies in {} files",
         files.len()
     );
+    // Every call answered with a 200 has its response checked too.
+    let answered: usize = files
+        .iter()
+        .map(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .filter(|l| l.contains("\"status\":200"))
+                .count()
+        })
+        .sum();
+    assert!(answered * 2 > bodies, "{answered} of {bodies} answered");
     let run = check(&files, &dir.join("ts"));
     assert_eq!(
         run.code, 0,
@@ -100,7 +112,7 @@ fn every_exported_request_body_type_checks_against_the_official_sdk_types() {
     );
     assert!(
         run.printed.contains(&format!(
-            "{bodies} request bodies type-check ({} files)",
+            "{bodies} request bodies and {answered} responses type-check ({} files)",
             files.len()
         )),
         "{}",
@@ -143,6 +155,8 @@ fn the_sdk_types_refuse_each_wrong_sample_at_its_line_and_path() {
         "types-no-max-tokens.anthropic.jsonl:2: $.request (anthropic): TS2741: Property 'max_tokens' is missing",
         // is_error is a boolean.
         "types-is-error-string.anthropic.jsonl:2: $.request.messages[2].content[0].is_error (anthropic): TS2322",
+        // A response: Anthropic stops for `tool_use`, not Chat's `tool_calls`.
+        "types-response-stop-reason.anthropic.jsonl:1: $.response.stop_reason (anthropic): TS2322",
     ];
     for e in expected {
         assert!(

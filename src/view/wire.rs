@@ -65,7 +65,28 @@ fn heading(app: &App, trace: &Trace, index: usize, replied: bool, w: usize) -> V
             ("bytes", &mc.context_size),
         ],
     );
-    hanging(vec![], &text, app.theme.title(), w)
+    let mut lines = hanging(vec![], &text, app.theme.title(), w);
+    // A lesson's `call_1` is shorthand: say what the provider's ids look
+    // like, so no one reads the body as a real log's.
+    let short = |id: &str| {
+        id.strip_prefix("call_")
+            .is_some_and(|n| n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    if trace.calls.first().is_some_and(|c| short(&c.id.0)) {
+        let shape = match trace.provider {
+            Provider::Anthropic => "toolu_01D7FLrfh4GYq7yT1ULFeyMV",
+            Provider::Chat | Provider::Responses => "call_OnWAk719Jr3tte4OmCJtJOB4",
+        };
+        let said = i18n::WIRE_SHORT_IDS.fill(
+            app.lang,
+            &[
+                ("provider", &i18n::provider_name(trace.provider)),
+                ("shape", &shape),
+            ],
+        );
+        lines.extend(hanging(vec![], &said, app.theme.muted(), w));
+    }
+    lines
 }
 
 /// The endpoint a provider's requests are posted to.
@@ -96,7 +117,7 @@ fn body_lines(
     let mut lines: Vec<Line<'static>> = Vec::new();
     if let Some(reply) = reply {
         let status = wire::status(trace, index);
-        let mut response = json_lines(&reply, 0, false, Style::new(), w);
+        let mut response = response_lines(app, reply, w);
         response.reverse();
         lines.extend(response);
         let label = i18n::WIRE_RESPONSE.fill(app.lang, &[("status", &status)]);
@@ -138,6 +159,34 @@ fn body_lines(
     }
     lines.reverse();
     (lines, more)
+}
+
+/// A response's lines. A Responses response echoes the request's tools
+/// whole; they are on screen above, so the echo is one line that says so.
+fn response_lines(app: &App, mut reply: Value, w: usize) -> Vec<Line<'static>> {
+    const ECHO: &str = "\u{1}tools-echoed";
+    let echoed = match reply.get_mut("tools") {
+        Some(Value::Array(tools)) if !tools.is_empty() => {
+            let n = tools.len();
+            reply["tools"] = ECHO.into();
+            Some(n)
+        }
+        _ => None,
+    };
+    let mut lines = Vec::new();
+    let text = serde_json::to_string_pretty(&reply).unwrap_or_default();
+    for l in text.lines() {
+        match echoed {
+            Some(n) if l.contains("tools-echoed") => {
+                let indent = l.len() - l.trim_start().len();
+                let said = i18n::WIRE_TOOLS_ECHOED.fill(app.lang, &[("n", &n)]);
+                let said = format!("{}{said}", " ".repeat(indent));
+                lines.extend(wrapped(&said, app.theme.muted(), w));
+            }
+            _ => lines.extend(wrapped(l, Style::new(), w)),
+        }
+    }
+    lines
 }
 
 /// The response to model call `index`, once the step shown is past it.

@@ -251,18 +251,30 @@ fn anthropic_message(trace: &Trace, m: &Message) -> Value {
     match m.role {
         Role::User => json!({ "role": "user", "content": m.text }),
         Role::Tool => json!({ "role": "user", "content": [anthropic_block(m)] }),
-        Role::Assistant => json!({ "role": "assistant", "content": reply_blocks(trace, m) }),
+        Role::Assistant => json!({ "role": "assistant", "content": reply_blocks(trace, m, false) }),
     }
 }
 
-fn reply_blocks(trace: &Trace, m: &Message) -> Vec<Value> {
+/// A reply's content blocks: as the request sends them back, or (with
+/// `response`) as the response returns them, with the fields the API
+/// always fills in (`citations`, and `caller`: the model called directly).
+fn reply_blocks(trace: &Trace, m: &Message, response: bool) -> Vec<Value> {
     let mut blocks = Vec::new();
     if !m.text.is_empty() || m.calls.is_empty() {
-        blocks.push(json!({ "type": "text", "text": m.text }));
+        let mut text = json!({ "type": "text", "text": m.text });
+        if response {
+            text["citations"] = Value::Null;
+        }
+        blocks.push(text);
     }
-    blocks.extend(m.calls.iter().filter_map(|id| call_of(trace, id)).map(
-        |c| json!({ "type": "tool_use", "id": c.id.0, "name": c.tool, "input": input_object(c) }),
-    ));
+    blocks.extend(m.calls.iter().filter_map(|id| call_of(trace, id)).map(|c| {
+        let mut block =
+            json!({ "type": "tool_use", "id": c.id.0, "name": c.tool, "input": input_object(c) });
+        if response {
+            block["caller"] = json!({ "type": "direct" });
+        }
+        block
+    }));
     blocks
 }
 
@@ -413,29 +425,39 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
     let input = mc.context_tokens;
     let output = mc.tokens;
     let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
+    // Fields in an order of our choosing (a JSON object's members have
+    // none): what the model said last, as the wire view shows the end of
+    // the body first; the bookkeeping (ids, echoed settings, usage) above.
     Some(match trace.provider {
         Provider::Chat => {
-            let message = chat_message(trace, m);
+            // A response's message also says the model did not refuse.
+            let mut message = json!({ "role": "assistant", "refusal": null, "annotations": [] });
+            if let (Value::Object(said), Value::Object(into)) =
+                (chat_message(trace, m), &mut message)
+            {
+                into.extend(said);
+            }
             json!({
                 "id": format!("chatcmpl-{n}"),
                 "object": "chat.completion",
                 "created": 0,
                 "model": model(trace),
+                "service_tier": "default",
+                "usage": {
+                    "prompt_tokens": input,
+                    "completion_tokens": output,
+                    "total_tokens": input + output,
+                },
                 "choices": [{
                     "index": 0,
+                    "logprobs": null,
                     "message": message,
                     "finish_reason": match (mc.cut_off, calls.is_empty()) {
                         (true, _) => "length",
                         (false, true) => "stop",
                         (false, false) => "tool_calls",
                     },
-                    "logprobs": null,
                 }],
-                "usage": {
-                    "prompt_tokens": input,
-                    "completion_tokens": output,
-                    "total_tokens": input + output,
-                },
             })
         }
         Provider::Responses => {
@@ -456,37 +478,67 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
             {
                 last["status"] = "incomplete".into();
             }
-            let mut body = json!({
+            // A response echoes the request's settings: its instructions,
+            // tools, output limit and sampling (the defaults, here).
+            let request = request(trace, index);
+            json!({
                 "id": format!("resp_{n}"),
                 "object": "response",
                 "created_at": 0,
-                "status": if mc.cut_off { "incomplete" } else { "completed" },
                 "model": model(trace),
-                "output": output_items,
+                "instructions": request.get("instructions").cloned().unwrap_or(Value::Null),
+                "max_output_tokens": request.get("max_output_tokens").cloned().unwrap_or(Value::Null),
+                "parallel_tool_calls": true,
+                "temperature": 1.0,
+                "tool_choice": "auto",
+                "tools": request.get("tools").cloned().unwrap_or(json!([])),
+                "top_p": 1.0,
+                "metadata": {},
+                "access_programs": null,
+                "error": null,
                 "usage": {
                     "input_tokens": input,
+                    "input_tokens_details": { "cached_tokens": 0, "cache_write_tokens": 0 },
                     "output_tokens": output,
+                    "output_tokens_details": { "reasoning_tokens": 0 },
                     "total_tokens": input + output,
                 },
-            });
-            if mc.cut_off {
-                body["incomplete_details"] = json!({ "reason": "max_output_tokens" });
-            }
-            body
+                "status": if mc.cut_off { "incomplete" } else { "completed" },
+                "incomplete_details": if mc.cut_off {
+                    json!({ "reason": "max_output_tokens" })
+                } else {
+                    Value::Null
+                },
+                "output": output_items,
+            })
         }
         Provider::Anthropic => json!({
             "id": format!("msg_{n}"),
             "type": "message",
             "role": "assistant",
             "model": model(trace),
-            "content": reply_blocks(trace, m),
+            "container": null,
+            "diagnostics": null,
+            "stop_details": null,
+            "stop_sequence": null,
+            "usage": {
+                "input_tokens": input,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+                "cache_creation": null,
+                "output_tokens": output,
+                "output_tokens_details": null,
+                "server_tool_use": null,
+                "service_tier": "standard",
+                "inference_geo": null,
+                "speed": null,
+            },
+            "content": reply_blocks(trace, m, true),
             "stop_reason": match (mc.cut_off, calls.is_empty()) {
                 (true, _) => "max_tokens",
                 (false, true) => "end_turn",
                 (false, false) => "tool_use",
             },
-            "stop_sequence": null,
-            "usage": { "input_tokens": input, "output_tokens": output },
         }),
     })
 }
