@@ -143,7 +143,8 @@ fn args_object(call: &ToolCall) -> Map<String, Value> {
 
 /// Anthropic's `input` is an object. Arguments that are not a JSON object
 /// (a reply cut short) are wrapped in one under a key that says so, as
-/// Anthropic's docs suggest for invalid JSON sent back.
+/// Anthropic's docs advise for invalid JSON passed back to the model
+/// (docs.claude.com, "Fine-grained tool streaming": `{"INVALID_JSON": …}`).
 fn input_object(call: &ToolCall) -> Value {
     match &call.raw_args {
         Some(raw) => match serde_json::from_str::<Value>(raw) {
