@@ -83,7 +83,7 @@ impl Run<'_> {
                     for &i in gone {
                         calls.extend(self.trace.messages[i].calls.iter().cloned());
                     }
-                    let summary = limit.summary.as_ref();
+                    let summary = limit.summary(self.trace.compactions.len());
                     let (text, canonical) = self.said(|lang| {
                         i18n::summary_message(summary.map_or("", |t| t.get(lang)), lang)
                     });
@@ -187,11 +187,12 @@ impl Run<'_> {
         let summary_tokens = Lang::ALL
             .iter()
             .map(|&lang| {
+                let n = self.trace.compactions.len();
                 let text = self
                     .scenario
                     .context
                     .as_ref()
-                    .and_then(|c| c.summary.as_ref())
+                    .and_then(|c| c.summary(n))
                     .map_or("", |t| t.get(lang));
                 wire::tokens::count(&i18n::summary_message(text, lang)) + wire::tokens::PER_MESSAGE
             })

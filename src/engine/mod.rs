@@ -173,7 +173,7 @@ impl<'a> Run<'a> {
                 name: t.name.clone(),
                 params: custom::param_names(t),
                 description: t.description.get(lang).to_string(),
-                schema: t.parameters.clone(),
+                schema: t.parameters.as_ref().map(|s| custom::schema_in(s, lang)),
             })
             .collect();
         let tools_size = tools

@@ -121,7 +121,7 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     )];
     // A harness mistake offers its correct twin side by side.
     if let Some(c) = &app.compare
-        && scenario.twin.as_deref() == Some(c.other.scenario.name.as_str())
+        && c.twin
     {
         let label = if c.shown {
             i18n::COMPARE_OFFER_OPEN
