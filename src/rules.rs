@@ -562,6 +562,7 @@ mod tests {
             result: None,
             paired_to: None,
             appended: true,
+            call_dropped: false,
             decision: None,
             label: None,
         }

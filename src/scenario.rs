@@ -409,6 +409,11 @@ pub struct Harness {
     /// Forget to append tool results to the messages.
     #[serde(default)]
     pub drop_results: bool,
+    /// Forget to append the model's tool calls (a reply's text is kept, a
+    /// reply of calls only is not appended at all), and so their results:
+    /// the next request holds neither, and the provider accepts it.
+    #[serde(default)]
+    pub drop_calls: bool,
     /// Stop the whole loop when a tool returns an error.
     #[serde(default)]
     pub crash_on_tool_error: bool,
