@@ -353,7 +353,7 @@ catalogue! {
     TITLE_ENDED = [" · 结束：", " · ended: "];
     RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
     RESULT_DROPPED = ["{id} 的结果返回了，但主机没有把它追加到消息里", "The result for {id} comes back, but the host does not append it"];
-    RESULT_CALL_DROPPED = ["{id} 的结果返回了，但主机既没追加这个调用，也没追加它的结果", "The result for {id} comes back, but the host appended neither the call nor its result"];
+    RESULT_CALL_DROPPED = ["{id} 的结果返回了，但主机既没追加这个调用，也没追加它的结果", "{id}'s result is back; neither it nor its call is appended"];
     RESULT_WRONG_ID = ["{id} 的结果返回，却被挂到了 {to} 上（按到达顺序配对）", "The result of {id} comes back but is attached to {to} (paired by order)"];
     /// A result filed under an id that no call has (a Responses item id).
     RESULT_ITEM_ID = ["{id} 的结果返回，却写在了 {to} 名下：那是 function_call 项的 id，不是 call_id", "The result of {id} comes back but is filed under {to}: the function_call item's id, not its call_id"];

@@ -93,6 +93,11 @@ fn every_scenario_has_its_story_and_end() {
             EndStatus::BudgetExhausted,
         ),
         ("harness-drops-results", "TMPVERMJ", EndStatus::Rejected),
+        (
+            "harness-drops-calls",
+            "TMPVERMPVERMPVERB",
+            EndStatus::BudgetExhausted,
+        ),
         ("harness-crashes-on-error", "TMPVERC", EndStatus::Crashed),
         ("harness-pairs-by-order", "TMPVVERRMA", EndStatus::Completed),
         (
@@ -1037,6 +1042,49 @@ fn a_label_keys_narration_to_its_call_whatever_its_id() {
             .any(|f| f.contains("the label \"read\" names 4 calls")),
         "{shown:?}"
     );
+}
+
+/// A harness that appends neither the model's call nor its result: every
+/// request is the first one again, so every provider accepts it, the model
+/// asks again each time, and the run ends on the budget. The trace keeps
+/// each call (proposed, run, its result) and each response still holds it.
+#[test]
+fn a_harness_that_drops_calls_sends_the_same_request_until_the_budget_is_spent() {
+    use agent_loop_sim::trace::Pairing;
+    use agent_loop_sim::wire::{self, Provider};
+    for provider in Provider::ALL {
+        let loaded = load::load_as("harness-drops-calls", Some(provider)).unwrap();
+        assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
+        for lang in Lang::ALL {
+            let t = loaded.trace(lang);
+            assert_eq!(t.end, EndStatus::BudgetExhausted, "{provider:?}");
+            assert_eq!(t.model_calls.len(), 3);
+            assert_eq!(t.steps.last().unwrap().counters.tool_runs, 3);
+            // The host holds the task alone: no reply, no result.
+            assert!(
+                t.messages
+                    .iter()
+                    .all(|m| m.calls.is_empty() && m.call_id.is_none()),
+                "{:?}",
+                t.messages
+            );
+            let first = wire::request(t, 0);
+            for (i, mc) in t.model_calls.iter().enumerate() {
+                assert_eq!(wire::request(t, i), first, "request {} is the first", i + 1);
+                assert!(t.rejection(mc).is_none());
+                assert_eq!(wire::status(t, i), 200);
+                // The provider's response proposed the call the host lost.
+                let response = wire::response(t, i).expect("a response").to_string();
+                let id = &t.calls[i].id.0;
+                assert!(response.contains(id.as_str()), "{response}");
+            }
+            for call in &t.calls {
+                assert_eq!(call.pairing(), Some(Pairing::CallDropped));
+                assert!(call.result.is_some() && call.started.is_some());
+                assert_eq!(t.status_at(call, t.len() - 1), Some(CallStatus::NotSent));
+            }
+        }
+    }
 }
 
 /// `summary` may be a list, one per compaction: the Nth compaction's

@@ -83,6 +83,10 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../scenarios/harness-drops-results.json"),
     ),
     (
+        "harness-drops-calls",
+        include_str!("../../scenarios/harness-drops-calls.json"),
+    ),
+    (
         "harness-crashes-on-error",
         include_str!("../../scenarios/harness-crashes-on-error.json"),
     ),
