@@ -1043,3 +1043,17 @@ fn the_real_texts_of_each_provider_are_recognised() {
     let f = fault(2, "call_1", Break::CallTwice);
     assert!(!told_truly("chat", std::slice::from_ref(&f), "anything"));
 }
+
+/// A run said to drop a call (`drop_calls`) must not carry it: the good
+/// sample carries call_1 into its next request, so calling call_1 dropped
+/// is a problem.
+#[test]
+fn a_dropped_call_that_is_carried_is_a_problem() {
+    let file = wire::sample("good.chat.jsonl");
+    assert_eq!(problems("good", &file, None), Vec::<String>::new());
+    let found = problems_dropping("good", &file, None, &["call_1".to_string()]);
+    assert_eq!(
+        found,
+        ["good (chat): call_1 is dropped by the harness but carried into a request"]
+    );
+}
