@@ -230,8 +230,8 @@ impl App {
     }
 
     /// A scenario that names its correct twin offers the comparison: the
-    /// twin is a shipped scenario (checked when the scenario was loaded),
-    /// so loading it here reads no file.
+    /// twin is a shipped scenario or a lesson file (checked when the
+    /// scenario was loaded, its path then made relative to here).
     fn with_twin(mut self) -> Self {
         self.offer_twin();
         self
@@ -242,7 +242,11 @@ impl App {
         let twin = self.loaded.lesson.as_ref().and_then(|l| l.twin.as_deref());
         self.compare = twin
             .and_then(|name| crate::load::load(name).ok())
-            .map(|other| Comparison::new(&self.loaded, Arc::new(other), false));
+            .map(|other| {
+                let mut offered = Comparison::new(&self.loaded, Arc::new(other), false);
+                offered.twin = true;
+                offered
+            });
     }
 
     /// The app showing this run and `other` side by side (`--compare`).

@@ -45,6 +45,9 @@ pub struct Comparison {
     pub other: Arc<Loaded>,
     /// The two runs are on screen (else only offered, from `a`).
     pub shown: bool,
+    /// The other run is the main one's `twin` (a shipped lesson by that
+    /// name, or the lesson file it names).
+    pub twin: bool,
     /// The side whose explanation is shown and whose lanes scroll.
     pub focus: Side,
     /// Lines each side's lanes are scrolled up from the newest.
@@ -58,9 +61,12 @@ impl Comparison {
     pub fn new(main: &Loaded, other: Arc<Loaded>, shown: bool) -> Comparison {
         let first_difference =
             Lang::ALL.map(|lang| first_difference(main.trace(lang), other.trace(lang)));
+        let twin =
+            main.lesson.as_ref().and_then(|l| l.twin.as_deref()) == Some(other.card.name.as_str());
         Comparison {
             other,
             shown,
+            twin,
             focus: Side::Main,
             scroll: [0; 2],
             first_difference,

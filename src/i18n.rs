@@ -184,6 +184,7 @@ catalogue! {
     WRONG_ID = ["错误的 id！", "wrong id!"];
     REPLAYED = ["重放：主机按记录作答，没有执行", "replayed: answered from the host's record, nothing ran"];
     DROPPED = ["未追加！这个调用一直没有结果", "not appended! the call stays unanswered"];
+    CALL_DROPPED = ["未追加！调用和结果都不在消息里", "not appended! neither the call nor its result is in the messages"];
     TOO_SMALL = ["终端太小", "Terminal too small"];
     NEEDS = ["需要至少", "needs at least"];
     NOW = ["当前", "now"];
@@ -246,6 +247,7 @@ catalogue! {
     STATUS_DONE = ["完成", "done"];
     STATUS_REPLAYED = ["重放", "replayed"];
     STATUS_UNANSWERED = ["未回答", "unanswered"];
+    STATUS_NOT_SENT = ["未发送", "not sent"];
     STATUS_WRONG_ID = ["错配", "wrong id"];
     STATUS_ERROR = ["出错", "error"];
     STATUS_REFUSED = ["被拒绝", "refused"];
@@ -357,6 +359,7 @@ catalogue! {
     TITLE_ENDED = [" · 结束：", " · ended: "];
     RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
     RESULT_DROPPED = ["{id} 的结果返回了，但主机没有把它追加到消息里", "The result for {id} comes back, but the host does not append it"];
+    RESULT_CALL_DROPPED = ["{id} 的结果返回了，但主机既没追加这个调用，也没追加它的结果", "{id}'s result is back; neither it nor its call is appended"];
     RESULT_WRONG_ID = ["{id} 的结果返回，却被挂到了 {to} 上（按到达顺序配对）", "The result of {id} comes back but is attached to {to} (paired by order)"];
     /// A result filed under an id that no call has (a Responses item id).
     RESULT_ITEM_ID = ["{id} 的结果返回，却写在了 {to} 名下：那是 function_call 项的 id，不是 call_id", "The result of {id} comes back but is filed under {to}: the function_call item's id, not its call_id"];
@@ -814,6 +817,7 @@ pub fn result_in_words(call: &crate::trace::ToolCall, text: &str, lang: Lang) ->
             WRONG_ID.get(lang)
         )),
         Some(Pairing::Dropped) => out.push_str(&format!("{} · ", DROPPED.get(lang))),
+        Some(Pairing::CallDropped) => out.push_str(&format!("{} · ", CALL_DROPPED.get(lang))),
         _ => {}
     }
     match call.outcome() {
@@ -872,6 +876,7 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::Done => STATUS_DONE,
         CallStatus::Replayed => STATUS_REPLAYED,
         CallStatus::Unanswered => STATUS_UNANSWERED,
+        CallStatus::NotSent => STATUS_NOT_SENT,
         CallStatus::WrongId => STATUS_WRONG_ID,
         CallStatus::Error => STATUS_ERROR,
         CallStatus::Refused => STATUS_REFUSED,
@@ -1281,6 +1286,7 @@ fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String 
     };
     match (call.pairing(), call.outcome()) {
         (Some(Pairing::Dropped), _) => RESULT_DROPPED.fill(lang, &[("id", id)]),
+        (Some(Pairing::CallDropped), _) => RESULT_CALL_DROPPED.fill(lang, &[("id", id)]),
         // Another call's id (paired by order), or an id no call has.
         (Some(Pairing::WrongId(to)), _) if trace.call(&to).is_none() => {
             RESULT_ITEM_ID.fill(lang, &[("id", id), ("to", &to)])
@@ -1378,7 +1384,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 Some(Pairing::WrongId(to)) => {
                     ARROW_WRONG_ID.fill(lang, &[("call", call), ("to", &to), ("text", &text)])
                 }
-                Some(Pairing::Dropped) => {
+                Some(Pairing::Dropped | Pairing::CallDropped) => {
                     ARROW_DROPPED.fill(lang, &[("call", call), ("mark", &mark), ("text", &text)])
                 }
                 _ => format!("{call} ⇐ {mark}{text}"),

@@ -452,7 +452,7 @@ fn which_call(trace: &Trace, index: usize, id: &CallId) -> Option<Draft> {
     let correct = match call.pairing()? {
         Pairing::ById => Some(id.clone()),
         Pairing::WrongId(to) => Some(to),
-        Pairing::Dropped => None,
+        Pairing::Dropped | Pairing::CallDropped => None,
     };
     // The calls still waiting just before this step: the other one is the
     // wrong-order guess. Only calls of the same reply can still wait, so

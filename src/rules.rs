@@ -2,8 +2,9 @@
 //!
 //! A rule holds when each of its tests holds: the context has (or lacks)
 //! enough results paired with a matching call, or some message contains
-//! (or none contains) a text; and, outside the context, the model call has
-//! the number the rule names, and a `once` rule has not fired yet.
+//! (or none contains) a text; each condition of its `all` holds, and one of
+//! its `any` (conditions nest); and, outside the context, the model call
+//! has the number the rule names, and a `once` rule has not fired yet.
 //! Messages are only ever appended (until the host compacts, when the
 //! matcher starts over on the compacted list), so a test's answer changes
 //! at most once, when the message that passes it arrives. The matcher
@@ -18,10 +19,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use aho_corasick::AhoCorasick;
 
-use crate::scenario::{CallMatch, ResultStatus, Rule};
+use crate::scenario::{CallMatch, Condition, ResultStatus, Rule};
 use crate::trace::{CallId, HostInsert, Message, Outcome, Role, ToolCall};
 
-/// The four tests of a condition, in the order `Condition` lists them.
+/// The tests of a condition that look at the context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Test {
     HasResult,
@@ -36,108 +37,222 @@ impl Test {
     fn holds_when_found(self) -> bool {
         matches!(self, Test::HasResult | Test::Contains)
     }
-
-    fn index(self) -> usize {
-        self as usize
-    }
 }
 
-type TestRef = (usize, Test);
+/// A test of the context, in one condition (a node).
+struct Leaf<'a> {
+    node: usize,
+    test: Test,
+    /// How many passing messages flip it (`count`).
+    needed: u32,
+    /// For a result test: the call it asks for.
+    wanted: Option<&'a CallMatch>,
+}
+
+/// One condition of a rule: its own `when` (the root) or one nested in
+/// `all` / `any`. It holds when `needed` of its parts hold: all of them
+/// for a `when` or an `all` entry, one for the list of an `any`.
+struct Node {
+    /// The condition this one is a part of; None for a rule's `when`.
+    parent: Option<usize>,
+    rule: usize,
+    needed: u32,
+}
 
 /// Result tests of one tool: those that name no argument, and the others
 /// by the first argument they require (a call lacking it cannot match).
 #[derive(Default)]
 struct ResultTests<'a> {
-    any_args: Vec<TestRef>,
-    by_arg: HashMap<(&'a str, &'a str), Vec<TestRef>>,
+    any_args: Vec<usize>,
+    by_arg: HashMap<(&'a str, &'a str), Vec<usize>>,
 }
 
 pub struct RuleMatcher<'a> {
     rules: &'a [Rule],
-    /// Per rule, per test: how many passing messages have been seen.
-    found: Vec<[u32; 4]>,
-    /// Per rule, per test: how many passing messages flip it (`count`).
-    needed: Vec<[u32; 4]>,
-    /// Per rule: how many of its context tests do not hold on an empty
-    /// context (the starting point of `failing`).
-    failing_at_start: Vec<usize>,
-    /// Per rule: how many of its tests do not hold now, counting a
-    /// `model_call` test (held only during `choose` at that call) and a
-    /// `once` rule that has fired.
-    failing: Vec<usize>,
-    /// The rules all of whose tests hold, in order.
+    leaves: Vec<Leaf<'a>>,
+    /// Per leaf: how many passing messages have been seen.
+    found: Vec<u32>,
+    /// Conditions in depth-first order: a part comes after the condition
+    /// it is a part of.
+    nodes: Vec<Node>,
+    /// Per node: how many of its parts hold now. A `model_call` test holds
+    /// only during `choose` at that call; the root of a `once` rule counts
+    /// "not fired yet" as one part.
+    holds: Vec<u32>,
+    /// Per node: how many of its parts hold on an empty context.
+    holds_at_start: Vec<u32>,
+    /// Per rule: its root node.
+    root: Vec<usize>,
+    /// The rules whose root holds, in order.
     holding: BTreeSet<usize>,
-    /// Model call number → the rules that name it.
+    /// Model call number → the nodes with a `model_call` test naming it.
     at_call: HashMap<u32, Vec<usize>>,
     /// Per rule: a `once` rule that has fired.
     fired: Vec<bool>,
     results: HashMap<&'a str, ResultTests<'a>>,
     texts: Option<AhoCorasick>,
-    /// Per pattern of `texts`: the tests looking for it.
-    text_tests: Vec<Vec<TestRef>>,
+    /// Per pattern of `texts`: the leaves looking for it.
+    text_tests: Vec<Vec<usize>>,
     /// Messages looked at so far.
     scanned: usize,
 }
 
+/// Gathering the tests of every condition into the matcher's indexes.
+struct Builder<'a> {
+    leaves: Vec<Leaf<'a>>,
+    nodes: Vec<Node>,
+    holds_at_start: Vec<u32>,
+    results: HashMap<&'a str, ResultTests<'a>>,
+    patterns: Vec<&'a str>,
+    pattern_ids: HashMap<&'a str, usize>,
+    text_tests: Vec<Vec<usize>>,
+    at_call: HashMap<u32, Vec<usize>>,
+}
+
+impl<'a> Builder<'a> {
+    /// Add `when` (and its parts) as a node of `rule`, which holds when
+    /// all its parts hold. Returns the node.
+    fn node(&mut self, when: &'a Condition, rule: usize, parent: Option<usize>) -> usize {
+        let node = self.nodes.len();
+        self.nodes.push(Node {
+            parent,
+            rule,
+            needed: 0,
+        });
+        self.holds_at_start.push(0);
+        let mut parts = 0;
+        let result_tests = [
+            (Test::HasResult, &when.has_result),
+            (Test::LacksResult, &when.lacks_result),
+        ];
+        for (test, m) in result_tests {
+            let Some(m) = m else { continue };
+            let leaf = self.leaf(node, test, m.count.unwrap_or(1).max(1), Some(m));
+            let tests = self.results.entry(&m.tool).or_default();
+            match m.args.iter().next() {
+                None => tests.any_args.push(leaf),
+                Some((k, v)) => tests
+                    .by_arg
+                    .entry((k.as_str(), v.as_str()))
+                    .or_default()
+                    .push(leaf),
+            }
+            parts += 1;
+        }
+        let text_tests = [(Test::Contains, &when.contains), (Test::Lacks, &when.lacks)];
+        for (test, text) in text_tests {
+            let Some(text) = text else { continue };
+            let leaf = self.leaf(node, test, 1, None);
+            let id = *self.pattern_ids.entry(text.as_str()).or_insert_with(|| {
+                self.patterns.push(text);
+                self.text_tests.push(Vec::new());
+                self.patterns.len() - 1
+            });
+            self.text_tests[id].push(leaf);
+            parts += 1;
+        }
+        if let Some(n) = when.model_call {
+            self.at_call.entry(n).or_default().push(node);
+            parts += 1;
+        }
+        if !when.all.is_empty() {
+            let all = self.group(node, rule, &when.all, false);
+            let holds = u32::from(self.holds_now(all));
+            self.holds_at_start[node] += holds;
+            parts += 1;
+        }
+        if let Some(list) = &when.any {
+            let any = self.group(node, rule, list, true);
+            let holds = u32::from(self.holds_now(any));
+            self.holds_at_start[node] += holds;
+            parts += 1;
+        }
+        self.nodes[node].needed = parts;
+        node
+    }
+
+    /// A list of conditions (`all` or `any`) as a node whose parts are
+    /// the conditions.
+    fn group(&mut self, parent: usize, rule: usize, list: &'a [Condition], any: bool) -> usize {
+        let group = self.nodes.len();
+        self.nodes.push(Node {
+            parent: Some(parent),
+            rule,
+            needed: 0,
+        });
+        self.holds_at_start.push(0);
+        for c in list {
+            let part = self.node(c, rule, Some(group));
+            let holds = u32::from(self.holds_now(part));
+            self.holds_at_start[group] += holds;
+        }
+        // One of an `any` (so an empty one never holds), all of an `all`.
+        self.nodes[group].needed = if any { 1 } else { list.len() as u32 };
+        group
+    }
+
+    fn leaf(
+        &mut self,
+        node: usize,
+        test: Test,
+        needed: u32,
+        wanted: Option<&'a CallMatch>,
+    ) -> usize {
+        self.leaves.push(Leaf {
+            node,
+            test,
+            needed,
+            wanted,
+        });
+        // A "lacks" test holds on an empty context.
+        self.holds_at_start[node] += u32::from(!test.holds_when_found());
+        self.leaves.len() - 1
+    }
+
+    fn holds_now(&self, node: usize) -> bool {
+        self.holds_at_start[node] >= self.nodes[node].needed
+    }
+}
+
 impl<'a> RuleMatcher<'a> {
     pub fn new(rules: &'a [Rule]) -> Self {
-        let mut results: HashMap<&str, ResultTests> = HashMap::new();
-        let mut patterns: Vec<&str> = Vec::new();
-        let mut pattern_ids: HashMap<&str, usize> = HashMap::new();
-        let mut text_tests: Vec<Vec<TestRef>> = Vec::new();
-        let mut failing = vec![0; rules.len()];
-        let mut needed = vec![[1; 4]; rules.len()];
-        let mut at_call: HashMap<u32, Vec<usize>> = HashMap::new();
+        let mut b = Builder {
+            leaves: Vec::new(),
+            nodes: Vec::new(),
+            holds_at_start: Vec::new(),
+            results: HashMap::new(),
+            patterns: Vec::new(),
+            pattern_ids: HashMap::new(),
+            text_tests: Vec::new(),
+            at_call: HashMap::new(),
+        };
+        let mut root = Vec::with_capacity(rules.len());
         for (i, rule) in rules.iter().enumerate() {
-            let when = &rule.when;
-            let result_tests = [
-                (Test::HasResult, &when.has_result),
-                (Test::LacksResult, &when.lacks_result),
-            ];
-            for (test, m) in result_tests {
-                let Some(m) = m else { continue };
-                needed[i][test.index()] = m.count.unwrap_or(1).max(1);
-                let tests = results.entry(&m.tool).or_default();
-                match m.args.iter().next() {
-                    None => tests.any_args.push((i, test)),
-                    Some((k, v)) => tests
-                        .by_arg
-                        .entry((k.as_str(), v.as_str()))
-                        .or_default()
-                        .push((i, test)),
-                }
-                failing[i] += usize::from(test.holds_when_found());
+            let node = b.node(&rule.when, i, None);
+            if rule.once {
+                // "Not fired yet" is one more part, holding at the start.
+                b.nodes[node].needed += 1;
+                b.holds_at_start[node] += 1;
             }
-            let text_tests_of_rule = [(Test::Contains, &when.contains), (Test::Lacks, &when.lacks)];
-            for (test, text) in text_tests_of_rule {
-                let Some(text) = text else { continue };
-                let id = *pattern_ids.entry(text.as_str()).or_insert_with(|| {
-                    patterns.push(text);
-                    text_tests.push(Vec::new());
-                    patterns.len() - 1
-                });
-                text_tests[id].push((i, test));
-                failing[i] += usize::from(test.holds_when_found());
-            }
-            if let Some(n) = when.model_call {
-                at_call.entry(n).or_default().push(i);
-            }
+            root.push(node);
         }
-        let texts = (!patterns.is_empty()).then(|| {
-            AhoCorasick::new(&patterns).expect("texts from a scenario make a valid automaton")
+        let texts = (!b.patterns.is_empty()).then(|| {
+            AhoCorasick::new(&b.patterns).expect("texts from a scenario make a valid automaton")
         });
         let mut matcher = RuleMatcher {
             rules,
             found: Vec::new(),
-            needed,
-            failing_at_start: failing,
-            failing: Vec::new(),
+            leaves: b.leaves,
+            nodes: b.nodes,
+            holds: Vec::new(),
+            holds_at_start: b.holds_at_start,
+            root,
             holding: BTreeSet::new(),
-            at_call,
+            at_call: b.at_call,
             fired: vec![false; rules.len()],
-            results,
+            results: b.results,
             texts,
-            text_tests,
+            text_tests: b.text_tests,
             scanned: 0,
         };
         matcher.restart();
@@ -147,14 +262,14 @@ impl<'a> RuleMatcher<'a> {
     /// Forget every message seen: the next `choose` gets a new list (the
     /// host compacted the context). Rules that fired stay fired.
     pub fn restart(&mut self) {
-        let rules = self.rules;
-        self.found = vec![[0; 4]; rules.len()];
-        self.failing = self.failing_at_start.clone();
-        for (i, rule) in rules.iter().enumerate() {
-            self.failing[i] +=
-                usize::from(rule.when.model_call.is_some()) + usize::from(self.fired[i]);
+        self.found = vec![0; self.leaves.len()];
+        self.holds = self.holds_at_start.clone();
+        for (rule, &node) in self.root.iter().enumerate() {
+            self.holds[node] -= u32::from(self.fired[rule]);
         }
-        self.holding = (0..rules.len()).filter(|&i| self.failing[i] == 0).collect();
+        self.holding = (0..self.rules.len())
+            .filter(|&i| self.node_holds(self.root[i]))
+            .collect();
         self.scanned = 0;
     }
 
@@ -172,24 +287,24 @@ impl<'a> RuleMatcher<'a> {
             self.look_at(m, &call);
         }
         self.scanned = messages.len();
-        // The rules that name this model call hold on it, for this choice.
+        // The conditions that name this model call hold on it, for this choice.
         let named = self.at_call.get(&number).cloned().unwrap_or_default();
-        for &rule in &named {
-            self.pass(rule);
+        for &node in &named {
+            self.part_flips(node, true);
         }
         let chosen = self.holding.first().copied();
-        for &rule in &named {
-            self.fail(rule);
+        for &node in &named {
+            self.part_flips(node, false);
         }
         if let Some(rule) = chosen.filter(|&r| self.rules[r].once) {
             self.fired[rule] = true;
-            self.fail(rule);
+            self.part_flips(self.root[rule], false);
         }
         chosen
     }
 
     fn look_at<'m>(&mut self, m: &'m Message, call: &impl Fn(&CallId) -> &'m ToolCall) {
-        let mut passed: Vec<TestRef> = Vec::new();
+        let mut passed: Vec<usize> = Vec::new();
         if let Some(texts) = &self.texts {
             // A host's or tool's text matches in the trace's language or in
             // English, so a scenario runs the same in every language.
@@ -209,53 +324,67 @@ impl<'a> RuleMatcher<'a> {
                     .flatten();
                 // Each test is indexed under one key, so a message reaches
                 // it once: a count counts messages.
-                for &(rule, test) in tests.any_args.iter().chain(by_arg) {
-                    let when = &self.rules[rule].when;
-                    let wanted = match test {
-                        Test::HasResult => when.has_result.as_ref(),
-                        _ => when.lacks_result.as_ref(),
-                    };
+                for &leaf in tests.any_args.iter().chain(by_arg) {
+                    let wanted = self.leaves[leaf].wanted;
                     if wanted.is_some_and(|w| result_matches(w, c, m)) {
-                        passed.push((rule, test));
+                        passed.push(leaf);
                     }
                 }
             }
         }
-        for (rule, test) in passed {
-            self.found_one(rule, test);
+        for leaf in passed {
+            self.found_one(leaf);
         }
     }
 
-    fn found_one(&mut self, rule: usize, test: Test) {
-        let i = test.index();
-        if self.found[rule][i] >= self.needed[rule][i] {
+    fn found_one(&mut self, leaf: usize) {
+        let Leaf {
+            node, test, needed, ..
+        } = self.leaves[leaf];
+        if self.found[leaf] >= needed {
             return;
         }
-        self.found[rule][i] += 1;
-        if self.found[rule][i] < self.needed[rule][i] {
+        self.found[leaf] += 1;
+        if self.found[leaf] < needed {
             return;
         }
-        if test.holds_when_found() {
-            self.pass(rule);
-        } else {
-            self.fail(rule);
-        }
+        self.part_flips(node, test.holds_when_found());
     }
 
-    /// One more of the rule's tests holds.
-    fn pass(&mut self, rule: usize) {
-        self.failing[rule] -= 1;
-        if self.failing[rule] == 0 {
-            self.holding.insert(rule);
-        }
+    fn node_holds(&self, node: usize) -> bool {
+        self.holds[node] >= self.nodes[node].needed
     }
 
-    /// One more of the rule's tests does not hold.
-    fn fail(&mut self, rule: usize) {
-        if self.failing[rule] == 0 {
-            self.holding.remove(&rule);
+    /// One part of `node` starts (`true`) or stops holding; the change
+    /// goes up to the rule when it changes whether the node holds.
+    fn part_flips(&mut self, mut node: usize, mut now_holds: bool) {
+        loop {
+            let before = self.node_holds(node);
+            if now_holds {
+                self.holds[node] += 1;
+            } else {
+                self.holds[node] -= 1;
+            }
+            let after = self.node_holds(node);
+            if before == after {
+                return;
+            }
+            match self.nodes[node].parent {
+                Some(parent) => {
+                    node = parent;
+                    now_holds = after;
+                }
+                None => {
+                    let rule = self.nodes[node].rule;
+                    if after {
+                        self.holding.insert(rule);
+                    } else {
+                        self.holding.remove(&rule);
+                    }
+                    return;
+                }
+            }
         }
-        self.failing[rule] += 1;
     }
 }
 
@@ -337,14 +466,24 @@ mod tests {
         };
         let enough = |w: &CallMatch| results(w) >= w.count.unwrap_or(1).max(1) as usize;
         let text = |t: &str| messages.iter().any(|m| m.says(t));
-        let chosen = rules.iter().enumerate().position(|(i, r)| {
-            let w = &r.when;
+        fn holds(
+            w: &Condition,
+            number: u32,
+            enough: &dyn Fn(&CallMatch) -> bool,
+            text: &dyn Fn(&str) -> bool,
+        ) -> bool {
             w.has_result.as_ref().is_none_or(enough)
                 && w.lacks_result.as_ref().is_none_or(|m| !enough(m))
                 && w.contains.as_deref().is_none_or(text)
                 && w.lacks.as_deref().is_none_or(|t| !text(t))
                 && w.model_call.is_none_or(|n| n == number)
-                && !(r.once && fired.contains(&i))
+                && w.all.iter().all(|c| holds(c, number, enough, text))
+                && w.any
+                    .as_ref()
+                    .is_none_or(|l| l.iter().any(|c| holds(c, number, enough, text)))
+        }
+        let chosen = rules.iter().enumerate().position(|(i, r)| {
+            holds(&r.when, number, &enough, &text) && !(r.once && fired.contains(&i))
         });
         if let Some(i) = chosen.filter(|&i| rules[i].once) {
             fired.push(i);
@@ -423,6 +562,7 @@ mod tests {
             result: None,
             paired_to: None,
             appended: true,
+            call_dropped: false,
             decision: None,
             label: None,
         }
@@ -483,6 +623,49 @@ mod tests {
         );
     }
 
+    /// `all` holds once both results are there, `any` from the first; a
+    /// nested `lacks` inside `any` keeps it holding until the text comes.
+    #[test]
+    fn all_and_any_hold_as_their_parts_do() {
+        use serde_json::json;
+        let read =
+            |path: &str| json!({ "has_result": { "tool": "read_file", "args": { "path": path } } });
+        let rules = vec![
+            rule(json!({ "all": [read("a"), read("b")] })),
+            rule(json!({ "any": [read("a"), read("b")], "lacks": "stop" })),
+            rule(json!({ "any": [{ "lacks": "zz" }, read("b")], "model_call": 2 })),
+            rule(json!({})),
+        ];
+        let calls = [
+            tool_call("c1", "read_file", &[("path", "a")]),
+            tool_call("c2", "read_file", &[("path", "b")]),
+        ];
+        let call = |id: &CallId| calls.iter().find(|c| &c.id == id).unwrap();
+        let all = [
+            message(Role::User, "task", None, false),
+            message(Role::Tool, "A", Some("c1"), false),
+            message(Role::User, "zz", None, false),
+            message(Role::Tool, "B", Some("c2"), false),
+        ];
+        let mut matcher = RuleMatcher::new(&rules);
+        let mut chosen = Vec::new();
+        for n in 1..=all.len() {
+            let context = &all[..n];
+            let number = n as u32;
+            let got = matcher.choose(number, context, call);
+            assert_eq!(
+                got,
+                naive(&rules, context, number, &mut Vec::new(), |id| call(id)
+                    .clone()),
+                "after {n} messages"
+            );
+            chosen.push(got);
+        }
+        // Call 1: nothing yet; call 2: a read (any), call 3 likewise; call
+        // 4: both reads (all).
+        assert_eq!(chosen, [Some(3), Some(1), Some(1), Some(0)]);
+    }
+
     mod random {
         use super::*;
         use proptest::prelude::*;
@@ -525,7 +708,41 @@ mod tests {
                 })
         }
 
+        /// A condition, with `all` and `any` lists nested up to two deep.
+        fn condition() -> impl Strategy<Value = serde_json::Value> {
+            let leaf = flat_condition();
+            leaf.prop_recursive(2, 12, 3, |inner| {
+                (
+                    flat_condition(),
+                    prop::collection::vec(inner.clone(), 0..3),
+                    prop::collection::vec(inner, 0..3),
+                )
+                    .prop_map(|(mut w, all, any)| {
+                        // Sometimes an empty `any`, which never holds.
+                        let empty_any = all.len() == 1 && any.is_empty();
+                        if !all.is_empty() {
+                            w["all"] = all.into();
+                        }
+                        if !any.is_empty() {
+                            w["any"] = any.into();
+                        }
+                        if empty_any {
+                            w["any"] = serde_json::json!([]);
+                        }
+                        w
+                    })
+            })
+        }
+
         fn when() -> impl Strategy<Value = Rule> {
+            (condition(), any::<bool>()).prop_map(|(w, once)| {
+                let mut r = rule(w);
+                r.once = once;
+                r
+            })
+        }
+
+        fn flat_condition() -> impl Strategy<Value = serde_json::Value> {
             let text = || prop::option::of(prop::sample::select(TEXTS.to_vec()));
             (
                 prop::option::of(call_match()),
@@ -533,9 +750,8 @@ mod tests {
                 text(),
                 text(),
                 prop::option::of(1..4u32),
-                any::<bool>(),
             )
-                .prop_map(|(has, lacks_result, contains, lacks, model_call, once)| {
+                .prop_map(|(has, lacks_result, contains, lacks, model_call)| {
                     let mut w = serde_json::Map::new();
                     if let Some(m) = has {
                         w.insert("has_result".into(), m);
@@ -552,9 +768,7 @@ mod tests {
                     if let Some(n) = model_call {
                         w.insert("model_call".into(), n.into());
                     }
-                    let mut r = rule(serde_json::Value::Object(w));
-                    r.once = once;
-                    r
+                    serde_json::Value::Object(w)
                 })
         }
 

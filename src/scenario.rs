@@ -252,9 +252,61 @@ pub struct ContextLimit {
     pub window: usize,
     pub policy: CompactPolicy,
     /// For `summarize`: the summary the host puts in place of earlier
-    /// turns (scripted; real harnesses usually have a model write it).
+    /// turns (scripted; real harnesses usually have a model write it):
+    /// one text for every compaction, or a list, the Nth for the Nth.
     #[serde(default)]
-    pub summary: Option<Text>,
+    pub summary: Option<Summaries>,
+}
+
+impl ContextLimit {
+    /// The summary of the `n`th compaction (from 0). Past the end of a
+    /// list, the last one (`check` says the list is short).
+    pub fn summary(&self, n: usize) -> Option<&Text> {
+        match self.summary.as_ref()? {
+            Summaries::One(text) => Some(text),
+            Summaries::Each(list) => list.get(n).or(list.last()),
+        }
+    }
+}
+
+/// The summaries of a `summarize` policy: `{"zh", "en"}` for every
+/// compaction, or `[{"zh", "en"}, …]`, one per compaction in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Summaries {
+    One(Text),
+    Each(Vec<Text>),
+}
+
+impl<'de> Deserialize<'de> for Summaries {
+    /// An object is one text, an array a list of them; serde's own words
+    /// for a fault inside either (`missing field en`).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl<'de> serde::de::Visitor<'de> for Either {
+            type Value = Summaries;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a text {\"zh\": …, \"en\": …} for every compaction, or a list of them, \
+                     one per compaction",
+                )
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Summaries, A::Error> {
+                Text::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(Summaries::One)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Summaries, A::Error> {
+                Vec::<Text>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+                    .map(Summaries::Each)
+            }
+        }
+        d.deserialize_any(Either)
+    }
 }
 
 /// What the host does when the next request would exceed the window.
@@ -357,6 +409,11 @@ pub struct Harness {
     /// Forget to append tool results to the messages.
     #[serde(default)]
     pub drop_results: bool,
+    /// Forget to append the model's tool calls (a reply's text is kept, a
+    /// reply of calls only is not appended at all), and so their results:
+    /// the next request holds neither, and the provider accepts it.
+    #[serde(default)]
+    pub drop_calls: bool,
     /// Stop the whole loop when a tool returns an error.
     #[serde(default)]
     pub crash_on_tool_error: bool,
@@ -407,6 +464,8 @@ pub struct Rule {
 }
 
 /// Every field present must hold; an empty condition always holds.
+/// `all` and `any` nest conditions, so one rule can ask for several
+/// results (`"all": [{"has_result": …}, {"has_result": …}]`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Condition {
@@ -426,6 +485,28 @@ pub struct Condition {
     /// something in the context.
     #[serde(default)]
     pub model_call: Option<u32>,
+    /// Every one of these conditions holds.
+    #[serde(default)]
+    pub all: Vec<Condition>,
+    /// At least one of these conditions holds (so an empty list never
+    /// holds, and `check` refuses it).
+    #[serde(default)]
+    pub any: Option<Vec<Condition>>,
+}
+
+impl Condition {
+    /// This condition and each one nested in it (`all`, `any`, at any
+    /// depth), parents first, each with its JSON path under `path`.
+    pub fn each(&self, path: &str) -> Vec<(String, &Condition)> {
+        let mut out = vec![(path.to_string(), self)];
+        let any = self.any.as_deref().unwrap_or_default();
+        for (field, list) in [("all", self.all.as_slice()), ("any", any)] {
+            for (i, c) in list.iter().enumerate() {
+                out.extend(c.each(&format!("{path}.{field}[{i}]")));
+            }
+        }
+        out
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]

@@ -188,6 +188,9 @@ pub enum Pairing {
     WrongId(CallId),
     /// Never appended (a harness bug): the call stays unanswered.
     Dropped,
+    /// Never appended, and neither was the call (a harness bug): no
+    /// request shows that the model asked.
+    CallDropped,
 }
 
 /// One tool call from proposal to result. Status at a step is derived from
@@ -211,6 +214,9 @@ pub struct ToolCall {
     pub paired_to: Option<CallId>,
     /// Whether the result was appended to the messages.
     pub appended: bool,
+    /// The host never appended the call itself (a harness bug): no
+    /// request holds it, nor its result.
+    pub call_dropped: bool,
     /// The user's answer, when the host asked, and the step it came.
     pub decision: Option<(usize, Decision)>,
     /// The author's name for the call (`label` in the scenario), which
@@ -241,6 +247,7 @@ impl ToolCall {
             result: None,
             paired_to: None,
             appended: false,
+            call_dropped: false,
             decision: None,
             label: None,
         }
@@ -331,6 +338,7 @@ impl ToolCall {
     pub fn pairing(&self) -> Option<Pairing> {
         self.result.as_ref()?;
         Some(match &self.paired_to {
+            _ if self.call_dropped => Pairing::CallDropped,
             _ if !self.appended => Pairing::Dropped,
             Some(to) if *to != self.id => Pairing::WrongId(to.clone()),
             _ => Pairing::ById,
@@ -360,6 +368,7 @@ impl ToolCall {
             // table must say first: the call is not answered as asked.
             match self.pairing() {
                 Some(Pairing::Dropped) => return Some(CallStatus::Unanswered),
+                Some(Pairing::CallDropped) => return Some(CallStatus::NotSent),
                 Some(Pairing::WrongId(_)) => return Some(CallStatus::WrongId),
                 _ => {}
             }
@@ -421,6 +430,9 @@ pub enum CallStatus {
     Replayed,
     /// The result came back but was never appended (a harness bug).
     Unanswered,
+    /// Neither the call nor its result was appended (a harness bug): the
+    /// model never sees it.
+    NotSent,
     /// The result was appended under another call's id (a harness bug).
     WrongId,
     Error,

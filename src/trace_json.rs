@@ -352,6 +352,9 @@ enum Details<'a> {
 struct Arrival<'a> {
     paired_to: Option<&'a str>,
     appended: bool,
+    /// Only when true: the host never appended the call either.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    call_dropped: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     result: Option<ResultJson<'a>>,
 }
@@ -410,6 +413,7 @@ impl<'a> Details<'a> {
                 outcome: trace.call_at(call, index).map(|c| Arrival {
                     paired_to: c.paired_to.as_ref().map(|p| p.0.as_str()),
                     appended: c.appended,
+                    call_dropped: c.call_dropped,
                     result: ResultJson::of(c),
                 }),
             },
@@ -667,6 +671,9 @@ struct Finished<'a> {
     result: Option<ResultJson<'a>>,
     paired_to: Option<&'a str>,
     appended: bool,
+    /// Only when true: the host never appended the call either.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    call_dropped: bool,
 }
 
 impl<'a> CallJson<'a> {
@@ -681,6 +688,7 @@ impl<'a> CallJson<'a> {
                 result: ResultJson::of(call),
                 paired_to: call.paired_to.as_ref().map(|p| p.0.as_str()),
                 appended: call.appended,
+                call_dropped: call.call_dropped,
             }),
         }
     }

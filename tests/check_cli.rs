@@ -630,6 +630,48 @@ fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
     assert_eq!(t["scenario"]["end"], "completed");
 }
 
+/// Two independent faults, an unknown tool in a rule and a narration key
+/// for a step the run does not have, are reported by one `check`, each
+/// with its place: the unknown tool does not stop the run (the host
+/// refuses such a call), so the narration is checked too.
+#[test]
+fn an_unknown_tool_and_a_bad_narration_key_are_reported_together() {
+    let file = edited(
+        "tool-and-narration.json",
+        &[
+            (
+                "\"calls\": [ { \"tool\": \"read_file\"",
+                "\"calls\": [ { \"tool\": \"open_file\"",
+            ),
+            (
+                "\"narration\": {",
+                "\"narration\": {\n    \"99\": { \"zh\": \"x\", \"en\": \"x\" },",
+            ),
+        ],
+    );
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stderr);
+    assert_eq!(
+        lines[0],
+        format!(
+            "{file}: 36:20 at model[0].calls[0].tool: unknown tool \"open_file\"; expected one declared in \"tools\""
+        )
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "{file}: 45:5 at narration.99: expected a step number from 1 to "
+        )),
+        "{}",
+        lines[1]
+    );
+    for line in lines {
+        assert_short_and_clean(line);
+    }
+}
+
 /// (old, new) texts to replace in a scenario.
 type Edits<'a> = &'a [(&'a str, &'a str)];
 
@@ -703,5 +745,48 @@ fn weak_checks_are_warnings_with_their_place() {
         out.stdout.ends_with("ok (8 steps, 2 warnings)\n"),
         "{}",
         out.stdout
+    );
+}
+
+/// `all` and `any` conditions: an unknown tool deep in one is reported at
+/// its JSON path; an empty `any` is refused; a rule asking for two results
+/// answers only once both are in the context.
+#[test]
+fn all_and_any_conditions_are_checked_at_their_paths_and_run() {
+    let both = r#""when": { "all": [ { "has_result": { "tool": "read_file", "args": { "path": "config.txt" } } }, { "has_result": { "tool": "read_file", "contains": "timeout=30" } } ] }"#;
+    let file = edited(
+        "all-conditions.json",
+        &[(
+            r#""when": { "has_result": { "tool": "read_file", "args": { "path": "config.txt" }, "contains": "timeout=30" } }"#,
+            both,
+        )],
+    );
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let t: Value = serde_json::from_str(&run(&["trace", &file, "--lang", "en"]).stdout).unwrap();
+    assert_eq!(t["scenario"]["end"], "completed");
+    assert_eq!(t["steps"].as_array().unwrap().len(), 8);
+
+    let file = edited(
+        "any-faults.json",
+        &[(
+            r#""when": { "has_result": { "tool": "read_file", "args": { "path": "config.txt" }, "contains": "timeout=30" } }"#,
+            r#""when": { "any": [], "all": [ { "lacks": "x" }, { "any": [ { "has_result": { "tool": "read_files" } } ] } ] }"#,
+        )],
+    );
+    let out = run(&["check", &file]);
+    assert_eq!(out.code, 2);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "at model[1].when.all[1].any[0].has_result.tool: unknown tool \"read_files\""
+        )),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("at model[1].when.any: expected at least one condition in \"any\"")),
+        "{}",
+        out.stderr
     );
 }

@@ -365,3 +365,69 @@ fn export_writes_the_side_by_side_frames() {
         out.stderr
     );
 }
+
+/// `twin` may name a lesson file, relative to the lesson's own file: it is
+/// checked (it must exist, not be this lesson, and pass `check`), and the
+/// simulator offers it as it offers a shipped twin.
+#[test]
+fn a_twin_may_be_a_lesson_file_beside_the_lesson() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("twin-files");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("fixed")).unwrap();
+    let json = |name: &str| -> serde_json::Value {
+        serde_json::from_str(CATALOG.iter().find(|(n, _)| *n == name).unwrap().1).unwrap()
+    };
+    let write = |path: &std::path::Path, v: &serde_json::Value| {
+        std::fs::write(path, serde_json::to_vec_pretty(v).unwrap()).unwrap();
+    };
+    let mut correct = json("read-config-timeout");
+    correct["name"] = "my-correct-host".into();
+    write(&dir.join("fixed/correct.json"), &correct);
+    let mut mistake = json("harness-drops-results");
+    mistake["name"] = "my-mistake".into();
+    mistake["twin"] = "fixed/correct.json".into();
+    let lesson = dir.join("mistake.json");
+    write(&lesson, &mistake);
+    let lesson = lesson.to_str().unwrap().to_string();
+
+    let loaded = load::examine(&lesson).unwrap_or_else(|f| panic!("{}", f[0]));
+    assert!(!loaded.has_errors(), "{:?}", loaded.faults);
+    let out = run(&["check", &lesson]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Offered by `a`, opened by `c`, as a shipped twin is.
+    let mut app = App::new(loaded, Lang::En, Theme::DARK);
+    let offered = app.compare.as_ref().expect("the twin is offered");
+    assert!(offered.twin && !offered.shown);
+    assert_eq!(offered.other.card.name, "my-correct-host");
+    frames::apply(&mut app, Action::ToggleCompare);
+    assert!(app.comparing().is_some());
+
+    // Missing, itself, faulty: refused at `twin`, saying which.
+    let refused = |twin: &str, file: &str, what: &str| {
+        let mut v = mistake.clone();
+        v["twin"] = twin.into();
+        let path = dir.join(file);
+        write(&path, &v);
+        let out = run(&["check", path.to_str().unwrap()]);
+        assert_eq!(out.code, 2, "{twin}: {}", out.stderr);
+        assert!(
+            out.stderr.contains(" at twin: ") && out.stderr.contains(what),
+            "{twin}: {}",
+            out.stderr
+        );
+    };
+    refused(
+        "fixed/nothing.json",
+        "missing.json",
+        "unknown twin \"fixed/nothing.json\"; expected a lesson file",
+    );
+    refused("itself.json", "itself.json", "is this lesson's own file");
+    let mut broken = correct.clone();
+    broken["budget"] = 0.into();
+    write(&dir.join("fixed/broken.json"), &broken);
+    refused(
+        "fixed/broken.json",
+        "with-broken-twin.json",
+        "the twin file \"fixed/broken.json\" does not pass check: ",
+    );
+}

@@ -93,6 +93,11 @@ fn every_scenario_has_its_story_and_end() {
             EndStatus::BudgetExhausted,
         ),
         ("harness-drops-results", "TMPVERMJ", EndStatus::Rejected),
+        (
+            "harness-drops-calls",
+            "TMPVERMPVERMPVERB",
+            EndStatus::BudgetExhausted,
+        ),
         ("harness-crashes-on-error", "TMPVERC", EndStatus::Crashed),
         ("harness-pairs-by-order", "TMPVVERRMA", EndStatus::Completed),
         (
@@ -837,7 +842,53 @@ fn files_written_for_the_old_format_still_pass_check() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 13);
+    assert_eq!(checked, 14);
+}
+
+/// A file written when a replayed call took two steps (the host executes,
+/// the result arrives; before 2026-11-30) keeps its meaning: its numbers
+/// are read the old way, with a warning, so the narration of both old
+/// steps is shown at the one replay step and every later text stays on the
+/// step it was written for.
+#[test]
+fn a_file_numbered_when_a_replay_took_two_steps_keeps_its_meaning() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/old-format/patch-and-test-two-step-replay.json"
+    );
+    let source: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let old = |n: &str| source["narration"][n]["en"].as_str().unwrap().to_string();
+    let loaded = load::examine(file).unwrap_or_else(|faults| panic!("{}", faults[0]));
+    assert!(!loaded.has_errors(), "{:?}", loaded.faults);
+    let warnings: Vec<String> = loaded.faults.iter().map(|f| f.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].contains("at narration: warning: step numbers read as before 2026-11-30"),
+        "{}",
+        warnings[0]
+    );
+    let t = loaded.trace(Lang::En);
+    let replay = t
+        .steps
+        .iter()
+        .position(|s| matches!(s.kind, StepKind::Replays { .. }))
+        .expect("the run replays call_3");
+    // Old 15 (the host executes call_3) and 16 (its result) are one step.
+    assert_eq!(replay, 14, "step 15");
+    assert_eq!(
+        t.steps[replay].narration.as_deref(),
+        Some(format!("{} {}", old("15"), old("16")).as_str())
+    );
+    assert_eq!(t.steps[13].narration.as_deref(), Some(old("14").as_str()));
+    // Old 17 (model call #4) is step 16 now, and so on to the end.
+    assert!(matches!(
+        t.steps[15].kind,
+        StepKind::ModelCall { number: 4 }
+    ));
+    assert_eq!(t.steps[15].narration.as_deref(), Some(old("17").as_str()));
+    assert_eq!(t.len(), 22);
+    assert_eq!(t.steps[21].narration.as_deref(), Some(old("23").as_str()));
 }
 
 /// A user's edit passes the host's checks as the model's arguments do: an
@@ -1020,5 +1071,139 @@ fn a_label_keys_narration_to_its_call_whatever_its_id() {
             .iter()
             .any(|f| f.contains("the label \"read\" names 4 calls")),
         "{shown:?}"
+    );
+}
+
+/// A harness that appends neither the model's call nor its result: every
+/// request is the first one again, so every provider accepts it, the model
+/// asks again each time, and the run ends on the budget. The trace keeps
+/// each call (proposed, run, its result) and each response still holds it.
+#[test]
+fn a_harness_that_drops_calls_sends_the_same_request_until_the_budget_is_spent() {
+    use agent_loop_sim::trace::Pairing;
+    use agent_loop_sim::wire::{self, Provider};
+    for provider in Provider::ALL {
+        let loaded = load::load_as("harness-drops-calls", Some(provider)).unwrap();
+        assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
+        for lang in Lang::ALL {
+            let t = loaded.trace(lang);
+            assert_eq!(t.end, EndStatus::BudgetExhausted, "{provider:?}");
+            assert_eq!(t.model_calls.len(), 3);
+            assert_eq!(t.steps.last().unwrap().counters.tool_runs, 3);
+            // The host holds the task alone: no reply, no result.
+            assert!(
+                t.messages
+                    .iter()
+                    .all(|m| m.calls.is_empty() && m.call_id.is_none()),
+                "{:?}",
+                t.messages
+            );
+            let first = wire::request(t, 0);
+            for (i, mc) in t.model_calls.iter().enumerate() {
+                assert_eq!(wire::request(t, i), first, "request {} is the first", i + 1);
+                assert!(t.rejection(mc).is_none());
+                assert_eq!(wire::status(t, i), 200);
+                // The provider's response proposed the call the host lost.
+                let response = wire::response(t, i).expect("a response").to_string();
+                let id = &t.calls[i].id.0;
+                assert!(response.contains(id.as_str()), "{response}");
+            }
+            for call in &t.calls {
+                assert_eq!(call.pairing(), Some(Pairing::CallDropped));
+                assert!(call.result.is_some() && call.started.is_some());
+                assert_eq!(t.status_at(call, t.len() - 1), Some(CallStatus::NotSent));
+            }
+        }
+    }
+}
+
+/// `summary` may be a list, one per compaction: the Nth compaction's
+/// message says the Nth. A list shorter than the compactions is an error,
+/// a longer one a warning, an empty one refused; one text (as before)
+/// stands for every compaction.
+#[test]
+fn each_compaction_may_have_its_own_summary() {
+    use agent_loop_sim::trace::HostInsert;
+    let mut json = common::shipped_json("context-compaction-summary");
+    // A smaller window: the host compacts twice.
+    json["context"]["window"] = 650.into();
+    let prepare = |v: &serde_json::Value| match load::prepare_all(
+        "summaries.json",
+        &serde_json::to_vec(v).unwrap(),
+    ) {
+        Ok(loaded) => Ok(loaded),
+        Err(faults) => Err(faults.iter().map(|f| f.to_string()).collect::<Vec<_>>()),
+    };
+    let texts: Vec<serde_json::Value> = (1..=3)
+        .map(|n| serde_json::json!({ "zh": format!("摘要 {n}"), "en": format!("summary {n}") }))
+        .collect();
+    let summaries_of = |v: &serde_json::Value| {
+        let loaded = prepare(v).unwrap();
+        let faults: Vec<String> = loaded.faults.iter().map(|f| f.to_string()).collect();
+        let said = Lang::ALL.map(|lang| {
+            let t = loaded.trace(lang);
+            assert_eq!(t.compactions.len(), 2, "{lang:?}");
+            t.messages
+                .iter()
+                .filter(|m| m.host_insert == Some(HostInsert::Summary) && m.carried.is_none())
+                .map(|m| m.text.clone())
+                .collect::<Vec<String>>()
+        });
+        (said, faults)
+    };
+    let mut each = json.clone();
+    each["context"]["summary"] = texts[..2].to_vec().into();
+    let (said, faults) = summaries_of(&each);
+    assert!(faults.is_empty(), "{faults:?}");
+    for lang in Lang::ALL {
+        let said = &said[lang.index()];
+        assert_eq!(said.len(), 2);
+        for (n, text) in said.iter().enumerate() {
+            let written = texts[n][lang.code()].as_str().unwrap();
+            assert!(
+                text.ends_with(written),
+                "{lang:?} compaction {}: {text}",
+                n + 1
+            );
+        }
+    }
+    // One text for both, as before.
+    let mut one = json.clone();
+    one["context"]["summary"] = texts[0].clone();
+    let (said, faults) = summaries_of(&one);
+    assert!(faults.is_empty(), "{faults:?}");
+    assert!(
+        said[Lang::En.index()]
+            .iter()
+            .all(|t| t.ends_with("summary 1"))
+    );
+    // Too few: an error, and the later compaction reuses the last.
+    let mut short = json.clone();
+    short["context"]["summary"] = texts[..1].to_vec().into();
+    let (said, faults) = summaries_of(&short);
+    assert!(
+        faults[0].contains("at context.summary: the host compacts 2 times in the run but the list has 1 summary (the later ones reuse the last)"),
+        "{faults:?}"
+    );
+    assert!(
+        said[Lang::En.index()]
+            .iter()
+            .all(|t| t.ends_with("summary 1"))
+    );
+    // Too many: a warning.
+    let mut long = json.clone();
+    long["context"]["summary"] = texts.clone().into();
+    let (_, faults) = summaries_of(&long);
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    assert!(
+        faults[0].contains("at context.summary: warning: the host compacts 2 times"),
+        "{faults:?}"
+    );
+    let mut empty = json.clone();
+    empty["context"]["summary"] = serde_json::json!([]);
+    let err = prepare(&empty).map(|_| ()).unwrap_err();
+    assert!(
+        err[0].contains("at context.summary: expected at least one summary"),
+        "{err:?}"
     );
 }

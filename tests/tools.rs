@@ -597,3 +597,60 @@ fn a_custom_verify_with_wrong_arguments_is_warned_about() {
             .all(|f| !f.contains("verify.args"))
     );
 }
+
+/// A schema's description may be a text in each language: a run in one
+/// language sends that one's string; a plain string (as before) is sent
+/// in every language; a text missing a language is refused at its path.
+#[test]
+fn a_schema_description_in_both_languages_is_sent_in_the_runs_language() {
+    use agent_loop_sim::wire;
+    let tool = |env: Value| {
+        deploy(json!({ "parameters": {
+            "type": "object",
+            "properties": { "env": env, "op_id": { "type": "string" } },
+            "required": ["env"]
+        } }))
+    };
+    let call = json!({ "tool": "deploy", "args": { "env": "prod" } });
+    let both = json!({ "type": "string", "description": { "zh": "环境：staging 或 prod", "en": "the environment: staging or prod" } });
+    let s = scenario(tool(both), once_then_done(call.clone()), json!({}));
+    let loaded = prepare("t.json", &serde_json::to_vec(&s).unwrap()).unwrap();
+    for (lang, said, not) in [
+        (Lang::Zh, "环境：staging 或 prod", "the environment"),
+        (Lang::En, "the environment: staging or prod", "环境"),
+    ] {
+        let body = wire::request(loaded.trace(lang), 0);
+        let env = body["tools"][0]["function"]["parameters"]["properties"]["env"].clone();
+        assert_eq!(env["description"], said, "{lang:?}: {env}");
+        assert!(!body.to_string().contains(not), "{lang:?}");
+    }
+    // A plain string, as files wrote it before: the same in both.
+    let plain = json!({ "type": "string", "description": "staging or prod" });
+    let s = scenario(tool(plain), once_then_done(call.clone()), json!({}));
+    let loaded = prepare("t.json", &serde_json::to_vec(&s).unwrap()).unwrap();
+    for lang in Lang::ALL {
+        let body = wire::request(loaded.trace(lang), 0);
+        assert_eq!(
+            body["tools"][0]["function"]["parameters"]["properties"]["env"]["description"],
+            "staging or prod"
+        );
+    }
+    // One language missing, or one that is not ours.
+    let half = json!({ "type": "string", "description": { "zh": "环境" } });
+    let err = error(&scenario(
+        tool(half),
+        once_then_done(call.clone()),
+        json!({}),
+    ));
+    assert!(
+        err.contains("tools[0].parameters.properties.env.description: missing en; expected a string, or {\"zh\""),
+        "{err}"
+    );
+    let other =
+        json!({ "type": "string", "description": { "zh": "环境", "en": "env", "fr": "env" } });
+    let err = error(&scenario(tool(other), once_then_done(call), json!({})));
+    assert!(
+        err.contains("tools[0].parameters.properties.env.description.fr: unknown language \"fr\""),
+        "{err}"
+    );
+}

@@ -649,16 +649,51 @@ fn body_fault(provider: &str, breaks: &[Fault], body: &Value) -> Option<String> 
 /// when it keeps the contract (or is a rejection told truly).
 /// `rejection`: the lesson's rejection text when its loop ends `rejected`.
 fn problems(lesson: &str, file: &Path, rejection: Option<&str>) -> Vec<String> {
+    problems_dropping(lesson, file, rejection, &[])
+}
+
+/// `problems`, for a run whose harness never appended the calls `dropped`
+/// (`drop_calls`): each is proposed by its response and missing from the
+/// next request, which is the lesson, and every request still keeps the
+/// providers' contract (no call without its result). Any other call not
+/// carried, or a dropped call that is carried, is a problem.
+fn problems_dropping(
+    lesson: &str,
+    file: &Path,
+    rejection: Option<&str>,
+    dropped: &[String],
+) -> Vec<String> {
     let calls = read_run(file);
     let provider = calls
         .first()
         .map(|c| c.provider.clone())
         .unwrap_or_default();
     let name = format!("{lesson} ({provider})");
-    let faults = check_run(&name, &calls);
+    let mut faults = check_run(&name, &calls);
+    let mut not_carried: Vec<String> = Vec::new();
+    faults.retain(|f| {
+        let expected = matches!(f.what, Break::NotCarried) && dropped.contains(&f.id);
+        if expected {
+            not_carried.push(f.id.clone());
+        }
+        !expected
+    });
+    // Each dropped call but the last reply's (no request follows it) is
+    // missing from the request after its response.
+    let last_proposed = calls
+        .last()
+        .filter(|c| error_text(&c.response).is_none())
+        .map(|c| proposed(&name, &c.provider, &c.response, calls.len()))
+        .unwrap_or_default();
+    let mut out_of_place: Vec<String> = dropped
+        .iter()
+        .filter(|id| !not_carried.contains(id) && !last_proposed.contains(id))
+        .map(|id| format!("{name}: {id} is dropped by the harness but carried into a request"))
+        .collect();
     let last = calls.len();
     let Some(rejection) = rejection else {
         let mut out: Vec<String> = faults.iter().map(|f| format!("{name}: {f}")).collect();
+        out.append(&mut out_of_place);
         if let Some(text) = calls.last().and_then(|c| error_text(&c.response)) {
             out.push(format!(
                 "{name}: model call {last} is answered with a 400 ({text}), but the lesson does not end rejected"
@@ -669,6 +704,7 @@ fn problems(lesson: &str, file: &Path, rejection: Option<&str>) -> Vec<String> {
     // Exempt at the rejected call only: every earlier call keeps the contract.
     let (before, at_last): (Vec<&Fault>, Vec<&Fault>) = faults.iter().partition(|f| f.call < last);
     let mut out: Vec<String> = before.iter().map(|f| format!("{name}: {f}")).collect();
+    out.append(&mut out_of_place);
     if at_last.is_empty() {
         out.push(format!(
             "{name}: model call {last} is rejected, but its request keeps the contract"
@@ -707,6 +743,7 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("wire-contract");
     let mut all = Vec::new();
     let mut rejected = 0;
+    let mut dropping = 0;
     for export in wire::export_all(&dir) {
         let trace = wire::trace(&export.lesson, export.provider, "en");
         // One line per model call, or the contract reads a different run.
@@ -720,7 +757,14 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
         }
         let rejection = wire::rejection(&trace);
         rejected += usize::from(rejection.is_some());
-        all.extend(problems(&export.lesson, &export.file, rejection.as_deref()));
+        let dropped = wire::dropped_calls(&trace);
+        dropping += usize::from(!dropped.is_empty());
+        all.extend(problems_dropping(
+            &export.lesson,
+            &export.file,
+            rejection.as_deref(),
+            &dropped,
+        ));
         if rejection.is_some() {
             // The API's text is English on a Chinese screen too.
             let zh = wire::rejection(&wire::trace(&export.lesson, export.provider, "zh"));
@@ -730,6 +774,8 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     assert!(all.is_empty(), "{}", all.join("\n"));
     // harness-drops-results, as each provider rejects it.
     assert!(rejected >= 3, "only {rejected} rejected runs");
+    // harness-drops-calls, which each provider accepts.
+    assert!(dropping >= 3, "only {dropping} runs drop calls");
 }
 
 fn sample_problems(name: &str) -> Vec<String> {
@@ -996,4 +1042,18 @@ fn the_real_texts_of_each_provider_are_recognised() {
     // A break no provider has a text for is never a rejection told truly.
     let f = fault(2, "call_1", Break::CallTwice);
     assert!(!told_truly("chat", std::slice::from_ref(&f), "anything"));
+}
+
+/// A run said to drop a call (`drop_calls`) must not carry it: the good
+/// sample carries call_1 into its next request, so calling call_1 dropped
+/// is a problem.
+#[test]
+fn a_dropped_call_that_is_carried_is_a_problem() {
+    let file = wire::sample("good.chat.jsonl");
+    assert_eq!(problems("good", &file, None), Vec::<String>::new());
+    let found = problems_dropping("good", &file, None, &["call_1".to_string()]);
+    assert_eq!(
+        found,
+        ["good (chat): call_1 is dropped by the harness but carried into a request"]
+    );
 }

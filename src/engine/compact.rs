@@ -88,7 +88,7 @@ impl Run<'_> {
                     for &i in gone {
                         calls.extend(self.rec.trace.messages[i].calls.iter().cloned());
                     }
-                    let summary = limit.summary.as_ref();
+                    let summary = limit.summary(self.rec.trace.compactions.len());
                     let (text, canonical) = self.said(|lang| {
                         i18n::summary_message(summary.map_or("", |t| t.get(lang)), lang)
                     });
@@ -185,11 +185,12 @@ impl Run<'_> {
         let summary_tokens = Lang::ALL
             .iter()
             .map(|&lang| {
+                let n = self.rec.trace.compactions.len();
                 let text = self
                     .scenario
                     .context
                     .as_ref()
-                    .and_then(|c| c.summary.as_ref())
+                    .and_then(|c| c.summary(n))
                     .map_or("", |t| t.get(lang));
                 wire::tokens::count(&i18n::summary_message(text, lang)) + wire::tokens::PER_MESSAGE
             })

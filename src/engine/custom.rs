@@ -3,7 +3,7 @@
 //! other tool; a side-effecting one changes the environment (a write), and
 //! an answer may name the files it read.
 
-use crate::scenario::ToolDef;
+use crate::scenario::{Lang, ToolDef};
 
 use super::policy::args_match;
 use super::tools::{BuiltinTool, ToolSays};
@@ -59,6 +59,24 @@ fn holds(workspace: &mut Workspace, check: &crate::scenario::FileCheck) -> bool 
     workspace
         .run(BuiltinTool::RunTests, &[], std::slice::from_ref(check))
         .is_ok()
+}
+
+/// A custom tool's schema as a request in `lang` carries it: a property's
+/// description written in each language (`{"zh": …, "en": …}`) becomes
+/// that language's string; everything else is sent exactly as written.
+pub(super) fn schema_in(schema: &serde_json::Value, lang: Lang) -> serde_json::Value {
+    use serde_json::Value;
+    let mut schema = schema.clone();
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for property in properties.values_mut() {
+            if let Some(d) = property.get_mut("description")
+                && let Some(text) = d.get(lang.code()).and_then(Value::as_str)
+            {
+                *d = Value::String(text.to_string());
+            }
+        }
+    }
+    schema
 }
 
 /// The parameter names a tool is offered with: a custom tool's schema

@@ -160,7 +160,7 @@ impl<'a> Run<'a> {
                 name: t.name.clone(),
                 params: custom::param_names(t),
                 description: t.description.get(lang).to_string(),
-                schema: t.parameters.clone(),
+                schema: t.parameters.as_ref().map(|s| custom::schema_in(s, lang)),
             })
             .collect();
         Run {
@@ -402,7 +402,20 @@ impl<'a> Run<'a> {
         self.set_tokens(&text, &ids, rule.cut_off);
         let mut message = self.message(Role::Assistant, text, proposed);
         message.calls = ids.clone();
-        self.append(message);
+        // The bug: the reply's calls are never appended (its words are), so
+        // no result is owed; `attach` drops the results too.
+        let drop_calls = self.scenario.harness.drop_calls;
+        if drop_calls {
+            message.calls.clear();
+            for id in &ids {
+                if let Some(i) = self.rec.index_of(id) {
+                    self.rec.trace.calls[i].call_dropped = true;
+                }
+            }
+        }
+        if !(drop_calls && message.text.is_empty()) {
+            self.append(message);
+        }
         self.step(
             StepKind::Proposes {
                 number,
@@ -531,7 +544,8 @@ impl<'a> Run<'a> {
     /// Attach a result to a call under `paired_to` and, unless the
     /// harness drops results, append it to the messages.
     fn attach(&mut self, index: usize, paired_to: CallId, result: ToolResult, step: usize) {
-        let appended = !self.scenario.harness.drop_results;
+        let harness = self.scenario.harness;
+        let appended = !harness.drop_results && !harness.drop_calls;
         // The bug: the item's own id where the API wants the call's id.
         let paired_to = if self.scenario.harness.answer_with_item_id {
             CallId(wire::item_id(&paired_to))

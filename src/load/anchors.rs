@@ -66,6 +66,92 @@ pub(super) fn resolve<'s>(
     (out, bad)
 }
 
+/// Step numbers as files written before 2026-11-30 counted them, when a
+/// call the host answered from its record of the operation id took two
+/// steps, as a run does (the host executes, the result arrives), and now
+/// takes one (the host replays). Per old step (0-based), the step of the
+/// run it is now. In a reply with replayed and fresh calls the old steps
+/// were: the host executes them all, then each result arrives (taken here
+/// in the order the model asked: `delay` is not looked at).
+pub(super) fn steps_before_one_step_replays(trace: &Trace) -> Vec<usize> {
+    let steps = &trace.steps;
+    let mut old = Vec::with_capacity(steps.len() + 4);
+    let mut i = 0;
+    while i < steps.len() {
+        if !matches!(steps[i].kind, StepKind::Replays { .. }) {
+            old.push(i);
+            i += 1;
+            continue;
+        }
+        let first = i;
+        let mut replayed: Vec<(&CallId, usize)> = Vec::new();
+        while let Some(StepKind::Replays { call, .. }) = steps.get(i).map(|s| &s.kind) {
+            replayed.push((call, i));
+            i += 1;
+        }
+        let Some(StepKind::Executes { calls: fresh }) = steps.get(i).map(|s| &s.kind) else {
+            // Only replays: the host executed them (one step), then each
+            // result arrived.
+            old.push(first);
+            old.extend(replayed.iter().map(|&(_, step)| step));
+            continue;
+        };
+        // The host executes every call, then the results arrive, in the
+        // order the model asked.
+        old.push(i);
+        i += 1;
+        let mut arrivals: Vec<(&CallId, usize)> = replayed;
+        while let Some(StepKind::ResultArrives { call }) = steps.get(i).map(|s| &s.kind)
+            && fresh.contains(call)
+        {
+            arrivals.push((call, i));
+            i += 1;
+        }
+        let asked = |id: &CallId| trace.calls.iter().position(|c| &c.id == id);
+        arrivals.sort_by_key(|&(id, _)| asked(id));
+        old.extend(arrivals.iter().map(|&(_, step)| step));
+    }
+    old
+}
+
+/// Narration keyed by old step numbers (`old`: per old step, the step it
+/// is now), keyed by the run's: two old steps that are one now share it,
+/// their texts joined. None when a number is past the old steps too.
+pub(super) fn renumber_narration(
+    narration: &BTreeMap<String, Text>,
+    old: &[usize],
+) -> Option<BTreeMap<String, Text>> {
+    let number = |s: &str| s.parse::<usize>().ok().filter(|n| n.to_string() == s);
+    let mut numbered: Vec<(usize, &Text)> = Vec::new();
+    let mut out = BTreeMap::new();
+    for (key, text) in narration {
+        match number(key) {
+            Some(n) => numbered.push((n, text)),
+            None => {
+                out.insert(key.clone(), text.clone());
+            }
+        }
+    }
+    numbered.sort_by_key(|&(n, _)| n);
+    for (n, text) in numbered {
+        let now = renumber(n, old)?;
+        out.entry(now.to_string())
+            .and_modify(|t: &mut Text| {
+                t.zh = format!("{} {}", t.zh, text.zh);
+                t.en = format!("{} {}", t.en, text.en);
+            })
+            .or_insert_with(|| text.clone());
+    }
+    Some(out)
+}
+
+/// Old step number `n` (from 1) as the run's step number.
+pub(super) fn renumber(n: usize, old: &[usize]) -> Option<usize> {
+    n.checked_sub(1)
+        .and_then(|i| old.get(i))
+        .map(|&step| step + 1)
+}
+
 /// The step (0-based) a key names (a narration key, or one of
 /// `quiz_steps`), or what is wrong with it.
 pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {

@@ -97,15 +97,14 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
                 );
             }
         }
-        let matches = [&rule.when.has_result, &rule.when.lacks_result];
-        for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
-            if let Some(m) = m
-                && !declared(&m.tool)
-            {
-                bad(
-                    format!("model[{i}].when.{field}.tool"),
-                    unknown_tool(&m.tool),
-                );
+        for (at, when) in rule.when.each(&format!("model[{i}].when")) {
+            let matches = [&when.has_result, &when.lacks_result];
+            for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
+                if let Some(m) = m
+                    && !declared(&m.tool)
+                {
+                    bad(format!("{at}.{field}.tool"), unknown_tool(&m.tool));
+                }
             }
         }
     }
@@ -404,24 +403,25 @@ pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Option<(String, String)>
     None
 }
 
-/// `twin` names a shipped scenario: the same task under a correct harness.
-pub(super) fn check_twin(s: &Scenario) -> Option<(String, String)> {
-    let twin = s.twin.as_deref()?;
+/// `twin` names a shipped scenario, the same task under a correct
+/// harness: Ok, or Err with what was expected (a lesson file is the other
+/// choice, looked for by `twin_file`).
+pub(super) fn check_twin(s: &Scenario) -> Result<(), String> {
+    let Some(twin) = s.twin.as_deref() else {
+        return Ok(());
+    };
     if super::CATALOG.iter().any(|(name, _)| *name == twin) && twin != s.name {
-        return None;
+        return Ok(());
     }
     let known: Vec<&str> = super::CATALOG
         .iter()
         .map(|(name, _)| *name)
         .filter(|name| *name != s.name)
         .collect();
-    Some((
-        "twin".into(),
-        format!(
-            "unknown twin {}; expected the name of another shipped scenario: {}",
-            quoted(twin),
-            known.join(", ")
-        ),
+    Err(format!(
+        "unknown twin {}; expected a lesson file (relative path) or one of: {}",
+        quoted(twin),
+        known.join(", ")
     ))
 }
 
@@ -431,20 +431,28 @@ pub(super) fn check_conditions(s: &Scenario) -> Vec<Found> {
     use crate::scenario::CompactPolicy;
     let mut found: Vec<Found> = Vec::new();
     for (i, rule) in s.model.iter().enumerate() {
-        if rule.when.model_call == Some(0) {
-            found.push(error(
-                format!("model[{i}].when.model_call"),
-                "expected a model call number from 1 (the first call is 1)".into(),
-            ));
-        }
-        let matches = [&rule.when.has_result, &rule.when.lacks_result];
-        for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
-            if let Some(m) = m
-                && m.count == Some(0)
-            {
+        for (at, when) in rule.when.each(&format!("model[{i}].when")) {
+            if when.model_call == Some(0) {
                 found.push(error(
-                    format!("model[{i}].when.{field}.count"),
-                    "expected a count from 1 (how many matching results; 1 if left out)".into(),
+                    format!("{at}.model_call"),
+                    "expected a model call number from 1 (the first call is 1)".into(),
+                ));
+            }
+            let matches = [&when.has_result, &when.lacks_result];
+            for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
+                if let Some(m) = m
+                    && m.count == Some(0)
+                {
+                    found.push(error(
+                        format!("{at}.{field}.count"),
+                        "expected a count from 1 (how many matching results; 1 if left out)".into(),
+                    ));
+                }
+            }
+            if when.any.as_ref().is_some_and(Vec::is_empty) {
+                found.push(error(
+                    format!("{at}.any"),
+                    "expected at least one condition in \"any\" (one of them must hold)".into(),
                 ));
             }
         }
@@ -465,6 +473,16 @@ pub(super) fn check_conditions(s: &Scenario) -> Vec<Found> {
              earlier turns)"
                 .into(),
         )),
+        (CompactPolicy::Summarize, Some(crate::scenario::Summaries::Each(list)))
+            if list.is_empty() =>
+        {
+            found.push(error(
+                "context.summary".into(),
+                "expected at least one summary in the list (one per compaction), or one text \
+                 for every compaction"
+                    .into(),
+            ))
+        }
         (CompactPolicy::DropOldestResults, Some(_)) => found.push(error(
             "context.summary".into(),
             "only the policy \"summarize\" uses a summary; expected no \"summary\" here".into(),

@@ -83,6 +83,10 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../scenarios/harness-drops-results.json"),
     ),
     (
+        "harness-drops-calls",
+        include_str!("../../scenarios/harness-drops-calls.json"),
+    ),
+    (
         "harness-crashes-on-error",
         include_str!("../../scenarios/harness-crashes-on-error.json"),
     ),
@@ -331,6 +335,17 @@ pub fn prepare_all_as(
     bytes: &[u8],
     provider: Option<Provider>,
 ) -> Result<Loaded, Vec<Fault>> {
+    prepare_with(file, bytes, provider, true)
+}
+
+/// `prepare_all_as`; `with_twin`: also check the lesson's twin (a twin's
+/// own twin is not looked at, so two lessons may name each other).
+fn prepare_with(
+    file: &str,
+    bytes: &[u8],
+    provider: Option<Provider>,
+    with_twin: bool,
+) -> Result<Loaded, Vec<Fault>> {
     let fault = |severity: Severity, place: String, message: String| Fault {
         severity,
         error: ScenarioError {
@@ -348,7 +363,7 @@ pub fn prepare_all_as(
             error,
         })
         .collect();
-    let Some(scenario) = parsed.scenario else {
+    let Some(mut scenario) = parsed.scenario else {
         return Err(faults);
     };
     let keys = parsed.keys;
@@ -356,13 +371,31 @@ pub fn prepare_all_as(
     for (severity, path, message) in check_fields(&scenario) {
         faults.push(fault(severity, at(&path), message));
     }
-    if let Some((path, message)) = check_twin(&scenario) {
-        faults.push(fault(Severity::Error, at(&path), message));
+    if with_twin {
+        match twin_file(&scenario, file) {
+            Ok(Some(path)) => scenario.twin = Some(path),
+            Ok(None) => {}
+            Err(message) => faults.push(fault(Severity::Error, at("twin"), message)),
+        }
     }
     for (path, message) in tool_checks::check_custom_tools(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
     if faults.iter().any(Fault::is_error) {
+        // A fault that leaves the run whole (an unknown tool in a rule: the
+        // host refuses such a call, a condition on it never holds) does not
+        // hide the faults only a run finds: the narration and quiz keys of
+        // the run as the file stands are reported with it, so an author
+        // meets them in one `check`, not one at a time.
+        let whole = faults
+            .iter()
+            .filter(|f| f.is_error())
+            .all(|f| leaves_the_run_whole(&f.error));
+        if whole && let Ok(trace) = engine::run(&for_screen(scenario.clone()), Lang::Zh) {
+            for (path, message) in key_faults(&scenario, &trace) {
+                faults.push(fault(Severity::Error, at(&path), message));
+            }
+        }
         return Err(faults);
     }
     let error = |place: &str, message: String| {
@@ -432,27 +465,48 @@ pub fn prepare_all_as(
             ),
         ));
     }
+    // One summary per compaction: as many as the host compacts.
+    if let Some(crate::scenario::Summaries::Each(list)) =
+        scenario.context.as_ref().and_then(|c| c.summary.as_ref())
+    {
+        let compacts = zh.compactions.len();
+        let (severity, said) = if compacts > list.len() {
+            (Severity::Error, "the later ones reuse the last")
+        } else {
+            (Severity::Warning, "the rest are never used")
+        };
+        if compacts != list.len() {
+            faults.push(fault(
+                severity,
+                at("context.summary"),
+                format!(
+                    "the host compacts {compacts} {} in the run but the list has {} {} ({said}); expected one summary per compaction",
+                    if compacts == 1 { "time" } else { "times" },
+                    list.len(),
+                    if list.len() == 1 { "summary" } else { "summaries" },
+                ),
+            ));
+        }
+    }
+    // A file numbered as before a replay became one step keeps its meaning.
+    if !key_faults(&scenario, &zh).is_empty()
+        && let Some((renumbered, warning)) = numbered_before_one_step_replays(&scenario, &zh)
+        && key_faults(&renumbered, &zh).is_empty()
+    {
+        scenario = renumbered;
+        faults.push(fault(Severity::Warning, at("narration"), warning));
+    }
     // Narration keyed by step number or by event (`anchors`), set on the
     // steps of both runs, which have the same steps and call ids. A bad key
     // is a fault; the run is still shown with the narration that resolved.
-    let (narrated, bad_keys) = anchors::resolve(&scenario.narration, &zh);
-    for (path, message) in bad_keys {
+    for (path, message) in key_faults(&scenario, &zh) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    let (narrated, _) = anchors::resolve(&scenario.narration, &zh);
     let (mut zh, mut en) = (zh, en);
     for trace in [&mut zh, &mut en] {
         for &(step, text) in &narrated {
             trace.steps[step].narration = Some(text.get(trace.lang).to_string());
-        }
-    }
-    // The steps the quiz asks about, keyed as narration is.
-    for (i, key) in scenario.quiz_steps.iter().enumerate() {
-        if let Err(message) = anchors::step_of(key, &zh) {
-            faults.push(fault(
-                Severity::Error,
-                at(&format!("quiz_steps[{i}]")),
-                message,
-            ));
         }
     }
     if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
@@ -467,6 +521,114 @@ pub fn prepare_all_as(
     })
 }
 
+/// A twin that is not a shipped lesson's name is a lesson file, named
+/// relative to the lesson's own file: Some(its path, as `load` reads it)
+/// when it exists and passes `check`; None for a shipped name (or no
+/// twin); Err when it is neither, or is this lesson, or is faulty.
+fn twin_file(scenario: &Scenario, file: &str) -> Result<Option<String>, String> {
+    let Some(twin) = scenario.twin.as_deref() else {
+        return Ok(None);
+    };
+    let Err(unknown) = check_twin(scenario) else {
+        return Ok(None);
+    };
+    // A shipped lesson, or text handed over with no file, has no folder.
+    let base = if file.starts_with("<") {
+        Path::new("")
+    } else {
+        Path::new(file).parent().unwrap_or(Path::new(""))
+    };
+    let path = base.join(twin);
+    let shown = path.display().to_string();
+    let Ok(bytes) = read_file(&path) else {
+        return Err(unknown);
+    };
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same(&path, Path::new(file)) {
+        return Err(format!(
+            "{} is this lesson's own file; expected the same task in another lesson file",
+            errors::quoted(twin)
+        ));
+    }
+    match prepare_with(&shown, &bytes, None, false) {
+        Ok(loaded) if !loaded.has_errors() => Ok(Some(shown)),
+        Ok(loaded) => Err(twin_fault(twin, &loaded.faults)),
+        Err(faults) => Err(twin_fault(twin, &faults)),
+    }
+}
+
+/// The twin file's first fault, as `check` would show it.
+fn twin_fault(twin: &str, faults: &[Fault]) -> String {
+    let first = faults
+        .iter()
+        .find(|f| f.is_error())
+        .map_or(String::new(), Fault::to_string);
+    format!(
+        "the twin file {} does not pass check: {first}; expected a lesson that runs",
+        errors::quoted(twin)
+    )
+}
+
+/// The scenario with its step numbers (narration keys, quiz steps) read
+/// as files written before 2026-11-30 meant them, when a replayed call
+/// took two steps, and the warning that says so; None when the run has
+/// no replay or a number is past even the old steps.
+fn numbered_before_one_step_replays(
+    scenario: &Scenario,
+    trace: &Trace,
+) -> Option<(Scenario, String)> {
+    let replays: Vec<usize> = (0..trace.len())
+        .filter(|&i| matches!(trace.steps[i].kind, crate::trace::StepKind::Replays { .. }))
+        .collect();
+    let first = *replays.first()?;
+    let old = anchors::steps_before_one_step_replays(trace);
+    let mut renumbered = scenario.clone();
+    renumbered.narration = anchors::renumber_narration(&scenario.narration, &old)?;
+    for q in &mut renumbered.quiz {
+        q.step = anchors::renumber(q.step, &old)?;
+    }
+    for key in &mut renumbered.quiz_steps {
+        if let Ok(n) = key.parse::<usize>() {
+            *key = anchors::renumber(n, &old)?.to_string();
+        }
+    }
+    let warning = format!(
+        "step numbers read as before 2026-11-30, when a call answered from the host's record \
+         of its operation id took two steps (executes, result arrives); it takes one now, and \
+         the run has {} such {}, the first at step {}; expected the run's step numbers \
+         (`agent-loop-sim trace FILE`) or event keys such as ID.result",
+        replays.len(),
+        if replays.len() == 1 { "call" } else { "calls" },
+        first + 1
+    );
+    Some((renumbered, warning))
+}
+
+/// The narration keys and the quiz's steps (keyed as narration is) that
+/// name no step of `trace`, or land two on one step: JSON path, message.
+fn key_faults(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
+    let (_, mut bad) = anchors::resolve(&scenario.narration, trace);
+    for (i, key) in scenario.quiz_steps.iter().enumerate() {
+        if let Err(message) = anchors::step_of(key, trace) {
+            bad.push((format!("quiz_steps[{i}]"), message));
+        }
+    }
+    bad
+}
+
+/// A fault of the checks after which the file still runs as written: an
+/// undeclared tool named by a rule's call (the host refuses it as not
+/// offered) or by a condition (it never holds).
+fn leaves_the_run_whole(error: &ScenarioError) -> bool {
+    let path = error.place.as_deref().unwrap_or("");
+    // The place is `line:column at PATH`.
+    let path = path.rsplit_once(" at ").map_or(path, |(_, p)| p);
+    path.starts_with("model[") && path.ends_with(".tool")
+}
+
 /// Every text of the scenario as `safe::for_screen` makes it: what the
 /// trace holds is what a terminal draws, cell for cell, with no escape
 /// sequence and no joined emoji of uncertain width. Texts the model's rules
@@ -477,7 +639,7 @@ pub fn prepare_all_as(
 fn for_screen(scenario: Scenario) -> Scenario {
     use crate::scenario::{
         About, Approval, CallMatch, CallSpec, Condition, ContextLimit, FileCheck, FileWrite,
-        QuizItem, Rule, ScriptedResult, Text, ToolDef, Verify,
+        QuizItem, Rule, ScriptedResult, Summaries, Text, ToolDef, Verify,
     };
     use std::collections::BTreeMap;
     fn s(text: String) -> String {
@@ -536,6 +698,27 @@ fn for_screen(scenario: Scenario) -> Scenario {
             contains: contains.map(s),
             status,
             count,
+        }
+    }
+    fn condition(
+        Condition {
+            has_result,
+            lacks_result,
+            contains,
+            lacks,
+            model_call,
+            all,
+            any,
+        }: Condition,
+    ) -> Condition {
+        Condition {
+            has_result: has_result.map(call_match),
+            lacks_result: lacks_result.map(call_match),
+            contains: contains.map(s),
+            lacks: lacks.map(s),
+            model_call,
+            all: all.into_iter().map(condition).collect(),
+            any: any.map(|list| list.into_iter().map(condition).collect()),
         }
     }
     let Scenario {
@@ -655,27 +838,14 @@ fn for_screen(scenario: Scenario) -> Scenario {
             .into_iter()
             .map(
                 |Rule {
-                     when:
-                         Condition {
-                             has_result,
-                             lacks_result,
-                             contains,
-                             lacks,
-                             model_call,
-                         },
+                     when,
                      say,
                      calls,
                      task_done,
                      once,
                      cut_off,
                  }| Rule {
-                    when: Condition {
-                        has_result: has_result.map(call_match),
-                        lacks_result: lacks_result.map(call_match),
-                        contains: contains.map(s),
-                        lacks: lacks.map(s),
-                        model_call,
-                    },
+                    when: condition(when),
                     say: say.map(text),
                     calls: calls
                         .into_iter()
@@ -724,7 +894,10 @@ fn for_screen(scenario: Scenario) -> Scenario {
              }| ContextLimit {
                 window,
                 policy,
-                summary: summary.map(text),
+                summary: summary.map(|summary| match summary {
+                    Summaries::One(one) => Summaries::One(text(one)),
+                    Summaries::Each(list) => Summaries::Each(list.into_iter().map(text).collect()),
+                }),
             },
         ),
         system: system.map(text),

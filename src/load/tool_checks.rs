@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::engine::{BuiltinTool, SCHEMA_TYPES};
-use crate::scenario::{ApprovalDecision, Policy, Scenario, ToolDef};
+use crate::scenario::{ApprovalDecision, Lang, Policy, Scenario, ToolDef};
 
 use super::errors::quoted;
 
@@ -150,8 +150,10 @@ fn check_schema(schema: &Value, at: &str) -> Problem {
                 format!("expected one of: {}", SCHEMA_TYPES.join(", ")),
             ));
         }
-        if p.get("description").is_some_and(|d| !d.is_string()) {
-            return bad(format!("{place}.description"), "expected a string");
+        if let Some(d) = p.get("description")
+            && let Some(problem) = check_description(d, &format!("{place}.description"))
+        {
+            return Some(problem);
         }
     }
     if let Some(required) = object.get("required") {
@@ -180,6 +182,43 @@ fn check_schema(schema: &Value, at: &str) -> Problem {
         );
     }
     None
+}
+
+/// A schema's description: a string (sent as written in every language)
+/// or a text in each language, `{"zh": "…", "en": "…"}`, of which the
+/// request in one language carries that language's.
+fn check_description(d: &Value, at: &str) -> Problem {
+    let expected = "expected a string, or {\"zh\": \"…\", \"en\": \"…\"} (one in each language)";
+    match d {
+        Value::String(_) => None,
+        Value::Object(texts) => {
+            if let Some(key) = texts.keys().find(|k| Lang::parse(k).is_none()) {
+                return Some((
+                    format!("{at}.{key}"),
+                    format!("unknown language {}; {expected}", quoted(key)),
+                ));
+            }
+            for lang in Lang::ALL {
+                match texts.get(lang.code()) {
+                    Some(Value::String(t)) if !t.trim().is_empty() => {}
+                    Some(Value::String(_)) => {
+                        return Some((
+                            format!("{at}.{}", lang.code()),
+                            "expected a non-empty text".into(),
+                        ));
+                    }
+                    Some(_) => {
+                        return Some((format!("{at}.{}", lang.code()), "expected a string".into()));
+                    }
+                    None => {
+                        return Some((at.into(), format!("missing {}; {expected}", lang.code())));
+                    }
+                }
+            }
+            None
+        }
+        _ => Some((at.into(), expected.into())),
+    }
 }
 
 fn check_results(tool: &ToolDef, declared: &[String], at: &str) -> Problem {

@@ -121,8 +121,7 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     )];
     // A harness mistake offers its correct twin side by side.
     if let Some(c) = &app.compare
-        && app.loaded.lesson.as_ref().and_then(|l| l.twin.as_deref())
-            == Some(c.other.card.name.as_str())
+        && c.twin
     {
         let label = if c.shown {
             i18n::COMPARE_OFFER_OPEN

@@ -234,6 +234,7 @@ fn status_style(app: &App, status: CallStatus) -> Style {
         CallStatus::Error
         | CallStatus::Refused
         | CallStatus::Unanswered
+        | CallStatus::NotSent
         | CallStatus::WrongId
         | CallStatus::Denied => theme.error(),
         CallStatus::AwaitingUser | CallStatus::UserApproved | CallStatus::Edited => theme.user(),
@@ -246,6 +247,7 @@ fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
         CallStatus::Error
         | CallStatus::Refused
         | CallStatus::Unanswered
+        | CallStatus::NotSent
         | CallStatus::WrongId
         | CallStatus::Denied => app.theme.error(),
         CallStatus::Done | CallStatus::Replayed if wrong => app.theme.error(),
@@ -262,6 +264,7 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
             CallStatus::Done
                 | CallStatus::Replayed
                 | CallStatus::Unanswered
+                | CallStatus::NotSent
                 | CallStatus::WrongId
                 | CallStatus::Error
                 | CallStatus::Refused

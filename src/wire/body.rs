@@ -421,8 +421,39 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
             }),
         });
     }
-    let m = reply(trace, index)?;
+    let held = reply(trace, index);
     let n = mc.number;
+    // Calls the host never appended (`drop_calls`) were still in the
+    // response: it is the provider's, the harness lost them afterwards.
+    let from = trace.calls.partition_point(|c| c.model_call < n);
+    let to = trace.calls.partition_point(|c| c.model_call <= n);
+    let dropped: Vec<CallId> = trace.calls[from..to]
+        .iter()
+        .filter(|c| c.call_dropped)
+        .map(|c| c.id.clone())
+        .collect();
+    let sent;
+    let m = if dropped.is_empty() {
+        held?
+    } else {
+        sent = Message {
+            calls: dropped,
+            ..held.cloned().unwrap_or_else(|| Message {
+                role: Role::Assistant,
+                text: String::new(),
+                calls: Vec::new(),
+                call_id: None,
+                is_error: false,
+                step: mc.step + 1,
+                size: 0,
+                tokens: 0,
+                canonical: None,
+                carried: None,
+                host_insert: None,
+            })
+        };
+        &sent
+    };
     let input = mc.context_tokens;
     let output = mc.tokens;
     let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();

@@ -118,6 +118,18 @@ pub fn rejection(trace: &serde_json::Value) -> Option<String> {
     Some(step["error"].as_str().unwrap_or_default().to_string())
 }
 
+/// The calls whose harness never appended them (`drop_calls`): the
+/// trace marks each result's arrival `call_dropped`.
+pub fn dropped_calls(trace: &serde_json::Value) -> Vec<String> {
+    trace["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|s| s["call_dropped"] == true)
+        .filter_map(|s| s["call"].as_str().map(str::to_string))
+        .collect()
+}
+
 /// The samples in tests/wire/samples/ (hand-written lines in the export's
 /// shapes, good ones and deliberately wrong ones), by file name.
 pub fn sample(name: &str) -> PathBuf {
