@@ -638,6 +638,10 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         ("cases/claude-code-requests.jsonl", Some("claude-code")),
         ("codex.jsonl", Some("codex")),
         ("claude-code.jsonl", Some("claude-code")),
+        // Written from gemini-cli's types, not real runs (none was found).
+        ("cases/gemini-cli-session.json", Some("gemini-cli")),
+        ("cases/gemini-cli-session.jsonl", Some("gemini-cli")),
+        ("cases/gemini-cli-checkpoint.json", Some("gemini-cli")),
     ];
     let real = files.iter().map(|f| {
         (
@@ -699,6 +703,133 @@ fn more_formats_are_read_and_a_file_of_many_runs_offers_a_choice() {
 }
 
 #[test]
+fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position() {
+    let file = fixture("real/mini-swe-agent-gemini-django-13670.traj.json");
+    let out = run(&["trace", "--transcript", &file, "--lang", "en"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("mini-swe-agent records no tool-call ids")
+            && out.stderr.contains("this program's names, not the file's"),
+        "{}",
+        out.stderr
+    );
+    let opened = transcript::open(
+        &fixture_path("real/mini-swe-agent-gemini-django-13670.traj.json"),
+        None,
+    )
+    .unwrap();
+    assert_eq!(opened.format, Format::MiniSweAgent);
+    let trace = opened.loaded.trace(Lang::En);
+    assert!(
+        trace.title.contains("mini-swe-agent trajectory"),
+        "{}",
+        trace.title
+    );
+    // Each call is named by its assistant message's place; the first is
+    // messages[2] (system, task, then the first reply).
+    assert_eq!(trace.calls[0].id.0, "messages[2]");
+    assert!(
+        trace
+            .calls
+            .iter()
+            .all(|c| c.id.0.starts_with("messages[") && c.tool == "bash")
+    );
+    // messages[22] holds two ```bash blocks: no call; the harness's format
+    // error after it is context, not a result.
+    assert!(!trace.calls.iter().any(|c| c.id.0 == "messages[22]"));
+    let error = trace
+        .messages
+        .iter()
+        .find(|m| {
+            m.text
+                .starts_with("Please always provide EXACTLY ONE action")
+        })
+        .unwrap();
+    assert_eq!(error.role, agent_loop_sim::trace::Role::User);
+    assert!(error.call_id.is_none());
+    // The system prompt is sent, not a message; the about overlay says the ids are ours.
+    assert!(
+        trace
+            .system
+            .as_deref()
+            .unwrap()
+            .starts_with("You are a helpful assistant")
+    );
+    let about = &opened.loaded.scenario.conditions;
+    assert!(
+        about.iter().any(|c| c.en.contains("paired by position")),
+        "{about:?}"
+    );
+    // With tool calling, the file's ids are used as they are.
+    let v2 = transcript::open(
+        &fixture_path("real/mini-swe-agent-deepseek-sqlfluff-2419.traj.json"),
+        None,
+    )
+    .unwrap();
+    let trace = v2.loaded.trace(Lang::En);
+    assert_eq!(trace.calls[0].id.0, "call_00_DWuPj6lu5KzoLnXB0Rb4ItZo");
+    assert!(!v2.warnings.iter().any(|w| w.contains("no tool-call ids")));
+}
+
+#[test]
+fn gemini_cli_sessions_and_checkpoints_are_read_as_gemini_cli_writes_them() {
+    for name in [
+        "gemini-cli-session.json",
+        "gemini-cli-session.jsonl",
+        "gemini-cli-checkpoint.json",
+    ] {
+        let opened = transcript::open(&fixture_path(&format!("cases/{name}")), None).unwrap();
+        assert_eq!(opened.format, Format::GeminiCli, "{name}");
+        assert!(
+            opened
+                .warnings
+                .iter()
+                .any(|w| w.contains("the context is rebuilt in OpenAI Chat's shape")),
+            "{name}: {:?}",
+            opened.warnings
+        );
+    }
+    // A session record: the thought is reasoning, the CLI's info line is
+    // listed as not drawn, the failed shell call is an error.
+    let (summary, stderr, trace) = case("gemini-cli-session.json");
+    assert_eq!(counts(&summary), [2, 2, 2, 1, 1, 0, 0], "{summary}");
+    assert!(stderr.contains("message type \"info\" ×1"), "{stderr}");
+    let shell = trace
+        .calls
+        .iter()
+        .find(|c| c.tool == "run_shell_command")
+        .unwrap();
+    assert!(shell.result.as_ref().unwrap().is_error);
+    // JSON lines: the reply rewritten with its calls is one reply, the
+    // rewound turn is gone (and said to be), the executing call has no result.
+    let (summary, stderr, trace) = case("gemini-cli-session.jsonl");
+    assert_eq!(counts(&summary), [3, 2, 1, 0, 0, 1, 0], "{summary}");
+    assert!(
+        stderr.contains("rewound ($rewindTo): 2 message records"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 message record was rewritten under the same id"),
+        "{stderr}"
+    );
+    assert!(
+        !trace
+            .messages
+            .iter()
+            .any(|m| m.text.contains("Delete tests/"))
+    );
+    // A checkpoint without ids: paired by name and order, the ids ours.
+    let (summary, stderr, trace) = case("gemini-cli-checkpoint.json");
+    assert_eq!(counts(&summary), [2, 2, 2, 1, 1, 0, 0], "{summary}");
+    assert_eq!(trace.calls[0].id.0, "contents[1].parts[1]");
+    assert!(
+        stderr.contains("this program's names, not the file's"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() {
     let out = run(&["trace", "--transcript", &fixture("bad/package.json")]);
     assert_eq!(out.code, 2);
@@ -712,4 +843,25 @@ fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() 
         let name = agent_loop_sim::transcript::format_name(format);
         assert!(out.stderr.contains(name), "{name}: {}", out.stderr);
     }
+    // The newest formats are among them, and JSON lines are refused alike.
+    assert!(
+        out.stderr
+            .contains("mini-swe-agent trajectory (.traj.json)")
+            && out.stderr.contains("Gemini CLI session"),
+        "{}",
+        out.stderr
+    );
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("bad/unknown-format.jsonl"),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("recognised an object with the keys \"event\", \"level\"")
+            && out.stderr.contains("Gemini CLI session"),
+        "{}",
+        out.stderr
+    );
 }

@@ -173,6 +173,10 @@ pub fn format_name(format: Format, lang: Lang) -> &'static str {
         (Format::OtelSdk, Lang::En) => "OpenTelemetry GenAI spans (SDK span JSON)",
         (Format::SweAgent, Lang::Zh) => "SWE-agent 轨迹（.traj）",
         (Format::SweAgent, Lang::En) => "SWE-agent trajectory (.traj)",
+        (Format::MiniSweAgent, Lang::Zh) => "mini-swe-agent 轨迹（.traj.json）",
+        (Format::MiniSweAgent, Lang::En) => "mini-swe-agent trajectory (.traj.json)",
+        (Format::GeminiCli, Lang::Zh) => "Gemini CLI 会话",
+        (Format::GeminiCli, Lang::En) => "Gemini CLI session",
     }
 }
 
