@@ -703,6 +703,74 @@ fn more_formats_are_read_and_a_file_of_many_runs_offers_a_choice() {
 }
 
 #[test]
+fn after_a_recorded_compaction_the_context_is_the_replacement_history_exactly() {
+    let (summary, _, trace) = case("codex-compacted.jsonl");
+    assert_eq!(counts(&summary), [4, 3, 3, 1, 0, 0, 0], "{summary}");
+    // The compacted line's replacement_history, as the file writes it.
+    let lines: Vec<Value> = std::fs::read_to_string(fixture_path("cases/codex-compacted.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let compacted = lines.iter().find(|l| l["type"] == "compacted").unwrap();
+    let history: Vec<&str> = compacted["payload"]["replacement_history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["content"][0]["text"].as_str().unwrap())
+        .collect();
+    // Calls #1 and #2 before it send everything; #3, the first after (the
+    // compaction came mid-turn, after a result), sends that history and
+    // nothing else before it.
+    assert_eq!(trace.model_calls.len(), 4);
+    assert!(trace.model_calls[..2].iter().all(|m| m.context_start == 0));
+    let after = &trace.model_calls[2];
+    let sent: Vec<&str> = trace
+        .context(after)
+        .iter()
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(sent, history);
+    // Its size is that history's: the same as the first call of a rollout
+    // whose conversation is that history.
+    let chars: usize = trace.context(after).iter().map(|m| m.size).sum();
+    assert_eq!(
+        chars,
+        history.iter().map(|t| t.chars().count()).sum::<usize>()
+    );
+    let plain = std::env::temp_dir().join(format!("als-history-{}.jsonl", std::process::id()));
+    let mut text = format!("{}\n", serde_json::to_string(&lines[0]).unwrap());
+    for item in compacted["payload"]["replacement_history"]
+        .as_array()
+        .unwrap()
+    {
+        let line = serde_json::json!({"timestamp": "t", "type": "response_item", "payload": item});
+        text.push_str(&format!("{line}\n"));
+    }
+    // The reply that call answers (the patch call after the compaction).
+    text.push_str(&format!("{}\n", serde_json::to_string(&lines[8]).unwrap()));
+    std::fs::write(&plain, text).unwrap();
+    let same = transcript::open(plain.to_str().unwrap(), None).unwrap();
+    std::fs::remove_file(&plain).unwrap();
+    let same = same.loaded.trace(Lang::En).model_calls[0].clone();
+    assert_eq!(after.context_size, same.context_size);
+    assert_eq!(after.context_tokens, same.context_tokens);
+    assert!(after.context_start > trace.model_calls[1].context_start);
+    // The task was sent before, word for word: not new; the summary is.
+    assert_eq!(trace.new_count(2), 1);
+    // The last call sends the history plus the patch call and its result.
+    let last = &trace.model_calls[3];
+    assert_eq!(last.context_start, after.context_start);
+    assert_eq!(trace.context(last).len(), history.len() + 2);
+    let said = trace.steps[after.step].narration.clone().unwrap();
+    assert!(
+        said.contains("the context drawn is exactly that history plus the messages after it")
+            && said.contains("2 messages before it (1 new"),
+        "{said}"
+    );
+}
+
+#[test]
 fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position() {
     let file = fixture("real/mini-swe-agent-gemini-django-13670.traj.json");
     let out = run(&["trace", "--transcript", &file, "--lang", "en"]);

@@ -11,10 +11,11 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::engine::estimate_tokens;
 use crate::load::{Loaded, ScenarioError};
+use crate::scenario::CompactPolicy;
 use crate::scenario::{About, EndStatus, Harness, Lang, Scenario, Text};
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Recorded, Role, Step, StepKind,
-    TaskOutcome, ToolCall, ToolResult, Trace,
+    CallId, Compaction, Counters, Lane, Message, ModelCall, OfferedTool, Recorded, Role, Step,
+    StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
 };
 
 use super::text::{self, Say, Source};
@@ -192,6 +193,8 @@ enum Event {
         /// What replaced the history, where the file records it (Codex
         /// `replacement_history`): items and characters.
         replaced: Option<(usize, usize)>,
+        /// That history's messages: the context from here on.
+        history: Vec<Msg>,
     },
     /// The file records the next model call's request exactly, though not
     /// as messages of the trace (Claude Code `api-request`): its line, how
@@ -505,15 +508,24 @@ impl Builder {
         self.events.push(Event::Compacted {
             line,
             replaced: None,
+            history: Vec::new(),
         });
     }
 
-    /// A compaction whose replacement the file records: so many items, so
-    /// many characters.
-    pub fn compacted_to(&mut self, line: usize, items: usize, chars: usize) {
+    /// A compaction whose replacement the file records (`items` items of
+    /// `chars` characters): from here the context is exactly `history`,
+    /// then what follows.
+    pub fn compacted_to(&mut self, line: usize, items: usize, chars: usize, history: Vec<Msg>) {
+        let history: Vec<Msg> = group_turns(history)
+            .into_iter()
+            .map(|m| cleaned(m, self.redact))
+            .collect();
+        // Later request bodies repeat this history, not the earlier one.
+        self.history = history.iter().map(Msg::key).collect();
         self.events.push(Event::Compacted {
             line,
             replaced: Some((items, chars)),
+            history,
         });
     }
 
@@ -629,6 +641,7 @@ impl Builder {
             system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
             tools_known: self.tools.is_some(),
             compactions: built.compactions,
+            compactions_recorded: built.trace.compactions.len(),
             unread: self
                 .skipped
                 .iter()
@@ -825,6 +838,12 @@ struct Build {
     compactions: usize,
     compacted_at: Option<usize>,
     replaced: Option<(usize, usize)>,
+    /// The context starts here: the copy of the latest recorded
+    /// replacement history (`ModelCall::context_start`), else 0.
+    held_from: usize,
+    /// A compaction since the latest model call: its messages' newness is
+    /// counted one by one.
+    compacted_since_call: bool,
     /// Said after a step's own narration: (step, note).
     notes: Vec<(usize, text::Note)>,
     /// Lines of harness-written messages appended for the next step.
@@ -895,6 +914,8 @@ impl Build {
             compactions: 0,
             compacted_at: None,
             replaced: None,
+            held_from: 0,
+            compacted_since_call: false,
             notes: Vec::new(),
             context_lines: Vec::new(),
             recorded: None,
@@ -964,10 +985,17 @@ impl Build {
                     build.model_call(pending.take(), true, format);
                     build.rejected(line, error);
                 }
-                Event::Compacted { line, replaced } => {
+                Event::Compacted {
+                    line,
+                    replaced,
+                    history,
+                } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
                     build.replaced = replaced;
+                    if !history.is_empty() {
+                        build.replace_context(history);
+                    }
                 }
                 Event::Aborted { line, reason } => {
                     let step = build.says.len().saturating_sub(1);
@@ -1128,7 +1156,12 @@ impl Build {
         let number = self.trace.model_calls.len() as u32 + 1;
         let recorded = self.recorded.take();
         let context_size = self.messages_size + self.system_size + self.tools_size;
-        let previous = self.trace.model_calls.last().map_or(0, |m| m.context_len);
+        let previous = self
+            .trace
+            .model_calls
+            .last()
+            .map_or(0, |m| m.context_len)
+            .max(self.held_from);
         self.counters.model_calls = number;
         self.counters.context_size = context_size;
         self.trace.model_calls.push(ModelCall {
@@ -1139,7 +1172,7 @@ impl Build {
             tools_size: self.tools_size,
             context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
             tokens: 0,
-            context_start: 0,
+            context_start: self.held_from,
             // A recorded request is drawn at its recorded size.
             recorded_size: request
                 .and_then(|r| r.bytes)
@@ -1174,13 +1207,18 @@ impl Build {
                 false,
             ),
         };
+        let new = match std::mem::take(&mut self.compacted_since_call) {
+            // What the file's history repeats of the last context is not new.
+            true => self.trace.new_count(self.trace.model_calls.len() - 1),
+            false => self.trace.messages.len() - previous,
+        };
         let say = Say::ModelCall {
             number,
             source,
             format,
             reasoning,
-            messages: self.trace.messages.len(),
-            new: self.trace.messages.len() - previous,
+            messages: self.trace.messages.len() - self.held_from,
+            new,
             size: context_size,
             compacted: self.compacted_at,
             replaced: self.replaced,
@@ -1194,6 +1232,80 @@ impl Build {
             Lane::Model,
             say,
         );
+    }
+
+    /// The file's record of what replaced the history (Codex
+    /// `replacement_history`): the context from here is exactly these
+    /// messages, a fresh copy at the end of `trace.messages` as the engine
+    /// compacts (earlier messages stay as they were sent). A message the
+    /// model was sent before, word for word, is a copy of it (`carried`).
+    fn replace_context(&mut self, history: Vec<Msg>) {
+        let before = self.held_from..self.trace.messages.len();
+        let start = self.trace.messages.len();
+        let key = |role: Role| std::mem::discriminant(&role);
+        let sent: HashMap<_, usize> = before
+            .clone()
+            .map(|i| {
+                let m = &self.trace.messages[i];
+                ((key(m.role), m.text.as_str()), i)
+            })
+            .collect();
+        let mut carried: Vec<Option<usize>> = Vec::new();
+        let mut added = Vec::new();
+        for msg in history {
+            let (role, text, calls, call_id, is_error) = match msg {
+                Msg::User { text, .. } | Msg::Context { text, .. } => {
+                    (Role::User, text, Vec::new(), None, false)
+                }
+                Msg::Assistant { text, calls, .. } => (
+                    Role::Assistant,
+                    text,
+                    calls.into_iter().map(|c| CallId(c.id)).collect(),
+                    None,
+                    false,
+                ),
+                Msg::Tool {
+                    call_id,
+                    text,
+                    is_error,
+                    ..
+                } => (
+                    Role::Tool,
+                    text,
+                    Vec::new(),
+                    Some(CallId(call_id)),
+                    is_error,
+                ),
+                // Reasoning is not a message of the context drawn.
+                Msg::Reasoning { .. } => continue,
+            };
+            carried.push(sent.get(&(key(role), text.as_str())).copied());
+            added.push((role, text, calls, call_id, is_error));
+        }
+        let tokens_before = self.messages_tokens + self.system_tokens + self.tools_tokens;
+        self.messages_size = 0;
+        self.messages_tokens = 0;
+        for ((role, text, calls, call_id, is_error), from) in added.into_iter().zip(carried) {
+            self.append(role, text, calls, call_id, is_error);
+            if let Some(m) = self.trace.messages.last_mut() {
+                m.carried = from;
+            }
+        }
+        let messages_after = self.trace.messages.len() - start;
+        self.trace.compactions.push(Compaction {
+            step: self.trace.steps.len(),
+            policy: CompactPolicy::Summarize,
+            window: 0,
+            tokens_before,
+            tokens_after: self.messages_tokens + self.system_tokens + self.tools_tokens,
+            messages_before: before.len(),
+            messages_after,
+            start,
+            removed: before.collect(),
+            calls: Vec::new(),
+        });
+        self.held_from = start;
+        self.compacted_since_call = true;
     }
 
     fn reply(

@@ -134,6 +134,10 @@ def codex(path):
             if item.get("type") == "exec_command_end" and "exit_code" in item:
                 exits[item.get("call_id")] = item["exit_code"]
             continue
+        if kind == "compacted" and pending is not None:
+            # A compaction comes between two model calls: it ends a reply.
+            order.append(("reply", pending))
+            pending = None
         if "payload" in v and kind != "response_item":
             continue
         t = item.get("type") or ("message" if "role" in item else None)
