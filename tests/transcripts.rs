@@ -492,7 +492,7 @@ fn what_is_not_drawn_is_listed_by_type_count_and_line_everywhere() {
         .unwrap()
         .loaded;
     let said: Vec<&str> = loaded
-        .scenario
+        .card
         .conditions
         .iter()
         .map(|c| c.en.as_str())
@@ -824,7 +824,7 @@ fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position()
             .unwrap()
             .starts_with("You are a helpful assistant")
     );
-    let about = &opened.loaded.scenario.conditions;
+    let about = &opened.loaded.card.conditions;
     assert!(
         about.iter().any(|c| c.en.contains("paired by position")),
         "{about:?}"
