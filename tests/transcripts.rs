@@ -638,6 +638,10 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         ("cases/claude-code-requests.jsonl", Some("claude-code")),
         ("codex.jsonl", Some("codex")),
         ("claude-code.jsonl", Some("claude-code")),
+        // Written from gemini-cli's types, not real runs (none was found).
+        ("cases/gemini-cli-session.json", Some("gemini-cli")),
+        ("cases/gemini-cli-session.jsonl", Some("gemini-cli")),
+        ("cases/gemini-cli-checkpoint.json", Some("gemini-cli")),
     ];
     let real = files.iter().map(|f| {
         (
@@ -699,6 +703,201 @@ fn more_formats_are_read_and_a_file_of_many_runs_offers_a_choice() {
 }
 
 #[test]
+fn after_a_recorded_compaction_the_context_is_the_replacement_history_exactly() {
+    let (summary, _, trace) = case("codex-compacted.jsonl");
+    assert_eq!(counts(&summary), [4, 3, 3, 1, 0, 0, 0], "{summary}");
+    // The compacted line's replacement_history, as the file writes it.
+    let lines: Vec<Value> = std::fs::read_to_string(fixture_path("cases/codex-compacted.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let compacted = lines.iter().find(|l| l["type"] == "compacted").unwrap();
+    let history: Vec<&str> = compacted["payload"]["replacement_history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["content"][0]["text"].as_str().unwrap())
+        .collect();
+    // Calls #1 and #2 before it send everything; #3, the first after (the
+    // compaction came mid-turn, after a result), sends that history and
+    // nothing else before it.
+    assert_eq!(trace.model_calls.len(), 4);
+    assert!(trace.model_calls[..2].iter().all(|m| m.context_start == 0));
+    let after = &trace.model_calls[2];
+    let sent: Vec<&str> = trace
+        .context(after)
+        .iter()
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(sent, history);
+    // Its size is that history's: the same as the first call of a rollout
+    // whose conversation is that history.
+    let chars: usize = trace.context(after).iter().map(|m| m.size).sum();
+    assert_eq!(
+        chars,
+        history.iter().map(|t| t.chars().count()).sum::<usize>()
+    );
+    let plain = std::env::temp_dir().join(format!("als-history-{}.jsonl", std::process::id()));
+    let mut text = format!("{}\n", serde_json::to_string(&lines[0]).unwrap());
+    for item in compacted["payload"]["replacement_history"]
+        .as_array()
+        .unwrap()
+    {
+        let line = serde_json::json!({"timestamp": "t", "type": "response_item", "payload": item});
+        text.push_str(&format!("{line}\n"));
+    }
+    // The reply that call answers (the patch call after the compaction).
+    text.push_str(&format!("{}\n", serde_json::to_string(&lines[8]).unwrap()));
+    std::fs::write(&plain, text).unwrap();
+    let same = transcript::open(plain.to_str().unwrap(), None).unwrap();
+    std::fs::remove_file(&plain).unwrap();
+    let same = same.loaded.trace(Lang::En).model_calls[0].clone();
+    assert_eq!(after.context_size, same.context_size);
+    assert_eq!(after.context_tokens, same.context_tokens);
+    assert!(after.context_start > trace.model_calls[1].context_start);
+    // The task was sent before, word for word: not new; the summary is.
+    assert_eq!(trace.new_count(2), 1);
+    // The last call sends the history plus the patch call and its result.
+    let last = &trace.model_calls[3];
+    assert_eq!(last.context_start, after.context_start);
+    assert_eq!(trace.context(last).len(), history.len() + 2);
+    let said = trace.steps[after.step].narration.clone().unwrap();
+    assert!(
+        said.contains("the context drawn is exactly that history plus the messages after it")
+            && said.contains("2 messages before it (1 new"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position() {
+    let file = fixture("real/mini-swe-agent-gemini-django-13670.traj.json");
+    let out = run(&["trace", "--transcript", &file, "--lang", "en"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("mini-swe-agent records no tool-call ids")
+            && out.stderr.contains("this program's names, not the file's"),
+        "{}",
+        out.stderr
+    );
+    let opened = transcript::open(
+        &fixture_path("real/mini-swe-agent-gemini-django-13670.traj.json"),
+        None,
+    )
+    .unwrap();
+    assert_eq!(opened.format, Format::MiniSweAgent);
+    let trace = opened.loaded.trace(Lang::En);
+    assert!(
+        trace.title.contains("mini-swe-agent trajectory"),
+        "{}",
+        trace.title
+    );
+    // Each call is named by its assistant message's place; the first is
+    // messages[2] (system, task, then the first reply).
+    assert_eq!(trace.calls[0].id.0, "messages[2]");
+    assert!(
+        trace
+            .calls
+            .iter()
+            .all(|c| c.id.0.starts_with("messages[") && c.tool == "bash")
+    );
+    // messages[22] holds two ```bash blocks: no call; the harness's format
+    // error after it is context, not a result.
+    assert!(!trace.calls.iter().any(|c| c.id.0 == "messages[22]"));
+    let error = trace
+        .messages
+        .iter()
+        .find(|m| {
+            m.text
+                .starts_with("Please always provide EXACTLY ONE action")
+        })
+        .unwrap();
+    assert_eq!(error.role, agent_loop_sim::trace::Role::User);
+    assert!(error.call_id.is_none());
+    // The system prompt is sent, not a message; the about overlay says the ids are ours.
+    assert!(
+        trace
+            .system
+            .as_deref()
+            .unwrap()
+            .starts_with("You are a helpful assistant")
+    );
+    let about = &opened.loaded.card.conditions;
+    assert!(
+        about.iter().any(|c| c.en.contains("paired by position")),
+        "{about:?}"
+    );
+    // With tool calling, the file's ids are used as they are.
+    let v2 = transcript::open(
+        &fixture_path("real/mini-swe-agent-deepseek-sqlfluff-2419.traj.json"),
+        None,
+    )
+    .unwrap();
+    let trace = v2.loaded.trace(Lang::En);
+    assert_eq!(trace.calls[0].id.0, "call_00_DWuPj6lu5KzoLnXB0Rb4ItZo");
+    assert!(!v2.warnings.iter().any(|w| w.contains("no tool-call ids")));
+}
+
+#[test]
+fn gemini_cli_sessions_and_checkpoints_are_read_as_gemini_cli_writes_them() {
+    for name in [
+        "gemini-cli-session.json",
+        "gemini-cli-session.jsonl",
+        "gemini-cli-checkpoint.json",
+    ] {
+        let opened = transcript::open(&fixture_path(&format!("cases/{name}")), None).unwrap();
+        assert_eq!(opened.format, Format::GeminiCli, "{name}");
+        assert!(
+            opened
+                .warnings
+                .iter()
+                .any(|w| w.contains("the context is rebuilt in OpenAI Chat's shape")),
+            "{name}: {:?}",
+            opened.warnings
+        );
+    }
+    // A session record: the thought is reasoning, the CLI's info line is
+    // listed as not drawn, the failed shell call is an error.
+    let (summary, stderr, trace) = case("gemini-cli-session.json");
+    assert_eq!(counts(&summary), [2, 2, 2, 1, 1, 0, 0], "{summary}");
+    assert!(stderr.contains("message type \"info\" ×1"), "{stderr}");
+    let shell = trace
+        .calls
+        .iter()
+        .find(|c| c.tool == "run_shell_command")
+        .unwrap();
+    assert!(shell.result.as_ref().unwrap().is_error);
+    // JSON lines: the reply rewritten with its calls is one reply, the
+    // rewound turn is gone (and said to be), the executing call has no result.
+    let (summary, stderr, trace) = case("gemini-cli-session.jsonl");
+    assert_eq!(counts(&summary), [3, 2, 1, 0, 0, 1, 0], "{summary}");
+    assert!(
+        stderr.contains("rewound ($rewindTo): 2 message records"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 message record was rewritten under the same id"),
+        "{stderr}"
+    );
+    assert!(
+        !trace
+            .messages
+            .iter()
+            .any(|m| m.text.contains("Delete tests/"))
+    );
+    // A checkpoint without ids: paired by name and order, the ids ours.
+    let (summary, stderr, trace) = case("gemini-cli-checkpoint.json");
+    assert_eq!(counts(&summary), [2, 2, 2, 1, 1, 0, 0], "{summary}");
+    assert_eq!(trace.calls[0].id.0, "contents[1].parts[1]");
+    assert!(
+        stderr.contains("this program's names, not the file's"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() {
     let out = run(&["trace", "--transcript", &fixture("bad/package.json")]);
     assert_eq!(out.code, 2);
@@ -712,4 +911,25 @@ fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() 
         let name = agent_loop_sim::transcript::format_name(format);
         assert!(out.stderr.contains(name), "{name}: {}", out.stderr);
     }
+    // The newest formats are among them, and JSON lines are refused alike.
+    assert!(
+        out.stderr
+            .contains("mini-swe-agent trajectory (.traj.json)")
+            && out.stderr.contains("Gemini CLI session"),
+        "{}",
+        out.stderr
+    );
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("bad/unknown-format.jsonl"),
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("recognised an object with the keys \"event\", \"level\"")
+            && out.stderr.contains("Gemini CLI session"),
+        "{}",
+        out.stderr
+    );
 }

@@ -11,9 +11,10 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use crate::load::{Card, Loaded, ScenarioError};
 use crate::recorder::Recorder;
-use crate::scenario::{About, EndStatus, Lang, Text};
+use crate::scenario::{About, CompactPolicy, EndStatus, Lang, Text};
 use crate::trace::{
-    CallId, Lane, OfferedTool, Recorded, Role, StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
+    CallId, Compaction, Lane, OfferedTool, Recorded, Role, StepKind, TaskOutcome, ToolCall,
+    ToolResult, Trace,
 };
 
 use super::text::{self, Say, Source};
@@ -191,6 +192,8 @@ enum Event {
         /// What replaced the history, where the file records it (Codex
         /// `replacement_history`): items and characters.
         replaced: Option<(usize, usize)>,
+        /// That history's messages: the context from here on.
+        history: Vec<Msg>,
     },
     /// The file records the next model call's request exactly, though not
     /// as messages of the trace (Claude Code `api-request`): its line, how
@@ -504,15 +507,24 @@ impl Builder {
         self.events.push(Event::Compacted {
             line,
             replaced: None,
+            history: Vec::new(),
         });
     }
 
-    /// A compaction whose replacement the file records: so many items, so
-    /// many characters.
-    pub fn compacted_to(&mut self, line: usize, items: usize, chars: usize) {
+    /// A compaction whose replacement the file records (`items` items of
+    /// `chars` characters): from here the context is exactly `history`,
+    /// then what follows.
+    pub fn compacted_to(&mut self, line: usize, items: usize, chars: usize, history: Vec<Msg>) {
+        let history: Vec<Msg> = group_turns(history)
+            .into_iter()
+            .map(|m| cleaned(m, self.redact))
+            .collect();
+        // Later request bodies repeat this history, not the earlier one.
+        self.history = history.iter().map(Msg::key).collect();
         self.events.push(Event::Compacted {
             line,
             replaced: Some((items, chars)),
+            history,
         });
     }
 
@@ -628,6 +640,7 @@ impl Builder {
             system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
             tools_known: self.tools.is_some(),
             compactions: built.compactions,
+            compactions_recorded: built.rec.trace.compactions.len(),
             unread: self
                 .skipped
                 .iter()
@@ -792,6 +805,9 @@ struct Build {
     compactions: usize,
     compacted_at: Option<usize>,
     replaced: Option<(usize, usize)>,
+    /// A compaction since the latest model call: its messages' newness is
+    /// counted one by one.
+    compacted_since_call: bool,
     /// Said after a step's own narration: (step, note).
     notes: Vec<(usize, text::Note)>,
     /// Lines of harness-written messages appended for the next step.
@@ -846,6 +862,7 @@ impl Build {
             compactions: 0,
             compacted_at: None,
             replaced: None,
+            compacted_since_call: false,
             notes: Vec::new(),
             context_lines: Vec::new(),
             recorded: None,
@@ -915,10 +932,17 @@ impl Build {
                     build.model_call(pending.take(), true, format);
                     build.rejected(line, error);
                 }
-                Event::Compacted { line, replaced } => {
+                Event::Compacted {
+                    line,
+                    replaced,
+                    history,
+                } => {
                     build.compactions += 1;
                     build.compacted_at = Some(line);
                     build.replaced = replaced;
+                    if !history.is_empty() {
+                        build.replace_context(history);
+                    }
                 }
                 Event::Aborted { line, reason } => {
                     let step = build.says.len().saturating_sub(1);
@@ -1048,7 +1072,8 @@ impl Build {
             .trace
             .model_calls
             .last()
-            .map_or(0, |m| m.context_len);
+            .map_or(0, |m| m.context_len)
+            .max(self.rec.held_from);
         let messages = self.rec.trace.messages.len();
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match (request, recorded) {
@@ -1078,13 +1103,40 @@ impl Build {
                 false,
             ),
         };
+        let held = self.rec.held_from;
+        let new = match std::mem::take(&mut self.compacted_since_call) {
+            // After a recorded compaction: what its history repeats of the
+            // context last sent is not new (`Trace::is_new`'s rule).
+            true => {
+                let trace = &self.rec.trace;
+                let sent = trace
+                    .model_calls
+                    .last()
+                    .map_or(0..0, |m| m.context_start..m.context_len);
+                (held..messages)
+                    .filter(|&i| {
+                        let mut at = i;
+                        loop {
+                            if sent.contains(&at) {
+                                return false;
+                            }
+                            match trace.messages[at].carried {
+                                Some(original) => at = original,
+                                None => return true,
+                            }
+                        }
+                    })
+                    .count()
+            }
+            false => messages - previous,
+        };
         let say = Say::ModelCall {
             number,
             source,
             format,
             reasoning,
-            messages,
-            new: messages - previous,
+            messages: messages - held,
+            new,
             compacted: self.compacted_at,
             replaced: self.replaced,
             system: self
@@ -1102,6 +1154,81 @@ impl Build {
             .or(recorded.map(|(_, _, bytes)| bytes));
         self.rec.model_call(recorded_size);
         self.said(self.rec.next_step() - 1, say);
+    }
+
+    /// The file's record of what replaced the history (Codex
+    /// `replacement_history`): the context from here is exactly these
+    /// messages, a fresh copy at the end of `trace.messages` as the engine
+    /// compacts (earlier messages stay as they were sent). A message the
+    /// model was sent before, word for word, is a copy of it (`carried`).
+    fn replace_context(&mut self, history: Vec<Msg>) {
+        let before = self.rec.held_from..self.rec.trace.messages.len();
+        let start = self.rec.trace.messages.len();
+        let key = |role: Role| std::mem::discriminant(&role);
+        let sent: HashMap<_, usize> = before
+            .clone()
+            .map(|i| {
+                let m = &self.rec.trace.messages[i];
+                ((key(m.role), m.text.as_str()), i)
+            })
+            .collect();
+        let mut carried: Vec<Option<usize>> = Vec::new();
+        let mut added = Vec::new();
+        for msg in history {
+            let (role, text, calls, call_id, is_error) = match msg {
+                Msg::User { text, .. } | Msg::Context { text, .. } => {
+                    (Role::User, text, Vec::new(), None, false)
+                }
+                Msg::Assistant { text, calls, .. } => (
+                    Role::Assistant,
+                    text,
+                    calls.into_iter().map(|c| CallId(c.id)).collect(),
+                    None,
+                    false,
+                ),
+                Msg::Tool {
+                    call_id,
+                    text,
+                    is_error,
+                    ..
+                } => (
+                    Role::Tool,
+                    text,
+                    Vec::new(),
+                    Some(CallId(call_id)),
+                    is_error,
+                ),
+                // Reasoning is not a message of the context drawn.
+                Msg::Reasoning { .. } => continue,
+            };
+            carried.push(sent.get(&(key(role), text.as_str())).copied());
+            added.push((role, text, calls, call_id, is_error));
+        }
+        let tokens_before = self.rec.messages_tokens + self.rec.fixed_tokens;
+        // The held messages are these from here (as the engine's compaction).
+        self.rec.messages_size = 0;
+        self.rec.messages_tokens = 0;
+        for ((role, text, calls, call_id, is_error), from) in added.into_iter().zip(carried) {
+            self.append(role, text, calls, call_id, is_error);
+            if let Some(m) = self.rec.trace.messages.last_mut() {
+                m.carried = from;
+            }
+        }
+        let messages_after = self.rec.trace.messages.len() - start;
+        self.rec.trace.compactions.push(Compaction {
+            step: self.rec.next_step(),
+            policy: CompactPolicy::Summarize,
+            window: 0,
+            tokens_before,
+            tokens_after: self.rec.messages_tokens + self.rec.fixed_tokens,
+            messages_before: before.len(),
+            messages_after,
+            start,
+            removed: before.collect(),
+            calls: Vec::new(),
+        });
+        self.rec.held_from = start;
+        self.compacted_since_call = true;
     }
 
     fn reply(

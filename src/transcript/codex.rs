@@ -102,7 +102,13 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                     .flat_map(|i| ["content", "output", "arguments"].map(|k| i.get(k)))
                     .map(|v| v.map_or(0, |v| text_of(v).chars().count()))
                     .sum();
-                b.compacted_to(line, items.len(), chars);
+                // The context from here: that history, item by item.
+                let history = items
+                    .iter()
+                    .filter_map(|i| responses::item(i, line, None, b))
+                    .map(exit_code)
+                    .collect();
+                b.compacted_to(line, items.len(), chars, history);
             }
             None => b.compacted(line),
         },

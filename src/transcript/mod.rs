@@ -18,7 +18,9 @@ mod builder;
 mod chat;
 mod claude_code;
 mod codex;
+mod gemini_cli;
 mod jsonl;
+mod mini_swe_agent;
 mod otel;
 pub(crate) mod redact;
 mod responses;
@@ -66,10 +68,16 @@ pub enum Format {
     /// A SWE-agent trajectory (`.traj`): its `history` of Chat messages,
     /// results naming their calls in `tool_call_ids`.
     SweAgent,
+    /// A mini-swe-agent trajectory (`.traj.json`): `messages` and `info`;
+    /// text-based runs name no call (paired by position, said so).
+    MiniSweAgent,
+    /// A Gemini CLI session (`chats/session-*.json` or `.jsonl`) or a
+    /// `/chat save` checkpoint (`functionCall` / `functionResponse` parts).
+    GeminiCli,
 }
 
 impl Format {
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 10] = [
         Format::Chat,
         Format::Responses,
         Format::Anthropic,
@@ -78,6 +86,8 @@ impl Format {
         Format::Otel,
         Format::OtelSdk,
         Format::SweAgent,
+        Format::MiniSweAgent,
+        Format::GeminiCli,
     ];
 
     /// The name used on the command line and in snapshot names.
@@ -104,9 +114,15 @@ impl Format {
     pub fn provider(self) -> crate::wire::Provider {
         use crate::wire::Provider;
         match self {
-            // SWE-agent keeps Chat Completions messages; OTel spans are
-            // drawn in Chat's shape, as before.
-            Format::Chat | Format::Otel | Format::OtelSdk | Format::SweAgent => Provider::Chat,
+            // SWE-agent and mini-swe-agent keep Chat Completions messages;
+            // OTel spans and Gemini CLI sessions (the Gemini API is not
+            // drawn) are drawn in Chat's shape, as a note says.
+            Format::Chat
+            | Format::Otel
+            | Format::OtelSdk
+            | Format::SweAgent
+            | Format::MiniSweAgent
+            | Format::GeminiCli => Provider::Chat,
             Format::Responses | Format::Codex => Provider::Responses,
             Format::Anthropic | Format::ClaudeCode => Provider::Anthropic,
         }
@@ -348,6 +364,8 @@ fn document(
     builder.by_item();
     match format {
         Format::SweAgent => swe_agent::document(path, value, builder)?,
+        Format::MiniSweAgent => mini_swe_agent::document(path, value, builder)?,
+        Format::GeminiCli => gemini_cli::document(path, value, builder)?,
         Format::OtelSdk => {
             match value {
                 Value::Array(spans) => {
@@ -384,6 +402,7 @@ fn document(
 fn detect_document(value: &Value) -> Option<Format> {
     match value {
         Value::Array(items) if items.first().is_some_and(is_sdk_span) => Some(Format::OtelSdk),
+        Value::Array(items) if gemini_cli::is_checkpoint(items) => Some(Format::GeminiCli),
         Value::Array(items) => detect_items(items),
         Value::Object(o) => {
             if o.contains_key("resourceSpans") {
@@ -404,6 +423,12 @@ fn detect_document(value: &Value) -> Option<Format> {
                 && (o.contains_key("trajectory") || o.contains_key("info"))
             {
                 return Some(Format::SweAgent);
+            }
+            if mini_swe_agent::is_trajectory(o) {
+                return Some(Format::MiniSweAgent);
+            }
+            if gemini_cli::is_session(o) {
+                return Some(Format::GeminiCli);
             }
             if let Some(request) = o.get("request").or_else(|| o.get("body")) {
                 // The response's shape settles what the request leaves open.
@@ -648,7 +673,10 @@ fn read_lines(
             }
             otel::finish(builder);
         }
-        Format::SweAgent => return Err(not_a_transcript(path, first.0, &first.1)),
+        Format::SweAgent | Format::MiniSweAgent => {
+            return Err(not_a_transcript(path, first.0, &first.1));
+        }
+        Format::GeminiCli => gemini_cli::read(path, first, &mut lines, builder)?,
         Format::Codex => codex::read(path, first, &mut lines, builder)?,
         Format::ClaudeCode => claude_code::read(path, first, &mut lines, builder)?,
         Format::Otel => {
@@ -688,9 +716,12 @@ fn request_line(
         Format::Anthropic => anthropic::document(path, value, line, false, builder),
         Format::Responses => responses::document(path, value, line, false, builder),
         Format::Otel => otel::document(path, value, line, false, builder),
-        Format::Codex | Format::ClaudeCode | Format::OtelSdk | Format::SweAgent => {
-            Err(not_a_transcript(path, line, value))
-        }
+        Format::Codex
+        | Format::ClaudeCode
+        | Format::OtelSdk
+        | Format::SweAgent
+        | Format::MiniSweAgent
+        | Format::GeminiCli => Err(not_a_transcript(path, line, value)),
     }
 }
 
@@ -712,6 +743,11 @@ fn detect_line(value: &Value) -> Option<Format> {
     }
     if is_sdk_span(value) {
         return Some(Format::OtelSdk);
+    }
+    // A Gemini CLI JSONL session's metadata line (no `type`, unlike
+    // Claude Code's lines, which also name a `sessionId`).
+    if kind.is_none() && gemini_cli::is_session(o) {
+        return Some(Format::GeminiCli);
     }
     let claude_keys = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId"];
     if kind.is_some() && claude_keys.iter().any(|k| o.contains_key(*k)) {
@@ -877,7 +913,9 @@ mod tests {
                 "claude-code",
                 "otel",
                 "otel-sdk",
-                "swe-agent"
+                "swe-agent",
+                "mini-swe-agent",
+                "gemini-cli"
             ]
         );
         for format in Format::ALL {

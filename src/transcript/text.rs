@@ -172,6 +172,10 @@ pub fn format_name(format: Format, lang: Lang) -> &'static str {
         (Format::OtelSdk, Lang::En) => "OpenTelemetry GenAI spans (SDK span JSON)",
         (Format::SweAgent, Lang::Zh) => "SWE-agent 轨迹（.traj）",
         (Format::SweAgent, Lang::En) => "SWE-agent trajectory (.traj)",
+        (Format::MiniSweAgent, Lang::Zh) => "mini-swe-agent 轨迹（.traj.json）",
+        (Format::MiniSweAgent, Lang::En) => "mini-swe-agent trajectory (.traj.json)",
+        (Format::GeminiCli, Lang::Zh) => "Gemini CLI 会话",
+        (Format::GeminiCli, Lang::En) => "Gemini CLI session",
     }
 }
 
@@ -575,9 +579,9 @@ fn model_call(
         let p = place(line, by_item, lang);
         s.push_str(&pick(
             lang,
-            format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史，{items} 项，共 {chars} 字符；之后真实的上下文是它们加上新消息，这里仍完整显示更早的消息。"),
+            format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史（{items} 项，共 {chars} 字符）；从那里起，这里画出的上下文就是这段历史加上之后的新消息，更早的消息不再发送。"),
             format!(
-                " ⚠ Compaction at {p}: the file records the history that replaced the earlier messages, {items} items, {chars} chars; from there the real context was those plus the new messages (the earlier ones are still shown here in full)."
+                " ⚠ Compaction at {p}: the file records the history that replaced the earlier messages ({items} items, {chars} chars); from there the context drawn is exactly that history plus the messages after it, and the earlier ones are no longer sent."
             ),
         ));
     } else if let Some(line) = compacted {
@@ -657,6 +661,8 @@ pub struct Facts {
     pub system_chars: usize,
     pub tools_known: bool,
     pub compactions: usize,
+    /// Of which the file records what replaced the history (drawn exactly).
+    pub compactions_recorded: usize,
     /// The skipped lines by type (`unread`).
     pub unread: Vec<(String, Vec<usize>)>,
     pub by_item: bool,
@@ -790,15 +796,24 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
         "The file records no check by the host before a tool runs, so no validation step is shown."
             .into(),
     ]);
-    if f.compactions > 0 {
+    let guessed = f.compactions - f.compactions_recorded.min(f.compactions);
+    if f.compactions_recorded > 0 {
         out.push([
             format!(
-                "有 {} 次压缩（compacted）：之后的真实上下文比这里显示的短。",
-                f.compactions
+                "有 {} 次压缩（compacted）记录了替换后的历史：之后画出的上下文正是那段历史加上新消息。",
+                f.compactions_recorded
             ),
             format!(
-                "{} compaction(s): after each, the real context was shorter than shown here.",
-                f.compactions
+                "{} compaction(s) record the history that replaced the earlier messages: after each, the context drawn is exactly that history plus the new messages.",
+                f.compactions_recorded
+            ),
+        ]);
+    }
+    if guessed > 0 {
+        out.push([
+            format!("有 {guessed} 次压缩（compacted）：之后的真实上下文比这里显示的短。"),
+            format!(
+                "{guessed} compaction(s): after each, the real context was shorter than shown here."
             ),
         ]);
     }

@@ -22,6 +22,22 @@ descriptions, not from the Rust reader:
   or "Process exited with code N", metadata.exit_code, success false, or an
   exec_command_end event), Chat none (the format has no error flag);
 - a parallel group is a reply with two or more calls.
+
+mini-swe-agent (.traj.json, docs/usage/output_files.md and the v1 agent's
+parse_action): with tool calling, Chat messages (an error is a non-zero
+returncode, in extra.returncode or the observation's <returncode>); text-based,
+every assistant message is a reply, and it makes a call only if its text holds
+exactly one ```bash (or ```mswea_bash_command) block, or extra.actions holds
+one action; the user message right after such a reply is its result.
+
+Gemini CLI (chatRecordingTypes.ts / chatRecordingService.ts): each "gemini"
+message is a reply, its toolCalls the calls, a toolCall with a result is
+answered (an error: status error or cancelled, or a functionResponse with an
+error); in JSONL a record under a known id replaces the earlier one in place,
+$rewindTo drops that id and all after it, $set.messages replaces all. A
+checkpoint (a list of {role, parts}) is the API history: a model item is a
+reply, its functionCall parts the calls, functionResponse parts the results
+(by id, else the first open call of that name).
 """
 
 import json
@@ -118,6 +134,10 @@ def codex(path):
             if item.get("type") == "exec_command_end" and "exit_code" in item:
                 exits[item.get("call_id")] = item["exit_code"]
             continue
+        if kind == "compacted" and pending is not None:
+            # A compaction comes between two model calls: it ends a reply.
+            order.append(("reply", pending))
+            pending = None
         if "payload" in v and kind != "response_item":
             continue
         t = item.get("type") or ("message" if "role" in item else None)
@@ -219,6 +239,137 @@ def messages(items, anthropic):
     return c.out()
 
 
+RETURNCODE = re.compile(r"^\s*<returncode>(-?\d+)</returncode>")
+BLOCK = re.compile(r"```(?:bash|mswea_bash_command)\s*\n(.*?)\n```", re.S)
+
+
+def returncode(m):
+    extra = m.get("extra") or {}
+    if isinstance(extra.get("returncode"), int):
+        return extra["returncode"]
+    content = m.get("content")
+    if isinstance(content, str):
+        found = RETURNCODE.match(content)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def mini_swe_agent(path):
+    with open(path, encoding="utf-8") as f:
+        msgs = json.load(f)["messages"]
+    c = Count()
+    if any(m.get("tool_calls") or m.get("role") == "tool" for m in msgs):
+        for m in msgs:
+            if m.get("role") == "assistant":
+                c.reply([t.get("id") for t in m.get("tool_calls") or []])
+            elif m.get("role") == "tool":
+                code = returncode(m)
+                c.result(m.get("tool_call_id"), code is not None and code != 0)
+        return c.out()
+    waiting = None
+    for i, m in enumerate(msgs):
+        role = m.get("role")
+        if role == "assistant":
+            actions = (m.get("extra") or {}).get("actions")
+            if actions is None:
+                actions = BLOCK.findall(m.get("content") or "")
+            one = len(actions) == 1
+            waiting = "msg%d" % i if one else None
+            c.reply([waiting] if one else [])
+        elif role == "user" and waiting is not None:
+            code = returncode(m)
+            c.result(waiting, code is not None and code != 0)
+            waiting = None
+    return c.out()
+
+
+def gemini_records(path):
+    """The message records of a session, every update and rewind applied."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, list):
+        return whole, True
+    if isinstance(whole, dict):
+        return list(whole.get("messages") or []), False
+    order = []  # [id, record] pairs; a rewind removes from the list
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        r = json.loads(raw)
+        if "$rewindTo" in r:
+            ids = [k for k, _ in order]
+            cut = ids.index(r["$rewindTo"]) if r["$rewindTo"] in ids else 0
+            del order[cut:]
+        elif "$set" in r:
+            if isinstance(r["$set"].get("messages"), list):
+                order = [[m.get("id"), m] for m in r["$set"]["messages"]]
+        elif "type" in r and "id" in r:
+            for pair in order:
+                if pair[0] == r["id"]:
+                    pair[1] = r
+                    break
+            else:
+                order.append([r["id"], r])
+        elif "messages" in r:
+            order = [[m.get("id"), m] for m in r["messages"]]
+    return [m for _, m in order], False
+
+
+def gemini_failed(result):
+    parts = result if isinstance(result, list) else [result]
+    return any(
+        isinstance(p, dict) and (p.get("functionResponse") or {}).get("response", {}).get("error") not in (None, "")
+        for p in parts
+    )
+
+
+def gemini_cli(path):
+    records, checkpoint = gemini_records(path)
+    c = Count()
+    if checkpoint:
+        calls = []  # (name, id) of the latest model turn, still open
+        n = 0
+        for item in records:
+            parts = item.get("parts") or []
+            if item.get("role") == "model":
+                calls = []
+                ids = []
+                for p in parts:
+                    if "functionCall" in p:
+                        n += 1
+                        cid = p["functionCall"].get("id") or "rebuilt-%d" % n
+                        calls.append((p["functionCall"].get("name"), cid))
+                        ids.append(cid)
+                c.reply(ids)
+                continue
+            for p in parts:
+                if "functionResponse" in p:
+                    fr = p["functionResponse"]
+                    cid = fr.get("id")
+                    if cid is None:
+                        match = [k for k, (name, _) in enumerate(calls) if name == fr.get("name")]
+                        cid = calls.pop(match[0])[1] if match else ""
+                    else:
+                        calls = [x for x in calls if x[1] != cid]
+                    c.result(cid, gemini_failed(p))
+        return c.out()
+    for m in records:
+        if m.get("type") != "gemini":
+            continue
+        tool_calls = m.get("toolCalls") or []
+        c.reply([t.get("id") for t in tool_calls])
+        for t in tool_calls:
+            if t.get("result") is not None:
+                failed = t.get("status") in ("error", "cancelled") or gemini_failed(t["result"])
+                c.result(t.get("id"), failed)
+    return c.out()
+
+
 def main():
     path = sys.argv[1]
     fmt = sys.argv[2] if len(sys.argv) > 2 else None
@@ -234,6 +385,10 @@ def main():
         out = codex(path)
     elif fmt == "claude-code":
         out = claude_code(path)
+    elif fmt == "mini-swe-agent":
+        out = mini_swe_agent(path)
+    elif fmt == "gemini-cli":
+        out = gemini_cli(path)
     else:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)

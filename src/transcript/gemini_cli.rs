@@ -1,0 +1,449 @@
+//! Gemini CLI sessions, in the shapes google-gemini/gemini-cli writes them
+//! (`packages/core/src/services/chatRecordingTypes.ts` and
+//! `chatRecordingService.ts`):
+//!
+//! - a session record, `~/.gemini/tmp/<project>/chats/session-*.json`: one
+//!   `ConversationRecord` `{sessionId, projectHash, startTime, lastUpdated,
+//!   messages}`;
+//! - the same as JSON lines (`session-*.jsonl`, the newer writer): a first
+//!   line of metadata, then one message record per line, `{"$set": {…}}`
+//!   lines that update the metadata (with `messages`: replace them all) and
+//!   `{"$rewindTo": id}` lines that drop that message and all after it. A
+//!   message written again under its id replaces the earlier copy where it
+//!   stood (a reply is rewritten once its tool calls finish).
+//! - a checkpoint (`/chat save`, `checkpoint-<tag>.json`): the API history
+//!   itself, a list of `Content` `{role: "user" | "model", parts}` with
+//!   `text`, `functionCall` and `functionResponse` parts.
+//!
+//! In a session record a `gemini` message holds the reply's text, its
+//! `thoughts`, its `tokens` and its `toolCalls`, each with the `result` the
+//! CLI sent back (`functionResponse` parts) and a `status`; `user` messages
+//! are the user's; `info`, `error` and `warning` messages are the CLI's own
+//! lines on screen, never sent to the model (listed as not drawn).
+//!
+//! The Gemini API is not one of the providers drawn: the context is drawn
+//! in Chat's shape, which a note says on screen.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::at_line;
+use super::builder::{Builder, CallSpec, Msg, args_of};
+use super::jsonl::Lines;
+use crate::load::ScenarioError;
+
+/// A session record's top level (or the first line of a JSONL session).
+pub fn is_session(o: &serde_json::Map<String, Value>) -> bool {
+    o.contains_key("sessionId") && o.contains_key("projectHash")
+}
+
+/// A checkpoint's list: Gemini `Content` items (`role` and `parts`).
+pub fn is_checkpoint(items: &[Value]) -> bool {
+    !items.is_empty()
+        && items.iter().all(|i| {
+            i.get("parts").is_some_and(Value::is_array)
+                && matches!(
+                    i.get("role").and_then(Value::as_str),
+                    Some("user" | "model")
+                )
+        })
+}
+
+/// Messages by id, in the order the session holds them once every update
+/// and rewind is applied.
+#[derive(Default)]
+struct Session {
+    order: Vec<Option<(usize, Value)>>,
+    at: HashMap<String, usize>,
+    /// Message records that a later one replaced or a rewind removed.
+    replaced: usize,
+    rewound: usize,
+}
+
+impl Session {
+    fn message(&mut self, line: usize, v: Value) {
+        let id = v.get("id").and_then(Value::as_str).map(str::to_string);
+        match id.as_ref().and_then(|id| self.at.get(id)) {
+            Some(&i) => {
+                self.order[i] = Some((line, v));
+                self.replaced += 1;
+            }
+            None => {
+                if let Some(id) = id {
+                    self.at.insert(id, self.order.len());
+                }
+                self.order.push(Some((line, v)));
+            }
+        }
+    }
+
+    /// `$rewindTo`: that message and every one after it are gone; an id
+    /// not held clears all (as the CLI's loader does).
+    fn rewind(&mut self, id: &str) {
+        let from = self.at.get(id).copied().unwrap_or(0);
+        for slot in &mut self.order[from..] {
+            if slot.take().is_some() {
+                self.rewound += 1;
+            }
+        }
+        self.at.retain(|_, i| *i < from);
+    }
+
+    fn replace_all(&mut self, line: usize, messages: &[Value]) {
+        self.rewind("");
+        for m in messages {
+            self.message(line, m.clone());
+        }
+    }
+}
+
+/// A session record held in one JSON document.
+pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+    if let Value::Array(items) = value {
+        return checkpoint(items, b);
+    }
+    let messages = value
+        .get("messages")
+        .and_then(Value::as_array)
+        .ok_or_else(|| at_line(path, 1, "expected \"messages\", a list of message records"))?;
+    let mut session = Session::default();
+    for (i, m) in messages.iter().enumerate() {
+        session.message(i + 1, m.clone());
+    }
+    finish(path, session, b)
+}
+
+/// A session as JSON lines.
+pub fn read(
+    path: &str,
+    first: (usize, Value),
+    lines: &mut Lines,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let mut session = Session::default();
+    let mut next = Some(first);
+    while let Some((line, v)) = next {
+        if let Some(id) = v.get("$rewindTo").and_then(Value::as_str) {
+            session.rewind(id);
+        } else if let Some(set) = v.get("$set") {
+            if let Some(messages) = set.get("messages").and_then(Value::as_array) {
+                session.replace_all(line, messages);
+            } else {
+                b.skip("$set", line);
+            }
+        } else if v.get("type").is_some() && v.get("id").is_some() {
+            session.message(line, v);
+        } else if is_session(v.as_object().map_or(&Default::default(), |o| o)) {
+            // The metadata line (a whole legacy record on one line holds
+            // its messages too).
+            if let Some(messages) = v.get("messages").and_then(Value::as_array) {
+                for m in messages {
+                    session.message(line, m.clone());
+                }
+            }
+        } else {
+            b.skip("line without a message", line);
+        }
+        next = lines.next_value()?;
+    }
+    finish(path, session, b)
+}
+
+fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioError> {
+    let Session {
+        order,
+        replaced,
+        rewound,
+        ..
+    } = session;
+    for (line, m) in order.into_iter().flatten() {
+        record(path, line, &m, b)?;
+    }
+    if rewound > 0 {
+        b.note([
+            format!("会话被回退（$rewindTo）过：{rewound} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。"),
+            format!("the session was rewound ($rewindTo): {rewound} message record{} no longer in it are not shown, as Gemini CLI leaves them out when it resumes the session", if rewound == 1 { "" } else { "s" }),
+        ]);
+    }
+    if replaced > 0 {
+        b.note([
+            format!("{replaced} 条消息记录被同 id 的后写记录替换（例如工具调用完成后重写的回复）：显示的是最后写入的那份。"),
+            format!("{replaced} message record{} rewritten under the same id (a reply written again once its tool calls finished): the last copy is shown", if replaced == 1 { " was" } else { "s were" }),
+        ]);
+    }
+    b.note(drawn_as_chat());
+    Ok(())
+}
+
+fn drawn_as_chat() -> [String; 2] {
+    [
+        "Gemini CLI 向 Gemini API 发送 generateContent 请求（contents 里的 functionCall / functionResponse 部件），不是这里画出的三种接口之一：上下文按 OpenAI Chat 的形状重建画出，请求体不是 Gemini 实际发送的样子。".into(),
+        "Gemini CLI sends the Gemini API generateContent requests (functionCall / functionResponse parts in contents), not one of the three APIs drawn here: the context is rebuilt in OpenAI Chat's shape, not as the body Gemini CLI sent.".into(),
+    ]
+}
+
+/// One message record of a session.
+fn record(path: &str, line: usize, m: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+    let kind = m.get("type").and_then(Value::as_str).ok_or_else(|| {
+        at_line(
+            path,
+            line,
+            "expected a message record with a \"type\" (user, gemini, info, error or warning)",
+        )
+    })?;
+    let content = m.get("content").map(parts_text).unwrap_or_default();
+    match kind {
+        "user" => b.push(Msg::User {
+            text: content,
+            line,
+        }),
+        "gemini" => {
+            for t in m
+                .get("thoughts")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
+                let summary = [s("subject"), s("description")]
+                    .into_iter()
+                    .filter(|p| !p.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(": ");
+                b.push(Msg::Reasoning {
+                    summary,
+                    encrypted: 0,
+                    line,
+                });
+            }
+            let tokens = |k: &str| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64);
+            let tool_calls = m.get("toolCalls").and_then(Value::as_array);
+            let calls: Vec<CallSpec> = tool_calls
+                .into_iter()
+                .flatten()
+                .map(|c| CallSpec {
+                    id: c
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    name: c
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    args: args_of(c.get("args").unwrap_or(&Value::Null)),
+                })
+                .collect();
+            b.push(Msg::Assistant {
+                text: content,
+                calls,
+                tokens_out: tokens("output"),
+                line,
+            });
+            if m.get("tokens").is_some_and(Value::is_object) {
+                b.tokens(tokens("input"), tokens("output"));
+            }
+            // The results the CLI sent back, in the order of the calls.
+            for c in tool_calls.into_iter().flatten() {
+                let Some(result) = c.get("result").filter(|r| !r.is_null()) else {
+                    continue;
+                };
+                let status = c.get("status").and_then(Value::as_str);
+                let (text, failed) = response_text(result);
+                b.push(Msg::Tool {
+                    call_id: c
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    text,
+                    is_error: failed || matches!(status, Some("error" | "cancelled")),
+                    line,
+                });
+            }
+        }
+        other => b.skip(&format!("message type {other:?}"), line),
+    }
+    Ok(())
+}
+
+/// The text of a `PartListUnion`: a string, a part, or a list of them.
+fn parts_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+            .map(parts_text)
+            .collect::<Vec<_>>()
+            .join(""),
+        Value::Object(_) => v
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A tool's result as sent back: the `functionResponse` parts' `response`
+/// (its `output`, or its `error`: then it failed), other parts' text.
+fn response_text(v: &Value) -> (String, bool) {
+    let mut failed = false;
+    let mut out = Vec::new();
+    let parts: Vec<&Value> = match v {
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    };
+    for p in parts {
+        if let Some(r) = p.pointer("/functionResponse/response") {
+            if let Some(e) = r.get("error").filter(|e| !e.is_null()) {
+                failed = true;
+                out.push(e.as_str().map_or_else(|| e.to_string(), str::to_string));
+            } else if let Some(o) = r.get("output") {
+                out.push(o.as_str().map_or_else(|| o.to_string(), str::to_string));
+            } else {
+                out.push(r.to_string());
+            }
+        } else {
+            out.push(parts_text(p));
+        }
+    }
+    (out.join("\n"), failed)
+}
+
+/// A checkpoint: the API's own history. Results answer calls by
+/// `functionResponse.id` where the parts carry one; where they do not
+/// (the Gemini API does not require ids), a response answers the call of
+/// the model turn before it with its name, in order, and both get a name
+/// of ours, said in a note.
+fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
+    // Calls of the latest model turn still without a response: (name, id).
+    let mut open: Vec<(String, String)> = Vec::new();
+    let mut rebuilt = 0;
+    for (i, item) in items.iter().enumerate() {
+        let at = i + 1;
+        let parts = item
+            .get("parts")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let role = item.get("role").and_then(Value::as_str);
+        if role == Some("model") {
+            let mut text = String::new();
+            let mut calls = Vec::new();
+            open.clear();
+            for (j, p) in parts.iter().enumerate() {
+                if let Some(f) = p.get("functionCall") {
+                    let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+                    let id = match f.get("id").and_then(Value::as_str) {
+                        Some(id) => id.to_string(),
+                        None => {
+                            rebuilt += 1;
+                            format!("contents[{i}].parts[{j}]")
+                        }
+                    };
+                    open.push((name.to_string(), id.clone()));
+                    calls.push(CallSpec {
+                        id,
+                        name: name.to_string(),
+                        args: args_of(f.get("args").unwrap_or(&Value::Null)),
+                    });
+                } else if p.get("thought").and_then(Value::as_bool) == Some(true) {
+                    b.push(Msg::Reasoning {
+                        summary: parts_text(p),
+                        encrypted: 0,
+                        line: at,
+                    });
+                } else {
+                    text.push_str(&parts_text(p));
+                }
+            }
+            b.push(Msg::Assistant {
+                text,
+                calls,
+                tokens_out: None,
+                line: at,
+            });
+            continue;
+        }
+        let mut text = String::new();
+        for p in parts {
+            if let Some(f) = p.get("functionResponse") {
+                let name = f.get("name").and_then(Value::as_str).unwrap_or("");
+                let id = match f.get("id").and_then(Value::as_str) {
+                    Some(id) => {
+                        open.retain(|(_, open_id)| open_id != id);
+                        id.to_string()
+                    }
+                    None => match open.iter().position(|(n, _)| n == name) {
+                        Some(k) => open.remove(k).1,
+                        None => String::new(),
+                    },
+                };
+                let (result, failed) = response_text(p);
+                b.push(Msg::Tool {
+                    call_id: id,
+                    text: result,
+                    is_error: failed,
+                    line: at,
+                });
+            } else {
+                text.push_str(&parts_text(p));
+            }
+        }
+        if !text.is_empty() || !parts.iter().any(|p| p.get("functionResponse").is_some()) {
+            b.push(Msg::User { text, line: at });
+        }
+    }
+    if rebuilt > 0 {
+        b.note([
+            format!("检查点里有 {rebuilt} 个 functionCall 没有 id：每个 functionResponse 按名字、按顺序对应上一轮模型回复里的调用（Gemini API 的规则）；这些调用的 id（contents[i].parts[j]，即它在文件中的位置）是本程序起的名字，不是文件里的。"),
+            format!("{rebuilt} functionCall part{} of the checkpoint carry no id: each functionResponse answers the call of the model turn before it with its name, in order (the Gemini API's rule); the ids drawn for them (contents[i].parts[j], their place in the file) are this program's names, not the file's", if rebuilt == 1 { "" } else { "s" }),
+        ]);
+    }
+    b.note(drawn_as_chat());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_rewind_drops_the_message_and_all_after_it_and_a_rewrite_keeps_its_place() {
+        let mut s = Session::default();
+        for (i, id) in ["a", "b", "c"].iter().enumerate() {
+            s.message(i + 1, json!({"id": id, "type": "user", "content": *id}));
+        }
+        s.message(4, json!({"id": "a", "type": "user", "content": "a2"}));
+        s.rewind("b");
+        let kept: Vec<String> = s
+            .order
+            .iter()
+            .flatten()
+            .map(|(line, v)| format!("{line}:{}", v["content"].as_str().unwrap()))
+            .collect();
+        assert_eq!(kept, ["4:a2"]);
+        assert_eq!((s.replaced, s.rewound), (1, 2));
+        // A message written after the rewind under a dropped id is new.
+        s.message(5, json!({"id": "b", "type": "user", "content": "b2"}));
+        assert_eq!(s.order.iter().flatten().count(), 2);
+    }
+
+    #[test]
+    fn a_function_response_says_its_output_or_its_error() {
+        let ok = json!([{"functionResponse": {"id": "x", "name": "ls", "response": {"output": "a\nb"}}}]);
+        assert_eq!(response_text(&ok), ("a\nb".into(), false));
+        let bad = json!([{"functionResponse": {"name": "ls", "response": {"error": "denied"}}}]);
+        assert_eq!(response_text(&bad), ("denied".into(), true));
+        assert_eq!(
+            parts_text(&json!([{"text": "a"}, {"text": "b", "thought": true}])),
+            "a"
+        );
+    }
+}
