@@ -188,11 +188,33 @@ pub fn open_with(
         }
         Some(b'[') => read_document(path, reader, forced, &mut builder)?,
         Some(b'{') => read_lines(path, reader, forced, &mut builder)?,
-        Some(_) => {
+        Some(first) => {
+            let holds = match first {
+                b'"' => "a JSON string".to_string(),
+                b'-' | b'0'..=b'9' => "a JSON number".to_string(),
+                _ => {
+                    let start = reader.fill_buf().unwrap_or_default();
+                    let word = |w: &[u8]| {
+                        start.strip_prefix(w).is_some_and(|after| {
+                            after.first().is_none_or(|b| !b.is_ascii_alphanumeric())
+                        })
+                    };
+                    if word(b"null") {
+                        "JSON null".to_string()
+                    } else if word(b"true") || word(b"false") {
+                        "a JSON boolean".to_string()
+                    } else {
+                        "text that is not JSON".to_string()
+                    }
+                }
+            };
             return Err(at_line(
                 path,
                 1,
-                "not JSON; expected a transcript: a JSON document or JSON lines",
+                format!(
+                    "the file holds {holds}; expected a transcript: a JSON document [ ... ] \
+                     or JSON lines {{ ... }}"
+                ),
             ));
         }
     };
