@@ -43,6 +43,8 @@ impl Side {
 pub struct Comparison {
     /// Shared, like the app's own run: frames clone the app.
     pub other: Arc<Loaded>,
+    /// The other run's timelines, made once (`App::timeline`).
+    pub other_timelines: Arc<crate::app::Timelines>,
     /// The two runs are on screen (else only offered, from `a`).
     pub shown: bool,
     /// The side whose explanation is shown and whose lanes scroll.
@@ -59,6 +61,7 @@ impl Comparison {
         let first_difference =
             Lang::ALL.map(|lang| first_difference(main.trace(lang), other.trace(lang)));
         Comparison {
+            other_timelines: Arc::new(crate::app::Timelines::of(&other)),
             other,
             shown,
             focus: Side::Main,
