@@ -23,7 +23,12 @@ pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
-        Some(file) => crate::transcript::load(file, cli.transcript_format, cli.redact),
+        Some(file) => crate::transcript::load_showing(
+            file,
+            cli.transcript_format,
+            cli.redact,
+            Some(cli.lang.into()),
+        ),
         None => load::load_as(name, cli.provider),
     };
     let loaded = match loaded {

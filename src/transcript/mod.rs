@@ -20,6 +20,7 @@ mod claude_code;
 mod codex;
 mod jsonl;
 mod otel;
+mod progress;
 pub(crate) mod redact;
 mod responses;
 pub mod summary;
@@ -33,6 +34,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
+use crate::scenario::Lang;
 
 pub use builder::Builder;
 pub use summary::{Summary, summary};
@@ -150,6 +152,17 @@ pub fn open_with(
     forced: Option<Format>,
     redact: bool,
 ) -> Result<Opened, ScenarioError> {
+    open_showing(path, forced, redact, None)
+}
+
+/// `open_with`, saying on stderr in `progress`'s language how far a big
+/// file has been read (when stderr is a terminal).
+fn open_showing(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+    progress: Option<Lang>,
+) -> Result<Opened, ScenarioError> {
     let (path, run) = split_run(path);
     let path = path.as_str();
     let meta = std::fs::metadata(path).map_err(|e| {
@@ -171,6 +184,8 @@ pub fn open_with(
     }
     let file = File::open(path)
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
+    let _progress =
+        progress.and_then(|lang| progress::Progress::start(&file, meta.len(), path, lang));
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let first = first_byte(&mut reader)
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
@@ -244,7 +259,18 @@ fn split_run(path: &str) -> (String, Option<usize>) {
 
 /// Open a transcript for a command: warnings go to stderr, one line each.
 pub fn load(path: &str, forced: Option<Format>, redact: bool) -> Result<Loaded, ScenarioError> {
-    let opened = open_with(path, forced, redact)?;
+    load_showing(path, forced, redact, None)
+}
+
+/// `load`, with a progress line on stderr in `lang` while a big file is
+/// read (the simulator, before it takes the terminal over).
+pub fn load_showing(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+    progress: Option<Lang>,
+) -> Result<Loaded, ScenarioError> {
+    let opened = open_showing(path, forced, redact, progress)?;
     for warning in &opened.warnings {
         eprintln!("{warning}");
     }
