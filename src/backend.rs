@@ -148,6 +148,35 @@ impl<W: Write> LeanBackend<W> {
         }
     }
 
+    /// Erase `blanks` (cells in a row from (x, y), where the cursor is)
+    /// with ECH, in their background; the cursor stays.
+    fn erase(&mut self, x: u16, y: u16, blanks: &[(u16, u16, &Cell)]) {
+        let pen = Pen {
+            fg: self.pen.map_or(Color::Reset, |p| p.fg),
+            bg: blanks[0].2.bg,
+            modifier: self.pen.map_or(Modifier::empty(), |p| p.modifier)
+                & !(Modifier::REVERSED
+                    | Modifier::UNDERLINED
+                    | Modifier::CROSSED_OUT
+                    | Modifier::SLOW_BLINK
+                    | Modifier::RAPID_BLINK),
+        };
+        if self.pen != Some(pen) {
+            sgr(&mut self.out, self.pen, pen);
+            self.pen = Some(pen);
+        }
+        self.out
+            .extend_from_slice(format!("\x1b[{}X", blanks.len()).as_bytes());
+        self.cursor = Some(Position { x, y });
+        // What the terminal shows there is a blank in this background, not
+        // necessarily in the cells' other looks: not known for rewriting.
+        for k in 0..blanks.len() as u16 {
+            if let Some(i) = self.shadow_index(x + k, y) {
+                self.shadow[i] = None;
+            }
+        }
+    }
+
     /// Bring the cursor to (x, y) with the fewest bytes.
     fn go(&mut self, x: u16, y: u16) {
         if self.cursor == Some(Position { x, y }) {
@@ -190,6 +219,39 @@ impl<W: Write> LeanBackend<W> {
         }
         Some(bytes)
     }
+}
+
+/// How many cells at the start of `cells` are worth erasing with ECH
+/// (`ESC [ n X`) rather than writing as spaces: blanks side by side on one
+/// row in one look that shows nothing but its background (erased cells
+/// take the background only), more than the sequence and the move after
+/// it cost. 0 when none.
+fn blank_run(cells: &[(u16, u16, &Cell)]) -> usize {
+    let Some(&(x0, y0, first)) = cells.first() else {
+        return 0;
+    };
+    let shows_on_blank = Modifier::REVERSED
+        | Modifier::UNDERLINED
+        | Modifier::CROSSED_OUT
+        | Modifier::SLOW_BLINK
+        | Modifier::RAPID_BLINK;
+    if first.symbol() != " " || first.modifier.intersects(shows_on_blank) {
+        return 0;
+    }
+    let n = cells
+        .iter()
+        .enumerate()
+        .take_while(|(k, (x, y, c))| {
+            *y == y0
+                && usize::from(*x) == usize::from(x0) + k
+                && c.symbol() == " "
+                && c.bg == first.bg
+                && !c.modifier.intersects(shows_on_blank)
+        })
+        .count();
+    // `ESC[nX` then `ESC[nC` past them, against n spaces.
+    let cost = 2 * (3 + n.to_string().len());
+    if n > cost { n } else { 0 }
 }
 
 /// Where the cursor is after `symbol` was written at (x, y): unknown when
@@ -371,9 +433,19 @@ impl<W: Write> Backend for LeanBackend<W> {
             self.reset_shadow(None);
             self.cursor = None;
         }
-        for (x, y, cell) in content {
+        let cells: Vec<(u16, u16, &Cell)> = content.collect();
+        let mut i = 0;
+        while i < cells.len() {
+            let (x, y, cell) = cells[i];
             self.go(x, y);
-            self.put(x, y, cell);
+            let blanks = blank_run(&cells[i..]);
+            if blanks > 0 {
+                self.erase(x, y, &cells[i..i + blanks]);
+                i += blanks;
+            } else {
+                self.put(x, y, cell);
+                i += 1;
+            }
         }
         // The terminal's look is left as found, for whatever writes next.
         if self.pen.is_some_and(|p| p != Pen::DEFAULT) {
