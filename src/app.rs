@@ -1,7 +1,7 @@
 //! The app state and its one `update` function. No terminal, no clock here:
 //! the event loop turns keys and timer ticks into `Action`s.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use crate::compare::Comparison;
 use crate::keymap::Mode;
@@ -10,7 +10,7 @@ use crate::picker::Picker;
 use crate::quiz::{self, Quiz};
 use crate::scenario::Lang;
 use crate::theme::Theme;
-use crate::trace::Trace;
+use crate::trace::{Timeline, Trace};
 use crate::view::Limits;
 
 pub const DWELL_DEFAULT_MS: u32 = 2000;
@@ -130,6 +130,8 @@ pub struct App {
     /// Shared, not copied: `frames::at_step` clones the app for every frame
     /// it exports, and a long trace is megabytes.
     pub loaded: Arc<Loaded>,
+    /// The open run's timelines, made when it was opened (`timeline`).
+    pub timelines: Arc<Timelines>,
     pub lang: Lang,
     pub theme: Theme,
     /// 0-based index of the current step.
@@ -167,10 +169,28 @@ pub struct App {
     pub search: crate::find::Search,
 }
 
+/// A run's `Timeline` in each language, and the run they index.
+#[derive(Debug, Default)]
+pub struct Timelines {
+    of: Weak<Loaded>,
+    by_lang: [Timeline; Lang::COUNT],
+}
+
+impl Timelines {
+    pub fn of(loaded: &Arc<Loaded>) -> Timelines {
+        Timelines {
+            of: Arc::downgrade(loaded),
+            by_lang: Lang::ALL.map(|lang| Timeline::of(loaded.trace(lang))),
+        }
+    }
+}
+
 impl App {
     pub fn new(loaded: Loaded, lang: Lang, theme: Theme) -> Self {
+        let loaded = Arc::new(loaded);
         App {
-            loaded: Arc::new(loaded),
+            timelines: Arc::new(Timelines::of(&loaded)),
+            loaded,
             lang,
             theme,
             step: 0,
@@ -207,6 +227,7 @@ impl App {
     /// focus, playing, the overlay) starts afresh; language, theme and
     /// dwell time are the user's and stay.
     fn open_lesson(&mut self, loaded: Arc<Loaded>) {
+        self.timelines = Arc::new(Timelines::of(&loaded));
         self.loaded = loaded;
         self.step = 0;
         self.playing = false;
@@ -293,6 +314,15 @@ impl App {
             .comparing()
             .map_or(0, |c| c.other.trace(self.lang).len());
         self.trace().len().max(other)
+    }
+
+    /// The Tool lane's index of the run on screen: the one made when it
+    /// was opened, or (for a run swapped in without one) made now.
+    pub fn timeline(&self) -> std::borrow::Cow<'_, Timeline> {
+        match Weak::ptr_eq(&self.timelines.of, &Arc::downgrade(&self.loaded)) {
+            true => std::borrow::Cow::Borrowed(&self.timelines.by_lang[self.lang.index()]),
+            false => std::borrow::Cow::Owned(Timeline::of(self.trace())),
+        }
     }
 
     pub fn trace(&self) -> &Trace {

@@ -43,6 +43,8 @@ impl Side {
 pub struct Comparison {
     /// Shared, like the app's own run: frames clone the app.
     pub other: Arc<Loaded>,
+    /// The other run's timelines, made once (`App::timeline`).
+    pub other_timelines: Arc<crate::app::Timelines>,
     /// The two runs are on screen (else only offered, from `a`).
     pub shown: bool,
     /// The other run is the main one's `twin` (a shipped lesson by that
@@ -64,6 +66,7 @@ impl Comparison {
         let twin =
             main.lesson.as_ref().and_then(|l| l.twin.as_deref()) == Some(other.card.name.as_str());
         Comparison {
+            other_timelines: Arc::new(crate::app::Timelines::of(&other)),
             other,
             shown,
             twin,

@@ -618,6 +618,9 @@ catalogue! {
     PICKER_CANNOT_OPEN = ["✗ 无法打开", "✗ cannot open"];
     PICKER_NO_LESSONS = ["没有可选的课程。", "No lessons to choose from."];
     PICKER_TRANSCRIPT = ["真实运行的记录", "transcript of a real run"];
+    /// On stderr while a big transcript is read, before the screen is drawn.
+    LOADING_TRANSCRIPT = ["正在读取 {file}：{read} / {total} MB（{percent}%）", "reading {file}: {read} / {total} MB ({percent}%)"];
+    LOADING_BUILDING = ["正在读取 {file}：{total} MB 已读完，正在整理步骤……", "reading {file}: all {total} MB read, putting the steps together…"];
     PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
     // Two runs side by side (`--compare`, `c`).
     COMPARE_HEADING = ["两次运行并排，同步前进", "Two runs side by side, stepped together"];

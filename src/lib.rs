@@ -2,6 +2,7 @@
 //! really runs. Data flows one way: scenario → engine → trace → app → view.
 
 pub mod app;
+pub mod backend;
 pub mod batch;
 pub mod cli;
 pub mod compare;

@@ -38,6 +38,7 @@ pub fn write_with_quiz(
         writeln!(out, "{line}")?;
     }
     writeln!(out)?;
+    let timeline = crate::trace::Timeline::of(trace);
     for index in 0..trace.len() {
         let step = &trace.steps[index];
         let question = quiz.and_then(|loaded| crate::quiz::asked(loaded, trace, index));
@@ -113,9 +114,9 @@ pub fn write_with_quiz(
             writeln!(
                 out,
                 "{}",
-                crate::view::lanes::environment_text(trace, index, usize::MAX, lang)
+                crate::view::lanes::environment_text(trace, &timeline, index, usize::MAX, lang)
             )?;
-            writeln!(out, "{}", disk_text(trace, index))?;
+            writeln!(out, "{}", disk_text(trace, &timeline, index))?;
         }
         writeln!(out)?;
     }
@@ -175,12 +176,12 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
 }
 
 /// The files on disk at `step` (the model never sees them directly).
-fn disk_text(trace: &Trace, step: usize) -> String {
+fn disk_text(trace: &Trace, timeline: &crate::trace::Timeline, step: usize) -> String {
     let lang = trace.lang;
     let files: Vec<&str> = trace
         .files
         .iter()
-        .filter(|f| trace.file_exists_at(f, step))
+        .filter(|f| timeline.created_at(f).is_none_or(|created| created <= step))
         .map(|f| f.as_str())
         .collect();
     let list = if files.is_empty() {

@@ -942,6 +942,104 @@ impl Trace {
     }
 }
 
+/// What the Tool lane asks of every frame, indexed once per run: each
+/// file's changes, and when each call ran. Asked by step in log time, so a
+/// frame at the end of 10,000 calls costs what one at step 5 does
+/// (`file_state_at`, `file_exists_at` and `calls_at` scan the run).
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    /// Per file: its events' steps and changes in step order, and for each
+    /// the index of the latest write at or before it.
+    files: std::collections::HashMap<String, FileTimeline>,
+    /// Calls that started and finished, by start step: (started,
+    /// finished, call).
+    runs: Vec<(usize, usize, usize)>,
+    /// The longest of those runs, in steps.
+    longest: usize,
+    /// Calls that started and never finished: (started, call).
+    unfinished: Vec<(usize, usize)>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct FileTimeline {
+    events: Vec<(usize, FileChange)>,
+    last_write: Vec<Option<usize>>,
+}
+
+impl Timeline {
+    pub fn of(trace: &Trace) -> Timeline {
+        let mut files: std::collections::HashMap<String, FileTimeline> = Default::default();
+        for e in &trace.file_events {
+            let f = files.entry(e.path.clone()).or_default();
+            let write = match e.change {
+                FileChange::Written { .. } => Some(f.events.len()),
+                FileChange::Read => f.last_write.last().copied().flatten(),
+            };
+            f.events.push((e.step, e.change.clone()));
+            f.last_write.push(write);
+        }
+        let (mut runs, mut unfinished) = (Vec::new(), Vec::new());
+        for (i, c) in trace.calls.iter().enumerate() {
+            match (c.started, c.finished) {
+                (Some(start), Some(end)) => runs.push((start, end, i)),
+                (Some(start), None) => unfinished.push((start, i)),
+                (None, _) => {}
+            }
+        }
+        runs.sort_unstable();
+        unfinished.sort_unstable();
+        let longest = runs
+            .iter()
+            .map(|r| r.1.saturating_sub(r.0))
+            .max()
+            .unwrap_or(0);
+        Timeline {
+            files,
+            runs,
+            longest,
+            unfinished,
+        }
+    }
+
+    /// `Trace::file_state_at`.
+    pub fn state_at(&self, path: &str, step: usize) -> Option<&FileChange> {
+        let f = self.files.get(path)?;
+        let n = f.events.partition_point(|(s, _)| *s <= step);
+        let latest = n.checked_sub(1)?;
+        let at = f.last_write[latest].unwrap_or(latest);
+        Some(&f.events[at].1)
+    }
+
+    /// `Trace::created_at`.
+    pub fn created_at(&self, path: &str) -> Option<usize> {
+        let (step, change) = self.files.get(path)?.events.first()?;
+        (*change == FileChange::Written { version: 1 }).then_some(*step)
+    }
+
+    /// The calls running at `step` (started, not finished), in proposal
+    /// order.
+    pub fn running_at<'t>(&self, trace: &'t Trace, step: usize) -> Vec<&'t ToolCall> {
+        // A call that finished ran at most `longest` steps: only those that
+        // started that recently can still be running.
+        let started = self.runs.partition_point(|r| r.0 <= step);
+        let recent = step.saturating_sub(self.longest);
+        let first = self.runs[..started].partition_point(|r| r.0 < recent);
+        let unfinished = self.unfinished.partition_point(|r| r.0 <= step);
+        let mut running: Vec<usize> = self.runs[first..started]
+            .iter()
+            .filter(|r| r.1 > step)
+            .map(|r| r.2)
+            .chain(self.unfinished[..unfinished].iter().map(|r| r.1))
+            .collect();
+        running.sort_unstable();
+        running
+            .into_iter()
+            .map(|i| &trace.calls[i])
+            .filter(|c| c.status_at(step) == Some(CallStatus::Running))
+            .collect()
+    }
+}
+
 impl StepKind {
     /// The call ids a step names, in the order its words name them.
     pub fn call_ids(&self) -> Vec<&CallId> {
@@ -956,6 +1054,58 @@ impl StepKind {
             | StepKind::Replays { call, .. }
             | StepKind::UserDecides { call, .. } => vec![call],
             _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The timeline answers as the scans over the whole run do, at every
+    /// step of every shipped lesson and of the recorded transcripts.
+    #[test]
+    fn a_timeline_says_what_scanning_the_run_says() {
+        let mut traces = Vec::new();
+        for (name, _) in crate::load::CATALOG {
+            traces.extend(crate::load::load(name).unwrap().traces);
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");
+        for file in std::fs::read_dir(dir).unwrap() {
+            let path = file.unwrap().path();
+            let name = path.to_string_lossy().into_owned();
+            if path.is_file()
+                && !name.ends_with(".expect.json")
+                && let Ok(loaded) = crate::transcript::load(&name, None, false)
+            {
+                traces.extend(loaded.traces);
+            }
+        }
+        assert!(traces.len() > 40, "{}", traces.len());
+        for trace in &traces {
+            let timeline = Timeline::of(trace);
+            for step in 0..trace.len() + 2 {
+                for path in &trace.files {
+                    assert_eq!(
+                        timeline.state_at(path, step),
+                        trace.file_state_at(path, step),
+                        "{} {path} at {step}",
+                        trace.scenario
+                    );
+                    assert_eq!(timeline.created_at(path), trace.created_at(path));
+                }
+                let scanned: Vec<&ToolCall> = trace
+                    .calls_at(step)
+                    .iter()
+                    .filter(|c| c.status_at(step) == Some(CallStatus::Running))
+                    .collect();
+                assert_eq!(
+                    timeline.running_at(trace, step),
+                    scanned,
+                    "{}",
+                    trace.scenario
+                );
+            }
         }
     }
 }

@@ -6,10 +6,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::app::{self, Action, App};
+use crate::backend::LeanBackend;
 use crate::cli::{Cli, ThemeArg};
 use crate::keymap;
 use crate::load::{self, DEFAULT_SCENARIO};
@@ -23,7 +23,12 @@ pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
-        Some(file) => crate::transcript::load(file, cli.transcript_format, cli.redact),
+        Some(file) => crate::transcript::load_showing(
+            file,
+            cli.transcript_format,
+            cli.redact,
+            Some(cli.lang.into()),
+        ),
         None => load::load_as(name, cli.provider),
     };
     let loaded = match loaded {
@@ -77,7 +82,14 @@ pub fn main(cli: &Cli) -> ExitCode {
     }
 
     install_panic_message();
-    let mut terminal = ratatui::init();
+    let mut terminal = match take_terminal() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            restore();
+            output::error(format_args!("agent-loop-sim: terminal error: {e}"));
+            return ExitCode::FAILURE;
+        }
+    };
     handle_signals();
     let result = run(&mut terminal, app);
     restore();
@@ -105,7 +117,27 @@ pub fn theme_for(arg: ThemeArg) -> Theme {
 /// and the terminal is given back as it was. Not for users.
 pub const PANIC_TEST_VAR: &str = "AGENT_LOOP_SIM_PANIC_TEST";
 
-fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
+/// The terminal as the simulator draws on it: ratatui's diff of cells,
+/// written by `LeanBackend` (the fewest bytes for the same screen).
+type Screen = ratatui::Terminal<LeanBackend<io::Stdout>>;
+
+/// What `ratatui::init` does (a panic hook that restores the terminal, raw
+/// mode, the alternate screen), with our backend.
+fn take_terminal() -> io::Result<Screen> {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        hook(info);
+    }));
+    ratatui::crossterm::terminal::enable_raw_mode()?;
+    ratatui::crossterm::execute!(
+        io::stdout(),
+        ratatui::crossterm::terminal::EnterAlternateScreen
+    )?;
+    ratatui::Terminal::new(LeanBackend::new(io::stdout()))
+}
+
+fn run(terminal: &mut Screen, mut app: App) -> io::Result<()> {
     let size = terminal.size()?;
     app::update(&mut app, Action::Resize(size.width, size.height));
     let mut next_tick: Option<Instant> = None;
@@ -116,8 +148,7 @@ fn run(terminal: &mut DefaultTerminal, mut app: App) -> io::Result<()> {
             // Back from a suspend on a blank screen: a new terminal knows
             // nothing drawn, so it draws every cell. (`Terminal::clear`
             // would ask the terminal where its cursor is and wait.)
-            *terminal =
-                ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(io::stdout()))?;
+            *terminal = ratatui::Terminal::new(LeanBackend::new(io::stdout()))?;
             dirty = true;
         }
         if dirty {
@@ -286,8 +317,8 @@ fn action_for(event: Option<Event>, mode: keymap::Mode) -> Option<Action> {
     }
 }
 
-/// A short message instead of a backtrace. ratatui's own hook, installed by
-/// `ratatui::init` after this one, restores the terminal and then calls it.
+/// A short message instead of a backtrace. The hook `take_terminal`
+/// installs after this one restores the terminal and then calls it.
 fn install_panic_message() {
     std::panic::set_hook(Box::new(|info| {
         let place = info

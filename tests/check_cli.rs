@@ -87,7 +87,7 @@ const BAD: &[(&str, &str, &str)] = &[
     (
         "wrong-type-budget.json",
         "58:15 at budget",
-        "expected a whole number (0 or more), found the string \"4\"",
+        "expected a number of model calls from 1 to 10000, found the string \"4\"",
     ),
     (
         "negative-budget.json",
@@ -553,7 +553,7 @@ fn a_wrong_value_and_a_later_duplicate_are_both_reported() {
     assert_eq!(lines.len(), 2, "{}", out.stderr);
     assert!(lines[0].starts_with(&format!("{file}: 23:24 at files.a: \"a\" appears twice")));
     assert!(
-        lines[1].contains("at budget: expected a whole number"),
+        lines[1].contains("at budget: expected a number of model calls from 1 to 10000"),
         "{}",
         lines[1]
     );

@@ -303,6 +303,193 @@ fn file_names_and_errors_are_escaped_where_they_are_printed() {
     );
 }
 
+/// The default scenario with `edit` applied to its JSON, as a file.
+fn edited_default(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut s: serde_json::Value =
+        serde_json::from_str(include_str!("../scenarios/read-config-timeout.json")).unwrap();
+    edit(&mut s);
+    scenario_file(name, &s.to_string())
+}
+
+#[test]
+fn an_interrupted_export_leaves_no_temporary_file() {
+    let scenario = scenario_file("interrupted.json", &long_scenario::json(2000));
+    for (signal, name) in [(libc::SIGTERM, "term"), (libc::SIGINT, "int")] {
+        let out = export_dir(&format!("interrupted-{name}"));
+        let args = [
+            "--scenario",
+            &scenario,
+            "export",
+            "--format",
+            "cast",
+            "--out",
+            &out,
+        ];
+        let mut child = command(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The recording of 10,002 steps is written for seconds: stop it
+        // once its temporary file is there.
+        let temps = || -> Vec<String> {
+            std::fs::read_dir(&out).map_or(Vec::new(), |d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".tmp"))
+                    .collect()
+            })
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while temps().is_empty() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no temporary file appeared"
+            );
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the export ended first"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        // SAFETY: kill(2) on our own child's pid.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let status = wait(&mut child, &args);
+        assert_eq!(status.code(), Some(128 + signal), "{name}: {status:?}");
+        assert_eq!(temps(), Vec::<String>::new(), "{name}");
+        assert_eq!(files_in(&out), 0, "{name}: nothing half-written is left");
+    }
+}
+
+#[test]
+fn output_names_never_start_with_a_dash_and_foreign_names_stay_apart() {
+    // A scenario named "-rf" is refused, at the field that says it.
+    let dashed = edited_default("-rf.json", |s| s["name"] = "-rf".into());
+    let checked = run(&["check", &dashed]);
+    assert_eq!(checked.code, 2);
+    assert!(
+        checked.stderr.contains("at name: expected a short name of lowercase letters, digits and '-', starting with a letter or digit, got \"-rf\""),
+        "{}",
+        checked.stderr
+    );
+    // Transcripts are named by their file: "-rf", "会话" and "对话".
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let chat = include_str!("transcripts/chat.jsonl");
+    let out = export_dir("foreign-names");
+    for file in ["-rf.jsonl", "会话.jsonl", "对话.jsonl", "résumé.jsonl"] {
+        let path = dir.join(file);
+        std::fs::write(&path, chat).unwrap();
+        let exported = run(&[
+            "export",
+            "--format",
+            "txt",
+            "--out",
+            &out,
+            "--steps",
+            "1",
+            "--transcript",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(exported.code, 0, "{file}: {}", exported.stderr);
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 4, "one file each, none overwritten: {names:?}");
+    for name in &names {
+        assert!(
+            name.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+                && !name.starts_with(['-', '.']),
+            "{name}"
+        );
+    }
+    assert!(
+        names.contains(&"rf.zh.step-01.txt".to_string()),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n.starts_with("r-sum-")), "{names:?}");
+}
+
+#[test]
+fn a_file_name_holding_a_control_is_refused_by_check_as_by_every_command() {
+    let file = edited_default("esc-file-key.json", |s| {
+        s["files"]["a\u{1b}[31mred\u{202e}.txt"] = "x".into();
+    });
+    let mut messages = Vec::new();
+    for args in [
+        vec!["check", file.as_str()],
+        vec!["trace", file.as_str()],
+        vec!["transcript", file.as_str()],
+        vec![
+            "--scenario",
+            file.as_str(),
+            "export",
+            "--format",
+            "txt",
+            "--out",
+            "/nonexistent/x",
+        ],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert_eq!(unsafe_chars(&out.stderr), Vec::<char>::new(), "{args:?}");
+        messages.push(out.stderr);
+    }
+    let first = messages[0].lines().next().unwrap();
+    assert!(
+        first.contains(r#"at files["a\u001b[31mred\u{202e}.txt"]: expected a file name without control, bidirectional or invisible characters"#),
+        "{first}"
+    );
+    for m in &messages[1..] {
+        assert_eq!(
+            m.lines().next().unwrap(),
+            messages[0].lines().next().unwrap()
+        );
+    }
+}
+
+#[test]
+fn wrong_values_are_named_as_what_they_are() {
+    for (text, holds) in [
+        ("null", "null"),
+        ("  true\n", "a boolean (true or false)"),
+        ("nul", "text that is not JSON"),
+    ] {
+        let file = scenario_file("literal.json", text);
+        let out = run(&["check", &file]);
+        assert_eq!(out.code, 2);
+        assert!(
+            out.stderr
+                .contains(&format!("but the file holds {holds}\n")),
+            "{text}: {}",
+            out.stderr
+        );
+    }
+    let transcript = scenario_file("null.jsonl", "null\n");
+    let out = run(&["trace", "--transcript", &transcript]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("the file holds JSON null;"),
+        "{}",
+        out.stderr
+    );
+
+    for budget in [-1, 0, 10_001] {
+        let file = edited_default("budget.json", |s| s["budget"] = budget.into());
+        let out = run(&["check", &file]);
+        assert_eq!(out.code, 2);
+        assert!(
+            out.stderr
+                .contains("at budget: expected a number of model calls from 1 to 10000"),
+            "{budget}: {}",
+            out.stderr
+        );
+        assert!(!out.stderr.contains("0 or more"), "{}", out.stderr);
+    }
+}
+
 #[test]
 fn transcript_grows_linearly_with_the_run() {
     let size = |calls: u32| {

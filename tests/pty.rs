@@ -541,3 +541,44 @@ fn the_lesson_picker_switches_lessons_without_restarting() {
     assert_eq!(s.exit_code(), 0);
     s.assert_restored();
 }
+
+#[test]
+fn a_big_transcript_says_how_far_it_has_been_read_before_the_screen_is_drawn() {
+    // A Codex rollout of 33 MiB and more: 700 shell calls of 50 kB output.
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("big-progress.jsonl");
+    let mut text = String::from(
+        "{\"timestamp\":\"2026-11-30T10:00:00.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"Read every log.\"}]}}\n",
+    );
+    let output = "log line ".repeat(50_000 / 9);
+    for i in 0..700 {
+        text.push_str(&format!(
+            "{{\"timestamp\":\"2026-11-30T10:00:01.000Z\",\"type\":\"response_item\",\"payload\":{{\"type\":\"function_call\",\"name\":\"shell\",\"arguments\":\"{{\\\"command\\\":[\\\"cat\\\",\\\"{i}.log\\\"]}}\",\"call_id\":\"call_{i}\"}}}}\n\
+             {{\"timestamp\":\"2026-11-30T10:00:02.000Z\",\"type\":\"response_item\",\"payload\":{{\"type\":\"function_call_output\",\"call_id\":\"call_{i}\",\"output\":\"{output}\"}}}}\n"
+        ));
+    }
+    assert!(text.len() > 33 << 20, "{}", text.len());
+    std::fs::write(&path, text).unwrap();
+    let args = ["--transcript", path.to_str().unwrap(), "--lang", "en"];
+    let mut s = Session::start_with(120, 40, &[], &args);
+    drop(
+        s.wait_for_within("the progress line", Duration::from_secs(120), |o| {
+            String::from_utf8_lossy(&o.raw).contains("reading big-progress.jsonl: ")
+        }),
+    );
+    s.wait_for_text_within(&["step 1/", "Codex CLI rollout"], Duration::from_secs(120));
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    s.assert_restored();
+    // The line was cleared before the screen was taken over.
+    let out = s.wait_for("the end", |o| o.closed);
+    let raw = String::from_utf8_lossy(&out.raw);
+    let progress = raw.rfind("reading big-progress.jsonl").unwrap();
+    let alternate = raw.find("\u{1b}[?1049h").unwrap();
+    assert!(
+        progress < alternate,
+        "the progress line came after the screen was taken over"
+    );
+    assert!(raw[progress..alternate].contains("\r\u{1b}[K"));
+    drop(out);
+    std::fs::remove_file(&path).ok();
+}

@@ -129,7 +129,7 @@ fn several_missing_fields_are_one_line_at_the_closing_brace() {
     assert_eq!(
         refused(&file),
         [
-            "3:15 at budget: expected a whole number (0 or more), found the string \"3\"",
+            "3:15 at budget: expected a number of model calls from 1 to 10000, found the string \"3\"",
             "4:1: missing fields \"title\", \"task\", \"about\", \"tools\", \"model\" and \
              \"expect\", which are required",
         ]

@@ -8,6 +8,9 @@ use crate::scenario::{Lang, Scenario, ToolDef};
 use super::Severity;
 use super::errors::{key_path, quoted};
 
+/// What a scenario's `budget` may be.
+pub(super) const BUDGET_RANGE: &str = "a number of model calls from 1 to 10000";
+
 /// A fault found by a check: how serious, the JSON path, what was expected.
 pub(super) type Found = (Severity, String, String);
 
@@ -15,8 +18,11 @@ pub(super) type Found = (Severity, String, String);
 pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
     let mut found: Vec<Found> = Vec::new();
     let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
+    // The name starts every exported file's name: a leading '-' would make
+    // `rm *.svg` in that folder read it as an option.
     if s.name.is_empty()
         || s.name.len() > 64
+        || s.name.starts_with('-')
         || !s
             .name
             .chars()
@@ -25,7 +31,8 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
         bad(
             "name".into(),
             format!(
-                "expected a short name of lowercase letters, digits and '-', got {}",
+                "expected a short name of lowercase letters, digits and '-', \
+                 starting with a letter or digit, got {}",
                 quoted(&s.name)
             ),
         );
@@ -41,7 +48,17 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
         }
     }
     for path in s.files.keys() {
-        if !engine::inside_workspace(path) {
+        // Drawn in the disk list and sent in tool results: a file name that
+        // moves the cursor or reorders text is refused like any other path
+        // outside what a workspace holds.
+        if path.chars().any(crate::safe::is_unsafe) {
+            bad(
+                key_path("files", path),
+                "expected a file name without control, bidirectional or invisible characters \
+                 (ESC, tab, line breaks, U+202E, U+200B, …)"
+                    .into(),
+            );
+        } else if !engine::inside_workspace(path) {
             bad(
                 key_path("files", path),
                 "expected a relative path inside the workspace (no leading '/', no '..')".into(),
@@ -51,10 +68,7 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
     found.extend(check_tools(s));
     let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
     if !(1..=10_000).contains(&s.budget) {
-        bad(
-            "budget".into(),
-            "expected a number of model calls from 1 to 10000".into(),
-        );
+        bad("budget".into(), format!("expected {BUDGET_RANGE}"));
     }
     let declared = |tool: &str| s.tools.iter().any(|t| t.name == tool);
     let unknown_tool = |tool: &str| {

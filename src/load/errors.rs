@@ -237,10 +237,17 @@ fn read_text<'t>(file: &str, bytes: &'t [u8]) -> Result<&'t str, ScenarioError> 
         ));
     };
     if first != '{' {
+        let rest = &text[offset..];
+        let literal = |word: &str| {
+            rest.strip_prefix(word)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric()))
+        };
         let found = match first {
             '[' => "a list [ ... ]",
             '"' => "a string",
             '-' | '0'..='9' => "a number",
+            _ if literal("null") => "null",
+            _ if literal("true") || literal("false") => "a boolean (true or false)",
             _ => "text that is not JSON",
         };
         let (line, column) = line_column(text, offset);
@@ -358,6 +365,13 @@ pub(super) fn describe_json_error(e: &serde_json::Error, path: &str) -> String {
                 .into()
         }
         Category::Syntax | Category::Io => text.replace('`', "\""),
+        // A budget is a u32 to serde, but 0 is refused too: say the range
+        // the check says, not "0 or more".
+        Category::Data if path == "budget" => describe_data_error(text).replacen(
+            &expected_words("u32"),
+            super::checks::BUDGET_RANGE,
+            1,
+        ),
         Category::Data => describe_data_error(text),
     }
 }

@@ -22,6 +22,7 @@ mod gemini_cli;
 mod jsonl;
 mod mini_swe_agent;
 mod otel;
+mod progress;
 pub(crate) mod redact;
 mod responses;
 pub mod summary;
@@ -35,6 +36,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
+use crate::scenario::Lang;
 
 pub use builder::Builder;
 pub use summary::{Summary, summary};
@@ -166,6 +168,17 @@ pub fn open_with(
     forced: Option<Format>,
     redact: bool,
 ) -> Result<Opened, ScenarioError> {
+    open_showing(path, forced, redact, None)
+}
+
+/// `open_with`, saying on stderr in `progress`'s language how far a big
+/// file has been read (when stderr is a terminal).
+fn open_showing(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+    progress: Option<Lang>,
+) -> Result<Opened, ScenarioError> {
     let (path, run) = split_run(path);
     let path = path.as_str();
     let meta = std::fs::metadata(path).map_err(|e| {
@@ -187,6 +200,8 @@ pub fn open_with(
     }
     let file = File::open(path)
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
+    let _progress =
+        progress.and_then(|lang| progress::Progress::start(&file, meta.len(), path, lang));
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let first = first_byte(&mut reader)
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
@@ -204,11 +219,33 @@ pub fn open_with(
         }
         Some(b'[') => read_document(path, reader, forced, &mut builder)?,
         Some(b'{') => read_lines(path, reader, forced, &mut builder)?,
-        Some(_) => {
+        Some(first) => {
+            let holds = match first {
+                b'"' => "a JSON string".to_string(),
+                b'-' | b'0'..=b'9' => "a JSON number".to_string(),
+                _ => {
+                    let start = reader.fill_buf().unwrap_or_default();
+                    let word = |w: &[u8]| {
+                        start.strip_prefix(w).is_some_and(|after| {
+                            after.first().is_none_or(|b| !b.is_ascii_alphanumeric())
+                        })
+                    };
+                    if word(b"null") {
+                        "JSON null".to_string()
+                    } else if word(b"true") || word(b"false") {
+                        "a JSON boolean".to_string()
+                    } else {
+                        "text that is not JSON".to_string()
+                    }
+                }
+            };
             return Err(at_line(
                 path,
                 1,
-                "not JSON; expected a transcript: a JSON document or JSON lines",
+                format!(
+                    "the file holds {holds}; expected a transcript: a JSON document [ ... ] \
+                     or JSON lines {{ ... }}"
+                ),
             ));
         }
     };
@@ -238,7 +275,18 @@ fn split_run(path: &str) -> (String, Option<usize>) {
 
 /// Open a transcript for a command: warnings go to stderr, one line each.
 pub fn load(path: &str, forced: Option<Format>, redact: bool) -> Result<Loaded, ScenarioError> {
-    let opened = open_with(path, forced, redact)?;
+    load_showing(path, forced, redact, None)
+}
+
+/// `load`, with a progress line on stderr in `lang` while a big file is
+/// read (the simulator, before it takes the terminal over).
+pub fn load_showing(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+    progress: Option<Lang>,
+) -> Result<Loaded, ScenarioError> {
+    let opened = open_showing(path, forced, redact, progress)?;
     for warning in &opened.warnings {
         eprintln!("{warning}");
     }

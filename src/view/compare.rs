@@ -26,6 +26,7 @@ pub fn side_app(app: &App, c: &Comparison, side: Side) -> App {
     let mut one = app.clone();
     if side == Side::Other {
         one.loaded = c.other.clone();
+        one.timelines = c.other_timelines.clone();
     }
     one.step = side_step(one.trace(), app.step);
     one.compare = None;

@@ -572,20 +572,12 @@ fn message_lines(
 }
 
 fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
-    // The step each file was created at, from one pass over the events
-    // (`Trace::created_at` for each file would scan them once per file).
-    let mut first_event: std::collections::HashMap<&str, Option<usize>> =
-        std::collections::HashMap::new();
-    for e in &trace.file_events {
-        first_event.entry(e.path.as_str()).or_insert(
-            (e.change == crate::trace::FileChange::Written { version: 1 }).then_some(e.step),
-        );
-    }
+    // The step each file was created at, from the run's timeline (one
+    // pass over the events each frame grew with the run).
+    let timeline = app.timeline();
     let exists = |f: &&String| {
-        first_event
-            .get(f.as_str())
-            .copied()
-            .flatten()
+        timeline
+            .created_at(f)
             .is_none_or(|created| created <= app.step)
     };
     // Two lines at most, so the messages keep their room: files that do

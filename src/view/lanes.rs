@@ -7,8 +7,6 @@
 //! bold and marked `▶` in the gutter. Only the rows that fit are built, so
 //! long traces cost the same to draw.
 
-use std::collections::HashMap;
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -17,7 +15,7 @@ use ratatui::text::Line;
 use super::text::{Row, truncate, width, wrap};
 use crate::app::App;
 use crate::i18n::{self, lane_name};
-use crate::trace::{CallStatus, FileChange, Lane, Source, Step, ToolCall, Trace};
+use crate::trace::{FileChange, Lane, Source, Step, Timeline, Trace};
 
 /// The panel laid out for one step, language and size: its rows, and how
 /// far it can scroll (in rows, like every panel).
@@ -316,7 +314,7 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
     // and the cut are the ones the whole list gives.
     let max = if h >= 20 { 3 } else { 2 };
     let budget = (max + 3) * w.max(8);
-    let text = environment_text(app.trace(), app.step, budget, app.lang);
+    let text = environment_text(app.trace(), &app.timeline(), app.step, budget, app.lang);
     let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
     let mut rows = wrap(&text, w);
     if rows.len() > max {
@@ -333,32 +331,17 @@ fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
 /// rows; the transcript passes `usize::MAX`).
 pub fn environment_text(
     trace: &Trace,
+    timeline: &Timeline,
     step: usize,
     budget: usize,
     lang: crate::scenario::Lang,
 ) -> String {
     // A call that is running now has not finished with its file yet: say
     // so, rather than "not read" while the Tool lane is reading it.
-    let running: Vec<&ToolCall> = trace
-        .calls_at(step)
-        .iter()
-        .filter(|c| c.status_at(step) == Some(CallStatus::Running))
-        .collect();
-    // Each file's state and creation from one pass over the events
-    // (`file_state_at` and `file_exists_at` scan them once per file).
-    let mut states: HashMap<&str, (Option<&FileChange>, Option<usize>)> = HashMap::new();
-    for e in &trace.file_events {
-        let (state, _) = states.entry(e.path.as_str()).or_insert_with(|| {
-            let created = (e.change == FileChange::Written { version: 1 }).then_some(e.step);
-            (None, created)
-        });
-        if e.step <= step {
-            *state = Some(FileChange::then(*state, &e.change));
-        }
-    }
+    let running = timeline.running_at(trace, step);
     let (mut parts, mut used) = (Vec::new(), 0);
     for path in &trace.files {
-        let (state, created) = states.get(path.as_str()).copied().unwrap_or((None, None));
+        let (state, created) = (timeline.state_at(path, step), timeline.created_at(path));
         if created.is_some_and(|c| c > step) {
             continue;
         }

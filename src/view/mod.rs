@@ -115,6 +115,55 @@ pub struct Limits {
 /// Draw the whole screen for the app's current state, and say how far
 /// each panel can scroll.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
+    let limits = draw_screen(app, area, buf);
+    spell_out_clusters(area, buf);
+    limits
+}
+
+/// A cluster of several characters that each take cells (Tamil "கை", a
+/// letter and its vowel sign; Hangul jamo "ᄀ가", two leading consonants)
+/// is one ratatui cell two or more wide, but a terminal writes it letter by
+/// letter, one cell each. Then the buffer and the screen disagree on what
+/// the covered cells hold, and when a later frame writes a narrow
+/// character over the cluster, ratatui (which expects the terminal to
+/// clear a wide character whole) leaves the vowel sign on screen, a stray
+/// glyph. Spelled out here as the terminal lays it out (each character
+/// that takes cells starts a cell; marks of no width stay with it), the
+/// buffer is what the screen shows.
+fn spell_out_clusters(area: Rect, buf: &mut Buffer) {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    for y in area.top()..area.bottom() {
+        let mut x = area.left();
+        while x < area.right() {
+            let cell = &buf[(x, y)];
+            let symbol = cell.symbol();
+            let width = symbol.width().max(1) as u16;
+            if symbol.len() > 1 && !symbol.is_ascii() {
+                let pieces: Vec<(String, u16)> = symbol.chars().fold(Vec::new(), |mut p, c| {
+                    match (c.width().unwrap_or(0) as u16, p.last_mut()) {
+                        (0, Some((text, _))) => text.push(c),
+                        (w, _) => p.push((c.to_string(), w)),
+                    }
+                    p
+                });
+                let total: u16 = pieces.iter().map(|(_, w)| w).sum();
+                if pieces.len() > 1 && total == width && pieces.iter().all(|(_, w)| *w > 0) {
+                    let style = cell.style();
+                    let mut at = x;
+                    for (text, w) in pieces {
+                        if at < area.right() {
+                            buf[(at, y)].set_symbol(&text).set_style(style);
+                        }
+                        at += w;
+                    }
+                }
+            }
+            x += width;
+        }
+    }
+}
+
+fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     buf.set_style(area, app.theme.base());
     let mut limits = Limits::default();
     let Some(areas) = areas(app, area) else {

@@ -728,14 +728,56 @@ pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
     let fixed = usize::from(
         trace.provider == Provider::Chat && trace.system.as_deref().is_some_and(|s| !s.is_empty()),
     );
-    let mut items = fixed;
+    let (start, end) = (mc.context_start, mc.context_len);
+    if trace.places.len() < end || end <= start {
+        return list_counts_by_walking(trace, index, fixed);
+    }
+    // The places number the list from where it starts: its length is the
+    // number of its last item (a frame at call 10,000 does not walk the
+    // 20,000 messages before it).
+    let (first, last) = (trace.places[start], trace.places[end - 1]);
+    if first.joins() || first.number as usize != fixed + 1 {
+        return list_counts_by_walking(trace, index, fixed);
+    }
+    let items = match last.joins() {
+        true => last.number as usize,
+        false => (last.number + last.items) as usize - 1,
+    };
+    // Only what the call before did not send can be new: the messages it
+    // sent lead the list, none of them new.
+    let from = match index.checked_sub(1).map(|p| &trace.model_calls[p]) {
+        Some(prev) if prev.context_start <= start => prev.context_len.clamp(start, end),
+        Some(_) => return list_counts_by_walking(trace, index, fixed),
+        None => start,
+    };
+    let new = new_items(trace, index, from..end, if index == 0 { fixed } else { 0 });
+    (items, new)
+}
+
+/// `list_counts` by looking at every message of the context.
+fn list_counts_by_walking(trace: &Trace, index: usize, fixed: usize) -> (usize, usize) {
+    let mc = &trace.model_calls[index];
+    let items = fixed
+        + (mc.context_start..mc.context_len)
+            .map(|i| trace.places.get(i).copied().unwrap_or_default().items as usize)
+            .sum::<usize>();
     // Call #1 sends everything for the first time, the system message too.
-    let mut new = if index == 0 { fixed } else { 0 };
+    let new = new_items(
+        trace,
+        index,
+        mc.context_start..mc.context_len,
+        if index == 0 { fixed } else { 0 },
+    );
+    (items, new)
+}
+
+/// The items new on model call `index` among the messages `range`, which
+/// starts after a message that is not new (or at the list's start).
+fn new_items(trace: &Trace, index: usize, range: std::ops::Range<usize>, mut new: usize) -> usize {
     let mut starter_new = false;
-    for i in mc.context_start..mc.context_len {
+    for i in range {
         let place = trace.places.get(i).copied().unwrap_or_default();
         let is_new = trace.is_new(index, i);
-        items += place.items as usize;
         if place.joins() {
             if is_new && !starter_new {
                 new += 1;
@@ -748,7 +790,7 @@ pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
             }
         }
     }
-    (items, new)
+    new
 }
 
 /// The 400 a provider answers when the request holds tool calls without
@@ -817,5 +859,39 @@ pub fn orphan_rejection(provider: Provider, id: &CallId) -> String {
              {id}. Each `tool_result` block must have a corresponding `tool_use` block in the \
              previous message."
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_counts_from_the_places_are_those_of_every_message_walked() {
+        let mut checked = 0;
+        for (name, _) in crate::load::CATALOG {
+            for provider in [Provider::Chat, Provider::Responses, Provider::Anthropic] {
+                // A lesson written for one provider is shown only as it.
+                let Ok(loaded) = crate::load::load_as(name, Some(provider)) else {
+                    continue;
+                };
+                for trace in &loaded.traces {
+                    for index in 0..trace.model_calls.len() {
+                        let fixed = usize::from(
+                            trace.provider == Provider::Chat
+                                && trace.system.as_deref().is_some_and(|s| !s.is_empty()),
+                        );
+                        assert_eq!(
+                            list_counts(trace, index),
+                            list_counts_by_walking(trace, index, fixed),
+                            "{name} as {provider:?}, call #{}",
+                            index + 1
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 }
