@@ -685,7 +685,7 @@ fn quit(app: &mut App) {
     }
 }
 
-/// The next conversation of a live run, where it was left (or at its
+/// The next conversation of a tap's run, where it was left (live: at its
 /// newest step, following it, when it was never shown or left there).
 fn switch_conversation(app: &mut App) {
     let at_end = app.step >= app.last();
@@ -695,15 +695,19 @@ fn switch_conversation(app: &mut App) {
     if n < 2 {
         return;
     }
-    live.positions[live.current] = (!at_end).then_some(step);
+    // Live, left at its newest step it follows on; else it stays put.
+    live.positions[live.current] = (!(at_end && live.watching)).then_some(step);
     live.current = (live.current + 1) % n;
     let next = live.conversations[live.current].clone();
-    let position = live.positions[live.current];
+    // Never shown: live, at its newest step (following it); in a
+    // recording read afterwards, at its first.
+    let unseen = if live.watching { usize::MAX } else { 0 };
+    let position = live.positions[live.current].unwrap_or(unseen);
     live.new_steps = 0;
     app.loaded = next;
     app.scroll = [0; 4];
     app.search.lang = None;
-    app.step = position.unwrap_or(usize::MAX).min(app.last());
+    app.step = position.min(app.last());
 }
 
 /// The tap's run grew, or its agent ended: the one entry besides `update`,

@@ -226,6 +226,23 @@ fn s_switches_conversations_and_each_keeps_its_place() {
 }
 
 #[test]
+fn a_recording_read_afterwards_opens_each_conversation_at_its_first_step() {
+    let runs = grown(6);
+    let mut a = App::new((*runs[0]).clone(), Lang::En, Theme::DARK);
+    a.live = Some(Live::recorded(runs));
+    app::update(&mut a, Action::Last);
+    app::update(&mut a, Action::SwitchConversation);
+    assert_eq!(a.step, 0);
+    app::update(&mut a, Action::SwitchConversation);
+    assert_eq!(a.step, a.last(), "the first one where it was left");
+    let f = footer(&a);
+    assert!(
+        f.contains("conversation 1/2 (s switches)") && !f.contains("live"),
+        "{f}"
+    );
+}
+
+#[test]
 fn quitting_while_the_agent_runs_asks_first_and_not_once_it_has_ended() {
     let mut a = live_app(6);
     app::update(&mut a, Action::Quit);
