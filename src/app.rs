@@ -250,7 +250,7 @@ impl App {
 
     /// The comparison offered (not shown) with the lesson's twin, or none.
     fn offer_twin(&mut self) {
-        let twin = self.loaded.scenario.twin.as_deref();
+        let twin = self.loaded.lesson.as_ref().and_then(|l| l.twin.as_deref());
         self.compare = twin
             .and_then(|name| crate::load::load(name).ok())
             .map(|other| Comparison::new(&self.loaded, Arc::new(other), false));
@@ -335,7 +335,7 @@ impl App {
     /// The question open now, if any.
     pub fn question(&self) -> Option<quiz::Question> {
         let index = self.quiz.asking?;
-        quiz::asked(&self.loaded.scenario, self.trace(), index)
+        quiz::asked(&self.loaded, self.trace(), index)
     }
 
     /// One step on; in the quiz, a step not shown yet is asked about first.
@@ -357,7 +357,7 @@ impl App {
         if self.comparing().is_some() {
             return false;
         }
-        if quiz::asked(&self.loaded.scenario, self.trace(), next).is_none() {
+        if quiz::asked(&self.loaded, self.trace(), next).is_none() {
             return false;
         }
         self.quiz.asking = Some(next);

@@ -21,7 +21,7 @@ pub fn list() -> ExitCode {
         .try_for_each(|(name, _)| match load::load(name) {
             Ok(loaded) => output::line(
                 &mut out,
-                format_args!("{name:<28} {}", safe::escape(&loaded.scenario.title.en)),
+                format_args!("{name:<28} {}", safe::escape(&loaded.card.title.en)),
             ),
             Err(e) => output::line(&mut out, format_args!("{name:<28} (broken: {e})")),
         });
@@ -199,7 +199,7 @@ pub fn plain(cli: &Cli) -> ExitCode {
         }
     };
     let mut out = std::io::BufWriter::new(output::stdout());
-    let quiz = cli.quiz.then_some(&loaded.scenario);
+    let quiz = cli.quiz.then_some(&loaded);
     let written = crate::plain::write_with_quiz(loaded.trace(lang), shape, quiz, &mut out);
     output::finish("transcript", &mut out, written, done)
 }

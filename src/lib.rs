@@ -17,6 +17,7 @@ pub mod output;
 pub mod picker;
 pub mod plain;
 pub mod quiz;
+pub mod recorder;
 pub mod rules;
 pub mod safe;
 pub mod scenario;

@@ -27,7 +27,7 @@ pub fn write(trace: &Trace, shape: ContextShape, out: &mut impl Write) -> io::Re
 pub fn write_with_quiz(
     trace: &Trace,
     shape: ContextShape,
-    quiz: Option<&crate::scenario::Scenario>,
+    quiz: Option<&crate::load::Loaded>,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let lang = trace.lang;
@@ -40,7 +40,7 @@ pub fn write_with_quiz(
     writeln!(out)?;
     for index in 0..trace.len() {
         let step = &trace.steps[index];
-        let question = quiz.and_then(|scenario| crate::quiz::asked(scenario, trace, index));
+        let question = quiz.and_then(|loaded| crate::quiz::asked(loaded, trace, index));
         if let Some(q) = &question {
             writeln!(
                 out,

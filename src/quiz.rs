@@ -142,16 +142,16 @@ enum HostMove {
 /// The question the simulator asks before step `index` of a scenario's
 /// run: `question`, on the steps the author's `quiz_steps` names (all of
 /// them when it names none).
-pub fn asked(
-    scenario: &crate::scenario::Scenario,
-    trace: &Trace,
-    index: usize,
-) -> Option<Question> {
+pub fn asked(loaded: &crate::load::Loaded, trace: &Trace, index: usize) -> Option<Question> {
+    let Some(lesson) = &loaded.lesson else {
+        // A transcript has no author's questions: the generated ones.
+        return question(trace, &[], index);
+    };
     let marked = |key: &String| crate::load::step_of_key(key, trace) == Ok(index);
-    if !scenario.quiz_steps.is_empty() && !scenario.quiz_steps.iter().any(marked) {
+    if !lesson.quiz_steps.is_empty() && !lesson.quiz_steps.iter().any(marked) {
         return None;
     }
-    question(trace, &scenario.quiz, index)
+    question(trace, &lesson.quiz, index)
 }
 
 /// The question asked before step `index` is shown, if any. Step 1 is on

@@ -358,7 +358,7 @@ mod tests {
             let loaded = load::load(name).unwrap();
             for lang in Lang::ALL {
                 let trace = loaded.trace(lang);
-                let rules = &loaded.scenario.model;
+                let rules = &loaded.lesson.as_ref().unwrap().model;
                 let mut matcher = RuleMatcher::new(rules);
                 let mut fired = Vec::new();
                 let call = |id: &CallId| trace.call(id).unwrap();

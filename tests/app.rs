@@ -362,7 +362,7 @@ fn the_lesson_picker_opens_on_the_lesson_shown_and_enter_opens_another() {
         Some(Action::Open)
     );
     apply(&mut a, &[Action::Open]);
-    assert_eq!(a.loaded.scenario.name, load::CATALOG[1].0);
+    assert_eq!(a.loaded.card.name, load::CATALOG[1].0);
     assert_eq!(a.trace().title, "Wrong path first");
     assert_eq!(
         (a.step, a.overlay, a.zoom, a.unfold),
@@ -375,7 +375,7 @@ fn the_lesson_picker_opens_on_the_lesson_shown_and_enter_opens_another() {
     assert_eq!((a.picker.cursor, a.picker.current), (1, Some(1)));
     apply(&mut a, &[Action::Last, Action::Back]);
     assert_eq!(a.overlay, None);
-    assert_eq!(a.loaded.scenario.name, load::CATALOG[1].0);
+    assert_eq!(a.loaded.card.name, load::CATALOG[1].0);
 }
 
 #[test]
@@ -387,10 +387,7 @@ fn a_lesson_that_cannot_be_opened_keeps_the_list_and_the_run() {
     assert!(error.starts_with("no-such-lesson.json: "), "{error}");
     apply(&mut a, &[Action::Next]);
     assert_eq!(a.overlay, Some(Overlay::Picker));
-    assert_eq!(
-        (a.step, a.loaded.scenario.name.as_str()),
-        (1, DEFAULT_SCENARIO)
-    );
+    assert_eq!((a.step, a.loaded.card.name.as_str()), (1, DEFAULT_SCENARIO));
 }
 
 #[test]

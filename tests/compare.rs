@@ -213,7 +213,7 @@ fn update_steps_both_runs_with_one_index() {
 fn every_harness_mistake_names_a_twin_that_is_the_same_task() {
     for (name, source) in CATALOG {
         let loaded = load::load(name).unwrap();
-        let twin = loaded.scenario.twin.as_deref();
+        let twin = loaded.lesson.as_ref().unwrap().twin.as_deref();
         assert_eq!(
             twin,
             TWINS.iter().find(|(n, _)| n == name).map(|(_, t)| *t),
@@ -239,7 +239,15 @@ fn every_harness_mistake_names_a_twin_that_is_the_same_task() {
         };
         let twin_source = CATALOG.iter().find(|(n, _)| *n == twin).unwrap().1;
         assert_eq!(strip(source), strip(twin_source), "{name} and {twin}");
-        assert!(load::load(twin).unwrap().scenario.twin.is_none());
+        assert!(
+            load::load(twin)
+                .unwrap()
+                .lesson
+                .as_ref()
+                .unwrap()
+                .twin
+                .is_none()
+        );
     }
 }
 

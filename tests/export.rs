@@ -605,7 +605,9 @@ fn export_quiz_writes_a_handout_with_an_answer_key() {
     let loaded = load::load("patch-and-test").unwrap();
     let trace = loaded.trace(Lang::En);
     let questions: Vec<_> = (0..trace.len())
-        .filter_map(|i| agent_loop_sim::quiz::question(trace, &loaded.scenario.quiz, i))
+        .filter_map(|i| {
+            agent_loop_sim::quiz::question(trace, &loaded.lesson.as_ref().unwrap().quiz, i)
+        })
         .collect();
     assert!(questions.len() > 10);
     for format in [ExportFormat::Txt, ExportFormat::Html] {

@@ -16,7 +16,7 @@ fn assert_sane(result: Result<load::Loaded, load::ScenarioError>) {
             let [zh, en] = &loaded.traces;
             assert_eq!(zh.len(), en.len());
             // A run that ends otherwise than expected is shown, with its fault.
-            if zh.end != loaded.scenario.expect {
+            if zh.end != loaded.lesson.as_ref().unwrap().expect {
                 assert!(loaded.has_errors());
             }
             for fault in &loaded.faults {

@@ -142,7 +142,8 @@ fn transcript_quiz_reads_each_question_then_the_step_then_its_answer() {
     let loaded = load::load("patch-and-test").unwrap();
     let trace = loaded.trace(Lang::En);
     for index in 1..trace.len() {
-        let q = agent_loop_sim::quiz::question(trace, &loaded.scenario.quiz, index).unwrap();
+        let q = agent_loop_sim::quiz::question(trace, &loaded.lesson.as_ref().unwrap().quiz, index)
+            .unwrap();
         let block = out
             .stdout
             .split(&format!("Step {}/{} — ", index + 1, trace.len()))

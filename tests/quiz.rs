@@ -321,7 +321,12 @@ fn a_scenario_adds_its_own_question() {
     let out = common::run(&["check", &path]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let loaded = agent_loop_sim::load::load(&path).unwrap();
-    let q = quiz::question(loaded.trace(Lang::En), &loaded.scenario.quiz, 2).unwrap();
+    let q = quiz::question(
+        loaded.trace(Lang::En),
+        &loaded.lesson.as_ref().unwrap().quiz,
+        2,
+    )
+    .unwrap();
     assert_eq!(q.kind, quiz::Kind::Author);
     assert_eq!(q.choices[q.answer], "read_file");
     // Answered in the app, the author's reason is shown with the step's.
@@ -511,14 +516,14 @@ fn enter_on_the_open_lesson_in_the_picker_keeps_the_step_and_the_score() {
         lessons.0,
         Some(lessons.1),
     ));
-    let before = (app.step, app.quiz.score(), app.loaded.scenario.name.clone());
+    let before = (app.step, app.quiz.score(), app.loaded.card.name.clone());
     apply(&mut app, &[Action::TogglePicker]);
     let enter = keymap::action_in(&KeyEvent::from(KeyCode::Enter), app.mode());
     assert_eq!(enter, Some(Action::Open));
     apply(&mut app, &[Action::Open]);
     assert_eq!(app.overlay, None);
     assert_eq!(
-        (app.step, app.quiz.score(), app.loaded.scenario.name.clone()),
+        (app.step, app.quiz.score(), app.loaded.card.name.clone()),
         before
     );
 }
@@ -604,7 +609,7 @@ fn quiz_steps_limit_the_quiz_to_the_marked_steps() {
     assert!(loaded.faults.is_empty(), "{:?}", loaded.faults);
     let trace = loaded.trace(Lang::En);
     let asked: Vec<usize> = (0..trace.len())
-        .filter(|&i| quiz::asked(&loaded.scenario, trace, i).is_some())
+        .filter(|&i| quiz::asked(&loaded, trace, i).is_some())
         .map(|i| i + 1)
         .collect();
     assert_eq!(asked, [7, 8]);

@@ -155,7 +155,11 @@ fn every_scenario_has_its_story_and_end() {
         }
         // Narration for every step (by number or by event), in both
         // languages, and none extra.
-        assert_eq!(loaded.scenario.narration.len(), steps.len(), "{name}");
+        assert_eq!(
+            loaded.lesson.as_ref().unwrap().narration.len(),
+            steps.len(),
+            "{name}"
+        );
         for lang in Lang::ALL {
             for (i, step) in loaded.trace(lang).steps.iter().enumerate() {
                 let text = step.narration.as_deref().unwrap_or("");
@@ -189,7 +193,9 @@ fn every_shipped_lesson_has_a_short_system_prompt_in_both_languages() {
     for (name, _) in CATALOG {
         let loaded = load::load(name).unwrap();
         let system = loaded
-            .scenario
+            .lesson
+            .as_ref()
+            .unwrap()
             .system
             .as_ref()
             .unwrap_or_else(|| panic!("{name} has no system prompt"));
@@ -219,14 +225,28 @@ fn a_harness_mistake_sends_the_same_system_prompt_as_its_twin() {
     let mut twins = 0;
     for (name, _) in CATALOG {
         let loaded = load::load(name).unwrap();
-        let Some(twin) = &loaded.scenario.twin else {
+        let Some(twin) = &loaded.lesson.as_ref().unwrap().twin else {
             continue;
         };
         let correct = load::load(twin).unwrap();
         for lang in Lang::ALL {
             assert_eq!(
-                loaded.scenario.system.as_ref().unwrap().get(lang),
-                correct.scenario.system.as_ref().unwrap().get(lang),
+                loaded
+                    .lesson
+                    .as_ref()
+                    .unwrap()
+                    .system
+                    .as_ref()
+                    .unwrap()
+                    .get(lang),
+                correct
+                    .lesson
+                    .as_ref()
+                    .unwrap()
+                    .system
+                    .as_ref()
+                    .unwrap()
+                    .get(lang),
                 "{name} and its twin {twin}"
             );
         }
@@ -349,9 +369,12 @@ fn the_anthropic_wrong_path_runs_as_its_chat_relative_with_anthropic_ids() {
     use agent_loop_sim::wire::Provider;
     let pinned = load::load("wrong-path-first-anthropic").unwrap();
     let relative = load::load("wrong-path-first").unwrap();
-    assert_eq!(pinned.scenario.provider, Some(Provider::Anthropic));
-    assert_eq!(pinned.scenario.ids, IdStyle::Anthropic);
-    assert_eq!(relative.scenario.provider(), Provider::Chat);
+    assert_eq!(
+        pinned.lesson.as_ref().unwrap().provider,
+        Some(Provider::Anthropic)
+    );
+    assert_eq!(pinned.lesson.as_ref().unwrap().ids, IdStyle::Anthropic);
+    assert_eq!(relative.lesson.as_ref().unwrap().provider(), Provider::Chat);
     for lang in Lang::ALL {
         let (t, r) = (pinned.trace(lang), relative.trace(lang));
         assert_eq!(story(t), story(r));
@@ -417,7 +440,10 @@ fn out_of_order_results_are_paired_by_id() {
 fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
     use agent_loop_sim::wire::Provider;
     let pinned = load::load("parallel-calls-anthropic").unwrap();
-    assert_eq!(pinned.scenario.provider(), Provider::Anthropic);
+    assert_eq!(
+        pinned.lesson.as_ref().unwrap().provider(),
+        Provider::Anthropic
+    );
     let t = pinned.trace(Lang::En);
     let relative = trace("parallel-calls-out-of-order");
     assert_eq!(story(t), story(&relative));
@@ -803,7 +829,11 @@ fn files_written_for_the_old_format_still_pass_check() {
         });
         assert!(!loaded.has_errors(), "{name}: {:?}", loaded.faults);
         for lang in Lang::ALL {
-            assert_eq!(loaded.trace(lang).end, loaded.scenario.expect, "{name}");
+            assert_eq!(
+                loaded.trace(lang).end,
+                loaded.lesson.as_ref().unwrap().expect,
+                "{name}"
+            );
         }
         checked += 1;
     }

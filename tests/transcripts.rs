@@ -492,7 +492,7 @@ fn what_is_not_drawn_is_listed_by_type_count_and_line_everywhere() {
         .unwrap()
         .loaded;
     let said: Vec<&str> = loaded
-        .scenario
+        .card
         .conditions
         .iter()
         .map(|c| c.en.as_str())

@@ -145,6 +145,38 @@ fn every_request_sends_the_tools_as_schemas() {
     }
 }
 
+/// A reply cut off at the output limit generated exactly the limit its
+/// request set, and no other reply of the run generated more; a run with
+/// no cut reply sets no OpenAI limit (Anthropic always sends one).
+#[test]
+fn every_request_states_the_output_limit_its_replies_keep() {
+    let mut cut_runs = 0;
+    for (name, _) in CATALOG {
+        for provider in Provider::ALL {
+            let Ok(loaded) = load_as(name, Some(provider)) else {
+                continue;
+            };
+            let trace = loaded.trace(Lang::En);
+            let key = match provider {
+                Provider::Chat => "max_completion_tokens",
+                Provider::Responses => "max_output_tokens",
+                Provider::Anthropic => "max_tokens",
+            };
+            let cut = trace.model_calls.iter().any(|mc| mc.cut_off);
+            cut_runs += usize::from(cut);
+            for mc in &trace.model_calls {
+                let limit = wire::request(trace, mc.number as usize - 1)[key].as_u64();
+                match limit {
+                    Some(limit) if mc.cut_off => assert_eq!(mc.tokens as u64, limit, "{name}"),
+                    Some(limit) => assert!(mc.tokens as u64 <= limit, "{name} #{}", mc.number),
+                    None => assert!(!cut && provider != Provider::Anthropic, "{name}"),
+                }
+            }
+        }
+    }
+    assert!(cut_runs >= 3, "the cut-off lesson in every provider");
+}
+
 /// The wire view (`w`) of the default lesson in every provider, both
 /// sizes and languages: the request of each model call, and the response
 /// under it at the reply's step. Snapshots are the truth of what users see.

@@ -19,7 +19,7 @@
 
 use crate::i18n;
 use crate::scenario::{CompactPolicy, Lang};
-use crate::trace::{CallId, Compaction, HostInsert, Lane, Message, Role, StepKind};
+use crate::trace::{CallId, Compaction, HostInsert, Lane, Role, StepKind};
 
 use super::{EngineError, Run};
 use crate::wire;
@@ -31,21 +31,26 @@ impl Run<'_> {
         let Some(limit) = self.scenario.context.as_ref() else {
             return Ok(());
         };
-        let before = self.messages_tokens + self.tools_tokens;
+        let before = self.rec.messages_tokens + self.rec.fixed_tokens;
         if before <= limit.window {
             return Ok(());
         }
-        let number = self.counters.model_calls + 1;
+        let number = self.rec.counters.model_calls + 1;
         let over = |tokens| EngineError::OverWindow {
             model_call: number,
             tokens,
             window: limit.window,
         };
-        let held: Vec<usize> = (self.held_from..self.trace.messages.len()).collect();
+        let held: Vec<usize> = (self.rec.held_from..self.rec.trace.messages.len()).collect();
         // Messages not sent yet (appended since the latest model call) stay:
         // the model has not read them.
-        let sent_to = self.trace.model_calls.last().map_or(0, |mc| mc.context_len);
-        let budget = limit.window.saturating_sub(self.tools_tokens);
+        let sent_to = self
+            .rec
+            .trace
+            .model_calls
+            .last()
+            .map_or(0, |mc| mc.context_len);
+        let budget = limit.window.saturating_sub(self.rec.fixed_tokens);
         let plan = match limit.policy {
             CompactPolicy::DropOldestResults => self.plan_drop(&held, sent_to, budget),
             CompactPolicy::Summarize => self.plan_summary(&held, budget),
@@ -54,20 +59,20 @@ impl Run<'_> {
             return Err(over(before));
         };
         let step = self.current_step();
-        let start = self.trace.messages.len();
+        let start = self.rec.trace.messages.len();
         let mut calls: Vec<CallId> = Vec::new();
         let mut removed = Vec::new();
         for item in &plan {
             let message = match *item {
                 Item::Keep(i) => {
-                    let mut copy = self.trace.messages[i].clone();
+                    let mut copy = self.rec.trace.messages[i].clone();
                     copy.step = step;
                     copy.carried = Some(i);
                     copy
                 }
                 Item::Placeholder(i) => {
                     removed.push(i);
-                    let original = &self.trace.messages[i];
+                    let original = &self.rec.trace.messages[i];
                     let tokens = original.tokens;
                     let id = original.call_id.clone();
                     calls.extend(id.clone());
@@ -76,12 +81,12 @@ impl Run<'_> {
                     m.call_id = id;
                     m.canonical = canonical;
                     m.host_insert = Some(HostInsert::Placeholder);
-                    self.sized(m)
+                    self.rec.measured(m)
                 }
                 Item::Summary(ref gone) => {
                     removed.extend(gone.iter().copied());
                     for &i in gone {
-                        calls.extend(self.trace.messages[i].calls.iter().cloned());
+                        calls.extend(self.rec.trace.messages[i].calls.iter().cloned());
                     }
                     let summary = limit.summary.as_ref();
                     let (text, canonical) = self.said(|lang| {
@@ -90,16 +95,16 @@ impl Run<'_> {
                     let mut m = self.message(Role::User, text, step);
                     m.canonical = canonical;
                     m.host_insert = Some(HostInsert::Summary);
-                    self.sized(m)
+                    self.rec.measured(m)
                 }
             };
-            self.trace.messages.push(message);
+            self.rec.trace.messages.push(message);
         }
-        let copy = &self.trace.messages[start..];
+        let copy = &self.rec.trace.messages[start..];
         let after_messages: usize = copy.iter().map(|m| m.tokens).sum();
-        let after = after_messages + self.tools_tokens;
-        self.messages_tokens = after_messages;
-        self.messages_size = copy.iter().map(|m| m.size).sum();
+        let after = after_messages + self.rec.fixed_tokens;
+        self.rec.messages_tokens = after_messages;
+        self.rec.messages_size = copy.iter().map(|m| m.size).sum();
         let compaction = Compaction {
             step,
             policy: limit.policy,
@@ -112,10 +117,10 @@ impl Run<'_> {
             removed,
             calls,
         };
-        self.held_from = start;
+        self.rec.held_from = start;
         self.rules.restart();
-        let index = self.trace.compactions.len();
-        self.trace.compactions.push(compaction);
+        let index = self.rec.trace.compactions.len();
+        self.rec.trace.compactions.push(compaction);
         self.step(
             StepKind::Compacts { number, index },
             Some(Lane::Host),
@@ -127,16 +132,9 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// A message the host writes, with its size and token estimate.
-    fn sized(&self, mut m: Message) -> Message {
-        m.size = m.text.chars().count() + m.call_id.as_ref().map_or(0, |id| id.0.len());
-        m.tokens = wire::message_tokens(&m, &[]);
-        m
-    }
-
     /// Drop the oldest sent results until the messages fit `budget`.
     fn plan_drop(&self, held: &[usize], sent_to: usize, budget: usize) -> Option<Vec<Item>> {
-        let messages = &self.trace.messages;
+        let messages = &self.rec.trace.messages;
         let mut total: usize = held.iter().map(|&i| messages[i].tokens).sum();
         let mut plan: Vec<Item> = held.iter().map(|&i| Item::Keep(i)).collect();
         for item in plan.iter_mut() {
@@ -167,7 +165,7 @@ impl Run<'_> {
     /// `budget`; the messages before the first reply (the task) and the
     /// latest turn stay. An earlier summary is replaced too.
     fn plan_summary(&self, held: &[usize], budget: usize) -> Option<Vec<Item>> {
-        let messages = &self.trace.messages;
+        let messages = &self.rec.trace.messages;
         let first_reply = held
             .iter()
             .position(|&i| messages[i].role == Role::Assistant)?;

@@ -44,7 +44,7 @@ impl Run<'_> {
                 }
                 None if entry.ok => {
                     // A change outside the files (a deploy, a message sent).
-                    self.counters.writes += 1;
+                    self.rec.counters.writes += 1;
                     self.last_write = Some(self.current_step());
                 }
                 None => {}

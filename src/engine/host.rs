@@ -78,7 +78,7 @@ impl Run<'_> {
     /// the same call comes again, an error when the id was used for another
     /// call (as in the notes' loop: 同一幂等ID不能指向不同动作).
     pub(super) fn recorded(&self, index: usize) -> Option<(String, ToolResult, bool)> {
-        let call = &self.trace.calls[index];
+        let call = &self.rec.trace.calls[index];
         let op = self.op_id(&call.tool, &call.args)?;
         let op = op.as_str();
         let record = self.workspace.ops.get(op)?;

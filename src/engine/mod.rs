@@ -10,7 +10,6 @@
 //! record of operation ids; `tools.rs` the built-in tools, how the host runs
 //! one for a call, and the in-memory workspace they act on.
 
-use std::collections::HashMap;
 use std::fmt;
 
 mod compact;
@@ -29,11 +28,12 @@ pub use tools::{BuiltinTool, ToolSays};
 use tools::Workspace;
 
 use crate::i18n;
+use crate::recorder::Recorder;
 use crate::rules::RuleMatcher;
 use crate::scenario::{EndStatus, Lang, Rule, Scenario};
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Role, Step, StepKind, TaskOutcome,
-    ToolCall, ToolResult, Trace, Verdict,
+    CallId, Lane, Message, OfferedTool, Role, StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
+    Verdict,
 };
 use crate::wire;
 
@@ -102,14 +102,14 @@ pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
     let mut run = Run::new(scenario, lang);
     run.task_arrives();
     loop {
-        if run.trace.steps.len() > MAX_STEPS {
+        if run.rec.trace.steps.len() > MAX_STEPS {
             return Err(EngineError::TooLong);
         }
-        if run.messages_size > MAX_CONTEXT_CHARS {
-            let model_call = run.counters.model_calls;
+        if run.rec.messages_size > MAX_CONTEXT_CHARS {
+            let model_call = run.rec.counters.model_calls;
             return Err(EngineError::ContextTooLarge { model_call });
         }
-        if run.counters.model_calls >= scenario.budget {
+        if run.rec.counters.model_calls >= scenario.budget {
             let budget = scenario.budget;
             run.step(
                 StepKind::BudgetExhausted { budget },
@@ -139,28 +139,15 @@ pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
 struct Run<'a> {
     scenario: &'a Scenario,
     lang: Lang,
-    trace: Trace,
-    counters: Counters,
+    /// The trace as it grows, recorded as a transcript's is (`Recorder`).
+    rec: Recorder,
     workspace: Workspace,
-    /// Call id → index in `trace.calls`, so rules need no linear search.
-    call_index: HashMap<CallId, usize>,
-    /// Running size of all messages appended so far.
-    messages_size: usize,
-    tools_size: usize,
     last_write: Option<usize>,
     last_pass: Option<usize>,
-    /// Running estimate of the messages' size in tokens.
-    messages_tokens: usize,
-    tools_tokens: usize,
-    /// Calls proposed whose result is not in the messages yet.
-    unanswered: Vec<CallId>,
     /// The final reply's rule, to tell whether it says the task is done.
     final_rule: Option<&'a Rule>,
     /// Which rule of the scripted model holds (see `crate::rules`).
     rules: RuleMatcher<'a>,
-    /// The messages the host holds (and sends) start here: after the host
-    /// compacts, at its compacted copy (`compact.rs`).
-    held_from: usize,
 }
 
 impl<'a> Run<'a> {
@@ -176,14 +163,10 @@ impl<'a> Run<'a> {
                 schema: t.parameters.clone(),
             })
             .collect();
-        let tools_size = tools
-            .iter()
-            .map(|t| t.signature().chars().count() + t.description.chars().count())
-            .sum();
-        let mut run = Run {
+        Run {
             scenario,
             lang,
-            trace: Trace {
+            rec: Recorder::new(Trace {
                 scenario: scenario.name.clone(),
                 title: scenario.title.get(lang).to_string(),
                 lang,
@@ -203,88 +186,45 @@ impl<'a> Run<'a> {
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 places: Vec::new(),
                 recorded: None,
-            },
-            counters: Counters::default(),
+            }),
             workspace: Workspace::new(&scenario.files),
-            call_index: HashMap::new(),
-            messages_size: 0,
-            tools_size,
             last_write: None,
             last_pass: None,
-            messages_tokens: 0,
-            tools_tokens: 0,
-            unanswered: Vec::new(),
             final_rule: None,
             rules: RuleMatcher::new(&scenario.model),
-            held_from: 0,
-        };
-        // What every request carries besides its messages: the system
-        // prompt, the tools' schemas, the reply priming.
-        run.tools_tokens = wire::fixed_tokens(&run.trace);
-        run
+        }
     }
 
-    /// Record a step; returns its index.
+    /// Record a step, with the author's narration for it; returns its index.
     fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane) -> usize {
-        let index = self.trace.steps.len();
-        let narration = self
+        let index = self.rec.step(kind, from, to);
+        self.narrate(index);
+        index
+    }
+
+    /// The author's narration of the step at `index`, if they wrote one.
+    fn narrate(&mut self, index: usize) {
+        self.rec.trace.steps[index].narration = self
             .scenario
             .narration
             .get(&(index + 1).to_string())
             .map(|t| t.get(self.lang).to_string());
-        self.trace.steps.push(Step {
-            kind,
-            from,
-            to,
-            counters: self.counters,
-            model_call: self.trace.model_calls.len().checked_sub(1),
-            end: None,
-            narration,
-        });
-        index
     }
 
     fn current_step(&self) -> usize {
-        self.trace.steps.len()
+        self.rec.next_step()
     }
 
-    fn append(&mut self, mut message: Message) {
-        let calls: Vec<&ToolCall> = message
-            .calls
-            .iter()
-            .map(|id| &self.trace.calls[self.call_index[id]])
-            .collect();
-        let tokens = wire::message_tokens(&message, &calls);
-        message.size = message.text.chars().count()
-            + message.call_id.as_ref().map_or(0, |id| id.0.len())
-            + calls
-                .iter()
-                .map(|call| call.id.0.len() + call.tool.len() + call.args_text().chars().count())
-                .sum::<usize>();
-        if let Some(id) = &message.call_id {
-            self.unanswered.retain(|open| open != id);
-        }
-        self.unanswered.extend(message.calls.iter().cloned());
-        message.tokens = tokens;
-        self.messages_size += message.size;
-        self.messages_tokens += tokens;
-        self.trace.messages.push(message);
+    fn append(&mut self, message: Message) {
+        self.rec.append(message);
     }
 
-    /// A message for the context; sizes are filled in by `append`.
+    /// A message for the context, appended at `step`; sizes are filled in
+    /// by `append`.
     fn message(&self, role: Role, text: String, step: usize) -> Message {
         Message {
-            role,
-            text,
-            calls: Vec::new(),
-            call_id: None,
-            is_error: false,
             step,
-            size: 0,
-            tokens: 0,
-            canonical: None,
-            carried: None,
-            host_insert: None,
+            ..self.rec.message(role, text)
         }
     }
 
@@ -299,21 +239,21 @@ impl<'a> Run<'a> {
     /// without its result, each in its own words (`wire::rejection`).
     /// The model never runs.
     fn provider_rejects(&mut self, number: u32) -> Option<EndStatus> {
-        if self.unanswered.is_empty() {
+        if self.rec.unanswered().is_empty() {
             return None;
         }
-        let unanswered = self.unanswered.clone();
+        let unanswered = self.rec.unanswered().to_vec();
         // A result under an id no call has is refused first.
         let proposed: std::collections::HashSet<&CallId> =
-            self.trace.calls.iter().map(|c| &c.id).collect();
-        let orphan = self.trace.messages[self.held_from..]
+            self.rec.trace.calls.iter().map(|c| &c.id).collect();
+        let orphan = self.rec.trace.messages[self.rec.held_from..]
             .iter()
             .filter_map(|m| m.call_id.as_ref())
             .find(|id| !proposed.contains(id))
             .cloned();
         let error = match orphan {
-            Some(id) => wire::orphan_rejection(self.trace.provider, &id),
-            None => wire::rejection(&mut self.trace, &unanswered),
+            Some(id) => wire::orphan_rejection(self.rec.trace.provider, &id),
+            None => wire::rejection(&mut self.rec.trace, &unanswered),
         };
         self.step(
             StepKind::Rejected {
@@ -335,51 +275,28 @@ impl<'a> Run<'a> {
     }
 
     fn model_call(&mut self) -> u32 {
-        self.counters.model_calls += 1;
-        let number = self.counters.model_calls;
-        let context_size = self.messages_size + self.tools_size;
-        self.counters.context_size = context_size;
-        self.trace.model_calls.push(ModelCall {
-            number,
-            step: self.current_step(),
-            context_len: self.trace.messages.len(),
-            context_size,
-            tools_size: self.tools_size,
-            context_tokens: self.messages_tokens + self.tools_tokens,
-            tokens: 0,
-            context_start: self.held_from,
-            recorded_size: None,
-            cut_off: false,
-        });
-        self.step(
-            StepKind::ModelCall { number },
-            Some(Lane::Host),
-            Lane::Model,
-        );
+        let number = self.rec.model_call(None);
+        self.narrate(self.rec.next_step() - 1);
         number
     }
 
     /// The scripted model reads only the context it was sent: at a model
     /// call that is every message appended so far.
     fn choose_rule(&mut self) -> Option<&'a Rule> {
-        let (calls, index) = (&self.trace.calls, &self.call_index);
-        let number = self.counters.model_calls;
-        let held = &self.trace.messages[self.held_from..];
-        let rule = self.rules.choose(number, held, |id| &calls[index[id]])?;
+        let rec = &self.rec;
+        let number = rec.counters.model_calls;
+        let held = &rec.trace.messages[rec.held_from..];
+        let rule = self.rules.choose(number, held, |id| {
+            rec.call(id).expect("a message's call was proposed")
+        })?;
         Some(&self.scenario.model[rule])
     }
 
     /// The reply's generated tokens, and whether it stopped at the limit.
     fn set_tokens(&mut self, reply: &str, calls: &[CallId], cut_off: bool) {
-        let calls: Vec<&ToolCall> = calls
-            .iter()
-            .map(|id| &self.trace.calls[self.call_index[id]])
-            .collect();
+        let calls: Vec<&ToolCall> = calls.iter().filter_map(|id| self.rec.call(id)).collect();
         let generated = wire::reply_tokens(reply, &calls);
-        if let Some(last) = self.trace.model_calls.last_mut() {
-            last.tokens = generated;
-            last.cut_off = cut_off;
-        }
+        self.rec.reply_tokens(generated, cut_off);
     }
 
     /// A reply without tool calls. Returns how the loop ends, or None when
@@ -404,7 +321,7 @@ impl<'a> Run<'a> {
             return Some(EndStatus::Completed);
         };
         if self.scenario.harness.trust_done {
-            self.trace.steps[answer].end = Some(EndStatus::VerificationMissing);
+            self.rec.trace.steps[answer].end = Some(EndStatus::VerificationMissing);
             return Some(EndStatus::VerificationMissing);
         }
         let tool = verify.tool.clone();
@@ -413,8 +330,8 @@ impl<'a> Run<'a> {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        self.counters.tool_runs += 1;
-        self.counters.host_checks += 1;
+        self.rec.counters.tool_runs += 1;
+        self.rec.counters.host_checks += 1;
         self.step(
             StepKind::Verifies { tool: tool.clone() },
             Some(Lane::Host),
@@ -454,9 +371,8 @@ impl<'a> Run<'a> {
         let proposed = self.current_step();
         let mut ids = Vec::new();
         for spec in &rule.calls {
-            let n = self.trace.calls.len() + 1;
+            let n = self.rec.trace.calls.len() + 1;
             let id = call_id(self.scenario.ids, &self.scenario.name, n);
-            self.call_index.insert(id.clone(), self.trace.calls.len());
             // Arguments in the order the tool declares them (path, find,
             // replace), extras such as op_id last, as a reader expects.
             let declared = self.scenario.tools.iter().find(|t| t.name == spec.tool);
@@ -476,8 +392,7 @@ impl<'a> Run<'a> {
                 ToolCall::proposed(id.clone(), spec.tool.clone(), args, number, proposed);
             call.raw_args = spec.arguments.clone();
             call.label = spec.label.clone();
-            self.trace.calls.push(call);
-            ids.push(id);
+            ids.push(self.rec.propose(call));
         }
         let text = rule
             .say
@@ -500,7 +415,7 @@ impl<'a> Run<'a> {
         // The host decides on each call before anything runs.
         let mut approved = Vec::new();
         for id in &ids {
-            let index = self.call_index[id];
+            let index = self.rec.index_of(id).expect("just proposed");
             let verdict = self.verdict(index);
             let step = self.step(
                 StepKind::Validates {
@@ -510,7 +425,7 @@ impl<'a> Run<'a> {
                 Some(Lane::Host),
                 Lane::Host,
             );
-            self.trace.calls[index].verdict = Some((step, verdict.clone()));
+            self.rec.trace.calls[index].verdict = Some((step, verdict.clone()));
             match verdict {
                 Verdict::Approved => approved.push(index),
                 Verdict::AwaitsApproval => {
@@ -520,7 +435,7 @@ impl<'a> Run<'a> {
                 }
                 Verdict::Refused(refusal) => {
                     // A refusal is a result too: the model reads it, nothing ran.
-                    let tool = self.trace.calls[index].tool.clone();
+                    let tool = self.rec.trace.calls[index].tool.clone();
                     let (text, canonical) =
                         self.said(|lang| i18n::refusal_message(&refusal, &tool, lang));
                     let result = ToolResult {
@@ -540,7 +455,7 @@ impl<'a> Run<'a> {
         for index in approved {
             match self.recorded(index) {
                 Some((op, result, conflict)) => {
-                    let call = self.trace.calls[index].id.clone();
+                    let call = self.rec.trace.calls[index].id.clone();
                     let step = self.step(
                         StepKind::Replays {
                             call: call.clone(),
@@ -560,41 +475,41 @@ impl<'a> Run<'a> {
             return None;
         }
 
-        self.counters.tool_runs += approved.len() as u32;
+        self.rec.counters.tool_runs += approved.len() as u32;
         let started = self.step(
             StepKind::Executes {
                 calls: approved
                     .iter()
-                    .map(|&i| self.trace.calls[i].id.clone())
+                    .map(|&i| self.rec.trace.calls[i].id.clone())
                     .collect(),
             },
             Some(Lane::Host),
             Lane::Tool,
         );
         for &i in &approved {
-            self.trace.calls[i].started = Some(started);
+            self.rec.trace.calls[i].started = Some(started);
         }
 
         // Results arrive in order of how long each tool takes.
         let mut arrival = approved.clone();
         let delay_of = |i: usize| {
-            let position = ids.iter().position(|id| *id == self.trace.calls[i].id);
+            let position = ids.iter().position(|id| *id == self.rec.trace.calls[i].id);
             position.map_or(0, |p| rule.calls[p].delay)
         };
         arrival.sort_by_key(|&i| delay_of(i));
 
         for (k, &index) in arrival.iter().enumerate() {
             let (tool, args) = {
-                let call = &self.trace.calls[index];
+                let call = &self.rec.trace.calls[index];
                 (call.tool.clone(), call.run_args())
             };
             let step = self.current_step();
             let result = self.run_tool(&tool, &args, step);
             let result = self.note_edit(index, result);
-            let id = self.trace.calls[index].id.clone();
+            let id = self.rec.trace.calls[index].id.clone();
             // The bug: attach the k-th arrival to the k-th call asked for.
             let paired_to = if self.scenario.harness.pair_by_order {
-                self.trace.calls[approved[k]].id.clone()
+                self.rec.trace.calls[approved[k]].id.clone()
             } else {
                 id.clone()
             };
@@ -623,28 +538,12 @@ impl<'a> Run<'a> {
         } else {
             paired_to
         };
-        let call = &mut self.trace.calls[index];
-        call.finished = Some(step);
-        call.paired_to = Some(paired_to.clone());
-        call.appended = appended;
-        call.result = Some(result.clone());
-        if appended {
-            let mut message = self.message(Role::Tool, result.text, step);
-            message.call_id = Some(paired_to);
-            message.is_error = result.is_error;
-            message.canonical = result.canonical;
-            self.append(message);
-        }
+        self.rec.answer(index, paired_to, result, step, appended);
     }
 
-    fn finish(mut self, end: EndStatus) -> Trace {
-        if let Some(last) = self.trace.steps.last_mut() {
-            last.end = Some(end);
-        }
-        self.trace.end = end;
-        wire::place_all(&mut self.trace);
+    fn finish(self, end: EndStatus) -> Trace {
         let checked = matches!((self.last_write, self.last_pass), (Some(w), Some(p)) if p > w);
-        self.trace.task = match end {
+        let task = match end {
             EndStatus::Completed | EndStatus::VerificationMissing => {
                 if self.last_write.is_some() {
                     if checked {
@@ -662,7 +561,10 @@ impl<'a> Run<'a> {
                 TaskOutcome::NotDone
             }
         };
-        self.trace
+        let mut rec = self.rec;
+        rec.end(end);
+        rec.trace.task = task;
+        rec.finish()
     }
 }
 

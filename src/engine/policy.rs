@@ -20,7 +20,7 @@ impl<'a> Run<'a> {
     /// offered, authorised, parseable, matching the schema (or the declared
     /// arguments), inside the workspace; then, for `ask`, the user's turn.
     pub(super) fn verdict(&self, index: usize) -> Verdict {
-        self.verdict_of(&self.trace.calls[index])
+        self.verdict_of(&self.rec.trace.calls[index])
     }
 
     fn verdict_of(&self, call: &ToolCall) -> Verdict {
@@ -53,7 +53,7 @@ impl<'a> Run<'a> {
     /// that comes from the user. Returns whether the call may run. A
     /// denial's reason goes back to the model as the call's result.
     pub(super) fn ask_user(&mut self, index: usize) -> bool {
-        let call = self.trace.calls[index].clone();
+        let call = self.rec.trace.calls[index].clone();
         let Some(def) = self.offered(&call.tool) else {
             return false;
         };
@@ -83,7 +83,7 @@ impl<'a> Run<'a> {
             None,
             Lane::Host,
         );
-        self.trace.calls[index].decision = Some((step, decision.clone()));
+        self.rec.trace.calls[index].decision = Some((step, decision.clone()));
         // The user's arguments pass the host's checks as the model's did:
         // an edit to ../etc/passwd, or "high" for an integer, is refused.
         if let Decision::Edited(_) = &decision
@@ -98,7 +98,7 @@ impl<'a> Run<'a> {
                 Some(Lane::Host),
                 Lane::Host,
             );
-            self.trace.calls[index].verdict = Some((checked, verdict));
+            self.rec.trace.calls[index].verdict = Some((checked, verdict));
             let (text, canonical) =
                 self.said(|lang| i18n::refusal_message(&refusal, &call.tool, lang));
             let result = ToolResult {
@@ -127,7 +127,7 @@ impl<'a> Run<'a> {
     /// A result of a call the user edited says so after the tool's words:
     /// the model asked for other arguments than the tool ran with.
     pub(super) fn note_edit(&self, index: usize, result: ToolResult) -> ToolResult {
-        let call = &self.trace.calls[index];
+        let call = &self.rec.trace.calls[index];
         let Some((_, Decision::Edited(edit))) = &call.decision else {
             return result;
         };

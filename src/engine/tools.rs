@@ -131,13 +131,14 @@ impl Run<'_> {
         let is_error = said.is_err();
         for (path, change) in self.workspace.events.drain(..) {
             if matches!(change, FileChange::Written { .. }) {
-                self.counters.writes += 1;
+                self.rec.counters.writes += 1;
                 self.last_write = Some(step);
-                if !self.trace.files.contains(&path) {
-                    self.trace.files.push(path.clone());
+                if !self.rec.trace.files.contains(&path) {
+                    self.rec.trace.files.push(path.clone());
                 }
             }
-            self.trace
+            self.rec
+                .trace
                 .file_events
                 .push(FileEvent { step, path, change });
         }

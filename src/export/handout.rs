@@ -5,18 +5,18 @@
 //! and the screen ask the same.
 
 use crate::i18n;
+use crate::load::Loaded;
 use crate::quiz::{self, Question};
-use crate::scenario::Scenario;
 use crate::trace::Trace;
 
 /// The questions asked before the steps chosen (0-based indices).
 pub fn questions(
     trace: &Trace,
-    scenario: &Scenario,
+    loaded: &Loaded,
     steps: std::ops::RangeInclusive<usize>,
 ) -> Vec<Question> {
     steps
-        .filter_map(|index| quiz::asked(scenario, trace, index))
+        .filter_map(|index| quiz::asked(loaded, trace, index))
         .collect()
 }
 

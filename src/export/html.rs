@@ -83,8 +83,7 @@ pub fn write(
 ) -> io::Result<()> {
     let lang = app.lang;
     let theme = app.theme;
-    let scenario = &app.loaded.scenario;
-    let title = escape(scenario.title.get(lang));
+    let title = escape(app.loaded.card.title.get(lang));
     let l = |label: Label| escape(label.get(lang));
     let fonts = page.fonts;
     write!(
@@ -222,7 +221,7 @@ pub fn write(
 /// the glossary.
 fn about(out: &mut dyn Write, app: &App) -> io::Result<()> {
     let lang = app.lang;
-    let scenario = &app.loaded.scenario;
+    let card = &app.loaded.card;
     let l = |label: Label| escape(label.get(lang));
     write!(
         out,
@@ -230,11 +229,11 @@ fn about(out: &mut dyn Write, app: &App) -> io::Result<()> {
         l(i18n::ABOUT),
         l(i18n::CONDITIONS)
     )?;
-    for c in &scenario.conditions {
+    for c in &card.conditions {
         writeln!(out, "<li>{}</li>", escape(c.get(lang)))?;
     }
     out.write_all(b"</ul>\n")?;
-    let about = &scenario.about;
+    let about = &card.about;
     for (label, text) in [
         (i18n::WHY, &about.why),
         (i18n::HOW, &about.how),

@@ -306,7 +306,7 @@ pub fn export_loaded(
     if options.quiz {
         write::create_dir(&options.out)?;
         let trace = app.trace();
-        let questions = handout::questions(trace, &app.loaded.scenario, steps);
+        let questions = handout::questions(trace, &app.loaded, steps);
         let (kind, page) = match options.format {
             ExportFormat::Html => ("html", handout::html(trace, &questions)),
             _ => ("txt", handout::text(trace, &questions)),

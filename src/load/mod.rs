@@ -26,7 +26,7 @@ use read::read_file;
 
 use crate::engine;
 use crate::safe;
-use crate::scenario::{Lang, Scenario};
+use crate::scenario::{About, Lang, Scenario, Text};
 use crate::trace::Trace;
 use crate::wire::Provider;
 
@@ -216,10 +216,36 @@ impl Fault {
     }
 }
 
-/// A scenario ready to show: the source and its trace in each language.
+/// What a run is, as the about overlay, the picker, figures and `trace`
+/// say it: a lesson's own words, or what a transcript's file tells.
+#[derive(Debug, Clone)]
+pub struct Card {
+    pub name: String,
+    pub title: Text,
+    pub task: Text,
+    pub conditions: Vec<Text>,
+    pub about: About,
+}
+
+impl Card {
+    pub fn of(scenario: &Scenario) -> Self {
+        Card {
+            name: scenario.name.clone(),
+            title: scenario.title.clone(),
+            task: scenario.task.clone(),
+            conditions: scenario.conditions.clone(),
+            about: scenario.about.clone(),
+        }
+    }
+}
+
+/// A run ready to show: what it is, and its trace in each language.
 #[derive(Debug, Clone)]
 pub struct Loaded {
-    pub scenario: Scenario,
+    pub card: Card,
+    /// The lesson a scripted run comes from (its rules, quiz, twin); a
+    /// transcript's run has none.
+    pub lesson: Option<Scenario>,
     /// One trace per language, indexed by `Lang::index`.
     pub traces: [Trace; Lang::COUNT],
     /// What is wrong with a file that still runs: warnings, and errors that
@@ -434,7 +460,8 @@ pub fn prepare_all_as(
         return Err(faults);
     }
     Ok(Loaded {
-        scenario,
+        card: Card::of(&scenario),
+        lesson: Some(scenario),
         traces: [zh, en],
         faults,
     })

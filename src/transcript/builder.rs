@@ -9,12 +9,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-use crate::engine::estimate_tokens;
-use crate::load::{Loaded, ScenarioError};
-use crate::scenario::{About, EndStatus, Harness, Lang, Scenario, Text};
+use crate::load::{Card, Loaded, ScenarioError};
+use crate::recorder::Recorder;
+use crate::scenario::{About, EndStatus, Lang, Text};
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, OfferedTool, Recorded, Role, Step, StepKind,
-    TaskOutcome, ToolCall, ToolResult, Trace,
+    CallId, Lane, OfferedTool, Recorded, Role, StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
 };
 
 use super::text::{self, Say, Source};
@@ -609,7 +608,7 @@ impl Builder {
     pub fn finish(mut self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
         let name = self.name.clone();
         let built = Build::run(&mut self, format);
-        if built.trace.steps.is_empty() {
+        if built.rec.trace.steps.is_empty() {
             return Err(super::error(
                 path,
                 None,
@@ -622,7 +621,7 @@ impl Builder {
         let facts = text::Facts {
             file: name.clone(),
             format,
-            model_calls: built.trace.model_calls.len(),
+            model_calls: built.rec.trace.model_calls.len(),
             exact_calls: built.exact_calls,
             requests: self.requests,
             system_parts: self.system.len(),
@@ -643,18 +642,20 @@ impl Builder {
         };
         // One clone: a long run's trace is megabytes.
         let Build {
-            trace: en,
+            rec,
             says,
             tokens_in,
             notes,
             ..
         } = built;
+        let en = rec.finish();
+        let sizes: Vec<usize> = en.model_calls.iter().map(|m| m.context_size).collect();
         let mut traces = [en.clone(), en];
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
             for (step, say) in trace.steps.iter_mut().zip(&says) {
-                step.narration = Some(text::narrate(say, &tokens_in, self.by_item, lang));
+                step.narration = Some(text::narrate(say, &sizes, &tokens_in, self.by_item, lang));
             }
             for (index, note) in &notes {
                 if let Some(n) = trace
@@ -672,7 +673,8 @@ impl Builder {
             zh: f(Lang::Zh),
             en: f(Lang::En),
         };
-        let scenario = Scenario {
+        // What the file tells of the run; it has no lesson behind it.
+        let card = Card {
             name: text::slug(&name),
             title: both(&|l| text::title(&facts, l)),
             task: both(&|l| text::task(&facts, l)),
@@ -681,44 +683,18 @@ impl Builder {
                 .map(|[zh, en]| Text { zh, en })
                 .collect(),
             about: {
-                let [why, how, cost, check] = text::about(&facts);
+                let [why, how, cost, check] = text::about(&facts).map(|[zh, en]| Text { zh, en });
                 About {
-                    why: Text {
-                        zh: why[0].clone(),
-                        en: why[1].clone(),
-                    },
-                    how: Text {
-                        zh: how[0].clone(),
-                        en: how[1].clone(),
-                    },
-                    cost: Text {
-                        zh: cost[0].clone(),
-                        en: cost[1].clone(),
-                    },
-                    check: Text {
-                        zh: check[0].clone(),
-                        en: check[1].clone(),
-                    },
+                    why,
+                    how,
+                    cost,
+                    check,
                 }
             },
-            files: BTreeMap::new(),
-            tools: Vec::new(),
-            budget: zh.model_calls.len() as u32,
-            harness: Harness::default(),
-            verify: None,
-            model: Vec::new(),
-            expect: EndStatus::Completed,
-            narration: BTreeMap::new(),
-            quiz: Vec::new(),
-            quiz_steps: Vec::new(),
-            twin: None,
-            ids: Default::default(),
-            context: None,
-            system: None,
-            provider: None,
         };
         Ok(Loaded {
-            scenario,
+            card,
+            lesson: None,
             traces,
             faults: Vec::new(),
         })
@@ -799,13 +775,11 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
 
 /// The trace being recorded, and what each step will say.
 struct Build {
-    trace: Trace,
+    /// The trace as it grows, recorded as a lesson's is (`Recorder`).
+    rec: Recorder,
     says: Vec<Say>,
     /// Input tokens per model call, where the file records them.
     tokens_in: Vec<Option<u64>>,
-    counters: Counters,
-    /// A call id → the latest call with it (ids may be reused across turns).
-    call_index: HashMap<String, usize>,
     /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
     call_reply: Vec<usize>,
     /// Replies so far.
@@ -814,13 +788,6 @@ struct Build {
     reasoning: Vec<text::Thought>,
     /// Reasoning of earlier replies, for what a later context holds.
     reasoning_before: Vec<text::Thought>,
-    messages_size: usize,
-    /// The same, in estimated tokens (`engine::estimate_tokens`).
-    messages_tokens: usize,
-    system_size: usize,
-    system_tokens: usize,
-    tools_size: usize,
-    tools_tokens: usize,
     exact_calls: usize,
     compactions: usize,
     compacted_at: Option<usize>,
@@ -837,16 +804,8 @@ struct Build {
 impl Build {
     fn run(b: &mut Builder, format: Format) -> Build {
         let tools = b.tools.clone().unwrap_or_default();
-        let tools_size = tools
-            .iter()
-            .map(|t| t.signature().chars().count() + t.description.chars().count())
-            .sum();
-        let tools_tokens = tools
-            .iter()
-            .map(|t| estimate_tokens(&t.signature()) + estimate_tokens(&t.description))
-            .sum();
         let mut build = Build {
-            trace: Trace {
+            rec: Recorder::new(Trace {
                 scenario: text::slug(&b.name),
                 title: String::new(),
                 lang: Lang::En,
@@ -876,21 +835,13 @@ impl Build {
                         .collect(),
                     by_item: b.by_item,
                 }),
-            },
+            }),
             says: Vec::new(),
             tokens_in: Vec::new(),
-            counters: Counters::default(),
-            call_index: HashMap::new(),
             call_reply: Vec::new(),
             replies: 0,
             reasoning: Vec::new(),
             reasoning_before: Vec::new(),
-            messages_size: 0,
-            messages_tokens: 0,
-            system_size: b.system.iter().map(|s| s.chars().count()).sum(),
-            system_tokens: b.system.iter().map(|s| estimate_tokens(s)).sum(),
-            tools_size,
-            tools_tokens,
             exact_calls: 0,
             compactions: 0,
             compacted_at: None,
@@ -907,7 +858,7 @@ impl Build {
         for event in events {
             match event {
                 Event::Msg(Msg::User { text, line }) => {
-                    let first = build.trace.steps.is_empty();
+                    let first = build.rec.trace.steps.is_empty();
                     build.append(Role::User, text, Vec::new(), None, false);
                     build.step(
                         StepKind::TaskArrives,
@@ -976,7 +927,7 @@ impl Build {
                         .push((step, text::Note::Aborted { line, reason }));
                 }
                 Event::Tokens { input, output } => {
-                    if let Some(last) = build.trace.model_calls.last_mut() {
+                    if let Some(last) = build.rec.trace.model_calls.last_mut() {
                         if let Some(out) = output {
                             last.tokens = out as usize;
                         }
@@ -992,7 +943,7 @@ impl Build {
         }
         if let Some(&line) = build.context_lines.first() {
             // Harness messages with no step after them: a step of their own.
-            let first = build.trace.steps.is_empty();
+            let first = build.rec.trace.steps.is_empty();
             build.step(
                 StepKind::TaskArrives,
                 None,
@@ -1005,6 +956,7 @@ impl Build {
             );
         }
         let unanswered: Vec<String> = build
+            .rec
             .trace
             .calls
             .iter()
@@ -1014,16 +966,16 @@ impl Build {
         if let Some(say) = build.says.last_mut() {
             say.set_end(unanswered);
         }
-        build.trace.budget = build.trace.model_calls.len() as u32;
-        crate::wire::place_all(&mut build.trace);
+        build.rec.trace.budget = build.rec.trace.model_calls.len() as u32;
         build
     }
 
     /// The provider refused the latest model call: the calls still without
     /// a result are why, as its error says.
     fn rejected(&mut self, line: usize, error: String) {
-        let number = self.trace.model_calls.len() as u32;
+        let number = self.rec.trace.model_calls.len() as u32;
         let unanswered: Vec<CallId> = self
+            .rec
             .trace
             .calls
             .iter()
@@ -1044,29 +996,31 @@ impl Build {
                 error,
             },
         );
-        self.trace.steps[step].end = Some(EndStatus::Rejected);
-        self.trace.end = EndStatus::Rejected;
-        self.trace.task = TaskOutcome::NotDone;
+        self.rec.end(EndStatus::Rejected);
+        debug_assert_eq!(step + 1, self.rec.next_step());
+        self.rec.trace.task = TaskOutcome::NotDone;
     }
 
+    /// Record a step, and what its narration will say.
     fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane, say: Say) -> usize {
-        let index = self.trace.steps.len();
+        let answers = matches!(kind, StepKind::Answers { .. });
+        let index = self.rec.step(kind, from, to);
+        if answers {
+            self.rec.trace.steps[index].end = Some(EndStatus::Completed);
+        }
+        self.said(index, say);
+        index
+    }
+
+    /// What the step at `index` will say, with the harness messages
+    /// appended since the step before it.
+    fn said(&mut self, index: usize, say: Say) {
+        debug_assert_eq!(index, self.says.len());
         if !self.context_lines.is_empty() {
             let lines = std::mem::take(&mut self.context_lines);
             self.notes.push((index, text::Note::Context { lines }));
         }
-        let end = matches!(kind, StepKind::Answers { .. }).then_some(EndStatus::Completed);
-        self.trace.steps.push(Step {
-            kind,
-            from,
-            to,
-            counters: self.counters,
-            model_call: self.trace.model_calls.len().checked_sub(1),
-            end,
-            narration: None,
-        });
         self.says.push(say);
-        index
     }
 
     fn append(
@@ -1077,75 +1031,25 @@ impl Build {
         call_id: Option<CallId>,
         is_error: bool,
     ) {
-        // The same measure as the engine's: text, ids, tool names, arguments.
-        let size = text.chars().count()
-            + call_id.as_ref().map_or(0, |id| id.0.len())
-            + calls
-                .iter()
-                .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
-                .map(|c| c.id.0.len() + c.tool.len() + c.args_text().chars().count())
-                .sum::<usize>();
-        let proposed: Vec<&ToolCall> = calls
-            .iter()
-            .filter_map(|id| self.call_index.get(&id.0).map(|&i| &self.trace.calls[i]))
-            .collect();
-        let probe = Message {
-            role,
-            text,
-            calls: Vec::new(),
-            call_id,
-            is_error,
-            step: 0,
-            size: 0,
-            tokens: 0,
-            canonical: None,
-            carried: None,
-            host_insert: None,
-        };
-        let tokens = crate::wire::message_tokens(&probe, &proposed);
-        let Message { text, call_id, .. } = probe;
-        self.messages_size += size;
-        self.messages_tokens += tokens;
-        let step = self.trace.steps.len();
-        self.trace.messages.push(Message {
-            role,
-            text,
-            calls,
-            call_id,
-            is_error,
-            step,
-            size,
-            tokens,
-            canonical: None,
-            carried: None,
-            host_insert: None,
-        });
+        let mut message = self.rec.message(role, text);
+        message.calls = calls;
+        message.call_id = call_id;
+        message.is_error = is_error;
+        self.rec.append(message);
     }
 
     /// The host sends the context. `request`: the file's request body for
     /// it; `no_reply`: the file ends (or retries) before a reply.
     fn model_call(&mut self, request: Option<Request>, no_reply: bool, format: Format) {
-        let number = self.trace.model_calls.len() as u32 + 1;
+        let number = self.rec.trace.model_calls.len() as u32 + 1;
         let recorded = self.recorded.take();
-        let context_size = self.messages_size + self.system_size + self.tools_size;
-        let previous = self.trace.model_calls.last().map_or(0, |m| m.context_len);
-        self.counters.model_calls = number;
-        self.counters.context_size = context_size;
-        self.trace.model_calls.push(ModelCall {
-            number,
-            step: self.trace.steps.len(),
-            context_len: self.trace.messages.len(),
-            context_size,
-            tools_size: self.tools_size,
-            context_tokens: self.messages_tokens + self.system_tokens + self.tools_tokens,
-            tokens: 0,
-            context_start: 0,
-            // A recorded request is drawn at its recorded size.
-            recorded_size: request
-                .and_then(|r| r.bytes)
-                .or(recorded.map(|(_, _, bytes)| bytes)),
-            cut_off: false,
-        });
+        let previous = self
+            .rec
+            .trace
+            .model_calls
+            .last()
+            .map_or(0, |m| m.context_len);
+        let messages = self.rec.trace.messages.len();
         self.tokens_in.push(request.and_then(|r| r.tokens_in));
         let source = match (request, recorded) {
             // Its size is the file's; its messages drawn are rebuilt.
@@ -1179,21 +1083,25 @@ impl Build {
             source,
             format,
             reasoning,
-            messages: self.trace.messages.len(),
-            new: self.trace.messages.len() - previous,
-            size: context_size,
+            messages,
+            new: messages - previous,
             compacted: self.compacted_at,
             replaced: self.replaced,
-            system: self.system_size,
-            tools_known: !self.trace.tools.is_empty(),
+            system: self
+                .rec
+                .trace
+                .system
+                .as_deref()
+                .map_or(0, |s| s.chars().count()),
+            tools_known: !self.rec.trace.tools.is_empty(),
             no_reply,
         };
-        self.step(
-            StepKind::ModelCall { number },
-            Some(Lane::Host),
-            Lane::Model,
-            say,
-        );
+        // A recorded request is drawn at its recorded size.
+        let recorded_size = request
+            .and_then(|r| r.bytes)
+            .or(recorded.map(|(_, _, bytes)| bytes));
+        self.rec.model_call(recorded_size);
+        self.said(self.rec.next_step() - 1, say);
     }
 
     fn reply(
@@ -1204,38 +1112,35 @@ impl Build {
         line: usize,
         answered: &Answered,
     ) {
-        let number = self.trace.model_calls.len() as u32;
-        let proposed = self.trace.steps.len();
+        let number = self.rec.trace.model_calls.len() as u32;
+        let proposed = self.rec.next_step();
         let reply = self.replies;
         self.replies += 1;
         let reasoning = std::mem::take(&mut self.reasoning);
         self.reasoning_before.extend(reasoning.iter().cloned());
         let mut ids = Vec::new();
         for spec in calls {
-            let id = CallId(spec.id.clone());
-            // The latest call by an id is the one its next result answers.
-            self.call_index
-                .insert(spec.id.clone(), self.trace.calls.len());
             self.call_reply.push(reply);
             let mut call = ToolCall::proposed(
-                id.clone(),
+                CallId(spec.id.clone()),
                 spec.name.clone(),
                 spec.args.pairs.clone(),
                 number,
                 proposed,
             );
             call.raw_args = spec.args.raw.clone();
-            self.trace.calls.push(call);
-            ids.push(id);
+            // The latest call by an id is the one its next result answers.
+            ids.push(self.rec.propose(call));
         }
-        let estimate = estimate_tokens(&text)
-            + self.trace.calls[self.trace.calls.len() - calls.len()..]
-                .iter()
-                .map(|c| estimate_tokens(&c.tool) + estimate_tokens(&c.args_text()) + 1)
-                .sum::<usize>();
-        if let Some(last) = self.trace.model_calls.last_mut() {
-            last.tokens = tokens_out.map_or(estimate, |t| t as usize);
-        }
+        let generated = tokens_out.map_or_else(
+            || {
+                let calls = &self.rec.trace.calls[self.rec.trace.calls.len() - calls.len()..];
+                crate::wire::reply_tokens(&text, &calls.iter().collect::<Vec<_>>())
+            },
+            |t| t as usize,
+        );
+        // A file records no output limit: a reply is never said cut off.
+        self.rec.reply_tokens(generated, false);
         self.append(Role::Assistant, text, ids.clone(), None, false);
         if ids.is_empty() {
             self.step(
@@ -1287,14 +1192,13 @@ impl Build {
     ) {
         let id = CallId(call_id.to_string());
         let open = self
-            .call_index
-            .get(call_id)
-            .copied()
-            .filter(|&i| self.trace.calls[i].finished.is_none());
+            .rec
+            .index_of(&id)
+            .filter(|&i| self.rec.trace.calls[i].finished.is_none());
         let Some(index) = open else {
             // A result that answers no call: none by that id, or one
             // already answered. Appended as the file has it, and flagged.
-            let duplicate = self.call_index.contains_key(call_id);
+            let duplicate = self.rec.index_of(&id).is_some();
             self.append(Role::Tool, text, Vec::new(), Some(id.clone()), is_error);
             let say = Say::Result {
                 id: call_id.to_string(),
@@ -1312,7 +1216,7 @@ impl Build {
             );
             return;
         };
-        if self.trace.calls[index].started.is_none() {
+        if self.rec.trace.calls[index].started.is_none() {
             // The calls of this reply that the file shows ran: they run together.
             let reply = self.call_reply[index];
             // A reply's calls are consecutive in `trace.calls`.
@@ -1320,21 +1224,21 @@ impl Build {
             let last = self.call_reply.partition_point(|&r| r <= reply);
             let group: Vec<usize> = (first..last)
                 .filter(|&i| {
-                    let c = &self.trace.calls[i];
+                    let c = &self.rec.trace.calls[i];
                     c.started.is_none()
                         && (i == index || answered.contains(&(reply, c.id.0.clone())))
                 })
                 .collect();
             let ids: Vec<CallId> = group
                 .iter()
-                .map(|&i| self.trace.calls[i].id.clone())
+                .map(|&i| self.rec.trace.calls[i].id.clone())
                 .collect();
-            self.counters.tool_runs += ids.len() as u32;
+            self.rec.counters.tool_runs += ids.len() as u32;
             let say = Say::Executes {
                 calls: group
                     .iter()
                     .map(|&i| {
-                        let c = &self.trace.calls[i];
+                        let c = &self.rec.trace.calls[i];
                         (c.id.0.clone(), c.tool.clone())
                     })
                     .collect(),
@@ -1346,31 +1250,22 @@ impl Build {
                 say,
             );
             for i in group {
-                self.trace.calls[i].started = Some(step);
+                self.rec.trace.calls[i].started = Some(step);
             }
         }
-        self.append(
-            Role::Tool,
-            text.clone(),
-            Vec::new(),
-            Some(id.clone()),
-            is_error,
-        );
-        let step = self.trace.steps.len();
-        let tool = self.trace.calls[index].tool.clone();
-        if !is_error && writes_known(self.format) && writes_a_file(&self.trace.calls[index]) {
-            self.counters.writes += 1;
+        let step = self.rec.next_step();
+        let tool = self.rec.trace.calls[index].tool.clone();
+        if !is_error && writes_known(self.format) && writes_a_file(&self.rec.trace.calls[index]) {
+            self.rec.counters.writes += 1;
         }
-        let call = &mut self.trace.calls[index];
-        call.finished = Some(step);
-        call.result = Some(ToolResult {
+        let result = ToolResult {
             text,
             is_error,
             replayed: false,
             canonical: None,
-        });
-        call.paired_to = Some(id.clone());
-        call.appended = true;
+        };
+        // A file shows a result where it was appended, under its call's id.
+        self.rec.answer(index, id.clone(), result, step, true);
         let say = Say::Result {
             id: call_id.to_string(),
             tool: Some(tool),

@@ -47,7 +47,6 @@ pub enum Say {
         reasoning: (usize, usize, bool),
         messages: usize,
         new: usize,
-        size: usize,
         compacted: Option<usize>,
         /// What replaced the history at that compaction: (items, chars).
         replaced: Option<(usize, usize)>,
@@ -199,7 +198,15 @@ fn calls_text(calls: &[(String, String)]) -> String {
 }
 
 /// The narration of one step.
-pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) -> String {
+/// What a step says. `sizes`: each model call's request body in bytes, as
+/// the trace holds it (the file's own size where it records one).
+pub fn narrate(
+    say: &Say,
+    sizes: &[usize],
+    tokens_in: &[Option<u64>],
+    by_item: bool,
+    lang: Lang,
+) -> String {
     let p = match say {
         Say::User { line, .. }
         | Say::Proposes { line, .. }
@@ -234,7 +241,6 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             reasoning,
             messages,
             new,
-            size,
             compacted,
             replaced,
             system,
@@ -247,7 +253,7 @@ pub fn narrate(say: &Say, tokens_in: &[Option<u64>], by_item: bool, lang: Lang) 
             *reasoning,
             *messages,
             *new,
-            *size,
+            sizes.get(*number as usize - 1).copied().unwrap_or(0),
             *compacted,
             *replaced,
             *system,
@@ -459,10 +465,10 @@ fn model_call(
             pick(
                 lang,
                 format!(
-                    "第 {number} 次模型调用：上下文就是{p}请求体里的 {messages} 条消息（确切，来自文件），其中 {new} 条是新的，共 {size} 字符。"
+                    "第 {number} 次模型调用：上下文就是{p}请求体里的 {messages} 条消息（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。"
                 ),
                 format!(
-                    "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {p} ({new} new, {size} chars)."
+                    "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {p} ({new} new; a body of {size} bytes)."
                 ),
             )
         }
@@ -510,11 +516,11 @@ fn model_call(
         Source::Reconstructed => pick(
             lang,
             format!(
-                "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{}的规则由之前的 {messages} 条消息重建，其中 {new} 条是新的，共 {size} 字符。",
+                "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{}的规则由之前的 {messages} 条消息重建，其中 {new} 条是新的；这样重建的请求体 {size} 字节。",
                 format_name(format, lang)
             ),
             format!(
-                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} {noun} before it ({new} new, {size} chars).",
+                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} {noun} before it ({new} new; rebuilt so, a body of {size} bytes).",
                 format_name(format, lang)
             ),
         ),

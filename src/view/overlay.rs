@@ -114,14 +114,15 @@ fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {
 fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let lang = app.lang;
     let theme = app.theme;
-    let scenario = &app.loaded.scenario;
+    let card = &app.loaded.card;
     let mut out = vec![Line::styled(
-        scenario.title.get(lang).to_string(),
+        card.title.get(lang).to_string(),
         theme.title(),
     )];
     // A harness mistake offers its correct twin side by side.
     if let Some(c) = &app.compare
-        && scenario.twin.as_deref() == Some(c.other.scenario.name.as_str())
+        && app.loaded.lesson.as_ref().and_then(|l| l.twin.as_deref())
+            == Some(c.other.card.name.as_str())
     {
         let label = if c.shown {
             i18n::COMPARE_OFFER_OPEN
@@ -138,7 +139,7 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     }
     out.push(Line::default());
     out.push(Line::styled(i18n::CONDITIONS.get(lang), theme.title()));
-    for c in &scenario.conditions {
+    for c in &card.conditions {
         out.extend(hanging(
             vec![Span::raw("  • ")],
             c.get(lang),
@@ -146,7 +147,7 @@ fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
             w,
         ));
     }
-    let about = &scenario.about;
+    let about = &card.about;
     for (label, text) in [
         (i18n::WHY, &about.why),
         (i18n::HOW, &about.how),

@@ -243,7 +243,7 @@ fn detail_lines(app: &App, w: usize, max: usize) -> Vec<Line<'static>> {
             let mut out = vec![Line::styled(truncate(&head, w), theme.muted())];
             out.extend(hanging(
                 vec![Span::styled(i18n::lead(i18n::TASK, lang), theme.title())],
-                loaded.scenario.task.get(lang),
+                loaded.card.task.get(lang),
                 Style::new(),
                 w,
             ));

@@ -39,7 +39,7 @@ pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
         match app.quiz.answers.get(&app.step) {
             Some(answer) => {
                 // The question asked, as it reads in the current language.
-                let q = crate::quiz::asked(&app.loaded.scenario, app.trace(), app.step);
+                let q = crate::quiz::asked(&app.loaded, app.trace(), app.step);
                 if let Some(q) = q {
                     let right = &q.choices[q.answer];
                     let verdict = if answer.right {

@@ -285,26 +285,47 @@ pub fn anthropic_block(m: &Message) -> Value {
     }
 }
 
+/// The output limit every request of the run sets, where a reply was cut
+/// off by one: a reply stops at the limit, so the limit is what the cut
+/// reply generated. None where no reply was cut (OpenAI needs none;
+/// Anthropic always sends `max_tokens`).
+fn output_limit(trace: &Trace) -> Option<usize> {
+    trace
+        .model_calls
+        .iter()
+        .filter(|mc| mc.cut_off)
+        .map(|mc| mc.tokens)
+        .max()
+}
+
 /// The request body with its list empty but for what every call sends
 /// first (a Chat system message): model, system, tools.
 fn envelope(trace: &Trace) -> (Value, usize) {
     let mut o = Map::new();
     o.insert("model".into(), model(trace).into());
     let system = trace.system.as_deref().filter(|s| !s.is_empty());
+    let limit = output_limit(trace);
     let mut fixed = Vec::new();
     match trace.provider {
         Provider::Chat => {
+            if let Some(limit) = limit {
+                o.insert("max_completion_tokens".into(), limit.into());
+            }
             if let Some(s) = system {
                 fixed.push(json!({ "role": "system", "content": s }));
             }
         }
         Provider::Responses => {
+            if let Some(limit) = limit {
+                o.insert("max_output_tokens".into(), limit.into());
+            }
             if let Some(s) = system {
                 o.insert("instructions".into(), s.into());
             }
         }
         Provider::Anthropic => {
-            o.insert("max_tokens".into(), MAX_TOKENS.into());
+            let limit = limit.unwrap_or(MAX_TOKENS as usize);
+            o.insert("max_tokens".into(), limit.into());
             if let Some(s) = system {
                 o.insert("system".into(), s.into());
             }

@@ -125,7 +125,7 @@ mod body_tests {
             for provider in Provider::ALL {
                 // A lesson that names its provider is refused in others.
                 let Ok(loaded) = load_as(name, Some(provider)) else {
-                    let pinned = crate::load::load(name).unwrap().scenario.provider;
+                    let pinned = crate::load::load(name).unwrap().lesson.unwrap().provider;
                     assert!(pinned.is_some_and(|p| p != provider), "{name}");
                     continue;
                 };

@@ -1,0 +1,224 @@
+//! The one recorder of a run. The engine (a scripted lesson) and every
+//! transcript reader (a real run) build their `Trace` through it, so a
+//! step, a message and its size, a model call, a proposed call and the
+//! result paired with it are recorded one way for both: a fix here reaches
+//! lessons and real runs alike.
+//!
+//! What differs stays with each caller: the engine decides what happens
+//! (rules, the host's checks, the tools); a reader follows its file (and
+//! says where each step came from).
+
+use std::collections::HashMap;
+
+use crate::scenario::EndStatus;
+use crate::trace::{
+    CallId, Counters, Lane, Message, ModelCall, Role, Step, StepKind, ToolCall, ToolResult, Trace,
+};
+use crate::wire;
+
+pub struct Recorder {
+    pub trace: Trace,
+    /// The counters as of the latest step (each step keeps a copy).
+    pub counters: Counters,
+    /// Call id → the latest call with it: its next result answers that
+    /// one (a real run may reuse an id once its call was answered).
+    call_index: HashMap<CallId, usize>,
+    /// The messages held start here: after the host compacts, at its
+    /// compacted copy; earlier requests sent from 0.
+    pub held_from: usize,
+    /// Running size of the messages held, in characters and tokens (the
+    /// exact body sizes are placed once the run ends: `wire::place_all`).
+    pub messages_size: usize,
+    pub messages_tokens: usize,
+    /// Tokens every request carries besides its messages: the system
+    /// prompt, the tools' schemas, the reply priming.
+    pub fixed_tokens: usize,
+    /// Calls proposed whose result is not in the messages yet, in order.
+    unanswered: Vec<CallId>,
+}
+
+impl Recorder {
+    /// Record into `trace`, which holds what the run starts with (its
+    /// name, tools, system prompt, provider) and no steps yet.
+    pub fn new(trace: Trace) -> Self {
+        let fixed_tokens = wire::fixed_tokens(&trace);
+        Recorder {
+            trace,
+            counters: Counters::default(),
+            call_index: HashMap::new(),
+            held_from: 0,
+            messages_size: 0,
+            messages_tokens: 0,
+            fixed_tokens,
+            unanswered: Vec::new(),
+        }
+    }
+
+    /// The index the next step will have.
+    pub fn next_step(&self) -> usize {
+        self.trace.steps.len()
+    }
+
+    /// Record a step with the counters as they are; returns its index.
+    pub fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane) -> usize {
+        let index = self.trace.steps.len();
+        self.trace.steps.push(Step {
+            kind,
+            from,
+            to,
+            counters: self.counters,
+            model_call: self.trace.model_calls.len().checked_sub(1),
+            end: None,
+            narration: None,
+        });
+        index
+    }
+
+    /// A message appended by the next step; `append` fills in its sizes.
+    pub fn message(&self, role: Role, text: String) -> Message {
+        Message {
+            role,
+            text,
+            calls: Vec::new(),
+            call_id: None,
+            is_error: false,
+            step: self.next_step(),
+            size: 0,
+            tokens: 0,
+            canonical: None,
+            carried: None,
+            host_insert: None,
+        }
+    }
+
+    /// Append a message to the context, measured one way for every run:
+    /// characters of its text, ids, tool names and arguments; tokens as
+    /// `wire::message_tokens` counts them.
+    pub fn append(&mut self, message: Message) {
+        let message = self.measured(message);
+        if let Some(id) = &message.call_id {
+            self.unanswered.retain(|open| open != id);
+        }
+        self.unanswered.extend(message.calls.iter().cloned());
+        self.messages_size += message.size;
+        self.messages_tokens += message.tokens;
+        self.trace.messages.push(message);
+    }
+
+    /// The message with its sizes filled in (for a copy the host writes
+    /// into a compacted list too, which is not appended here).
+    pub fn measured(&self, mut message: Message) -> Message {
+        let calls: Vec<&ToolCall> = message
+            .calls
+            .iter()
+            .filter_map(|id| self.call(id))
+            .collect();
+        message.tokens = wire::message_tokens(&message, &calls);
+        message.size = message.text.chars().count()
+            + message.call_id.as_ref().map_or(0, |id| id.0.len())
+            + calls
+                .iter()
+                .map(|call| call.id.0.len() + call.tool.len() + call.args_text().chars().count())
+                .sum::<usize>();
+        message
+    }
+
+    /// The host sends the messages held to the model: model call number
+    /// N, and its step. `recorded_size`: the size a real run's file gives
+    /// for the request, drawn instead of the body rebuilt here.
+    pub fn model_call(&mut self, recorded_size: Option<usize>) -> u32 {
+        let number = self.trace.model_calls.len() as u32 + 1;
+        self.counters.model_calls = number;
+        self.trace.model_calls.push(ModelCall {
+            number,
+            step: self.next_step(),
+            context_len: self.trace.messages.len(),
+            // Placed exactly once the run ends (`wire::place_all`).
+            context_size: 0,
+            tools_size: 0,
+            context_tokens: self.messages_tokens + self.fixed_tokens,
+            tokens: 0,
+            context_start: self.held_from,
+            recorded_size,
+            cut_off: false,
+        });
+        self.step(
+            StepKind::ModelCall { number },
+            Some(Lane::Host),
+            Lane::Model,
+        );
+        number
+    }
+
+    /// The latest model call's reply: the tokens it generated, and whether
+    /// it stopped at the output limit.
+    pub fn reply_tokens(&mut self, tokens: usize, cut_off: bool) {
+        if let Some(last) = self.trace.model_calls.last_mut() {
+            last.tokens = tokens;
+            last.cut_off = cut_off;
+        }
+    }
+
+    /// A call the model proposed; it answers to its id from now on.
+    pub fn propose(&mut self, call: ToolCall) -> CallId {
+        let id = call.id.clone();
+        self.call_index.insert(id.clone(), self.trace.calls.len());
+        self.trace.calls.push(call);
+        id
+    }
+
+    /// Where the latest call with this id is in `trace.calls`.
+    pub fn index_of(&self, id: &CallId) -> Option<usize> {
+        self.call_index.get(id).copied()
+    }
+
+    pub fn call(&self, id: &CallId) -> Option<&ToolCall> {
+        self.index_of(id).map(|i| &self.trace.calls[i])
+    }
+
+    /// A call's result, arrived at `step` and attached under `paired_to`
+    /// (the call's own id, unless the harness pairs wrongly); appended to
+    /// the messages unless the harness drops it.
+    pub fn answer(
+        &mut self,
+        index: usize,
+        paired_to: CallId,
+        result: ToolResult,
+        step: usize,
+        appended: bool,
+    ) {
+        let call = &mut self.trace.calls[index];
+        call.finished = Some(step);
+        call.paired_to = Some(paired_to.clone());
+        call.appended = appended;
+        call.result = Some(result.clone());
+        if appended {
+            let mut message = self.message(Role::Tool, result.text);
+            message.step = step;
+            message.call_id = Some(paired_to);
+            message.is_error = result.is_error;
+            message.canonical = result.canonical;
+            self.append(message);
+        }
+    }
+
+    /// Calls proposed whose result the messages do not hold yet.
+    pub fn unanswered(&self) -> &[CallId] {
+        &self.unanswered
+    }
+
+    /// The run ends as `end`, said at its last step.
+    pub fn end(&mut self, end: EndStatus) {
+        if let Some(last) = self.trace.steps.last_mut() {
+            last.end = Some(end);
+        }
+        self.trace.end = end;
+    }
+
+    /// The trace, with every message placed in its provider's requests
+    /// and each model call's body measured.
+    pub fn finish(mut self) -> Trace {
+        wire::place_all(&mut self.trace);
+        self.trace
+    }
+}
