@@ -110,7 +110,7 @@ fn a_recording_reads_as_its_conversations_with_side_requests_listed_apart() {
     let title = runs[1].trace(Lang::En).title.clone();
     assert!(title.starts_with("run.jsonl#2 "), "{title}");
     let conditions: Vec<String> = runs[0]
-        .scenario
+        .card
         .conditions
         .iter()
         .map(|c| c.en.clone())
