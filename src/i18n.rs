@@ -164,6 +164,8 @@ catalogue! {
     LIVE_STOPPED = ["实时：代理被信号终止", "live: the agent was ended by a signal"];
     LIVE_NEW = ["{n} {steps}新内容（End 跳到最新）", "{n} new {steps} (End shows them)"];
     LIVE_CONVERSATION = ["对话 {k}/{n}（s 切换）", "conversation {k}/{n} (s switches)"];
+    LIVE_NEW_SHORT = ["{n} {steps}新", "{n} new {steps}"];
+    LIVE_CONVERSATION_SHORT = ["对话 {k}/{n}", "conversation {k}/{n}"];
     LIVE_CONFIRM_QUIT = [
         "代理还在运行。停止它并退出吗？已经结束的模型调用都已写入记录。",
         "The agent is still running. Stop it and quit? Every model call that ended is in the recording.",

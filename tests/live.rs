@@ -277,3 +277,20 @@ fn a_lesson_footer_says_nothing_of_a_live_run() {
     let a = common::app(agent_loop_sim::load::DEFAULT_SCENARIO, Lang::En);
     assert!(!footer(&a).contains("live"));
 }
+
+#[test]
+fn at_80x24_in_chinese_the_footer_keeps_the_live_status_and_the_step_counter() {
+    let runs = grown(1);
+    let mut a = App::new((*runs[0]).clone(), Lang::Zh, Theme::DARK);
+    a.live = Some(Live::new(Vec::new()));
+    app::update(&mut a, Action::Resize(80, 24));
+    app::update(&mut a, Action::First);
+    app::grow(&mut a, Update::Grown(grown(6)));
+    let screen = frames::to_text(&frames::render(&a, 80, 24));
+    let last = screen.lines().last().unwrap();
+    let steps = a.trace().len();
+    assert!(last.contains("● 实时：代理运行中"), "{last}");
+    assert!(last.contains("步新"), "{last}");
+    assert!(last.contains("对话 1/2"), "{last}");
+    assert!(last.trim_end().ends_with(&format!("1/{steps}")), "{last}");
+}

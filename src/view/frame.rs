@@ -180,7 +180,7 @@ fn search_status(app: &App) -> Option<String> {
 
 /// The live view's state: the agent running or ended, steps not seen yet
 /// and, with several, the conversation on screen.
-fn live_status(live: &crate::live::Live, lang: Lang) -> String {
+fn live_status(live: &crate::live::Live, lang: Lang, short: bool) -> String {
     let mut parts = Vec::new();
     if live.watching {
         parts.push(match live.exit {
@@ -191,10 +191,20 @@ fn live_status(live: &crate::live::Live, lang: Lang) -> String {
     }
     if live.new_steps > 0 {
         let steps = i18n::STEP_N.get(live.new_steps, lang);
-        parts.push(i18n::LIVE_NEW.fill(lang, &[("n", &live.new_steps), ("steps", &steps)]));
+        let new = if short {
+            i18n::LIVE_NEW_SHORT
+        } else {
+            i18n::LIVE_NEW
+        };
+        parts.push(new.fill(lang, &[("n", &live.new_steps), ("steps", &steps)]));
     }
     if live.conversations.len() > 1 {
-        parts.push(i18n::LIVE_CONVERSATION.fill(
+        let conversation = if short {
+            i18n::LIVE_CONVERSATION_SHORT
+        } else {
+            i18n::LIVE_CONVERSATION
+        };
+        parts.push(conversation.fill(
             lang,
             &[("k", &(live.current + 1)), ("n", &live.conversations.len())],
         ));
@@ -307,14 +317,25 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             );
         }
     }
-    if let Some(status) = app.live.as_ref().map(|l| live_status(l, lang)) {
+    if let Some(live) = &app.live {
         // Only the live view (and a recording of several conversations)
-        // says this: a lesson's footer is as it was.
+        // says this: a lesson's footer is as it was. Narrower, the dwell
+        // and focus go first, then the keys named in it, then the state.
+        let (status, short) = (
+            live_status(live, lang, false),
+            live_status(live, lang, true),
+        );
         if !status.is_empty() {
-            left.push_str(&format!("· {status} "));
-            if width(&left) + width(&counter) + 1 > room {
-                left = format!(" {} · {status} ", state.get(lang));
-            }
+            let fits = |text: &str| width(text) + width(&counter) < room;
+            let tries = [
+                format!("{left}· {status} "),
+                format!(" {} · {status} ", state.get(lang)),
+                format!(" {} · {short} ", state.get(lang)),
+            ];
+            left = tries
+                .into_iter()
+                .find(|t| fits(t))
+                .unwrap_or_else(|| format!(" {short} "));
         }
     }
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
