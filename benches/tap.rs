@@ -6,6 +6,12 @@
 //! reads through the real tap binary (recording, assembling the stream); the
 //! difference of the two is what the tap adds per chunk.
 //!
+//! `tap-live-rebuild`: what the live view costs after each call begins or
+//! ends, when the builder thread reads the calls so far again
+//! (`transcript::live`), for runs of 10, 50 and 200 calls shaped like the
+//! recorded Claude Code run (its 49 KB first request, 12 tool schemas),
+//! each call a tool call and its result.
+//!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -118,8 +124,44 @@ fn tap(upstream: &str) -> (Tap, String) {
     (Tap(child), addr)
 }
 
+/// A Claude Code run of `calls` calls, as the tap records it: the
+/// recorded first request, then each call's reply (a Read) and its result
+/// appended to the history of the next.
+fn claude_code_run(calls: usize) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let text = include_str!("../tests/transcripts/real/cli/claude-code.tap.jsonl");
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let mut messages = first["request"]["messages"].as_array().unwrap().clone();
+    let mut lines = Vec::new();
+    for k in 0..calls {
+        let id = format!("toolu_{k:04}");
+        let mut line = first.clone();
+        line["request"]["messages"] = json!(messages);
+        let reply = json!([{"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": format!("src/file{k}.rs")}}]);
+        line["response"] = json!({"type": "message", "role": "assistant", "content": reply, "stop_reason": "tool_use"});
+        lines.push(line);
+        messages.push(json!({"role": "assistant", "content": reply}));
+        messages.push(
+            json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id,
+            "content": "fn main() {\n    println!(\"hello\");\n}\n".repeat(8)}]}),
+        );
+    }
+    lines
+}
+
 fn main() {
     let mut c = Criterion::default().configure_from_args();
+    {
+        let mut group = c.benchmark_group("tap-live-rebuild");
+        group.sample_size(10);
+        for calls in [10, 50, 200] {
+            let run = claude_code_run(calls);
+            group.bench_function(format!("{calls}-calls"), |b| {
+                b.iter(|| agent_loop_sim::transcript::live("run.jsonl", run.clone(), false))
+            });
+        }
+        group.finish();
+    }
     let mut group = c.benchmark_group("tap-chunk-latency");
     {
         let (go, rx) = mpsc::channel();

@@ -87,6 +87,12 @@ pub enum Action {
     /// `e` / `E`: the next / previous error or warning.
     NextTrouble,
     PrevTrouble,
+    /// `s`: the next conversation of a tap's run (a sub-agent's loop).
+    SwitchConversation,
+    /// `y` to "stop the agent and quit?" (live view).
+    QuitYes,
+    /// `n` or Esc to it: keep watching.
+    QuitNo,
 }
 
 /// The panels that can take focus, in Tab order.
@@ -167,6 +173,8 @@ pub struct App {
     pub compare: Option<Comparison>,
     /// The search typed with `/`, and the steps it matches.
     pub search: crate::find::Search,
+    /// A tap's run as it grows (`tap -- COMMAND` in a terminal).
+    pub live: Option<crate::live::Live>,
 }
 
 /// A run's `Timeline` in each language, and the run they index.
@@ -212,6 +220,7 @@ impl App {
             picker: Picker::default(),
             compare: None,
             search: crate::find::Search::default(),
+            live: None,
         }
         .with_twin()
     }
@@ -229,6 +238,8 @@ impl App {
     fn open_lesson(&mut self, loaded: Arc<Loaded>) {
         self.timelines = Arc::new(Timelines::of(&loaded));
         self.loaded = loaded;
+        // Another lesson: the recording's conversations are not its.
+        self.live = None;
         self.step = 0;
         self.playing = false;
         self.focus = Panel::Lanes;
@@ -282,6 +293,9 @@ impl App {
     /// What is on screen, as far as keys go: the overlay first, then two
     /// runs, then an open question, then the lesson.
     pub fn mode(&self) -> Mode {
+        if self.live.as_ref().is_some_and(|l| l.confirm_quit) {
+            return Mode::ConfirmQuit;
+        }
         match self.overlay {
             Some(Overlay::Picker) => Mode::Picker,
             Some(_) => Mode::Overlay,
@@ -335,6 +349,11 @@ impl App {
 
     fn go(&mut self, step: usize) {
         let step = step.min(self.last());
+        if step == self.last()
+            && let Some(live) = &mut self.live
+        {
+            live.new_steps = 0;
+        }
         if step != self.step {
             self.step = step;
             self.scroll = [0; 4];
@@ -582,7 +601,7 @@ pub fn update(app: &mut App, action: Action) {
                 // Back to one run, as `c` does; q still quits.
                 update(app, Action::ToggleCompare);
             } else {
-                app.quit = true;
+                quit(app);
             }
         }
         Action::Resize(w, h) => app.size = (w, h),
@@ -620,7 +639,14 @@ pub fn update(app: &mut App, action: Action) {
             }
             app.pending_digit = pending;
         }
-        Action::Quit => app.quit = true,
+        Action::Quit => quit(app),
+        Action::QuitYes => app.quit = true,
+        Action::QuitNo => {
+            if let Some(live) = &mut app.live {
+                live.confirm_quit = false;
+            }
+        }
+        Action::SwitchConversation => switch_conversation(app),
         Action::ToggleQuiz => {
             app.quiz.on = !app.quiz.on;
             if app.quiz.on {
@@ -670,10 +696,89 @@ pub fn update(app: &mut App, action: Action) {
                 app.go(to);
             }
         }
+        // The live view shows the tap's run only.
+        Action::TogglePicker if app.live.as_ref().is_some_and(|l| l.watching) => {}
         Action::TogglePicker => {
             toggle_overlay(app, Overlay::Picker);
             if app.overlay == Some(Overlay::Picker) {
                 app.picker.reset_cursor();
+            }
+        }
+    }
+}
+
+/// Quit; while a tap's agent still runs, ask first (`QuitYes` quits, and
+/// the tap stops the agent). Asked once: `q` again is yes.
+fn quit(app: &mut App) {
+    match &mut app.live {
+        Some(live) if live.running && !live.confirm_quit => {
+            live.confirm_quit = true;
+            app.playing = false;
+        }
+        _ => app.quit = true,
+    }
+}
+
+/// The next conversation of a tap's run, where it was left (live: at its
+/// newest step, following it, when it was never shown or left there).
+fn switch_conversation(app: &mut App) {
+    let at_end = app.step >= app.last();
+    let step = app.step;
+    let Some(live) = &mut app.live else { return };
+    let n = live.conversations.len();
+    if n < 2 {
+        return;
+    }
+    // Live, left at its newest step it follows on; else it stays put.
+    live.positions[live.current] = (!(at_end && live.watching)).then_some(step);
+    live.current = (live.current + 1) % n;
+    let next = live.conversations[live.current].clone();
+    // Never shown: live, at its newest step (following it); in a
+    // recording read afterwards, at its first.
+    let unseen = if live.watching { usize::MAX } else { 0 };
+    let position = live.positions[live.current].unwrap_or(unseen);
+    live.new_steps = 0;
+    app.loaded = next;
+    app.scroll = [0; 4];
+    app.search.lang = None;
+    app.step = position.min(app.last());
+}
+
+/// The tap's run grew, or its agent ended: the one entry besides `update`,
+/// for what comes from outside the terminal. At the last step the view
+/// follows the new steps; elsewhere it stays and counts them.
+pub fn grow(app: &mut App, update: crate::live::Update) {
+    use crate::live::Update;
+    let before = app.trace().len();
+    let at_end = app.step + 1 >= before;
+    let Some(live) = &mut app.live else { return };
+    match update {
+        Update::Ended(code) => {
+            live.running = false;
+            live.exit = Some(code);
+            live.confirm_quit = false;
+        }
+        Update::Grown(conversations) => {
+            live.positions.resize(conversations.len(), None);
+            live.current = live.current.min(conversations.len().saturating_sub(1));
+            let Some(shown) = conversations.get(live.current).cloned() else {
+                return;
+            };
+            live.conversations = conversations;
+            app.loaded = shown;
+            // The matches are found again in the grown run.
+            app.search.lang = None;
+            let after = app.trace().len();
+            if at_end {
+                app.step = app.last();
+                if let Some(live) = &mut app.live {
+                    live.new_steps = 0;
+                }
+            } else {
+                app.step = app.step.min(app.last());
+                if let Some(live) = &mut app.live {
+                    live.new_steps += after.saturating_sub(before);
+                }
             }
         }
     }

@@ -164,7 +164,9 @@ pub enum Command {
         agent-loop-sim tap --upstream https://api.anthropic.com -- claude\n  \
         agent-loop-sim tap --upstream https://api.openai.com --listen 8080 --out run.jsonl\n\n\
         With -- COMMAND the agent starts with OPENAI_BASE_URL=http://ADDR/v1 and\n\
-        ANTHROPIC_BASE_URL=http://ADDR, and the tap ends when it ends.")]
+        ANTHROPIC_BASE_URL=http://ADDR, and the tap ends when it ends. In a terminal\n\
+        the simulator opens on the run as it grows (the agent's own output goes to\n\
+        FILE.agent.log); --no-live leaves the terminal to the agent.")]
     Tap {
         /// Where the model API is, e.g. https://api.openai.com or
         /// http://127.0.0.1:8080 (its path, if any, goes before the agent's).
@@ -178,6 +180,10 @@ pub enum Command {
         /// The recording, appended to (default: tap-DATE-TIME.jsonl here).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// No live view: the agent keeps the terminal (an interactive
+        /// agent, `claude` or `codex` without a prompt, needs it).
+        #[arg(long)]
+        no_live: bool,
         /// The agent to start, after `--`, pointed at the tap.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,

@@ -158,6 +158,18 @@ catalogue! {
     ABOUT = ["关于这个场景", "About this scenario"];
     PLAYING = ["▶ 播放中", "▶ playing"];
     PAUSED = ["‖ 已暂停", "‖ paused"];
+    // The live view of a tap (`tap -- COMMAND` in a terminal), in its footer only.
+    LIVE_RUNNING = ["● 实时：代理运行中", "● live: the agent runs"];
+    LIVE_ENDED = ["实时：代理已结束（退出码 {code}）", "live: the agent ended (exit code {code})"];
+    LIVE_STOPPED = ["实时：代理被信号终止", "live: the agent was ended by a signal"];
+    LIVE_NEW = ["{n} {steps}新内容（End 跳到最新）", "{n} new {steps} (End shows them)"];
+    LIVE_CONVERSATION = ["对话 {k}/{n}（s 切换）", "conversation {k}/{n} (s switches)"];
+    LIVE_NEW_SHORT = ["{n} {steps}新", "{n} new {steps}"];
+    LIVE_CONVERSATION_SHORT = ["对话 {k}/{n}", "conversation {k}/{n}"];
+    LIVE_CONFIRM_QUIT = [
+        "代理还在运行。停止它并退出吗？已经结束的模型调用都已写入记录。",
+        "The agent is still running. Stop it and quit? Every model call that ended is in the recording.",
+    ];
     DWELL = ["间隔", "dwell"];
     ZOOMED = ["放大", "zoomed"];
     FOCUS = ["焦点", "focus"];
@@ -621,6 +633,26 @@ catalogue! {
     /// On stderr while a big transcript is read, before the screen is drawn.
     LOADING_TRANSCRIPT = ["正在读取 {file}：{read} / {total} MB（{percent}%）", "reading {file}: {read} / {total} MB ({percent}%)"];
     LOADING_BUILDING = ["正在读取 {file}：{total} MB 已读完，正在整理步骤……", "reading {file}: all {total} MB read, putting the steps together…"];
+    // A tap recording's conversations and side requests (transcript/split.rs).
+    TAP_CONVERSATIONS = [
+        "这份记录里有 {n} 段对话：一个请求的消息历史如果不是接着某段对话的上一个请求，就另起一段（子代理，或代理改写过的历史，比如压缩）。这里显示第 {k} 段（{calls} 次模型调用，模型 {model}）；其余：{others}。在模拟器里按 s 切换，或用 FILE#N 打开（1 到 {n}）。",
+        "Holds {n} conversations: a request whose message history does not continue a conversation's latest request starts another (a sub-agent, or a history the agent rewrote, e.g. compacted). Showing conversation {k} ({calls} model calls, model {model}); the others: {others}. In the simulator s switches; FILE#N opens one (1 to {n}).",
+    ];
+    TAP_CONVERSATION_ITEM = ["第 {k} 段，{calls} 次调用（{model}）", "#{k}, {calls} calls ({model})"];
+    TAP_SIDES = [
+        "另有 {n} 个旁路请求不是循环的一轮，不画在泳道里：{list}。",
+        "{n} side requests are not turns of the loop and are not drawn in the lanes: {list}.",
+    ];
+    TAP_SIDE_ITEM = ["{place}：{kind}（{model}，状态 {status}）", "{place}: {kind} ({model}, status {status})"];
+    TAP_SIDE_REPLY = ["，回答“{reply}”", ", answered \"{reply}\""];
+    TAP_SIDE_COUNT_TOKENS = ["数 token", "token count"];
+    TAP_SIDE_NO_TOOLS = ["不带工具的请求（标题、摘要之类）", "a request without tools (a title, a summary)"];
+    TAP_PLACE_LINE = ["第 {n} 行", "line {n}"];
+    TAP_PLACE_REQUEST = ["第 {n} 个请求", "request {n}"];
+    TAP_NO_MODEL = ["未记录模型", "model not recorded"];
+    TAP_NO_STATUS = ["无", "none"];
+    TAP_MORE = ["还有 {n} 个", "{n} more"];
+    LIST_SEPARATOR = ["；", "; "];
     PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
     // Two runs side by side (`--compare`, `c`).
     COMPARE_HEADING = ["两次运行并排，同步前进", "Two runs side by side, stepped together"];

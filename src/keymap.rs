@@ -329,6 +329,34 @@ pub const KEYMAP: &[Binding] = &[
         help: Label::new(["退出", "quit"]),
         hint: Some(Label::new(["退出", "quit"])),
     },
+    // A tap's run: last in the help, after the keys of every lesson.
+    Binding {
+        keys: &[Key::Char('s')],
+        action: Action::SwitchConversation,
+        help: Label::new([
+            "tap 记录里的下一段对话（子代理自己的循环）",
+            "the next conversation of a tap's run (a sub-agent's own loop)",
+        ]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('y')],
+        action: Action::QuitYes,
+        help: Label::new([
+            "实时视图里代理还在运行时退出：是，停止代理并退出",
+            "quitting the live view while the agent runs: yes, stop it and quit",
+        ]),
+        hint: Some(Label::new([
+            "是，停止代理并退出",
+            "yes, stop the agent and quit",
+        ])),
+    },
+    Binding {
+        keys: &[Key::Char('n'), Key::Code(K::Esc)],
+        action: Action::QuitNo,
+        help: Label::new(["否，继续观看", "no, keep watching"]),
+        hint: Some(Label::new(["否，继续观看", "no, keep watching"])),
+    },
 ];
 
 /// What the screen shows, as far as keys are concerned.
@@ -344,6 +372,8 @@ pub enum Mode {
     Picker,
     /// Two runs side by side: no quiz, no zoom; Esc goes back to one run.
     Compare,
+    /// The live view asks whether to stop the running agent and quit.
+    ConfirmQuit,
 }
 
 /// One key of a mode: the action, and whether the footer shows it (with
@@ -396,6 +426,7 @@ const LESSON: &[ModeKey] = &[
     key(Action::ToggleQuiz, Hidden),
     key(Action::TogglePicker, Hidden),
     key(Action::ToggleCompare, Hidden),
+    key(Action::SwitchConversation, Hidden),
     key(Action::Back, Hidden),
     key(Action::Quit, Shown),
 ];
@@ -429,6 +460,7 @@ const LESSON_QUIZ: &[ModeKey] = &[
     key(Action::ToggleHelp, Shown),
     key(Action::TogglePicker, Hidden),
     key(Action::ToggleCompare, Hidden),
+    key(Action::SwitchConversation, Hidden),
     key(Action::Back, Hidden),
     key(Action::Quit, Shown),
 ];
@@ -486,6 +518,13 @@ const PICKER: &[ModeKey] = &[
     key(Action::Quit, Shown),
 ];
 
+/// Stop the agent and quit? `q` (or Ctrl-C) again is yes.
+const CONFIRM_QUIT: &[ModeKey] = &[
+    key(Action::QuitYes, Shown),
+    key(Action::QuitNo, Shown),
+    key(Action::Quit, Hidden),
+];
+
 /// Two runs: stepped together; Tab changes side; Esc or `c` back to one.
 const COMPARE: &[ModeKey] = &[
     key(Action::Next, Shown),
@@ -517,6 +556,7 @@ impl Mode {
             Mode::Overlay => OVERLAY,
             Mode::Picker => PICKER,
             Mode::Compare => COMPARE,
+            Mode::ConfirmQuit => CONFIRM_QUIT,
         }
     }
 

@@ -12,6 +12,7 @@ pub mod find;
 pub mod frames;
 pub mod i18n;
 pub mod keymap;
+pub mod live;
 pub mod load;
 pub mod output;
 pub mod picker;

@@ -3,7 +3,8 @@
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::mpsc::Receiver;
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
@@ -23,15 +24,16 @@ pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
-        Some(file) => crate::transcript::load_showing(
+        Some(file) => crate::transcript::load_all(
             file,
             cli.transcript_format,
             cli.redact,
             Some(cli.lang.into()),
         ),
-        None => load::load_as(name, cli.provider),
+        None => load::load_as(name, cli.provider).map(|l| (l, Vec::new())),
     };
-    let loaded = match loaded {
+    // A tap recording of several conversations: the others, for `s`.
+    let (loaded, others) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             output::error(e);
@@ -80,6 +82,11 @@ pub fn main(cli: &Cli) -> ExitCode {
     if let Some(other) = other {
         app = app.with_comparison(other);
     }
+    if !others.is_empty() {
+        let mut conversations = vec![app.loaded.clone()];
+        conversations.extend(others.into_iter().map(std::sync::Arc::new));
+        app.live = Some(crate::live::Live::recorded(conversations));
+    }
 
     install_panic_message();
     let mut terminal = match take_terminal() {
@@ -91,7 +98,7 @@ pub fn main(cli: &Cli) -> ExitCode {
         }
     };
     handle_signals();
-    let result = run(&mut terminal, app);
+    let result = run(&mut terminal, app, None);
     restore();
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -101,6 +108,38 @@ pub fn main(cli: &Cli) -> ExitCode {
         }
     }
 }
+
+/// The live view of a tap (`tap -- COMMAND`): the simulator on `app`,
+/// which grows with each update from `feed` until the user quits. A fatal
+/// signal restores the terminal, runs `on_signal` (the tap stops its agent
+/// and writes the calls in flight), then exits.
+pub fn live(
+    app: App,
+    feed: &Receiver<crate::live::Update>,
+    on_signal: Box<dyn Fn() + Send + Sync>,
+) -> io::Result<()> {
+    let _ = ON_FATAL.set(on_signal);
+    install_panic_message();
+    let mut terminal = match take_terminal() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            restore();
+            return Err(e);
+        }
+    };
+    handle_signals();
+    let result = run(&mut terminal, app, Some(feed));
+    restore();
+    result
+}
+
+/// How often the live view looks for a grown run while it waits for keys
+/// (crossterm cannot be woken from another thread). A look that finds
+/// nothing draws nothing.
+const LIVE_LOOK: Duration = Duration::from_millis(50);
+
+/// Run before exiting on a fatal signal, after the terminal is restored.
+static ON_FATAL: OnceLock<Box<dyn Fn() + Send + Sync>> = OnceLock::new();
 
 /// `--theme`, and `NO_COLOR` (https://no-color.org) wins over both.
 pub fn theme_for(arg: ThemeArg) -> Theme {
@@ -137,7 +176,11 @@ fn take_terminal() -> io::Result<Screen> {
     ratatui::Terminal::new(LeanBackend::new(io::stdout()))
 }
 
-fn run(terminal: &mut Screen, mut app: App) -> io::Result<()> {
+fn run(
+    terminal: &mut Screen,
+    mut app: App,
+    feed: Option<&Receiver<crate::live::Update>>,
+) -> io::Result<()> {
     let size = terminal.size()?;
     app::update(&mut app, Action::Resize(size.width, size.height));
     let mut next_tick: Option<Instant> = None;
@@ -150,6 +193,13 @@ fn run(terminal: &mut Screen, mut app: App) -> io::Result<()> {
             // would ask the terminal where its cursor is and wait.)
             *terminal = ratatui::Terminal::new(LeanBackend::new(io::stdout()))?;
             dirty = true;
+        }
+        if let Some(feed) = feed {
+            // Everything the tap has sent since the last look.
+            while let Ok(update) = feed.try_recv() {
+                app::grow(&mut app, update);
+                dirty = true;
+            }
         }
         if dirty {
             let mut limits = view::Limits::default();
@@ -179,11 +229,25 @@ fn run(terminal: &mut Screen, mut app: App) -> io::Result<()> {
                 Instant::now() + Duration::from_millis(u64::from(app.dwell_ms))
             });
             let wait = due.saturating_duration_since(Instant::now());
-            if event::poll(wait)? {
+            // Live, the feed is looked at meanwhile too.
+            let look = match feed {
+                Some(_) => wait.min(LIVE_LOOK),
+                None => wait,
+            };
+            if event::poll(look)? {
                 Some(event::read()?)
+            } else if Instant::now() < due {
+                continue;
             } else {
                 None
             }
+        } else if feed.is_some() && app.live.as_ref().is_some_and(|l| l.running) {
+            // Live: keys, or a look at the feed now and then.
+            next_tick = None;
+            if !event::poll(LIVE_LOOK)? {
+                continue;
+            }
+            Some(event::read()?)
         } else {
             next_tick = None;
             Some(event::read()?)
@@ -430,6 +494,9 @@ fn handle_signals() {
 fn on_fatal(signal: libc::c_int) {
     if FATAL.contains(&signal) {
         restore();
+        if let Some(hook) = ON_FATAL.get() {
+            hook();
+        }
         std::process::exit(128 + signal);
     }
 }

@@ -219,7 +219,12 @@ fn footer_and_help_are_drawn_from_the_keymap_table() {
             assert!(footer.contains(&format!("{keys} {label}")), "{footer}");
         }
         apply(&mut a, &[Action::ToggleHelp]);
-        let help = frames::to_text(&frames::render(&a, 120, 40));
+        // The whole help, scrolled through a page at a time.
+        let mut help = String::new();
+        for _ in 0..6 {
+            help.push_str(&frames::to_text(&frames::render(&a, 120, 40)));
+            apply(&mut a, &[Action::Scroll(30)]);
+        }
         for binding in KEYMAP {
             assert!(
                 help.contains(binding.help.get(lang)),

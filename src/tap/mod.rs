@@ -23,13 +23,15 @@
 //!  "stream": true,                 // only for a streamed (SSE) response
 //!  "incomplete": true, "error": "…",  // only for a call that did not end whole
 //!  "path": "/v1/responses",        // the request's path as the agent sent it
-//!  "side": "count_tokens"|"no_tools"|"other_model"}   // only for a side request
+//!  "side": "count_tokens"|"no_tools"}   // only for a side request
 //! ```
 //!
 //! The first four are the `export --format requests` shape. A side request
-//! is one that is not a turn of the agent loop: token counting, or, once the
-//! loop's model is known (the first request with tools), a request without
-//! tools or to another model (titles, summaries, quota probes). Headers are
+//! is one that is not a turn of the agent loop: token counting, or, once a
+//! request with tools has been seen, a request without tools (titles,
+//! summaries, quota probes). A request with tools to another model is a
+//! sub-agent's loop, not a side request: the reader (`transcript::split`)
+//! tells conversations apart by their message histories. Headers are
 //! never written, so `Authorization`, `x-api-key` and cookies never reach the
 //! file; `--redact` masks likely secrets in the bodies as well. Requests that
 //! are not model calls (`GET /v1/models`) pass through unrecorded.
@@ -38,6 +40,7 @@
 //! before it exits; a killed one loses only those.
 
 mod http;
+mod live;
 mod record;
 mod upstream;
 
@@ -67,6 +70,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         upstream,
         listen,
         out,
+        no_live,
         command,
     }) = &cli.command
     else {
@@ -122,6 +126,10 @@ pub fn run(cli: &Cli) -> ExitCode {
             "tap: point the agent at it:\n  OPENAI_BASE_URL={base}/v1\n  ANTHROPIC_BASE_URL={base}\ntap: Ctrl-C stops it."
         ));
         return wait_for_signal(&recorder);
+    }
+    use std::io::IsTerminal;
+    if !no_live && std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+        return live::run(cli, command, &base, &recorder, &path);
     }
     run_agent(command, &base, &recorder)
 }

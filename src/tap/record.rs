@@ -44,6 +44,13 @@ pub fn classify(method: &str, path: &str) -> Option<(Provider, Option<&'static s
     }
 }
 
+/// A call as the live view sees it: its line so far (the request alone
+/// while it runs), by the order calls began in.
+pub struct Observed {
+    pub id: u64,
+    pub line: Value,
+}
+
 /// One model call while it runs.
 pub struct Call {
     pub provider: Provider,
@@ -93,6 +100,24 @@ impl Call {
             }
             None => self.body.extend_from_slice(bytes),
         }
+    }
+
+    /// The line of a call that has just begun: its request, no response yet.
+    pub fn begun(&self, redact: bool) -> Value {
+        let mut line = json!({
+            "provider": self.provider.code(),
+            "request": self.request,
+            "response": null,
+            "status": null,
+            "path": self.path,
+        });
+        if let Some(side) = &self.side {
+            line["side"] = json!(side);
+        }
+        if redact {
+            redact_strings(&mut line);
+        }
+        line
     }
 
     /// The line for the recording. `cut` says why the call did not end
@@ -601,6 +626,8 @@ pub struct Recorder {
 struct Inner {
     file: Option<File>,
     in_flight: HashMap<u64, Arc<Mutex<Call>>>,
+    /// The live view's feed, if it watches.
+    watch: Option<Box<dyn Fn(Observed) + Send>>,
     /// The model of the first call that carried tools: the agent loop's.
     loop_model: Option<String>,
     written: u64,
@@ -613,6 +640,7 @@ impl Recorder {
             inner: Mutex::new(Inner {
                 file: Some(file),
                 in_flight: HashMap::new(),
+                watch: None,
                 loop_model: None,
                 written: 0,
                 error: None,
@@ -622,13 +650,19 @@ impl Recorder {
         }
     }
 
+    /// Every call from now on, as it begins (its request) and as it ends
+    /// (its line, as written), in that order, for the live view.
+    pub fn watch(&self, watch: impl Fn(Observed) + Send + 'static) {
+        self.lock().watch = Some(Box::new(watch));
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// A call begins: it is told apart as a side request when it is one
-    /// (token counting, or a call without tools, or to another model, once
-    /// the loop's model is known) and kept until it ends.
+    /// (token counting, or a call without tools once a call with tools has
+    /// been seen) and kept until it ends.
     pub fn begin(&self, mut call: Call) -> (u64, Arc<Mutex<Call>>) {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let mut inner = self.lock();
@@ -643,14 +677,20 @@ impl Recorder {
                 .get("model")
                 .and_then(Value::as_str)
                 .map(str::to_string);
+            // A request with tools to another model is a loop too: a
+            // sub-agent's (Claude Code runs its Explore agent on a smaller
+            // model). The reader tells conversations apart.
             match (&inner.loop_model, tools) {
                 (None, true) => inner.loop_model = model,
                 (Some(_), false) => call.side = Some("no_tools".into()),
-                (Some(m), true) if model.as_ref() != Some(m) => {
-                    call.side = Some("other_model".into())
-                }
                 _ => {}
             }
+        }
+        if let Some(watch) = &inner.watch {
+            watch(Observed {
+                id,
+                line: call.begun(self.redact),
+            });
         }
         let call = Arc::new(Mutex::new(call));
         inner.in_flight.insert(id, call.clone());
@@ -667,6 +707,9 @@ impl Recorder {
                 .unwrap_or_else(|e| e.into_inner())
                 .line(cut, self.redact);
             inner.write(&line);
+            if let Some(watch) = &inner.watch {
+                watch(Observed { id, line });
+            }
         }
     }
 
@@ -808,7 +851,8 @@ mod tests {
     }
 
     #[test]
-    fn side_requests_are_told_apart_once_the_loop_model_is_known_and_each_call_is_written_once() {
+    fn side_requests_are_told_apart_once_a_call_with_tools_was_seen_and_each_call_is_written_once()
+    {
         let path = std::env::temp_dir().join(format!("als-tap-side-{}.jsonl", std::process::id()));
         let recorder = Recorder::new(File::create(&path).unwrap(), false);
         let tools = json!([{"type": "function", "name": "f"}]);
@@ -848,7 +892,7 @@ mod tests {
                 Value::Null,
                 Value::Null,
                 json!("no_tools"),
-                json!("other_model"),
+                Value::Null,
                 Value::Null
             ]
         );

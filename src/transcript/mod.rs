@@ -25,6 +25,7 @@ mod otel;
 mod progress;
 pub(crate) mod redact;
 mod responses;
+pub mod split;
 pub mod summary;
 mod swe_agent;
 mod text;
@@ -138,6 +139,9 @@ pub struct Opened {
     pub format: Format,
     /// One line each, already naming the file: lines skipped and why.
     pub warnings: Vec<String>,
+    /// The conversations a tap recording holds (`FILE#N` opens the N-th;
+    /// 1 for any other file).
+    pub conversations: usize,
 }
 
 /// The file, or `(file, line, message)` for an error at a line.
@@ -209,6 +213,7 @@ fn open_showing(
     let mut builder = Builder::new(&name);
     builder.redact = redact;
     builder.run = run;
+    let mut conversations = 1;
     let format = match first {
         None => {
             return Err(at_line(
@@ -218,7 +223,7 @@ fn open_showing(
             ));
         }
         Some(b'[') => read_document(path, reader, forced, &mut builder)?,
-        Some(b'{') => read_lines(path, reader, forced, &mut builder)?,
+        Some(b'{') => read_lines(path, reader, forced, &mut builder, &mut conversations)?,
         Some(first) => {
             let holds = match first {
                 b'"' => "a JSON string".to_string(),
@@ -255,6 +260,7 @@ fn open_showing(
         loaded,
         format,
         warnings,
+        conversations,
     })
 }
 
@@ -291,6 +297,75 @@ pub fn load_showing(
         eprintln!("{warning}");
     }
     Ok(opened.loaded)
+}
+
+/// A tap's calls so far, in the order they began (each the line it was
+/// or will be recorded as; one still running has its request alone), as
+/// one run per conversation, side requests apart (`split`). `name` is the
+/// recording's file name, for titles. A conversation none of whose lines
+/// can be read is left out.
+pub fn live(name: &str, lines: Vec<Value>, redact: bool) -> Vec<Loaded> {
+    let mut splitter = split::Splitter::default();
+    let mut placed = Vec::new();
+    for (i, line) in lines.into_iter().enumerate() {
+        placed.extend(splitter.feed(i + 1, line));
+    }
+    placed.extend(splitter.finish());
+    let count = splitter.conversations.len();
+    let name = crate::safe::escape(name).into_owned();
+    (0..count)
+        .filter_map(|k| {
+            let title = match count {
+                1 => name.clone(),
+                _ => format!("{name}#{}", k + 1),
+            };
+            let mut builder = Builder::new(&title);
+            builder.redact = redact;
+            let mut format = None;
+            for (line, value, place) in &placed {
+                if *place != split::Place::Conversation(k) {
+                    continue;
+                }
+                let read = detect_document(value).ok_or(()).and_then(|f| {
+                    request_line(&title, value, *line, Some(f), &mut builder)
+                        .map(|()| f)
+                        .map_err(|_| ())
+                });
+                match read {
+                    Ok(f) => {
+                        format.get_or_insert(f);
+                    }
+                    Err(()) => builder.skip("unreadable request", *line),
+                }
+            }
+            for note in split::notes(&splitter, k, split::Places::Requests) {
+                builder.note(note);
+            }
+            builder.finish(format?, &title).ok()
+        })
+        .collect()
+}
+
+/// `load_showing`, and for a tap recording of several conversations the
+/// others too (`FILE#2`, `FILE#3`, …), in order.
+pub fn load_all(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+    progress: Option<Lang>,
+) -> Result<(Loaded, Vec<Loaded>), ScenarioError> {
+    let opened = open_showing(path, forced, redact, progress)?;
+    for warning in &opened.warnings {
+        eprintln!("{warning}");
+    }
+    let mut others = Vec::new();
+    // Only a whole file: `FILE#N` opens the one conversation it names.
+    if split_run(path).1.is_none() {
+        for k in 2..=opened.conversations {
+            others.push(open_with(&format!("{path}#{k}"), forced, redact)?.loaded);
+        }
+    }
+    Ok((opened.loaded, others))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -684,6 +759,7 @@ fn read_lines(
     reader: BufReader<File>,
     forced: Option<Format>,
     builder: &mut Builder,
+    conversations: &mut usize,
 ) -> Result<Format, ScenarioError> {
     let (mut lines, first) = match jsonl::Lines::new(path, reader).start()? {
         jsonl::First::Line(lines, line, value) => (lines, (line, value)),
@@ -733,6 +809,39 @@ fn read_lines(
                 otel::document(path, &value, line, false, builder)?;
             }
             otel::finish(builder);
+        }
+        Format::Chat | Format::Responses | Format::Anthropic if split::is_tap_line(&first.1) => {
+            // A tap's recording: one conversation of it, side requests apart.
+            let shown = builder.run.unwrap_or(1);
+            let mut splitter = split::Splitter::default();
+            let mut read = |placed: Vec<(usize, Value, split::Place)>| {
+                for (line, value, place) in placed {
+                    if place == split::Place::Conversation(shown - 1) {
+                        request_line(path, &value, line, forced, builder)?;
+                    }
+                }
+                Ok::<(), ScenarioError>(())
+            };
+            let mut next = Some(first);
+            while let Some((line, value)) = next.take() {
+                read(splitter.feed(line, value))?;
+                next = lines.next_value()?;
+            }
+            read(splitter.finish())?;
+            let count = splitter.conversations.len();
+            if shown > count.max(1) {
+                return Err(error(
+                    path,
+                    None,
+                    format!(
+                        "the recording holds {count} conversations; conversation {shown} is not one of them (FILE#1 to FILE#{count})"
+                    ),
+                ));
+            }
+            for note in split::notes(&splitter, shown - 1, split::Places::Lines) {
+                builder.note(note);
+            }
+            *conversations = count.max(1);
         }
         Format::Chat | Format::Responses | Format::Anthropic => {
             let mut next = Some(first);

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use super::text::width;
 use crate::app::App;
 use crate::i18n;
+use crate::scenario::Lang;
 use crate::trace::{Source, TaskOutcome, Trace};
 
 pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
@@ -177,6 +178,40 @@ fn search_status(app: &App) -> Option<String> {
     })
 }
 
+/// The live view's state: the agent running or ended, steps not seen yet
+/// and, with several, the conversation on screen.
+fn live_status(live: &crate::live::Live, lang: Lang, short: bool) -> String {
+    let mut parts = Vec::new();
+    if live.watching {
+        parts.push(match live.exit {
+            None => i18n::LIVE_RUNNING.get(lang).to_string(),
+            Some(Some(code)) => i18n::LIVE_ENDED.fill(lang, &[("code", &code)]),
+            Some(None) => i18n::LIVE_STOPPED.get(lang).to_string(),
+        });
+    }
+    if live.new_steps > 0 {
+        let steps = i18n::STEP_N.get(live.new_steps, lang);
+        let new = if short {
+            i18n::LIVE_NEW_SHORT
+        } else {
+            i18n::LIVE_NEW
+        };
+        parts.push(new.fill(lang, &[("n", &live.new_steps), ("steps", &steps)]));
+    }
+    if live.conversations.len() > 1 {
+        let conversation = if short {
+            i18n::LIVE_CONVERSATION_SHORT
+        } else {
+            i18n::LIVE_CONVERSATION
+        };
+        parts.push(conversation.fill(
+            lang,
+            &[("k", &(live.current + 1)), ("n", &live.conversations.len())],
+        ));
+    }
+    parts.join(" · ")
+}
+
 pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
     let theme = app.theme;
@@ -193,6 +228,24 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         let keys = Line::from(Span::styled(
             format!(" {}", i18n::SEARCH_KEYS.get(lang)),
             theme.muted(),
+        ));
+        super::draw_lines(&[prompt, keys], area, buf);
+        return;
+    }
+
+    if app.live.as_ref().is_some_and(|l| l.confirm_quit) {
+        // Stop the agent and quit? Its keys, where the hints were.
+        let question = i18n::LIVE_CONFIRM_QUIT.get(lang);
+        let prompt = Line::from(Span::styled(format!(" {question}"), theme.title()));
+        let keys: Vec<String> = app
+            .mode()
+            .hints(lang)
+            .iter()
+            .map(|(k, l)| format!("{k} {l}"))
+            .collect();
+        let keys = Line::from(Span::styled(
+            format!(" {}", keys.join("  ")),
+            theme.current(),
         ));
         super::draw_lines(&[prompt, keys], area, buf);
         return;
@@ -262,6 +315,27 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
                 i18n::DWELL.get(lang),
                 f64::from(app.dwell_ms) / 1000.0,
             );
+        }
+    }
+    if let Some(live) = &app.live {
+        // Only the live view (and a recording of several conversations)
+        // says this: a lesson's footer is as it was. Narrower, the dwell
+        // and focus go first, then the keys named in it, then the state.
+        let (status, short) = (
+            live_status(live, lang, false),
+            live_status(live, lang, true),
+        );
+        if !status.is_empty() {
+            let fits = |text: &str| width(text) + width(&counter) < room;
+            let tries = [
+                format!("{left}· {status} "),
+                format!(" {} · {status} ", state.get(lang)),
+                format!(" {} · {short} ", state.get(lang)),
+            ];
+            left = tries
+                .into_iter()
+                .find(|t| fits(t))
+                .unwrap_or_else(|| format!(" {short} "));
         }
     }
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);

@@ -3,14 +3,28 @@
 tap tests: it asks the model, runs the `read_file` tool the model asks for
 (really reading the file), sends the result back, and prints the answer.
 
-    sdk_client.py chat|responses|anthropic BASE_URL [--stream]
+    sdk_client.py chat|responses|anthropic BASE_URL [--stream] [--hold DIR]
 
 BASE_URL is the tap's (or the server's) address without /v1. Retries are
-off, so a test sees each model call once.
+off, so a test sees each model call once. With --hold DIR the client waits
+before model call N (N >= 2) until the file DIR/call-N exists, and before
+it exits until DIR/end exists: a test sees the agent between its calls.
 """
 
 import json
+import os
 import sys
+import time
+
+HOLD = None
+
+
+def hold(name):
+    """Wait for HOLD/name, when the test holds the client."""
+    if HOLD is None:
+        return
+    while not os.path.exists(os.path.join(HOLD, name)):
+        time.sleep(0.05)
 
 TOOL_DESC = "Read a text file and return its content."
 SCHEMA = {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}
@@ -29,7 +43,9 @@ def chat(base, stream):
     client = openai.OpenAI(base_url=base + "/v1", api_key="sk-test-not-a-real-key-0000", max_retries=0)
     tools = [{"type": "function", "function": {"name": "read_file", "description": TOOL_DESC, "parameters": SCHEMA}}]
     messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": QUESTION}]
-    for _ in range(4):
+    for n in range(1, 5):
+        if n > 1:
+            hold(f"call-{n}")
         if stream:
             content, calls, finish = "", {}, None
             for chunk in client.chat.completions.create(model="gpt-test", messages=messages, tools=tools, stream=True):
@@ -73,7 +89,9 @@ def responses(base, stream):
     client = openai.OpenAI(base_url=base + "/v1", api_key="sk-test-not-a-real-key-0000", max_retries=0)
     tools = [{"type": "function", "name": "read_file", "description": TOOL_DESC, "parameters": SCHEMA}]
     items = [{"role": "user", "content": QUESTION}]
-    for _ in range(4):
+    for n in range(1, 5):
+        if n > 1:
+            hold(f"call-{n}")
         if stream:
             with client.responses.stream(model="gpt-test", instructions=SYSTEM, input=items, tools=tools) as s:
                 for _event in s:
@@ -98,7 +116,9 @@ def anthropic_loop(base, stream):
     client = anthropic.Anthropic(base_url=base, api_key="sk-ant-test-not-a-real-key-0000", max_retries=0)
     tools = [{"name": "read_file", "description": TOOL_DESC, "input_schema": SCHEMA}]
     messages = [{"role": "user", "content": QUESTION}]
-    for _ in range(4):
+    for n in range(1, 5):
+        if n > 1:
+            hold(f"call-{n}")
         args = dict(model="claude-test", max_tokens=512, system=SYSTEM, messages=messages, tools=tools)
         if stream:
             with client.messages.stream(**args) as s:
@@ -122,9 +142,14 @@ def anthropic_loop(base, stream):
 
 def main():
     kind, base = sys.argv[1], sys.argv[2].rstrip("/")
+    global HOLD
     stream = "--stream" in sys.argv[3:]
+    if "--hold" in sys.argv[3:]:
+        HOLD = sys.argv[sys.argv.index("--hold") + 1]
     loop = {"chat": chat, "responses": responses, "anthropic": anthropic_loop}[kind]
-    print(loop(base, stream))
+    answer = loop(base, stream)
+    hold("end")
+    print(answer)
 
 
 if __name__ == "__main__":

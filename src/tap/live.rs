@@ -1,0 +1,262 @@
+//! The live view (`tap -- COMMAND` in a terminal): the agent runs with its
+//! own output in `FILE.agent.log` beside the recording, and the simulator
+//! shows its run as it grows. Each call that begins or ends is handed to a
+//! builder thread, which reads the calls so far into one run per
+//! conversation (`transcript::live`, the same reading `--transcript FILE`
+//! does) and sends them to the event loop, which keeps the view's place.
+//! Quitting while the agent runs asks first; yes stops it (SIGTERM to its
+//! process group, then SIGKILL after a grace time), and the calls still in
+//! flight are written as incomplete.
+
+use std::collections::BTreeMap;
+use std::fs::OpenOptions;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::record::{Observed, Recorder};
+use super::{GRACE, stop};
+use crate::app::{self, App};
+use crate::cli::Cli;
+use crate::live::{Live, Update};
+use crate::output::{self, EXIT_BAD_INPUT};
+
+/// How long a stopped agent has to end after SIGTERM before SIGKILL.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+enum Input {
+    Call(Observed),
+    Ended(Option<i32>),
+}
+
+/// The agent's exit status, once it has one.
+type Status = Arc<(Mutex<Option<ExitStatus>>, Condvar)>;
+
+/// `FILE.agent.log` for the recording `FILE.jsonl`.
+pub fn agent_log(out: &Path) -> PathBuf {
+    out.with_extension("agent.log")
+}
+
+pub fn run(
+    cli: &Cli,
+    command: &[String],
+    base: &str,
+    recorder: &Arc<Recorder>,
+    out: &Path,
+) -> ExitCode {
+    let (to_builder, inputs) = channel::<Input>();
+    {
+        let tx = to_builder.clone();
+        recorder.watch(move |o| {
+            let _ = tx.send(Input::Call(o));
+        });
+    }
+    let (to_view, feed) = channel::<Update>();
+    let name = out.file_name().map_or_else(
+        || out.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let redact = cli.redact;
+    std::thread::spawn(move || build(&inputs, &to_view, &name, redact));
+
+    let log_path = agent_log(out);
+    let log = OpenOptions::new().create(true).append(true).open(&log_path);
+    let (log, log_err) = match log.and_then(|f| Ok((f.try_clone()?, f))) {
+        Ok(pair) => pair,
+        Err(e) => {
+            output::error(format_args!(
+                "tap: cannot open {} for the agent's output: {}",
+                log_path.display(),
+                output::io_reason(&e)
+            ));
+            stop(recorder, "the tap stopped");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    // Its own process group: stopping it reaches the tools it started.
+    let child = std::process::Command::new(&command[0])
+        .args(&command[1..])
+        .env("OPENAI_BASE_URL", format!("{base}/v1"))
+        .env("ANTHROPIC_BASE_URL", base)
+        .stdin(Stdio::null())
+        .stdout(log)
+        .stderr(log_err)
+        .process_group(0)
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            output::error(format_args!(
+                "tap: cannot start {:?}: {}",
+                command[0],
+                output::io_reason(&e)
+            ));
+            stop(recorder, "the tap stopped");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let pid = child.id() as libc::pid_t;
+    let status: Status = Arc::new((Mutex::new(None), Condvar::new()));
+    {
+        let (status, recorder) = (status.clone(), recorder.clone());
+        std::thread::spawn(move || {
+            let ended = child.wait();
+            let deadline = Instant::now() + GRACE;
+            while recorder.in_flight() > 0 && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let code = ended.as_ref().ok().and_then(ExitStatus::code);
+            let (lock, changed) = &*status;
+            *lock.lock().unwrap_or_else(|e| e.into_inner()) =
+                Some(ended.unwrap_or_else(|_| ExitStatus::from_raw(1 << 8)));
+            changed.notify_all();
+            let _ = to_builder.send(Input::Ended(code));
+        });
+    }
+    // Before the view opens, a signal stops the agent, and the tap ends with it.
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            std::thread::spawn(move || {
+                for _ in signals.forever() {
+                    terminate(pid, libc::SIGTERM);
+                }
+            });
+        }
+    }
+    output::error(format_args!(
+        "tap: the agent's own output goes to {}; the simulator opens at its first model call",
+        log_path.display()
+    ));
+    // The first run with a step in it opens the view.
+    let mut first = None;
+    for update in feed.iter() {
+        match update {
+            Update::Grown(c) if !c.is_empty() => {
+                first = Some(c);
+                break;
+            }
+            Update::Grown(_) => {}
+            Update::Ended(_) => break,
+        }
+    }
+    if let Some(conversations) = first {
+        let mut app = App::new(
+            (*conversations[0]).clone(),
+            cli.lang.into(),
+            crate::tui::theme_for(cli.theme),
+        );
+        app.live = Some(Live::new(Vec::new()));
+        // Open at the newest step, following the run.
+        app::update(&mut app, app::Action::Last);
+        app::grow(&mut app, Update::Grown(conversations));
+        let on_signal = {
+            let (status, recorder) = (status.clone(), recorder.clone());
+            Box::new(move || {
+                stop_agent(pid, &status);
+                stop(
+                    &recorder,
+                    "the tap was stopped while the call was in flight",
+                );
+            })
+        };
+        if let Err(e) = crate::tui::live(app, &feed, on_signal) {
+            output::error(format_args!("tap: terminal error: {e}"));
+        }
+    }
+    let stopped = stop_agent(pid, &status);
+    if stopped {
+        output::error(format_args!("tap: the agent was stopped"));
+    }
+    stop(recorder, "the agent ended while the call was in flight");
+    output::error(format_args!(
+        "tap: the agent's own output is in {}",
+        log_path.display()
+    ));
+    let (lock, _) = &*status;
+    let status = *lock.lock().unwrap_or_else(|e| e.into_inner());
+    match status {
+        Some(s) => match s.code() {
+            Some(code) => ExitCode::from(code.clamp(0, 255) as u8),
+            None => ExitCode::from(128u8.wrapping_add(s.signal().unwrap_or(1) as u8)),
+        },
+        None => ExitCode::FAILURE,
+    }
+}
+
+/// The agent's process group gets `signal` (and SIGCONT, so a stopped one
+/// can act on it).
+fn terminate(pid: libc::pid_t, signal: libc::c_int) {
+    // SAFETY: kill(2) on the process group of our own child; no memory involved.
+    unsafe {
+        libc::kill(-pid, signal);
+        libc::kill(-pid, libc::SIGCONT);
+    }
+}
+
+/// Stop the agent if it still runs: SIGTERM, then SIGKILL if it has not
+/// ended within `STOP_GRACE`. True if it was still running.
+fn stop_agent(pid: libc::pid_t, status: &Status) -> bool {
+    let (lock, changed) = &**status;
+    let mut ended = lock.lock().unwrap_or_else(|e| e.into_inner());
+    if ended.is_some() {
+        return false;
+    }
+    terminate(pid, libc::SIGTERM);
+    let deadline = Instant::now() + STOP_GRACE;
+    while ended.is_none() {
+        let now = Instant::now();
+        if now >= deadline {
+            terminate(pid, libc::SIGKILL);
+            // The waiter reports it; a killed process ends at once.
+            let _ = changed
+                .wait_timeout(ended, GRACE + Duration::from_secs(1))
+                .unwrap_or_else(|e| e.into_inner());
+            return true;
+        }
+        ended = changed
+            .wait_timeout(ended, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+    true
+}
+
+/// The builder thread: the calls so far, read into runs after each batch
+/// of news, sent to the view.
+fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bool) {
+    let mut calls: BTreeMap<u64, Value> = BTreeMap::new();
+    while let Ok(first) = inputs.recv() {
+        let mut grew = false;
+        let mut ended = None;
+        for input in std::iter::once(first).chain(inputs.try_iter()) {
+            match input {
+                Input::Call(o) => {
+                    calls.insert(o.id, o.line);
+                    grew = true;
+                }
+                Input::Ended(code) => ended = Some(code),
+            }
+        }
+        if grew {
+            let lines: Vec<Value> = calls.values().cloned().collect();
+            let runs = crate::transcript::live(name, lines, redact)
+                .into_iter()
+                .map(Arc::new)
+                .collect();
+            if view.send(Update::Grown(runs)).is_err() {
+                return;
+            }
+        }
+        if let Some(code) = ended
+            && view.send(Update::Ended(code)).is_err()
+        {
+            return;
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! A tap recording holds more than one loop: side requests (token counting,
+//! a title or a summary asked of the model without tools) and the calls of
+//! several conversations (a sub-agent's loop runs beside the main one).
+//! This sorts its lines, in order, into conversations and side requests,
+//! before any of them reaches the builder.
+//!
+//! A line belongs to a conversation when its messages continue that
+//! conversation's latest request: every message of that request comes first
+//! in this one, as sent (Anthropic's `cache_control` marks aside, which
+//! clients move to the newest message on every call). A line that continues
+//! none starts a new conversation: a sub-agent, or a history the agent
+//! rewrote (compacted). Side requests are the tap's `count_tokens`, and the
+//! requests without tools once a request with tools has been seen; until
+//! then, a request without tools waits, and a recording with no tools at
+//! all is a plain conversation.
+
+use serde_json::Value;
+
+use crate::i18n;
+use crate::scenario::Lang;
+
+/// Where a line goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// Conversation `n` (0-based, in the order they started).
+    Conversation(usize),
+    /// A side request, listed apart.
+    Side,
+}
+
+/// Is this line a tap recording's (the tap writes `path`)? Only those are
+/// sorted: an `export --format requests` file is one lesson's loop, even
+/// where its host compacted the history.
+pub fn is_tap_line(line: &Value) -> bool {
+    line.get("request").is_some() && line.get("path").is_some_and(Value::is_string)
+}
+
+/// One conversation while the recording is read.
+#[derive(Debug, Clone, Default)]
+pub struct Conversation {
+    /// The messages of its latest request, marks aside.
+    last: Vec<Value>,
+    /// Model calls so far.
+    pub calls: usize,
+    pub model: Option<String>,
+}
+
+/// A side request, as the list of them shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side {
+    /// `count_tokens`, or `no_tools`.
+    pub kind: &'static str,
+    pub model: Option<String>,
+    pub status: Option<u64>,
+    /// The first text of the answer, if any (a title, a summary).
+    pub reply: Option<String>,
+    /// 1-based line (or call) number.
+    pub line: usize,
+}
+
+/// Sorts lines as they are read.
+#[derive(Debug, Default)]
+pub struct Splitter {
+    pub conversations: Vec<Conversation>,
+    pub sides: Vec<Side>,
+    /// A request with tools has been seen: a request without them is a
+    /// side request from now on.
+    tools_seen: bool,
+    /// Requests without tools read before any with tools: kept until it is
+    /// known which they are.
+    held: Vec<(usize, Value)>,
+}
+
+impl Splitter {
+    /// The line `n` (1-based) and where it goes; lines held before it may
+    /// come out with it, each with its place, in the order read.
+    pub fn feed(&mut self, n: usize, line: Value) -> Vec<(usize, Value, Place)> {
+        let request = line.get("request").unwrap_or(&Value::Null);
+        let counting = line.get("side").and_then(Value::as_str) == Some("count_tokens");
+        let tools = request
+            .get("tools")
+            .and_then(Value::as_array)
+            .is_some_and(|t| !t.is_empty());
+        if counting {
+            self.side(n, &line, "count_tokens");
+            return vec![(n, line, Place::Side)];
+        }
+        if !tools {
+            if self.tools_seen {
+                self.side(n, &line, "no_tools");
+                return vec![(n, line, Place::Side)];
+            }
+            self.held.push((n, line));
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        if !self.tools_seen {
+            self.tools_seen = true;
+            for (h, held) in std::mem::take(&mut self.held) {
+                self.side(h, &held, "no_tools");
+                out.push((h, held, Place::Side));
+            }
+        }
+        let place = Place::Conversation(self.conversation(&line));
+        out.push((n, line, place));
+        out
+    }
+
+    /// The end of the recording: lines still held (a recording without any
+    /// request with tools) are one plain conversation, or several.
+    pub fn finish(&mut self) -> Vec<(usize, Value, Place)> {
+        std::mem::take(&mut self.held)
+            .into_iter()
+            .map(|(n, line)| {
+                let place = Place::Conversation(self.conversation(&line));
+                (n, line, place)
+            })
+            .collect()
+    }
+
+    fn side(&mut self, n: usize, line: &Value, kind: &'static str) {
+        let request = line.get("request").unwrap_or(&Value::Null);
+        self.sides.push(Side {
+            kind,
+            model: request
+                .get("model")
+                .and_then(Value::as_str)
+                .map(|m| crate::safe::for_screen(m).into_owned()),
+            status: line.get("status").and_then(Value::as_u64),
+            reply: line.get("response").and_then(first_text),
+            line: n,
+        });
+    }
+
+    /// The conversation this request continues (the one whose latest
+    /// request it extends furthest), or a new one.
+    fn conversation(&mut self, line: &Value) -> usize {
+        let request = line.get("request").unwrap_or(&Value::Null);
+        let messages: Vec<Value> = history(request).iter().map(unmarked).collect();
+        let continues = self
+            .conversations
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.last.len() <= messages.len() && messages.starts_with(&c.last))
+            .max_by_key(|(i, c)| (c.last.len(), *i))
+            .map(|(i, _)| i);
+        let at = continues.unwrap_or_else(|| {
+            self.conversations.push(Conversation::default());
+            self.conversations.len() - 1
+        });
+        let c = &mut self.conversations[at];
+        c.last = messages;
+        c.calls += 1;
+        if c.model.is_none() {
+            c.model = request
+                .get("model")
+                .and_then(Value::as_str)
+                .map(|m| crate::safe::for_screen(m).into_owned());
+        }
+        at
+    }
+}
+
+/// A request's history: Chat and Anthropic `messages`, Responses `input`
+/// (a string input is one message).
+fn history(request: &Value) -> Vec<Value> {
+    match request.get("messages").or_else(|| request.get("input")) {
+        Some(Value::Array(items)) => items.clone(),
+        Some(Value::Null) | None => Vec::new(),
+        Some(other) => vec![other.clone()],
+    }
+}
+
+/// A message without Anthropic's `cache_control` marks (a client moves
+/// them to its newest messages on every call), and a content of one text
+/// block written as the string it stands for (the Messages API's own
+/// shorthand: Claude Code sends its newest message as a block, to mark it,
+/// and the same message as a string on the next call).
+fn unmarked(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            let mut out: serde_json::Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| k.as_str() != "cache_control")
+                .map(|(k, v)| (k.clone(), unmarked(v)))
+                .collect();
+            if let Some(Value::Array(blocks)) = out.get("content")
+                && let [Value::Object(block)] = blocks.as_slice()
+                && block.len() == 2
+                && block.get("type").and_then(Value::as_str) == Some("text")
+                && let Some(text) = block.get("text").filter(|t| t.is_string())
+            {
+                let text = text.clone();
+                out.insert("content".into(), text);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(unmarked).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The first text of a response in any of the three shapes, made safe for
+/// a screen and cut to one short line.
+fn first_text(response: &Value) -> Option<String> {
+    let chat = response
+        .pointer("/choices/0/message/content")
+        .and_then(Value::as_str);
+    let anthropic = || {
+        response
+            .get("content")?
+            .as_array()?
+            .iter()
+            .find_map(|b| b.get("text").and_then(Value::as_str))
+    };
+    let responses = || {
+        response
+            .get("output")?
+            .as_array()?
+            .iter()
+            .filter_map(|i| i.get("content").and_then(Value::as_array))
+            .flatten()
+            .find_map(|c| c.get("text").and_then(Value::as_str))
+    };
+    let text = chat.or_else(anthropic).or_else(responses)?;
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.is_empty() {
+        return None;
+    }
+    let mut cut: String = line.chars().take(60).collect();
+    if cut.len() < line.len() {
+        cut.push('…');
+    }
+    Some(crate::safe::for_screen(&cut).into_owned())
+}
+
+/// How a side request's place is named: a line of the file (a replay), or
+/// the order the requests began in (the live view).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Places {
+    Lines,
+    Requests,
+}
+
+/// At most this many side requests or conversations are named one by one.
+const LISTED: usize = 12;
+
+/// What the about overlay (and the warnings) say of the conversations and
+/// side requests, with conversation `shown` (0-based) on screen.
+pub fn notes(s: &Splitter, shown: usize, places: Places) -> Vec<[String; Lang::COUNT]> {
+    let mut out = Vec::new();
+    let model = |m: &Option<String>, lang: Lang| match m {
+        Some(m) => m.clone(),
+        None => i18n::TAP_NO_MODEL.get(lang).to_string(),
+    };
+    let n = s.conversations.len();
+    if let Some(current) = s.conversations.get(shown).filter(|_| n > 1) {
+        out.push(Lang::ALL.map(|lang| {
+            let mut others: Vec<String> = s
+                .conversations
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != shown)
+                .take(LISTED)
+                .map(|(i, c)| {
+                    i18n::TAP_CONVERSATION_ITEM.fill(
+                        lang,
+                        &[
+                            ("k", &(i + 1)),
+                            ("calls", &c.calls),
+                            ("model", &model(&c.model, lang)),
+                        ],
+                    )
+                })
+                .collect();
+            if n - 1 > LISTED {
+                others.push(i18n::TAP_MORE.fill(lang, &[("n", &(n - 1 - LISTED))]));
+            }
+            i18n::TAP_CONVERSATIONS.fill(
+                lang,
+                &[
+                    ("n", &n),
+                    ("k", &(shown + 1)),
+                    ("calls", &current.calls),
+                    ("model", &model(&current.model, lang)),
+                    ("others", &others.join(i18n::LIST_SEPARATOR.get(lang))),
+                ],
+            )
+        }));
+    }
+    if !s.sides.is_empty() {
+        out.push(Lang::ALL.map(|lang| {
+            let mut list: Vec<String> = s
+                .sides
+                .iter()
+                .take(LISTED)
+                .map(|side| {
+                    let place = match places {
+                        Places::Lines => i18n::TAP_PLACE_LINE,
+                        Places::Requests => i18n::TAP_PLACE_REQUEST,
+                    }
+                    .fill(lang, &[("n", &side.line)]);
+                    let kind = match side.kind {
+                        "count_tokens" => i18n::TAP_SIDE_COUNT_TOKENS,
+                        _ => i18n::TAP_SIDE_NO_TOOLS,
+                    }
+                    .get(lang);
+                    let status = match side.status {
+                        Some(code) => code.to_string(),
+                        None => i18n::TAP_NO_STATUS.get(lang).to_string(),
+                    };
+                    let mut item = i18n::TAP_SIDE_ITEM.fill(
+                        lang,
+                        &[
+                            ("place", &place),
+                            ("kind", &kind),
+                            ("model", &model(&side.model, lang)),
+                            ("status", &status),
+                        ],
+                    );
+                    if let Some(reply) = &side.reply {
+                        item.push_str(&i18n::TAP_SIDE_REPLY.fill(lang, &[("reply", reply)]));
+                    }
+                    item
+                })
+                .collect();
+            if s.sides.len() > LISTED {
+                list.push(i18n::TAP_MORE.fill(lang, &[("n", &(s.sides.len() - LISTED))]));
+            }
+            i18n::TAP_SIDES.fill(
+                lang,
+                &[
+                    ("n", &s.sides.len()),
+                    ("list", &list.join(i18n::LIST_SEPARATOR.get(lang))),
+                ],
+            )
+        }));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn line(model: &str, tools: bool, messages: Value) -> Value {
+        let mut request = json!({"model": model, "messages": messages});
+        if tools {
+            request["tools"] = json!([{"name": "Read"}]);
+        }
+        json!({"provider": "anthropic", "path": "/v1/messages", "request": request, "status": 200,
+               "response": {"type": "message", "content": [{"type": "text", "text": "A  short\ntitle"}]}})
+    }
+
+    fn places(lines: Vec<Value>) -> (Vec<(usize, Place)>, Splitter) {
+        let mut s = Splitter::default();
+        let mut out = Vec::new();
+        for (i, l) in lines.into_iter().enumerate() {
+            out.extend(s.feed(i + 1, l).into_iter().map(|(n, _, p)| (n, p)));
+        }
+        out.extend(s.finish().into_iter().map(|(n, _, p)| (n, p)));
+        (out, s)
+    }
+
+    #[test]
+    fn a_sub_agent_is_a_conversation_of_its_own_and_calls_without_tools_are_side_requests() {
+        let task = json!({"role": "user", "content": "fix the test"});
+        let call = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Task", "input": {}}]});
+        let sub = json!({"role": "user", "content": "find the test file"});
+        let sub_call = json!({"role": "assistant", "content": [{"type": "tool_use", "id": "s1", "name": "Read", "input": {}}]});
+        let sub_result = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "s1", "content": "x"}]});
+        let result = json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "found"}]});
+        // The newest message carries the cache mark; the next request moves it.
+        let marked = json!({"role": "user", "content": [{"type": "text", "text": "fix the test", "cache_control": {"type": "ephemeral"}}]});
+        let unmarked_task =
+            json!({"role": "user", "content": [{"type": "text", "text": "fix the test"}]});
+        let (placed, s) = places(vec![
+            line(
+                "haiku",
+                false,
+                json!([{"role": "user", "content": "quota"}]),
+            ),
+            line("opus", true, json!([marked])),
+            line("opus", true, json!([unmarked_task, call])),
+            line("haiku", true, json!([sub])),
+            line("haiku", true, json!([sub, sub_call, sub_result])),
+            line("haiku", false, json!([task])),
+            line("opus", true, json!([unmarked_task, call, result])),
+        ]);
+        assert_eq!(
+            placed,
+            [
+                (1, Place::Side),
+                (2, Place::Conversation(0)),
+                (3, Place::Conversation(0)),
+                (4, Place::Conversation(1)),
+                (5, Place::Conversation(1)),
+                (6, Place::Side),
+                (7, Place::Conversation(0)),
+            ]
+        );
+        assert_eq!(s.conversations.len(), 2);
+        assert_eq!((s.conversations[0].calls, s.conversations[1].calls), (3, 2));
+        assert_eq!(s.conversations[1].model.as_deref(), Some("haiku"));
+        assert_eq!(s.sides.len(), 2);
+        assert_eq!(s.sides[0].kind, "no_tools");
+        assert_eq!(s.sides[0].reply.as_deref(), Some("A short title"));
+    }
+
+    #[test]
+    fn a_recording_without_tools_is_one_plain_conversation_and_counting_is_always_apart() {
+        let a = json!({"role": "user", "content": "hi"});
+        let b = json!({"role": "assistant", "content": "hello"});
+        let mut count = line("m", false, json!([a]));
+        count["side"] = json!("count_tokens");
+        let (placed, s) = places(vec![
+            line("m", false, json!([a])),
+            count,
+            line("m", false, json!([a, b, a])),
+        ]);
+        assert_eq!(
+            placed,
+            [
+                (2, Place::Side),
+                (1, Place::Conversation(0)),
+                (3, Place::Conversation(0)),
+            ]
+        );
+        assert_eq!(s.sides[0].kind, "count_tokens");
+    }
+
+    #[test]
+    fn the_real_clis_recordings_are_each_one_conversation() {
+        for file in ["claude-code.tap.jsonl", "codex.tap.jsonl"] {
+            let path = format!(
+                "{}/tests/transcripts/real/cli/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let lines: Vec<Value> = std::fs::read_to_string(path)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert!(lines.iter().all(is_tap_line));
+            let (placed, s) = places(lines);
+            assert_eq!(placed.len(), 2, "{file}");
+            assert!(
+                placed.iter().all(|(_, p)| *p == Place::Conversation(0)),
+                "{file}: {placed:?}"
+            );
+            assert!(s.sides.is_empty());
+        }
+    }
+}

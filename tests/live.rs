@@ -1,0 +1,296 @@
+//! A tap's run as the live view and a replay show it: conversations and
+//! side requests of a recording (`transcript::live`, `--transcript FILE`,
+//! `FILE#N`), and the app growing with it (following at the last step,
+//! counting new steps elsewhere, `s`, asking before quitting), without a
+//! terminal.
+
+mod common;
+
+use std::sync::Arc;
+
+use agent_loop_sim::app::{self, Action, App};
+use agent_loop_sim::frames;
+use agent_loop_sim::live::{Live, Update};
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::theme::Theme;
+use agent_loop_sim::transcript;
+use serde_json::{Value, json};
+
+/// A tap line of the Messages API, as the recorder writes it.
+fn line(model: &str, tools: bool, messages: Value, reply: Option<Value>) -> Value {
+    let mut request = json!({"model": model, "max_tokens": 100, "messages": messages});
+    if tools {
+        request["tools"] = json!([{"name": "Read", "description": "Read a file",
+            "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"}}}}]);
+    }
+    json!({"provider": "anthropic", "path": "/v1/messages", "request": request,
+           "response": reply.map(|content| json!({"type": "message", "role": "assistant",
+               "content": content, "stop_reason": "end_turn"})),
+           "status": 200})
+}
+
+fn user(text: &str) -> Value {
+    json!({"role": "user", "content": text})
+}
+
+fn read_call(id: &str) -> Value {
+    json!([{"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": "a.txt"}}])
+}
+
+fn assistant(content: Value) -> Value {
+    json!({"role": "assistant", "content": content})
+}
+
+fn result(id: &str) -> Value {
+    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "limit = 42"}]})
+}
+
+fn text(t: &str) -> Value {
+    json!([{"type": "text", "text": t}])
+}
+
+/// A main loop of two calls with a sub-agent's two calls between them, a
+/// title request and a token count.
+fn run_lines() -> Vec<Value> {
+    let mut count = line("haiku", false, json!([user("hi")]), None);
+    count["side"] = json!("count_tokens");
+    count["response"] = json!({"input_tokens": 3});
+    vec![
+        line(
+            "opus",
+            true,
+            json!([user("fix it")]),
+            Some(read_call("toolu_main")),
+        ),
+        line(
+            "haiku",
+            false,
+            json!([user("a title for: fix it")]),
+            Some(text("Fixing it")),
+        ),
+        line(
+            "haiku",
+            true,
+            json!([user("find the file")]),
+            Some(read_call("toolu_sub")),
+        ),
+        count,
+        line(
+            "haiku",
+            true,
+            json!([
+                user("find the file"),
+                assistant(read_call("toolu_sub")),
+                result("toolu_sub")
+            ]),
+            Some(text("found: a.txt")),
+        ),
+        line(
+            "opus",
+            true,
+            json!([
+                user("fix it"),
+                assistant(read_call("toolu_main")),
+                result("toolu_main")
+            ]),
+            Some(text("The limit is 42.")),
+        ),
+    ]
+}
+
+fn model_calls(loaded: &agent_loop_sim::load::Loaded) -> usize {
+    loaded.trace(Lang::En).model_calls.len()
+}
+
+#[test]
+fn a_recording_reads_as_its_conversations_with_side_requests_listed_apart() {
+    let runs = transcript::live("run.jsonl", run_lines(), false);
+    assert_eq!(runs.len(), 2);
+    assert_eq!((model_calls(&runs[0]), model_calls(&runs[1])), (2, 2));
+    let title = runs[1].trace(Lang::En).title.clone();
+    assert!(title.starts_with("run.jsonl#2 "), "{title}");
+    let conditions: Vec<String> = runs[0]
+        .card
+        .conditions
+        .iter()
+        .map(|c| c.en.clone())
+        .collect();
+    let all = conditions.join("\n");
+    assert!(all.contains("Holds 2 conversations"), "{all}");
+    assert!(
+        all.contains("2 side requests are not turns of the loop"),
+        "{all}"
+    );
+    assert!(all.contains("request 2: a request without tools (a title, a summary) (haiku, status 200), answered \"Fixing it\""), "{all}");
+    assert!(
+        all.contains("request 4: token count (haiku, status 200)"),
+        "{all}"
+    );
+}
+
+#[test]
+fn trace_reads_each_conversation_of_a_recording_with_file_hash_n() {
+    let dir = std::env::temp_dir().join(format!("als-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("run.jsonl");
+    let text: String = run_lines().iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let trace = |arg: &str| {
+        let o = common::run(&["trace", "--transcript", arg]);
+        (Some(o.code), o.stdout, o.stderr)
+    };
+    let (code, out, err) = trace(file);
+    assert_eq!(code, Some(0), "{err}");
+    let main: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(main["scenario"]["model_calls"], 2);
+    assert_eq!(main["summary"]["final_answer"], "The limit is 42.");
+    assert!(err.contains("note: Holds 2 conversations"), "{err}");
+    assert!(err.contains("line 2: a request without tools"), "{err}");
+    let (code, out, err) = trace(&format!("{file}#2"));
+    assert_eq!(code, Some(0), "{err}");
+    let sub: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(sub["scenario"]["model_calls"], 2);
+    assert_eq!(sub["summary"]["final_answer"], "found: a.txt");
+    let (code, _, err) = trace(&format!("{file}#3"));
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("the recording holds 2 conversations; conversation 3 is not one of them"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The live app on the first `calls` lines of the run.
+fn grown(calls: usize) -> Vec<Arc<agent_loop_sim::load::Loaded>> {
+    transcript::live("run.jsonl", run_lines()[..calls].to_vec(), false)
+        .into_iter()
+        .map(Arc::new)
+        .collect()
+}
+
+fn live_app(calls: usize) -> App {
+    let runs = grown(calls);
+    let mut a = App::new((*runs[0]).clone(), Lang::En, Theme::DARK);
+    a.live = Some(Live::new(Vec::new()));
+    app::update(&mut a, Action::Last);
+    app::grow(&mut a, Update::Grown(runs));
+    a
+}
+
+fn footer(a: &App) -> String {
+    let screen = frames::to_text(&frames::render(a, 120, 40));
+    screen.lines().last().unwrap().to_string()
+}
+
+#[test]
+fn at_the_last_step_the_view_follows_the_run_and_elsewhere_counts_what_is_new() {
+    let mut a = live_app(1);
+    let first = a.trace().len();
+    assert_eq!(a.step, first - 1);
+    app::grow(&mut a, Update::Grown(grown(6)));
+    assert_eq!(a.step, a.last(), "followed to the newest step");
+    assert_eq!(a.live.as_ref().unwrap().new_steps, 0);
+
+    let mut a = live_app(1);
+    app::update(&mut a, Action::First);
+    app::grow(&mut a, Update::Grown(grown(6)));
+    let new = a.trace().len() - first;
+    assert_eq!(a.step, 0, "stayed");
+    assert_eq!(a.live.as_ref().unwrap().new_steps, new);
+    assert!(
+        footer(&a).contains(&format!("● live: the agent runs · {new} new steps (End shows them) · conversation 1/2 (s switches)")),
+        "{}",
+        footer(&a)
+    );
+    app::update(&mut a, Action::Last);
+    assert_eq!(a.live.as_ref().unwrap().new_steps, 0);
+    assert!(!footer(&a).contains("new step"));
+}
+
+#[test]
+fn s_switches_conversations_and_each_keeps_its_place() {
+    let mut a = live_app(6);
+    let main_title = a.trace().title.clone();
+    app::update(&mut a, Action::First);
+    app::update(&mut a, Action::SwitchConversation);
+    assert!(a.trace().title.starts_with("run.jsonl#2"));
+    assert_eq!(
+        a.step,
+        a.last(),
+        "a conversation never shown opens at its newest step"
+    );
+    app::update(&mut a, Action::SwitchConversation);
+    assert_eq!(a.trace().title, main_title);
+    assert_eq!(a.step, 0, "back where it was left");
+}
+
+#[test]
+fn a_recording_read_afterwards_opens_each_conversation_at_its_first_step() {
+    let runs = grown(6);
+    let mut a = App::new((*runs[0]).clone(), Lang::En, Theme::DARK);
+    a.live = Some(Live::recorded(runs));
+    app::update(&mut a, Action::Last);
+    app::update(&mut a, Action::SwitchConversation);
+    assert_eq!(a.step, 0);
+    app::update(&mut a, Action::SwitchConversation);
+    assert_eq!(a.step, a.last(), "the first one where it was left");
+    let f = footer(&a);
+    assert!(
+        f.contains("conversation 1/2 (s switches)") && !f.contains("live"),
+        "{f}"
+    );
+}
+
+#[test]
+fn quitting_while_the_agent_runs_asks_first_and_not_once_it_has_ended() {
+    let mut a = live_app(6);
+    app::update(&mut a, Action::Quit);
+    assert!(!a.quit);
+    let f = footer(&a);
+    assert!(
+        f.contains("y yes, stop the agent and quit  n no, keep watching"),
+        "{f}"
+    );
+    // Keys of the lesson do nothing while it asks.
+    app::update(&mut a, Action::First);
+    assert_eq!(a.step, a.last());
+    app::update(&mut a, Action::QuitNo);
+    assert!(!a.quit && !a.live.as_ref().unwrap().confirm_quit);
+    app::update(&mut a, Action::Back);
+    assert!(
+        a.live.as_ref().unwrap().confirm_quit,
+        "Esc with nothing open asks too"
+    );
+    app::update(&mut a, Action::QuitYes);
+    assert!(a.quit);
+
+    let mut a = live_app(6);
+    app::grow(&mut a, Update::Ended(Some(0)));
+    assert!(footer(&a).contains("live: the agent ended (exit code 0)"));
+    app::update(&mut a, Action::Quit);
+    assert!(a.quit);
+}
+
+#[test]
+fn a_lesson_footer_says_nothing_of_a_live_run() {
+    let a = common::app(agent_loop_sim::load::DEFAULT_SCENARIO, Lang::En);
+    assert!(!footer(&a).contains("live"));
+}
+
+#[test]
+fn at_80x24_in_chinese_the_footer_keeps_the_live_status_and_the_step_counter() {
+    let runs = grown(1);
+    let mut a = App::new((*runs[0]).clone(), Lang::Zh, Theme::DARK);
+    a.live = Some(Live::new(Vec::new()));
+    app::update(&mut a, Action::Resize(80, 24));
+    app::update(&mut a, Action::First);
+    app::grow(&mut a, Update::Grown(grown(6)));
+    let screen = frames::to_text(&frames::render(&a, 80, 24));
+    let last = screen.lines().last().unwrap();
+    let steps = a.trace().len();
+    assert!(last.contains("● 实时：代理运行中"), "{last}");
+    assert!(last.contains("步新"), "{last}");
+    assert!(last.contains("对话 1/2"), "{last}");
+    assert!(last.trim_end().ends_with(&format!("1/{steps}")), "{last}");
+}
