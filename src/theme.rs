@@ -113,8 +113,12 @@ impl Theme {
             .add_modifier(Modifier::BOLD)
     }
 
-    /// Each call id gets its own colour, the same wherever the id appears.
-    pub fn call_id(self, id: &str) -> Style {
+    /// The colour of the call id at `place` in its trace's order of ids
+    /// (`Trace::id_place`): ids in turn take the palette's colours, so two
+    /// ids side by side differ, however opaque they are. The same id has the
+    /// same colour wherever it appears. Sequential ids keep their number's
+    /// colour: `call_n` is the n-th.
+    pub fn call_id(self, place: usize) -> Style {
         const DARK: [Color; 6] = [
             Color::LightCyan,
             Color::LightMagenta,
@@ -131,12 +135,7 @@ impl Theme {
             Color::Cyan,
             Color::DarkGray,
         ];
-        let n: usize = id
-            .rsplit('_')
-            .next()
-            .and_then(|d| d.parse().ok())
-            .unwrap_or(0);
-        let i = n.saturating_sub(1) % DARK.len();
+        let i = place % DARK.len();
         Style::new()
             .fg(self.color(DARK[i], LIGHT[i]))
             .add_modifier(Modifier::BOLD)

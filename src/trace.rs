@@ -791,6 +791,23 @@ impl Trace {
         numbered.or_else(|| self.calls.iter().find(|c| &c.id == id))
     }
 
+    /// Where `id` stands in the order the trace's ids first appear, from
+    /// 0, for its colour: the index of the first call with this id in
+    /// `calls`; an id that no call has (a result attached to an id the
+    /// model never proposed) comes after all calls, by the first message
+    /// that names it.
+    pub fn id_place(&self, id: &CallId) -> usize {
+        if let Some(i) = self.calls.iter().position(|c| &c.id == id) {
+            return i;
+        }
+        let message = self
+            .messages
+            .iter()
+            .position(|m| m.call_id.as_ref() == Some(id) || m.calls.contains(id))
+            .unwrap_or(self.messages.len());
+        self.calls.len() + message
+    }
+
     /// The call with this id that step `step` refers to: the latest one
     /// proposed at or before it. The same as `call` unless a transcript
     /// reuses an id in a later turn (valid: each is answered in its turn).

@@ -318,6 +318,51 @@ fn ansi_is_the_text_with_colours_and_a_reset_on_every_styled_line() {
     assert!(ansi.contains("\x1b[0;1;7;36m[Host]"));
 }
 
+/// The SGR parameters in force where `needle` begins on `line`.
+fn sgr_before(line: &str, needle: &str) -> Option<String> {
+    let at = line.find(needle)?;
+    let head = &line[..at];
+    let start = head.rfind("\x1b[")?;
+    let end = head[start..].find('m')? + start;
+    Some(head[start + 2..end].to_string())
+}
+
+#[test]
+fn ansi_gives_distinct_opaque_call_ids_distinct_colours() {
+    for name in ["parallel-calls-anthropic", "malformed-arguments"] {
+        let out = scratch(&format!("ansi-ids-{name}"));
+        let (code, stdout, stderr) = run(&[
+            "--lang",
+            "en",
+            "--scenario",
+            name,
+            "export",
+            "--format",
+            "ansi",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        let last = stdout.lines().last().expect("the files written");
+        let ansi = std::fs::read_to_string(last.trim()).unwrap();
+        let opened = app(name, Lang::En, Theme::DARK);
+        // Bold and the bright colours of the call-id palette (theme.rs):
+        // cyan, magenta, yellow, green, blue, red.
+        let palette = ["96", "95", "93", "92", "94", "91"].map(|c| format!("0;1;{c}"));
+        let mut seen = Vec::new();
+        for (i, call) in opened.trace().calls.iter().enumerate() {
+            for sgr in ansi.lines().filter_map(|l| sgr_before(l, &call.id.0)) {
+                if palette.contains(&sgr) {
+                    assert_eq!(sgr, palette[i % 6], "{name}: {:?}, call {i}", call.id);
+                    seen.push(sgr);
+                }
+            }
+        }
+        seen.dedup();
+        assert!(seen.len() >= 2, "{name}: two ids in two colours, {seen:?}");
+    }
+}
+
 #[test]
 fn cast_is_asciicast_v2_with_one_marker_per_step() {
     let app = app(DEFAULT_SCENARIO, Lang::Zh, Theme::DARK);

@@ -156,6 +156,83 @@ fn the_three_lanes_are_told_apart_by_colour_and_by_name() {
     assert!([model, host, tool].iter().all(|c| *c != Color::Reset));
 }
 
+/// The colours an id is drawn in, one per place on the screen where all
+/// of it is written.
+fn id_colours(buf: &ratatui::buffer::Buffer, id: &str) -> Vec<Color> {
+    let text = frames::to_text(buf);
+    let mut found = Vec::new();
+    for (y, line) in text.lines().enumerate() {
+        for (byte, _) in line.match_indices(id) {
+            let x = unicode_width::UnicodeWidthStr::width(&line[..byte]) as u16;
+            let fgs: Vec<Color> = (0..id.len() as u16)
+                .map(|k| buf[(x + k, y as u16)].fg)
+                .collect();
+            if fgs.iter().all(|c| *c == fgs[0]) {
+                found.push(fgs[0]);
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn distinct_opaque_call_ids_are_drawn_in_distinct_colours() {
+    for name in ["parallel-calls-anthropic", "malformed-arguments"] {
+        let opened = app(name, Lang::En);
+        let trace = opened.trace();
+        // Opaque ids, not call_1, call_2: no number after their last `_`.
+        for call in &trace.calls {
+            let tail = call.id.0.rsplit('_').next().unwrap();
+            assert!(tail.parse::<usize>().is_err(), "{name}: {:?}", call.id);
+        }
+        // The last step: the latest calls are in the pairing table and
+        // the context, each id whole.
+        let last = trace.len() - 1;
+        let shown = frames::at_step(&opened, last, 120, 40);
+        let buf = frames::render(&shown, 120, 40);
+        let theme = Theme::DARK;
+        let palette: Vec<Color> = (0..6).map(|k| theme.call_id(k).fg.unwrap()).collect();
+        let mut seen = Vec::new();
+        for (i, call) in trace.calls.iter().enumerate() {
+            let want = theme.call_id(i).fg.unwrap();
+            // Wherever the id has a call-id colour, it is the colour of
+            // its place among the calls.
+            for got in id_colours(&buf, &call.id.0) {
+                if palette.contains(&got) {
+                    assert_eq!(got, want, "{name}: {:?}, call {i}", call.id);
+                    seen.push(got);
+                }
+            }
+        }
+        seen.dedup();
+        assert!(seen.len() >= 2, "{name}: two ids in two colours, {seen:?}");
+        // The current step and the lanes have the colours the theme says.
+        let marker = format!("▶ {}", last + 1);
+        let (x, y) = find(&buf, &marker).expect("current step marker");
+        let cell = &buf[(x, y)];
+        let current = theme.current_marker();
+        assert!(cell.modifier.contains(current.add_modifier));
+        let text = frames::to_text(&buf);
+        let (row, line) = text
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains("Model") && l.contains("Host") && l.contains("Tool"))
+            .expect("the lanes' header row");
+        for (lane, word) in [
+            (agent_loop_sim::trace::Lane::Model, "Model"),
+            (agent_loop_sim::trace::Lane::Host, "Host"),
+            (agent_loop_sim::trace::Lane::Tool, "Tool"),
+        ] {
+            let x = unicode_width::UnicodeWidthStr::width(&line[..line.find(word).unwrap()]);
+            assert_eq!(
+                buf[(x as u16, row as u16)].fg,
+                theme.lane(lane),
+                "{name}: {word}"
+            );
+        }
+    }
+}
+
 #[test]
 fn no_color_keeps_every_text_marker() {
     let mut plain = app(DEFAULT_SCENARIO, Lang::En);

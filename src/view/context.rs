@@ -450,7 +450,7 @@ fn message_lines(
         // An id longer than the panel keeps its start and its end.
         let base: usize = prefix.iter().map(|s| s.width()).sum();
         let shown = middle(&id.0, w.saturating_sub(base + 3));
-        let id = Span::styled(format!("[{shown}] "), theme.call_id(&id.0));
+        let id = Span::styled(format!("[{shown}] "), theme.call_id(trace.id_place(id)));
         // A long real id (toolu_01…, 30 characters) leaves the text too
         // little room beside it: the id gets a line of its own.
         let base: usize = prefix.iter().map(|s| s.width()).sum();
@@ -549,7 +549,10 @@ fn message_lines(
         }
         let used: usize = spans.iter().map(|s| s.width()).sum();
         let shown = middle(&id.0, w.saturating_sub(used + 1));
-        spans.push(Span::styled(format!("{shown} "), theme.call_id(&id.0)));
+        spans.push(Span::styled(
+            format!("{shown} "),
+            theme.call_id(trace.id_place(id)),
+        ));
         let rest = format!("{} {}", call.tool, call.args_text());
         let used: usize = spans.iter().map(|s| s.width()).sum();
         if brief {

@@ -11,7 +11,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::text::{Row, truncate, width};
 use crate::app::App;
 use crate::i18n::{self, one_line, status_name};
-use crate::trace::{CallStatus, Lane, Pairing, ToolCall};
+use crate::trace::{CallId, CallStatus, Lane, Pairing, ToolCall};
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let trace = app.trace();
@@ -89,7 +89,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     if win.start < win.end
         && let (call, false) = owner[win.start]
     {
-        let id = &calls[call].id.0;
+        let id = &calls[call].id;
         rows[win.start] = with_id(&rows[win.start], id, id_w, app);
     }
     let list = Rect {
@@ -103,7 +103,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
 
 /// `line`, a continuation line, with `id` in its empty id column (cut to
 /// fit); unchanged if that column is not empty.
-fn with_id(line: &Line<'static>, id: &str, id_w: usize, app: &App) -> Line<'static> {
+fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, app: &App) -> Line<'static> {
     let Some(first) = line.spans.first() else {
         return line.clone();
     };
@@ -112,10 +112,10 @@ fn with_id(line: &Line<'static>, id: &str, id_w: usize, app: &App) -> Line<'stat
     if !blank || indent < id_w {
         return line.clone();
     }
-    let shown = truncate(id, id_w.saturating_sub(1));
+    let shown = truncate(&id.0, id_w.saturating_sub(1));
     let pad = id_w - width(&shown);
     let mut spans = vec![
-        Span::styled(shown, app.theme.call_id(id)),
+        Span::styled(shown, app.theme.call_id(app.trace().id_place(id))),
         Span::raw(" ".repeat(pad + indent - id_w)),
     ];
     spans.extend(line.spans[1..].iter().cloned());
@@ -139,7 +139,11 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     ]
     .contains(&Some(app.step));
     let mut row = Row::new(w, Style::new());
-    row.put(columns[0], &call.id.0, theme.call_id(&call.id.0));
+    row.put(
+        columns[0],
+        &call.id.0,
+        theme.call_id(app.trace().id_place(&call.id)),
+    );
     row.put(
         columns[1],
         status_name(status, lang),
