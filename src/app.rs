@@ -300,7 +300,9 @@ impl App {
             Some(Overlay::Picker) => Mode::Picker,
             Some(_) => Mode::Overlay,
             None if self.comparing().is_some() => Mode::Compare,
-            None if self.quiz.is_asking() => Mode::Asking,
+            None if self.quiz.is_asking() => Mode::Asking {
+                choices: self.question().map_or(0, |q| q.choices.len()),
+            },
             None => Mode::Lesson { quiz: self.quiz.on },
         }
     }

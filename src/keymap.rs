@@ -364,8 +364,8 @@ pub const KEYMAP: &[Binding] = &[
 pub enum Mode {
     /// The lesson, with no question open (`quiz`: the quiz is on).
     Lesson { quiz: bool },
-    /// A quiz question waits: the digits answer it.
-    Asking,
+    /// A quiz question waits: the digits 1 to `choices` answer it.
+    Asking { choices: usize },
     /// Help or about over the lesson: nothing moves behind it.
     Overlay,
     /// The lesson picker: ↑↓ choose, Enter opens.
@@ -552,7 +552,7 @@ impl Mode {
         match self {
             Mode::Lesson { quiz: false } => LESSON,
             Mode::Lesson { quiz: true } => LESSON_QUIZ,
-            Mode::Asking => ASKING,
+            Mode::Asking { .. } => ASKING,
             Mode::Overlay => OVERLAY,
             Mode::Picker => PICKER,
             Mode::Compare => COMPARE,
@@ -579,7 +579,14 @@ impl Mode {
                     Shown => b.hint?,
                     As(label) => label,
                 };
-                Some((b.short_keys(), label.get(lang)))
+                let keys = match (k.action, self) {
+                    // The digits of this question's choices: 1–3 for three.
+                    (Action::Answer(_), Mode::Asking { choices: 0 }) => return None,
+                    (Action::Answer(_), Mode::Asking { choices: 1 }) => "1".to_string(),
+                    (Action::Answer(_), Mode::Asking { choices }) => format!("1–{choices}"),
+                    _ => b.short_keys(),
+                };
+                Some((keys, label.get(lang)))
             })
             .collect()
     }
@@ -638,11 +645,11 @@ pub fn footer_hints(lang: Lang) -> Vec<(String, &'static str)> {
     Mode::Lesson { quiz: false }.hints(lang)
 }
 
-/// Footer hints while the quiz is on; `asking`: a question is open.
-pub fn quiz_hints(lang: Lang, asking: bool) -> Vec<(String, &'static str)> {
-    if asking {
-        Mode::Asking.hints(lang)
-    } else {
-        Mode::Lesson { quiz: true }.hints(lang)
+/// Footer hints while the quiz is on; `asking`: a question with this
+/// many choices is open.
+pub fn quiz_hints(lang: Lang, asking: Option<usize>) -> Vec<(String, &'static str)> {
+    match asking {
+        Some(choices) => Mode::Asking { choices }.hints(lang),
+        None => Mode::Lesson { quiz: true }.hints(lang),
     }
 }

@@ -81,18 +81,29 @@ fn a_digit_reveals_the_step_and_scores_the_guess() {
 fn keys_in_the_table_answer_while_a_question_is_open_and_jump_otherwise() {
     let press = |c| KeyEvent::from(KeyCode::Char(c));
     assert_eq!(
-        keymap::action_in(&press('2'), keymap::Mode::Asking),
+        keymap::action_in(&press('2'), keymap::Mode::Asking { choices: 4 }),
         Some(Action::Answer(2))
     );
     assert_eq!(
         keymap::action_in(&press('2'), keymap::Mode::Lesson { quiz: true }),
         Some(Action::Jump(2))
     );
-    assert_eq!(keymap::action_in(&press('7'), keymap::Mode::Asking), None);
+    assert_eq!(
+        keymap::action_in(&press('7'), keymap::Mode::Asking { choices: 4 }),
+        None
+    );
     assert_eq!(keymap::action_for(&press('p')), Some(Action::ToggleQuiz));
     // The footer with a question open offers only what works then.
-    let hints = keymap::quiz_hints(Lang::En, true);
+    let hints = keymap::quiz_hints(Lang::En, Some(4));
     assert_eq!(hints[0], ("1–4".to_string(), "answer"));
+    // Three choices: the footer names the three digits that answer.
+    let three = keymap::quiz_hints(Lang::En, Some(3));
+    assert_eq!(three[0], ("1–3".to_string(), "answer"));
+    // On screen: "Who acts in step 2?" has three choices.
+    let app = quiz_app(DEFAULT_SCENARIO, Lang::En, (80, 24));
+    assert_eq!(app.question().unwrap().choices.len(), 3);
+    let footer = text(&app).lines().nth(22).unwrap().to_string();
+    assert!(footer.starts_with(" 1–3 answer  Esc close"), "{footer}");
     assert!(
         hints.iter().all(|(k, _)| k != "→" && k != "Space"),
         "{hints:?}"
