@@ -797,6 +797,17 @@ impl Trace {
     /// model never proposed) comes after all calls, by the first message
     /// that names it.
     pub fn id_place(&self, id: &CallId) -> usize {
+        // The engine's call_n is the n-th call: no walk over a long run.
+        let numbered =
+            id.0.strip_prefix("call_")
+                .and_then(|n| n.parse::<usize>().ok());
+        if let Some(i) = numbered.and_then(|n| n.checked_sub(1))
+            && self.calls.get(i).is_some_and(|c| &c.id == id)
+            // A real run may reuse an id: its first call decides there.
+            && (self.recorded.is_none() || !self.calls[..i].iter().any(|c| &c.id == id))
+        {
+            return i;
+        }
         if let Some(i) = self.calls.iter().position(|c| &c.id == id) {
             return i;
         }
