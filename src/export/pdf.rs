@@ -171,7 +171,13 @@ impl Handout {
                 lines.push(line.to_string());
                 continue;
             }
-            let indent: String = line.chars().take_while(|c| *c == ' ').collect();
+            // Continued under the text: after the leading blanks and a
+            // number such as "4. ".
+            let blanks = line.len() - line.trim_start().len();
+            let rest = &line[blanks..];
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let numbered = digits > 0 && rest[digits..].starts_with(". ");
+            let indent = " ".repeat(blanks + if numbered { digits + 2 } else { 0 });
             let options = textwrap::Options::new(TEXT_COLUMNS)
                 .subsequent_indent(&indent)
                 .word_splitter(textwrap::WordSplitter::NoHyphenation);
