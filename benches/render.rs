@@ -246,6 +246,16 @@ fn wire_costs(c: &mut Criterion) {
     group.bench_function("context-frame-last-step-120x40", |b| {
         b.iter(|| frames::render(black_box(&at), 120, 40))
     });
+    // The other providers' bodies: a Responses response echoes the tools,
+    // an Anthropic request joins results into one user message.
+    for provider in [wire::Provider::Responses, wire::Provider::Anthropic] {
+        let loaded = load::prepare_all_as("<bench:wire>", json.as_bytes(), Some(provider)).unwrap();
+        let mut app = App::new(loaded, Lang::En, Theme::DARK);
+        app.wire = true;
+        let at = frames::at_step(&app, app.last(), 120, 40);
+        let name = format!("wire-view-frame-last-step-120x40-{}", provider.code());
+        group.bench_function(name, |b| b.iter(|| frames::render(black_box(&at), 120, 40)));
+    }
     group.finish();
 }
 

@@ -317,6 +317,11 @@ catalogue! {
         "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（工具定义 {in_tools}）· {tokens} token（{counted}）",
         "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} tool schemas) · {tokens} tokens ({counted})",
     ];
+    /// The same, for a real run whose file does not record the tools sent.
+    CONTEXT_HEADING_TOOLS_UNKNOWN = [
+        "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（工具定义未记录，不计在内）· {tokens} token（{counted}）",
+        "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes (tool schemas not recorded, not counted) · {tokens} tokens ({counted})",
+    ];
     SENT_BEFORE = [
         "  前面的调用已发送（见上文）：第 {which} 条 · --full-context 每次全部列出",
         "  already sent on an earlier call (shown there): {which} · --full-context repeats them",
@@ -1023,7 +1028,13 @@ pub fn context_heading(
             MESSAGE_N.get(items, lang)
         }
     };
-    CONTEXT_HEADING.fill(
+    let tools_unknown = trace.recorded.as_ref().is_some_and(|r| !r.tools);
+    let template = if tools_unknown {
+        CONTEXT_HEADING_TOOLS_UNKNOWN
+    } else {
+        CONTEXT_HEADING
+    };
+    template.fill(
         lang,
         &[
             ("number", &mc.number),

@@ -177,6 +177,34 @@ fn every_request_states_the_output_limit_its_replies_keep() {
     assert!(cut_runs >= 3, "the cut-off lesson in every provider");
 }
 
+/// A Responses response echoes its request's instructions, tools and
+/// output limit, as the API does.
+#[test]
+fn a_responses_response_echoes_its_request() {
+    for (name, _) in CATALOG {
+        let Ok(loaded) = load_as(name, Some(Provider::Responses)) else {
+            continue;
+        };
+        let trace = loaded.trace(Lang::En);
+        for k in 0..trace.model_calls.len() {
+            let (request, Some(response)) = (wire::request(trace, k), wire::response(trace, k))
+            else {
+                continue;
+            };
+            if response.get("error").is_some_and(|e| !e.is_null()) {
+                continue;
+            }
+            for key in ["instructions", "tools", "max_output_tokens"] {
+                let sent = request.get(key).cloned().unwrap_or(match key {
+                    "tools" => serde_json::json!([]),
+                    _ => serde_json::Value::Null,
+                });
+                assert_eq!(response[key], sent, "{name} call #{}: {key}", k + 1);
+            }
+        }
+    }
+}
+
 /// The wire view (`w`) of the default lesson in every provider, both
 /// sizes and languages: the request of each model call, and the response
 /// under it at the reply's step. Snapshots are the truth of what users see.

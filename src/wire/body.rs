@@ -511,19 +511,25 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
                 last["status"] = "incomplete".into();
             }
             // A response echoes the request's settings: its instructions,
-            // tools, output limit and sampling (the defaults, here).
-            let request = request(trace, index);
+            // tools, output limit and sampling (the defaults, here). Made
+            // as `envelope` makes them, not by building the whole request.
+            let instructions = trace.system.as_deref().filter(|s| !s.is_empty());
+            let tools = if trace.tools.is_empty() {
+                json!([])
+            } else {
+                tools(trace)
+            };
             json!({
                 "id": format!("resp_{n}"),
                 "object": "response",
                 "created_at": 0,
                 "model": model(trace),
-                "instructions": request.get("instructions").cloned().unwrap_or(Value::Null),
-                "max_output_tokens": request.get("max_output_tokens").cloned().unwrap_or(Value::Null),
+                "instructions": instructions,
+                "max_output_tokens": output_limit(trace),
                 "parallel_tool_calls": true,
                 "temperature": 1.0,
                 "tool_choice": "auto",
-                "tools": request.get("tools").cloned().unwrap_or(json!([])),
+                "tools": tools,
                 "top_p": 1.0,
                 "metadata": {},
                 "access_programs": null,
