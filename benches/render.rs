@@ -358,6 +358,29 @@ fn export_png(c: &mut Criterion) {
     group.finish();
 }
 
+/// The default lesson as one PDF handout (`export --format pdf`, zh and
+/// en): the fonts found and read, every step a page, the fonts subset.
+fn export_pdf(c: &mut Criterion) {
+    if export::PngFonts::named(true).is_err() {
+        eprintln!(
+            "export/pdf: skipped, the fonts are not installed (fonts-dejavu-core, fonts-noto-cjk)"
+        );
+        return;
+    }
+    let mut group = c.benchmark_group("export/pdf/120x40");
+    group.sample_size(10);
+    for lang in [Lang::Zh, Lang::En] {
+        let dir = std::env::temp_dir().join(format!("bench-pdf-{}", lang.code()));
+        let mut options = export::Options::new(agent_loop_sim::cli::ExportFormat::Pdf, dir);
+        options.lang = lang;
+        let id = format!("read-config-timeout-{}", lang.code());
+        group.bench_function(id, |b| {
+            b.iter(|| export::export(&options, |_| {}).unwrap().len())
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     // With a filter (`cargo bench -- long/120x40`), only what it names runs.
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
@@ -391,5 +414,6 @@ fn main() {
     }
     export_all(&mut c);
     export_png(&mut c);
+    export_pdf(&mut c);
     c.final_summary();
 }

@@ -55,7 +55,8 @@ pub struct Cli {
 
     /// Predict, then reveal: before each step, a question about it with
     /// numbered choices, answered with the digit keys (key p turns it on and off).
-    /// With `transcript`: each question and its answer in the text.
+    /// With `transcript`: each question and its answer in the text; with
+    /// `export`: a printable handout (txt, html, or pdf after the frames).
     #[arg(long, global = true)]
     pub quiz: bool,
     /// Also offer this scenario file in the interactive simulator's lesson
@@ -111,7 +112,8 @@ pub enum Command {
         full_context: bool,
     },
     /// Export every frame as a figure: svg, png, txt, ansi, or one
-    /// asciicast, HTML player or GIF. Existing files of the same name are
+    /// asciicast, HTML player, GIF or PDF handout (a step a page; with
+    /// --quiz its questions and answer key after them). Existing files of the same name are
     /// replaced; names carry every setting not at its default.
     Export {
         #[arg(long, value_enum)]
@@ -344,6 +346,7 @@ pub enum ExportFormat {
     Svg,
     Png,
     Gif,
+    Pdf,
     Txt,
     Ansi,
     Cast,

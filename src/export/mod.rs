@@ -18,6 +18,7 @@ mod cast;
 mod embed;
 mod handout;
 mod html;
+mod pdf;
 mod png;
 mod svg;
 mod write;
@@ -303,7 +304,7 @@ pub fn export_loaded(
     }
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
-    if options.quiz {
+    if options.quiz && options.format != ExportFormat::Pdf {
         write::create_dir(&options.out)?;
         let trace = app.trace();
         let questions = handout::questions(trace, &app.loaded, steps);
@@ -317,7 +318,7 @@ pub fn export_loaded(
         return Ok(vec![path]);
     }
     let fonts = match options.format {
-        ExportFormat::Png | ExportFormat::Gif => {
+        ExportFormat::Png | ExportFormat::Gif | ExportFormat::Pdf => {
             Some(png::Fonts::named(options.lang == Lang::Zh).map_err(ExportError::Missing)?)
         }
         _ if options.embed_fonts => Some(png::Fonts::system()),
@@ -357,6 +358,37 @@ pub fn export_loaded(
             done(write::file(dir, &name, |out| {
                 write_gif(&app, steps, size, framing, fonts, gif, out)
             })?);
+        }
+        ExportFormat::Pdf => {
+            let quiz = if options.quiz { ".quiz" } else { "" };
+            let name = format!("{scenario}.{lang}{variant}{quiz}.pdf");
+            let fonts = fonts.as_ref().expect("fonts are loaded for PDF");
+            let trace = app.trace();
+            let mut handout = pdf::Handout::new(fonts, &trace.title, lang, app.lang == Lang::Zh)
+                .map_err(ExportError::Missing)?;
+            for index in steps.clone() {
+                let frame = framed(&app, index, size, framing);
+                fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                handout
+                    .figure(&svg::render_for_pdf(&frame, app.theme))
+                    .map_err(|e| ExportError::Io(format!("cannot draw step {}: {e}", index + 1)))?;
+            }
+            if options.quiz {
+                let questions = handout::questions(trace, &app.loaded, steps);
+                let text = handout::text(trace, &questions);
+                // The answer key on a page of its own, after the questions.
+                let key = i18n::HANDOUT_KEY.get(app.lang);
+                let (asked, answers) = match text.find(&format!("\n{key}\n")) {
+                    Some(at) => text.split_at(at + 1),
+                    None => (text.as_str(), ""),
+                };
+                handout.text(asked);
+                if !answers.is_empty() {
+                    handout.text(answers);
+                }
+            }
+            let bytes = handout.finish().map_err(ExportError::Io)?;
+            done(write::file(dir, &name, |out| out.write_all(&bytes))?);
         }
         // Not a figure: the request bodies, one model call a line.
         ExportFormat::Requests => {
@@ -443,6 +475,7 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Html => "html",
         ExportFormat::Png => "png",
         ExportFormat::Gif => "gif",
+        ExportFormat::Pdf => "pdf",
         ExportFormat::Requests => "requests.jsonl",
     }
 }
@@ -457,9 +490,12 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
         )));
     }
     if options.quiz {
-        if !matches!(options.format, ExportFormat::Txt | ExportFormat::Html) {
+        if !matches!(
+            options.format,
+            ExportFormat::Txt | ExportFormat::Html | ExportFormat::Pdf
+        ) {
             return Err(ExportError::BadInput(format!(
-                "--quiz writes a printable handout; expected --format txt or html, not {}",
+                "--quiz writes a printable handout; expected --format txt, html or pdf, not {}",
                 extension(options.format)
             )));
         }
@@ -472,7 +508,7 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
     if options.strip
         && matches!(
             options.format,
-            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
         )
     {
         return Err(ExportError::BadInput(format!(
@@ -495,7 +531,7 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
     if options.compare.is_some() {
         if matches!(
             options.format,
-            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
         ) {
             return Err(ExportError::BadInput(format!(
                 "--compare makes still figures; expected --format svg, png, txt or ansi, not {}",

@@ -97,6 +97,19 @@ pub fn render(frame: &Frame, theme: Theme) -> String {
 /// The frame as a complete SVG document; with `fonts`, the embedded faces
 /// come first.
 pub fn render_with(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>) -> String {
+    render_grid(frame, theme, fonts, false)
+}
+
+/// The figure for a PDF page (`pdf`): the same, except that a run of
+/// adjacent wide characters is one `<tspan>` centred on its cells, drawn at
+/// the font's own advance. Apart, each CJK glyph would stand a quarter em
+/// from the next, and PDF text extraction (`pdftotext`) reads such a gap
+/// as a word space, so a Chinese phrase could not be searched as one.
+pub fn render_for_pdf(frame: &Frame, theme: Theme) -> String {
+    render_grid(frame, theme, None, true)
+}
+
+fn render_grid(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>, join_wide: bool) -> String {
     let buf = &frame.buffer;
     let (cols, rows) = (buf.area.width as usize, buf.area.height as usize);
     let width = cols as Units * CELL_W + 2 * PAD;
@@ -133,7 +146,7 @@ pub fn render_with(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>) -> Str
                 draw_box(&mut lines, cell.style.ink, shape, left, top);
             }
         }
-        text_runs(&mut texts, cells, top + BASELINE, theme);
+        text_runs(&mut texts, cells, top + BASELINE, theme, join_wide);
     }
 
     let mut svg = String::with_capacity(64 * 1024);
@@ -247,13 +260,13 @@ fn resolve(buf: &Buffer, theme: Theme) -> Vec<Vec<Cell<'_>>> {
 
 /// The row's text as `<text>` elements: one per run of same-styled glyphs,
 /// each character placed at the centre of its cells.
-fn text_runs(out: &mut String, cells: &[Cell<'_>], baseline: Units, theme: Theme) {
+fn text_runs(out: &mut String, cells: &[Cell<'_>], baseline: Units, theme: Theme, join_wide: bool) {
     type Run<'a> = Option<(TextStyle, Vec<(Units, &'a str)>)>;
     let mut run: Run<'_> = None;
     let mut gap: Vec<Units> = Vec::new();
     let flush = |out: &mut String, run: &mut Run<'_>| {
         if let Some((style, glyphs)) = run.take() {
-            write_text(out, style, &glyphs, baseline, theme);
+            write_text(out, style, &glyphs, baseline, theme, join_wide);
         }
     };
     for (col, cell) in cells.iter().enumerate() {
@@ -293,6 +306,7 @@ fn write_text(
     glyphs: &[(Units, &str)],
     baseline: Units,
     theme: Theme,
+    join_wide: bool,
 ) {
     // xml:space on each element: Chromium does not inherit it from a <g>,
     // and a collapsed space would put later characters out of place.
@@ -317,8 +331,27 @@ fn write_text(
     out.push('>');
     // One <tspan> per character with one x: librsvg (rsvg-convert, pandoc)
     // and resvg (Typst) take only the first value of an x list.
-    for (x, symbol) in glyphs {
-        let _ = write!(out, "<tspan x=\"{}\">{}</tspan>", num(*x), escape(symbol));
+    let mut k = 0;
+    while k < glyphs.len() {
+        let (x, symbol) = glyphs[k];
+        let mut end = k + 1;
+        if join_wide && symbol.width() == 2 {
+            while end < glyphs.len()
+                && glyphs[end].1.width() == 2
+                && glyphs[end].0 - glyphs[end - 1].0 == 2 * CELL_W
+            {
+                end += 1;
+            }
+        }
+        let centre = (x + glyphs[end - 1].0) / 2;
+        let text: String = glyphs[k..end].iter().map(|(_, s)| *s).collect();
+        let _ = write!(
+            out,
+            "<tspan x=\"{}\">{}</tspan>",
+            num(centre),
+            escape(&text)
+        );
+        k = end;
     }
     out.push_str("</text>\n");
 }

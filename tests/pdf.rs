@@ -1,0 +1,182 @@
+//! `export --format pdf`: the handout read back with `pdftotext` (Debian
+//! poppler-utils): a page a step, each page's text that of the step's
+//! figure, Chinese phrases whole, and with `--quiz` the questions and the
+//! answer key after the frames.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use agent_loop_sim::cli::ExportFormat;
+use agent_loop_sim::export::{self, Options};
+use agent_loop_sim::scenario::Lang;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pdf-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The PDF's text a page at a time (`pdftotext` ends each page with a form
+/// feed); None, after saying so, when pdftotext is not installed.
+fn pages(test: &str, pdf: &Path, layout: bool) -> Option<Vec<String>> {
+    let mut cmd = Command::new("pdftotext");
+    if layout {
+        cmd.arg("-layout");
+    }
+    let out = match cmd.args(["-enc", "UTF-8"]).arg(pdf).arg("-").output() {
+        Ok(out) => out,
+        Err(e) => {
+            common::missing_tool(test, &format!("pdftotext (poppler-utils) cannot run: {e}"));
+            return None;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "pdftotext {pdf:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut pages: Vec<String> = text.split('\u{c}').map(str::to_string).collect();
+    // The text after the last page's form feed.
+    assert_eq!(pages.pop().as_deref().map(str::trim), Some(""));
+    Some(pages)
+}
+
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// A row of a text frame as the pieces of text it shows: split at box
+/// drawing and at wider gaps, without blanks.
+fn pieces(row: &str) -> Vec<String> {
+    row.split(|c: char| ('\u{2500}'..='\u{259f}').contains(&c) || c == '│')
+        .flat_map(|part| part.split("  "))
+        .map(squeeze)
+        .filter(|p| p.chars().count() >= 2)
+        .collect()
+}
+
+fn export_pdf(name: &str, lang: Lang, quiz: bool) -> (PathBuf, Options) {
+    let dir = scratch(name);
+    let mut o = Options::new(ExportFormat::Pdf, dir);
+    o.lang = lang;
+    o.quiz = quiz;
+    let paths = export::export(&o, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(paths.len(), 1, "{paths:?}");
+    (paths[0].clone(), o)
+}
+
+/// One page a step, each with every piece of text of the step's text
+/// frame (`export --format txt`) on it, in reading order within its row;
+/// the lesson's Chinese title found whole as pdftotext gives it.
+#[test]
+fn a_pdf_has_a_page_a_step_with_the_frames_text() {
+    for lang in [Lang::En, Lang::Zh] {
+        let test = "a_pdf_has_a_page_a_step_with_the_frames_text";
+        let (pdf, o) = export_pdf(&format!("frames-{lang:?}"), lang, false);
+        let bytes = std::fs::read(&pdf).unwrap();
+        assert!(bytes.starts_with(b"%PDF-"), "{pdf:?}");
+        // Embedded subsets with ToUnicode maps, not outlines.
+        let raw = String::from_utf8_lossy(&bytes);
+        assert!(raw.contains("/ToUnicode"), "no ToUnicode map");
+        assert!(raw.contains("/FontFile"), "no embedded font");
+        let Some(plain) = pages(test, &pdf, false) else {
+            return;
+        };
+        let layout = pages(test, &pdf, true).unwrap();
+        let app = common::app(&o.scenario, lang);
+        let steps = app.steps();
+        assert_eq!(plain.len(), steps, "{lang:?}: a page a step");
+        assert_eq!(layout.len(), steps);
+        for (index, page) in layout.iter().enumerate() {
+            let text = export::txt(&app, index, o.size);
+            let page = squeeze(page);
+            for row in text.lines() {
+                for piece in pieces(row) {
+                    assert!(
+                        page.contains(&piece),
+                        "{lang:?} step {}: {piece:?} not on its page",
+                        index + 1
+                    );
+                }
+            }
+        }
+        let phrase = match lang {
+            Lang::Zh => "读取超时配置",
+            Lang::En => "Read the timeout",
+        };
+        assert!(
+            plain.iter().all(|p| p.contains(phrase)),
+            "{lang:?}: {phrase} not whole on every page:\n{}",
+            plain[0]
+        );
+    }
+}
+
+/// With `--quiz` the frames come first, the same pages, then the
+/// questions and then the answer key, each right choice under its step.
+#[test]
+fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
+    let test = "a_quiz_pdf_ends_with_the_questions_and_the_answer_key";
+    for lang in [Lang::En, Lang::Zh] {
+        let (plain_pdf, _) = export_pdf(&format!("noquiz-{lang:?}"), lang, false);
+        let (pdf, o) = export_pdf(&format!("quiz-{lang:?}"), lang, true);
+        assert!(pdf.to_str().unwrap().ends_with(".quiz.pdf"), "{pdf:?}");
+        let Some(frames) = pages(test, &plain_pdf, false) else {
+            return;
+        };
+        let all = pages(test, &pdf, false).unwrap();
+        let steps = frames.len();
+        assert!(all.len() >= steps + 2, "{} pages", all.len());
+        assert_eq!(all[..steps], frames[..], "the frames come first");
+
+        let loaded = agent_loop_sim::load::load(&o.scenario).unwrap();
+        let trace = loaded.trace(lang);
+        let questions: Vec<_> = (0..trace.len())
+            .filter_map(|i| agent_loop_sim::quiz::asked(&loaded, trace, i))
+            .collect();
+        assert!(!questions.is_empty());
+        let key_word = match lang {
+            Lang::Zh => "答案",
+            Lang::En => "Answer key",
+        };
+        let at = (steps..all.len())
+            .find(|&p| all[p].trim_start().starts_with(key_word))
+            .expect("the answer key starts a page");
+        assert!(at > steps, "the questions come before the key");
+        let asked = squeeze(&all[steps..at].concat());
+        let key = squeeze(&all[at..].concat());
+        for q in &questions {
+            assert!(asked.contains(&squeeze(&q.prompt)), "{}", q.prompt);
+            for c in &q.choices {
+                assert!(asked.contains(&squeeze(c)), "{c}");
+            }
+            let line = format!("[{}]{}", q.answer + 1, squeeze(&q.choices[q.answer]));
+            assert!(key.contains(&line), "{line}");
+        }
+    }
+}
+
+/// The PDF takes --quiz but not --strip or --embed-fonts (its fonts are
+/// always embedded); each refusal says what was expected, exit code 2.
+#[test]
+fn pdf_refuses_options_it_cannot_draw() {
+    let dir = scratch("refused");
+    let out = dir.to_str().unwrap();
+    let r = common::run(&["export", "--format", "pdf", "--out", out, "--strip"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("--strip makes one still figure"),
+        "{}",
+        r.stderr
+    );
+    let r = common::run(&["export", "--format", "pdf", "--out", out, "--embed-fonts"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("expected --format svg or html"),
+        "{}",
+        r.stderr
+    );
+}
