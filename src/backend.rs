@@ -372,29 +372,34 @@ fn difference(from: Pen, to: Pen) -> Vec<String> {
     p
 }
 
+/// Each modifier's SGR code (also the ANSI export's).
+pub const SGR_MODIFIERS: [(Modifier, &str); 9] = [
+    (Modifier::BOLD, "1"),
+    (Modifier::DIM, "2"),
+    (Modifier::ITALIC, "3"),
+    (Modifier::UNDERLINED, "4"),
+    (Modifier::SLOW_BLINK, "5"),
+    (Modifier::RAPID_BLINK, "6"),
+    (Modifier::REVERSED, "7"),
+    (Modifier::HIDDEN, "8"),
+    (Modifier::CROSSED_OUT, "9"),
+];
+
 /// The codes that set the modifiers of `to` not in `has`.
 fn added(has: Modifier, to: Modifier) -> Vec<String> {
     let new = to - has;
-    [
-        (Modifier::BOLD, "1"),
-        (Modifier::DIM, "2"),
-        (Modifier::ITALIC, "3"),
-        (Modifier::UNDERLINED, "4"),
-        (Modifier::SLOW_BLINK, "5"),
-        (Modifier::RAPID_BLINK, "6"),
-        (Modifier::REVERSED, "7"),
-        (Modifier::HIDDEN, "8"),
-        (Modifier::CROSSED_OUT, "9"),
-    ]
-    .into_iter()
-    .filter(|(m, _)| new.contains(*m))
-    .map(|(_, code)| code.to_string())
-    .collect()
+    SGR_MODIFIERS
+        .into_iter()
+        .filter(|(m, _)| new.contains(*m))
+        .map(|(_, code)| code.to_string())
+        .collect()
 }
 
 /// A colour's SGR parameters, as ratatui documents them (`Color::Red` is
 /// 31 and 41, `Color::LightRed` 91 and 101).
-fn colour(c: Color, background: bool) -> String {
+/// The SGR parameters of a colour, foreground or background (also the
+/// ANSI export's).
+pub fn colour(c: Color, background: bool) -> String {
     let base = |n: u8| (n + if background { 10 } else { 0 }).to_string();
     let extended = if background { "48" } else { "38" };
     match c {

@@ -53,51 +53,18 @@ fn visible(cell: &Cell) -> bool {
 /// nothing leaks from the cell before.
 fn sgr(cell: &Cell) -> String {
     let mut codes: Vec<String> = vec!["0".into()];
-    const MODIFIERS: [(Modifier, &str); 9] = [
-        (Modifier::BOLD, "1"),
-        (Modifier::DIM, "2"),
-        (Modifier::ITALIC, "3"),
-        (Modifier::UNDERLINED, "4"),
-        (Modifier::SLOW_BLINK, "5"),
-        (Modifier::RAPID_BLINK, "6"),
-        (Modifier::REVERSED, "7"),
-        (Modifier::HIDDEN, "8"),
-        (Modifier::CROSSED_OUT, "9"),
-    ];
-    for (modifier, code) in MODIFIERS {
+    for (modifier, code) in crate::backend::SGR_MODIFIERS {
         if cell.modifier.contains(modifier) {
             codes.push(code.into());
         }
     }
-    codes.extend(colour(cell.fg, 0));
-    codes.extend(colour(cell.bg, 10));
-    format!("\x1b[{}m", codes.join(";"))
-}
-
-/// SGR parameters of a colour: foreground with `offset` 0, background 10.
-fn colour(color: Color, offset: u8) -> Option<String> {
-    let named = |base: u8| Some((base + offset).to_string());
-    match color {
-        Color::Reset => None,
-        Color::Black => named(30),
-        Color::Red => named(31),
-        Color::Green => named(32),
-        Color::Yellow => named(33),
-        Color::Blue => named(34),
-        Color::Magenta => named(35),
-        Color::Cyan => named(36),
-        Color::Gray => named(37),
-        Color::DarkGray => named(90),
-        Color::LightRed => named(91),
-        Color::LightGreen => named(92),
-        Color::LightYellow => named(93),
-        Color::LightBlue => named(94),
-        Color::LightMagenta => named(95),
-        Color::LightCyan => named(96),
-        Color::White => named(97),
-        Color::Indexed(i) => Some(format!("{};5;{i}", 38 + offset)),
-        Color::Rgb(r, g, b) => Some(format!("{};2;{r};{g};{b}", 38 + offset)),
+    // After the reset, the terminal's own colours need no code.
+    for (c, background) in [(cell.fg, false), (cell.bg, true)] {
+        if c != Color::Reset {
+            codes.push(crate::backend::colour(c, background));
+        }
     }
+    format!("\x1b[{}m", codes.join(";"))
 }
 
 #[cfg(test)]
@@ -120,10 +87,12 @@ mod tests {
 
     #[test]
     fn every_colour_has_its_code() {
-        assert_eq!(colour(Color::DarkGray, 0).unwrap(), "90");
-        assert_eq!(colour(Color::Gray, 10).unwrap(), "47");
-        assert_eq!(colour(Color::Indexed(208), 0).unwrap(), "38;5;208");
-        assert_eq!(colour(Color::Rgb(1, 2, 3), 10).unwrap(), "48;2;1;2;3");
-        assert_eq!(colour(Color::Reset, 0), None);
+        use crate::backend::colour;
+        assert_eq!(colour(Color::DarkGray, false), "90");
+        assert_eq!(colour(Color::Gray, true), "47");
+        assert_eq!(colour(Color::Indexed(208), false), "38;5;208");
+        assert_eq!(colour(Color::Rgb(1, 2, 3), true), "48;2;1;2;3");
+        // After the reset, the terminal's own colours need no code.
+        assert_eq!(sgr(&Cell::default()), "\x1b[0m");
     }
 }

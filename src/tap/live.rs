@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::record::{Observed, Recorder};
-use super::{GRACE, stop};
+use super::{GRACE, cannot_start, stop};
 use crate::app::{self, App};
 use crate::cli::Cli;
 use crate::live::{Live, Update};
@@ -90,15 +90,7 @@ pub fn run(
         .spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => {
-            output::error(format_args!(
-                "tap: cannot start {:?}: {}",
-                command[0],
-                output::io_reason(&e)
-            ));
-            stop(recorder, "the tap stopped");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return cannot_start(recorder, &command[0], &e),
     };
     let pid = child.id() as libc::pid_t;
     let status: Status = Arc::new((Mutex::new(None), Condvar::new()));

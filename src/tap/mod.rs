@@ -235,15 +235,7 @@ fn run_agent(command: &[String], base: &str, recorder: &Arc<Recorder>) -> ExitCo
         .spawn()
     {
         Ok(c) => c,
-        Err(e) => {
-            output::error(format_args!(
-                "tap: cannot start {:?}: {}",
-                command[0],
-                output::io_reason(&e)
-            ));
-            stop(recorder, "the tap stopped");
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
+        Err(e) => return cannot_start(recorder, &command[0], &e),
     };
     let pid = child.id() as libc::pid_t;
     if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
@@ -275,6 +267,16 @@ fn run_agent(command: &[String], base: &str, recorder: &Arc<Recorder>) -> ExitCo
             ExitCode::FAILURE
         }
     }
+}
+
+/// The agent's command could not be started: say why, close the recording.
+fn cannot_start(recorder: &Recorder, program: &str, e: &std::io::Error) -> ExitCode {
+    output::error(format_args!(
+        "tap: cannot start {program:?}: {}",
+        output::io_reason(e)
+    ));
+    stop(recorder, "the tap stopped");
+    ExitCode::from(EXIT_BAD_INPUT)
 }
 
 fn stop(recorder: &Recorder, why: &str) {
