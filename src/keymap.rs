@@ -6,7 +6,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::app::Action;
+use crate::action::Action;
 use crate::i18n::Label;
 use crate::scenario::Lang;
 

@@ -34,13 +34,8 @@ pub fn side_app(app: &App, c: &Comparison, side: Side) -> App {
 }
 
 /// The side's short name: "main run" or "other run".
-pub fn side_label(app: &App, side: Side) -> String {
-    match side {
-        Side::Main => i18n::COMPARE_MAIN,
-        Side::Other => i18n::COMPARE_OTHER,
-    }
-    .get(app.lang)
-    .to_string()
+fn side_label(app: &App, side: Side) -> String {
+    side.label().get(app.lang).to_string()
 }
 
 /// Draw the comparison on `area` (at least the minimum size); returns how
@@ -162,7 +157,7 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
         }
         None => Line::default(),
     };
-    super::draw_lines(&[first, second, third], area, buf);
+    super::window::draw_lines(&[first, second, third], area, buf);
 }
 
 /// One run: its box, its lines, its lanes. Returns how far its lanes scroll.
@@ -211,7 +206,7 @@ fn draw_side(
     let shown = lines.len().min((inner.height as usize).saturating_sub(4));
     let [top, lanes] =
         Layout::vertical([Constraint::Length(shown as u16), Constraint::Min(0)]).areas(inner);
-    super::draw_lines(&lines[..shown], top, buf);
+    super::window::draw_lines(&lines[..shown], top, buf);
     let scroll = c.scroll[side.index()];
     super::lanes::render_marked(one, lanes, scroll, c.first_difference(app.lang), buf)
 }
@@ -388,5 +383,5 @@ fn draw_explanation(app: &App, one: &App, side: Side, area: Rect, buf: &mut Buff
         return;
     }
     let lines = super::explain::lines(one, inner.width as usize);
-    super::scrolled(app, lines, inner, 0, buf);
+    super::window::scrolled(app, lines, inner, 0, buf);
 }

@@ -29,7 +29,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // host's placeholder or summary stands; the compacted list is short.
     if !app.anchored_at_end(crate::app::Panel::Context) {
         let (body, _, _, _) = body_lines(app, w, usize::MAX, usize::MAX, true);
-        let win = super::Window::from_top(body.len(), room, scroll);
+        let win = super::window::Window::from_top(body.len(), room, scroll);
         return draw(app, &top, &body, win, &disk, area, buf);
     }
     // Build from the newest message back, only as many lines as the window
@@ -39,7 +39,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let newest = room.saturating_sub(2).max(2);
     let (mut body, more, divider_at, starts) =
         body_lines(app, w, room * 2 + scroll + 1, newest, false);
-    let win = super::Window::from_end(body.len(), more, room, scroll);
+    let win = super::window::Window::from_end(body.len(), more, room, scroll);
     // Messages below the divider were not sent: when it is scrolled away
     // above them, it stays pinned at the top, so they never look sent.
     let mut first = win.start;
@@ -71,20 +71,20 @@ fn draw(
     app: &App,
     top: &[Line<'static>],
     body: &[Line<'static>],
-    win: super::Window,
+    win: super::window::Window,
     disk: &[Line<'static>],
     area: Rect,
     buf: &mut Buffer,
 ) -> u16 {
     let top_len = top.len() as u16;
     let room = area.height.saturating_sub(top_len + disk.len() as u16);
-    super::draw_lines(top, area, buf);
+    super::window::draw_lines(top, area, buf);
     let list = Rect {
         y: area.y + top_len.min(area.height),
         height: room,
         ..area
     };
-    super::draw_window(app, body, win, list, buf);
+    super::window::draw_window(app, body, win, list, buf);
     let disk_area = Rect {
         y: area
             .bottom()
@@ -93,8 +93,8 @@ fn draw(
         height: disk.len() as u16,
         ..area
     };
-    super::draw_lines(disk, disk_area, buf);
-    win.limit.min(super::MAX_SCROLL as usize) as u16
+    super::window::draw_lines(disk, disk_area, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// A message longer than this many lines is folded ...

@@ -13,7 +13,7 @@ use crate::trace::StepKind;
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let lines = lines(app, area.width as usize);
-    super::scrolled(app, lines, area, scroll, buf)
+    super::window::scrolled(app, lines, area, scroll, buf)
 }
 
 pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {

@@ -52,7 +52,7 @@ pub fn render_marked(
         height: area.height.saturating_sub(env_top),
         ..area
     };
-    super::draw_lines(&view.env, env_area, buf);
+    super::window::draw_lines(&view.env, env_area, buf);
     view.max_scroll
 }
 
@@ -72,7 +72,9 @@ pub fn layout(app: &App, w: usize, h: usize, scroll: u16, mark: Option<usize>) -
     // the trace alone, so the diagram keeps its look from step to step.
     let per_step = if trace.len() * 2 + 2 <= h { 2 } else { 1 };
     let total = (app.step + 1) * per_step;
-    let max_scroll = total.saturating_sub(room).min(super::MAX_SCROLL as usize);
+    let max_scroll = total
+        .saturating_sub(room)
+        .min(super::window::MAX_SCROLL as usize);
     let scroll = (scroll as usize).min(max_scroll);
 
     // The window of rows ends `scroll` rows above the current step's last.

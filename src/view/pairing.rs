@@ -82,7 +82,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     }
     rows.reverse();
     owner.reverse();
-    let win = super::Window::from_end(rows.len(), next > 0, room, scroll);
+    let win = super::window::Window::from_end(rows.len(), next > 0, room, scroll);
     // A call whose first line is scrolled away above: its id is written in
     // the empty id column of its top visible line, so a result or an
     // argument is never shown without the call it belongs to.
@@ -97,8 +97,8 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         height: room as u16,
         ..area
     };
-    super::draw_window(app, &rows, win, list, buf);
-    win.limit.min(super::MAX_SCROLL as usize) as u16
+    super::window::draw_window(app, &rows, win, list, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// `line`, a continuation line, with `id` in its empty id column (cut to

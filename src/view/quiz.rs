@@ -14,7 +14,7 @@ use crate::quiz::Question;
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let lines = lines(app, area.width as usize, area.height as usize);
-    super::scrolled(app, lines, area, scroll, buf)
+    super::window::scrolled(app, lines, area, scroll, buf)
 }
 
 pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
