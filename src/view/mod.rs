@@ -2,15 +2,16 @@
 //! I/O, no state changes. `render` draws the whole screen.
 
 mod compare;
-mod context;
-mod explain;
+pub mod context;
+pub mod explain;
 mod frame;
 mod ids;
 pub mod lanes;
 mod overlay;
-mod pairing;
+pub mod pairing;
 mod picker;
 mod quiz;
+pub mod scene;
 pub mod text;
 mod window;
 mod wire;
@@ -25,6 +26,7 @@ use crate::action::Limits;
 use crate::app::{App, Overlay, Panel};
 use crate::i18n;
 use frame::panel_title;
+use scene::Scene;
 use window::draw_lines;
 
 /// Below this size the screen says what it needs instead of drawing.
@@ -202,7 +204,11 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
     }
     let scroll = app.scroll[panel.index()];
     match panel {
-        Panel::Lanes => lanes::render(app, inner, scroll, buf),
+        Panel::Lanes => lanes::Lanes {
+            scene: &Scene::of(app),
+            mark: None,
+        }
+        .render(inner, scroll, buf),
         Panel::Context if context_answers_the_question(app) => {
             let note = text::wrap(
                 i18n::QUIZ_CONTEXT_HIDDEN.get(app.lang),
@@ -216,10 +222,19 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             0
         }
         Panel::Context if app.wire => wire::render(app, inner, scroll, buf),
-        Panel::Context => context::render(app, inner, scroll, buf),
-        Panel::Pairing => pairing::render(app, inner, scroll, buf),
+        Panel::Context => context::Context {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
+        Panel::Pairing => pairing::PairingTable {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
         Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),
-        Panel::Explain => explain::render(app, inner, scroll, buf),
+        Panel::Explain => explain::Explain {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
     }
 }
 

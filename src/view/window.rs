@@ -6,8 +6,9 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 
 use super::text;
-use crate::app::App;
 use crate::i18n;
+use crate::scenario::Lang;
+use crate::theme::Theme;
 
 /// Scroll offsets are clamped to this, and to the content when drawn.
 pub const MAX_SCROLL: u16 = 10_000;
@@ -90,11 +91,19 @@ impl Window {
 }
 
 /// Draw `lines` through a window, with the marker rows it calls for.
-pub fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, buf: &mut Buffer) {
+pub fn draw_window(
+    lang: Lang,
+    theme: Theme,
+    lines: &[Line<'static>],
+    win: Window,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let mut y = area.y;
     if win.above && area.height > 1 {
         marker_row(
-            app,
+            lang,
+            theme,
             true,
             Rect {
                 y,
@@ -114,7 +123,8 @@ pub fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, 
     draw_lines(&lines[win.start..win.end], body, buf);
     if win.below && area.height > 1 {
         marker_row(
-            app,
+            lang,
+            theme,
             false,
             Rect {
                 y: area.bottom() - 1,
@@ -128,14 +138,15 @@ pub fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, 
 
 /// Draw lines read from the top, scrolled; returns how far they can scroll.
 pub fn scrolled(
-    app: &App,
+    lang: Lang,
+    theme: Theme,
     lines: Vec<Line<'static>>,
     area: Rect,
     scroll: u16,
     buf: &mut Buffer,
 ) -> u16 {
     let win = Window::from_top(lines.len(), area.height as usize, scroll as usize);
-    draw_window(app, &lines, win, area, buf);
+    draw_window(lang, theme, &lines, win, area, buf);
     win.limit.min(MAX_SCROLL as usize) as u16
 }
 
@@ -148,16 +159,16 @@ pub fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer) {
 }
 
 /// A row that says there is more above or below, and how to see it.
-fn marker_row(app: &App, above: bool, area: Rect, buf: &mut Buffer) {
+fn marker_row(lang: Lang, theme: Theme, above: bool, area: Rect, buf: &mut Buffer) {
     let label = if above {
         i18n::MORE_ABOVE
     } else {
         i18n::MORE_BELOW
     };
-    let text = text::truncate(label.get(app.lang), area.width as usize);
+    let text = text::truncate(label.get(lang), area.width as usize);
     let w = text::width(&text) as u16;
     let x = area.right().saturating_sub(w);
-    buf.set_stringn(x, area.y, &text, w as usize, app.theme.muted());
+    buf.set_stringn(x, area.y, &text, w as usize, theme.muted());
 }
 
 #[cfg(test)]

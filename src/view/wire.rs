@@ -43,7 +43,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         height: room as u16,
         ..area
     };
-    super::window::draw_window(app, &body, win, list, buf);
+    super::window::draw_window(app.lang, app.theme, &body, win, list, buf);
     win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
