@@ -1,8 +1,9 @@
 //! The app state and its one `update` function. No terminal, no clock here:
 //! the event loop turns keys and timer ticks into `Action`s.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
+pub use crate::action::{Action, Limits};
 use crate::compare::Comparison;
 use crate::keymap::Mode;
 use crate::load::Loaded;
@@ -10,90 +11,13 @@ use crate::picker::Picker;
 use crate::quiz::{self, Quiz};
 use crate::scenario::Lang;
 use crate::theme::Theme;
+pub use crate::timelines::Timelines;
 use crate::trace::{Timeline, Trace};
-use crate::view::Limits;
 
 pub const DWELL_DEFAULT_MS: u32 = 2000;
 pub const DWELL_MIN_MS: u32 = 500;
 pub const DWELL_MAX_MS: u32 = 10_000;
 pub const DWELL_STEP_MS: u32 = 500;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Next,
-    Prev,
-    First,
-    Last,
-    /// A digit key: jump to step n (1-based); a second digit right after
-    /// makes a two-digit step number where the scenario has that many.
-    Jump(usize),
-    /// Go to a step by its 0-based index (export, tests).
-    GoTo(usize),
-    TogglePlay,
-    /// The dwell time has passed while playing.
-    Tick,
-    DwellLonger,
-    DwellShorter,
-    FocusNext,
-    FocusPrev,
-    /// Scroll the focused panel (or the open overlay) by lines; + is down
-    /// (towards the newest line, in the panels anchored at their end).
-    Scroll(i32),
-    Zoom,
-    /// Show long context messages whole, or folded to their first lines.
-    ToggleFold,
-    /// Show the context panel as the request's JSON body, or as the
-    /// readable list of messages.
-    ToggleWire,
-    ToggleHelp,
-    ToggleAbout,
-    SwitchLanguage,
-    /// Close an overlay or zoom; quit when there is none.
-    Back,
-    Resize(u16, u16),
-    /// Open or close the two runs side by side (when there is another run:
-    /// `--compare`, or the scenario's twin).
-    ToggleCompare,
-    /// The screen was drawn: how far each panel and the overlay can
-    /// scroll now. Scroll offsets are clamped to these, so `update` never
-    /// has to lay anything out.
-    Drawn(Limits),
-    Quit,
-    /// Predict, then reveal: turn the quiz on or off.
-    ToggleQuiz,
-    /// A digit while a question is open: choice n (1-based).
-    Answer(usize),
-    /// Open or close the lesson picker. While it is open, ↑/↓ move in it,
-    /// Home/End go to its ends and Open (Enter) opens the highlighted lesson.
-    TogglePicker,
-    /// Enter in the picker: open the highlighted lesson at step 1, or go
-    /// back to the open one where it was.
-    Open,
-    /// `/`: start typing a search (`crate::find`).
-    SearchStart,
-    /// A character typed into the search.
-    SearchInput(char),
-    SearchBackspace,
-    /// Enter: search, and go to the first match from here on.
-    SearchDone,
-    /// Esc while typing: no search.
-    SearchCancel,
-    /// `n` / `N`: the next / previous match.
-    NextMatch,
-    PrevMatch,
-    /// `m` / `M`: the next / previous model call.
-    NextModelCall,
-    PrevModelCall,
-    /// `e` / `E`: the next / previous error or warning.
-    NextTrouble,
-    PrevTrouble,
-    /// `s`: the next conversation of a tap's run (a sub-agent's loop).
-    SwitchConversation,
-    /// `y` to "stop the agent and quit?" (live view).
-    QuitYes,
-    /// `n` or Esc to it: keep watching.
-    QuitNo,
-}
 
 /// The panels that can take focus, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,22 +99,6 @@ pub struct App {
     pub search: crate::find::Search,
     /// A tap's run as it grows (`tap -- COMMAND` in a terminal).
     pub live: Option<crate::live::Live>,
-}
-
-/// A run's `Timeline` in each language, and the run they index.
-#[derive(Debug, Default)]
-pub struct Timelines {
-    of: Weak<Loaded>,
-    by_lang: [Timeline; Lang::COUNT],
-}
-
-impl Timelines {
-    pub fn of(loaded: &Arc<Loaded>) -> Timelines {
-        Timelines {
-            of: Arc::downgrade(loaded),
-            by_lang: Lang::ALL.map(|lang| Timeline::of(loaded.trace(lang))),
-        }
-    }
 }
 
 impl App {
@@ -335,9 +243,9 @@ impl App {
     /// The Tool lane's index of the run on screen: the one made when it
     /// was opened, or (for a run swapped in without one) made now.
     pub fn timeline(&self) -> std::borrow::Cow<'_, Timeline> {
-        match Weak::ptr_eq(&self.timelines.of, &Arc::downgrade(&self.loaded)) {
-            true => std::borrow::Cow::Borrowed(&self.timelines.by_lang[self.lang.index()]),
-            false => std::borrow::Cow::Owned(Timeline::of(self.trace())),
+        match self.timelines.of_run(&self.loaded, self.lang) {
+            Some(timeline) => std::borrow::Cow::Borrowed(timeline),
+            None => std::borrow::Cow::Owned(Timeline::of(self.trace())),
         }
     }
 

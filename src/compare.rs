@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use crate::app::App;
 use crate::i18n;
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::Lang;
+use crate::timelines::Timelines;
 use crate::trace::{Message, Trace};
 
 /// One side of the comparison.
@@ -22,6 +22,14 @@ pub enum Side {
 
 impl Side {
     pub const BOTH: [Side; 2] = [Side::Main, Side::Other];
+
+    /// The side's short name: "main run" or "other run".
+    pub fn label(self) -> i18n::Label {
+        match self {
+            Side::Main => i18n::COMPARE_MAIN,
+            Side::Other => i18n::COMPARE_OTHER,
+        }
+    }
 
     pub fn index(self) -> usize {
         match self {
@@ -44,7 +52,7 @@ pub struct Comparison {
     /// Shared, like the app's own run: frames clone the app.
     pub other: Arc<Loaded>,
     /// The other run's timelines, made once (`App::timeline`).
-    pub other_timelines: Arc<crate::app::Timelines>,
+    pub other_timelines: Arc<Timelines>,
     /// The two runs are on screen (else only offered, from `a`).
     pub shown: bool,
     /// The other run is the main one's `twin` (a shipped lesson by that
@@ -66,7 +74,7 @@ impl Comparison {
         let twin =
             main.lesson.as_ref().and_then(|l| l.twin.as_deref()) == Some(other.card.name.as_str());
         Comparison {
-            other_timelines: Arc::new(crate::app::Timelines::of(&other)),
+            other_timelines: Arc::new(Timelines::of(&other)),
             other,
             shown,
             twin,
@@ -80,6 +88,49 @@ impl Comparison {
     pub fn first_difference(&self, lang: Lang) -> Option<usize> {
         self.first_difference[lang.index()]
     }
+
+    /// A comparison figure's title and alt text, at the shared `step` of
+    /// the open run `main` and this comparison's other run: both titles and
+    /// the step; then where the runs first differ, and for each side its
+    /// step, who acts, what happens and how its loop ended.
+    pub fn figure_words(&self, main: &Trace, lang: Lang, step: usize) -> (String, String) {
+        let c = self;
+        let other = c.other.trace(lang);
+        let steps = main.len().max(other.len());
+        let shown = format!("{} {}/{}", i18n::STEP.get(lang), step + 1, steps);
+        let names =
+            i18n::COMPARE_FIGURE.fill(lang, &[("main", &main.title), ("other", &other.title)]);
+        let mut text = match c.first_difference(lang) {
+            Some(i) => i18n::COMPARE_FIRST_DIFF.fill(lang, &[("n", &(i + 1))]),
+            None => i18n::COMPARE_NO_DIFF.get(lang).to_string(),
+        };
+        for (side, trace) in [(i18n::COMPARE_MAIN, main), (i18n::COMPARE_OTHER, other)] {
+            let k = side_step(trace, step);
+            let s = &trace.steps[k];
+            text.push_str(&format!(
+                "\n{}{} · {} {}/{}",
+                i18n::lead(side, lang),
+                trace.title,
+                i18n::STEP.get(lang),
+                k + 1,
+                trace.len()
+            ));
+            if k < step {
+                text.push_str(&format!(" · {}", i18n::COMPARE_ENDED.get(lang)));
+            }
+            text.push_str(&format!(
+                "\n{}{}\n{}",
+                i18n::lead(i18n::ACTING, lang),
+                i18n::who_acts(s, lang),
+                i18n::step_title(trace, k)
+            ));
+            if let Some(end) = s.end {
+                text.push('\n');
+                text.push_str(&i18n::loop_ended(end, trace.task, lang));
+            }
+        }
+        (format!("{names} · {shown}"), text)
+    }
 }
 
 /// The run named by `--compare`: a shipped name or a scenario file. Its
@@ -92,47 +143,6 @@ pub fn load_other(
         file: format!("--compare {}", e.file),
         ..e
     })
-}
-
-/// A comparison figure's title and alt text, when `app` shows two runs:
-/// both titles and the step; then where the runs first differ, and for
-/// each side its step, who acts, what happens and how its loop ended.
-pub fn figure_words(app: &App) -> Option<(String, String)> {
-    let c = app.comparing()?;
-    let lang = app.lang;
-    let (main, other) = (app.trace(), c.other.trace(lang));
-    let step = format!("{} {}/{}", i18n::STEP.get(lang), app.step + 1, app.steps());
-    let names = i18n::COMPARE_FIGURE.fill(lang, &[("main", &main.title), ("other", &other.title)]);
-    let mut text = match c.first_difference(lang) {
-        Some(i) => i18n::COMPARE_FIRST_DIFF.fill(lang, &[("n", &(i + 1))]),
-        None => i18n::COMPARE_NO_DIFF.get(lang).to_string(),
-    };
-    for (side, trace) in [(i18n::COMPARE_MAIN, main), (i18n::COMPARE_OTHER, other)] {
-        let k = side_step(trace, app.step);
-        let s = &trace.steps[k];
-        text.push_str(&format!(
-            "\n{}{} · {} {}/{}",
-            i18n::lead(side, lang),
-            trace.title,
-            i18n::STEP.get(lang),
-            k + 1,
-            trace.len()
-        ));
-        if k < app.step {
-            text.push_str(&format!(" · {}", i18n::COMPARE_ENDED.get(lang)));
-        }
-        text.push_str(&format!(
-            "\n{}{}\n{}",
-            i18n::lead(i18n::ACTING, lang),
-            i18n::who_acts(s, lang),
-            i18n::step_title(trace, k)
-        ));
-        if let Some(end) = s.end {
-            text.push('\n');
-            text.push_str(&i18n::loop_ended(end, trace.task, lang));
-        }
-    }
-    Some((format!("{names} · {step}"), text))
 }
 
 /// The step a side shows at the shared index: its own, or its last one

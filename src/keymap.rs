@@ -6,7 +6,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::app::Action;
+use crate::action::Action;
 use crate::i18n::Label;
 use crate::scenario::Lang;
 
@@ -431,39 +431,9 @@ const LESSON: &[ModeKey] = &[
     key(Action::Quit, Shown),
 ];
 
-/// The lesson with the quiz on: the quiz key first, then the lesson's.
-const LESSON_QUIZ: &[ModeKey] = &[
-    key(Action::ToggleQuiz, Shown),
-    key(Action::Next, Shown),
-    key(Action::Prev, Shown),
-    key(Action::TogglePlay, Shown),
-    key(Action::DwellLonger, Shown),
-    key(Action::DwellShorter, Hidden),
-    key(Action::First, Hidden),
-    key(Action::Last, Hidden),
-    key(Action::Jump(0), Hidden),
-    key(Action::FocusNext, Shown),
-    key(Action::FocusPrev, Hidden),
-    key(Action::Scroll(0), Shown),
-    key(Action::Zoom, Shown),
-    key(Action::ToggleFold, Hidden),
-    key(Action::ToggleWire, Hidden),
-    key(Action::SearchStart, Hidden),
-    key(Action::NextMatch, Hidden),
-    key(Action::PrevMatch, Hidden),
-    key(Action::NextModelCall, Hidden),
-    key(Action::PrevModelCall, Hidden),
-    key(Action::NextTrouble, Hidden),
-    key(Action::PrevTrouble, Hidden),
-    key(Action::SwitchLanguage, Shown),
-    key(Action::ToggleAbout, Shown),
-    key(Action::ToggleHelp, Shown),
-    key(Action::TogglePicker, Hidden),
-    key(Action::ToggleCompare, Hidden),
-    key(Action::SwitchConversation, Hidden),
-    key(Action::Back, Hidden),
-    key(Action::Quit, Shown),
-];
+/// What the quiz being on changes in the lesson: its key comes first and
+/// is shown; every other key is the lesson's, in the lesson's order.
+const QUIZ_ON: &[ModeKey] = &[key(Action::ToggleQuiz, Shown)];
 
 /// A question open: the digits answer. → and Space still reach `update`,
 /// which says to answer first; they are not offered in the footer.
@@ -547,31 +517,39 @@ const COMPARE: &[ModeKey] = &[
     key(Action::Quit, Shown),
 ];
 
+/// The same action, whatever number it carries (`Jump(0)` is any jump).
+fn same(a: Action, b: Action) -> bool {
+    std::mem::discriminant(&a) == std::mem::discriminant(&b)
+}
+
 impl Mode {
-    fn keys(self) -> &'static [ModeKey] {
-        match self {
-            Mode::Lesson { quiz: false } => LESSON,
-            Mode::Lesson { quiz: true } => LESSON_QUIZ,
-            Mode::Asking { .. } => ASKING,
-            Mode::Overlay => OVERLAY,
-            Mode::Picker => PICKER,
-            Mode::Compare => COMPARE,
-            Mode::ConfirmQuit => CONFIRM_QUIT,
-        }
+    /// The mode's keys, in the footer's order: a base table, and the keys
+    /// a variant of it adds or replaces first.
+    fn keys(self) -> impl Iterator<Item = &'static ModeKey> {
+        let (changes, base): (&'static [ModeKey], &'static [ModeKey]) = match self {
+            Mode::Lesson { quiz: false } => (&[], LESSON),
+            Mode::Lesson { quiz: true } => (QUIZ_ON, LESSON),
+            Mode::Asking { .. } => (&[], ASKING),
+            Mode::Overlay => (&[], OVERLAY),
+            Mode::Picker => (&[], PICKER),
+            Mode::Compare => (&[], COMPARE),
+            Mode::ConfirmQuit => (&[], CONFIRM_QUIT),
+        };
+        let kept = base
+            .iter()
+            .filter(move |k| !changes.iter().any(|c| same(c.action, k.action)));
+        changes.iter().chain(kept)
     }
 
     /// Does a key for `action` do something in this mode? (Actions that
     /// no key makes, such as a tick or a draw, are not a mode's to list.)
     pub fn enables(self, action: Action) -> bool {
-        self.keys()
-            .iter()
-            .any(|k| std::mem::discriminant(&k.action) == std::mem::discriminant(&action))
+        self.keys().any(|k| same(k.action, action))
     }
 
     /// The footer's `key label` pairs, in the mode's order.
     pub fn hints(self, lang: Lang) -> Vec<(String, &'static str)> {
         self.keys()
-            .iter()
             .filter_map(|k| {
                 let b = binding(k.action)?;
                 let label = match k.footer {
@@ -651,5 +629,37 @@ pub fn quiz_hints(lang: Lang, asking: Option<usize>) -> Vec<(String, &'static st
     match asking {
         Some(choices) => Mode::Asking { choices }.hints(lang),
         None => Mode::Lesson { quiz: true }.hints(lang),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The quiz being on moves its key to the front of the footer and
+    /// changes nothing else: the lesson's keys, in the lesson's order.
+    #[test]
+    fn the_quiz_on_is_the_lesson_with_its_key_first() {
+        let on: Vec<Action> = Mode::Lesson { quiz: true }
+            .keys()
+            .map(|k| k.action)
+            .collect();
+        let off: Vec<Action> = Mode::Lesson { quiz: false }
+            .keys()
+            .map(|k| k.action)
+            .collect();
+        assert_eq!(on[0], Action::ToggleQuiz);
+        let rest: Vec<Action> = off
+            .into_iter()
+            .filter(|a| *a != Action::ToggleQuiz)
+            .collect();
+        assert_eq!(on[1..], rest[..]);
+        for lang in Lang::ALL {
+            let with = Mode::Lesson { quiz: true }.hints(lang);
+            let without = Mode::Lesson { quiz: false }.hints(lang);
+            let quiz = binding(Action::ToggleQuiz).unwrap();
+            assert_eq!(with[0], (quiz.short_keys(), quiz.hint.unwrap().get(lang)));
+            assert_eq!(with[1..], without[..]);
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! agent-loop-sim: a terminal simulator that teaches how an LLM agent loop
 //! really runs. Data flows one way: scenario → engine → trace → app → view.
 
+pub mod action;
 pub mod app;
 pub mod backend;
 pub mod batch;
@@ -24,6 +25,7 @@ pub mod safe;
 pub mod scenario;
 pub mod tap;
 pub mod theme;
+pub mod timelines;
 pub mod trace;
 pub mod trace_json;
 pub mod transcript;

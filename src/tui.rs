@@ -202,7 +202,7 @@ fn run(
             }
         }
         if dirty {
-            let mut limits = view::Limits::default();
+            let mut limits = crate::action::Limits::default();
             {
                 // A signal that gives the terminal back waits for the frame
                 // being written, and no frame follows it.

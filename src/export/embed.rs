@@ -5,7 +5,7 @@
 //! and extracted from a PDF printed from it.
 //!
 //! Each character is looked up the way a browser resolves the SVG's font
-//! list: the first family of `svg::FONT_FAMILIES` installed here that has
+//! list: the first family of `fonts::FONT_FAMILIES` installed here that has
 //! it, in the weight the text asks for, else any installed font that has it.
 //! The faces found are subset by `allsorts` (a subset with a Unicode cmap and
 //! the tables browsers require; typst's `subsetter` drops the cmap, as its
@@ -146,7 +146,7 @@ pub fn embed(db: &fontdb::Database, families: &[&str], used: &Used) -> Result<Em
         }
     }
     if !missing.is_empty() {
-        return Err(super::png::missing_message(
+        return Err(super::fonts::missing_message(
             &missing.into_iter().collect::<Vec<_>>(),
         ));
     }

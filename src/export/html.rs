@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
 use super::embed::Embedded;
-use super::lang_tag;
+use super::frame::lang_tag;
 use super::svg::escape;
 use crate::app::App;
 use crate::i18n::{self, Label};

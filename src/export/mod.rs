@@ -16,6 +16,9 @@ mod ansi;
 mod boxdraw;
 mod cast;
 mod embed;
+mod error;
+mod fonts;
+mod frame;
 mod handout;
 mod html;
 mod pdf;
@@ -23,7 +26,6 @@ mod png;
 mod svg;
 mod write;
 
-use std::fmt;
 use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -43,6 +45,8 @@ use crate::scenario::Lang;
 use crate::theme::Theme;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH};
 
+pub use error::ExportError;
+pub use frame::Frame;
 pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
 /// Seconds each step stays on screen in an asciicast or an HTML player,
@@ -194,41 +198,6 @@ pub fn theme_for(arg: ThemeArg) -> Theme {
     match arg {
         ThemeArg::Dark => Theme::DARK,
         ThemeArg::Light => Theme::LIGHT,
-    }
-}
-
-/// Why an export failed; each kind has its exit code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ExportError {
-    /// The scenario cannot be used: printed exactly as `check` prints it.
-    Scenario(load::ScenarioError),
-    /// The arguments do not fit the scenario (e.g. `--steps` out of range).
-    BadInput(String),
-    /// The files could not be written.
-    Io(String),
-    /// This machine lacks something the format needs (a font for PNG).
-    Missing(String),
-}
-
-impl fmt::Display for ExportError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExportError::Scenario(e) => write!(f, "{e}"),
-            ExportError::BadInput(m) | ExportError::Io(m) | ExportError::Missing(m) => {
-                write!(f, "export: {m}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ExportError {}
-
-impl ExportError {
-    pub fn exit_code(&self) -> ExitCode {
-        match self {
-            ExportError::Scenario(_) | ExportError::BadInput(_) => ExitCode::from(EXIT_BAD_INPUT),
-            ExportError::Io(_) | ExportError::Missing(_) => ExitCode::FAILURE,
-        }
     }
 }
 
@@ -438,7 +407,7 @@ pub fn export_loaded(
                         Some(db) => {
                             let mut used = embed::Used::default();
                             used.add_buffer(&frame.buffer);
-                            let embedded = embed::embed(db, &svg::FONT_FAMILIES, &used)
+                            let embedded = embed::embed(db, &fonts::FONT_FAMILIES, &used)
                                 .map_err(ExportError::Missing)?;
                             let fonts = svg::Fonts {
                                 embedded: &embedded,
@@ -683,30 +652,10 @@ fn strip_stem(app: &App, variant: &str, indices: &[usize]) -> String {
     )
 }
 
-/// The BCP 47 tag of the text (`xml:lang`, `<html lang>`): the Chinese is
-/// in simplified characters.
-fn lang_tag(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Zh => "zh-Hans",
-        Lang::En => "en",
-    }
-}
-
 /// Step `index + 1`, zero-padded to the width of `total` (at least 2).
 fn step_number(index: usize, total: usize) -> String {
     let digits = total.to_string().len().max(2);
     format!("{:0digits$}", index + 1)
-}
-
-/// One frame off-screen, with the words that describe it.
-pub struct Frame {
-    pub buffer: Buffer,
-    /// Scenario title, step k/N and the step's title.
-    pub title: String,
-    /// Who acts and what the step means, for alt text.
-    pub description: String,
-    /// The language of the text, for `xml:lang`.
-    pub lang: Lang,
 }
 
 /// Step `index` (0-based) of `app`'s scenario at `width`×`height`.
@@ -718,7 +667,10 @@ pub fn frame(app: &App, index: usize, size: (u16, u16)) -> Frame {
 pub fn framed(app: &App, index: usize, (width, height): (u16, u16), framing: Framing) -> Frame {
     let at = frames::at_step_framed(app, index, width, height, framing);
     let buffer = frames::render_framed(&at, width, height, framing);
-    if let Some((title, description)) = crate::compare::figure_words(&at) {
+    if let Some((title, description)) = at
+        .comparing()
+        .map(|c| c.figure_words(at.trace(), at.lang, at.step))
+    {
         return Frame {
             buffer,
             title,
@@ -1027,7 +979,7 @@ pub fn html_fonts(
     )
     .map_err(|e| e.to_string())?;
     used.add(400, &String::from_utf8_lossy(&text));
-    embed::embed(db, &svg::FONT_FAMILIES, &used)
+    embed::embed(db, &fonts::FONT_FAMILIES, &used)
 }
 
 /// The frames of a player are bare.

@@ -27,8 +27,7 @@ use unicode_width::UnicodeWidthStr;
 use usvg47 as usvg;
 use usvg47::fontdb;
 
-use super::png;
-use super::svg;
+use super::{fonts, png};
 
 /// A4 landscape for the figures, A4 portrait for the quiz, in points.
 const A4_LONG: f32 = 841.89;
@@ -105,7 +104,7 @@ impl Handout {
         // the character, which is the Japanese one.
         options.font_resolver.select_fallback = Box::new(|c, used, db| {
             let base = db.face(*used.first()?)?;
-            for family in svg::FONT_FAMILIES {
+            for family in fonts::FONT_FAMILIES {
                 let query = fontdb::Query {
                     families: &[fontdb::Family::Name(family)],
                     weight: base.weight,

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use ratatui::buffer::Buffer;
 use resvg::usvg::{self, fontdb};
 use skrifa::MetadataProvider;
-use unicode_width::UnicodeWidthChar;
 
-use super::{boxdraw, svg};
+use super::boxdraw;
+use super::fonts::{self, missing_message};
 
 /// Whether face `id` of `db` has a glyph for `c`.
 fn has_char(db: &fontdb::Database, id: fontdb::ID, c: char) -> bool {
@@ -89,7 +89,7 @@ impl Fonts {
         }
     }
 
-    /// The fonts the SVG names (`svg::FONT_FAMILIES`), read into memory
+    /// The fonts the SVG names (`fonts::FONT_FAMILIES`), read into memory
     /// once, and each character drawn as a browser draws the SVG: in the
     /// first of those families that has it, at the weight of its text
     /// (Chinese in Noto Sans Mono CJK SC, bold where the text is bold, not
@@ -107,7 +107,7 @@ impl Fonts {
         for (family, package) in PACKAGES {
             if (family == "DejaVu Sans Mono" || need_cjk) && !has(family) {
                 // Another CJK font of the list will do for the Chinese.
-                let other_cjk = svg::FONT_FAMILIES[2..].iter().any(|f| has(f));
+                let other_cjk = fonts::FONT_FAMILIES[2..].iter().any(|f| has(f));
                 if family != "DejaVu Sans Mono" && other_cjk {
                     continue;
                 }
@@ -123,7 +123,7 @@ impl Fonts {
             let named = face
                 .families
                 .iter()
-                .any(|(name, _)| svg::FONT_FAMILIES.contains(&name.as_str()));
+                .any(|(name, _)| fonts::FONT_FAMILIES.contains(&name.as_str()));
             let path = match &face.source {
                 fontdb::Source::File(path) | fontdb::Source::SharedFile(path, _) => path,
                 fontdb::Source::Binary(_) => continue,
@@ -147,7 +147,7 @@ impl Fonts {
         options.font_resolver.select_fallback = Box::new(move |c, used, db| {
             let base = db.face(*used.first()?)?;
             let (weight, style, stretch) = (base.weight, base.style, base.stretch);
-            for family in svg::FONT_FAMILIES {
+            for family in fonts::FONT_FAMILIES {
                 let query = fontdb::Query {
                     families: &[fontdb::Family::Name(family)],
                     weight,
@@ -226,25 +226,6 @@ pub fn check_fonts(db: &fontdb::Database, buffer: &Buffer) -> Result<(), String>
         return Ok(());
     }
     Err(missing_message(&missing))
-}
-
-/// What to say when no installed font has the characters `missing`: the
-/// package to install when they are CJK.
-pub fn missing_message(missing: &[char]) -> String {
-    let shown: Vec<String> = missing.iter().take(8).map(char::to_string).collect();
-    let shown = shown.join(" ");
-    let more = if missing.len() > 8 { " …" } else { "" };
-    let cjk = missing.iter().any(|c| c.width() == Some(2));
-    let advice = if cjk {
-        "no CJK font is installed; install the package fonts-noto-cjk \
-         (apt-get install fonts-noto-cjk) or export with --lang en"
-    } else {
-        "install a font that has them"
-    };
-    format!(
-        "cannot draw {} character(s) of the figure with the installed fonts ({shown}{more}): {advice}",
-        missing.len()
-    )
 }
 
 /// The characters of `buffer`'s text that no font in `db` has. Spaces and

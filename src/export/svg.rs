@@ -15,9 +15,10 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 use unicode_width::UnicodeWidthStr;
 
-use super::Frame;
 use super::boxdraw::{self, Shape, Weight};
 use super::embed::Embedded;
+use super::fonts::FONT_FAMILY;
+use super::frame::{Frame, lang_tag};
 use crate::theme::{Rgb, Theme, ThemeKind};
 use crate::trace::Lane;
 
@@ -39,20 +40,6 @@ const DOUBLE_T: Units = 100;
 const DOUBLE_GAP: Units = 200;
 /// Runs of text continue over at most this many blank cells.
 const MAX_GAP: usize = 2;
-/// Latin from a monospace font; CJK from whichever of these is installed.
-/// `FONT_FAMILIES` is the same list without the generic `monospace`.
-const FONT_FAMILY: &str = "'DejaVu Sans Mono', 'Noto Sans Mono CJK SC', 'Noto Sans CJK SC', \
-     'WenQuanYi Micro Hei Mono', 'Source Han Mono', 'Sarasa Mono SC', monospace";
-
-pub const FONT_FAMILIES: [&str; 6] = [
-    "DejaVu Sans Mono",
-    "Noto Sans Mono CJK SC",
-    "Noto Sans CJK SC",
-    "WenQuanYi Micro Hei Mono",
-    "Source Han Mono",
-    "Sarasa Mono SC",
-];
-
 /// How a figure gets its fonts with `--embed-fonts`: the embedded faces'
 /// names go first in its font list, and the `@font-face` rules go into its
 /// own `<style>` unless the page around it holds them once for every frame
@@ -157,7 +144,7 @@ fn render_grid(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>, join_wide:
          viewBox=\"0 0 {w} {h}\" role=\"img\" xml:lang=\"{lang}\">",
         w = num(width),
         h = num(height),
-        lang = super::lang_tag(frame.lang)
+        lang = lang_tag(frame.lang)
     );
     let _ = writeln!(svg, "<title>{}</title>", escape(&frame.title));
     let _ = writeln!(svg, "<desc>{}</desc>", escape(&frame.description));
@@ -650,19 +637,6 @@ pub(super) fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_font_list_and_the_families_looked_up_for_embedding_agree() {
-        assert_eq!(
-            FONT_FAMILY,
-            FONT_FAMILIES
-                .iter()
-                .map(|f| format!("'{f}'"))
-                .chain(["monospace".to_string()])
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
 
     #[test]
     fn numbers_are_short_and_exact() {

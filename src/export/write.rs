@@ -11,7 +11,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
-use super::ExportError;
+use super::error::ExportError;
 
 pub fn create_dir(dir: &Path) -> Result<(), ExportError> {
     fs::create_dir_all(dir)

@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use crate::scenario::Text;
 use crate::trace::{CallId, StepKind, Trace};
 
-use super::errors::{key_path, quoted};
+use super::wording::{key_path, quoted};
 
 const EVENTS: &str = "task, model_call.N, reply.N, \
                      CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, \

@@ -5,11 +5,9 @@
 use crate::engine::{self, BuiltinTool};
 use crate::scenario::{Lang, Scenario, ToolDef};
 
-use super::Severity;
-use super::errors::{key_path, quoted};
-
-/// What a scenario's `budget` may be.
-pub(super) const BUDGET_RANGE: &str = "a number of model calls from 1 to 10000";
+use super::catalog::CATALOG;
+use super::fault::Severity;
+use super::wording::{BUDGET_RANGE, key_path, quoted};
 
 /// A fault found by a check: how serious, the JSON path, what was expected.
 pub(super) type Found = (Severity, String, String);
@@ -424,10 +422,10 @@ pub(super) fn check_twin(s: &Scenario) -> Result<(), String> {
     let Some(twin) = s.twin.as_deref() else {
         return Ok(());
     };
-    if super::CATALOG.iter().any(|(name, _)| *name == twin) && twin != s.name {
+    if CATALOG.iter().any(|(name, _)| *name == twin) && twin != s.name {
         return Ok(());
     }
-    let known: Vec<&str> = super::CATALOG
+    let known: Vec<&str> = CATALOG
         .iter()
         .map(|(name, _)| *name)
         .filter(|name| *name != s.name)

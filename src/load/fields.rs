@@ -19,9 +19,9 @@ use serde_json::value::RawValue;
 
 use crate::scenario::Scenario;
 
-use super::ScenarioError;
-use super::errors::{
-    describe_json_error, did_you_mean, is_duplicate_field, key_path, line_column, value_fault,
+use super::fault::{ScenarioError, value_fault};
+use super::wording::{
+    describe_json_error, did_you_mean, is_duplicate_field, key_path, line_column,
 };
 
 /// Each wrong value of `text` (valid JSON, an object, which serde refused
@@ -264,7 +264,8 @@ impl<'de> Deserialize<'de> for Members<'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::errors::{backticked, parse_all};
+    use crate::load::errors::parse_all;
+    use crate::load::wording::backticked;
 
     /// serde's names for the fields of `Scenario`, from its own message.
     fn serde_names() -> Vec<String> {

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::errors::key_path;
+use super::wording::key_path;
 
 /// Deeper than this the scan stops: serde_json refuses nesting past 128.
 const MAX_DEPTH: usize = 200;

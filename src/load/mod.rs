@@ -6,22 +6,26 @@
 //! serde's errors, `fields.rs` finds every wrong value (serde stops at the
 //! first), `checks.rs` checks what JSON types cannot express.
 
-use std::fmt;
 use std::path::Path;
 
 mod anchors;
+mod catalog;
 mod checks;
 mod errors;
+mod fault;
 mod fields;
 mod keys;
 mod read;
 mod tool_checks;
+mod wording;
 
 pub use anchors::step_of as step_of_key;
+pub use catalog::{CATALOG, DEFAULT_SCENARIO};
 pub use errors::parse;
+pub use fault::{Fault, ScenarioError, Severity};
+pub use read::MAX_FILE_BYTES;
 
 use checks::{check_fields, check_twin};
-use errors::printable;
 use read::read_file;
 
 use crate::engine;
@@ -29,196 +33,6 @@ use crate::safe;
 use crate::scenario::{About, Lang, Scenario, Text};
 use crate::trace::Trace;
 use crate::wire::Provider;
-
-/// Scenarios compiled into the binary: (name, JSON source).
-/// In teaching order: the basic loop, then one mechanism each, then the
-/// harness mistakes (each the what-if twin of an earlier scenario).
-pub const CATALOG: &[(&str, &str)] = &[
-    (
-        "read-config-timeout",
-        include_str!("../../scenarios/read-config-timeout.json"),
-    ),
-    (
-        "wrong-path-first",
-        include_str!("../../scenarios/wrong-path-first.json"),
-    ),
-    (
-        "wrong-path-first-anthropic",
-        include_str!("../../scenarios/wrong-path-first-anthropic.json"),
-    ),
-    (
-        "explain-entry",
-        include_str!("../../scenarios/explain-entry.json"),
-    ),
-    (
-        "parallel-calls-out-of-order",
-        include_str!("../../scenarios/parallel-calls-out-of-order.json"),
-    ),
-    (
-        "parallel-calls-anthropic",
-        include_str!("../../scenarios/parallel-calls-anthropic.json"),
-    ),
-    (
-        "refused-tool",
-        include_str!("../../scenarios/refused-tool.json"),
-    ),
-    (
-        "path-outside-workspace",
-        include_str!("../../scenarios/path-outside-workspace.json"),
-    ),
-    (
-        "patch-and-test",
-        include_str!("../../scenarios/patch-and-test.json"),
-    ),
-    (
-        "verify-before-done",
-        include_str!("../../scenarios/verify-before-done.json"),
-    ),
-    (
-        "budget-exhausted",
-        include_str!("../../scenarios/budget-exhausted.json"),
-    ),
-    (
-        "harness-drops-results",
-        include_str!("../../scenarios/harness-drops-results.json"),
-    ),
-    (
-        "harness-drops-calls",
-        include_str!("../../scenarios/harness-drops-calls.json"),
-    ),
-    (
-        "harness-crashes-on-error",
-        include_str!("../../scenarios/harness-crashes-on-error.json"),
-    ),
-    (
-        "harness-pairs-by-order",
-        include_str!("../../scenarios/harness-pairs-by-order.json"),
-    ),
-    (
-        "harness-trusts-done",
-        include_str!("../../scenarios/harness-trusts-done.json"),
-    ),
-    (
-        "harness-answers-with-item-id",
-        include_str!("../../scenarios/harness-answers-with-item-id.json"),
-    ),
-    // Custom tools, policies, approval and id styles (issue 9).
-    (
-        "seed-agent-loop",
-        include_str!("../../scenarios/seed-agent-loop.json"),
-    ),
-    (
-        "approve-side-effects",
-        include_str!("../../scenarios/approve-side-effects.json"),
-    ),
-    (
-        "malformed-arguments",
-        include_str!("../../scenarios/malformed-arguments.json"),
-    ),
-    (
-        "reply-cut-off",
-        include_str!("../../scenarios/reply-cut-off.json"),
-    ),
-    // Lessons of issue 9 items 4, 5, 8: rule conditions, event-anchored
-    // narration, the context window and compaction.
-    (
-        "prompt-injection-in-file",
-        include_str!("../../scenarios/prompt-injection-in-file.json"),
-    ),
-    (
-        "exfiltration-needs-approval",
-        include_str!("../../scenarios/exfiltration-needs-approval.json"),
-    ),
-    (
-        "context-compaction-summary",
-        include_str!("../../scenarios/context-compaction-summary.json"),
-    ),
-    (
-        "context-compaction-lost-fact",
-        include_str!("../../scenarios/context-compaction-lost-fact.json"),
-    ),
-];
-
-pub const DEFAULT_SCENARIO: &str = "read-config-timeout";
-
-/// Scenario files larger than this are refused before parsing.
-pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
-
-/// Longest message shown for one error, and longest value quoted in it:
-/// an error is a line or two, whatever the file holds.
-const MAX_MESSAGE_CHARS: usize = 400;
-const MAX_QUOTED_CHARS: usize = 60;
-
-/// A scenario that cannot be used, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The file as the user named it (or `<builtin:NAME>`).
-    pub file: String,
-    /// `line:column`, a JSON path such as `model[2].calls[0].tool`, or both
-    /// (`12:5 at budget`).
-    pub place: Option<String>,
-    pub message: String,
-}
-
-impl fmt::Display for ScenarioError {
-    /// One short line: the text comes from the file, so control characters
-    /// are escaped (no terminal escapes get through) and length is capped.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let file = printable(&self.file, MAX_MESSAGE_CHARS);
-        let message = printable(&self.message, MAX_MESSAGE_CHARS);
-        match &self.place {
-            Some(place) => write!(f, "{file}: {}: {message}", printable(place, 120)),
-            None => write!(f, "{file}: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
-/// How serious a fault is. An error fails `check` (exit 2); a warning is
-/// printed, and a file with only warnings passes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    Error,
-    Warning,
-}
-
-/// One thing wrong with a scenario file, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fault {
-    pub severity: Severity,
-    pub error: ScenarioError,
-}
-
-impl fmt::Display for Fault {
-    /// As `ScenarioError` shows it; a warning says so after the place.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.severity {
-            Severity::Error => write!(f, "{}", self.error),
-            Severity::Warning => {
-                let warning = ScenarioError {
-                    message: format!("warning: {}", self.error.message),
-                    ..self.error.clone()
-                };
-                write!(f, "{warning}")
-            }
-        }
-    }
-}
-
-impl Fault {
-    pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
-    }
-
-    /// The place and what was expected, without the file: for a screen
-    /// that already names it. Escaped, as `Display` is.
-    pub fn without_file(&self) -> String {
-        let shown = self.to_string();
-        let file = format!("{}: ", printable(&self.error.file, MAX_MESSAGE_CHARS));
-        shown.strip_prefix(&file).unwrap_or(&shown).to_string()
-    }
-}
 
 /// What a run is, as the about overlay, the picker, figures and `trace`
 /// say it: a lesson's own words, or what a transcript's file tells.
@@ -550,7 +364,7 @@ fn twin_file(scenario: &Scenario, file: &str) -> Result<Option<String>, String> 
     if same(&path, Path::new(file)) {
         return Err(format!(
             "{} is this lesson's own file; expected the same task in another lesson file",
-            errors::quoted(twin)
+            wording::quoted(twin)
         ));
     }
     match prepare_with(&shown, &bytes, None, false) {
@@ -568,7 +382,7 @@ fn twin_fault(twin: &str, faults: &[Fault]) -> String {
         .map_or(String::new(), Fault::to_string);
     format!(
         "the twin file {} does not pass check: {first}; expected a lesson that runs",
-        errors::quoted(twin)
+        wording::quoted(twin)
     )
 }
 

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use crate::output::io_reason;
 
-use super::MAX_FILE_BYTES;
+/// Scenario files larger than this are refused before parsing.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 pub(super) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {

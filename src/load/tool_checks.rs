@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::engine::{BuiltinTool, SCHEMA_TYPES};
 use crate::scenario::{ApprovalDecision, Lang, Policy, Scenario, ToolDef};
 
-use super::errors::quoted;
+use super::wording::quoted;
 
 type Problem = Option<(String, String)>;
 

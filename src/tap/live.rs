@@ -19,8 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::record::{Observed, Recorder};
-use super::{GRACE, cannot_start, stop};
+use super::record::{GRACE, Observed, Recorder, cannot_start, stop};
 use crate::app::{self, App};
 use crate::cli::Cli;
 use crate::live::{Live, Update};

@@ -57,12 +57,8 @@ use serde_json::Value;
 use crate::cli::{Cli, Command};
 use crate::output::{self, EXIT_BAD_INPUT};
 use http::{Framing, read_head, write_head};
-use record::{Call, Recorder, classify, now_ms};
+use record::{Call, GRACE, Recorder, cannot_start, classify, now_ms, stop};
 use upstream::Upstream;
-
-/// How long the tap waits, after the agent ended, for calls still being
-/// answered before it writes them as incomplete.
-const GRACE: Duration = Duration::from_secs(2);
 
 /// `agent-loop-sim tap …`.
 pub fn run(cli: &Cli) -> ExitCode {
@@ -267,24 +263,6 @@ fn run_agent(command: &[String], base: &str, recorder: &Arc<Recorder>) -> ExitCo
             ExitCode::FAILURE
         }
     }
-}
-
-/// The agent's command could not be started: say why, close the recording.
-fn cannot_start(recorder: &Recorder, program: &str, e: &std::io::Error) -> ExitCode {
-    output::error(format_args!(
-        "tap: cannot start {program:?}: {}",
-        output::io_reason(e)
-    ));
-    stop(recorder, "the tap stopped");
-    ExitCode::from(EXIT_BAD_INPUT)
-}
-
-fn stop(recorder: &Recorder, why: &str) {
-    let (written, error) = recorder.close(why);
-    if let Some(e) = error {
-        output::error(format_args!("tap: could not write the recording: {e}"));
-    }
-    output::error(format_args!("tap: {written} model calls recorded"));
 }
 
 /// One connection from the agent: its requests, one after another.

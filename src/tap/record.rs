@@ -6,12 +6,14 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::Write;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{Map, Value, json};
 
+use crate::output::{self, EXIT_BAD_INPUT};
 use crate::wire::Provider;
 
 /// Milliseconds since the Unix epoch.
@@ -733,6 +735,29 @@ impl Recorder {
     pub fn in_flight(&self) -> usize {
         self.lock().in_flight.len()
     }
+}
+
+/// How long the tap waits, after the agent ended, for calls still being
+/// answered before it writes them as incomplete.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// The agent's command could not be started: say why, close the recording.
+pub fn cannot_start(recorder: &Recorder, program: &str, e: &std::io::Error) -> ExitCode {
+    output::error(format_args!(
+        "tap: cannot start {program:?}: {}",
+        output::io_reason(e)
+    ));
+    stop(recorder, "the tap stopped");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+/// Close the recording and say how many calls it holds.
+pub fn stop(recorder: &Recorder, why: &str) {
+    let (written, error) = recorder.close(why);
+    if let Some(e) = error {
+        output::error(format_args!("tap: could not write the recording: {e}"));
+    }
+    output::error(format_args!("tap: {written} model calls recorded"));
 }
 
 impl Inner {

@@ -17,8 +17,10 @@ use crate::trace::{
     ToolResult, Trace,
 };
 
+use super::clean::{clean, clean_json, clean_redacted};
+use super::errors::error;
+use super::format::Format;
 use super::text::{self, Say, Source};
-use super::{Format, clean, clean_redacted};
 
 /// A tool call as the model wrote it.
 #[derive(Debug, Clone)]
@@ -220,6 +222,16 @@ enum Event {
     },
 }
 
+/// An OpenTelemetry GenAI span the OTel reader keeps here until all are
+/// read (they are replayed by start time).
+#[derive(Debug, Clone)]
+pub struct Span {
+    pub(super) start: u128,
+    pub(super) line: usize,
+    pub(super) attributes: serde_json::Map<String, serde_json::Value>,
+    pub(super) error: bool,
+}
+
 /// Collects a transcript's events, then builds its traces.
 #[derive(Debug, Default)]
 pub struct Builder {
@@ -249,7 +261,7 @@ pub struct Builder {
     /// The size of the request body a reader is about to hand over.
     recorded_bytes: Option<usize>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
-    pub(crate) spans: Vec<super::otel::Span>,
+    pub(crate) spans: Vec<Span>,
 }
 
 impl Builder {
@@ -621,7 +633,7 @@ impl Builder {
         let name = self.name.clone();
         let built = Build::run(&mut self, format);
         if built.rec.trace.steps.is_empty() {
-            return Err(super::error(
+            return Err(error(
                 path,
                 None,
                 format!(
@@ -747,15 +759,15 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
                                 let k = clean(&k);
                                 let v = match redact {
                                     // The name says what the value is: `{"password": "x"}`.
-                                    true => super::redact::redact_named(&k, &super::clean(&v)),
+                                    true => super::redact::redact_named(&k, &clean(&v)),
                                     false => clean(&v),
                                 };
                                 (k, v)
                             })
                             .collect(),
                         raw: c.args.raw.as_deref().map(|raw| match redact {
-                            true => super::redact::redact(&super::clean_json(raw)).into_owned(),
-                            false => super::clean_json(raw),
+                            true => super::redact::redact(&clean_json(raw)).into_owned(),
+                            false => clean_json(raw),
                         }),
                     },
                 })

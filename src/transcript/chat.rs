@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
-use super::{at_line, exchange};
+use super::errors::at_line;
+use super::exchange::{exchange, refusal};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -38,7 +39,7 @@ pub fn document(
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        let refused = super::refusal(value);
+        let refused = refusal(value);
         b.recorded_body(request);
         b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
     }

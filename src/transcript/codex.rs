@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::builder::{Builder, Msg, text_of};
 use super::jsonl::Lines;
-use super::responses;
+use super::responses::{self, harness_written};
 use crate::load::ScenarioError;
 
 pub fn read(
@@ -135,29 +135,6 @@ fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
     }
     if let Some(msg) = responses::item(v, line, None, b) {
         b.push(harness_written(exit_code(msg)));
-    }
-}
-
-/// The user-role messages Codex writes itself, at the start of a session
-/// and when the settings change: the environment (`<environment_context>`)
-/// and the project's instructions (`<user_instructions>`, `# AGENTS.md
-/// instructions for …`). Sent to the model, but not the user's words.
-const HARNESS_OPENINGS: [&str; 3] = [
-    "<environment_context>",
-    "<user_instructions>",
-    "# AGENTS.md instructions for ",
-];
-
-pub(super) fn harness_written(msg: Msg) -> Msg {
-    match msg {
-        Msg::User { text, line }
-            if HARNESS_OPENINGS
-                .iter()
-                .any(|o| text.trim_start().starts_with(o)) =>
-        {
-            Msg::Context { text, line }
-        }
-        other => other,
     }
 }
 

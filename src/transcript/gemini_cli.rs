@@ -28,8 +28,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::at_line;
 use super::builder::{Builder, CallSpec, Msg, args_of};
+use super::errors::at_line;
 use super::jsonl::Lines;
 use crate::load::ScenarioError;
 

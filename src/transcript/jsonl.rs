@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Cursor, Read};
 
 use serde_json::Value;
 
-use super::at_line;
+use super::errors::{at_line, error};
 use crate::load::ScenarioError;
 
 pub struct Lines {
@@ -126,7 +126,7 @@ impl Lines {
         std::str::from_utf8(&self.buf).map_err(|e| {
             let at = e.valid_up_to();
             let column = String::from_utf8_lossy(&self.buf[..at]).chars().count() + 1;
-            super::error(
+            error(
                 &self.path,
                 Some(format!("line {}, column {column}", self.line)),
                 format!(
@@ -143,7 +143,7 @@ impl Lines {
             Some(i) => &text[..i],
             None => &text,
         };
-        super::error(
+        error(
             &self.path,
             Some(format!("line {}, column {}", self.line, e.column())),
             format!("not JSON ({text}); expected one JSON object per line"),

@@ -27,7 +27,8 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, text_of};
-use super::{at_line, chat};
+use super::chat;
+use super::errors::at_line;
 use crate::load::ScenarioError;
 
 /// The action blocks mini-swe-agent's text-based models parse (v1's

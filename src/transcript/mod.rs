@@ -17,7 +17,11 @@ mod anthropic;
 mod builder;
 mod chat;
 mod claude_code;
+mod clean;
 mod codex;
+mod errors;
+mod exchange;
+mod format;
 mod gemini_cli;
 mod jsonl;
 mod mini_swe_agent;
@@ -38,98 +42,16 @@ use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::Lang;
+use errors::{at_line, error, json_error, not_a_transcript};
 
 pub use builder::Builder;
+pub use format::Format;
 pub use summary::{Summary, summary};
 pub use text::unread;
 
 /// A format's name as the screens and messages say it, in English.
 pub fn format_name(format: Format) -> &'static str {
     text::format_name(format, crate::scenario::Lang::En)
-}
-
-/// The transcript formats the importer reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, strum::IntoStaticStr)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Format {
-    /// OpenAI Chat Completions: a messages array, a request body, or JSONL
-    /// of requests (and their responses).
-    Chat,
-    /// OpenAI Responses: input/output items, request bodies, responses.
-    Responses,
-    /// Anthropic Messages: a request body or a messages array.
-    Anthropic,
-    /// Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
-    Codex,
-    /// Claude Code session JSONL (~/.claude/projects/<dir>/<uuid>.jsonl).
-    ClaudeCode,
-    /// OpenTelemetry GenAI spans in OTLP JSON.
-    Otel,
-    /// OpenTelemetry GenAI spans as the SDKs print them (`span.to_json()`,
-    /// the console exporter): one object per span, attributes plain.
-    OtelSdk,
-    /// A SWE-agent trajectory (`.traj`): its `history` of Chat messages,
-    /// results naming their calls in `tool_call_ids`.
-    SweAgent,
-    /// A mini-swe-agent trajectory (`.traj.json`): `messages` and `info`;
-    /// text-based runs name no call (paired by position, said so).
-    MiniSweAgent,
-    /// A Gemini CLI session (`chats/session-*.json` or `.jsonl`) or a
-    /// `/chat save` checkpoint (`functionCall` / `functionResponse` parts).
-    GeminiCli,
-}
-
-impl Format {
-    pub const ALL: [Format; 10] = [
-        Format::Chat,
-        Format::Responses,
-        Format::Anthropic,
-        Format::Codex,
-        Format::ClaudeCode,
-        Format::Otel,
-        Format::OtelSdk,
-        Format::SweAgent,
-        Format::MiniSweAgent,
-        Format::GeminiCli,
-    ];
-
-    /// The name used on the command line and in snapshot names.
-    /// (kebab-case, as clap names the `--transcript-format` values; a test
-    /// checks the two agree.)
-    pub fn code(self) -> &'static str {
-        self.into()
-    }
-    /// The format of a provider named as `export --format requests` names it.
-    pub fn of_provider(name: &str) -> Option<Format> {
-        use crate::wire::Provider;
-        Provider::ALL
-            .into_iter()
-            .find(|p| p.code() == name)
-            .map(|p| match p {
-                Provider::Chat => Format::Chat,
-                Provider::Responses => Format::Responses,
-                Provider::Anthropic => Format::Anthropic,
-            })
-    }
-
-    /// The API whose requests this format holds or reflects (Codex talks
-    /// to the Responses API; Claude Code to Anthropic Messages).
-    pub fn provider(self) -> crate::wire::Provider {
-        use crate::wire::Provider;
-        match self {
-            // SWE-agent and mini-swe-agent keep Chat Completions messages;
-            // OTel spans and Gemini CLI sessions (the Gemini API is not
-            // drawn) are drawn in Chat's shape, as a note says.
-            Format::Chat
-            | Format::Otel
-            | Format::OtelSdk
-            | Format::SweAgent
-            | Format::MiniSweAgent
-            | Format::GeminiCli => Provider::Chat,
-            Format::Responses | Format::Codex => Provider::Responses,
-            Format::Anthropic | Format::ClaudeCode => Provider::Anthropic,
-        }
-    }
 }
 
 /// A transcript ready to show, and what was skipped on the way.
@@ -142,23 +64,6 @@ pub struct Opened {
     /// The conversations a tap recording holds (`FILE#N` opens the N-th;
     /// 1 for any other file).
     pub conversations: usize,
-}
-
-/// The file, or `(file, line, message)` for an error at a line.
-pub(crate) fn error(
-    file: &str,
-    place: Option<String>,
-    message: impl Into<String>,
-) -> ScenarioError {
-    ScenarioError {
-        file: file.to_string(),
-        place,
-        message: message.into(),
-    }
-}
-
-pub(crate) fn at_line(file: &str, line: usize, message: impl Into<String>) -> ScenarioError {
-    error(file, Some(format!("line {line}")), message)
 }
 
 /// Open a transcript: detect (or take) its format, read it, build traces.
@@ -421,30 +326,6 @@ fn read_document(
 ) -> Result<Format, ScenarioError> {
     let value: Value = serde_json::from_reader(reader).map_err(|e| json_error(path, &e))?;
     document(path, &value, 1, forced, builder)
-}
-
-/// serde_json's error with its line and column, in plain words.
-pub(crate) fn json_error(path: &str, e: &serde_json::Error) -> ScenarioError {
-    let text = e.to_string();
-    let text = match text.rfind(" at line ") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
-    let message = match e.classify() {
-        serde_json::error::Category::Eof => {
-            "the JSON ends too early; expected the rest of the document (is the file cut short?)"
-                .to_string()
-        }
-        _ if text.contains("UTF-8") || text.contains("invalid unicode code point") => {
-            "invalid UTF-8 (or an invalid \\u escape); expected a UTF-8 text file".to_string()
-        }
-        _ => format!("not valid JSON ({text}); expected a transcript"),
-    };
-    error(
-        path,
-        Some(format!("line {}, column {}", e.line(), e.column().max(1))),
-        message,
-    )
 }
 
 /// One JSON value that is a whole transcript (or one line's request).
@@ -715,44 +596,6 @@ fn response_format(r: &Value) -> Option<Format> {
     }
 }
 
-fn not_a_transcript(path: &str, line: usize, value: &Value) -> ScenarioError {
-    let keys = |o: &serde_json::Map<String, Value>| {
-        let mut keys: Vec<String> = o.keys().take(6).map(|k| format!("{k:?}")).collect();
-        if o.len() > 6 {
-            keys.push(format!("… ({} in all)", o.len()));
-        }
-        keys.join(", ")
-    };
-    let found = match value {
-        Value::Object(o) => format!("recognised an object with the keys {}", keys(o)),
-        Value::Array(items) if items.is_empty() => "recognised an empty list".into(),
-        Value::Array(items) => match &items[0] {
-            Value::Object(o) => format!(
-                "recognised a list of {} items, the first an object with the keys {}, none of them messages or items",
-                items.len(),
-                keys(o)
-            ),
-            _ => format!(
-                "recognised a list of {} items that are not objects",
-                items.len()
-            ),
-        },
-        _ => "recognised a JSON value that is not an object".into(),
-    };
-    let formats: Vec<&str> = Format::ALL
-        .iter()
-        .map(|f| text::format_name(*f, crate::scenario::Lang::En))
-        .collect();
-    at_line(
-        path,
-        line,
-        format!(
-            "not a transcript: {found}; the formats read are {} (--transcript-format forces one)",
-            formats.join(", ")
-        ),
-    )
-}
-
 /// A file that starts with `{`: JSON lines, or one multi-line document.
 fn read_lines(
     path: &str,
@@ -913,147 +756,11 @@ fn detect_line(value: &Value) -> Option<Format> {
     detect_document(value)
 }
 
-/// Text from a transcript made safe for a terminal, and masked when asked.
-pub(crate) fn clean_redacted(s: &str, redact: bool) -> String {
-    let s = clean(s);
-    match redact {
-        true => redact::redact(&s).into_owned(),
-        false => s,
-    }
-}
-
-/// Text from a transcript made safe for a terminal by the one rule the
-/// program has for that (`safe::for_screen`: controls and bidi marks shown
-/// escaped, sequences of uncertain width split). Tabs become spaces and
-/// carriage returns go first: real logs are full of them.
-pub(crate) fn clean(s: &str) -> String {
-    if !s.contains(['\t', '\r']) {
-        return crate::safe::for_screen(s).into_owned();
-    }
-    let spaced = s.replace('\t', "    ").replace('\r', "");
-    crate::safe::for_screen(&spaced).into_owned()
-}
-
-/// A JSON text from the file (a tool call's arguments) made safe as its
-/// values will be shown: the trace parses it, so an escape such as
-/// `\u009b` or `\u202e` in a string would come out raw. Every key and
-/// string is cleaned like any text and the JSON written back; the text is
-/// kept as it is when nothing changes, and cleaned as text when it is not
-/// JSON.
-pub(crate) fn clean_json(raw: &str) -> String {
-    fn strings(value: &mut Value) -> bool {
-        match value {
-            Value::String(s) => match crate::safe::for_screen(s) {
-                std::borrow::Cow::Owned(safe) => {
-                    *s = safe;
-                    true
-                }
-                std::borrow::Cow::Borrowed(_) => false,
-            },
-            Value::Array(items) => items.iter_mut().fold(false, |c, v| strings(v) | c),
-            Value::Object(map) => {
-                let unsafe_key = map.keys().any(|k| k.as_str() != crate::safe::for_screen(k));
-                if unsafe_key {
-                    *map = std::mem::take(map)
-                        .into_iter()
-                        .map(|(k, v)| (crate::safe::for_screen(&k).into_owned(), v))
-                        .collect();
-                }
-                map.values_mut().fold(unsafe_key, |c, v| strings(v) | c)
-            }
-            _ => false,
-        }
-    }
-    match serde_json::from_str::<Value>(raw) {
-        Ok(mut value) => match strings(&mut value) {
-            true => value.to_string(),
-            false if raw.contains(['\t', '\r']) => clean(raw),
-            false => raw.to_string(),
-        },
-        Err(_) => clean(raw),
-    }
-}
-
-/// A transcript value split into what it holds: a bare list of messages or
-/// items, a request body, a response, or both (`{request, response}`, a
-/// batch line `{custom_id, body | params}`).
-pub(crate) struct Parts<'a> {
-    pub list: Option<&'a [Value]>,
-    pub request: Option<&'a Value>,
-    pub response: Option<&'a Value>,
-}
-
-/// The error a line records for its request (the provider's 400 body:
-/// `{"error": {"message"}}`), if it records one.
-pub(crate) fn refusal(value: &Value) -> Option<String> {
-    let response = value.get("response")?;
-    let body = response.get("body").unwrap_or(response);
-    // A Responses object always has `"error": null`; only a real error counts.
-    let error = body.get("error").filter(|e| !e.is_null())?;
-    let message = error.get("message").and_then(Value::as_str);
-    let status = value.get("status").and_then(Value::as_u64).unwrap_or(400);
-    let kind = error
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("invalid_request_error");
-    Some(match message {
-        Some(m) => format!("{status} {kind}: {m}"),
-        None => format!("{status} {error}"),
-    })
-}
-
-pub(crate) fn exchange<'a>(
-    path: &str,
-    value: &'a Value,
-    line: usize,
-    list_key: &str,
-    response_key: &str,
-) -> Result<Parts<'a>, ScenarioError> {
-    let none = Parts {
-        list: None,
-        request: None,
-        response: None,
-    };
-    match value {
-        Value::Array(items) => Ok(Parts {
-            list: Some(items),
-            ..none
-        }),
-        Value::Object(o) => {
-            // An error body (a provider's 400) is no reply: the model never ran.
-            let response = o
-                .get("response")
-                .map(|r| r.get("body").unwrap_or(r))
-                .filter(|r| r.is_object() && r.get("error").is_none_or(Value::is_null));
-            if let Some(request) = ["request", "body", "params"].iter().find_map(|k| o.get(*k)) {
-                return Ok(Parts {
-                    request: Some(request),
-                    response,
-                    ..none
-                });
-            }
-            if o.contains_key(list_key) {
-                return Ok(Parts {
-                    request: Some(value),
-                    ..none
-                });
-            }
-            if o.contains_key(response_key) || response.is_some() {
-                return Ok(Parts {
-                    response: response.or(Some(value)),
-                    ..none
-                });
-            }
-            Err(not_a_transcript(path, line, value))
-        }
-        other => Err(not_a_transcript(path, line, other)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
+    use super::clean::{clean, clean_json};
     use super::*;
 
     #[test]

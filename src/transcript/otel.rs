@@ -12,18 +12,11 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::at_line;
-use super::builder::{Builder, CallSpec, Msg, args_of, args_of_json_text, offered_tools, text_of};
+use super::builder::{
+    Builder, CallSpec, Msg, Span, args_of, args_of_json_text, offered_tools, text_of,
+};
+use super::errors::at_line;
 use crate::load::ScenarioError;
-
-/// A GenAI span, kept until all are read (they are sorted by start time).
-#[derive(Debug, Clone)]
-pub struct Span {
-    start: u128,
-    line: usize,
-    attributes: Map<String, Value>,
-    error: bool,
-}
 
 /// Collect the spans of one OTLP JSON document (or JSONL line).
 pub fn document(

@@ -6,7 +6,8 @@
 use serde_json::Value;
 
 use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
-use super::{at_line, exchange};
+use super::errors::at_line;
+use super::exchange::{exchange, refusal};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -78,7 +79,7 @@ pub fn document(
         match request.get("previous_response_id") {
             Some(Value::String(_)) => b.request_continuing(msgs, line, tokens_in),
             _ => {
-                let refused = super::refusal(value);
+                let refused = refusal(value);
                 b.recorded_body(request);
                 b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
             }
@@ -163,7 +164,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                 }
                 // Codex's own user-role texts (its environment, AGENTS.md)
                 // are the harness's, in a request body as in a rollout.
-                _ => Some(super::codex::harness_written(Msg::User { text, line: at })),
+                _ => Some(harness_written(Msg::User { text, line: at })),
             }
         }
         "function_call" => Some(call(s("name"), args_of_json_text(&s("arguments")))),
@@ -238,6 +239,29 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
             );
             None
         }
+    }
+}
+
+/// The user-role messages Codex writes itself, at the start of a session
+/// and when the settings change: the environment (`<environment_context>`)
+/// and the project's instructions (`<user_instructions>`, `# AGENTS.md
+/// instructions for …`). Sent to the model, but not the user's words.
+const HARNESS_OPENINGS: [&str; 3] = [
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md instructions for ",
+];
+
+pub(super) fn harness_written(msg: Msg) -> Msg {
+    match msg {
+        Msg::User { text, line }
+            if HARNESS_OPENINGS
+                .iter()
+                .any(|o| text.trim_start().starts_with(o)) =>
+        {
+            Msg::Context { text, line }
+        }
+        other => other,
     }
 }
 

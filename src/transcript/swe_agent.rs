@@ -8,7 +8,8 @@
 use serde_json::Value;
 
 use super::builder::Builder;
-use super::{at_line, chat};
+use super::chat;
+use super::errors::at_line;
 use crate::load::ScenarioError;
 
 pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {

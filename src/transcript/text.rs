@@ -5,7 +5,7 @@
 
 use crate::scenario::Lang;
 
-use super::Format;
+use super::format::Format;
 
 /// Where a model call's context comes from.
 #[derive(Debug, Clone, Copy)]

@@ -5,42 +5,46 @@
 //! marked `≠` on both sides and named in the header. Lanes stand beside
 //! lanes when both keep their words whole, else one run above the other.
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Widget};
 
+use super::explain::Explain;
+use super::lanes::Lanes;
+use super::scene::Scene;
 use super::text::{truncate, width, wrap};
 use crate::app::App;
 use crate::compare::{Comparison, Side, side_step};
 use crate::i18n;
+use crate::trace::Timeline;
 
 /// Below this many columns for the words beside the arrows, the two runs
 /// are stacked: a narrower words column would cut most step labels.
 pub const MIN_WORDS_ROOM: usize = 24;
 
-/// The app as one side sees it: that side's run, at its own step (its
-/// last, once it has ended), the side's scroll for its lanes.
-pub fn side_app(app: &App, c: &Comparison, side: Side) -> App {
-    let mut one = app.clone();
+/// One side as its panels see it: that side's run, at its own step (its
+/// last, once it has ended), in the app's language and theme.
+fn side_scene<'a>(app: &'a App, c: &'a Comparison, side: Side) -> Scene<'a> {
+    let mut scene = Scene::of(app);
     if side == Side::Other {
-        one.loaded = c.other.clone();
-        one.timelines = c.other_timelines.clone();
+        let trace = c.other.trace(app.lang);
+        scene.trace = trace;
+        scene.timeline = match c.other_timelines.of_run(&c.other, app.lang) {
+            Some(timeline) => Cow::Borrowed(timeline),
+            None => Cow::Owned(Timeline::of(trace)),
+        };
     }
-    one.step = side_step(one.trace(), app.step);
-    one.compare = None;
-    one
+    scene.step = side_step(scene.trace, app.step);
+    scene
 }
 
 /// The side's short name: "main run" or "other run".
-pub fn side_label(app: &App, side: Side) -> String {
-    match side {
-        Side::Main => i18n::COMPARE_MAIN,
-        Side::Other => i18n::COMPARE_OTHER,
-    }
-    .get(app.lang)
-    .to_string()
+fn side_label(app: &App, side: Side) -> String {
+    side.label().get(app.lang).to_string()
 }
 
 /// Draw the comparison on `area` (at least the minimum size); returns how
@@ -58,11 +62,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> [u16; 2] {
     header(app, c, header_area, buf);
     super::frame::footer(app, footer, buf);
 
-    let sides = [side_app(app, c, Side::Main), side_app(app, c, Side::Other)];
+    let sides = [
+        side_scene(app, c, Side::Main),
+        side_scene(app, c, Side::Other),
+    ];
     let half = body.width / 2;
-    let wide = sides
-        .iter()
-        .all(|s| super::lanes::words_room(s, half.saturating_sub(2) as usize) >= MIN_WORDS_ROOM);
+    let wide = sides.iter().all(|s| {
+        Lanes {
+            scene: s,
+            mark: None,
+        }
+        .words_room(half.saturating_sub(2) as usize)
+            >= MIN_WORDS_ROOM
+    });
     // The focused side's explanation, where the lanes keep room enough.
     let explain_height = if wide && body.height >= 30 {
         (body.height / 5).clamp(5, 8)
@@ -162,7 +174,7 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
         }
         None => Line::default(),
     };
-    super::draw_lines(&[first, second, third], area, buf);
+    super::window::draw_lines(&[first, second, third], area, buf);
 }
 
 /// One run: its box, its lines, its lanes. Returns how far its lanes scroll.
@@ -170,7 +182,7 @@ fn draw_side(
     app: &App,
     c: &Comparison,
     side: Side,
-    one: &App,
+    one: &Scene<'_>,
     area: Rect,
     wide: bool,
     buf: &mut Buffer,
@@ -178,11 +190,7 @@ fn draw_side(
     let theme = app.theme;
     let focused = c.focus == side;
     let marker = if focused { "▶ " } else { "" };
-    let title = format!(
-        " {marker}{} · {} ",
-        side_label(app, side),
-        one.trace().title
-    );
+    let title = format!(" {marker}{} · {} ", side_label(app, side), one.trace.title);
     let block = Block::new()
         // Stacked runs share the width: a top rule is border enough.
         .borders(if wide { Borders::ALL } else { Borders::TOP })
@@ -211,16 +219,17 @@ fn draw_side(
     let shown = lines.len().min((inner.height as usize).saturating_sub(4));
     let [top, lanes] =
         Layout::vertical([Constraint::Length(shown as u16), Constraint::Min(0)]).areas(inner);
-    super::draw_lines(&lines[..shown], top, buf);
+    super::window::draw_lines(&lines[..shown], top, buf);
     let scroll = c.scroll[side.index()];
-    super::lanes::render_marked(one, lanes, scroll, c.first_difference(app.lang), buf)
+    let mark = c.first_difference(app.lang);
+    Lanes { scene: one, mark }.render(lanes, scroll, buf)
 }
 
 /// The step indicator of a side: `step k/N`, and once this run has ended
 /// while the other goes on, that it stays on its last step.
-fn step_spans(app: &App, one: &App, short: bool) -> Vec<Span<'static>> {
+fn step_spans(app: &App, one: &Scene<'_>, short: bool) -> Vec<Span<'static>> {
     let lang = app.lang;
-    let trace = one.trace();
+    let trace = one.trace;
     let mut spans = vec![Span::styled(
         format!(
             " {} {}/{} ",
@@ -244,9 +253,9 @@ fn step_spans(app: &App, one: &App, short: bool) -> Vec<Span<'static>> {
     spans
 }
 
-fn acting_spans(app: &App, one: &App, short: bool) -> Vec<Span<'static>> {
+fn acting_spans(app: &App, one: &Scene<'_>, short: bool) -> Vec<Span<'static>> {
     let lang = app.lang;
-    let step = &one.trace().steps[one.step];
+    let step = &one.trace.steps[one.step];
     let who = if short {
         i18n::who_acts_short(step, lang)
     } else {
@@ -265,9 +274,9 @@ fn acting_spans(app: &App, one: &App, short: bool) -> Vec<Span<'static>> {
 
 /// The calls so far and their status, in one line: the pairing table in
 /// brief.
-fn pairing_line(app: &App, one: &App) -> String {
+fn pairing_line(app: &App, one: &Scene<'_>) -> String {
     let lang = app.lang;
-    let trace = one.trace();
+    let trace = one.trace;
     let calls = trace.calls_at(one.step);
     if calls.is_empty() {
         return i18n::NO_CALLS.get(lang).to_string();
@@ -288,10 +297,10 @@ fn pairing_line(app: &App, one: &App) -> String {
 }
 
 /// Lines above a side's lanes when the runs stand side by side.
-fn wide_lines(app: &App, one: &App, w: usize) -> Vec<Line<'static>> {
+fn wide_lines(app: &App, one: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
     let lang = app.lang;
     let theme = app.theme;
-    let trace = one.trace();
+    let trace = one.trace;
     let mut out = Vec::new();
     let first = [(false, false), (true, false), (true, true)]
         .map(|(short_step, short_acting)| {
@@ -330,18 +339,18 @@ fn wide_lines(app: &App, one: &App, w: usize) -> Vec<Line<'static>> {
         truncate(&pairing_line(app, one), w.saturating_sub(1))
     )));
     let outcome = [true, false]
-        .map(|long| Line::from(super::frame::loop_state(app, one.trace(), one.step, long)))
+        .map(|long| Line::from(super::frame::loop_state(app, one.trace, one.step, long)))
         .into_iter()
         .find(|l| l.width() <= w)
-        .unwrap_or_else(|| Line::from(super::frame::loop_state(app, one.trace(), one.step, false)));
+        .unwrap_or_else(|| Line::from(super::frame::loop_state(app, one.trace, one.step, false)));
     out.push(outcome);
     out
 }
 
 /// The one line above a side's lanes when the runs are stacked: the step,
 /// who acts, and once the run has ended, how (all shorter as room asks).
-fn stacked_line(app: &App, one: &App, w: usize) -> Line<'static> {
-    let ended = one.trace().steps[one.step].end.is_some();
+fn stacked_line(app: &App, one: &Scene<'_>, w: usize) -> Line<'static> {
+    let ended = one.trace.steps[one.step].end.is_some();
     // (short words, long task state, who acts shown), longest first.
     let candidates = [
         (false, true, true),
@@ -358,7 +367,7 @@ fn stacked_line(app: &App, one: &App, w: usize) -> Line<'static> {
             if acting {
                 spans.push(Span::styled(" ·", app.theme.muted()));
             }
-            spans.extend(super::frame::loop_state(app, one.trace(), one.step, long));
+            spans.extend(super::frame::loop_state(app, one.trace, one.step, long));
         }
         Line::from(spans)
     };
@@ -370,7 +379,7 @@ fn stacked_line(app: &App, one: &App, w: usize) -> Line<'static> {
 }
 
 /// The focused side's step explained, under both runs.
-fn draw_explanation(app: &App, one: &App, side: Side, area: Rect, buf: &mut Buffer) {
+fn draw_explanation(app: &App, one: &Scene<'_>, side: Side, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
     let title = format!(
         " {} · {} ",
@@ -387,6 +396,6 @@ fn draw_explanation(app: &App, one: &App, side: Side, area: Rect, buf: &mut Buff
     if inner.width == 0 || inner.height == 0 {
         return;
     }
-    let lines = super::explain::lines(one, inner.width as usize);
-    super::scrolled(app, lines, inner, 0, buf);
+    let lines = Explain { scene: one }.lines(inner.width as usize);
+    super::window::scrolled(app.lang, app.theme, lines, inner, 0, buf);
 }

@@ -10,27 +10,41 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::scene::Scene;
 use super::text::{hanging, truncate, width, wrap};
-use crate::app::App;
 use crate::i18n;
 use crate::trace::{Message, Role, Trace};
 use crate::wire::Provider;
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+/// The context panel of one run at its step: the messages of the model
+/// call as sent, what is new, and what the model has not seen.
+pub struct Context<'a> {
+    pub scene: &'a Scene<'a>,
+}
+
+impl Context<'_> {
+    /// Draw it on `area`, scrolled `scroll` lines up from its newest;
+    /// returns how far it can scroll.
+    pub fn render(&self, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+        render(self.scene, area, scroll, buf)
+    }
+}
+
+fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let w = area.width as usize;
     let h = area.height as usize;
-    let trace = app.trace();
-    let top = top_lines(app, w);
-    let disk = disk_line(app, trace, w);
+    let trace = s.trace;
+    let top = top_lines(s, w);
+    let disk = disk_line(s, trace, w);
     let room = h.saturating_sub(top.len() + disk.len());
     let scroll = scroll as usize;
 
     // Right after a compaction the list reads from the top, where the
     // host's placeholder or summary stands; the compacted list is short.
-    if !app.anchored_at_end(crate::app::Panel::Context) {
-        let (body, _, _, _) = body_lines(app, w, usize::MAX, usize::MAX, true);
-        let win = super::Window::from_top(body.len(), room, scroll);
-        return draw(app, &top, &body, win, &disk, area, buf);
+    if !s.context_anchored() {
+        let (body, _, _, _) = body_lines(s, w, usize::MAX, usize::MAX, true);
+        let win = super::window::Window::from_top(body.len(), room, scroll);
+        return draw(s, &top, &body, win, &disk, area, buf);
     }
     // Build from the newest message back, only as many lines as the window
     // needs, and a screenful more to know how far it can scroll.
@@ -38,8 +52,8 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // from its first line (a long final answer does not open mid-sentence).
     let newest = room.saturating_sub(2).max(2);
     let (mut body, more, divider_at, starts) =
-        body_lines(app, w, room * 2 + scroll + 1, newest, false);
-    let win = super::Window::from_end(body.len(), more, room, scroll);
+        body_lines(s, w, room * 2 + scroll + 1, newest, false);
+    let win = super::window::Window::from_end(body.len(), more, room, scroll);
     // Messages below the divider were not sent: when it is scrolled away
     // above them, it stays pinned at the top, so they never look sent.
     let mut first = win.start;
@@ -62,29 +76,29 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
             first += 1;
         }
     }
-    draw(app, &top, &body, win, &disk, area, buf)
+    draw(s, &top, &body, win, &disk, area, buf)
 }
 
 /// The top lines, the window of the message list under them, and the disk
 /// line at the bottom; returns how far the list can scroll.
 fn draw(
-    app: &App,
+    s: &Scene<'_>,
     top: &[Line<'static>],
     body: &[Line<'static>],
-    win: super::Window,
+    win: super::window::Window,
     disk: &[Line<'static>],
     area: Rect,
     buf: &mut Buffer,
 ) -> u16 {
     let top_len = top.len() as u16;
     let room = area.height.saturating_sub(top_len + disk.len() as u16);
-    super::draw_lines(top, area, buf);
+    super::window::draw_lines(top, area, buf);
     let list = Rect {
         y: area.y + top_len.min(area.height),
         height: room,
         ..area
     };
-    super::draw_window(app, body, win, list, buf);
+    super::window::draw_window(s.lang, s.theme, body, win, list, buf);
     let disk_area = Rect {
         y: area
             .bottom()
@@ -93,8 +107,8 @@ fn draw(
         height: disk.len() as u16,
         ..area
     };
-    super::draw_lines(disk, disk_area, buf);
-    win.limit.min(super::MAX_SCROLL as usize) as u16
+    super::window::draw_lines(disk, disk_area, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// A message longer than this many lines is folded ...
@@ -103,11 +117,11 @@ const FOLD_OVER: usize = 14;
 const FOLD_KEEP: usize = 8;
 
 /// What was sent on the latest model call, and the tools offered.
-fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
-    let trace = app.trace();
-    let lang = app.lang;
-    let theme = app.theme;
-    let step = &trace.steps[app.step];
+fn top_lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
+    let trace = s.trace;
+    let lang = s.lang;
+    let theme = s.theme;
+    let step = &trace.steps[s.step];
     let mut top = Vec::new();
     match step.model_call {
         Some(i) => {
@@ -118,7 +132,7 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
             // The window, and what the host's latest compaction took out.
             if let Some(window) = trace.window {
                 let mut line = i18n::window_line(window, lang);
-                let latest = trace.compactions.iter().rev().find(|c| c.step <= app.step);
+                let latest = trace.compactions.iter().rev().find(|c| c.step <= s.step);
                 if let Some(c) = latest {
                     line = format!("{line} · {}", i18n::compacted_line(c, lang));
                 }
@@ -126,7 +140,7 @@ fn top_lines(app: &App, w: usize) -> Vec<Line<'static>> {
             }
             // Right after a compaction its lines matter most: the growth
             // bars give their room to the compacted list.
-            if i > 0 && app.anchored_at_end(crate::app::Panel::Context) {
+            if i > 0 && s.context_anchored() {
                 top.extend(hanging(
                     vec![],
                     &growth(trace, i, w, lang),
@@ -184,27 +198,27 @@ fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) ->
 /// Returns the lines, whether older messages were left out, where the
 /// divider stands, and where each message and the divider begin (ascending).
 fn body_lines(
-    app: &App,
+    s: &Scene<'_>,
     w: usize,
     wanted: usize,
     newest: usize,
     compacted: bool,
 ) -> (Vec<Line<'static>>, bool, Option<usize>, Vec<usize>) {
-    let trace = app.trace();
-    let lang = app.lang;
-    let theme = app.theme;
-    let sent = match trace.steps[app.step].model_call {
+    let trace = s.trace;
+    let lang = s.lang;
+    let theme = s.theme;
+    let sent = match trace.steps[s.step].model_call {
         Some(i) => trace.model_calls[i].context_len,
         None => 0,
     };
-    let held = trace.messages.partition_point(|m| m.step <= app.step);
+    let held = trace.messages.partition_point(|m| m.step <= s.step);
     // After the host compacted, it holds its compacted copy only.
-    let floor = trace.held_from(app.step);
+    let floor = trace.held_from(s.step);
     // Messages below the divider have not been sent; once the loop has
     // ended they never will be.
     let divider_label = if floor > sent {
         i18n::COMPACTED_NOT_SENT
-    } else if trace.steps[app.step].end.is_some() && sent > 0 {
+    } else if trace.steps[s.step].end.is_some() && sent > 0 {
         i18n::APPENDED_AFTER_END
     } else if sent == 0 {
         i18n::HOST_HOLDS
@@ -220,11 +234,11 @@ fn body_lines(
     let mut divider_from_end = None;
     // Where each message's first line stands, counted from the newest line.
     let mut starts_from_end = Vec::new();
-    let current = trace.steps[app.step].model_call;
+    let current = trace.steps[s.step].model_call;
     while index > floor && body.len() < wanted {
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
-        let block = message_lines(app, trace, index, floor, new, compacted, w);
+        let block = message_lines(s, trace, index, floor, new, compacted, w);
         // A reply too tall for the panel reads from its start (a final
         // answer); a tool result keeps its end in sight, as before.
         let reply = trace.messages[index].role == Role::Assistant;
@@ -235,7 +249,7 @@ fn body_lines(
             newest
         };
         let block = if index + 1 == held && reply {
-            fold_to(app, trace, index, block, most, w)
+            fold_to(s, trace, index, block, most, w)
         } else {
             block.lines
         };
@@ -253,7 +267,7 @@ fn body_lines(
     }
     // The system prompt goes first in every request.
     if index == floor && body.len() < wanted {
-        body.extend(system_lines(app, trace, compacted, w).into_iter().rev());
+        body.extend(system_lines(s, trace, compacted, w).into_iter().rev());
     }
     body.reverse();
     let last = body.len().saturating_sub(1);
@@ -271,7 +285,7 @@ fn body_lines(
 /// its text, how long the text is (`f` shows it whole), then its tool
 /// calls, which stay. A message that fits is left as it is.
 fn fold_to(
-    app: &App,
+    s: &Scene<'_>,
     trace: &Trace,
     index: usize,
     block: Block,
@@ -283,14 +297,14 @@ fn fold_to(
         text_end,
         indent,
     } = block;
-    if app.unfold || lines.len() <= most.saturating_add(1) || text_end == 0 {
+    if s.unfold || lines.len() <= most.saturating_add(1) || text_end == 0 {
         return lines;
     }
     let m = &trace.messages[index];
     let note = hanging(
         vec![Span::raw(" ".repeat(indent))],
-        &i18n::folded(m.text.chars().count(), app.key_hints, app.lang),
-        app.theme.muted(),
+        &i18n::folded(m.text.chars().count(), s.key_hints, s.lang),
+        s.theme.muted(),
         w,
     );
     let calls = lines.split_off(text_end);
@@ -308,9 +322,9 @@ fn fold_to(
 }
 
 /// The role column fits the longest role word of the language.
-fn role_width(app: &App) -> usize {
+fn role_width(s: &Scene<'_>) -> usize {
     [Role::User, Role::Assistant, Role::Tool]
-        .map(|r| width(i18n::role_name(r, app.lang)))
+        .map(|r| width(i18n::role_name(r, s.lang)))
         .into_iter()
         .max()
         .unwrap_or(9)
@@ -336,19 +350,19 @@ struct Block {
 
 /// The system prompt, as every request sends it first: Chat's first
 /// message, Responses' `instructions`, Anthropic's `system`.
-fn system_lines(app: &App, trace: &Trace, compacted: bool, w: usize) -> Vec<Line<'static>> {
+fn system_lines(s: &Scene<'_>, trace: &Trace, compacted: bool, w: usize) -> Vec<Line<'static>> {
     let Some(system) = trace.system.as_deref().filter(|s| !s.is_empty()) else {
         return Vec::new();
     };
-    let theme = app.theme;
+    let theme = s.theme;
     let (number, label) = match trace.provider {
-        Provider::Chat => (" 1 ", i18n::ROLE_SYSTEM.get(app.lang)),
-        Provider::Responses => ("   ", i18n::INSTRUCTIONS.get(app.lang)),
-        Provider::Anthropic => ("   ", i18n::ROLE_SYSTEM.get(app.lang)),
+        Provider::Chat => (" 1 ", i18n::ROLE_SYSTEM.get(s.lang)),
+        Provider::Responses => ("   ", i18n::INSTRUCTIONS.get(s.lang)),
+        Provider::Anthropic => ("   ", i18n::ROLE_SYSTEM.get(s.lang)),
     };
-    let pad = " ".repeat(role_width(app).saturating_sub(width(label)));
+    let pad = " ".repeat(role_width(s).saturating_sub(width(label)));
     // New on the first model call only: every later one resends it.
-    let first = trace.steps[app.step].model_call == Some(0);
+    let first = trace.steps[s.step].model_call == Some(0);
     let (mark, mark_style) = if first {
         ("+", theme.new_message())
     } else {
@@ -360,21 +374,21 @@ fn system_lines(app: &App, trace: &Trace, compacted: bool, w: usize) -> Vec<Line
     ];
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
     let room = w.saturating_sub(indent).max(8);
-    if compacted && !app.unfold {
+    if compacted && !s.unfold {
         let line = truncate(&i18n::one_line(system), room);
         let mut lines = hanging(prefix, &line, theme.muted(), w);
         lines.truncate(1);
         return lines;
     }
-    let (shown, long) = if app.unfold {
+    let (shown, long) = if s.unfold {
         (system, false)
     } else {
         super::text::head(system, FOLD_OVER, room)
     };
     let mut lines = hanging(prefix, shown, theme.muted(), w);
-    if !app.unfold && (long || lines.len() > FOLD_OVER) {
+    if !s.unfold && (long || lines.len() > FOLD_OVER) {
         lines.truncate(FOLD_KEEP);
-        let note = i18n::folded(system.chars().count(), app.key_hints, app.lang);
+        let note = i18n::folded(system.chars().count(), s.key_hints, s.lang);
         lines.extend(hanging(
             vec![Span::raw(" ".repeat(indent))],
             &note,
@@ -388,20 +402,20 @@ fn system_lines(app: &App, trace: &Trace, compacted: bool, w: usize) -> Vec<Line
 /// What a message is called in its provider's list: its role, or for a
 /// Responses result the item's type; blank where it continues the
 /// Anthropic user message before it.
-fn label(app: &App, trace: &Trace, m: &Message, joins: bool) -> String {
+fn label(s: &Scene<'_>, trace: &Trace, m: &Message, joins: bool) -> String {
     if joins {
         return String::new();
     }
     match (trace.provider, m.role) {
         (Provider::Responses, Role::Tool) => "function_call_output".to_string(),
         // Anthropic has no tool role: results go back in a user message.
-        (Provider::Anthropic, Role::Tool) => i18n::role_name(Role::User, app.lang).to_string(),
-        (_, role) => i18n::role_name(role, app.lang).to_string(),
+        (Provider::Anthropic, Role::Tool) => i18n::role_name(Role::User, s.lang).to_string(),
+        (_, role) => i18n::role_name(role, s.lang).to_string(),
     }
 }
 
 fn message_lines(
-    app: &App,
+    s: &Scene<'_>,
     trace: &Trace,
     index: usize,
     floor: usize,
@@ -409,7 +423,7 @@ fn message_lines(
     compacted: bool,
     w: usize,
 ) -> Block {
-    let theme = app.theme;
+    let theme = s.theme;
     let m: &Message = &trace.messages[index];
     let place = trace.places.get(index).copied().unwrap_or_default();
     let joins = place.joins() && index > floor;
@@ -421,8 +435,8 @@ fn message_lines(
         Role::Tool if provider == Provider::Anthropic => theme.user(),
         Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
     };
-    let role = label(app, trace, m, joins);
-    let role_w = role_width(app);
+    let role = label(s, trace, m, joins);
+    let role_w = role_width(s);
     let pad = " ".repeat(role_w.saturating_sub(width(&role)));
     let number_style = if new {
         theme.new_message()
@@ -470,7 +484,7 @@ fn message_lines(
     };
     // Right after a compaction what the host put in is the point: the
     // other messages take one line each (`f` shows them whole).
-    let brief = compacted && !app.unfold && m.host_insert.is_none();
+    let brief = compacted && !s.unfold && m.host_insert.is_none();
     if !m.text.is_empty() || m.calls.is_empty() {
         let text = if m.is_error && m.role == Role::Tool && provider == Provider::Anthropic {
             // The only provider whose request marks a failed result.
@@ -489,7 +503,7 @@ fn message_lines(
         // part is wrapped: a 10 KB output costs what three lines cost.
         let indent: usize = prefix.iter().map(|s| s.width()).sum();
         let room = w.saturating_sub(indent).max(8);
-        let (shown, long) = if app.unfold {
+        let (shown, long) = if s.unfold {
             (text.as_str(), false)
         } else {
             super::text::head(&text, FOLD_OVER, room)
@@ -499,9 +513,9 @@ fn message_lines(
             let line = truncate(&crate::i18n::one_line(&text), room);
             body = hanging(prefix.clone(), &line, text_style, w);
             body.truncate(1);
-        } else if !app.unfold && (long || body.len() > FOLD_OVER) {
+        } else if !s.unfold && (long || body.len() > FOLD_OVER) {
             body.truncate(FOLD_KEEP);
-            let note = i18n::folded(m.text.chars().count(), app.key_hints, app.lang);
+            let note = i18n::folded(m.text.chars().count(), s.key_hints, s.lang);
             body.extend(hanging(
                 vec![Span::raw(" ".repeat(indent))],
                 &note,
@@ -574,21 +588,21 @@ fn message_lines(
     }
 }
 
-fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
+fn disk_line(s: &Scene<'_>, trace: &Trace, w: usize) -> Vec<Line<'static>> {
     // The step each file was created at, from the run's timeline (one
     // pass over the events each frame grew with the run).
-    let timeline = app.timeline();
+    let timeline = &s.timeline;
     let exists = |f: &&String| {
         timeline
             .created_at(f)
-            .is_none_or(|created| created <= app.step)
+            .is_none_or(|created| created <= s.step)
     };
     // Two lines at most, so the messages keep their room: files that do
     // not fit are counted, never cut in the middle of a path. Only the
     // files whose names could reach those two lines are kept: three lines'
     // worth of width is more than two wrapped lines can hold, whatever
     // spaces the wrapping drops.
-    let lead = i18n::lead(i18n::DISK, app.lang);
+    let lead = i18n::lead(i18n::DISK, s.lang);
     let budget = 3 * w.max(1) + width(&lead);
     let (mut parts, mut total, mut used) = (Vec::new(), 0, 0);
     for f in trace.files.iter().filter(exists) {
@@ -604,7 +618,7 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
             Some(_) => i18n::NOT_RECORDED,
             None => i18n::NONE,
         };
-        parts.push(word.get(app.lang).to_string());
+        parts.push(word.get(s.lang).to_string());
         total = 1;
     }
     let mut shown = parts.len();
@@ -614,13 +628,13 @@ fn disk_line(app: &App, trace: &Trace, w: usize) -> Vec<Line<'static>> {
     };
     while lines.len() > 2 && shown > 1 {
         shown -= 1;
-        let more = i18n::more_files(total - shown, app.lang);
+        let more = i18n::more_files(total - shown, s.lang);
         lines = wrap(&format!("{lead}{}, {more}", parts[..shown].join(", ")), w);
     }
     lines.truncate(2);
     lines
         .into_iter()
-        .map(|l| Line::styled(l, app.theme.muted()))
+        .map(|l| Line::styled(l, s.theme.muted()))
         .collect()
 }
 
@@ -641,6 +655,7 @@ fn middle(id: &str, max: usize) -> String {
 #[cfg(test)]
 mod disk_line_tests {
     use super::*;
+    use crate::app::App;
     use crate::scenario::Lang;
     use crate::theme::Theme;
 
@@ -656,20 +671,20 @@ mod disk_line_tests {
 
     /// The line as it was computed before issue 22: every file, re-wrapped
     /// once for each file dropped.
-    fn every_file_rewrapped(app: &App, w: usize) -> Vec<String> {
-        let trace = app.trace();
+    fn every_file_rewrapped(s: &Scene<'_>, w: usize) -> Vec<String> {
+        let trace = s.trace;
         let parts: Vec<String> = trace
             .files
             .iter()
-            .filter(|f| trace.file_exists_at(f, app.step))
+            .filter(|f| trace.file_exists_at(f, s.step))
             .cloned()
             .collect();
-        let lead = i18n::lead(i18n::DISK, app.lang);
+        let lead = i18n::lead(i18n::DISK, s.lang);
         let mut shown = parts.len();
         let mut lines = wrap(&format!("{lead}{}", parts.join(", ")), w);
         while lines.len() > 2 && shown > 1 {
             shown -= 1;
-            let more = i18n::more_files(parts.len() - shown, app.lang);
+            let more = i18n::more_files(parts.len() - shown, s.lang);
             lines = wrap(&format!("{lead}{}, {more}", parts[..shown].join(", ")), w);
         }
         lines.truncate(2);
@@ -694,11 +709,11 @@ mod disk_line_tests {
             .collect();
         for n in [0, 1, 3, 10, 60] {
             let app = app_with_files(&names[..n]);
+            let s = Scene::of(&app);
             for w in [8, 20, 37, 60, 80, 119, 200] {
-                let trace = app.trace();
                 assert_eq!(
-                    text(&disk_line(&app, trace, w)),
-                    every_file_rewrapped(&app, w),
+                    text(&disk_line(&s, s.trace, w)),
+                    every_file_rewrapped(&s, w),
                     "{n} files at {w}"
                 );
             }
@@ -709,7 +724,8 @@ mod disk_line_tests {
     fn ten_thousand_files_are_counted_not_listed() {
         let names: Vec<String> = (0..10_000).map(|k| format!("src/f{k:05}.rs")).collect();
         let app = app_with_files(&names);
-        let lines = text(&disk_line(&app, app.trace(), 100));
+        let s = Scene::of(&app);
+        let lines = text(&disk_line(&s, s.trace, 100));
         assert_eq!(lines.len(), 2);
         // config.txt and as many of the others as fit; the rest counted.
         assert!(lines[0].contains("config.txt"), "{lines:?}");

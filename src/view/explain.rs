@@ -6,21 +6,39 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
+use super::scene::Scene;
 use super::text::hanging;
-use crate::app::App;
 use crate::i18n;
 use crate::trace::StepKind;
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
-    let lines = lines(app, area.width as usize);
-    super::scrolled(app, lines, area, scroll, buf)
+/// The explanation panel of one run at its step.
+pub struct Explain<'a> {
+    pub scene: &'a Scene<'a>,
 }
 
-pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
-    let trace = app.trace();
-    let lang = app.lang;
-    let theme = app.theme;
-    let step = &trace.steps[app.step];
+impl Explain<'_> {
+    /// Draw it on `area`, scrolled `scroll` lines down; returns how far it
+    /// can scroll.
+    pub fn render(&self, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+        render(self.scene, area, scroll, buf)
+    }
+
+    /// Its lines at `w` cells.
+    pub fn lines(&self, w: usize) -> Vec<Line<'static>> {
+        lines(self.scene, w)
+    }
+}
+
+fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+    let lines = lines(s, area.width as usize);
+    super::window::scrolled(s.lang, s.theme, lines, area, scroll, buf)
+}
+
+fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
+    let trace = s.trace;
+    let lang = s.lang;
+    let theme = s.theme;
+    let step = &trace.steps[s.step];
 
     // Who acts and how the loop ended are in the header just above: the
     // panel gives its rows to the explanation itself.
@@ -28,7 +46,7 @@ pub fn lines(app: &App, w: usize) -> Vec<Line<'static>> {
     let text = step
         .narration
         .clone()
-        .unwrap_or_else(|| i18n::generic_explanation(trace, app.step));
+        .unwrap_or_else(|| i18n::generic_explanation(trace, s.step));
     out.extend(hanging(vec![], &text, Style::new(), w));
 
     // The provider's own words, exactly as its API returns them.

@@ -7,7 +7,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::text::width;
-use crate::app::App;
+use crate::app::{App, Panel};
 use crate::i18n;
 use crate::scenario::Lang;
 use crate::trace::{Source, TaskOutcome, Trace};
@@ -97,7 +97,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
         .find(|c| super::text::width(c) <= room)
         .unwrap_or_else(|| super::text::truncate(&i18n::counters_at(trace, step, 2, lang), room));
     let third = Line::from(format!(" {counters}"));
-    super::draw_lines(&[first, second, third], area, buf);
+    super::window::draw_lines(&[first, second, third], area, buf);
 }
 
 /// How the loop stands at `step` of `trace`, and once it has ended,
@@ -153,7 +153,7 @@ pub fn faults(app: &App, area: Rect, buf: &mut Buffer) {
         &[("count", &faults.len()), ("first", &first.without_file())],
     );
     let text = super::text::truncate(&text, area.width as usize);
-    super::draw_lines(
+    super::window::draw_lines(
         &[Line::from(Span::styled(text, app.theme.error()))],
         area,
         buf,
@@ -229,7 +229,7 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" {}", i18n::SEARCH_KEYS.get(lang)),
             theme.muted(),
         ));
-        super::draw_lines(&[prompt, keys], area, buf);
+        super::window::draw_lines(&[prompt, keys], area, buf);
         return;
     }
 
@@ -247,7 +247,7 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
             format!(" {}", keys.join("  ")),
             theme.current(),
         ));
-        super::draw_lines(&[prompt, keys], area, buf);
+        super::window::draw_lines(&[prompt, keys], area, buf);
         return;
     }
 
@@ -286,11 +286,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let focus = match app.comparing() {
         Some(c) if app.key_hints => format!(
             "{} · {}",
-            super::compare::side_label(app, c.focus),
+            c.focus.label().get(lang),
             i18n::COMPARE_KEYS.get(lang)
         ),
-        Some(c) => super::compare::side_label(app, c.focus),
-        None => super::panel_title(app.focus).get(lang).to_string(),
+        Some(c) => c.focus.label().get(lang).to_string(),
+        None => panel_title(app.focus).get(lang).to_string(),
     };
     let mut left = format!(
         " {} · {} {:.1}s · {}{} ",
@@ -357,5 +357,15 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         Span::styled("─".repeat(bar_room - filled), theme.muted()),
         Span::styled(counter, theme.current()),
     ]);
-    super::draw_lines(&[Line::from(keys), status], area, buf);
+    super::window::draw_lines(&[Line::from(keys), status], area, buf);
+}
+
+/// A panel's name, as its title and the footer say it.
+pub(super) fn panel_title(panel: Panel) -> i18n::Label {
+    match panel {
+        Panel::Lanes => i18n::LANES,
+        Panel::Context => i18n::CONTEXT,
+        Panel::Pairing => i18n::PAIRING,
+        Panel::Explain => i18n::EXPLAIN,
+    }
 }

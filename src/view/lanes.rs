@@ -12,8 +12,8 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
+use super::scene::Scene;
 use super::text::{Row, truncate, width, wrap};
-use crate::app::App;
 use crate::i18n::{self, lane_name};
 use crate::trace::{FileChange, Lane, Source, Step, Timeline, Trace};
 
@@ -25,20 +25,41 @@ pub struct LanesView {
     pub max_scroll: u16,
 }
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
-    render_marked(app, area, scroll, None, buf)
+/// The lanes panel of one run: what it draws from, and the step marked
+/// `≠` in its gutter (where two compared runs first differ), if any.
+pub struct Lanes<'a> {
+    pub scene: &'a Scene<'a>,
+    pub mark: Option<usize>,
+}
+
+impl Lanes<'_> {
+    /// Draw it on `area`, scrolled `scroll` rows up from the current step;
+    /// returns how far it can scroll.
+    pub fn render(&self, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+        render_marked(self.scene, area, scroll, self.mark, buf)
+    }
+
+    /// Its rows at `w`×`h`, and how far they can scroll.
+    pub fn layout(&self, w: usize, h: usize, scroll: u16) -> LanesView {
+        layout(self.scene, w, h, scroll, self.mark)
+    }
+
+    /// Room for the words beside the arrows in a panel `w` cells wide.
+    pub fn words_room(&self, w: usize) -> usize {
+        words_room(self.scene, w)
+    }
 }
 
 /// The panel with step `mark` (0-based) marked `≠` in its gutter: where
 /// two compared runs first differ.
-pub fn render_marked(
-    app: &App,
+fn render_marked(
+    s: &Scene<'_>,
     area: Rect,
     scroll: u16,
     mark: Option<usize>,
     buf: &mut Buffer,
 ) -> u16 {
-    let view = layout(app, area.width as usize, area.height as usize, scroll, mark);
+    let view = layout(s, area.width as usize, area.height as usize, scroll, mark);
     // Rows are drawn cell by cell: at every step of a long trace the panel
     // is full of them, and a Paragraph would split each into graphemes.
     for (y, row) in (area.top()..area.bottom()).zip(&view.rows) {
@@ -52,27 +73,28 @@ pub fn render_marked(
         height: area.height.saturating_sub(env_top),
         ..area
     };
-    super::draw_lines(&view.env, env_area, buf);
+    super::window::draw_lines(&view.env, env_area, buf);
     view.max_scroll
 }
 
-/// Room for the words beside the arrows in a panel `w` cells wide.
-pub fn words_room(app: &App, w: usize) -> usize {
-    Geometry::new(app, w, app.trace().len()).label_room()
+fn words_room(s: &Scene<'_>, w: usize) -> usize {
+    Geometry::new(s, w, s.trace.len()).label_room()
 }
 
-pub fn layout(app: &App, w: usize, h: usize, scroll: u16, mark: Option<usize>) -> LanesView {
-    let trace = app.trace();
-    let g = Geometry::new(app, w, trace.len());
-    let env = environment(app, w, h);
+fn layout(s: &Scene<'_>, w: usize, h: usize, scroll: u16, mark: Option<usize>) -> LanesView {
+    let trace = s.trace;
+    let g = Geometry::new(s, w, trace.len());
+    let env = environment(s, w, h);
     // One row for the lane names.
     let room = h.saturating_sub(1 + env.len());
     // With room for the whole scenario, each step gets two rows, so its
     // words can take two lines; otherwise one row per step. Decided from
     // the trace alone, so the diagram keeps its look from step to step.
     let per_step = if trace.len() * 2 + 2 <= h { 2 } else { 1 };
-    let total = (app.step + 1) * per_step;
-    let max_scroll = total.saturating_sub(room).min(super::MAX_SCROLL as usize);
+    let total = (s.step + 1) * per_step;
+    let max_scroll = total
+        .saturating_sub(room)
+        .min(super::window::MAX_SCROLL as usize);
     let scroll = (scroll as usize).min(max_scroll);
 
     // The window of rows ends `scroll` rows above the current step's last.
@@ -82,14 +104,14 @@ pub fn layout(app: &App, w: usize, h: usize, scroll: u16, mark: Option<usize>) -
     if start > 0 {
         start += 1;
     }
-    let mut rows = vec![header(app, &g)];
+    let mut rows = vec![header(s, &g)];
     if start > 0 {
-        rows.push(earlier_marker(app, &g, start / per_step));
+        rows.push(earlier_marker(s, &g, start / per_step));
     }
     let first_step = start / per_step;
     let last_step = (end - 1) / per_step;
     for index in first_step..=last_step {
-        for (k, row) in step_rows(app, trace, index, &g, per_step, mark == Some(index))
+        for (k, row) in step_rows(s, trace, index, &g, per_step, mark == Some(index))
             .into_iter()
             .enumerate()
         {
@@ -118,10 +140,10 @@ struct Geometry {
 }
 
 impl Geometry {
-    fn new(app: &App, width: usize, steps: usize) -> Self {
+    fn new(s: &Scene<'_>, width: usize, steps: usize) -> Self {
         let gutter = steps.to_string().len() + 3;
         let user = gutter;
-        let user_w = super::text::width(&user_mark(app)).max(super::text::width(API_MARK));
+        let user_w = super::text::width(&user_mark(s)).max(super::text::width(API_MARK));
         let model = user + user_w + 3;
         // Lanes as close as readable arrows allow; the rest is for words.
         let gap = (width.saturating_sub(model + 4) / 6).clamp(8, 12);
@@ -146,22 +168,22 @@ impl Geometry {
 }
 
 /// The user's mark: their name and a circle, outside the three lanes.
-fn user_mark(app: &App) -> String {
-    format!("{} ○", i18n::USER.get(app.lang))
+fn user_mark(s: &Scene<'_>) -> String {
+    format!("{} ○", i18n::USER.get(s.lang))
 }
 
 /// The provider's API, outside the lanes too: it answers a request the
 /// model never sees.
 const API_MARK: &str = "API ✗";
 
-fn header(app: &App, g: &Geometry) -> Row {
-    let theme = app.theme;
-    let step = &app.trace().steps[app.step];
+fn header(s: &Scene<'_>, g: &Geometry) -> Row {
+    let theme = s.theme;
+    let step = &s.trace.steps[s.step];
     let mut row = Row::new(g.width, Style::new());
     for lane in Lane::ALL {
         let acting = step.acting_lane() == Some(lane) && step.from != Some(step.to)
             || step.from == Some(lane) && step.to == lane;
-        let name = lane_name(lane, app.lang);
+        let name = lane_name(lane, s.lang);
         // The acting lane is named in brackets, not only coloured.
         let label = if acting {
             format!("[{name}]")
@@ -181,28 +203,28 @@ fn header(app: &App, g: &Geometry) -> Row {
 }
 
 /// The row that says earlier steps are above, and how to see them.
-fn earlier_marker(app: &App, g: &Geometry, hidden: usize) -> Row {
+fn earlier_marker(s: &Scene<'_>, g: &Geometry, hidden: usize) -> Row {
     let mut row = Row::new(g.width, Style::new());
-    let text = i18n::earlier_steps(hidden, app.key_hints, app.lang);
+    let text = i18n::earlier_steps(hidden, s.key_hints, s.lang);
     row.put(
         g.gutter,
         &truncate(&text, g.width - g.gutter),
-        app.theme.muted(),
+        s.theme.muted(),
     );
     row
 }
 
 fn step_rows(
-    app: &App,
+    s: &Scene<'_>,
     trace: &Trace,
     index: usize,
     g: &Geometry,
     per_step: usize,
     marked: bool,
 ) -> Vec<Row> {
-    let theme = app.theme;
+    let theme = s.theme;
     let step = &trace.steps[index];
-    let current = index == app.step;
+    let current = index == s.step;
     let past = theme.history();
     let lifelines = |row: &mut Row| {
         for lane in Lane::ALL {
@@ -214,7 +236,7 @@ fn step_rows(
             row.put(g.center(lane), "│", style);
         }
     };
-    let style = arrow_style(app, step, current);
+    let style = arrow_style(s, step, current);
     let mut rows: Vec<Row> = (0..per_step)
         .map(|_| {
             let mut row = Row::new(g.width, Style::new());
@@ -233,7 +255,7 @@ fn step_rows(
         // Between the current-step mark and the number, in words and colour.
         rows[0].put(1, "≠", theme.error().add_modifier(Modifier::BOLD));
     }
-    draw_arrow(app, &mut rows[0], g, step, style);
+    draw_arrow(s, &mut rows[0], g, step, style);
 
     // The step's words, beside the lanes: wrapped to the rows it has,
     // cut at a word boundary when longer (the full text is in the panels).
@@ -262,19 +284,19 @@ fn step_rows(
     rows
 }
 
-fn arrow_style(app: &App, step: &Step, current: bool) -> Style {
+fn arrow_style(s: &Scene<'_>, step: &Step, current: bool) -> Style {
     if !current {
-        return app.theme.history();
+        return s.theme.history();
     }
     let colour = match step.source() {
-        Source::User => app.theme.user(),
-        Source::Provider => app.theme.error(),
-        Source::Lane(lane) => app.theme.lane_style(lane),
+        Source::User => s.theme.user(),
+        Source::Provider => s.theme.error(),
+        Source::Lane(lane) => s.theme.lane_style(lane),
     };
     colour.add_modifier(Modifier::BOLD)
 }
 
-fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style) {
+fn draw_arrow(s: &Scene<'_>, row: &mut Row, g: &Geometry, step: &Step, style: Style) {
     let to = g.center(step.to);
     let (x0, source) = match step.source() {
         Source::Lane(from) if from == step.to => {
@@ -287,7 +309,7 @@ fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style)
         // touching it.
         Source::User | Source::Provider => {
             let mark = match step.source() {
-                Source::User => user_mark(app),
+                Source::User => user_mark(s),
                 _ => API_MARK.to_string(),
             };
             let end = row.put(g.user, &mark, style);
@@ -306,15 +328,15 @@ fn draw_arrow(app: &App, row: &mut Row, g: &Geometry, step: &Step, style: Style)
 }
 
 /// The Tool lane's environment: each file and what has been done to it.
-fn environment(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
-    let theme = app.theme;
+fn environment(s: &Scene<'_>, w: usize, h: usize) -> Vec<Line<'static>> {
+    let theme = s.theme;
     // Two or three rows at most, so the diagram keeps its room; a cut is
     // marked, never silent. Only the files whose names can reach them are
     // put into words: a few rows' worth more than they hold, so the rows
     // and the cut are the ones the whole list gives.
     let max = if h >= 20 { 3 } else { 2 };
     let budget = (max + 3) * w.max(8);
-    let text = environment_text(app.trace(), &app.timeline(), app.step, budget, app.lang);
+    let text = environment_text(s.trace, &s.timeline, s.step, budget, s.lang);
     let style = theme.lane_style(Lane::Tool).add_modifier(Modifier::BOLD);
     let mut rows = wrap(&text, w);
     if rows.len() > max {

@@ -2,16 +2,18 @@
 //! I/O, no state changes. `render` draws the whole screen.
 
 mod compare;
-mod context;
-mod explain;
+pub mod context;
+pub mod explain;
 mod frame;
 mod ids;
 pub mod lanes;
 mod overlay;
-mod pairing;
+pub mod pairing;
 mod picker;
 mod quiz;
+pub mod scene;
 pub mod text;
+mod window;
 mod wire;
 
 use ratatui::buffer::Buffer;
@@ -20,8 +22,12 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget, Wrap};
 
+use crate::action::Limits;
 use crate::app::{App, Overlay, Panel};
 use crate::i18n;
+use frame::panel_title;
+use scene::Scene;
+use window::draw_lines;
 
 /// Below this size the screen says what it needs instead of drawing.
 pub const MIN_WIDTH: u16 = 60;
@@ -29,8 +35,6 @@ pub const MIN_HEIGHT: u16 = 18;
 /// From this size up, all panels are shown side by side.
 pub const WIDE_WIDTH: u16 = 100;
 pub const WIDE_HEIGHT: u16 = 30;
-/// Scroll offsets are clamped to this, and to the content when drawn.
-pub const MAX_SCROLL: u16 = 10_000;
 
 /// Where everything goes on a screen of a given size.
 pub struct Areas {
@@ -96,20 +100,6 @@ pub fn areas(app: &App, area: Rect) -> Option<Areas> {
         footer,
         panels,
     })
-}
-
-/// How far each panel, and the open overlay, can scroll on the screen just
-/// drawn, in lines (every panel scrolls in lines). The event loop hands
-/// them back to `update`, which never lays anything out itself.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub panels: [u16; 4],
-    pub overlay: u16,
-    /// Rows of the lesson picker's list on screen (0 when it is closed):
-    /// `update` keeps the highlighted lesson among them.
-    pub picker_rows: u16,
-    /// Each side's lanes, when two runs are compared.
-    pub sides: [u16; 2],
 }
 
 /// Draw the whole screen for the app's current state, and say how far
@@ -193,147 +183,11 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     limits
 }
 
-/// Which lines of some content show in `h` rows, with a row of its own
-/// for each "more" marker, so a marker never covers text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Window {
-    /// The shown lines, as a range of the content's lines.
-    start: usize,
-    end: usize,
-    above: bool,
-    below: bool,
-    /// How far the content can scroll.
-    limit: usize,
-}
-
-impl Window {
-    /// Content read from its first line, `scroll` lines down.
-    fn from_top(len: usize, h: usize, scroll: usize) -> Window {
-        if len <= h || h < 3 {
-            let end = len.min(h);
-            return Window {
-                start: 0,
-                end,
-                above: false,
-                below: end < len,
-                limit: 0,
-            };
-        }
-        // At the top and at the bottom one marker row; between them two.
-        let limit = len - (h - 1);
-        let top = scroll.min(limit);
-        let body = if top == 0 || top == limit {
-            h - 1
-        } else {
-            h - 2
-        };
-        Window {
-            start: top,
-            end: top + body,
-            above: top > 0,
-            below: top < limit,
-            limit,
-        }
-    }
-
-    /// Content anchored at its newest line, `scroll` lines up from it.
-    /// `len` lines are known; `more` says older lines exist beyond them.
-    fn from_end(len: usize, more: bool, h: usize, scroll: usize) -> Window {
-        if !more {
-            // The same as reading from the top, counted from the other end.
-            let limit = Window::from_top(len, h, 0).limit;
-            return Window::from_top(len, h, limit.saturating_sub(scroll));
-        }
-        // Too low for marker rows: the newest lines, no scrolling, as
-        // reading from the top does at that height.
-        if h < 3 {
-            return Window {
-                start: len.saturating_sub(h),
-                end: len,
-                above: false,
-                below: false,
-                limit: 0,
-            };
-        }
-        // Older lines exist past what was built: a marker row above, and
-        // at least the shown amount more to scroll.
-        let below = scroll > 0;
-        let body = h - 1 - usize::from(below);
-        let end = len.saturating_sub(scroll);
-        Window {
-            start: end.saturating_sub(body),
-            end,
-            above: true,
-            below,
-            limit: scroll + h,
-        }
-    }
-}
-
-/// Draw `lines` through a window, with the marker rows it calls for.
-fn draw_window(app: &App, lines: &[Line<'static>], win: Window, area: Rect, buf: &mut Buffer) {
-    let mut y = area.y;
-    if win.above && area.height > 1 {
-        marker_row(
-            app,
-            true,
-            Rect {
-                y,
-                height: 1,
-                ..area
-            },
-            buf,
-        );
-        y += 1;
-    }
-    let bottom = area.bottom() - u16::from(win.below && area.height > 1);
-    let body = Rect {
-        y,
-        height: bottom.saturating_sub(y),
-        ..area
-    };
-    draw_lines(&lines[win.start..win.end], body, buf);
-    if win.below && area.height > 1 {
-        marker_row(
-            app,
-            false,
-            Rect {
-                y: area.bottom() - 1,
-                height: 1,
-                ..area
-            },
-            buf,
-        );
-    }
-}
-
-/// Draw lines read from the top, scrolled; returns how far they can scroll.
-fn scrolled(
-    app: &App,
-    lines: Vec<Line<'static>>,
-    area: Rect,
-    scroll: u16,
-    buf: &mut Buffer,
-) -> u16 {
-    let win = Window::from_top(lines.len(), area.height as usize, scroll as usize);
-    draw_window(app, &lines, win, area, buf);
-    win.limit.min(MAX_SCROLL as usize) as u16
-}
-
 /// In the compact layout, the panel under the lanes.
 pub fn compact_lower(app: &App) -> Panel {
     match app.focus {
         Panel::Lanes => Panel::Explain,
         other => other,
-    }
-}
-
-fn panel_title(panel: Panel) -> i18n::Label {
-    match panel {
-        Panel::Lanes => i18n::LANES,
-        Panel::Context => i18n::CONTEXT,
-        Panel::Pairing => i18n::PAIRING,
-        Panel::Explain => i18n::EXPLAIN,
     }
 }
 
@@ -350,7 +204,11 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
     }
     let scroll = app.scroll[panel.index()];
     match panel {
-        Panel::Lanes => lanes::render(app, inner, scroll, buf),
+        Panel::Lanes => lanes::Lanes {
+            scene: &Scene::of(app),
+            mark: None,
+        }
+        .render(inner, scroll, buf),
         Panel::Context if context_answers_the_question(app) => {
             let note = text::wrap(
                 i18n::QUIZ_CONTEXT_HIDDEN.get(app.lang),
@@ -364,10 +222,19 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             0
         }
         Panel::Context if app.wire => wire::render(app, inner, scroll, buf),
-        Panel::Context => context::render(app, inner, scroll, buf),
-        Panel::Pairing => pairing::render(app, inner, scroll, buf),
+        Panel::Context => context::Context {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
+        Panel::Pairing => pairing::PairingTable {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
         Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),
-        Panel::Explain => explain::render(app, inner, scroll, buf),
+        Panel::Explain => explain::Explain {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
     }
 }
 
@@ -441,27 +308,6 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
         .title(Line::from(title))
 }
 
-/// Draw lines that are already cut to width, one per row, clipped to
-/// `area`. Cheaper than a `Paragraph`, which would measure them again.
-fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer) {
-    for (line, y) in lines.iter().zip(area.top()..area.bottom()) {
-        buf.set_line(area.x, y, line, area.width);
-    }
-}
-
-/// A row that says there is more above or below, and how to see it.
-fn marker_row(app: &App, above: bool, area: Rect, buf: &mut Buffer) {
-    let label = if above {
-        i18n::MORE_ABOVE
-    } else {
-        i18n::MORE_BELOW
-    };
-    let text = text::truncate(label.get(app.lang), area.width as usize);
-    let w = text::width(&text) as u16;
-    let x = area.right().saturating_sub(w);
-    buf.set_stringn(x, area.y, &text, w as usize, app.theme.muted());
-}
-
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
     let lang = app.lang;
     let message = format!(
@@ -476,29 +322,4 @@ fn too_small(app: &App, area: Rect, buf: &mut Buffer) {
         .style(Style::new())
         .wrap(Wrap { trim: true })
         .render(area, buf);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Window;
-
-    /// How far a panel can scroll never depends on how far it is scrolled
-    /// in a way that takes back a step: a panel too low for marker rows
-    /// does not scroll at all, whether or not older lines exist.
-    #[test]
-    fn a_window_too_low_for_markers_does_not_scroll() {
-        for h in 0..3 {
-            for len in 0..12 {
-                for scroll in 0..4 {
-                    for more in [false, true] {
-                        let w = Window::from_end(len, more, h, scroll);
-                        assert_eq!(w.limit, 0, "{len} {more} {h} {scroll}");
-                        assert!(w.end - w.start <= h);
-                    }
-                }
-            }
-        }
-        // With room, a window over more lines than built can scroll.
-        assert!(Window::from_end(10, true, 5, 0).limit > 0);
-    }
 }

@@ -72,7 +72,7 @@ pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) -> u16 
     block.render(popup, buf);
     let w = inner.width as usize;
     let lines = lines(app, overlay, w);
-    super::scrolled(app, lines, inner, app.overlay_scroll, buf)
+    super::window::scrolled(app.lang, app.theme, lines, inner, app.overlay_scroll, buf)
 }
 
 fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {

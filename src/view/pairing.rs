@@ -8,18 +8,31 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::scene::Scene;
 use super::text::{Row, truncate, width};
-use crate::app::App;
 use crate::i18n::{self, one_line, status_name};
 use crate::trace::{CallId, CallStatus, Lane, Pairing, ToolCall};
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
-    let trace = app.trace();
-    let lang = app.lang;
-    let theme = app.theme;
+/// The call_id pairing panel of one run at its step.
+pub struct PairingTable<'a> {
+    pub scene: &'a Scene<'a>,
+}
+
+impl PairingTable<'_> {
+    /// Draw it on `area`, scrolled `scroll` lines up from its newest;
+    /// returns how far it can scroll.
+    pub fn render(&self, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+        render(self.scene, area, scroll, buf)
+    }
+}
+
+fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+    let trace = s.trace;
+    let lang = s.lang;
+    let theme = s.theme;
     let w = area.width as usize;
     let h = area.height as usize;
-    let calls = trace.calls_at(app.step);
+    let calls = trace.calls_at(s.step);
     if calls.is_empty() {
         Paragraph::new(Line::styled(
             truncate(i18n::NO_CALLS.get(lang), w),
@@ -76,13 +89,13 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let mut next = calls.len();
     while next > 0 && rows.len() < wanted {
         next -= 1;
-        let block = call_rows(app, &calls[next], &columns, w);
+        let block = call_rows(s, &calls[next], &columns, w);
         owner.extend((0..block.len()).rev().map(|k| (next, k == 0)));
         rows.extend(block.into_iter().rev());
     }
     rows.reverse();
     owner.reverse();
-    let win = super::Window::from_end(rows.len(), next > 0, room, scroll);
+    let win = super::window::Window::from_end(rows.len(), next > 0, room, scroll);
     // A call whose first line is scrolled away above: its id is written in
     // the empty id column of its top visible line, so a result or an
     // argument is never shown without the call it belongs to.
@@ -90,20 +103,20 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         && let (call, false) = owner[win.start]
     {
         let id = &calls[call].id;
-        rows[win.start] = with_id(&rows[win.start], id, id_w, app);
+        rows[win.start] = with_id(&rows[win.start], id, id_w, s);
     }
     let list = Rect {
         y: area.y + 1,
         height: room as u16,
         ..area
     };
-    super::draw_window(app, &rows, win, list, buf);
-    win.limit.min(super::MAX_SCROLL as usize) as u16
+    super::window::draw_window(s.lang, s.theme, &rows, win, list, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// `line`, a continuation line, with `id` in its empty id column (cut to
 /// fit); unchanged if that column is not empty.
-fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, app: &App) -> Line<'static> {
+fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, s: &Scene<'_>) -> Line<'static> {
     let Some(first) = line.spans.first() else {
         return line.clone();
     };
@@ -115,7 +128,7 @@ fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, app: &App) -> Line<'s
     let shown = truncate(&id.0, id_w.saturating_sub(1));
     let pad = id_w - width(&shown);
     let mut spans = vec![
-        Span::styled(shown, app.theme.call_id(app.trace().id_place(id))),
+        Span::styled(shown, s.theme.call_id(s.trace.id_place(id))),
         Span::raw(" ".repeat(pad + indent - id_w)),
     ];
     spans.extend(line.spans[1..].iter().cloned());
@@ -124,10 +137,10 @@ fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, app: &App) -> Line<'s
 
 /// A call's row, and under it its result as attached, wrapped to at most
 /// three lines so the values being compared stay whole.
-fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<Line<'static>> {
-    let theme = app.theme;
-    let lang = app.lang;
-    let Some(status) = app.trace().status_at(call, app.step) else {
+fn call_rows(s: &Scene<'_>, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<Line<'static>> {
+    let theme = s.theme;
+    let lang = s.lang;
+    let Some(status) = s.trace.status_at(call, s.step) else {
         return Vec::new();
     };
     let changed_now = [
@@ -137,17 +150,17 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
         call.started,
         call.finished,
     ]
-    .contains(&Some(app.step));
+    .contains(&Some(s.step));
     let mut row = Row::new(w, Style::new());
     row.put(
         columns[0],
         &call.id.0,
-        theme.call_id(app.trace().id_place(&call.id)),
+        theme.call_id(s.trace.id_place(&call.id)),
     );
     row.put(
         columns[1],
         status_name(status, lang),
-        status_style(app, status),
+        status_style(s, status),
     );
     let end = row.put(columns[2], &call.tool, Style::new());
     // What changed at this step stands out, and says so in words.
@@ -160,7 +173,7 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     let rest_room = w.saturating_sub(indent);
     // Once the user has edited the call, the arguments it runs with, the
     // user's values marked; the model's own stay in the context panel.
-    let edited = call.run_args_text_at(app.step);
+    let edited = call.run_args_text_at(s.step);
     // An edited call gets a line more, so the user's values show whole.
     let most_more = if edited.is_some() { 3 } else { 2 };
     let args = edited.unwrap_or_else(|| call.args_text());
@@ -196,8 +209,8 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
             ]));
         }
     }
-    if let Some(result) = result_text(app, call, status) {
-        let style = result_style(app, call, status);
+    if let Some(result) = result_text(s, call, status) {
+        let style = result_style(s, call, status);
         // Continuation lines sit two columns in: wrap to the narrower room.
         let room = w.saturating_sub(columns[1] + 2);
         // A compacted result is history: two lines, so that the rows of
@@ -226,8 +239,8 @@ fn call_rows(app: &App, call: &ToolCall, columns: &[usize; 3], w: usize) -> Vec<
     lines
 }
 
-fn status_style(app: &App, status: CallStatus) -> Style {
-    let theme = app.theme;
+fn status_style(s: &Scene<'_>, status: CallStatus) -> Style {
+    let theme = s.theme;
     match status {
         CallStatus::Proposed => theme.lane_style(Lane::Model),
         CallStatus::Approved | CallStatus::Replayed | CallStatus::Compacted => {
@@ -245,7 +258,7 @@ fn status_style(app: &App, status: CallStatus) -> Style {
     }
 }
 
-fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
+fn result_style(s: &Scene<'_>, call: &ToolCall, status: CallStatus) -> Style {
     let wrong = !matches!(call.pairing(), Some(Pairing::ById));
     match status {
         CallStatus::Error
@@ -253,15 +266,15 @@ fn result_style(app: &App, call: &ToolCall, status: CallStatus) -> Style {
         | CallStatus::Unanswered
         | CallStatus::NotSent
         | CallStatus::WrongId
-        | CallStatus::Denied => app.theme.error(),
-        CallStatus::Done | CallStatus::Replayed if wrong => app.theme.error(),
+        | CallStatus::Denied => s.theme.error(),
+        CallStatus::Done | CallStatus::Replayed if wrong => s.theme.error(),
         _ => Style::new(),
     }
 }
 
 /// The result as attached, with what went wrong in the pairing said in
 /// words; None while the call has no result yet.
-fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String> {
+fn result_text(s: &Scene<'_>, call: &ToolCall, status: CallStatus) -> Option<String> {
     let result = call.result.as_ref().filter(|_| {
         matches!(
             status,
@@ -276,16 +289,16 @@ fn result_text(app: &App, call: &ToolCall, status: CallStatus) -> Option<String>
                 | CallStatus::Compacted
         )
     })?;
-    let text = i18n::result_in_words(call, &one_line(&result.text), app.lang);
+    let text = i18n::result_in_words(call, &one_line(&result.text), s.lang);
     if status != CallStatus::Compacted {
         return Some(text);
     }
     // What the model sees of it now is the host's, not this result.
-    let trace = app.trace();
+    let trace = s.trace;
     let policy = trace
         .compactions
         .iter()
         .find(|c| c.calls.contains(&call.id))
         .map(|c| c.policy)?;
-    Some(i18n::compacted_result(policy, &text, app.lang))
+    Some(i18n::compacted_result(policy, &text, s.lang))
 }

@@ -145,7 +145,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
         let y = inner.bottom() - detail_rows;
         buf.set_stringn(inner.x, y, "─".repeat(room), room, theme.muted());
         let lines = detail_lines(app, room, usize::from(detail_rows - 1));
-        super::draw_lines(
+        super::window::draw_lines(
             &lines,
             Rect {
                 y: y + 1,

@@ -14,7 +14,7 @@ use crate::quiz::Question;
 
 pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let lines = lines(app, area.width as usize, area.height as usize);
-    super::scrolled(app, lines, area, scroll, buf)
+    super::window::scrolled(app.lang, app.theme, lines, area, scroll, buf)
 }
 
 pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
@@ -81,7 +81,12 @@ pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
             }
         }
     }
-    out.extend(super::explain::lines(app, w));
+    out.extend(
+        super::explain::Explain {
+            scene: &super::scene::Scene::of(app),
+        }
+        .lines(w),
+    );
     out
 }
 

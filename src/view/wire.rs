@@ -27,7 +27,7 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
             super::text::truncate(i18n::NOTHING_SENT.get(app.lang), w),
             app.theme.title(),
         );
-        super::draw_lines(&[line], area, buf);
+        super::window::draw_lines(&[line], area, buf);
         return 0;
     };
     // Built once a frame: the heading and the lines both need it.
@@ -36,15 +36,15 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let room = h.saturating_sub(top.len());
     let scroll = scroll as usize;
     let (body, more) = body_lines(app, trace, index, reply, w, room * 2 + scroll + 1);
-    let win = super::Window::from_end(body.len(), more, room, scroll);
-    super::draw_lines(&top, area, buf);
+    let win = super::window::Window::from_end(body.len(), more, room, scroll);
+    super::window::draw_lines(&top, area, buf);
     let list = Rect {
         y: area.y + (top.len() as u16).min(area.height),
         height: room as u16,
         ..area
     };
-    super::draw_window(app, &body, win, list, buf);
-    win.limit.min(super::MAX_SCROLL as usize) as u16
+    super::window::draw_window(app.lang, app.theme, &body, win, list, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// Which call, to which endpoint, how big.

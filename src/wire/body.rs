@@ -8,7 +8,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Provider, tokens};
+use super::place::Place;
+use super::provider::Provider;
+use super::tokens;
 use crate::trace::{CallId, Message, Role, ToolCall, Trace};
 
 /// The model an OpenAI body names: the scripted model stands in for it.
@@ -17,29 +19,6 @@ pub const OPENAI_MODEL: &str = "gpt-4.1";
 pub const ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
 /// Anthropic requires `max_tokens` on every request.
 pub const MAX_TOKENS: u32 = 1024;
-
-/// Where one message of the trace sits in its provider's request list
-/// (`messages`, or `input` for Responses), and what it adds to the body.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Place {
-    /// The 1-based number of its first item in the list (a Chat system
-    /// message is number 1).
-    pub number: u32,
-    /// How many items of the list it makes: a Responses reply makes one per
-    /// call (and one for its text); 0 when it joins the item before it (an
-    /// Anthropic `tool_result` in the user message that carries the others).
-    pub items: u32,
-    /// Bytes it adds to the body, not counting the comma before its first item.
-    pub bytes: usize,
-}
-
-impl Place {
-    /// Does it continue the item before it (Anthropic: one more block in the
-    /// same user message)?
-    pub fn joins(&self) -> bool {
-        self.items == 0
-    }
-}
 
 /// The model a trace's bodies name.
 pub fn model(trace: &Trace) -> &str {

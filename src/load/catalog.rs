@@ -1,0 +1,112 @@
+//! The scenarios that ship inside the binary.
+
+/// Scenarios compiled into the binary: (name, JSON source).
+/// In teaching order: the basic loop, then one mechanism each, then the
+/// harness mistakes (each the what-if twin of an earlier scenario).
+pub const CATALOG: &[(&str, &str)] = &[
+    (
+        "read-config-timeout",
+        include_str!("../../scenarios/read-config-timeout.json"),
+    ),
+    (
+        "wrong-path-first",
+        include_str!("../../scenarios/wrong-path-first.json"),
+    ),
+    (
+        "wrong-path-first-anthropic",
+        include_str!("../../scenarios/wrong-path-first-anthropic.json"),
+    ),
+    (
+        "explain-entry",
+        include_str!("../../scenarios/explain-entry.json"),
+    ),
+    (
+        "parallel-calls-out-of-order",
+        include_str!("../../scenarios/parallel-calls-out-of-order.json"),
+    ),
+    (
+        "parallel-calls-anthropic",
+        include_str!("../../scenarios/parallel-calls-anthropic.json"),
+    ),
+    (
+        "refused-tool",
+        include_str!("../../scenarios/refused-tool.json"),
+    ),
+    (
+        "path-outside-workspace",
+        include_str!("../../scenarios/path-outside-workspace.json"),
+    ),
+    (
+        "patch-and-test",
+        include_str!("../../scenarios/patch-and-test.json"),
+    ),
+    (
+        "verify-before-done",
+        include_str!("../../scenarios/verify-before-done.json"),
+    ),
+    (
+        "budget-exhausted",
+        include_str!("../../scenarios/budget-exhausted.json"),
+    ),
+    (
+        "harness-drops-results",
+        include_str!("../../scenarios/harness-drops-results.json"),
+    ),
+    (
+        "harness-drops-calls",
+        include_str!("../../scenarios/harness-drops-calls.json"),
+    ),
+    (
+        "harness-crashes-on-error",
+        include_str!("../../scenarios/harness-crashes-on-error.json"),
+    ),
+    (
+        "harness-pairs-by-order",
+        include_str!("../../scenarios/harness-pairs-by-order.json"),
+    ),
+    (
+        "harness-trusts-done",
+        include_str!("../../scenarios/harness-trusts-done.json"),
+    ),
+    (
+        "harness-answers-with-item-id",
+        include_str!("../../scenarios/harness-answers-with-item-id.json"),
+    ),
+    // Custom tools, policies, approval and id styles (issue 9).
+    (
+        "seed-agent-loop",
+        include_str!("../../scenarios/seed-agent-loop.json"),
+    ),
+    (
+        "approve-side-effects",
+        include_str!("../../scenarios/approve-side-effects.json"),
+    ),
+    (
+        "malformed-arguments",
+        include_str!("../../scenarios/malformed-arguments.json"),
+    ),
+    (
+        "reply-cut-off",
+        include_str!("../../scenarios/reply-cut-off.json"),
+    ),
+    // Lessons of issue 9 items 4, 5, 8: rule conditions, event-anchored
+    // narration, the context window and compaction.
+    (
+        "prompt-injection-in-file",
+        include_str!("../../scenarios/prompt-injection-in-file.json"),
+    ),
+    (
+        "exfiltration-needs-approval",
+        include_str!("../../scenarios/exfiltration-needs-approval.json"),
+    ),
+    (
+        "context-compaction-summary",
+        include_str!("../../scenarios/context-compaction-summary.json"),
+    ),
+    (
+        "context-compaction-lost-fact",
+        include_str!("../../scenarios/context-compaction-lost-fact.json"),
+    ),
+];
+
+pub const DEFAULT_SCENARIO: &str = "read-config-timeout";

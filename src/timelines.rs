@@ -1,0 +1,29 @@
+//! A run's timelines: what the step keys, the lanes and the counters look
+//! up at any step without a walk over the whole run.
+
+use std::sync::{Arc, Weak};
+
+use crate::load::Loaded;
+use crate::scenario::Lang;
+use crate::trace::Timeline;
+
+/// A run's `Timeline` in each language, and the run they index.
+#[derive(Debug, Default)]
+pub struct Timelines {
+    of: Weak<Loaded>,
+    by_lang: [Timeline; Lang::COUNT],
+}
+
+impl Timelines {
+    pub fn of(loaded: &Arc<Loaded>) -> Timelines {
+        Timelines {
+            of: Arc::downgrade(loaded),
+            by_lang: Lang::ALL.map(|lang| Timeline::of(loaded.trace(lang))),
+        }
+    }
+
+    /// The timeline of `loaded` in `lang`, if these are that run's.
+    pub fn of_run(&self, loaded: &Arc<Loaded>, lang: Lang) -> Option<&Timeline> {
+        Weak::ptr_eq(&self.of, &Arc::downgrade(loaded)).then(|| &self.by_lang[lang.index()])
+    }
+}

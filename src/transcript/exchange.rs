@@ -1,0 +1,83 @@
+//! What a transcript value holds: a list, a request, a response, or a
+//! provider's refusal; the Chat, Responses and Anthropic readers share it.
+
+use serde_json::Value;
+
+use super::errors::not_a_transcript;
+use crate::load::ScenarioError;
+
+/// A transcript value split into what it holds: a bare list of messages or
+/// items, a request body, a response, or both (`{request, response}`, a
+/// batch line `{custom_id, body | params}`).
+pub(crate) struct Parts<'a> {
+    pub list: Option<&'a [Value]>,
+    pub request: Option<&'a Value>,
+    pub response: Option<&'a Value>,
+}
+
+/// The error a line records for its request (the provider's 400 body:
+/// `{"error": {"message"}}`), if it records one.
+pub(crate) fn refusal(value: &Value) -> Option<String> {
+    let response = value.get("response")?;
+    let body = response.get("body").unwrap_or(response);
+    // A Responses object always has `"error": null`; only a real error counts.
+    let error = body.get("error").filter(|e| !e.is_null())?;
+    let message = error.get("message").and_then(Value::as_str);
+    let status = value.get("status").and_then(Value::as_u64).unwrap_or(400);
+    let kind = error
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("invalid_request_error");
+    Some(match message {
+        Some(m) => format!("{status} {kind}: {m}"),
+        None => format!("{status} {error}"),
+    })
+}
+
+pub(crate) fn exchange<'a>(
+    path: &str,
+    value: &'a Value,
+    line: usize,
+    list_key: &str,
+    response_key: &str,
+) -> Result<Parts<'a>, ScenarioError> {
+    let none = Parts {
+        list: None,
+        request: None,
+        response: None,
+    };
+    match value {
+        Value::Array(items) => Ok(Parts {
+            list: Some(items),
+            ..none
+        }),
+        Value::Object(o) => {
+            // An error body (a provider's 400) is no reply: the model never ran.
+            let response = o
+                .get("response")
+                .map(|r| r.get("body").unwrap_or(r))
+                .filter(|r| r.is_object() && r.get("error").is_none_or(Value::is_null));
+            if let Some(request) = ["request", "body", "params"].iter().find_map(|k| o.get(*k)) {
+                return Ok(Parts {
+                    request: Some(request),
+                    response,
+                    ..none
+                });
+            }
+            if o.contains_key(list_key) {
+                return Ok(Parts {
+                    request: Some(value),
+                    ..none
+                });
+            }
+            if o.contains_key(response_key) || response.is_some() {
+                return Ok(Parts {
+                    response: response.or(Some(value)),
+                    ..none
+                });
+            }
+            Err(not_a_transcript(path, line, value))
+        }
+        other => Err(not_a_transcript(path, line, other)),
+    }
+}

@@ -1,0 +1,49 @@
+//! What the panels of one run draw from: the run, its step, and how the
+//! screen speaks (language, theme, whether it names keys). A panel takes
+//! a `Scene` and a width, never the whole app, so it can be drawn and
+//! tested alone; the comparison builds one for each of its two runs.
+
+use std::borrow::Cow;
+
+use crate::app::App;
+use crate::scenario::Lang;
+use crate::theme::Theme;
+use crate::trace::{Timeline, Trace};
+
+#[derive(Debug, Clone)]
+pub struct Scene<'a> {
+    pub trace: &'a Trace,
+    /// The run's index of steps, calls and changes (`App::timeline`).
+    pub timeline: Cow<'a, Timeline>,
+    /// The step shown (0-based).
+    pub step: usize,
+    pub lang: Lang,
+    pub theme: Theme,
+    /// The screen names keys in its hints ("Tab", "f unfolds").
+    pub key_hints: bool,
+    /// Long context messages shown whole (`f`).
+    pub unfold: bool,
+}
+
+impl<'a> Scene<'a> {
+    /// The app's open run at its step.
+    pub fn of(app: &'a App) -> Scene<'a> {
+        Scene {
+            trace: app.trace(),
+            timeline: app.timeline(),
+            step: app.step,
+            lang: app.lang,
+            theme: app.theme,
+            key_hints: app.key_hints,
+            unfold: app.unfold,
+        }
+    }
+
+    /// Does the context panel (its list of messages) show its newest lines
+    /// at the bottom? Not right after the host compacted the context: it
+    /// reads from the top then, so the placeholder or summary shows
+    /// (`App::anchored_at_end`; the JSON body is drawn by `wire.rs`).
+    pub fn context_anchored(&self) -> bool {
+        !self.trace.just_compacted(self.step)
+    }
+}

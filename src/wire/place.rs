@@ -1,0 +1,24 @@
+//! Where a message sits in its provider's request, as the trace keeps it.
+
+/// Where one message of the trace sits in its provider's request list
+/// (`messages`, or `input` for Responses), and what it adds to the body.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Place {
+    /// The 1-based number of its first item in the list (a Chat system
+    /// message is number 1).
+    pub number: u32,
+    /// How many items of the list it makes: a Responses reply makes one per
+    /// call (and one for its text); 0 when it joins the item before it (an
+    /// Anthropic `tool_result` in the user message that carries the others).
+    pub items: u32,
+    /// Bytes it adds to the body, not counting the comma before its first item.
+    pub bytes: usize,
+}
+
+impl Place {
+    /// Does it continue the item before it (Anthropic: one more block in the
+    /// same user message)?
+    pub fn joins(&self) -> bool {
+        self.items == 0
+    }
+}
