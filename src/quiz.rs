@@ -790,6 +790,10 @@ mod tests {
             (Kind::WhichCall, StepKind::ResultArrives { call }) => {
                 let c: &ToolCall = trace.call(call).unwrap();
                 match (c.appended, &c.paired_to) {
+                    // The call itself was not appended either.
+                    (false, _) if c.call_dropped => {
+                        i18n::QUIZ_NOT_APPENDED_CALL_DROPPED.fill(lang, &[("id", call)])
+                    }
                     (false, _) => i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", call)]),
                     // An id no call has (a Responses item id) names no tool.
                     (true, Some(to)) => match trace.call(to) {
