@@ -560,6 +560,11 @@ catalogue! {
         "哪个都不用：主机留着结果却从不追加，消息里 {id} 没有结果",
         "none: the host keeps the result but never appends it, so {id} has no result in the messages",
     ];
+    /// `harness.drop_calls`: the call was never appended either.
+    QUIZ_NOT_APPENDED_CALL_DROPPED = [
+        "哪个都不用：主机既不追加 {id} 这个调用，也不追加它的结果，下一次请求里两者都没有",
+        "none: the host appends neither {id} nor its result, so the next request holds neither the call nor the result",
+    ];
     QUIZ_RUNS_TOOLS = ["继续：回复里有工具调用，主机去执行它们", "it goes on: the reply has tool calls, and the host runs them"];
     QUIZ_ANSWERS_EACH = [
         "继续：回复里有工具调用，主机给每个调用一个结果，但不是每个都会执行",

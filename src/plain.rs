@@ -12,8 +12,9 @@
 use std::io::{self, Write};
 
 use crate::i18n::{self, lead};
-use crate::trace::{StepKind, Trace};
+use crate::trace::{Role, StepKind, Trace};
 use crate::trace_json::ContextShape;
+use crate::wire::Provider;
 
 /// Write the run of `trace` as plain text.
 pub fn write(trace: &Trace, shape: ContextShape, out: &mut impl Write) -> io::Result<()> {
@@ -123,9 +124,13 @@ pub fn write_with_quiz(
     Ok(())
 }
 
-/// The messages exactly as sent on model call `i`, numbered, new ones
-/// marked with `+`; in the linear shape, those sent before only by their
-/// numbers (`1–4, 6`), each having been written on an earlier call.
+/// The messages exactly as sent on model call `i`, new ones marked with
+/// `+`, numbered and named as the context panel numbers and names them
+/// (the provider's list: a Chat system message is number 1, a Responses
+/// call is an item of its own, Anthropic results join one user message);
+/// the system prompt (Responses' `instructions`, Anthropic's `system`)
+/// first. In the linear shape, those sent before only by their numbers
+/// (`1–4, 6`), each having been written on an earlier call.
 fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
@@ -134,11 +139,29 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
     writeln!(out, "{heading}")?;
     let tools = i18n::tools_offered(trace, lang);
     writeln!(out, "  {}{}", lead(i18n::TOOLS_OFFERED, lang), tools)?;
-    let new: Vec<bool> = (0..mc.context_len - mc.context_start)
-        .map(|k| trace.is_new(i, mc.context_start + k))
-        .collect();
+    let colon = i18n::colon(lang);
+    let system = trace.system.as_deref().filter(|s| !s.is_empty());
+    let chat_system = system.is_some() && trace.provider == Provider::Chat;
+    let range = mc.context_start..mc.context_len;
+    let new: Vec<bool> = range.clone().map(|m| trace.is_new(i, m)).collect();
+    // Each message's number in the list; None where it joins the one
+    // before (it then has no number of its own).
+    let fixed = u32::from(chat_system);
+    let number = |k: usize| -> Option<u32> {
+        let m = mc.context_start + k;
+        match trace.places.get(m) {
+            Some(place) if place.joins() && k > 0 => None,
+            Some(place) => Some(place.number),
+            None => Some(fixed + k as u32 + 1),
+        }
+    };
     if shape == ContextShape::Linear {
-        let before = numbers(new.iter().map(|n| !n));
+        let sent: Vec<u32> = (chat_system && i > 0)
+            .then_some(1)
+            .into_iter()
+            .chain((0..new.len()).filter(|&k| !new[k]).filter_map(number))
+            .collect();
+        let before = numbers(&sent);
         if !before.is_empty() {
             writeln!(
                 out,
@@ -147,12 +170,34 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
             )?;
         }
     }
+    // The system prompt, as every request sends it first: new on call #1.
+    if let Some(system) = system
+        && (shape == ContextShape::Full || i == 0)
+    {
+        let mark = if i == 0 { "+" } else { " " };
+        let (number, label) = match trace.provider {
+            Provider::Chat => (" 1.", i18n::ROLE_SYSTEM.get(lang)),
+            Provider::Responses => ("   ", i18n::INSTRUCTIONS.get(lang)),
+            Provider::Anthropic => ("   ", i18n::ROLE_SYSTEM.get(lang)),
+        };
+        let text = system.replace('\n', "\n       ");
+        writeln!(out, "  {mark}{number} {label}{colon}{text}")?;
+    }
     for (k, m) in trace.context(mc).iter().enumerate() {
         if shape == ContextShape::Linear && !new[k] {
             continue;
         }
         let mark = if new[k] { "+" } else { " " };
-        let role = i18n::role_name(m.role, lang);
+        let number = number(k);
+        let role = match (trace.provider, m.role, number) {
+            (Provider::Anthropic, Role::Tool, None) => "tool_result".to_string(),
+            (Provider::Anthropic, Role::Tool, Some(_)) => {
+                format!("{} tool_result", i18n::role_name(Role::User, lang))
+            }
+            (Provider::Responses, Role::Tool, _) => "function_call_output".to_string(),
+            (_, role, _) => i18n::role_name(role, lang).to_string(),
+        };
+        let shown = number.map_or("   ".to_string(), |n| format!("{n:>2}."));
         let id = m
             .call_id
             .as_ref()
@@ -160,12 +205,22 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
         let error = if m.is_error { "✗ " } else { "" };
         // Line breaks of a message stay, indented under it.
         let text = m.text.replace('\n', "\n       ");
-        let colon = i18n::colon(lang);
-        writeln!(out, "  {mark}{:>2}. {role}{colon}{id}{error}{text}", k + 1)?;
-        for call in m.calls.iter().filter_map(|id| trace.call(id)) {
+        writeln!(out, "  {mark}{shown} {role}{colon}{id}{error}{text}")?;
+        // A Responses call is an item of its own, after the reply's text.
+        let calls: Vec<_> = m.calls.iter().filter_map(|id| trace.call(id)).collect();
+        let first_call = match (trace.provider, trace.places.get(mc.context_start + k)) {
+            (Provider::Responses, Some(place)) => {
+                Some(place.number + place.items - calls.len() as u32)
+            }
+            _ => None,
+        };
+        for (j, call) in calls.iter().enumerate() {
+            let item = first_call.map_or(String::new(), |n| {
+                format!("{}. function_call ", n + j as u32)
+            });
             writeln!(
                 out,
-                "       → {} {} {}",
+                "       → {item}{} {} {}",
                 call.id,
                 call.tool,
                 call.args_text()
@@ -216,15 +271,13 @@ fn reply(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
     writeln!(out, "{}{text}", lead(i18n::PLAIN_REPLY, lang))
 }
 
-/// The 1-based numbers of the positions that are `true`, in runs:
-/// `1–4, 6`.
-fn numbers(marks: impl Iterator<Item = bool>) -> String {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for (k, marked) in marks.enumerate() {
+/// Item numbers, in runs: `1–4, 6`.
+fn numbers(list: &[u32]) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for &n in list {
         match runs.last_mut() {
-            Some(run) if marked && run.1 + 1 == k + 1 => run.1 = k + 1,
-            _ if marked => runs.push((k + 1, k + 1)),
-            _ => {}
+            Some(run) if run.1 + 1 == n => run.1 = n,
+            _ => runs.push((n, n)),
         }
     }
     runs.iter()
@@ -272,10 +325,11 @@ fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
             .as_ref()
             .filter(|_| call.finished <= Some(index))
         {
+            // Line breaks of a result stay, indented under its call.
             Some(result) => writeln!(
                 out,
                 " ⇒ {}",
-                i18n::result_in_words(call, &result.text, lang)
+                i18n::result_in_words(call, &result.text, lang).replace('\n', "\n    ")
             )?,
             None => writeln!(out)?,
         }
@@ -287,10 +341,9 @@ fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
 mod tests {
     #[test]
     fn numbers_are_written_in_runs() {
-        let n = |m: &[bool]| super::numbers(m.iter().copied());
+        let n = super::numbers;
         assert_eq!(n(&[]), "");
-        assert_eq!(n(&[false, false]), "");
-        assert_eq!(n(&[true, true, true, true, false, true]), "1–4, 6");
-        assert_eq!(n(&[false, true, false, true, true]), "2, 4–5");
+        assert_eq!(n(&[1, 2, 3, 4, 6]), "1–4, 6");
+        assert_eq!(n(&[2, 4, 5]), "2, 4–5");
     }
 }

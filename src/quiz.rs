@@ -631,7 +631,15 @@ fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
             None => id.to_string(),
         },
         Choice::AttachedTo(None) => {
-            i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", &result_of(trace, index))])
+            let id = result_of(trace, index);
+            let call_dropped = matches!(&trace.steps[index].kind,
+                StepKind::ResultArrives { call } if trace.call(call).and_then(|c| c.pairing()) == Some(Pairing::CallDropped));
+            let text = if call_dropped {
+                i18n::QUIZ_NOT_APPENDED_CALL_DROPPED
+            } else {
+                i18n::QUIZ_NOT_APPENDED
+            };
+            text.fill(lang, &[("id", &id)])
         }
         Choice::Loop(m) => match m {
             LoopMove::RunsTools => i18n::QUIZ_RUNS_TOOLS.get(lang).to_string(),
@@ -782,6 +790,10 @@ mod tests {
             (Kind::WhichCall, StepKind::ResultArrives { call }) => {
                 let c: &ToolCall = trace.call(call).unwrap();
                 match (c.appended, &c.paired_to) {
+                    // The call itself was not appended either.
+                    (false, _) if c.call_dropped => {
+                        i18n::QUIZ_NOT_APPENDED_CALL_DROPPED.fill(lang, &[("id", call)])
+                    }
                     (false, _) => i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", call)]),
                     // An id no call has (a Responses item id) names no tool.
                     (true, Some(to)) => match trace.call(to) {
@@ -1046,6 +1058,30 @@ mod tests {
                 .any(|c| c.contains("reply (call_1)") && c.contains("the result for call_1")),
             "{q:?}"
         );
+    }
+
+    #[test]
+    fn a_harness_that_drops_calls_says_the_call_is_not_sent_either() {
+        let loaded = load::load("harness-drops-calls").unwrap();
+        for lang in Lang::ALL {
+            let trace = loaded.trace(lang);
+            let asked: Vec<Question> = (1..trace.len())
+                .filter_map(|i| question(trace, &[], i))
+                .filter(|q| q.kind == Kind::WhichCall)
+                .collect();
+            // One for each of the three calls the budget allows.
+            assert_eq!(asked.len(), 3, "{asked:?}");
+            for (q, id) in asked.iter().zip(["call_1", "call_2", "call_3"]) {
+                let right = &q.choices[q.answer];
+                let neither = match lang {
+                    Lang::En => format!("the host appends neither {id} nor its result"),
+                    Lang::Zh => format!("主机既不追加 {id} 这个调用，也不追加它的结果"),
+                };
+                assert!(right.contains(&neither), "{right}");
+                // The sound host's answer is offered, and is wrong.
+                assert!(q.choices.iter().any(|c| c.starts_with(&format!("{id} "))));
+            }
+        }
     }
 
     #[test]

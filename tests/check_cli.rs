@@ -223,6 +223,52 @@ const BAD: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Files with several independent faults, each reported by one `check`,
+/// in this order: (file, [(place, part of what was expected)]).
+const SEVERAL: &[(&str, &[(&str, &str)])] = &[(
+    // An unknown tool in a condition: the condition never holds, so the
+    // run stops at model call #2 ("no rule applies"); the narration and
+    // quiz keys are still checked, against the steps it reaches.
+    "condition-tool-and-narration.json",
+    &[
+        (
+            "85:11 at model[1].when.has_result.tool",
+            "unknown tool \"open_file\"; expected one declared in \"tools\"",
+        ),
+        (
+            "104:5 at narration.99",
+            "expected a step number from 1 to 7, or an event: task, model_call.N, reply.N, \
+             CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, \
+             CALL_ID.result, CALL_ID.compacted, compacts.N, end (the run as the file stands \
+             stops at step 7: no rule of the scripted model applies to model call #2)",
+        ),
+        (
+            "109:23 at quiz_steps[1]",
+            "\"call_9\" is not a call id or label of the run (the only call is call_1)",
+        ),
+    ],
+)];
+
+#[test]
+fn several_faults_of_a_file_are_reported_by_one_check() {
+    for (name, faults) in SEVERAL {
+        let file = bad(name);
+        let out = run(&["check", &file]);
+        assert_eq!(out.code, 2, "{file}: {}", out.stderr);
+        assert_eq!(out.stdout, "");
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(lines.len(), faults.len(), "{}", out.stderr);
+        for (line, (place, what)) in lines.iter().zip(faults.iter()) {
+            assert!(
+                line.starts_with(&format!("{file}: {place}: ")),
+                "expected {place:?} in {line:?}"
+            );
+            assert!(line.contains(what), "expected {what:?} in {line:?}");
+            assert_short_and_clean(line);
+        }
+    }
+}
+
 #[test]
 fn every_bad_scenario_is_refused_with_file_place_and_expectation() {
     for (name, place, what) in BAD {
@@ -240,6 +286,7 @@ fn the_corpus_and_the_table_agree() {
         .collect();
     files.sort();
     let mut listed: Vec<String> = BAD.iter().map(|(f, _, _)| f.to_string()).collect();
+    listed.extend(SEVERAL.iter().map(|(f, _)| f.to_string()));
     listed.sort();
     assert_eq!(files, listed);
 }

@@ -431,6 +431,27 @@ fn cast_is_asciicast_v2_with_one_marker_per_step() {
     assert_eq!(*times.last().unwrap(), 12.0);
 }
 
+/// The `export` command removes its temporary file on Ctrl-C or `kill`
+/// (tests/hostile.rs); a program exporting through the library keeps its
+/// own signals: after an export, SIGINT and SIGTERM still do what they did.
+#[test]
+fn a_library_export_leaves_the_signal_handlers_alone() {
+    let handler = |signal: libc::c_int| {
+        // SAFETY: sigaction(2) with no new action only reads the current one.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            assert_eq!(libc::sigaction(signal, std::ptr::null(), &mut old), 0);
+            old.sa_sigaction
+        }
+    };
+    let before = [handler(libc::SIGINT), handler(libc::SIGTERM)];
+    let out = scratch("signals");
+    let files = export::export(&options(ExportFormat::Txt, out), |_| {}).unwrap();
+    assert_eq!(files.len(), 8);
+    assert_eq!([handler(libc::SIGINT), handler(libc::SIGTERM)], before);
+    assert_eq!(before, [libc::SIG_DFL, libc::SIG_DFL]);
+}
+
 #[test]
 fn every_format_gives_the_same_bytes_on_every_run() {
     for format in [

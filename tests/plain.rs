@@ -23,8 +23,9 @@ fn the_default_run_reads_step_by_step_with_its_pairing() {
         );
     }
     assert!(text.contains("call_1") && text.contains("timeout=30"));
-    // The context of model call #2, exactly as sent, with call_1's result.
-    assert!(text.contains("+ 3. tool: [call_1] timeout=30"), "{text}");
+    // The context of model call #2, exactly as sent, with call_1's result,
+    // numbered as the context panel numbers it (the system message is 1).
+    assert!(text.contains("+ 4. tool: [call_1] timeout=30"), "{text}");
     assert!(text.contains("call_1 read_file {\"path\": \"config.txt\"} — done ⇒ timeout=30"));
     assert_eq!(box_drawing(&text), None);
 }
@@ -32,13 +33,15 @@ fn the_default_run_reads_step_by_step_with_its_pairing() {
 #[test]
 fn each_message_is_written_once_and_the_whole_context_on_request() {
     let linear = run(&["transcript", "read-config-timeout", "--lang", "en"]).stdout;
-    // Model call #2 names the task it sent before and writes what is new.
+    // Model call #2 names the system prompt and the task it sent before
+    // and writes what is new.
     assert!(
-        linear.contains("  already sent on an earlier call (shown there): 1 · --full-context"),
+        linear.contains("  already sent on an earlier call (shown there): 1–2 · --full-context"),
         "{linear}"
     );
-    assert_eq!(linear.matches("  + 1. user: ").count(), 1, "{linear}");
-    assert!(!linear.contains("    1. user: "), "{linear}");
+    assert_eq!(linear.matches("  + 1. system: ").count(), 1, "{linear}");
+    assert_eq!(linear.matches("  + 2. user: ").count(), 1, "{linear}");
+    assert!(!linear.contains("    2. user: "), "{linear}");
     let full = run(&[
         "transcript",
         "read-config-timeout",
@@ -48,11 +51,47 @@ fn each_message_is_written_once_and_the_whole_context_on_request() {
     ]);
     assert_eq!(full.code, 0, "{}", full.stderr);
     let full = full.stdout;
-    assert!(full.contains("    1. user: "), "{full}");
+    assert!(full.contains("    1. system: "), "{full}");
+    assert!(full.contains("    2. user: "), "{full}");
     assert!(!full.contains("already sent"), "{full}");
     // The same steps either way; only the contexts differ.
     let steps = |t: &str| t.lines().filter(|l| l.starts_with("Step ")).count();
     assert_eq!(steps(&linear), steps(&full));
+}
+
+/// The context is written as each provider's list holds it, as the
+/// context panel draws it: Anthropic's system prompt is a field, not a
+/// message, and the results of one turn are blocks of one user message;
+/// a Responses call is an input item of its own.
+#[test]
+fn each_provider_s_list_is_numbered_as_the_screen_numbers_it() {
+    let anthropic = run(&["transcript", "parallel-calls-anthropic", "--lang", "en"]).stdout;
+    assert!(anthropic.contains("  +    system: You are"), "{anthropic}");
+    assert!(anthropic.contains("  + 1. user: Compare"), "{anthropic}");
+    // Call #2: the reply (2), then one user message (3) with both results.
+    assert!(
+        anthropic.contains("  + 3. user tool_result: [toolu_01vXxV6zevtANCXDimBJGJkY] PORT=8080"),
+        "{anthropic}"
+    );
+    assert!(
+        anthropic.contains("  +    tool_result: [toolu_01CFzxXQSv7KF6AsFxHrLx5e] PORT=443"),
+        "{anthropic}"
+    );
+    let responses = run(&["transcript", "harness-answers-with-item-id", "--lang", "en"]).stdout;
+    assert!(responses.contains("  +    instructions: "), "{responses}");
+    assert!(
+        responses.contains("→ 3. function_call call_mLAhv5WDxfcCQbBppWLHzYHT read_file"),
+        "{responses}"
+    );
+    assert!(
+        responses.contains("  + 4. function_call_output: [fc_"),
+        "{responses}"
+    );
+    // Call #2 sends 4 input items: the 1 sent before is named.
+    assert!(
+        responses.contains("already sent on an earlier call (shown there): 1 ·"),
+        "{responses}"
+    );
 }
 
 #[test]

@@ -100,39 +100,19 @@ impl std::error::Error for EngineError {}
 /// Run the scenario's loop in one language and record every step.
 pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
     let mut run = Run::new(scenario, lang);
-    run.task_arrives();
-    loop {
-        if run.rec.trace.steps.len() > MAX_STEPS {
-            return Err(EngineError::TooLong);
-        }
-        if run.rec.messages_size > MAX_CONTEXT_CHARS {
-            let model_call = run.rec.counters.model_calls;
-            return Err(EngineError::ContextTooLarge { model_call });
-        }
-        if run.rec.counters.model_calls >= scenario.budget {
-            let budget = scenario.budget;
-            run.step(
-                StepKind::BudgetExhausted { budget },
-                Some(Lane::Host),
-                Lane::Host,
-            );
-            return Ok(run.finish(EndStatus::BudgetExhausted));
-        }
-        run.compact_if_needed()?;
-        let number = run.model_call();
-        if let Some(end) = run.provider_rejects(number) {
-            return Ok(run.finish(end));
-        }
-        let rule = run
-            .choose_rule()
-            .ok_or(EngineError::NoRuleApplies { model_call: number })?;
-        if rule.calls.is_empty() {
-            if let Some(end) = run.answer(number, rule) {
-                return Ok(run.finish(end));
-            }
-        } else if let Some(end) = run.propose_and_execute(number, rule) {
-            return Ok(run.finish(end));
-        }
+    let end = run.go()?;
+    Ok(run.finish(end))
+}
+
+/// `run`, and when the loop cannot go on, the steps recorded up to that
+/// point with the reason: `check` reads them for the narration keys of a
+/// file whose run stops on a fault it reports elsewhere (an undeclared
+/// tool in a rule's condition).
+pub fn run_to_fault(scenario: &Scenario, lang: Lang) -> (Trace, Option<EngineError>) {
+    let mut run = Run::new(scenario, lang);
+    match run.go() {
+        Ok(end) => (run.finish(end), None),
+        Err(e) => (run.rec.finish(), Some(e)),
     }
 }
 
@@ -192,6 +172,46 @@ impl<'a> Run<'a> {
             last_pass: None,
             final_rule: None,
             rules: RuleMatcher::new(&scenario.model),
+        }
+    }
+
+    /// The loop, from the task to its end.
+    fn go(&mut self) -> Result<EndStatus, EngineError> {
+        let scenario = self.scenario;
+        self.task_arrives();
+        loop {
+            if self.rec.trace.steps.len() > MAX_STEPS {
+                return Err(EngineError::TooLong);
+            }
+            if self.rec.messages_size > MAX_CONTEXT_CHARS {
+                let model_call = self.rec.counters.model_calls;
+                return Err(EngineError::ContextTooLarge { model_call });
+            }
+            if self.rec.counters.model_calls >= scenario.budget {
+                let budget = scenario.budget;
+                self.step(
+                    StepKind::BudgetExhausted { budget },
+                    Some(Lane::Host),
+                    Lane::Host,
+                );
+                return Ok(EndStatus::BudgetExhausted);
+            }
+            self.compact_if_needed()?;
+            let number = self.model_call();
+            if let Some(end) = self.provider_rejects(number) {
+                return Ok(end);
+            }
+            let rule = self
+                .choose_rule()
+                .ok_or(EngineError::NoRuleApplies { model_call: number })?;
+            let end = if rule.calls.is_empty() {
+                self.answer(number, rule)
+            } else {
+                self.propose_and_execute(number, rule)
+            };
+            if let Some(end) = end {
+                return Ok(end);
+            }
         }
     }
 

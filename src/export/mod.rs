@@ -228,6 +228,8 @@ pub fn run(cli: &Cli) -> ExitCode {
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
     };
+    // The binary, not the library, owns the process's signals.
+    write::remove_on_signal();
     let mut out = output::stdout();
     let mut printed = Ok(());
     let exported = export_loaded(&options, loaded, |path| {

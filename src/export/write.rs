@@ -4,7 +4,9 @@
 //! replaced; and a symbolic link planted at a figure's name is replaced by
 //! the figure, never followed to overwrite what it points at. An export
 //! stopped by a signal (Ctrl-C, `kill`, a closed terminal) removes the file
-//! it was writing before it exits.
+//! it was writing before it exits: the `export` command asks for that
+//! (`remove_on_signal`); a program that exports through the library keeps
+//! its own signal handling.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -26,7 +28,6 @@ pub fn file(
 ) -> Result<PathBuf, ExportError> {
     let path = dir.join(name);
     let error = |e: io::Error| ExportError::Io(format!("cannot write {}: {e}", path.display()));
-    remove_on_signal();
     let (temp, file) = {
         let mut writing = in_progress();
         let (temp, file) = create_temp(dir, name).map_err(error)?;
@@ -65,9 +66,9 @@ fn in_progress() -> MutexGuard<'static, Vec<PathBuf>> {
 const STOPPING: [libc::c_int; 4] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT];
 
 /// On a stopping signal: remove the temporary files being written, then
-/// exit as the signal would have (128 + N). Installed once, on the first
-/// file written.
-fn remove_on_signal() {
+/// exit as the signal would have (128 + N). Process-wide, so installed
+/// only by the binary's `export` command, once, before it writes.
+pub(super) fn remove_on_signal() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
         let Ok(mut signals) = signal_hook::iterator::Signals::new(STOPPING) else {

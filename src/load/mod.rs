@@ -205,8 +205,8 @@ fn prepare_with(
             .iter()
             .filter(|f| f.is_error())
             .all(|f| leaves_the_run_whole(&f.error));
-        if whole && let Ok(trace) = engine::run(&for_screen(scenario.clone()), Lang::Zh) {
-            for (path, message) in key_faults(&scenario, &trace) {
+        if whole {
+            for (path, message) in keys_of_the_run_as_it_stands(&scenario) {
                 faults.push(fault(Severity::Error, at(&path), message));
             }
         }
@@ -431,6 +431,37 @@ fn key_faults(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
         }
     }
     bad
+}
+
+/// The narration and quiz keys that name no step of the run as the file
+/// stands. A condition on an undeclared tool never holds, so such a run
+/// may stop early ("no rule applies"): the keys are then checked against
+/// the steps before it stops, a bad one says where the run stops, and
+/// `end`, which names a last step the run never reaches, is not checked.
+fn keys_of_the_run_as_it_stands(scenario: &Scenario) -> Vec<(String, String)> {
+    match engine::run_to_fault(&for_screen(scenario.clone()), Lang::Zh) {
+        (trace, None) => key_faults(scenario, &trace),
+        (trace, Some(_)) if trace.steps.is_empty() => Vec::new(),
+        (trace, Some(stop)) => {
+            let mut reached = scenario.clone();
+            reached.narration.remove("end");
+            reached.quiz_steps.retain(|key| key != "end");
+            let why = match stop {
+                engine::EngineError::NoRuleApplies { model_call } => {
+                    format!("no rule of the scripted model applies to model call #{model_call}")
+                }
+                other => other.to_string(),
+            };
+            let stops = format!(
+                " (the run as the file stands stops at step {}: {why})",
+                trace.len()
+            );
+            key_faults(&reached, &trace)
+                .into_iter()
+                .map(|(path, message)| (path, message + &stops))
+                .collect()
+        }
+    }
 }
 
 /// A fault of the checks after which the file still runs as written: an
