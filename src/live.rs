@@ -37,6 +37,12 @@ pub struct Live {
     /// A tap watching an agent now (else a recording read afterwards,
     /// whose conversations `s` switches between).
     pub watching: bool,
+    /// The recording's file name, as `--transcript` opens it afterwards
+    /// (the picker names each conversation by it: `FILE`, or `FILE#2`).
+    pub recording: String,
+    /// A tap without a command serving at this address: no agent of its
+    /// own runs, so quitting does not ask.
+    pub serving: Option<String>,
 }
 
 impl Live {
@@ -52,6 +58,8 @@ impl Live {
             new_steps: 0,
             confirm_quit: false,
             watching: true,
+            recording: String::new(),
+            serving: None,
         }
     }
 
