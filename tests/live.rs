@@ -389,3 +389,76 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Watching, `o` lists the run's conversations (not the lessons, which
+/// would leave it); Enter switches to one as `s` does.
+#[test]
+fn watching_the_picker_lists_the_conversations_and_enter_switches() {
+    let mut a = live_app(6);
+    a.live.as_mut().unwrap().recording = "run.jsonl".into();
+    app::update(&mut a, Action::TogglePicker);
+    let screen = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(
+        screen.contains("Conversations of the tap's run"),
+        "{screen}"
+    );
+    assert!(screen.contains("Enter switches to it"), "{screen}");
+    assert!(screen.contains("--transcript run.jsonl#1"), "{screen}");
+    assert!(!screen.contains("Lessons"), "{screen}");
+    assert_eq!(a.picker.lessons.len(), 2);
+    app::update(&mut a, Action::Scroll(1));
+    let screen = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(screen.contains("--transcript run.jsonl#2"), "{screen}");
+    app::update(&mut a, Action::Open);
+    assert_eq!(a.live.as_ref().unwrap().current, 1);
+    assert_eq!(a.overlay, None);
+    assert!(footer(&a).contains("conversation 2/2"), "{}", footer(&a));
+}
+
+/// An upstream 500 is an error answer with its own status, not a refusal
+/// for missing results (which a 400 is).
+#[test]
+fn an_upstream_500_is_titled_with_its_own_status() {
+    let mut failed = line(
+        "opus",
+        true,
+        json!([
+            user("fix it"),
+            assistant(read_call("toolu_1")),
+            result("toolu_1")
+        ]),
+        None,
+    );
+    failed["status"] = json!(500);
+    failed["response"] = json!({"type": "error", "error": {"type": "api_error", "message": "Internal server error"}});
+    let lines = vec![
+        line(
+            "opus",
+            true,
+            json!([user("fix it")]),
+            Some(read_call("toolu_1")),
+        ),
+        failed,
+    ];
+    let runs: Vec<_> = transcript::live("run.jsonl", lines, false)
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let mut a = App::new((*runs[0]).clone(), Lang::En, Theme::DARK);
+    a.live = Some(Live::new(Vec::new()));
+    app::update(&mut a, Action::Last);
+    app::grow(&mut a, Update::Grown(runs));
+    let screen = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(
+        screen.contains("The provider answers model call #2 with an error (500), not a reply"),
+        "{screen}"
+    );
+    assert!(!screen.contains("(400)"), "{screen}");
+    let narration = a.trace().steps.last().unwrap().narration.clone().unwrap();
+    assert!(narration.contains("request 2"), "{narration}");
+    assert!(narration.contains("with a server error"), "{narration}");
+    assert!(
+        narration.contains("500 api_error: Internal server error"),
+        "{narration}"
+    );
+}
