@@ -397,3 +397,62 @@ fn without_a_command_q_quits_the_waiting_screen() {
     s.assert_restored();
     assert!(s.text().contains("0 model calls recorded"), "{}", s.text());
 }
+
+/// The real Claude Code (tests/model_server/package.json) in the live view:
+/// its second model call is on screen while the agent still runs (the
+/// scripted answer to it comes slowly), and the view says when it ends.
+#[test]
+fn the_live_view_shows_claude_codes_second_model_call_while_it_runs() {
+    let claude = format!("{SERVER_DIR}/node_modules/.bin/claude");
+    if !have(&claude, &["--version"]) {
+        return;
+    }
+    let dir = fresh_dir("live-claude");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let config = work.join("config.txt");
+    std::fs::write(&config, "limit = 42\n").unwrap();
+    let server = Server::start(
+        &dir,
+        &json!([
+            {"tool_calls": [{"name": "Read", "arguments": {"file_path": config}}]},
+            {"text": "config.txt sets the limit to 42.", "chunks": 6, "delay_ms": 1500}
+        ]),
+        None,
+    );
+    let out = dir.join("claude.jsonl");
+    // The tap points ANTHROPIC_BASE_URL at itself for the shell, and so for Claude Code.
+    let agent = format!(
+        "cd {} && HOME={} ANTHROPIC_API_KEY=sk-ant-claude-dummy-key-0000000000 DISABLE_AUTOUPDATER=1 \
+         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 exec {claude} -p 'What is the limit in config.txt?'",
+        work.display(),
+        dir.display()
+    );
+    let argv: Vec<String> = [
+        env!("CARGO_BIN_EXE_agent-loop-sim"),
+        "--lang",
+        "en",
+        "tap",
+        "--upstream",
+        &server.url,
+        "--out",
+        &out.display().to_string(),
+        "--",
+        "sh",
+        "-c",
+        &agent,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut s = Session::start(120, 40, &argv);
+    s.wait_for_screen(&["call #2", "● live: the agent runs"], &[]);
+    s.wait_for_screen(&["the agent ended (exit code 0)"], &[]);
+    s.press("q");
+    assert_eq!(s.exit_code(), 0, "{}", s.text());
+    s.assert_restored();
+    let log = std::fs::read_to_string(dir.join("claude.agent.log")).unwrap();
+    assert!(log.contains("limit to 42"), "{log}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("claude-dummy"), "the key was recorded");
+}
