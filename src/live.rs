@@ -1,6 +1,6 @@
-//! The live view's state: a tap's run as it grows (`tap -- COMMAND` in a
+//! The live view's state: a tap's run as it grows (`tap [-- COMMAND]` in a
 //! terminal), one run per conversation. No terminal and no clock here:
-//! the tap rebuilds the runs from its recording as calls begin and end and
+//! the tap reads the runs from its calls as they begin and end and
 //! hands them to `app::grow`; the event loop draws them.
 
 use std::sync::Arc;

@@ -1,4 +1,6 @@
-//! The live view (`tap -- COMMAND` in a terminal): the agent runs with its
+//! The live view (`tap -- COMMAND` in a terminal; `tap` alone in a terminal
+//! is `serve`, below: no agent, a screen saying where to point one until the
+//! first model call): the agent runs with its
 //! own output in `FILE.agent.log` beside the recording, and the simulator
 //! shows its run as it grows. Each call that begins or ends is handed to a
 //! builder thread, which reads the calls so far into one run per
