@@ -10,7 +10,9 @@
 //! ends, when the builder thread reads the calls so far again
 //! (`transcript::live`), for runs of 10, 50 and 200 calls shaped like the
 //! recorded Claude Code run (its 49 KB first request, 12 tool schemas),
-//! each call a tool call and its result.
+//! each call a tool call and its result. `tap-live-grow`: what the live
+//! view's builder does for the newest call of such runs, as it reads them
+//! (`transcript::Growing`): the call running, then ended.
 //!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
@@ -158,6 +160,37 @@ fn main() {
             let run = claude_code_run(calls);
             group.bench_function(format!("{calls}-calls"), |b| {
                 b.iter(|| agent_loop_sim::transcript::live("run.jsonl", run.clone(), false))
+            });
+        }
+        group.finish();
+    }
+    {
+        // What the live view's builder does for call N of a run of N: the
+        // call begins (its request after the N-1 read for good), then it
+        // ends (read for good) and the runs are drawn again.
+        use agent_loop_sim::transcript::Growing;
+        let mut group = c.benchmark_group("tap-live-grow");
+        group.sample_size(10);
+        for calls in [10, 50, 200] {
+            let run = claude_code_run(calls);
+            let mut before = Growing::new("run.jsonl", false);
+            for line in &run[..calls - 1] {
+                before.push(line.clone());
+            }
+            let last = run[calls - 1].clone();
+            let mut begun = last.clone();
+            begun["response"] = serde_json::Value::Null;
+            begun["status"] = serde_json::Value::Null;
+            group.bench_function(format!("call-{calls}"), |b| {
+                b.iter_batched(
+                    || before.clone(),
+                    |mut growing| {
+                        let running = growing.runs(vec![begun.clone()]);
+                        growing.push(last.clone());
+                        (running, growing.runs(Vec::new()))
+                    },
+                    criterion::BatchSize::LargeInput,
+                )
             });
         }
         group.finish();

@@ -606,8 +606,15 @@ pub fn update(app: &mut App, action: Action) {
                 app.go(to);
             }
         }
-        // The live view shows the tap's run only.
-        Action::TogglePicker if app.live.as_ref().is_some_and(|l| l.watching) => {}
+        // Watching a tap, the picker lists its conversations (the lessons
+        // would leave the run that grows): Enter switches, as `s` does.
+        Action::TogglePicker if app.live.as_ref().is_some_and(|l| l.watching) => {
+            toggle_overlay(app, Overlay::Picker);
+            if app.overlay == Some(Overlay::Picker) {
+                app.picker = conversations_picker(app.picker.cursor, app.live.as_ref());
+                app.picker.reset_cursor();
+            }
+        }
         Action::TogglePicker => {
             toggle_overlay(app, Overlay::Picker);
             if app.overlay == Some(Overlay::Picker) {
@@ -621,7 +628,7 @@ pub fn update(app: &mut App, action: Action) {
 /// the tap stops the agent). Asked once: `q` again is yes.
 fn quit(app: &mut App) {
     match &mut app.live {
-        Some(live) if live.running && !live.confirm_quit => {
+        Some(live) if live.running && live.serving.is_none() && !live.confirm_quit => {
             live.confirm_quit = true;
             app.playing = false;
         }
@@ -629,19 +636,52 @@ fn quit(app: &mut App) {
     }
 }
 
+/// A watched tap's conversations as the picker's rows, the one on screen
+/// current, the highlight at `cursor` where it still is one.
+fn conversations_picker(cursor: usize, live: Option<&crate::live::Live>) -> Picker {
+    let Some(live) = live else {
+        return Picker::default();
+    };
+    let n = live.conversations.len();
+    let lessons = live
+        .conversations
+        .iter()
+        .enumerate()
+        .map(|(k, c)| crate::picker::Lesson {
+            source: crate::picker::Source::Transcript(match n {
+                1 => live.recording.clone(),
+                _ => format!("{}#{}", live.recording, k + 1),
+            }),
+            loaded: Ok(c.clone()),
+        })
+        .collect();
+    let mut picker = Picker::new(lessons, Some(live.current));
+    picker.cursor = cursor.min(live.conversations.len().saturating_sub(1));
+    picker
+}
+
 /// The next conversation of a tap's run, where it was left (live: at its
 /// newest step, following it, when it was never shown or left there).
 fn switch_conversation(app: &mut App) {
-    let at_end = app.step >= app.last();
-    let step = app.step;
-    let Some(live) = &mut app.live else { return };
+    let Some(live) = &app.live else { return };
     let n = live.conversations.len();
     if n < 2 {
         return;
     }
+    switch_to(app, (live.current + 1) % n);
+}
+
+/// Conversation `to` of a tap's run, where it was left.
+fn switch_to(app: &mut App, to: usize) {
+    let at_end = app.step >= app.last();
+    let step = app.step;
+    let Some(live) = &mut app.live else { return };
+    if to >= live.conversations.len() || to == live.current {
+        return;
+    }
     // Live, left at its newest step it follows on; else it stays put.
     live.positions[live.current] = (!(at_end && live.watching)).then_some(step);
-    live.current = (live.current + 1) % n;
+    live.current = to;
     let next = live.conversations[live.current].clone();
     // Never shown: live, at its newest step (following it); in a
     // recording read afterwards, at its first.
@@ -676,6 +716,10 @@ pub fn grow(app: &mut App, update: crate::live::Update) {
             };
             live.conversations = conversations;
             app.loaded = shown;
+            if app.overlay == Some(Overlay::Picker) && live.watching {
+                // The list grows with the run.
+                app.picker = conversations_picker(app.picker.cursor, app.live.as_ref());
+            }
             // The matches are found again in the grown run.
             app.search.lang = None;
             let after = app.trace().len();
@@ -706,6 +750,12 @@ fn picker_update(app: &mut App, action: Action) -> bool {
         // The open lesson, where the list starts: back to it as it was,
         // its step and its quiz score kept.
         Action::Open if picker.current == Some(picker.cursor) => app.overlay = None,
+        // A watched tap's conversation: switched to where it was left.
+        Action::Open if app.live.as_ref().is_some_and(|l| l.watching) => {
+            let to = picker.cursor;
+            switch_to(app, to);
+            app.overlay = None;
+        }
         Action::Open => {
             // A lesson that cannot be opened stays listed with its error.
             if let Some(Ok(loaded)) = picker.lessons.get(picker.cursor).map(|l| l.loaded.clone()) {

@@ -162,6 +162,7 @@ catalogue! {
     LIVE_RUNNING = ["● 实时：代理运行中", "● live: the agent runs"];
     LIVE_ENDED = ["实时：代理已结束（退出码 {code}）", "live: the agent ended (exit code {code})"];
     LIVE_STOPPED = ["实时：代理被信号终止", "live: the agent was ended by a signal"];
+    LIVE_SERVING = ["● 实时：tap 在 {base} 等待调用（没有启动代理）", "● live: the tap serves at {base} (it started no agent)"];
     LIVE_NEW = ["{n} {steps}新内容（End 跳到最新）", "{n} new {steps} (End shows them)"];
     LIVE_CONVERSATION = ["对话 {k}/{n}（s 切换）", "conversation {k}/{n} (s switches)"];
     LIVE_NEW_SHORT = ["{n} {steps}新", "{n} new {steps}"];
@@ -365,6 +366,7 @@ catalogue! {
         "{call} reuses operation id {op} for another action: the host answers with an error",
     ];
     TITLE_REJECTED = ["提供方拒绝第 {number} 次调用（400）：{ids} 没有结果", "The provider rejects model call #{number} (400): {ids} has no result"];
+    TITLE_PROVIDER_ERROR = ["提供方对第 {number} 次调用回了错误（{status}），没有回复", "The provider answers model call #{number} with an error ({status}), not a reply"];
     TITLE_UNCHECKED_DONE = ["模型说“完成了”，循环结束，改动没有人检查", "The model says done; the loop ends and no one checks the change"];
     TITLE_FINAL_ANSWER = ["模型给出最终答案，没有工具调用：循环结束", "Final answer, no tool calls: the loop ends"];
     TITLE_SAYS_DONE = ["模型说“完成了”：主机先验证再接受", "The model says done: the host verifies before accepting"];
@@ -631,6 +633,8 @@ catalogue! {
     // The lesson picker (`o`).
     PICKER = ["选择课程", "Lessons"];
     PICKER_HINT = ["↑↓ 选择 · Enter 打开 · Esc 关闭", "↑↓ choose · Enter opens · Esc closes"];
+    PICKER_CONVERSATIONS = ["tap 运行里的对话", "Conversations of the tap's run"];
+    PICKER_HINT_SWITCH = ["↑↓ 选择 · Enter 切换过去 · Esc 关闭", "↑↓ choose · Enter switches to it · Esc closes"];
     PICKER_CHOOSE = ["选择", "choose"];
     /// After the title of the lesson on screen now.
     PICKER_OPEN_NOW = ["（当前）", " (open now)"];
@@ -659,6 +663,11 @@ catalogue! {
     TAP_SIDE_NO_TOOLS = ["不带工具的请求（标题、摘要之类）", "a request without tools (a title, a summary)"];
     TAP_PLACE_LINE = ["第 {n} 行", "line {n}"];
     TAP_PLACE_REQUEST = ["第 {n} 个请求", "request {n}"];
+    // The live view of a tap without a command, before its first model call (tap/live.rs).
+    TAP_WAITING = [
+        "agent-loop-sim tap：等待第一次模型调用\n\ntap 在 {base} 监听，转发到 {upstream}；每次模型调用都追加到 {file}。\n\n在另一个终端里让代理连到这里：\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   （或 anthropic.Anthropic(base_url=\"{base}\")）\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   （或 openai.OpenAI(base_url=\"{base}/v1\")）\n  Codex CLI        codex exec {codex} \"任务\"\n                   （Codex 不读 OPENAI_BASE_URL，要用它的模型提供方设置：见 README）\n\n第一次模型调用一到，泳道就在这里打开。q 退出。",
+        "agent-loop-sim tap: waiting for the first model call\n\nThe tap listens at {base} and forwards to {upstream}; each model call is appended to {file}.\n\nPoint an agent at it, in another terminal:\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   (or anthropic.Anthropic(base_url=\"{base}\"))\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   (or openai.OpenAI(base_url=\"{base}/v1\"))\n  Codex CLI        codex exec {codex} \"TASK\"\n                   (Codex ignores OPENAI_BASE_URL; it takes a model provider's base_url: see the README)\n\nThe lanes open here at the first model call. q quits.",
+    ];
     TAP_NO_MODEL = ["未记录模型", "model not recorded"];
     TAP_NO_STATUS = ["无", "none"];
     TAP_MORE = ["还有 {n} 个", "{n} more"];
@@ -1213,6 +1222,17 @@ fn refusal_reason(r: &Refusal, lang: Lang) -> String {
     }
 }
 
+/// The HTTP status a provider's error starts with (`"500 api_error: …"`,
+/// as the wire and the transcript readers write them); 400 if none.
+pub fn error_status(error: &str) -> u16 {
+    error
+        .split(' ')
+        .next()
+        .filter(|code| code.len() == 3)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(400)
+}
+
 fn join_ids(ids: &[crate::trace::CallId]) -> String {
     ids.iter()
         .map(|c| c.0.as_str())
@@ -1269,8 +1289,17 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             template.fill(lang, &[("call", call), ("op", op)])
         }
         StepKind::Rejected {
-            number, unanswered, ..
-        } => TITLE_REJECTED.fill(lang, &[("number", number), ("ids", &join_ids(unanswered))]),
+            number,
+            unanswered,
+            error,
+        } => match error_status(error) {
+            // A refusal for results missing from the context.
+            400 if !unanswered.is_empty() => {
+                TITLE_REJECTED.fill(lang, &[("number", number), ("ids", &join_ids(unanswered))])
+            }
+            // Any other error answer (a recorded 429 or 500, a 400 for another reason).
+            status => TITLE_PROVIDER_ERROR.fill(lang, &[("number", number), ("status", &status)]),
+        },
         StepKind::Answers { .. } => match step.end {
             Some(EndStatus::VerificationMissing) => TITLE_UNCHECKED_DONE,
             Some(_) => TITLE_FINAL_ANSWER,

@@ -334,8 +334,8 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Key::Char('s')],
         action: Action::SwitchConversation,
         help: Label::new([
-            "tap 记录里的下一段对话（子代理自己的循环）",
-            "the next conversation of a tap's run (a sub-agent's own loop)",
+            "tap 记录里的下一段对话（子代理自己的循环）；看着 tap 时 o 列出全部",
+            "the next conversation of a tap's run (a sub-agent's loop); watching, o lists them",
         ]),
         hint: None,
     },

@@ -1,6 +1,6 @@
-//! The live view's state: a tap's run as it grows (`tap -- COMMAND` in a
+//! The live view's state: a tap's run as it grows (`tap [-- COMMAND]` in a
 //! terminal), one run per conversation. No terminal and no clock here:
-//! the tap rebuilds the runs from its recording as calls begin and end and
+//! the tap reads the runs from its calls as they begin and end and
 //! hands them to `app::grow`; the event loop draws them.
 
 use std::sync::Arc;
@@ -37,6 +37,12 @@ pub struct Live {
     /// A tap watching an agent now (else a recording read afterwards,
     /// whose conversations `s` switches between).
     pub watching: bool,
+    /// The recording's file name, as `--transcript` opens it afterwards
+    /// (the picker names each conversation by it: `FILE`, or `FILE#2`).
+    pub recording: String,
+    /// A tap without a command serving at this address: no agent of its
+    /// own runs, so quitting does not ask.
+    pub serving: Option<String>,
 }
 
 impl Live {
@@ -52,6 +58,8 @@ impl Live {
             new_steps: 0,
             confirm_quit: false,
             watching: true,
+            recording: String::new(),
+            serving: None,
         }
     }
 

@@ -133,6 +133,83 @@ pub fn live(
     result
 }
 
+/// The live view of a tap without a command: `waiting` (how to point an
+/// agent at the tap) on screen until the first run with a step comes, then
+/// the run, opened by `open`. `q`, Esc or Ctrl-C on the waiting screen quits.
+pub fn live_waiting(
+    waiting: &str,
+    open: impl FnOnce(Vec<std::sync::Arc<crate::load::Loaded>>) -> App,
+    feed: &Receiver<crate::live::Update>,
+    on_signal: Box<dyn Fn() + Send + Sync>,
+) -> io::Result<()> {
+    let _ = ON_FATAL.set(on_signal);
+    install_panic_message();
+    let mut terminal = match take_terminal() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            restore();
+            return Err(e);
+        }
+    };
+    handle_signals();
+    let result = match wait_for_run(&mut terminal, waiting, feed) {
+        Ok(Some(first)) => run(&mut terminal, open(first), Some(feed)),
+        Ok(None) => Ok(()),
+        Err(e) => Err(e),
+    };
+    restore();
+    result
+}
+
+/// `waiting` drawn (again after a resize or a suspend) until a run with a
+/// step comes (`Some`) or the user quits (`None`).
+fn wait_for_run(
+    terminal: &mut Screen,
+    waiting: &str,
+    feed: &Receiver<crate::live::Update>,
+) -> io::Result<Option<Vec<std::sync::Arc<crate::load::Loaded>>>> {
+    use ratatui::widgets::{Paragraph, Widget, Wrap};
+    let mut dirty = true;
+    loop {
+        if RESUMED.swap(false, Ordering::SeqCst) {
+            *terminal = ratatui::Terminal::new(LeanBackend::new(io::stdout()))?;
+            dirty = true;
+        }
+        if dirty {
+            let _writing = writing();
+            terminal.draw(|frame| {
+                let area = frame.area();
+                Paragraph::new(waiting)
+                    .wrap(Wrap { trim: false })
+                    .render(area, frame.buffer_mut());
+            })?;
+            dirty = false;
+        }
+        loop {
+            match feed.try_recv() {
+                Ok(crate::live::Update::Grown(runs)) if !runs.is_empty() => return Ok(Some(runs)),
+                Ok(_) => {}
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => return Ok(None),
+            }
+        }
+        if !event::poll(LIVE_LOOK)? {
+            continue;
+        }
+        match event::read()? {
+            Event::Key(key) if key.kind == KeyEventKind::Press => {
+                let ctrl_c =
+                    key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+                if ctrl_c || matches!(key.code, KeyCode::Char('q') | KeyCode::Esc) {
+                    return Ok(None);
+                }
+            }
+            Event::Resize(..) => dirty = true,
+            _ => {}
+        }
+    }
+}
+
 /// How often the live view looks for a grown run while it waits for keys
 /// (crossterm cannot be woken from another thread). A look that finds
 /// nothing draws nothing.

@@ -294,3 +294,171 @@ fn at_80x24_in_chinese_the_footer_keeps_the_live_status_and_the_step_counter() {
     assert!(last.contains("对话 1/2"), "{last}");
     assert!(last.trim_end().ends_with(&format!("1/{steps}")), "{last}");
 }
+
+/// A call as the live view sees it while it runs: its request alone (the
+/// shape `tap::record::Call::begun` gives it).
+fn begun(line: &Value) -> Value {
+    let mut begun = json!({"provider": line["provider"], "request": line["request"],
+        "response": null, "status": null, "path": line["path"]});
+    if let Some(side) = line.get("side") {
+        begun["side"] = side.clone();
+    }
+    begun
+}
+
+/// A trace without its narration: the words differ on purpose (the live
+/// view counts requests, a replay counts lines of the file).
+fn unnarrated(trace: &agent_loop_sim::trace::Trace) -> agent_loop_sim::trace::Trace {
+    let mut trace = trace.clone();
+    for step in &mut trace.steps {
+        step.narration = None;
+    }
+    trace
+}
+
+fn same_traces(a: &agent_loop_sim::load::Loaded, b: &agent_loop_sim::load::Loaded, at: &str) {
+    for lang in Lang::ALL {
+        assert!(
+            a.trace(lang) == b.trace(lang),
+            "{at}: the traces differ ({lang:?})"
+        );
+    }
+}
+
+/// Every recording fixture, grown one call at a time as the tap sees it
+/// (each call first running, then ended), gives at each call the runs a
+/// reading of all the calls so far gives, and at the end the runs
+/// `--transcript FILE` (and `FILE#N`) replays, step for step.
+#[test]
+fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
+    let dir = std::env::temp_dir().join(format!("als-live-grow-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let synthetic = dir.join("run.jsonl");
+    let text: String = run_lines().iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&synthetic, text).unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let files = [
+        format!("{root}/tests/transcripts/real/cli/claude-code.tap.jsonl"),
+        format!("{root}/tests/transcripts/real/cli/codex.tap.jsonl"),
+        synthetic.display().to_string(),
+    ];
+    for file in &files {
+        let lines: Vec<Value> = std::fs::read_to_string(file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let name = std::path::Path::new(file)
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        let mut growing = transcript::Growing::new(name, false);
+        for (i, line) in lines.iter().enumerate() {
+            // Running: its request after the calls that ended.
+            let running = growing.runs(vec![begun(line)]);
+            let mut so_far = lines[..i].to_vec();
+            so_far.push(begun(line));
+            let once = transcript::live(name, so_far, false);
+            assert_eq!(running.len(), once.len(), "{file}: call {} running", i + 1);
+            for (a, b) in running.iter().zip(&once) {
+                same_traces(a, b, &format!("{file}: call {} running", i + 1));
+            }
+            growing.push(line.clone());
+            let ended = growing.runs(Vec::new());
+            let once = transcript::live(name, lines[..=i].to_vec(), false);
+            assert_eq!(ended.len(), once.len(), "{file}: call {} ended", i + 1);
+            for (a, b) in ended.iter().zip(&once) {
+                same_traces(a, b, &format!("{file}: call {} ended", i + 1));
+            }
+        }
+        let live = growing.runs(Vec::new());
+        let (main, others) = transcript::load_all(file, None, false, None).unwrap();
+        let replay: Vec<_> = std::iter::once(main).chain(others).collect();
+        assert_eq!(live.len(), replay.len(), "{file}: conversations");
+        for (k, (a, b)) in live.iter().zip(&replay).enumerate() {
+            for lang in Lang::ALL {
+                assert!(
+                    unnarrated(a.trace(lang)) == unnarrated(b.trace(lang)),
+                    "{file}: conversation {} differs from its replay ({lang:?})",
+                    k + 1
+                );
+                assert_eq!(a.trace(lang).len(), b.trace(lang).len());
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Watching, `o` lists the run's conversations (not the lessons, which
+/// would leave it); Enter switches to one as `s` does.
+#[test]
+fn watching_the_picker_lists_the_conversations_and_enter_switches() {
+    let mut a = live_app(6);
+    a.live.as_mut().unwrap().recording = "run.jsonl".into();
+    app::update(&mut a, Action::TogglePicker);
+    let screen = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(
+        screen.contains("Conversations of the tap's run"),
+        "{screen}"
+    );
+    assert!(screen.contains("Enter switches to it"), "{screen}");
+    assert!(screen.contains("--transcript run.jsonl#1"), "{screen}");
+    assert!(!screen.contains("Lessons"), "{screen}");
+    assert_eq!(a.picker.lessons.len(), 2);
+    app::update(&mut a, Action::Scroll(1));
+    let screen = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(screen.contains("--transcript run.jsonl#2"), "{screen}");
+    app::update(&mut a, Action::Open);
+    assert_eq!(a.live.as_ref().unwrap().current, 1);
+    assert_eq!(a.overlay, None);
+    assert!(footer(&a).contains("conversation 2/2"), "{}", footer(&a));
+}
+
+/// An upstream 500 is an error answer with its own status, not a refusal
+/// for missing results (which a 400 is).
+#[test]
+fn an_upstream_500_is_titled_with_its_own_status() {
+    let mut failed = line(
+        "opus",
+        true,
+        json!([
+            user("fix it"),
+            assistant(read_call("toolu_1")),
+            result("toolu_1")
+        ]),
+        None,
+    );
+    failed["status"] = json!(500);
+    failed["response"] = json!({"type": "error", "error": {"type": "api_error", "message": "Internal server error"}});
+    let lines = vec![
+        line(
+            "opus",
+            true,
+            json!([user("fix it")]),
+            Some(read_call("toolu_1")),
+        ),
+        failed,
+    ];
+    let runs: Vec<_> = transcript::live("run.jsonl", lines, false)
+        .into_iter()
+        .map(Arc::new)
+        .collect();
+    let mut a = App::new((*runs[0]).clone(), Lang::En, Theme::DARK);
+    a.live = Some(Live::new(Vec::new()));
+    app::update(&mut a, Action::Last);
+    app::grow(&mut a, Update::Grown(runs));
+    let screen = frames::to_text(&frames::render(&a, 120, 40));
+    assert!(
+        screen.contains("The provider answers model call #2 with an error (500), not a reply"),
+        "{screen}"
+    );
+    assert!(!screen.contains("(400)"), "{screen}");
+    let narration = a.trace().steps.last().unwrap().narration.clone().unwrap();
+    assert!(narration.contains("request 2"), "{narration}");
+    assert!(narration.contains("with a server error"), "{narration}");
+    assert!(
+        narration.contains("500 api_error: Internal server error"),
+        "{narration}"
+    );
+}

@@ -49,6 +49,36 @@ fn loop_calls(lines: &[Value]) -> Vec<&Value> {
     lines.iter().filter(|l| l.get("side").is_none()).collect()
 }
 
+/// The recording, replayed (`--transcript FILE`), draws the lanes the live
+/// view drew as the calls ended (`transcript::Growing`), the words that
+/// name places aside (requests live, lines of the file in a replay); its
+/// main conversation has `calls` model calls.
+fn replays_as_it_was_watched(out: &Path, calls: usize) {
+    use agent_loop_sim::scenario::Lang;
+    use agent_loop_sim::transcript;
+    let name = out.file_name().unwrap().to_str().unwrap();
+    let mut growing = transcript::Growing::new(name, false);
+    for line in read_jsonl(out) {
+        growing.push(line);
+    }
+    let live = growing.runs(Vec::new());
+    let path = out.to_str().unwrap();
+    let (main, others) = transcript::load_all(path, None, false, None).unwrap();
+    let replay: Vec<_> = std::iter::once(main).chain(others).collect();
+    assert_eq!(live.len(), replay.len(), "conversations");
+    let unnarrated = |t: &agent_loop_sim::trace::Trace| {
+        let mut t = t.clone();
+        t.steps.iter_mut().for_each(|s| s.narration = None);
+        t
+    };
+    for (a, b) in live.iter().zip(&replay) {
+        for lang in Lang::ALL {
+            assert!(unnarrated(a.trace(lang)) == unnarrated(b.trace(lang)));
+        }
+    }
+    assert_eq!(replay[0].trace(Lang::En).model_calls.len(), calls);
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -153,6 +183,7 @@ fn codex_runs_its_loop_through_the_tap_and_every_call_is_recorded_as_sent() {
     );
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(!text.contains("sk-codex-dummy"), "the key was recorded");
+    replays_as_it_was_watched(&out, 2);
 }
 
 fn claude_env(cmd: &mut Command, home: &Path) {
@@ -241,6 +272,7 @@ fn claude_code_runs_its_loop_through_the_tap_and_every_call_is_recorded_as_sent(
     );
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(!text.contains("claude-dummy"), "the key was recorded");
+    replays_as_it_was_watched(&out, 2);
 }
 
 #[test]

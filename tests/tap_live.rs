@@ -300,3 +300,159 @@ fn an_agent_that_ends_by_itself_says_so_and_q_quits_without_asking() {
     assert_eq!(log.trim(), "The limit is 42.");
     assert_eq!(read_jsonl(&out).len(), 2);
 }
+
+/// Without `-- COMMAND`, in a terminal: the screen says where to point an
+/// agent until the first model call, then the lanes grow as an agent
+/// started elsewhere works; `q` quits at once (the tap started no agent).
+#[test]
+fn without_a_command_the_screen_says_where_to_point_an_agent_then_shows_its_lanes() {
+    if !have_python_sdks() {
+        return;
+    }
+    let dir = fresh_dir("live-serve");
+    let config = dir.join("config.txt");
+    std::fs::write(&config, "limit = 42\n").unwrap();
+    let server = Server::start(&dir, &script(&config), None);
+    let out = dir.join("run.jsonl");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let argv: Vec<String> = [
+        env!("CARGO_BIN_EXE_agent-loop-sim"),
+        "--lang",
+        "en",
+        "tap",
+        "--upstream",
+        &server.url,
+        "--listen",
+        &port.to_string(),
+        "--out",
+        &out.display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut s = Session::start(120, 40, &argv);
+    let screen = s.wait_for_screen(
+        &[
+            "waiting for the first model call",
+            &format!("ANTHROPIC_BASE_URL={base} claude"),
+            &format!("OPENAI_BASE_URL={base}/v1 python agent.py"),
+            &format!("base_url=\"{base}/v1\",wire_api=\"responses\""),
+            "q quits",
+        ],
+        &[],
+    );
+    assert!(screen.contains("run.jsonl"), "{screen}");
+    // An agent started by hand, beside the tap.
+    let agent = std::process::Command::new("python3")
+        .arg(format!("{SERVER_DIR}/sdk_client.py"))
+        .args(["anthropic", &base, "--stream"])
+        .output()
+        .unwrap();
+    assert!(agent.status.success(), "{agent:?}");
+    s.wait_for_screen(
+        &[
+            "call #2",
+            "The limit is 42.",
+            &format!("● live: the tap serves at {base}"),
+        ],
+        &[],
+    );
+    s.press("q");
+    assert_eq!(s.exit_code(), 0, "{}", s.text());
+    s.assert_restored();
+    assert!(s.text().contains("2 model calls recorded"), "{}", s.text());
+    assert_eq!(read_jsonl(&out).len(), 2);
+}
+
+/// Without a command, `q` on the waiting screen quits at once.
+#[test]
+fn without_a_command_q_quits_the_waiting_screen() {
+    let dir = fresh_dir("live-serve-q");
+    let out = dir.join("run.jsonl");
+    let argv: Vec<String> = [
+        env!("CARGO_BIN_EXE_agent-loop-sim"),
+        "--lang",
+        "zh",
+        "tap",
+        "--upstream",
+        "http://127.0.0.1:9",
+        "--out",
+        &out.display().to_string(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut s = Session::start(80, 24, &argv);
+    s.wait_for_screen(
+        &["等待第一次模型调用", "ANTHROPIC_BASE_URL=http://127.0.0.1:"],
+        &[],
+    );
+    s.press("q");
+    assert_eq!(s.exit_code(), 0, "{}", s.text());
+    s.assert_restored();
+    assert!(s.text().contains("0 model calls recorded"), "{}", s.text());
+}
+
+/// The real Claude Code (tests/model_server/package.json) in the live view:
+/// its second model call is on screen while the agent still runs (the
+/// scripted answer to it comes slowly), and the view says when it ends.
+#[test]
+fn the_live_view_shows_claude_codes_second_model_call_while_it_runs() {
+    let claude = format!("{SERVER_DIR}/node_modules/.bin/claude");
+    if !have(&claude, &["--version"]) {
+        return;
+    }
+    let dir = fresh_dir("live-claude");
+    let work = dir.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let config = work.join("config.txt");
+    std::fs::write(&config, "limit = 42\n").unwrap();
+    let server = Server::start(
+        &dir,
+        &json!([
+            {"tool_calls": [{"name": "Read", "arguments": {"file_path": config}}]},
+            {"text": "config.txt sets the limit to 42.", "chunks": 6, "delay_ms": 1500}
+        ]),
+        None,
+    );
+    let out = dir.join("claude.jsonl");
+    // The tap points ANTHROPIC_BASE_URL at itself for the shell, and so for Claude Code.
+    let agent = format!(
+        "cd {} && HOME={} ANTHROPIC_API_KEY=sk-ant-claude-dummy-key-0000000000 DISABLE_AUTOUPDATER=1 \
+         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 exec {claude} -p 'What is the limit in config.txt?'",
+        work.display(),
+        dir.display()
+    );
+    let argv: Vec<String> = [
+        env!("CARGO_BIN_EXE_agent-loop-sim"),
+        "--lang",
+        "en",
+        "tap",
+        "--upstream",
+        &server.url,
+        "--out",
+        &out.display().to_string(),
+        "--",
+        "sh",
+        "-c",
+        &agent,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut s = Session::start(120, 40, &argv);
+    s.wait_for_screen(&["call #2", "● live: the agent runs"], &[]);
+    s.wait_for_screen(&["the agent ended (exit code 0)"], &[]);
+    s.press("q");
+    assert_eq!(s.exit_code(), 0, "{}", s.text());
+    s.assert_restored();
+    let log = std::fs::read_to_string(dir.join("claude.agent.log")).unwrap();
+    assert!(log.contains("limit to 42"), "{log}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains("claude-dummy"), "the key was recorded");
+}

@@ -1,4 +1,6 @@
-//! The live view (`tap -- COMMAND` in a terminal): the agent runs with its
+//! The live view (`tap -- COMMAND` in a terminal; `tap` alone in a terminal
+//! is `serve`, below: no agent, a screen saying where to point one until the
+//! first model call): the agent runs with its
 //! own output in `FILE.agent.log` beside the recording, and the simulator
 //! shows its run as it grows. Each call that begins or ends is handed to a
 //! builder thread, which reads the calls so far into one run per
@@ -61,6 +63,8 @@ pub fn run(
         |n| n.to_string_lossy().into_owned(),
     );
     let redact = cli.redact;
+    // As `--transcript` opens it afterwards, from where the tap was started.
+    let recording = out.display().to_string();
     std::thread::spawn(move || build(&inputs, &to_view, &name, redact));
 
     let log_path = agent_log(out);
@@ -137,15 +141,7 @@ pub fn run(
         }
     }
     if let Some(conversations) = first {
-        let mut app = App::new(
-            (*conversations[0]).clone(),
-            cli.lang.into(),
-            crate::tui::theme_for(cli.theme),
-        );
-        app.live = Some(Live::new(Vec::new()));
-        // Open at the newest step, following the run.
-        app::update(&mut app, app::Action::Last);
-        app::grow(&mut app, Update::Grown(conversations));
+        let app = open_app(cli, conversations, recording, None);
         let on_signal = {
             let (status, recorder) = (status.clone(), recorder.clone());
             Box::new(move || {
@@ -178,6 +174,79 @@ pub fn run(
         },
         None => ExitCode::FAILURE,
     }
+}
+
+/// The view on the run so far, at its newest step, following it.
+fn open_app(
+    cli: &Cli,
+    conversations: Vec<Arc<crate::load::Loaded>>,
+    recording: String,
+    serving: Option<String>,
+) -> App {
+    let mut app = App::new(
+        (*conversations[0]).clone(),
+        cli.lang.into(),
+        crate::tui::theme_for(cli.theme),
+    );
+    app.live = Some(Live {
+        recording,
+        serving,
+        ..Live::new(Vec::new())
+    });
+    app::update(&mut app, app::Action::Last);
+    app::grow(&mut app, Update::Grown(conversations));
+    app
+}
+
+/// A tap without a command, in a terminal: the screen says where to point
+/// an agent until the first model call comes, then shows the lanes as
+/// they grow. `q` quits at once (no agent of the tap's runs); the calls
+/// still in flight are written as incomplete.
+pub fn serve(
+    cli: &Cli,
+    base: &str,
+    upstream: &str,
+    recorder: &Arc<Recorder>,
+    out: &Path,
+) -> ExitCode {
+    let (to_builder, inputs) = channel::<Input>();
+    recorder.watch(move |o| {
+        let _ = to_builder.send(Input::Call(o));
+    });
+    let (to_view, feed) = channel::<Update>();
+    let name = out.file_name().map_or_else(
+        || out.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let redact = cli.redact;
+    std::thread::spawn(move || build(&inputs, &to_view, &name, redact));
+    let recording = out.display().to_string();
+    let codex = format!(
+        "-c model_provider=tap -c 'model_providers.tap={{name=\"tap\",base_url=\"{base}/v1\",wire_api=\"responses\",env_key=\"OPENAI_API_KEY\"}}'"
+    );
+    let lang: crate::scenario::Lang = cli.lang.into();
+    let file = crate::safe::escape(&recording).into_owned();
+    let waiting = crate::i18n::TAP_WAITING.fill(
+        lang,
+        &[
+            ("base", &base),
+            ("upstream", &upstream),
+            ("file", &file),
+            ("codex", &codex),
+        ],
+    );
+    let why = "the tap was stopped while the call was in flight";
+    let on_signal = {
+        let recorder = recorder.clone();
+        Box::new(move || stop(&recorder, why))
+    };
+    let serving = Some(base.to_string());
+    let open = |conversations| open_app(cli, conversations, recording, serving);
+    if let Err(e) = crate::tui::live_waiting(&waiting, open, &feed, on_signal) {
+        output::error(format_args!("tap: terminal error: {e}"));
+    }
+    stop(recorder, why);
+    ExitCode::SUCCESS
 }
 
 /// The agent's process group gets `signal` (and SIGCONT, so a stopped one
@@ -219,24 +288,33 @@ fn stop_agent(pid: libc::pid_t, status: &Status) -> bool {
 }
 
 /// The builder thread: the calls so far, read into runs after each batch
-/// of news, sent to the view.
+/// of news, sent to the view. A call that ended is read once, for good, in
+/// the order the recording has it (so the view is what `--transcript FILE`
+/// shows of the same calls); the calls still running come after, read
+/// again at each batch (`transcript::Growing`).
 fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bool) {
-    let mut calls: BTreeMap<u64, Value> = BTreeMap::new();
+    let mut growing = crate::transcript::Growing::new(name, redact);
+    let mut running: BTreeMap<u64, Value> = BTreeMap::new();
     while let Ok(first) = inputs.recv() {
         let mut grew = false;
         let mut ended = None;
         for input in std::iter::once(first).chain(inputs.try_iter()) {
             match input {
+                Input::Call(o) if o.ended => {
+                    running.remove(&o.id);
+                    growing.push(o.line);
+                    grew = true;
+                }
                 Input::Call(o) => {
-                    calls.insert(o.id, o.line);
+                    running.insert(o.id, o.line);
                     grew = true;
                 }
                 Input::Ended(code) => ended = Some(code),
             }
         }
         if grew {
-            let lines: Vec<Value> = calls.values().cloned().collect();
-            let runs = crate::transcript::live(name, lines, redact)
+            let runs = growing
+                .runs(running.values().cloned().collect())
                 .into_iter()
                 .map(Arc::new)
                 .collect();

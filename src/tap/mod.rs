@@ -117,14 +117,19 @@ pub fn run(cli: &Cli) -> ExitCode {
         upstream.base,
         path.display()
     ));
+    use std::io::IsTerminal;
+    let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    if command.is_empty() && !no_live && terminal {
+        let to = format!("{scheme}://{}{}", upstream.authority, upstream.base);
+        return live::serve(cli, &base, &to, &recorder, &path);
+    }
     if command.is_empty() {
         output::error(format_args!(
             "tap: point the agent at it:\n  OPENAI_BASE_URL={base}/v1\n  ANTHROPIC_BASE_URL={base}\ntap: Ctrl-C stops it."
         ));
         return wait_for_signal(&recorder);
     }
-    use std::io::IsTerminal;
-    if !no_live && std::io::stdout().is_terminal() && std::io::stdin().is_terminal() {
+    if !no_live && terminal {
         return live::run(cli, command, &base, &recorder, &path);
     }
     run_agent(command, &base, &recorder)

@@ -47,10 +47,12 @@ pub fn classify(method: &str, path: &str) -> Option<(Provider, Option<&'static s
 }
 
 /// A call as the live view sees it: its line so far (the request alone
-/// while it runs), by the order calls began in.
+/// while it runs), by the order calls began in; `ended`: the line as
+/// written, seen in the order the recording has them.
 pub struct Observed {
     pub id: u64,
     pub line: Value,
+    pub ended: bool,
 }
 
 /// One model call while it runs.
@@ -692,6 +694,7 @@ impl Recorder {
             watch(Observed {
                 id,
                 line: call.begun(self.redact),
+                ended: false,
             });
         }
         let call = Arc::new(Mutex::new(call));
@@ -710,7 +713,11 @@ impl Recorder {
                 .line(cut, self.redact);
             inner.write(&line);
             if let Some(watch) = &inner.watch {
-                watch(Observed { id, line });
+                watch(Observed {
+                    id,
+                    line,
+                    ended: true,
+                });
             }
         }
     }

@@ -233,7 +233,7 @@ pub struct Span {
 }
 
 /// Collects a transcript's events, then builds its traces.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Builder {
     name: String,
     events: Vec<Event>,
@@ -246,8 +246,9 @@ pub struct Builder {
     /// Claude Code: conversation lines off the chain that was followed.
     off_chain: usize,
     requests: usize,
-    /// Places are items of one document's list, not lines of JSON lines.
-    by_item: bool,
+    /// What places are counted in: lines of JSON lines, items of one
+    /// document's list, requests of a tap's live view.
+    unit: text::Unit,
     /// `--redact`: mask likely secrets in every text stored.
     pub(crate) redact: bool,
     /// `FILE#N`: the run chosen in a file of many runs.
@@ -270,6 +271,12 @@ impl Builder {
             name: name.to_string(),
             ..Builder::default()
         }
+    }
+
+    /// The name titles are made from (a live recording's first conversation
+    /// becomes `FILE#1` once a second one starts).
+    pub(crate) fn rename(&mut self, name: &str) {
+        self.name = name.to_string();
     }
 
     /// A message in the order the run had it. Consecutive parts of one
@@ -562,7 +569,12 @@ impl Builder {
 
     /// The places pushed are items of one document's list (1-based).
     pub fn by_item(&mut self) {
-        self.by_item = true;
+        self.unit = text::Unit::Item;
+    }
+
+    /// The places pushed are requests of a tap's live view.
+    pub fn by_request(&mut self) {
+        self.unit = text::Unit::Request;
     }
 
     /// A line for the warnings, about the file as a whole.
@@ -577,10 +589,10 @@ impl Builder {
     /// One line per thing skipped, naming the file, the lines and the count.
     pub fn warnings(&self, path: &str) -> Vec<String> {
         let file = clean(path);
-        let (noun, nouns) = if self.by_item {
-            ("item", "items")
-        } else {
-            ("line", "lines")
+        let (noun, nouns) = match self.unit {
+            text::Unit::Line => ("line", "lines"),
+            text::Unit::Item => ("item", "items"),
+            text::Unit::Request => ("request", "requests"),
         };
         let mut out: Vec<String> = self
             .notes
@@ -658,7 +670,7 @@ impl Builder {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
-            by_item: self.by_item,
+            unit: self.unit,
             truncated: self.truncated,
             writes_known: writes_known(format),
             notes: self.notes.clone(),
@@ -680,7 +692,7 @@ impl Builder {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
             for (step, say) in trace.steps.iter_mut().zip(&says) {
-                step.narration = Some(text::narrate(say, &sizes, &tokens_in, self.by_item, lang));
+                step.narration = Some(text::narrate(say, &sizes, &tokens_in, self.unit, lang));
             }
             for (index, note) in &notes {
                 if let Some(n) = trace
@@ -688,7 +700,7 @@ impl Builder {
                     .get_mut(*index)
                     .and_then(|s| s.narration.as_mut())
                 {
-                    n.push_str(&text::note(note, self.by_item, lang));
+                    n.push_str(&text::note(note, self.unit, lang));
                 }
             }
         }
@@ -861,7 +873,7 @@ impl Build {
                         .iter()
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect(),
-                    by_item: b.by_item,
+                    by_item: b.unit == text::Unit::Item,
                 }),
             }),
             says: Vec::new(),

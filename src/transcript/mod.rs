@@ -208,47 +208,113 @@ pub fn load_showing(
 /// or will be recorded as; one still running has its request alone), as
 /// one run per conversation, side requests apart (`split`). `name` is the
 /// recording's file name, for titles. A conversation none of whose lines
-/// can be read is left out.
+/// can be read is left out. The same reading as `Growing` fed line by line.
 pub fn live(name: &str, lines: Vec<Value>, redact: bool) -> Vec<Loaded> {
-    let mut splitter = split::Splitter::default();
-    let mut placed = Vec::new();
-    for (i, line) in lines.into_iter().enumerate() {
-        placed.extend(splitter.feed(i + 1, line));
+    let mut growing = Growing::new(name, redact);
+    for line in lines {
+        growing.push(line);
     }
-    placed.extend(splitter.finish());
-    let count = splitter.conversations.len();
-    let name = crate::safe::escape(name).into_owned();
-    (0..count)
-        .filter_map(|k| {
-            let title = match count {
-                1 => name.clone(),
-                _ => format!("{name}#{}", k + 1),
+    growing.runs(Vec::new())
+}
+
+/// A tap's recording read as it grows, each line once: the lines that are
+/// final (calls that ended, and all before them) are read into the state
+/// for good (`push`); the calls after them that may still change (one
+/// running, or one that ended after another that still runs) are read on a
+/// copy each time the runs are drawn (`runs`). Reading call 200 then costs
+/// what reading call 10 does, plus building the traces of what is there.
+#[derive(Debug, Clone)]
+pub struct Growing {
+    name: String,
+    redact: bool,
+    splitter: split::Splitter,
+    /// Per conversation, in the splitter's order: its builder and format.
+    conversations: Vec<(Builder, Option<Format>)>,
+    /// Lines read so far.
+    lines: usize,
+}
+
+impl Growing {
+    pub fn new(name: &str, redact: bool) -> Growing {
+        Growing {
+            name: crate::safe::escape(name).into_owned(),
+            redact,
+            splitter: split::Splitter::default(),
+            conversations: Vec::new(),
+            lines: 0,
+        }
+    }
+
+    /// Lines read for good.
+    pub fn len(&self) -> usize {
+        self.lines
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines == 0
+    }
+
+    /// The next line, final: read into the state for good.
+    pub fn push(&mut self, line: Value) {
+        self.lines += 1;
+        let placed = self.splitter.feed(self.lines, line);
+        self.place(placed);
+    }
+
+    fn place(&mut self, placed: Vec<(usize, Value, split::Place)>) {
+        for (line, value, place) in placed {
+            let split::Place::Conversation(k) = place else {
+                continue;
             };
-            let mut builder = Builder::new(&title);
-            builder.redact = redact;
-            let mut format = None;
-            for (line, value, place) in &placed {
-                if *place != split::Place::Conversation(k) {
-                    continue;
-                }
-                let read = detect_document(value).ok_or(()).and_then(|f| {
-                    request_line(&title, value, *line, Some(f), &mut builder)
-                        .map(|()| f)
-                        .map_err(|_| ())
-                });
-                match read {
-                    Ok(f) => {
-                        format.get_or_insert(f);
-                    }
-                    Err(()) => builder.skip("unreadable request", *line),
-                }
+            while self.conversations.len() <= k {
+                let mut builder = Builder::new(&self.name);
+                builder.redact = self.redact;
+                builder.by_request();
+                self.conversations.push((builder, None));
             }
-            for note in split::notes(&splitter, k, split::Places::Requests) {
-                builder.note(note);
+            let (builder, format) = &mut self.conversations[k];
+            let read = detect_document(&value).ok_or(()).and_then(|f| {
+                request_line(&self.name, &value, line, Some(f), builder)
+                    .map(|()| f)
+                    .map_err(|_| ())
+            });
+            match read {
+                Ok(f) => {
+                    format.get_or_insert(f);
+                }
+                Err(()) => builder.skip("unreadable request", line),
             }
-            builder.finish(format?, &title).ok()
-        })
-        .collect()
+        }
+    }
+
+    /// The runs: what is read for good, then `pending` (the lines after
+    /// it, which may still change), as one run per conversation.
+    pub fn runs(&self, pending: Vec<Value>) -> Vec<Loaded> {
+        let mut all = self.clone();
+        for line in pending {
+            all.push(line);
+        }
+        let held = all.splitter.finish();
+        all.place(held);
+        let count = all.conversations.len();
+        let splitter = &all.splitter;
+        let name = &all.name;
+        all.conversations
+            .into_iter()
+            .enumerate()
+            .filter_map(|(k, (mut builder, format))| {
+                let title = match count {
+                    1 => name.clone(),
+                    _ => format!("{name}#{}", k + 1),
+                };
+                builder.rename(&title);
+                for note in split::notes(splitter, k, split::Places::Requests) {
+                    builder.note(note);
+                }
+                builder.finish(format?, &title).ok()
+            })
+            .collect()
+    }
 }
 
 /// `load_showing`, and for a tap recording of several conversations the
@@ -683,6 +749,10 @@ fn read_lines(
             }
             for note in split::notes(&splitter, shown - 1, split::Places::Lines) {
                 builder.note(note);
+            }
+            if count > 1 {
+                // Titled as the live view titles it, and as it is opened.
+                builder.rename(&format!("{}#{shown}", display_name(path)));
             }
             *conversations = count.max(1);
         }

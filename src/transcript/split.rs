@@ -59,7 +59,7 @@ pub struct Side {
 }
 
 /// Sorts lines as they are read.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Splitter {
     pub conversations: Vec<Conversation>,
     pub sides: Vec<Side>,

@@ -112,10 +112,10 @@ pub fn excerpt(text: &str) -> String {
 }
 
 /// What a reply's reasoning holds, said after its narration.
-fn thoughts(list: &[Thought], by_item: bool, lang: Lang) -> String {
+fn thoughts(list: &[Thought], unit: Unit, lang: Lang) -> String {
     let mut out = String::new();
     for t in list {
-        let p = place(t.line, by_item, lang);
+        let p = place(t.line, unit, lang);
         let said = match (t.summary_chars, lang) {
             (0, Lang::Zh) => "没有可读的摘要".to_string(),
             (0, Lang::En) => "no readable summary".to_string(),
@@ -179,13 +179,29 @@ pub fn format_name(format: Format, lang: Lang) -> &'static str {
     }
 }
 
-/// Where in the file: a line of JSON lines, or an item of one document's list.
-fn place(line: usize, by_item: bool, lang: Lang) -> String {
-    match (by_item, lang) {
-        (false, Lang::Zh) => format!("第 {line} 行"),
-        (false, Lang::En) => format!("line {line}"),
-        (true, Lang::Zh) => format!("第 {line} 项"),
-        (true, Lang::En) => format!("item {line}"),
+/// What a transcript's places are counted in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Unit {
+    /// Lines of JSON lines.
+    #[default]
+    Line,
+    /// Items of one document's list.
+    Item,
+    /// Requests of a tap's live view, in the order its recording has them
+    /// (the lines it has written, then the calls still running).
+    Request,
+}
+
+/// Where in the file: a line of JSON lines, an item of one document's
+/// list, a request the live view has seen.
+fn place(line: usize, unit: Unit, lang: Lang) -> String {
+    match (unit, lang) {
+        (Unit::Line, Lang::Zh) => format!("第 {line} 行"),
+        (Unit::Line, Lang::En) => format!("line {line}"),
+        (Unit::Item, Lang::Zh) => format!("第 {line} 项"),
+        (Unit::Item, Lang::En) => format!("item {line}"),
+        (Unit::Request, Lang::Zh) => format!("第 {line} 个请求"),
+        (Unit::Request, Lang::En) => format!("request {line}"),
     }
 }
 
@@ -208,7 +224,7 @@ pub fn narrate(
     say: &Say,
     sizes: &[usize],
     tokens_in: &[Option<u64>],
-    by_item: bool,
+    unit: Unit,
     lang: Lang,
 ) -> String {
     let p = match say {
@@ -216,7 +232,7 @@ pub fn narrate(
         | Say::Proposes { line, .. }
         | Say::Result { line, .. }
         | Say::Answers { line, .. }
-        | Say::Rejected { line, .. } => place(*line, by_item, lang),
+        | Say::Rejected { line, .. } => place(*line, unit, lang),
         _ => String::new(),
     };
     let mut out = match say {
@@ -264,7 +280,7 @@ pub fn narrate(
             *tools_known,
             *no_reply,
             tokens_in,
-            by_item,
+            unit,
             lang,
         ),
         Say::Proposes {
@@ -306,7 +322,7 @@ pub fn narrate(
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
-            s.push_str(&thoughts(reasoning, by_item, lang));
+            s.push_str(&thoughts(reasoning, unit, lang));
             if !unanswered.is_empty() {
                 s.push_str(&pick(
                     lang,
@@ -392,11 +408,19 @@ pub fn narrate(
                 ),
             ),
         },
-        Say::Rejected { number, error, .. } => pick(
+        Say::Rejected { number, error, .. } if crate::i18n::error_status(error) < 500 => pick(
             lang,
             format!("提供方拒绝了第 {number} 次调用（{p}），模型没有运行：{error}"),
             format!(
                 "The provider refused model call #{number} ({p}); the model never ran: {error}"
+            ),
+        ),
+        // A server error: whether the model began is not known, only that no reply came.
+        Say::Rejected { number, error, .. } => pick(
+            lang,
+            format!("提供方对第 {number} 次调用（{p}）回了服务器错误，没有回复：{error}"),
+            format!(
+                "The provider answers model call #{number} ({p}) with a server error, not a reply: {error}"
             ),
         ),
         Say::Answers {
@@ -417,7 +441,7 @@ pub fn narrate(
                     format!(" The file records {t} output tokens for this reply."),
                 ));
             }
-            s.push_str(&thoughts(reasoning, by_item, lang));
+            s.push_str(&thoughts(reasoning, unit, lang));
             s
         }
     };
@@ -459,13 +483,13 @@ fn model_call(
     tools_known: bool,
     no_reply: bool,
     tokens_in: &[Option<u64>],
-    by_item: bool,
+    unit: Unit,
     lang: Lang,
 ) -> String {
     let noun = if messages == 1 { "message" } else { "messages" };
     let mut s = match source {
         Source::Exact { line } => {
-            let p = place(line, by_item, lang);
+            let p = place(line, unit, lang);
             pick(
                 lang,
                 format!(
@@ -477,7 +501,7 @@ fn model_call(
             )
         }
         Source::Rewritten { line } => {
-            let p = place(line, by_item, lang);
+            let p = place(line, unit, lang);
             pick(
                 lang,
                 format!(
@@ -489,7 +513,7 @@ fn model_call(
             )
         }
         Source::Continues { line } => {
-            let p = place(line, by_item, lang);
+            let p = place(line, unit, lang);
             pick(
                 lang,
                 format!(
@@ -505,7 +529,7 @@ fn model_call(
             messages: sent,
             bytes,
         } => {
-            let p = place(line, by_item, lang);
+            let p = place(line, unit, lang);
             pick(
                 lang,
                 format!(
@@ -576,7 +600,7 @@ fn model_call(
         ));
     }
     if let (Some(line), Some((items, chars))) = (compacted, replaced) {
-        let p = place(line, by_item, lang);
+        let p = place(line, unit, lang);
         s.push_str(&pick(
             lang,
             format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史（{items} 项，共 {chars} 字符）；从那里起，这里画出的上下文就是这段历史加上之后的新消息，更早的消息不再发送。"),
@@ -585,7 +609,7 @@ fn model_call(
             ),
         ));
     } else if let Some(line) = compacted {
-        let p = place(line, by_item, lang);
+        let p = place(line, unit, lang);
         s.push_str(&pick(
             lang,
             format!("⚠ {p}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。"),
@@ -617,10 +641,10 @@ pub enum Note {
     },
 }
 
-pub fn note(note: &Note, by_item: bool, lang: Lang) -> String {
+pub fn note(note: &Note, unit: Unit, lang: Lang) -> String {
     match note {
         Note::Context { lines } => {
-            let places: Vec<String> = lines.iter().map(|l| place(*l, by_item, lang)).collect();
+            let places: Vec<String> = lines.iter().map(|l| place(*l, unit, lang)).collect();
             let n = lines.len();
             pick(
                 lang,
@@ -637,7 +661,7 @@ pub fn note(note: &Note, by_item: bool, lang: Lang) -> String {
             )
         }
         Note::Aborted { line, reason } => {
-            let p = place(*line, by_item, lang);
+            let p = place(*line, unit, lang);
             pick(
                 lang,
                 format!("⚠ {p}：这一轮被中止（{reason}），还没回答的调用不会再有结果。"),
@@ -665,7 +689,7 @@ pub struct Facts {
     pub compactions_recorded: usize,
     /// The skipped lines by type (`unread`).
     pub unread: Vec<(String, Vec<usize>)>,
-    pub by_item: bool,
+    pub unit: Unit,
     /// The line a JSONL file was cut short at, if it was.
     pub truncated: Option<usize>,
     /// Whether writes are counted (`trace::Recorded::writes`).
@@ -679,6 +703,11 @@ pub struct Facts {
 /// The line types a file holds that are not drawn as steps, each with its
 /// count and lines (the first 12 of each; `trace` JSON has them all).
 pub fn unread(list: &[(String, Vec<usize>)], by_item: bool, lang: Lang) -> Option<String> {
+    let unit = if by_item { Unit::Item } else { Unit::Line };
+    unread_in(list, unit, lang)
+}
+
+fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<String> {
     if list.is_empty() {
         return None;
     }
@@ -689,13 +718,16 @@ pub fn unread(list: &[(String, Vec<usize>)], by_item: bool, lang: Lang) -> Optio
             if lines.len() > 12 {
                 shown.push("…".into());
             }
-            let noun = match (by_item, lang) {
-                (false, Lang::Zh) => "行",
-                (true, Lang::Zh) => "项",
-                (false, Lang::En) if lines.len() == 1 => "line",
-                (false, Lang::En) => "lines",
-                (true, Lang::En) if lines.len() == 1 => "item",
-                (true, Lang::En) => "items",
+            let noun = match (unit, lang) {
+                (Unit::Line, Lang::Zh) => "行",
+                (Unit::Item, Lang::Zh) => "项",
+                (Unit::Request, Lang::Zh) => "个请求",
+                (Unit::Line, Lang::En) if lines.len() == 1 => "line",
+                (Unit::Line, Lang::En) => "lines",
+                (Unit::Item, Lang::En) if lines.len() == 1 => "item",
+                (Unit::Item, Lang::En) => "items",
+                (Unit::Request, Lang::En) if lines.len() == 1 => "request",
+                (Unit::Request, Lang::En) => "requests",
             };
             match lang {
                 Lang::Zh => format!("{kind} ×{}（第 {} {noun}）", lines.len(), shown.join(", ")),
@@ -837,8 +869,8 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
             "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.".into(),
         ],
     });
-    if let Some([zh, en]) = unread(&f.unread, f.by_item, Lang::Zh)
-        .zip(unread(&f.unread, f.by_item, Lang::En))
+    if let Some([zh, en]) = unread_in(&f.unread, f.unit, Lang::Zh)
+        .zip(unread_in(&f.unread, f.unit, Lang::En))
         .map(|(zh, en)| [zh, en])
     {
         out.push([zh, en]);

@@ -182,7 +182,9 @@ fn search_status(app: &App) -> Option<String> {
 /// and, with several, the conversation on screen.
 fn live_status(live: &crate::live::Live, lang: Lang, short: bool) -> String {
     let mut parts = Vec::new();
-    if live.watching {
+    if let Some(base) = live.serving.as_ref().filter(|_| live.exit.is_none()) {
+        parts.push(i18n::LIVE_SERVING.fill(lang, &[("base", base)]));
+    } else if live.watching {
         parts.push(match live.exit {
             None => i18n::LIVE_RUNNING.get(lang).to_string(),
             Some(Some(code)) => i18n::LIVE_ENDED.fill(lang, &[("code", &code)]),

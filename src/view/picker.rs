@@ -1,4 +1,5 @@
-//! The lesson picker: one row per lesson, its title in the screen's
+//! The lesson picker (watching a tap: its conversations): one row per
+//! lesson, its title in the screen's
 //! language and, where it fits, how long its run is and how it ends; under
 //! the list, how to open the highlighted one from the command line and its
 //! task (or why it cannot be opened).
@@ -60,7 +61,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
     if top > 0 {
         position = format!("{} · {position}", i18n::MORE_ABOVE.get(lang));
     }
-    let hint = format!(" {} ", i18n::PICKER_HINT.get(lang));
+    // Watching a tap, the rows are its conversations (`app::update`).
+    let watching = app.live.as_ref().is_some_and(|l| l.watching);
+    let (heading, hint) = match watching {
+        true => (i18n::PICKER_CONVERSATIONS, i18n::PICKER_HINT_SWITCH),
+        false => (i18n::PICKER, i18n::PICKER_HINT),
+    };
+    let hint = format!(" {} ", hint.get(lang));
     let below = (end < lessons.len()).then(|| format!(" {} ", i18n::MORE_BELOW.get(lang)));
     let room = usize::from(inner.width);
     let mut block = Block::new()
@@ -68,7 +75,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
         .border_type(BorderType::Double)
         .border_style(theme.border(true))
         .title(Line::styled(
-            format!(" {} ", i18n::PICKER.get(lang)),
+            format!(" {} ", heading.get(lang)),
             theme.title(),
         ))
         .title(Line::styled(format!(" {position} "), theme.muted()).right_aligned());
