@@ -25,6 +25,7 @@ use errors::printable;
 use read::read_file;
 
 use crate::engine;
+use crate::i18n;
 use crate::safe;
 use crate::scenario::{About, Lang, Scenario, Text};
 use crate::trace::Trace;
@@ -391,7 +392,8 @@ fn prepare_with(
             .iter()
             .filter(|f| f.is_error())
             .all(|f| leaves_the_run_whole(&f.error));
-        if whole && let Ok(trace) = engine::run(&for_screen(scenario.clone()), Lang::Zh) {
+        if whole && let Ok(trace) = engine::run(&for_screen(scenario.clone()), Lang::Zh, i18n::said)
+        {
             for (path, message) in key_faults(&scenario, &trace) {
                 faults.push(fault(Severity::Error, at(&path), message));
             }
@@ -435,8 +437,9 @@ fn prepare_with(
             ),
         ));
     }
-    let zh = engine::run(&scenario, Lang::Zh).map_err(|e| error("model", e.to_string()))?;
-    let en = engine::run(&scenario, Lang::En)
+    let zh =
+        engine::run(&scenario, Lang::Zh, i18n::said).map_err(|e| error("model", e.to_string()))?;
+    let en = engine::run(&scenario, Lang::En, i18n::said)
         .map_err(|e| error("model", format!("in the English run: {e}")))?;
     if zh.len() != en.len() {
         return Err(error(
