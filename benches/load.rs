@@ -15,6 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use agent_loop_sim::engine;
+use agent_loop_sim::i18n;
 use agent_loop_sim::load;
 use agent_loop_sim::scenario::Lang;
 use criterion::{BenchmarkId, Criterion};
@@ -26,7 +27,7 @@ fn many_rules(c: &mut Criterion) {
         let json = many_rules::json(rules);
         let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
         group.bench_function(BenchmarkId::new("engine-run-one-language", rules), |b| {
-            b.iter(|| engine::run(black_box(&scenario), Lang::En).unwrap())
+            b.iter(|| engine::run(black_box(&scenario), Lang::En, i18n::said).unwrap())
         });
         group.bench_function(
             BenchmarkId::new("load-prepare-both-languages", rules),
@@ -73,7 +74,7 @@ fn compaction(c: &mut Criterion) {
         }
         let json = serde_json::to_string(&s).unwrap();
         let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
-        let trace = engine::run(&scenario, Lang::En).unwrap();
+        let trace = engine::run(&scenario, Lang::En, i18n::said).unwrap();
         eprintln!(
             "compaction/{name}: {} steps, {} compactions, {} messages",
             trace.len(),
@@ -81,7 +82,7 @@ fn compaction(c: &mut Criterion) {
             trace.messages.len()
         );
         group.bench_function(BenchmarkId::new("engine-run-one-language", name), |b| {
-            b.iter(|| engine::run(black_box(&scenario), Lang::En).unwrap())
+            b.iter(|| engine::run(black_box(&scenario), Lang::En, i18n::said).unwrap())
         });
     }
     group.finish();

@@ -21,6 +21,7 @@ use agent_loop_sim::app::{self, Action, App, Panel};
 use agent_loop_sim::engine;
 use agent_loop_sim::export;
 use agent_loop_sim::frames;
+use agent_loop_sim::i18n;
 use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
@@ -51,7 +52,7 @@ fn mib(bytes: usize) -> f64 {
 fn report_memory() {
     let json = long_scenario::json(LONG_CALLS);
     let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
-    let (trace, peak, kept) = heap_of(|| engine::run(&scenario, Lang::Zh).unwrap());
+    let (trace, peak, kept) = heap_of(|| engine::run(&scenario, Lang::Zh, i18n::said).unwrap());
     println!(
         "memory: the {LONG_CALLS}-call trace ({} steps, {} messages, ended {}): \
          peak heap {:.2} MiB while building, {:.2} MiB kept",
@@ -163,7 +164,7 @@ fn long_trace(c: &mut Criterion) {
     let mut group = c.benchmark_group("long");
     group.sample_size(20);
     group.bench_function("build-trace", |b| {
-        b.iter(|| engine::run(black_box(&scenario), Lang::Zh).unwrap())
+        b.iter(|| engine::run(black_box(&scenario), Lang::Zh, i18n::said).unwrap())
     });
     group.bench_function("load-prepare-both-languages", |b| {
         b.iter(|| load::prepare("<bench>", black_box(json.as_bytes())).unwrap())
@@ -209,12 +210,12 @@ fn wire_costs(c: &mut Criterion) {
     use agent_loop_sim::{trace_json, wire};
     let json = long_scenario::json(2000);
     let scenario = load::parse("<bench>", json.as_bytes()).unwrap();
-    let trace = engine::run(&scenario, Lang::En).unwrap();
+    let trace = engine::run(&scenario, Lang::En, i18n::said).unwrap();
     let mut group = c.benchmark_group("wire/2000-calls");
     group.sample_size(10);
     group.bench_function("trace-engine-and-json", |b| {
         b.iter(|| {
-            let t = engine::run(black_box(&scenario), Lang::En).unwrap();
+            let t = engine::run(black_box(&scenario), Lang::En, i18n::said).unwrap();
             let mut out = Vec::new();
             trace_json::write(&t, trace_json::ContextShape::Linear, &mut out).unwrap();
             out.len()

@@ -9,11 +9,10 @@
 
 use std::fmt::{Display, Write as _};
 
-use crate::engine::ToolSays;
 use crate::scenario::{EndStatus, Lang};
 use crate::trace::{
-    CallId, CallStatus, Decision, Lane, Outcome, Pairing, Refusal, Step, StepKind, TaskOutcome,
-    Trace, Verdict,
+    CallId, CallStatus, Decision, Lane, Outcome, Pairing, Refusal, Said, Step, StepKind,
+    TaskOutcome, ToolSays, Trace, Verdict,
 };
 
 /// A fixed text in every language, indexed by `Lang::index`.
@@ -1180,6 +1179,26 @@ pub fn denied_by_user(reason: &str, lang: Lang) -> String {
 /// A result of a call the user edited, saying so after the tool's words.
 pub fn edited_by_user(args: &str, result: &str, lang: Lang) -> String {
     EDITED_BY_USER.fill(lang, &[("args", &args), ("result", &result)])
+}
+
+/// What the host or a tool said (`Said`), in words: the text the model
+/// reads in `lang`. The engine records the fact; this is its wording.
+pub fn said(fact: &Said, lang: Lang) -> String {
+    match fact {
+        Said::Tool(t) => tool_says(t, lang),
+        Said::Refusal { refusal, tool } => refusal_message(refusal, tool, lang),
+        Said::OpConflict { op } => op_conflict(op, lang),
+        Said::VerificationFailed { tool, said: inner } => {
+            verification_failed(tool, &said(inner, lang), lang)
+        }
+        Said::DeniedByUser { reason } => {
+            denied_by_user(reason.as_ref().map_or("", |r| r.get(lang)), lang)
+        }
+        Said::EditedByUser { args, said: inner } => edited_by_user(args, &said(inner, lang), lang),
+        Said::Replayed(inner) => crate::trace::mark_replayed(&said(inner, lang)),
+        Said::Placeholder { tokens } => placeholder(*tokens, lang),
+        Said::Summary(text) => summary_message(text.as_ref().map_or("", |t| t.get(lang)), lang),
+    }
 }
 
 /// What a built-in tool says, in words. File contents stay as they are.

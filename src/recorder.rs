@@ -86,6 +86,7 @@ impl Recorder {
             size: 0,
             tokens: 0,
             canonical: None,
+            said: None,
             carried: None,
             host_insert: None,
         }
@@ -198,6 +199,7 @@ impl Recorder {
             message.call_id = Some(paired_to);
             message.is_error = result.is_error;
             message.canonical = result.canonical;
+            message.said = result.said;
             self.append(message);
         }
     }

@@ -540,6 +540,7 @@ mod tests {
             size: 0,
             tokens: 0,
             canonical: None,
+            said: None,
             carried: None,
             host_insert: None,
         }
@@ -807,6 +808,7 @@ mod tests {
                     is_error,
                     replayed: false,
                     canonical: None,
+                    said: None,
                 };
                 calls[0].result = Some(result(false));
                 calls[1].started = Some(0);

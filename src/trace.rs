@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use crate::scenario::{EndStatus, Lang};
+use crate::scenario::{EndStatus, Lang, Text};
 
 /// A tool call's id, as the model wrote it in its reply (`call_1`, ...).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -75,6 +75,8 @@ pub struct Message {
     pub carried: Option<usize>,
     /// A message the host wrote in place of others when it compacted.
     pub host_insert: Option<HostInsert>,
+    /// What the text says, as a fact, when the host or a tool wrote it.
+    pub said: Option<Said>,
 }
 
 /// What the host put in the context in place of messages it removed.
@@ -144,6 +146,78 @@ pub struct ToolResult {
     pub replayed: bool,
     /// The same text in English, when the trace is in another language.
     pub canonical: Option<String>,
+    /// What the text says, as a fact, when the host or a tool wrote it:
+    /// its words in any language are `i18n::said` of it.
+    pub said: Option<Said>,
+}
+
+/// What the host or a tool wrote into the context, as a fact; the words
+/// for it in a language are composed outside the engine (`i18n::said`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    /// What a tool (built-in or custom) said back.
+    Tool(ToolSays),
+    /// The host refused a call to `tool` before anything ran.
+    Refusal { refusal: Refusal, tool: String },
+    /// The operation id was used before for a different call.
+    OpConflict { op: String },
+    /// The host's own check with `tool` failed; the tool said this.
+    VerificationFailed { tool: String, said: Box<Said> },
+    /// The user denied the call, with their reason, if they gave one.
+    DeniedByUser { reason: Option<Text> },
+    /// The user changed the call's arguments (`args`, as the call shows
+    /// them); the tool said this.
+    EditedByUser { args: String, said: Box<Said> },
+    /// The recorded result the host answers a replayed operation id with
+    /// (`mark_replayed` of its words).
+    Replayed(Box<Said>),
+    /// The host's placeholder for a removed result of this many tokens.
+    Placeholder { tokens: usize },
+    /// The host's summary of earlier turns, the scenario's words if any.
+    Summary(Option<Text>),
+}
+
+/// What a built-in tool says back, before it is put into words
+/// (`i18n::tool_says`). File contents are data and stay as they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolSays {
+    Content(String),
+    NoSuchFile(String),
+    Wrote {
+        path: String,
+        version: u32,
+    },
+    Patched {
+        path: String,
+        version: u32,
+    },
+    FindNotFound(String),
+    TestsPassed(usize),
+    TestFailed {
+        path: String,
+        wanted: String,
+        line: bool,
+    },
+    NoSuchTool(String),
+    /// A custom tool's scripted result, in both languages.
+    Custom(Text),
+}
+
+/// A recorded result as the host answers a replay with it: a JSON object
+/// gains `"replayed": true`, as the notes' executor returns
+/// `{**result, "replayed": True}`; other text comes back unchanged, as an
+/// HTTP idempotency key replays the same body.
+pub fn mark_replayed(text: &str) -> String {
+    let trimmed = text.trim_end();
+    let is_object = serde_json::from_str::<serde_json::Value>(trimmed).is_ok_and(|v| v.is_object());
+    match trimmed.strip_suffix('}') {
+        Some(open) if is_object => {
+            let empty = open.trim_end().ends_with('{');
+            let sep = if empty { "" } else { ", " };
+            format!("{}{sep}\"replayed\": true}}", open.trim_end())
+        }
+        _ => text.to_string(),
+    }
 }
 
 /// What answered a call, decided once here for the view, the trace JSON
@@ -1135,5 +1209,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_replayed_json_object_says_so_and_other_text_is_unchanged() {
+        assert_eq!(
+            super::mark_replayed(r#"{"status": "ok", "version": "toy:v2"}"#),
+            r#"{"status": "ok", "version": "toy:v2", "replayed": true}"#
+        );
+        assert_eq!(super::mark_replayed("{}"), r#"{"replayed": true}"#);
+        assert_eq!(
+            super::mark_replayed("patched app.toml (now v2)"),
+            "patched app.toml (now v2)"
+        );
+        assert_eq!(super::mark_replayed("[1, 2]"), "[1, 2]");
+        assert_eq!(super::mark_replayed("{not json}"), "{not json}");
     }
 }

@@ -17,9 +17,8 @@
 //! the copy (`ModelCall::context_start`) and the scripted model starts over
 //! on it (`RuleMatcher::restart`): it sees only what the host now sends.
 
-use crate::i18n;
 use crate::scenario::{CompactPolicy, Lang};
-use crate::trace::{CallId, Compaction, HostInsert, Lane, Role, StepKind};
+use crate::trace::{CallId, Compaction, HostInsert, Lane, Role, Said, StepKind};
 
 use super::{EngineError, Run};
 use crate::wire;
@@ -76,10 +75,12 @@ impl Run<'_> {
                     let tokens = original.tokens;
                     let id = original.call_id.clone();
                     calls.extend(id.clone());
-                    let (text, canonical) = self.said(|lang| i18n::placeholder(tokens, lang));
+                    let said = Said::Placeholder { tokens };
+                    let (text, canonical) = self.said(&said);
                     let mut m = self.message(Role::Tool, text, step);
                     m.call_id = id;
                     m.canonical = canonical;
+                    m.said = Some(said);
                     m.host_insert = Some(HostInsert::Placeholder);
                     self.rec.measured(m)
                 }
@@ -89,11 +90,11 @@ impl Run<'_> {
                         calls.extend(self.rec.trace.messages[i].calls.iter().cloned());
                     }
                     let summary = limit.summary(self.rec.trace.compactions.len());
-                    let (text, canonical) = self.said(|lang| {
-                        i18n::summary_message(summary.map_or("", |t| t.get(lang)), lang)
-                    });
+                    let said = Said::Summary(summary.cloned());
+                    let (text, canonical) = self.said(&said);
                     let mut m = self.message(Role::User, text, step);
                     m.canonical = canonical;
+                    m.said = Some(said);
                     m.host_insert = Some(HostInsert::Summary);
                     self.rec.measured(m)
                 }
@@ -148,7 +149,8 @@ impl Run<'_> {
                 continue;
             }
             let mut placeholder = m.clone();
-            placeholder.text = i18n::placeholder(m.tokens, self.lang);
+            let said = Said::Placeholder { tokens: m.tokens };
+            placeholder.text = (self.words)(&said, self.lang);
             let placeholder = wire::message_tokens(&placeholder, &[]);
             if placeholder >= m.tokens {
                 continue;
@@ -182,17 +184,13 @@ impl Run<'_> {
                 from = k;
             }
         }
+        let n = self.rec.trace.compactions.len();
+        let summary = self.scenario.context.as_ref().and_then(|c| c.summary(n));
+        let said = Said::Summary(summary.cloned());
         let summary_tokens = Lang::ALL
             .iter()
             .map(|&lang| {
-                let n = self.rec.trace.compactions.len();
-                let text = self
-                    .scenario
-                    .context
-                    .as_ref()
-                    .and_then(|c| c.summary(n))
-                    .map_or("", |t| t.get(lang));
-                wire::tokens::count(&i18n::summary_message(text, lang)) + wire::tokens::PER_MESSAGE
+                wire::tokens::count(&(self.words)(&said, lang)) + wire::tokens::PER_MESSAGE
             })
             .max()
             .unwrap_or(0);

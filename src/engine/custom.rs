@@ -4,9 +4,10 @@
 //! an answer may name the files it read.
 
 use crate::scenario::{Lang, ToolDef};
+use crate::trace::ToolSays;
 
 use super::policy::args_match;
-use super::tools::{BuiltinTool, ToolSays};
+use super::tools::BuiltinTool;
 use super::{Run, Workspace};
 
 impl Run<'_> {

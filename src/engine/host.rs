@@ -1,9 +1,8 @@
 //! The host's side of a call: the checks it makes before anything runs,
 //! and what it keeps for an operation id.
 
-use crate::i18n;
 use crate::scenario::ToolDef;
-use crate::trace::{Refusal, ToolCall, ToolResult, Verdict};
+use crate::trace::{Refusal, Said, ToolCall, ToolResult, Verdict};
 
 use super::{Run, arg};
 
@@ -56,23 +55,6 @@ pub(super) fn without_op_id(args: &[(String, String)]) -> Vec<(String, String)> 
     args.iter().filter(|(k, _)| k != "op_id").cloned().collect()
 }
 
-/// A recorded result as the host answers a replay with it: a JSON object
-/// gains `"replayed": true`, as the notes' executor returns
-/// `{**result, "replayed": True}`; other text comes back unchanged, as an
-/// HTTP idempotency key replays the same body.
-fn mark_replayed(text: &str) -> String {
-    let trimmed = text.trim_end();
-    let is_object = serde_json::from_str::<serde_json::Value>(trimmed).is_ok_and(|v| v.is_object());
-    match trimmed.strip_suffix('}') {
-        Some(open) if is_object => {
-            let empty = open.trim_end().ends_with('{');
-            let sep = if empty { "" } else { ", " };
-            format!("{}{sep}\"replayed\": true}}", open.trim_end())
-        }
-        _ => text.to_string(),
-    }
-}
-
 impl Run<'_> {
     /// The host's record for a call's operation id: the earlier result when
     /// the same call comes again, an error when the id was used for another
@@ -84,39 +66,21 @@ impl Run<'_> {
         let record = self.workspace.ops.get(op)?;
         let same = record.tool == call.tool && record.args == without_op_id(&call.args);
         if same {
-            let mut result = record.result.clone();
-            result.replayed = true;
-            result.text = mark_replayed(&result.text);
-            result.canonical = result.canonical.as_deref().map(mark_replayed);
+            let record = &record.result;
+            let said = record.said.clone().map(|s| Said::Replayed(Box::new(s)));
+            let result = match said {
+                Some(said) => ToolResult {
+                    replayed: true,
+                    ..self.result(said, record.is_error)
+                },
+                None => ToolResult {
+                    replayed: true,
+                    ..record.clone()
+                },
+            };
             return Some((op.to_string(), result, false));
         }
-        let (text, canonical) = self.said(|lang| i18n::op_conflict(op, lang));
-        let result = ToolResult {
-            text,
-            is_error: true,
-            replayed: false,
-            canonical,
-        };
-        Some((op.to_string(), result, true))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::mark_replayed;
-
-    #[test]
-    fn a_replayed_json_object_says_so_and_other_text_is_unchanged() {
-        assert_eq!(
-            mark_replayed(r#"{"status": "ok", "version": "toy:v2"}"#),
-            r#"{"status": "ok", "version": "toy:v2", "replayed": true}"#
-        );
-        assert_eq!(mark_replayed("{}"), r#"{"replayed": true}"#);
-        assert_eq!(
-            mark_replayed("patched app.toml (now v2)"),
-            "patched app.toml (now v2)"
-        );
-        assert_eq!(mark_replayed("[1, 2]"), "[1, 2]");
-        assert_eq!(mark_replayed("{not json}"), "{not json}");
+        let said = Said::OpConflict { op: op.to_string() };
+        Some((op.to_string(), self.result(said, true), true))
     }
 }

@@ -23,17 +23,16 @@ pub use custom::call_params;
 pub use host::{inside_workspace, validate};
 pub use ids::call_id;
 pub use policy::{TYPES as SCHEMA_TYPES, derived_op_id, parsed_object};
-pub use tools::{BuiltinTool, ToolSays};
+pub use tools::BuiltinTool;
 
 use tools::Workspace;
 
-use crate::i18n;
 use crate::recorder::Recorder;
 use crate::rules::RuleMatcher;
 use crate::scenario::{EndStatus, Lang, Rule, Scenario};
 use crate::trace::{
-    CallId, Lane, Message, OfferedTool, Role, StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
-    Verdict,
+    CallId, Lane, Message, OfferedTool, Role, Said, StepKind, TaskOutcome, ToolCall, ToolResult,
+    Trace, Verdict,
 };
 use crate::wire;
 
@@ -97,9 +96,14 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The words for what the host or a tool said, in a language. The engine
+/// records the fact (`Said`); the caller says how it reads
+/// (`i18n::said`), so the engine knows no wording.
+pub type Words = fn(&Said, Lang) -> String;
+
 /// Run the scenario's loop in one language and record every step.
-pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
-    let mut run = Run::new(scenario, lang);
+pub fn run(scenario: &Scenario, lang: Lang, words: Words) -> Result<Trace, EngineError> {
+    let mut run = Run::new(scenario, lang, words);
     let end = run.go()?;
     Ok(run.finish(end))
 }
@@ -108,8 +112,12 @@ pub fn run(scenario: &Scenario, lang: Lang) -> Result<Trace, EngineError> {
 /// point with the reason: `check` reads them for the narration keys of a
 /// file whose run stops on a fault it reports elsewhere (an undeclared
 /// tool in a rule's condition).
-pub fn run_to_fault(scenario: &Scenario, lang: Lang) -> (Trace, Option<EngineError>) {
-    let mut run = Run::new(scenario, lang);
+pub fn run_to_fault(
+    scenario: &Scenario,
+    lang: Lang,
+    words: Words,
+) -> (Trace, Option<EngineError>) {
+    let mut run = Run::new(scenario, lang, words);
     match run.go() {
         Ok(end) => (run.finish(end), None),
         Err(e) => (run.rec.finish(), Some(e)),
@@ -119,6 +127,7 @@ pub fn run_to_fault(scenario: &Scenario, lang: Lang) -> (Trace, Option<EngineErr
 struct Run<'a> {
     scenario: &'a Scenario,
     lang: Lang,
+    words: Words,
     /// The trace as it grows, recorded as a transcript's is (`Recorder`).
     rec: Recorder,
     workspace: Workspace,
@@ -131,7 +140,7 @@ struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
-    fn new(scenario: &'a Scenario, lang: Lang) -> Self {
+    fn new(scenario: &'a Scenario, lang: Lang, words: Words) -> Self {
         let tools: Vec<OfferedTool> = scenario
             .tools
             .iter()
@@ -146,6 +155,7 @@ impl<'a> Run<'a> {
         Run {
             scenario,
             lang,
+            words,
             rec: Recorder::new(Trace {
                 scenario: scenario.name.clone(),
                 title: scenario.title.get(lang).to_string(),
@@ -248,11 +258,24 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// A text in the trace's language, with its English form for rules.
-    fn said(&self, words: impl Fn(Lang) -> String) -> (String, Option<String>) {
-        let text = words(self.lang);
-        let canonical = (self.lang != Lang::En).then(|| words(Lang::En));
+    /// What the host or a tool said, in the trace's language, with its
+    /// English form for rules.
+    fn said(&self, said: &Said) -> (String, Option<String>) {
+        let text = (self.words)(said, self.lang);
+        let canonical = (self.lang != Lang::En).then(|| (self.words)(said, Lang::En));
         (text, canonical)
+    }
+
+    /// A result for a call that says `said`.
+    fn result(&self, said: Said, is_error: bool) -> ToolResult {
+        let (text, canonical) = self.said(&said);
+        ToolResult {
+            text,
+            is_error,
+            replayed: false,
+            canonical,
+            said: Some(said),
+        }
     }
 
     /// Real providers refuse a request whose context holds a tool call
@@ -359,7 +382,6 @@ impl<'a> Run<'a> {
         );
         let result = self.execute(&tool, &args);
         let passed = !result.is_error;
-        let output = result.text.clone();
         let step = self.step(
             StepKind::Verified {
                 passed,
@@ -373,14 +395,18 @@ impl<'a> Run<'a> {
             return Some(EndStatus::Completed);
         }
         // The failure goes back to the model, as the host's own message.
-        let english = result.canonical.clone().unwrap_or_else(|| output.clone());
-        let (text, canonical) = self.said(|lang| {
-            let said = if lang == self.lang { &output } else { &english };
-            i18n::verification_failed(&tool, said, lang)
-        });
+        let said = Said::VerificationFailed {
+            tool,
+            // `execute` always says a fact; its text is the fallback.
+            said: Box::new(
+                (result.said).unwrap_or(Said::Tool(crate::trace::ToolSays::Content(result.text))),
+            ),
+        };
+        let (text, canonical) = self.said(&said);
         let mut message = self.message(Role::User, text, step);
         message.is_error = true;
         message.canonical = canonical;
+        message.said = Some(said);
         self.append(message);
         self.final_rule = None;
         None
@@ -469,14 +495,7 @@ impl<'a> Run<'a> {
                 Verdict::Refused(refusal) => {
                     // A refusal is a result too: the model reads it, nothing ran.
                     let tool = self.rec.trace.calls[index].tool.clone();
-                    let (text, canonical) =
-                        self.said(|lang| i18n::refusal_message(&refusal, &tool, lang));
-                    let result = ToolResult {
-                        text,
-                        is_error: true,
-                        replayed: false,
-                        canonical,
-                    };
+                    let result = self.result(Said::Refusal { refusal, tool }, true);
                     self.attach(index, id.clone(), result, step);
                 }
             }
@@ -615,4 +634,26 @@ pub fn estimate_tokens(s: &str) -> usize {
     let ascii = s.chars().filter(char::is_ascii).count();
     let other = s.chars().count() - ascii;
     ascii.div_ceil(4) + other
+}
+
+#[cfg(test)]
+mod tests {
+    /// The engine records facts (`Said`); their wording is i18n's, handed
+    /// in as `Words`: no file of the engine names the catalogue.
+    #[test]
+    fn the_engine_imports_no_wording() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+        // Spelled in two parts so this test does not find itself.
+        let catalogue = ["i18", "n"].concat();
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            files += 1;
+            for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                assert!(!line.contains(&catalogue), "{}: {line}", path.display());
+            }
+        }
+        assert!(files >= 7, "{files} files in {}", dir.display());
+    }
 }

@@ -6,9 +6,10 @@
 
 use serde_json::Value;
 
-use crate::i18n;
 use crate::scenario::{ApprovalDecision, OpIdSource, Policy, ToolDef};
-use crate::trace::{CallId, Decision, Lane, Refusal, StepKind, ToolCall, ToolResult, Verdict};
+use crate::trace::{
+    CallId, Decision, Lane, Refusal, Said, StepKind, ToolCall, ToolResult, ToolSays, Verdict,
+};
 
 use super::{Run, arg, host};
 
@@ -99,27 +100,16 @@ impl<'a> Run<'a> {
                 Lane::Host,
             );
             self.rec.trace.calls[index].verdict = Some((checked, verdict));
-            let (text, canonical) =
-                self.said(|lang| i18n::refusal_message(&refusal, &call.tool, lang));
-            let result = ToolResult {
-                text,
-                is_error: true,
-                replayed: false,
-                canonical,
-            };
+            let tool = call.tool.clone();
+            let result = self.result(Said::Refusal { refusal, tool }, true);
             self.attach(index, call.id, result, checked);
             return false;
         }
         if !matches!(decision, Decision::Denied(_)) {
             return true;
         }
-        let (text, canonical) = self.said(|lang| i18n::denied_by_user(&reason(lang), lang));
-        let result = ToolResult {
-            text,
-            is_error: true,
-            replayed: false,
-            canonical,
-        };
+        let reason = approval.and_then(|a| a.reason.clone());
+        let result = self.result(Said::DeniedByUser { reason }, true);
         self.attach(index, call.id, result, step);
         false
     }
@@ -133,22 +123,16 @@ impl<'a> Run<'a> {
         };
         let args = ToolCall::proposed(CallId(String::new()), String::new(), edit.clone(), 0, 0)
             .args_text();
-        let english = result
-            .canonical
-            .clone()
-            .unwrap_or_else(|| result.text.clone());
-        let (text, canonical) = self.said(|lang| {
-            let said = if lang == self.lang {
-                &result.text
-            } else {
-                &english
-            };
-            i18n::edited_by_user(&args, said, lang)
-        });
+        // `execute` always says a fact; its text is the fallback.
+        let said = (result.said.clone())
+            .unwrap_or_else(|| Said::Tool(ToolSays::Content(result.text.clone())));
+        let said = Said::EditedByUser {
+            args,
+            said: Box::new(said),
+        };
         ToolResult {
-            text,
-            canonical,
-            ..result
+            replayed: result.replayed,
+            ..self.result(said, result.is_error)
         }
     }
 

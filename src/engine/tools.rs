@@ -3,39 +3,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::i18n;
 use crate::scenario::FileCheck;
-use crate::trace::{FileChange, FileEvent, ToolResult};
+use crate::trace::{FileChange, FileEvent, Said, ToolResult, ToolSays};
 
 use super::host::{OpRecord, without_op_id};
 use super::{Run, arg};
-
-/// What a built-in tool says back, before it is put into words in the
-/// trace's language (`i18n::tool_says`). File contents are data and stay
-/// as they are.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ToolSays {
-    Content(String),
-    NoSuchFile(String),
-    Wrote {
-        path: String,
-        version: u32,
-    },
-    Patched {
-        path: String,
-        version: u32,
-    },
-    FindNotFound(String),
-    TestsPassed(usize),
-    TestFailed {
-        path: String,
-        wanted: String,
-        line: bool,
-    },
-    NoSuchTool(String),
-    /// A custom tool's scripted result, in both languages.
-    Custom(crate::scenario::Text),
-}
 
 /// The tools the engine can execute. Offered tools must be one of these;
 /// a scenario names them in snake_case (`read_file`).
@@ -126,9 +98,8 @@ impl Run<'_> {
     pub(super) fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
         let step = self.current_step();
         let said = self.tool_says(tool, args);
-        let (text, canonical) =
-            self.said(|lang| i18n::tool_says(said.as_ref().unwrap_or_else(|e| e), lang));
         let is_error = said.is_err();
+        let result = self.result(Said::Tool(said.unwrap_or_else(|e| e)), is_error);
         for (path, change) in self.workspace.events.drain(..) {
             if matches!(change, FileChange::Written { .. }) {
                 self.rec.counters.writes += 1;
@@ -142,12 +113,7 @@ impl Run<'_> {
                 .file_events
                 .push(FileEvent { step, path, change });
         }
-        ToolResult {
-            text,
-            is_error,
-            replayed: false,
-            canonical,
-        }
+        result
     }
 
     /// What a built-in tool does to the workspace, and what it says.

@@ -29,6 +29,7 @@ use checks::{check_fields, check_twin};
 use read::read_file;
 
 use crate::engine;
+use crate::i18n;
 use crate::safe;
 use crate::scenario::{About, Lang, Scenario, Text};
 use crate::trace::Trace;
@@ -249,8 +250,9 @@ fn prepare_with(
             ),
         ));
     }
-    let zh = engine::run(&scenario, Lang::Zh).map_err(|e| error("model", e.to_string()))?;
-    let en = engine::run(&scenario, Lang::En)
+    let zh =
+        engine::run(&scenario, Lang::Zh, i18n::said).map_err(|e| error("model", e.to_string()))?;
+    let en = engine::run(&scenario, Lang::En, i18n::said)
         .map_err(|e| error("model", format!("in the English run: {e}")))?;
     if zh.len() != en.len() {
         return Err(error(
@@ -439,7 +441,7 @@ fn key_faults(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
 /// the steps before it stops, a bad one says where the run stops, and
 /// `end`, which names a last step the run never reaches, is not checked.
 fn keys_of_the_run_as_it_stands(scenario: &Scenario) -> Vec<(String, String)> {
-    match engine::run_to_fault(&for_screen(scenario.clone()), Lang::Zh) {
+    match engine::run_to_fault(&for_screen(scenario.clone()), Lang::Zh, i18n::said) {
         (trace, None) => key_faults(scenario, &trace),
         (trace, Some(_)) if trace.steps.is_empty() => Vec::new(),
         (trace, Some(stop)) => {

@@ -1414,6 +1414,7 @@ impl Build {
             is_error,
             replayed: false,
             canonical: None,
+            said: None,
         };
         // A file shows a result where it was appended, under its call's id.
         self.rec.answer(index, id.clone(), result, step, true);

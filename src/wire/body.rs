@@ -427,6 +427,7 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
                 size: 0,
                 tokens: 0,
                 canonical: None,
+                said: None,
                 carried: None,
                 host_insert: None,
             })
