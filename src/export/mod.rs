@@ -347,11 +347,15 @@ pub fn export_loaded(
     ) && steps != (0..=app.steps() - 1)
     {
         let (first, last) = (*steps.start(), *steps.end());
-        variant.push_str(&format!(
-            ".steps-{}-{}",
+        let (a, b) = (
             step_number(first, app.steps()),
-            step_number(last, app.steps())
-        ));
+            step_number(last, app.steps()),
+        );
+        variant.push_str(&if first == last {
+            format!(".step-{a}")
+        } else {
+            format!(".steps-{a}-{b}")
+        });
     }
     match options.format {
         ExportFormat::Gif => {
