@@ -636,10 +636,12 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
         json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
     );
     let url = |name: &str| {
-        // The name says the fonts are in it (`.fonts`).
+        // The name says the fonts are in it (`.fonts`), and its one step.
         let file = match name {
-            "embedded" => dir.join(name).join("read-config-timeout.zh.fonts.html"),
-            _ => dir.join(name).join("read-config-timeout.zh.html"),
+            "embedded" => dir
+                .join(name)
+                .join("read-config-timeout.zh.fonts.step-07.html"),
+            _ => dir.join(name).join("read-config-timeout.zh.step-07.html"),
         };
         format!("file://{}", file.canonicalize().unwrap().display())
     };

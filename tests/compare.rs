@@ -360,7 +360,7 @@ fn export_writes_the_side_by_side_frames() {
     assert_eq!(out.code, 2);
     assert!(
         out.stderr
-            .contains("expected --format svg, png, txt or ansi"),
+            .contains("expected --format svg, png, txt, ansi or pdf"),
         "{}",
         out.stderr
     );

@@ -59,13 +59,28 @@ fn pieces(row: &str) -> Vec<String> {
 }
 
 fn export_pdf(name: &str, lang: Lang, quiz: bool) -> (PathBuf, Options) {
+    export_with(name, lang, |o| o.quiz = quiz)
+}
+
+/// A PDF export with the options `set` changes.
+fn export_with(name: &str, lang: Lang, set: impl FnOnce(&mut Options)) -> (PathBuf, Options) {
     let dir = scratch(name);
     let mut o = Options::new(ExportFormat::Pdf, dir);
     o.lang = lang;
-    o.quiz = quiz;
+    set(&mut o);
     let paths = export::export(&o, |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(paths.len(), 1, "{paths:?}");
     (paths[0].clone(), o)
+}
+
+/// Every piece of text of `text` (a text frame) is on `page`.
+fn assert_on_page(page: &str, text: &str, what: &str) {
+    let page = squeeze(page);
+    for row in text.lines() {
+        for piece in pieces(row) {
+            assert!(page.contains(&piece), "{what}: {piece:?} not on its page");
+        }
+    }
 }
 
 /// One page a step, each with every piece of text of the step's text
@@ -159,16 +174,101 @@ fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
     }
 }
 
-/// The PDF takes --quiz but not --strip or --embed-fonts (its fonts are
-/// always embedded); each refusal says what was expected, exit code 2.
+/// With `--strip` each page is a strip of steps side by side, as many as
+/// keep the text at 5 pt: two 120-column frames a page, three of 80
+/// columns. Each page has every piece of text of each of its steps; the
+/// name says it is a strip, and which steps when they are not all.
+#[test]
+fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
+    let test = "a_strip_pdf_has_the_steps_side_by_side_on_pages";
+    for (lang, size, per_page, steps) in [
+        (Lang::En, (120, 40), 2, None),
+        (Lang::Zh, (120, 40), 2, None),
+        (Lang::En, (80, 24), 3, None),
+        (Lang::Zh, (80, 24), 3, Some((2, 6))),
+    ] {
+        let name = format!("strip-{lang:?}-{}x{}", size.0, size.1);
+        let (pdf, o) = export_with(&name, lang, |o| {
+            o.strip = true;
+            o.size = size;
+            o.steps = steps;
+        });
+        let file = pdf.file_name().unwrap().to_str().unwrap();
+        let expected = match (size, steps) {
+            ((120, 40), _) => format!("read-config-timeout.{}.strip.pdf", lang.code()),
+            (_, None) => format!("read-config-timeout.{}.80x24.strip.pdf", lang.code()),
+            (_, Some(_)) => format!(
+                "read-config-timeout.{}.80x24.strip.steps-02-06.pdf",
+                lang.code()
+            ),
+        };
+        assert_eq!(file, expected);
+        let Some(layout) = pages(test, &pdf, true) else {
+            return;
+        };
+        let app = common::app(&o.scenario, lang);
+        let (first, last) = steps.map_or((0, app.steps() - 1), |(a, b)| (a - 1, b - 1));
+        let chosen: Vec<usize> = (first..=last).collect();
+        let strips: Vec<&[usize]> = chosen.chunks(per_page).collect();
+        assert_eq!(layout.len(), strips.len(), "{name}: a page a strip");
+        for (page, strip) in layout.iter().zip(&strips) {
+            for &index in *strip {
+                let text = export::txt(&app, index, size);
+                assert_on_page(page, &text, &format!("{name} step {}", index + 1));
+            }
+        }
+        if lang == Lang::Zh {
+            let plain = pages(test, &pdf, false).unwrap();
+            assert!(plain.iter().all(|p| p.contains("读取超时配置")), "{name}");
+        }
+    }
+}
+
+/// `--compare`: a page a compared step, each with the text of the
+/// comparison's figure (both runs side by side), named `A.vs.B`.
+#[test]
+fn a_comparison_pdf_has_a_page_a_compared_step() {
+    let test = "a_comparison_pdf_has_a_page_a_compared_step";
+    for lang in [Lang::En, Lang::Zh] {
+        let (pdf, o) = export_with(&format!("compare-{lang:?}"), lang, |o| {
+            o.scenario = "harness-drops-results".into();
+            o.compare = Some("read-config-timeout".into());
+        });
+        assert!(
+            pdf.ends_with(format!(
+                "harness-drops-results.vs.read-config-timeout.{}.pdf",
+                lang.code()
+            )),
+            "{pdf:?}"
+        );
+        let Some(layout) = pages(test, &pdf, true) else {
+            return;
+        };
+        let mut app = common::app(&o.scenario, lang);
+        let other = agent_loop_sim::compare::load_other("read-config-timeout", None).unwrap();
+        app = app.with_comparison(other);
+        assert_eq!(layout.len(), app.steps(), "{lang:?}: a page a step");
+        for (index, page) in layout.iter().enumerate() {
+            let text = export::txt(&app, index, o.size);
+            assert_on_page(page, &text, &format!("{lang:?} step {}", index + 1));
+        }
+    }
+}
+
+/// The PDF takes --quiz, --strip and --compare but not --embed-fonts
+/// (its fonts are always embedded), nor --quiz with --strip; each refusal
+/// says what was expected, exit code 2.
 #[test]
 fn pdf_refuses_options_it_cannot_draw() {
     let dir = scratch("refused");
     let out = dir.to_str().unwrap();
-    let r = common::run(&["export", "--format", "pdf", "--out", out, "--strip"]);
+    let r = common::run(&[
+        "export", "--format", "pdf", "--out", out, "--strip", "--quiz",
+    ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(
-        r.stderr.contains("--strip makes one still figure"),
+        r.stderr
+            .contains("expected no --strip, --panel or --compare"),
         "{}",
         r.stderr
     );

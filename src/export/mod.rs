@@ -310,7 +310,24 @@ pub fn export_loaded(
     let dir = &options.out;
     let scenario = run_name(&app);
     let lang = app.lang.code();
-    let variant = variant(options);
+    let mut variant = variant(options);
+    // A file of several steps names the steps when they are not all.
+    if matches!(
+        options.format,
+        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
+    ) && steps != (0..=app.steps() - 1)
+    {
+        let (first, last) = (*steps.start(), *steps.end());
+        let (a, b) = (
+            step_number(first, app.steps()),
+            step_number(last, app.steps()),
+        );
+        variant.push_str(&if first == last {
+            format!(".step-{a}")
+        } else {
+            format!(".steps-{a}-{b}")
+        });
+    }
     match options.format {
         ExportFormat::Gif => {
             let name = format!("{scenario}.{lang}{variant}.gif");
@@ -337,12 +354,23 @@ pub fn export_loaded(
             let trace = app.trace();
             let mut handout = pdf::Handout::new(fonts, &trace.title, lang, app.lang == Lang::Zh)
                 .map_err(ExportError::Missing)?;
-            for index in steps.clone() {
-                let frame = framed(&app, index, size, framing);
+            // A page a step, or with --strip each page a strip of the
+            // steps that fit it, all at one scale.
+            let (per_page, at_most) = if options.strip {
+                let (n, scale) = pdf::strip_pages(size.0, size.1, STRIP_GAP);
+                (n, Some(scale))
+            } else {
+                (1, None)
+            };
+            let indices: Vec<usize> = steps.clone().collect();
+            for page in indices.chunks(per_page) {
+                let frame = figure(&app, page, size, framing);
                 fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
                 handout
-                    .figure(&svg::render_for_pdf(&frame, app.theme))
-                    .map_err(|e| ExportError::Io(format!("cannot draw step {}: {e}", index + 1)))?;
+                    .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
+                    .map_err(|e| {
+                        ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
+                    })?;
             }
             if options.quiz {
                 let questions = handout::questions(trace, &app.loaded, steps);
@@ -479,11 +507,11 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
     if options.strip
         && matches!(
             options.format,
-            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
         )
     {
         return Err(ExportError::BadInput(format!(
-            "--strip makes one still figure; expected --format svg, png, txt or ansi, not {}",
+            "--strip puts steps side by side in still figures; expected --format svg, png, txt, ansi or pdf, not {}",
             extension(options.format)
         )));
     }
@@ -502,10 +530,10 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
     if options.compare.is_some() {
         if matches!(
             options.format,
-            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
+            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
         ) {
             return Err(ExportError::BadInput(format!(
-                "--compare makes still figures; expected --format svg, png, txt or ansi, not {}",
+                "--compare makes still figures; expected --format svg, png, txt, ansi or pdf, not {}",
                 extension(options.format)
             )));
         }
@@ -564,7 +592,8 @@ pub fn file_name(app: &App, index: usize, ext: &str) -> String {
 /// What sets a figure apart from the one at the default settings, as the
 /// part of its name after the language: `.light.80x24.bare.context` for a
 /// light, 80x24, bare figure of the context panel; then `.x1.5` for a PNG
-/// scale, `.3s` for a dwell time, `.fonts` for embedded fonts. Each setting that
+/// scale, `.3s` for a dwell time, `.fonts` for embedded fonts (and `.strip` for
+/// a PDF of strips, after the panel). Each setting that
 /// changes the file and is not at its default is named, so two exports
 /// into one folder never write the same name for different figures. A
 /// setting the format does not draw is left out (no theme in plain text,
@@ -589,6 +618,10 @@ pub fn variant(options: &Options) -> String {
     if let Some(panel) = options.framing.panel {
         out.push('.');
         out.push_str(panel_name(panel));
+    }
+    // The other formats name a strip by its steps, a file each.
+    if format == ExportFormat::Pdf && options.strip {
+        out.push_str(".strip");
     }
     if matches!(format, ExportFormat::Png | ExportFormat::Gif)
         && options.scale != scale_default(format)

@@ -7,10 +7,11 @@
 //! their own, in the figure's monospace faces.
 //!
 //! krilla (a maintained PDF writer, the one Typst uses) does the PDF:
-//! subsetting with `subsetter`, CID fonts, ToUnicode. It reads SVG through
-//! its own usvg (0.47), so the fonts are read into that usvg's database
-//! from the ones `png::Fonts::named` found, with the same choice of face
-//! by family name for a character DejaVu Sans Mono lacks.
+//! subsetting with `subsetter`, CID fonts, ToUnicode. `krilla-svg` draws
+//! the usvg tree that `png::Fonts` parses, with the PNG's font database
+//! and its choice of face by family name (both use one resvg, 0.47, the
+//! version krilla-svg 0.8 is built on), so each font file is read once an
+//! export and the PDF has the PNG's faces.
 
 use std::sync::Arc;
 
@@ -23,11 +24,11 @@ use krilla::page::PageSettings;
 use krilla::paint::Fill;
 use krilla::text::{Font, TextDirection};
 use krilla_svg::{SurfaceExt, SvgSettings};
+use resvg::usvg::fontdb;
 use unicode_width::UnicodeWidthStr;
-use usvg47 as usvg;
-use usvg47::fontdb;
 
-use super::{fonts, png};
+use super::png;
+use super::svg;
 
 /// A4 landscape for the figures, A4 portrait for the quiz, in points.
 const A4_LONG: f32 = 841.89;
@@ -40,92 +41,80 @@ const LINE_HEIGHT: f32 = 15.0;
 /// the monospace faces, so 80 fit between the margins).
 const TEXT_COLUMNS: usize = 80;
 
+/// The text of a strip page is at least this size: two 120-column frames
+/// fit side by side on a page (5.05 pt), or three of 80 columns (5.01 pt).
+const STRIP_TEXT_MIN_PT: f32 = 5.0;
+
+/// Points a pixel that fit a `w`×`h` pixel figure within the margins of an
+/// A4 landscape page.
+fn fit(w: f32, h: f32) -> f32 {
+    ((A4_LONG - 2.0 * MARGIN) / w).min((A4_SHORT - 2.0 * MARGIN) / h)
+}
+
+/// `--strip` pages of `cols`×`rows` frames `gap` columns apart: how many
+/// frames a page's strip holds (as many as keep the text at
+/// `STRIP_TEXT_MIN_PT`, at least one) and the scale they are drawn at.
+pub fn strip_pages(cols: u16, rows: u16, gap: u16) -> (usize, f32) {
+    let scale = |n: u16| {
+        let width = n
+            .saturating_mul(cols)
+            .saturating_add((n - 1).saturating_mul(gap));
+        let (w, h) = svg::figure_px(width, rows);
+        fit(w, h)
+    };
+    let mut n: u16 = 1;
+    while n < 64 && scale(n + 1) * f32::from(svg::FONT_PX) >= STRIP_TEXT_MIN_PT {
+        n += 1;
+    }
+    (usize::from(n), scale(n))
+}
+
 /// A handout being written: pages are added in order, `finish` gives the
 /// file's bytes.
-pub struct Handout {
+pub struct Handout<'f> {
     document: Document,
-    options: usvg::Options<'static>,
+    /// The figure's fonts, as the PNG draws it: the same database (each
+    /// file read once per export) and the same choice of face.
+    fonts: &'f png::Fonts,
     /// The face the quiz pages are set in.
     text_font: Font,
 }
 
-impl Handout {
+impl<'f> Handout<'f> {
     /// `fonts`: the figure's fonts, `png::Fonts::named`. `title` and
     /// `lang` go into the document's metadata.
-    pub fn new(fonts: &png::Fonts, title: &str, lang: &str, zh: bool) -> Result<Handout, String> {
-        let mut db = fontdb::Database::new();
-        let mut text_font = None;
+    pub fn new(
+        fonts: &'f png::Fonts,
+        title: &str,
+        lang: &str,
+        zh: bool,
+    ) -> Result<Handout<'f>, String> {
         let wanted = if zh {
             ["Noto Sans Mono CJK SC", "Noto Sans CJK SC"]
         } else {
             ["DejaVu Sans Mono", "DejaVu Sans Mono"]
         };
-        let source = fonts.db();
-        let regular = |face: &resvg::usvg::fontdb::FaceInfo, family: &str| {
+        let db = fonts.db();
+        let regular = |face: &fontdb::FaceInfo, family: &str| {
             face.weight.0 == 400
-                && face.style == resvg::usvg::fontdb::Style::Normal
+                && face.style == fontdb::Style::Normal
                 && face.families.iter().any(|(name, _)| name == family)
         };
-        // The first family of `wanted` installed.
-        let text_face = wanted
+        // The first family of `wanted` installed, its data shared with the
+        // database (`png::Fonts::named` holds every font in memory).
+        let text_font = wanted
             .iter()
-            .find_map(|family| source.faces().find(|face| regular(face, family)))
-            .map(|face| face.id);
-        for face in source.faces() {
-            let is_text = Some(face.id) == text_face;
-            // A collection's faces share its file: read it once.
-            if face.index != 0 && !is_text {
-                continue;
-            }
-            let Some(data) = source.with_face_data(face.id, |data, _| data.to_vec()) else {
-                continue;
-            };
-            let data = Arc::new(data);
-            if is_text {
-                text_font = Font::new(Arc::clone(&data).into(), face.index);
-            }
-            if face.index == 0 {
-                db.load_font_source(fontdb::Source::Binary(data));
-            }
-        }
-        db.set_monospace_family("DejaVu Sans Mono");
-        let text_font = text_font.ok_or_else(|| {
-            format!(
-                "the handout's text is set in {}, which is not installed",
-                wanted[0]
-            )
-        })?;
-        let mut options = usvg::Options {
-            fontdb: Arc::new(db),
-            ..usvg::Options::default()
-        };
-        // The faces by family name, in the figure's order, as in
-        // `png::Fonts::named`: not the first face of a collection that has
-        // the character, which is the Japanese one.
-        options.font_resolver.select_fallback = Box::new(|c, used, db| {
-            let base = db.face(*used.first()?)?;
-            for family in fonts::FONT_FAMILIES {
-                let query = fontdb::Query {
-                    families: &[fontdb::Family::Name(family)],
-                    weight: base.weight,
-                    style: base.style,
-                    stretch: base.stretch,
-                };
-                if let Some(id) = db.query(&query)
-                    && !used.contains(&id)
-                    && db
-                        .with_face_data(id, |data, index| {
-                            skrifa::FontRef::from_index(data, index).is_ok_and(|font| {
-                                skrifa::MetadataProvider::charmap(&font).map(c).is_some()
-                            })
-                        })
-                        .unwrap_or(false)
-                {
-                    return Some(id);
-                }
-            }
-            None
-        });
+            .find_map(|family| db.faces().find(|face| regular(face, family)))
+            .and_then(|face| match &face.source {
+                fontdb::Source::Binary(data) => Font::new(Arc::clone(data).into(), face.index),
+                _ => None,
+            })
+            .ok_or_else(|| {
+                format!(
+                    "the handout's text is set in {}, which is not installed",
+                    wanted[0]
+                )
+            })?;
         let mut document = Document::new();
         document.set_metadata(
             Metadata::new()
@@ -135,16 +124,18 @@ impl Handout {
         );
         Ok(Handout {
             document,
-            options,
+            fonts,
             text_font,
         })
     }
 
-    /// One page: the SVG figure, scaled to fit an A4 landscape page.
-    pub fn figure(&mut self, svg: &str) -> Result<(), String> {
-        let tree = usvg::Tree::from_str(svg, &self.options).map_err(|e| e.to_string())?;
+    /// One page: the SVG figure, scaled to fit an A4 landscape page, and
+    /// no larger than `at_most` points a pixel (the strip pages of one
+    /// handout are drawn at one scale, the last, shorter one too).
+    pub fn figure(&mut self, svg: &str, at_most: Option<f32>) -> Result<(), String> {
+        let tree = self.fonts.tree(svg)?;
         let (w, h) = (tree.size().width(), tree.size().height());
-        let scale = ((A4_LONG - 2.0 * MARGIN) / w).min((A4_SHORT - 2.0 * MARGIN) / h);
+        let scale = at_most.map_or(fit(w, h), |s| s.min(fit(w, h)));
         let (sw, sh) = (w * scale, h * scale);
         let size = Size::from_wh(sw, sh).ok_or("the figure has no size")?;
         let settings = PageSettings::from_wh(A4_LONG, A4_SHORT).expect("A4 is a size");

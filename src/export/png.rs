@@ -199,9 +199,14 @@ impl Fonts {
             .map_err(|e| e.to_string())
     }
 
+    /// The SVG parsed, its text laid out in these fonts.
+    pub fn tree(&self, svg: &str) -> Result<usvg::Tree, String> {
+        usvg::Tree::from_str(svg, &self.options).map_err(|e| e.to_string())
+    }
+
     /// The SVG drawn, `scale` pixels per SVG pixel.
     pub fn pixmap(&self, svg: &str, scale: f32) -> Result<resvg::tiny_skia::Pixmap, String> {
-        let tree = usvg::Tree::from_str(svg, &self.options).map_err(|e| e.to_string())?;
+        let tree = self.tree(svg)?;
         let size = tree.size();
         let (w, h) = (
             (size.width() * scale).round() as u32,

@@ -28,7 +28,8 @@ const PX: Units = 100;
 const CELL_W: Units = 10 * PX;
 const CELL_H: Units = 20 * PX;
 const PAD: Units = 10 * PX;
-const FONT_SIZE: &str = "16";
+/// The text's size in pixels (`font-size`).
+pub const FONT_PX: u16 = 16;
 /// From the top of the cell; a 16 px font in a 20 px row.
 const BASELINE: Units = 15 * PX;
 const UNDERLINE_Y: Units = 17 * PX;
@@ -94,6 +95,13 @@ pub fn render_with(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>) -> Str
 /// as a word space, so a Chinese phrase could not be searched as one.
 pub fn render_for_pdf(frame: &Frame, theme: Theme) -> String {
     render_grid(frame, theme, None, true)
+}
+
+/// The width and height in pixels of the figure of a `cols`×`rows` frame.
+pub fn figure_px(cols: u16, rows: u16) -> (f32, f32) {
+    let w = Units::from(cols) * CELL_W + 2 * PAD;
+    let h = Units::from(rows) * CELL_H + 2 * PAD;
+    (w as f32 / PX as f32, h as f32 / PX as f32)
 }
 
 fn render_grid(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>, join_wide: bool) -> String {
@@ -184,7 +192,7 @@ fn render_grid(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>, join_wide:
     };
     let _ = writeln!(
         svg,
-        "<g font-family=\"{family}\" font-size=\"{FONT_SIZE}\" text-anchor=\"middle\">"
+        "<g font-family=\"{family}\" font-size=\"{FONT_PX}\" text-anchor=\"middle\">"
     );
     svg.push_str(&texts);
     svg.push_str("</g>\n</g>\n</svg>\n");
