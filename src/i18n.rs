@@ -352,6 +352,7 @@ catalogue! {
     REASON_UNKNOWN_ARG = ["未知参数 {arg}", "unknown argument {arg}"];
     REASON_OUTSIDE = ["路径在工作区之外", "outside workspace"];
     TITLE_TASK = ["用户的任务到达主机", "The user's task arrives at the host"];
+    TITLE_USER_TURN = ["用户又发来一条消息：新的一轮", "The user writes again: a new turn"];
     TITLE_MODEL_CALL = ["第 {number} 次模型调用：主机发送上下文", "Model call #{number}: the host sends the context"];
     TITLE_PROPOSES_ONE = ["模型提出工具调用 {what}（只是提议）", "The model proposes {what} (a proposal only)"];
     TITLE_PROPOSES_MANY = ["模型在一次回复中提出 {n} 个调用：{what}", "The model proposes {n} calls in one reply: {what}"];
@@ -384,6 +385,7 @@ catalogue! {
     RESULT_ERROR = ["{id} 返回错误结果，按 id 配对后追加", "An error result for {id} comes back, paired by id and appended"];
     RESULT_PAIRED = ["{id} 的结果返回，按 id 配对后追加到消息", "The result for {id} comes back, paired by id and appended"];
     ARROW_TASK = ["用户的任务", "the user's task"];
+    ARROW_USER_TURN = ["用户的新消息", "the user's new message"];
     ARROW_MODEL_CALL = ["第 {number} 次调用：发送 {len} {messages}", "call #{number}: {len} {messages} sent"];
     ARROW_PROPOSED = ["{what}（提议）", "{what} (proposed)"];
     ARROW_APPROVED = ["{call} ✓ 已批准", "{call} ✓ approved"];
@@ -403,6 +405,7 @@ catalogue! {
     ARROW_BUDGET = ["■ 预算用尽：停止", "■ budget used up: stop"];
     ARROW_CRASHES = ["✗ 主机崩溃", "✗ harness crashes"];
     WHY_TASK = ["任务先到主机。模型此时什么都没看到。", "The task reaches the host first. The model has seen nothing yet."];
+    WHY_USER_TURN = ["这不是新任务：用户的消息追加在之前的一切之后，模型下一次调用时连同前面的消息一起看到它。", "Not a new task: the user's message is appended after everything before it, and the model sees it, with all that came before, on its next call."];
     WHY_MODEL_CALL = [
         "主机把当前的消息列表和工具定义发给模型。模型只知道这些，看不到磁盘。",
         "The host sends the message list and the tool definitions. That is all the model knows; it cannot see the disk.",
@@ -1275,6 +1278,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
     let step = &trace.steps[index];
     let mut title = match &step.kind {
         StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
+        StepKind::UserTurn => TITLE_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
         StepKind::Proposes { calls, .. } => {
             let what = calls_named(trace, calls, index);
@@ -1432,6 +1436,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     };
     match &step.kind {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
+        StepKind::UserTurn => ARROW_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => {
             // The request's list as its provider counts it.
             let len = step
@@ -1559,6 +1564,7 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
     let step = &trace.steps[index];
     match &step.kind {
         StepKind::TaskArrives => WHY_TASK,
+        StepKind::UserTurn => WHY_USER_TURN,
         StepKind::ModelCall { .. } => WHY_MODEL_CALL,
         StepKind::Proposes { .. } => WHY_PROPOSES,
         StepKind::Validates { verdict, .. } => match verdict {

@@ -605,6 +605,9 @@ pub struct FileEvent {
 pub enum StepKind {
     /// The user's task reaches the host. The model has seen nothing yet.
     TaskArrives,
+    /// A later message from the user (a real run's next turn): appended
+    /// after everything before it, not a new task.
+    UserTurn,
     /// The host sends the context to the model (outer turn `number`).
     ModelCall { number: u32 },
     /// The model replies with tool calls: proposals, nothing has run.

@@ -275,6 +275,9 @@ enum Details<'a> {
     TaskArrives {
         task: &'a str,
     },
+    UserTurn {
+        text: &'a str,
+    },
     ModelCall {
         model_call: u32,
         context: Context<'a>,
@@ -375,10 +378,24 @@ impl<'a> Details<'a> {
     fn new(trace: &'a Trace, shape: ContextShape, index: usize, step: &'a Step) -> Self {
         let model_call = step.model_call.map(|i| &trace.model_calls[i]);
         match &step.kind {
-            StepKind::TaskArrives => match trace.messages.first() {
-                Some(task) => Details::TaskArrives { task: &task.text },
-                None => Details::Nothing {},
-            },
+            // The user's words this step appended: the last user message
+            // at it (a harness's own context, Codex's
+            // `<environment_context>`, comes before them), not the task
+            // again at a later turn.
+            StepKind::TaskArrives | StepKind::UserTurn => {
+                let start = trace.messages.partition_point(|m| m.step < index);
+                let words = trace.messages[start..]
+                    .iter()
+                    .take_while(|m| m.step == index)
+                    .filter(|m| m.role == Role::User)
+                    .last()
+                    .or(trace.messages.first().filter(|_| index == 0));
+                match (words, &step.kind) {
+                    (Some(m), StepKind::TaskArrives) => Details::TaskArrives { task: &m.text },
+                    (Some(m), _) => Details::UserTurn { text: &m.text },
+                    (None, _) => Details::Nothing {},
+                }
+            }
             StepKind::ModelCall { number } => match step.model_call {
                 Some(mc) => Details::ModelCall {
                     model_call: *number,

@@ -26,6 +26,7 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
             .iter()
             .map(|s| match &s.kind {
                 StepKind::TaskArrives => "task",
+                StepKind::UserTurn => "user-turn",
                 StepKind::ModelCall { .. } => "model-call",
                 StepKind::Proposes { .. } => "proposes",
                 StepKind::Validates { .. } => "validates",

@@ -24,6 +24,8 @@ fn story(t: &Trace) -> String {
         .iter()
         .map(|s| match &s.kind {
             StepKind::TaskArrives => 'T',
+            // A real run's later user message; no lesson has one.
+            StepKind::UserTurn => 'W',
             StepKind::ModelCall { .. } => 'M',
             StepKind::Proposes { .. } => 'P',
             StepKind::Validates {

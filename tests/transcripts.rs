@@ -638,7 +638,11 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         ("cases/claude-code-requests.jsonl", Some("claude-code")),
         ("codex.jsonl", Some("codex")),
         ("claude-code.jsonl", Some("claude-code")),
-        // Written from gemini-cli's types, not real runs (none was found).
+        // Sessions the real CLIs wrote here (real/cli/regenerate.sh).
+        ("real/cli/codex-rollout.jsonl", Some("codex")),
+        ("real/cli/claude-code-session.jsonl", Some("claude-code")),
+        ("real/cli/gemini-cli-session.jsonl", Some("gemini-cli")),
+        // Written from gemini-cli's types, not real runs.
         ("cases/gemini-cli-session.json", Some("gemini-cli")),
         ("cases/gemini-cli-session.jsonl", Some("gemini-cli")),
         ("cases/gemini-cli-checkpoint.json", Some("gemini-cli")),
@@ -895,6 +899,168 @@ fn gemini_cli_sessions_and_checkpoints_are_read_as_gemini_cli_writes_them() {
         stderr.contains("this program's names, not the file's"),
         "{stderr}"
     );
+}
+
+/// The session file today's Gemini CLI (0.61, from npm) wrote in a run
+/// against the scripted model server (real/cli/regenerate.sh): its own
+/// `<session_context>` is context, not the task; the results it records
+/// twice (in the reply's toolCalls and again as a user message of
+/// functionResponse parts) are drawn once, the copies listed; the about
+/// overlay pairs by the functionResponse's id.
+#[test]
+fn a_real_gemini_cli_session_reads_as_the_run_it_was() {
+    let file = fixture_path("real/cli/gemini-cli-session.jsonl");
+    let opened = transcript::open(&file, None).unwrap();
+    assert_eq!(opened.format, Format::GeminiCli);
+    let trace = opened.loaded.trace(Lang::En);
+    let summary = transcript::summary(trace);
+    assert_eq!(
+        [
+            summary.model_replies,
+            summary.tool_calls,
+            summary.paired,
+            summary.errors,
+            summary.parallel_groups,
+        ],
+        [3, 3, 3, 1, 1]
+    );
+    // Step 1 is the user's question, with the CLI's context before it in
+    // the messages, and no later step is a user turn.
+    let task = &trace.messages[..2];
+    assert!(
+        task[0].text.starts_with("<session_context>"),
+        "{:?}",
+        task[0].text
+    );
+    assert_eq!(
+        task[1].text,
+        "What is the limit in config.txt? Also look at missing.txt."
+    );
+    assert_eq!(
+        agent_loop_sim::i18n::step_title(trace, 0),
+        "The user's task arrives at the host"
+    );
+    assert!(
+        !trace
+            .steps
+            .iter()
+            .any(|s| s.kind == agent_loop_sim::trace::StepKind::UserTurn),
+        "a results copy drawn as a user turn"
+    );
+    assert!(
+        !trace
+            .messages
+            .iter()
+            .any(|m| m.role == agent_loop_sim::trace::Role::User && m.text.is_empty())
+    );
+    let unread = &opened.loaded.card.conditions;
+    assert!(
+        unread.iter().any(|c| c
+            .en
+            .contains("user message of functionResponse parts (the results again) ×2")),
+        "{unread:?}"
+    );
+    let how = &opened.loaded.card.about.how.en;
+    assert!(
+        how.contains("functionResponse names the functionCall it answers by its id"),
+        "{how}"
+    );
+    // The missing file is an error result, paired with its own call.
+    let missing = trace
+        .calls
+        .iter()
+        .find(|c| c.args_text().contains("missing.txt"))
+        .unwrap();
+    assert!(missing.result.as_ref().unwrap().is_error);
+    assert_eq!(missing.paired_to.as_ref(), Some(&missing.id));
+}
+
+/// The about overlay's pairing line is the file's own rule: ids by each
+/// API's field, and by position where a mini-swe-agent run names no call.
+#[test]
+fn the_about_overlay_pairs_by_each_formats_own_rule() {
+    for (name, says) in [
+        ("chat.jsonl", "by its tool_call_id"),
+        ("responses.json", "by its call_id"),
+        ("codex.jsonl", "by its call_id"),
+        (
+            "anthropic.json",
+            "by its tool_use_id, in the user message after the reply",
+        ),
+        ("claude-code.jsonl", "by its tool_use_id"),
+        (
+            "otel.json",
+            "tool_call_response part names the tool_call part",
+        ),
+        (
+            "cases/gemini-cli-checkpoint.json",
+            "functionResponse names the functionCall",
+        ),
+        (
+            "real/mini-swe-agent-gemini-django-13670.traj.json",
+            "paired by position",
+        ),
+        (
+            "real/mini-swe-agent-deepseek-sqlfluff-2419.traj.json",
+            "by its tool_call_id",
+        ),
+    ] {
+        let card = transcript::open(&fixture_path(name), None)
+            .unwrap()
+            .loaded
+            .card;
+        let (how, why) = (&card.about.how, &card.about.why);
+        assert!(how.en.contains(says), "{name}: {}", how.en);
+        // No format's line names a pairing it does not have.
+        assert!(
+            !why.en.contains("call_id") && !why.zh.contains("call_id"),
+            "{name}"
+        );
+        if says == "paired by position" {
+            assert!(!how.en.contains("_id"), "{name}: {}", how.en);
+            assert!(how.zh.contains("按位置配对"), "{name}: {}", how.zh);
+        }
+    }
+}
+
+/// A user message after the first is a new turn of the same run, not the
+/// task: its step says so, and `trace` gives that message, not the task.
+#[test]
+fn a_later_user_message_is_a_new_turn_not_the_task() {
+    let file = fixture_path("real/codemie-codex-turn-2.jsonl");
+    let trace = transcript::open(&file, None)
+        .unwrap()
+        .loaded
+        .trace(Lang::En)
+        .clone();
+    use agent_loop_sim::trace::StepKind;
+    let turns: Vec<usize> = (0..trace.len())
+        .filter(|&i| trace.steps[i].kind == StepKind::UserTurn)
+        .collect();
+    assert_eq!(trace.steps[0].kind, StepKind::TaskArrives);
+    assert!(!turns.is_empty());
+    assert!(
+        !trace.steps[1..]
+            .iter()
+            .any(|s| s.kind == StepKind::TaskArrives)
+    );
+    assert_eq!(
+        agent_loop_sim::i18n::step_title(&trace, turns[0]),
+        "The user writes again: a new turn"
+    );
+    let out = run(&[
+        "trace",
+        "--transcript",
+        &fixture("real/codemie-codex-turn-2.jsonl"),
+        "--lang",
+        "en",
+    ]);
+    let json: Value = serde_json::from_str(&out.stdout).unwrap();
+    let steps = json["steps"].as_array().unwrap();
+    let first = steps[0]["task"].as_str().unwrap();
+    let later = steps[turns[0]]["text"].as_str().unwrap();
+    assert_ne!(first, later);
+    assert_eq!(steps[turns[0]]["kind"], "user_turn");
 }
 
 #[test]

@@ -232,6 +232,44 @@ pub struct Span {
     pub(super) error: bool,
 }
 
+/// How a file's results name the calls they answer: the format's own
+/// rule, which the about overlay states (one reader can follow two: a
+/// mini-swe-agent run with tool calling pairs by id, a text-based one by
+/// position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairRule {
+    /// Chat Completions: a `tool` message's `tool_call_id` (SWE-agent: its
+    /// `tool_call_ids`), among the results after the call's reply.
+    ToolCallId,
+    /// Responses: a `function_call_output` item's `call_id`, after the
+    /// call's turn.
+    CallId,
+    /// Anthropic Messages: a `tool_result` block's `tool_use_id`, in the
+    /// user message after the reply.
+    ToolUseId,
+    /// Gemini: a `functionResponse` part's `id` (a checkpoint's part
+    /// without one: the call of that name in the model turn before).
+    FunctionResponseId,
+    /// OpenTelemetry GenAI messages: a `tool_call_response` part's `id`.
+    PartId,
+    /// No ids in the file: the user message right after a reply is the
+    /// output of its one command (mini-swe-agent's text-based runs).
+    Position,
+}
+
+impl PairRule {
+    /// The rule a format follows unless its reader says otherwise.
+    pub fn of(format: Format) -> PairRule {
+        match format {
+            Format::Chat | Format::SweAgent | Format::MiniSweAgent => PairRule::ToolCallId,
+            Format::Responses | Format::Codex => PairRule::CallId,
+            Format::Anthropic | Format::ClaudeCode => PairRule::ToolUseId,
+            Format::GeminiCli => PairRule::FunctionResponseId,
+            Format::Otel | Format::OtelSdk => PairRule::PartId,
+        }
+    }
+}
+
 /// Collects a transcript's events, then builds its traces.
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
@@ -263,6 +301,9 @@ pub struct Builder {
     recorded_bytes: Option<usize>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<Span>,
+    /// Set by a reader whose file pairs otherwise than its format's rule
+    /// (`PairRule::of`).
+    pub(crate) pairing: Option<PairRule>,
 }
 
 impl Builder {
@@ -676,6 +717,7 @@ impl Builder {
             notes: self.notes.clone(),
             off_chain: self.off_chain,
             redacted: self.redact,
+            pairing: self.pairing.unwrap_or(PairRule::of(format)),
         };
         // One clone: a long run's trace is megabytes.
         let Build {
@@ -902,7 +944,10 @@ impl Build {
                     let first = build.rec.trace.steps.is_empty();
                     build.append(Role::User, text, Vec::new(), None, false);
                     build.step(
-                        StepKind::TaskArrives,
+                        match first {
+                            true => StepKind::TaskArrives,
+                            false => StepKind::UserTurn,
+                        },
                         None,
                         Lane::Host,
                         Say::User {
@@ -993,7 +1038,10 @@ impl Build {
             // Harness messages with no step after them: a step of their own.
             let first = build.rec.trace.steps.is_empty();
             build.step(
-                StepKind::TaskArrives,
+                match first {
+                    true => StepKind::TaskArrives,
+                    false => StepKind::UserTurn,
+                },
                 None,
                 Lane::Host,
                 Say::User {

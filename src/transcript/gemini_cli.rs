@@ -24,7 +24,7 @@
 //! The Gemini API is not one of the providers drawn: the context is drawn
 //! in Chat's shape, which a note says on screen.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -157,8 +157,9 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
         rewound,
         ..
     } = session;
+    let mut answered = HashSet::new();
     for (line, m) in order.into_iter().flatten() {
-        record(path, line, &m, b)?;
+        record(path, line, &m, b, &mut answered)?;
     }
     if rewound > 0 {
         b.note([
@@ -183,8 +184,15 @@ fn drawn_as_chat() -> [String; 2] {
     ]
 }
 
-/// One message record of a session.
-fn record(path: &str, line: usize, m: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+/// One message record of a session; `answered`: the call ids whose
+/// results were pushed so far.
+fn record(
+    path: &str,
+    line: usize,
+    m: &Value,
+    b: &mut Builder,
+    answered: &mut HashSet<String>,
+) -> Result<(), ScenarioError> {
     let kind = m.get("type").and_then(Value::as_str).ok_or_else(|| {
         at_line(
             path,
@@ -194,6 +202,50 @@ fn record(path: &str, line: usize, m: &Value, b: &mut Builder) -> Result<(), Sce
     })?;
     let content = m.get("content").map(parts_text).unwrap_or_default();
     match kind {
+        // The results sent back, recorded again as a `user` message of
+        // `functionResponse` parts (gemini-cli 0.61 writes one after each
+        // reply whose calls ran): they are drawn from the reply's
+        // `toolCalls`, so this copy is listed, not drawn twice.
+        "user" if content.is_empty() && holds_responses(m.get("content")) => {
+            let parts = match m.get("content") {
+                Some(Value::Array(parts)) => parts.iter().collect(),
+                Some(one) => vec![one],
+                None => Vec::new(),
+            };
+            let mut again = true;
+            for p in parts {
+                let Some(f) = p.get("functionResponse") else {
+                    continue;
+                };
+                let id = f.get("id").and_then(Value::as_str).unwrap_or("");
+                if answered.contains(id) {
+                    continue;
+                }
+                // A result the reply's record does not hold: this is where
+                // the file has it.
+                again = false;
+                let (text, failed) = response_text(p);
+                answered.insert(id.to_string());
+                b.push(Msg::Tool {
+                    call_id: id.to_string(),
+                    text,
+                    is_error: failed,
+                    line,
+                });
+            }
+            if again {
+                b.skip(
+                    "user message of functionResponse parts (the results again)",
+                    line,
+                )
+            }
+        }
+        // What the CLI writes itself before the user's first words (the
+        // date, the OS, the workspace's files): sent, not the user's.
+        "user" if content.trim_start().starts_with("<session_context>") => b.push(Msg::Context {
+            text: content,
+            line,
+        }),
         "user" => b.push(Msg::User {
             text: content,
             line,
@@ -252,12 +304,10 @@ fn record(path: &str, line: usize, m: &Value, b: &mut Builder) -> Result<(), Sce
                 };
                 let status = c.get("status").and_then(Value::as_str);
                 let (text, failed) = response_text(result);
+                let id = c.get("id").and_then(Value::as_str).unwrap_or("");
+                answered.insert(id.to_string());
                 b.push(Msg::Tool {
-                    call_id: c
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string(),
+                    call_id: id.to_string(),
                     text,
                     is_error: failed || matches!(status, Some("error" | "cancelled")),
                     line,
@@ -267,6 +317,15 @@ fn record(path: &str, line: usize, m: &Value, b: &mut Builder) -> Result<(), Sce
         other => b.skip(&format!("message type {other:?}"), line),
     }
     Ok(())
+}
+
+/// Does this `PartListUnion` hold a `functionResponse` part?
+fn holds_responses(content: Option<&Value>) -> bool {
+    match content {
+        Some(Value::Array(parts)) => parts.iter().any(|p| p.get("functionResponse").is_some()),
+        Some(p @ Value::Object(_)) => p.get("functionResponse").is_some(),
+        _ => false,
+    }
 }
 
 /// The text of a `PartListUnion`: a string, a part, or a list of them.

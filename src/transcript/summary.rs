@@ -78,7 +78,7 @@ pub fn summary(trace: &Trace) -> Summary {
             !trace.steps[i + 1..].iter().any(|step| {
                 matches!(
                     step.kind,
-                    StepKind::TaskArrives | StepKind::ModelCall { .. }
+                    StepKind::TaskArrives | StepKind::UserTurn | StepKind::ModelCall { .. }
                 )
             })
         })

@@ -698,6 +698,8 @@ pub struct Facts {
     pub notes: Vec<[String; 2]>,
     pub off_chain: usize,
     pub redacted: bool,
+    /// How the file's results name their calls.
+    pub pairing: super::builder::PairRule,
 }
 
 /// The line types a file holds that are not drawn as steps, each with its
@@ -894,16 +896,48 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
     out
 }
 
+/// How results find their calls, by the file's own rule: [zh, en].
+fn pairing_rule(rule: super::builder::PairRule) -> [&'static str; 2] {
+    use super::builder::PairRule;
+    match rule {
+        PairRule::ToolCallId => [
+            "每个 tool 消息用 tool_call_id 指明它回答的调用，排在那次回复之后（Chat Completions 的规则）。",
+            "each tool message names the call it answers by its tool_call_id, after that call's reply (Chat Completions' rule).",
+        ],
+        PairRule::CallId => [
+            "每个 function_call_output 用 call_id 指明它回答的调用，排在那一轮之后（Responses 的规则）。",
+            "each function_call_output names the call it answers by its call_id, after that call's turn (the Responses rule).",
+        ],
+        PairRule::ToolUseId => [
+            "每个 tool_result 块用 tool_use_id 指明它回答的 tool_use，放在回复之后的那条 user 消息里（Anthropic Messages 的规则）。",
+            "each tool_result block names the tool_use it answers by its tool_use_id, in the user message after the reply (the Anthropic Messages rule).",
+        ],
+        PairRule::FunctionResponseId => [
+            "每个 functionResponse 用 id 指明它回答的 functionCall；没有 id 的，按名字对应上一轮模型回复里的调用（Gemini API 的规则）。",
+            "each functionResponse names the functionCall it answers by its id; one without an id answers the call of that name in the model turn before it (the Gemini API's rule).",
+        ],
+        PairRule::PartId => [
+            "每个 tool_call_response 部件用 id 指明它回答的 tool_call 部件（OpenTelemetry GenAI 消息的规则）。",
+            "each tool_call_response part names the tool_call part it answers by its id (OpenTelemetry GenAI messages).",
+        ],
+        PairRule::Position => [
+            "文件里没有调用 id：回复里的那一条命令，由紧随其后的 user 消息给出输出，按位置配对（这个智能体自己的规则）。",
+            "the file has no call ids: the user message right after a reply is the output of its one command, paired by position (the agent's own rule).",
+        ],
+    }
+}
+
 /// why / how / cost / check for the about overlay.
 pub fn about(f: &Facts) -> [[String; 2]; 4] {
+    let [rule_zh, rule_en] = pairing_rule(f.pairing);
     [
         [
-            "真实的运行比脚本更有说服力：同样的泳道、上下文和 call_id 配对，来自真实文件。".into(),
-            "A real run convinces where a script teaches: the same lanes, context and call_id pairing, from a real file.".into(),
+            "真实的运行比脚本更有说服力：同样的泳道、上下文，以及调用和结果的配对，来自真实文件。".into(),
+            "A real run convinces where a script teaches: the same lanes, context and pairing of calls with results, from a real file.".into(),
         ],
         [
-            "按文件中的顺序回放：每条回复前是一次模型调用，结果按 call_id 配对。".into(),
-            "Replayed in the file's order: a model call before each reply, results paired by call_id.".into(),
+            format!("按文件中的顺序回放：每条回复前是一次模型调用；{rule_zh}"),
+            format!("Replayed in the file's order: a model call before each reply; {rule_en}"),
         ],
         [
             format!("共 {} 次模型调用。token 数只在文件记录时显示，否则是估计值。", f.model_calls),

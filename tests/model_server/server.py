@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A scripted model server for tests: answers OpenAI Chat Completions
-(`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`) and
+(`POST /v1/chat/completions`), OpenAI Responses (`POST /v1/responses`),
 Anthropic Messages (`POST /v1/messages`, with `/v1/messages/count_tokens`)
-from a script, on 127.0.0.1, in plain HTTP or HTTPS. Python stdlib only.
+and the Gemini API (`POST /v1beta/models/MODEL:generateContent` and
+`:streamGenerateContent?alt=sse`) from a script, on 127.0.0.1, in plain HTTP or HTTPS. Python stdlib only.
 
     server.py SCRIPT.json [--port 0] [--tls CERT KEY] [--log FILE]
 
@@ -43,6 +44,11 @@ Streams follow each provider's documented events:
 - Anthropic Messages: `message_start`, `content_block_start`, `ping`,
   `content_block_delta` (`text_delta`, `input_json_delta`),
   `content_block_stop`, `message_delta` (stop_reason, usage), `message_stop`.
+- Gemini API: `data:` lines of `GenerateContentResponse` objects, the text
+  in pieces, then each `functionCall` part whole (the API streams a call in
+  one part, and, like the Gemini API, without an `id`), the last chunk with
+  `finishReason` and `usageMetadata`. A Gemini request is a side request
+  when it declares no `functionDeclarations`.
 
 Every request is appended to the log (one JSON line: method, path, the
 headers' names, the body) when `--log` is given, so a test can compare what
@@ -371,6 +377,59 @@ def anthropic_error(status, message):
     return {"type": "error", "error": {"type": kind, "message": message}}
 
 
+# ---------------------------------------------------------------- Gemini
+
+
+def gemini_parts(reply):
+    parts = []
+    if reply.get("text"):
+        parts.append({"text": reply["text"]})
+    for c in reply.get("tool_calls") or []:
+        args = c.get("arguments", {})
+        parts.append({"functionCall": {"name": c["name"], "args": json.loads(args) if isinstance(args, str) else args}})
+    return parts
+
+
+def gemini_response(model, parts, finish):
+    candidate = {"content": {"role": "model", "parts": parts}, "index": 0}
+    if finish:
+        candidate["finishReason"] = "STOP"
+    return {
+        "candidates": [candidate],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+        "modelVersion": model,
+    }
+
+
+def gemini_full(n, model, reply):
+    return gemini_response(model, gemini_parts(reply), True)
+
+
+def gemini_events(n, model, reply):
+    pieces = words(reply.get("text") or "", reply.get("chunks", 3))
+    calls = [p for p in gemini_parts(reply) if "functionCall" in p]
+    for piece in pieces:
+        yield None, gemini_response(model, [{"text": piece}], False)
+    for part in calls:
+        yield None, gemini_response(model, [part], False)
+    yield None, gemini_response(model, [{"text": ""}], True)
+
+
+def gemini_error(status, message):
+    kind = {429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}.get(status, "INVALID_ARGUMENT")
+    return {"error": {"code": status, "message": message, "status": kind}}
+
+
+def gemini_kind(path):
+    """(model, streamed) for a Gemini API path, else None."""
+    if not path.startswith("/v1beta/models/") or ":" not in path:
+        return None
+    model, method = path[len("/v1beta/models/") :].rsplit(":", 1)
+    if method not in ("generateContent", "streamGenerateContent"):
+        return None
+    return model, method == "streamGenerateContent"
+
+
 # ---------------------------------------------------------------- HTTP
 
 KINDS = {
@@ -451,22 +510,28 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/v1/messages/count_tokens":
             self.reply_json(200, {"input_tokens": max(1, len(raw) // 4)})
             return
-        if path not in KINDS:
+        gemini = gemini_kind(path)
+        if gemini is not None:
+            full, events, error = gemini_full, gemini_events, gemini_error
+            model, stream = gemini
+            side = not any(t.get("functionDeclarations") for t in body.get("tools") or [])
+        elif path in KINDS:
+            full, events, error = KINDS[path]
+            model, stream = body.get("model", "scripted-model"), bool(body.get("stream"))
+            side = not body.get("tools")
+        else:
             self.reply_json(404, {"error": {"message": f"no such path {path}", "type": "not_found"}})
             return
-        full, events, error = KINDS[path]
-        side = not body.get("tools")
         n, reply = self.server.script.take(side)
-        model = body.get("model", "scripted-model")
         delay = reply.get("delay_ms", 0) / 1000
-        if delay and not body.get("stream"):
+        if delay and not stream:
             time.sleep(delay)
         if "status" in reply:
             status = reply["status"]
             extra = [("Retry-After", "0")] if status == 429 else []
             self.reply_json(status, error(status, reply.get("message", f"scripted {status}")), extra)
             return
-        if not body.get("stream"):
+        if not stream:
             self.reply_json(200, full(n, model, reply))
             return
         self.send_response(200)

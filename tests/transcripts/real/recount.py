@@ -33,7 +33,8 @@ one action; the user message right after such a reply is its result.
 Gemini CLI (chatRecordingTypes.ts / chatRecordingService.ts): each "gemini"
 message is a reply, its toolCalls the calls, a toolCall with a result is
 answered (an error: status error or cancelled, or a functionResponse with an
-error); in JSONL a record under a known id replaces the earlier one in place,
+error); a user message of functionResponse parts is the results sent back, a
+result only for an id no toolCall answered; in JSONL a record under a known id replaces the earlier one in place,
 $rewindTo drops that id and all after it, $set.messages replaces all. A
 checkpoint (a list of {role, parts}) is the API history: a model item is a
 reply, its functionCall parts the calls, functionResponse parts the results
@@ -358,7 +359,21 @@ def gemini_cli(path):
                         calls = [x for x in calls if x[1] != cid]
                     c.result(cid, gemini_failed(p))
         return c.out()
+    answered = set()
     for m in records:
+        if m.get("type") == "user":
+            # The results as sent back (gemini-cli 0.61 records them again,
+            # as a user message of functionResponse parts): a result only
+            # where the reply's toolCalls did not hold it.
+            content = m.get("content")
+            parts = content if isinstance(content, list) else [content]
+            for p in parts:
+                if isinstance(p, dict) and "functionResponse" in p:
+                    cid = p["functionResponse"].get("id") or ""
+                    if cid not in answered:
+                        answered.add(cid)
+                        c.result(cid, gemini_failed(p))
+            continue
         if m.get("type") != "gemini":
             continue
         tool_calls = m.get("toolCalls") or []
@@ -366,6 +381,7 @@ def gemini_cli(path):
         for t in tool_calls:
             if t.get("result") is not None:
                 failed = t.get("status") in ("error", "cancelled") or gemini_failed(t["result"])
+                answered.add(t.get("id") or "")
                 c.result(t.get("id"), failed)
     return c.out()
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the session files of real agent CLIs kept here as fixtures:
-# Codex (a rollout JSONL) and Claude Code (a session JSONL), each run offline
+# Codex (a rollout JSONL), Claude Code (a session JSONL) and Gemini CLI (a
+# session JSONL, ~/.gemini/tmp/<project>/chats/), each run offline
 # against tests/model_server/server.py with the scripts beside this file: the
 # model asks to read config.txt, the agent really runs the tool, the model
 # answers. With the tap built (target/debug/agent-loop-sim), each run also goes
@@ -14,7 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 server_dir="$root/tests/model_server"
-[ -x "$server_dir/node_modules/.bin/codex" ] || (cd "$server_dir" && npm ci --no-audit --no-fund >/dev/null)
+[ -x "$server_dir/node_modules/.bin/gemini" ] || (cd "$server_dir" && npm ci --no-audit --no-fund >/dev/null)
 tap="$root/target/debug/agent-loop-sim"
 have_tap=false
 "$tap" tap --help >/dev/null 2>&1 && have_tap=true
@@ -24,7 +25,7 @@ trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true' EXIT
 # A fixed folder, so the fixtures name the same paths on every run.
 base=/tmp/agent-loop-sim-cli
 rm -rf "$base"
-mkdir -p "$base/work" "$base/codex-home" "$base/claude-home"
+mkdir -p "$base/work" "$base/codex-home" "$base/claude-home" "$base/gemini-home/.gemini"
 printf 'limit = 42\n' > "$base/work/config.txt"
 
 start_server() { # script log -> sets url, server_pid
@@ -88,9 +89,28 @@ kill "$server_pid"
 cp "$(find "$base/claude-home/.claude/projects" -name '*.jsonl' | head -1)" "$here/claude-code-session.jsonl"
 [ -f "$here/claude-code.tap.jsonl.new" ] && mv "$here/claude-code.tap.jsonl.new" "$here/claude-code.tap.jsonl"
 
+# ---- Gemini CLI: GOOGLE_GEMINI_BASE_URL (read by @google/genai; plain http is
+# allowed for 127.0.0.1), an API-key login chosen in settings.json, a fixed
+# model (no "auto" routing, whose classifier asks a side question), --yolo so
+# the tools run without a prompt. Not through the tap: it does not speak the
+# Gemini API.
+start_server "$here/gemini-cli.script.json" "$base/gemini-cli.server.jsonl"
+cat > "$base/gemini-home/.gemini/settings.json" <<JSON
+{"security": {"auth": {"selectedType": "gemini-api-key"}},
+ "privacy": {"usageStatisticsEnabled": false},
+ "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+ "telemetry": {"enabled": false}}
+JSON
+(cd "$base/work" && HOME="$base/gemini-home" GOOGLE_GEMINI_BASE_URL="$url" GEMINI_API_KEY=dummy-not-a-key \
+  GEMINI_CLI_TRUST_WORKSPACE=true "$server_dir/node_modules/.bin/gemini" -m gemini-2.5-flash --yolo \
+  -p "What is the limit in config.txt? Also look at missing.txt." </dev/null > "$base/gemini-cli.out" 2>&1)
+kill "$server_pid"
+cp "$(find "$base/gemini-home/.gemini/tmp" -name 'session-*.json*' | head -1)" "$here/gemini-cli-session.jsonl"
+
 {
   echo "codex: $("$server_dir/node_modules/.bin/codex" --version)"
   echo "claude-code: $("$server_dir/node_modules/.bin/claude" --version)"
+  echo "gemini-cli: $("$server_dir/node_modules/.bin/gemini" --version)"
 } > "$here/VERSIONS"
 cat "$here/VERSIONS"
-tail -n 3 "$base/codex.out" "$base/claude-code.out"
+tail -n 3 "$base/codex.out" "$base/claude-code.out" "$base/gemini-cli.out"
