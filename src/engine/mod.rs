@@ -112,11 +112,7 @@ pub fn run(scenario: &Scenario, lang: Lang, words: Words) -> Result<Trace, Engin
 /// point with the reason: `check` reads them for the narration keys of a
 /// file whose run stops on a fault it reports elsewhere (an undeclared
 /// tool in a rule's condition).
-pub fn run_to_fault(
-    scenario: &Scenario,
-    lang: Lang,
-    words: Words,
-) -> (Trace, Option<EngineError>) {
+pub fn run_to_fault(scenario: &Scenario, lang: Lang, words: Words) -> (Trace, Option<EngineError>) {
     let mut run = Run::new(scenario, lang, words);
     match run.go() {
         Ok(end) => (run.finish(end), None),

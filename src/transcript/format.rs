@@ -83,3 +83,41 @@ impl Format {
         }
     }
 }
+
+/// How a file's results name the calls they answer: the format's own
+/// rule, which the about overlay states (one reader can follow two: a
+/// mini-swe-agent run with tool calling pairs by id, a text-based one by
+/// position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairRule {
+    /// Chat Completions: a `tool` message's `tool_call_id` (SWE-agent: its
+    /// `tool_call_ids`), among the results after the call's reply.
+    ToolCallId,
+    /// Responses: a `function_call_output` item's `call_id`, after the
+    /// call's turn.
+    CallId,
+    /// Anthropic Messages: a `tool_result` block's `tool_use_id`, in the
+    /// user message after the reply.
+    ToolUseId,
+    /// Gemini: a `functionResponse` part's `id` (a checkpoint's part
+    /// without one: the call of that name in the model turn before).
+    FunctionResponseId,
+    /// OpenTelemetry GenAI messages: a `tool_call_response` part's `id`.
+    PartId,
+    /// No ids in the file: the user message right after a reply is the
+    /// output of its one command (mini-swe-agent's text-based runs).
+    Position,
+}
+
+impl PairRule {
+    /// The rule a format follows unless its reader says otherwise.
+    pub fn of(format: Format) -> PairRule {
+        match format {
+            Format::Chat | Format::SweAgent | Format::MiniSweAgent => PairRule::ToolCallId,
+            Format::Responses | Format::Codex => PairRule::CallId,
+            Format::Anthropic | Format::ClaudeCode => PairRule::ToolUseId,
+            Format::GeminiCli => PairRule::FunctionResponseId,
+            Format::Otel | Format::OtelSdk => PairRule::PartId,
+        }
+    }
+}

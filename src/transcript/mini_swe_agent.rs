@@ -77,7 +77,7 @@ pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), Scenar
             b.push(msg);
         }
     } else {
-        b.pairing = Some(super::builder::PairRule::Position);
+        b.pairing = Some(super::format::PairRule::Position);
         text_based(path, messages, b)?;
     }
     for key in ["info", "trajectory_format", "instance_id"] {

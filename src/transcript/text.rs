@@ -699,7 +699,7 @@ pub struct Facts {
     pub off_chain: usize,
     pub redacted: bool,
     /// How the file's results name their calls.
-    pub pairing: super::builder::PairRule,
+    pub pairing: super::format::PairRule,
 }
 
 /// The line types a file holds that are not drawn as steps, each with its
@@ -897,8 +897,8 @@ pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
 }
 
 /// How results find their calls, by the file's own rule: [zh, en].
-fn pairing_rule(rule: super::builder::PairRule) -> [&'static str; 2] {
-    use super::builder::PairRule;
+fn pairing_rule(rule: super::format::PairRule) -> [&'static str; 2] {
+    use super::format::PairRule;
     match rule {
         PairRule::ToolCallId => [
             "每个 tool 消息用 tool_call_id 指明它回答的调用，排在那次回复之后（Chat Completions 的规则）。",
