@@ -77,6 +77,15 @@ fn push_escaped(out: &mut String, c: char) {
 /// (a pair of regional indicators) written as its letters in brackets,
 /// `[NL]`. Borrowed when nothing changes.
 pub fn for_screen(text: &str) -> Cow<'_, str> {
+    // Printable ASCII and line breaks are never unsafe and never vary in
+    // width: most tool output is only that, and a byte test is much faster
+    // than asking both questions of every character.
+    if text
+        .bytes()
+        .all(|b| b == b'\n' || (b' '..=b'~').contains(&b))
+    {
+        return Cow::Borrowed(text);
+    }
     if !text
         .chars()
         .any(|c| (is_unsafe(c) && c != '\n') || width_varies(c))
@@ -139,6 +148,28 @@ mod tests {
     fn for_screen_keeps_line_breaks_and_escapes_the_rest() {
         assert_eq!(for_screen("line 1\nline 2"), "line 1\nline 2");
         assert_eq!(for_screen("a\tb\u{1b}[2J"), "a\\tb\\u{1b}[2J");
+    }
+
+    /// The byte test that lets plain ASCII through untouched agrees with
+    /// the rule: every ASCII character it lets through is neither unsafe
+    /// nor of varying width, and every other one is still escaped.
+    #[test]
+    fn plain_ascii_is_borrowed_and_every_other_ascii_byte_still_escaped() {
+        let plain: String = (b' '..=b'~').map(char::from).chain(['\n']).collect();
+        assert!(matches!(for_screen(&plain), Cow::Borrowed(_)));
+        assert!(
+            !plain
+                .chars()
+                .any(|c| (c != '\n' && is_unsafe(c)) || width_varies(c))
+        );
+        for c in (0u8..0x80).map(char::from).filter(|c| !plain.contains(*c)) {
+            let text = format!("ok{c}ok");
+            assert_eq!(
+                for_screen(&text),
+                format!("ok{}ok", c.escape_default()),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]
