@@ -649,6 +649,14 @@ catalogue! {
     /// On stderr while a big transcript is read, before the screen is drawn.
     LOADING_TRANSCRIPT = ["正在读取 {file}：{read} / {total} MB（{percent}%）", "reading {file}: {read} / {total} MB ({percent}%)"];
     LOADING_BUILDING = ["正在读取 {file}：{total} MB 已读完，正在整理步骤……", "reading {file}: all {total} MB read, putting the steps together…"];
+    // A real run replayed from its file (transcript/text.rs).
+    REPLAY_FIRST_USER = [
+        "真实运行的回放（{format}，{place}）：用户的消息先到主机。模型此时什么都没看到。",
+        "A real run, replayed ({format}, {place}): the user's message reaches the host first. The model has seen nothing yet.",
+    ];
+    REPLAY_USER_AGAIN = ["用户又写了一条消息（{place}），追加到消息末尾。", "The user writes again ({place}); the message is appended."];
+    REPLAY_UNREAD = ["文件里没有画成步骤的内容：{parts}。", "Not drawn as steps: {parts}."];
+    REPLAY_TASK = ["回放文件 {file} 中记录的真实运行。", "Replay the real run recorded in {file}."];
     // A tap recording's conversations and side requests (transcript/split.rs).
     TAP_CONVERSATIONS = [
         "这份记录里有 {n} 段对话：一个请求的消息历史如果不是接着某段对话的上一个请求，就另起一段（子代理，或代理改写过的历史，比如压缩）。这里显示第 {k} 段（{calls} 次模型调用，模型 {model}）；其余：{others}。在模拟器里按 s 切换，或用 FILE#N 打开（1 到 {n}）。",

@@ -3,6 +3,7 @@
 //! the detected format) and the "about" facts (what is exact, rebuilt or
 //! missing).
 
+use crate::i18n::{REPLAY_FIRST_USER, REPLAY_TASK, REPLAY_UNREAD, REPLAY_USER_AGAIN};
 use crate::scenario::Lang;
 
 use super::format::Format;
@@ -237,22 +238,11 @@ pub fn narrate(
     };
     let mut out = match say {
         Say::User { first, format, .. } => match first {
-            true => pick(
+            true => REPLAY_FIRST_USER.fill(
                 lang,
-                format!(
-                    "真实运行的回放（{}，{p}）：用户的消息先到主机。模型此时什么都没看到。",
-                    format_name(*format, lang)
-                ),
-                format!(
-                    "A real run, replayed ({}, {p}): the user's message reaches the host first. The model has seen nothing yet.",
-                    format_name(*format, lang)
-                ),
+                &[("format", &format_name(*format, lang)), ("place", &p)],
             ),
-            false => pick(
-                lang,
-                format!("用户又写了一条消息（{p}），追加到消息末尾。"),
-                format!("The user writes again ({p}); the message is appended."),
-            ),
+            false => REPLAY_USER_AGAIN.fill(lang, &[("place", &p)]),
         },
         Say::ModelCall {
             number,
@@ -737,11 +727,11 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
             }
         })
         .collect();
-    Some(pick(
-        lang,
-        format!("文件里没有画成步骤的内容：{}。", parts.join("；")),
-        format!("Not drawn as steps: {}.", parts.join("; ")),
-    ))
+    let parts = match lang {
+        Lang::Zh => parts.join("；"),
+        Lang::En => parts.join("; "),
+    };
+    Some(REPLAY_UNREAD.fill(lang, &[("parts", &parts)]))
 }
 
 /// The header title: the file and the detected format.
@@ -764,11 +754,7 @@ pub fn title(f: &Facts, lang: Lang) -> String {
 }
 
 pub fn task(f: &Facts, lang: Lang) -> String {
-    pick(
-        lang,
-        format!("回放文件 {} 中记录的真实运行。", f.file),
-        format!("Replay the real run recorded in {}.", f.file),
-    )
+    REPLAY_TASK.fill(lang, &[("file", &f.file)])
 }
 
 /// The facts shown under "conditions" in the about overlay: exact,
