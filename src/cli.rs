@@ -20,7 +20,10 @@ pub struct Cli {
 
     /// A transcript of a real run to open instead of a scenario: OpenAI Chat
     /// Completions or Responses, Anthropic Messages, a Codex CLI rollout, a
-    /// Claude Code session or OTLP JSON GenAI spans (detected from the content).
+    /// Claude Code or Gemini CLI session, a SWE-agent or mini-swe-agent
+    /// trajectory, OpenTelemetry GenAI spans (OTLP or SDK JSON) or a tap
+    /// recording (detected from the content; FILE#N picks run N of a file
+    /// that holds several).
     #[arg(long, value_name = "FILE", global = true, conflicts_with = "scenario")]
     pub transcript: Option<String>,
 

@@ -714,6 +714,21 @@ fn export_quiz_writes_a_handout_with_an_answer_key() {
         if format == ExportFormat::Html {
             assert!(page.starts_with("<!DOCTYPE html>") && page.trim_end().ends_with("</html>"));
         }
+        // The questions of some steps go to a file of their own, not over
+        // the handout of all.
+        o.steps = Some((2, 4));
+        let some = export::export(&o, |_| {}).unwrap();
+        assert_eq!(some.len(), 1, "{some:?}");
+        assert_ne!(some[0], paths[0]);
+        assert!(
+            some[0].to_str().unwrap().contains(".en.steps-02-04.quiz."),
+            "{some:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&paths[0]).unwrap(),
+            page,
+            "the whole handout kept"
+        );
     }
     let mut o = options(ExportFormat::Svg, scratch("quiz-svg"));
     o.quiz = true;

@@ -462,3 +462,32 @@ fn an_upstream_500_is_titled_with_its_own_status() {
         "{narration}"
     );
 }
+
+/// Live, the run may go on: its last step says the recording so far ends
+/// there, and a call still being run has "no result yet"; read afterwards,
+/// the same file ends.
+#[test]
+fn live_the_last_step_says_the_recording_so_far_ends_there() {
+    // Two calls: the second request answers the first call; the first
+    // reply proposed it, so after one line the call has no result yet.
+    let runs = grown(1);
+    let last =
+        |t: &agent_loop_sim::trace::Trace| t.steps.last().unwrap().narration.clone().unwrap();
+    let en = last(runs[0].trace(Lang::En));
+    assert!(en.contains("The recording so far ends here."), "{en}");
+    assert!(!en.contains("The file ends here"), "{en}");
+    assert!(!en.contains("never got a result"), "{en}");
+    assert!(!en.contains("an unanswered call"), "{en}");
+    assert!(en.contains("Calls with no result yet: toolu_main"), "{en}");
+    let zh = last(runs[0].trace(Lang::Zh));
+    assert!(zh.contains("目前录下的请求到此为止。"), "{zh}");
+
+    let dir = std::env::temp_dir().join(format!("als-live-end-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("run.jsonl");
+    std::fs::write(&file, format!("{}\n", run_lines()[0])).unwrap();
+    let (read, _) = transcript::load_all(file.to_str().unwrap(), None, false, None).unwrap();
+    let en = last(read.trace(Lang::En));
+    assert!(en.contains("The file ends here."), "{en}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

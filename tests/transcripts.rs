@@ -955,9 +955,16 @@ fn a_real_gemini_cli_session_reads_as_the_run_it_was() {
     );
     let unread = &opened.loaded.card.conditions;
     assert!(
-        unread.iter().any(|c| c
-            .en
-            .contains("user message of functionResponse parts (the results again) ×2")),
+        unread
+            .iter()
+            .any(|c| c.en.contains("user/functionResponse ×2")),
+        "{unread:?}"
+    );
+    // What those lines are is said in both languages.
+    assert!(
+        unread.iter().any(|c| c.en.contains("a second time")
+            && c.en.contains("lines 8, 13")
+            && c.zh.contains("再写一次")),
         "{unread:?}"
     );
     let how = &opened.loaded.card.about.how.en;

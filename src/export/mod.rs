@@ -278,12 +278,18 @@ pub fn export_loaded(
     if options.quiz && options.format != ExportFormat::Pdf {
         write::create_dir(&options.out)?;
         let trace = app.trace();
-        let questions = handout::questions(trace, &app.loaded, steps);
+        let questions = handout::questions(trace, &app.loaded, steps.clone());
         let (kind, page) = match options.format {
             ExportFormat::Html => ("html", handout::html(trace, &questions)),
             _ => ("txt", handout::text(trace, &questions)),
         };
-        let name = format!("{}.{}.quiz.{kind}", run_name(&app), app.lang.code());
+        // The questions of some steps do not overwrite those of all.
+        let name = format!(
+            "{}.{}{}.quiz.{kind}",
+            run_name(&app),
+            app.lang.code(),
+            steps_tag(&app, &steps)
+        );
         let path = write::file(&options.out, &name, |out| out.write_all(page.as_bytes()))?;
         written(&path);
         return Ok(vec![path]);
@@ -315,18 +321,8 @@ pub fn export_loaded(
     if matches!(
         options.format,
         ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
-    ) && steps != (0..=app.steps() - 1)
-    {
-        let (first, last) = (*steps.start(), *steps.end());
-        let (a, b) = (
-            step_number(first, app.steps()),
-            step_number(last, app.steps()),
-        );
-        variant.push_str(&if first == last {
-            format!(".step-{a}")
-        } else {
-            format!(".steps-{a}-{b}")
-        });
+    ) {
+        variant.push_str(&steps_tag(&app, &steps));
     }
     match options.format {
         ExportFormat::Gif => {
@@ -373,7 +369,7 @@ pub fn export_loaded(
                     })?;
             }
             if options.quiz {
-                let questions = handout::questions(trace, &app.loaded, steps);
+                let questions = handout::questions(trace, &app.loaded, steps.clone());
                 let text = handout::text(trace, &questions);
                 // The answer key on a page of its own, after the questions.
                 let key = i18n::HANDOUT_KEY.get(app.lang);
@@ -642,6 +638,24 @@ pub fn variant(options: &Options) -> String {
         out.push_str(".player");
     }
     out
+}
+
+/// `.steps-03-05` (or `.step-07`) when `steps` are not all the run's
+/// steps, else nothing: a file of several steps says which it holds.
+fn steps_tag(app: &App, steps: &std::ops::RangeInclusive<usize>) -> String {
+    let (first, last) = (*steps.start(), *steps.end());
+    if (first, last) == (0, app.steps() - 1) {
+        return String::new();
+    }
+    let (a, b) = (
+        step_number(first, app.steps()),
+        step_number(last, app.steps()),
+    );
+    if first == last {
+        format!(".step-{a}")
+    } else {
+        format!(".steps-{a}-{b}")
+    }
 }
 
 /// A panel as `--panel` names it.

@@ -158,8 +158,20 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
         ..
     } = session;
     let mut answered = HashSet::new();
+    let mut again = Vec::new();
     for (line, m) in order.into_iter().flatten() {
-        record(path, line, &m, b, &mut answered)?;
+        record(path, line, &m, b, &mut answered, &mut again)?;
+    }
+    if !again.is_empty() {
+        let lines = again
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        b.note([
+            format!("Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。"),
+            format!("Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, line{} {lines}): each result is drawn once, from the reply's record", if again.len() == 1 { "" } else { "s" }),
+        ]);
     }
     if rewound > 0 {
         b.note([
@@ -185,13 +197,14 @@ fn drawn_as_chat() -> [String; 2] {
 }
 
 /// One message record of a session; `answered`: the call ids whose
-/// results were pushed so far.
+/// results were pushed so far; `again`: the lines that only repeat them.
 fn record(
     path: &str,
     line: usize,
     m: &Value,
     b: &mut Builder,
     answered: &mut HashSet<String>,
+    again_lines: &mut Vec<usize>,
 ) -> Result<(), ScenarioError> {
     let kind = m.get("type").and_then(Value::as_str).ok_or_else(|| {
         at_line(
@@ -234,10 +247,8 @@ fn record(
                 });
             }
             if again {
-                b.skip(
-                    "user message of functionResponse parts (the results again)",
-                    line,
-                )
+                b.skip("user/functionResponse", line);
+                again_lines.push(line);
             }
         }
         // What the CLI writes itself before the user's first words (the

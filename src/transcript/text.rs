@@ -314,17 +314,20 @@ pub fn narrate(
             }
             s.push_str(&thoughts(reasoning, unit, lang));
             if !unanswered.is_empty() {
-                s.push_str(&pick(
-                    lang,
-                    format!(
-                        "⚠ 文件里没有 {} 的结果：这个调用没有得到回答。",
-                        ids(unanswered)
-                    ),
-                    format!(
-                        " ⚠ The file holds no result for {}: an unanswered call.",
-                        ids(unanswered)
-                    ),
-                ));
+                let ids = ids(unanswered);
+                // Live, the agent may still be running the call.
+                s.push_str(&match (unit == Unit::Request, lang) {
+                    (false, Lang::Zh) => {
+                        format!("⚠ 文件里没有 {ids} 的结果：这个调用没有得到回答。")
+                    }
+                    (false, Lang::En) => {
+                        format!(" ⚠ The file holds no result for {ids}: an unanswered call.")
+                    }
+                    (true, Lang::Zh) => format!("目前录下的请求里还没有 {ids} 的结果。"),
+                    (true, Lang::En) => {
+                        format!(" No request recorded so far holds a result for {ids} yet.")
+                    }
+                });
             }
             s
         }
@@ -441,18 +444,26 @@ pub fn narrate(
         }
         _ => None,
     };
+    // A live view's recording is still growing: what ends is the
+    // recording so far, and a call without a result may still get one.
     if let Some(unanswered) = end {
-        out.push_str(&pick(
-            lang,
-            "文件到此结束。".to_string(),
-            " The file ends here.".to_string(),
-        ));
+        let live = unit == Unit::Request;
+        out.push_str(&match (live, lang) {
+            (false, Lang::Zh) => "文件到此结束。".to_string(),
+            (false, Lang::En) => " The file ends here.".to_string(),
+            (true, Lang::Zh) => "目前录下的请求到此为止。".to_string(),
+            (true, Lang::En) => " The recording so far ends here.".to_string(),
+        });
         if !unanswered.is_empty() {
-            out.push_str(&pick(
-                lang,
-                format!("⚠ 没有得到结果的调用：{}。", ids(unanswered)),
-                format!(" ⚠ Calls that never got a result: {}.", ids(unanswered)),
-            ));
+            let ids = ids(unanswered);
+            out.push_str(&match (live, lang) {
+                (false, Lang::Zh) => format!("⚠ 没有得到结果的调用：{ids}。"),
+                (false, Lang::En) => format!(" ⚠ Calls that never got a result: {ids}."),
+                (true, Lang::Zh) => format!("还没有结果的调用：{ids}（结果会随下一个请求发回）。"),
+                (true, Lang::En) => format!(
+                    " Calls with no result yet: {ids} (its result comes back in the next request)."
+                ),
+            });
         }
     }
     out
