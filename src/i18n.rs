@@ -649,6 +649,45 @@ catalogue! {
     /// On stderr while a big transcript is read, before the screen is drawn.
     LOADING_TRANSCRIPT = ["正在读取 {file}：{read} / {total} MB（{percent}%）", "reading {file}: {read} / {total} MB ({percent}%)"];
     LOADING_BUILDING = ["正在读取 {file}：{total} MB 已读完，正在整理步骤……", "reading {file}: all {total} MB read, putting the steps together…"];
+    // A real run replayed from its file (transcript/text.rs).
+    REPLAY_FIRST_USER = [
+        "真实运行的回放（{format}，{place}）：用户的消息先到主机。模型此时什么都没看到。",
+        "A real run, replayed ({format}, {place}): the user's message reaches the host first. The model has seen nothing yet.",
+    ];
+    REPLAY_USER_AGAIN = ["用户又写了一条消息（{place}），追加到消息末尾。", "The user writes again ({place}); the message is appended."];
+    REPLAY_PROPOSES_ONE = [
+        "第 {number} 次调用的回复（{place}）请求一个工具：{calls}。这只是数据，主机执行之前什么都没发生。",
+        "Reply #{number} ({place}) asks for one tool: {calls}. It is data; nothing happens until the host runs it.",
+    ];
+    REPLAY_PROPOSES_MANY = [
+        "模型一次请求了 {n} 个工具（{place}）：{calls}。它们是一个并行组，结果各自靠 call_id 配对。",
+        "The model asks for {n} tools at once ({place}): {calls}. A parallel group: each result finds its call by call_id.",
+    ];
+    REPLAY_REPLY_TOKENS = ["文件记录这次回复输出了 {tokens} 个 token。", " The file records {tokens} output tokens for this reply."];
+    REPLAY_EXECUTES_ONE = [
+        "主机运行 {calls}。文件记录了它的结果，但没有记录主机在运行前是否做过检查。",
+        "The host runs {calls}. The file records its result; it records no check by the host before running it.",
+    ];
+    REPLAY_EXECUTES_MANY = [
+        "主机运行 {calls}。文件只记录了结果，结果到达的顺序不一定是请求的顺序。",
+        "The host runs {calls}. The file records only their results, which need not come back in the order asked.",
+    ];
+    REPLAY_ORPHAN_RESULT = [
+        "⚠ 孤立结果（{place}）：它回答 call_id {id}，但在它之前没有任何调用用过这个 id。模型会读到一个对不上号的结果。",
+        "⚠ Orphan result ({place}): it answers call_id {id}, but no call before it has that id. The model reads a result that answers nothing it asked.",
+    ];
+    REPLAY_SECOND_RESULT = ["⚠ 孤立结果（{place}）：{id} 已经有结果了，这是第二个。", "⚠ Orphan result ({place}): {id} was already answered; this is a second result."];
+    REPLAY_ERROR_RESULT = [
+        "{id}（{tool}）返回错误结果（{place}），按 call_id 配对后追加。错误也是结果：模型下次调用会读到它。",
+        "An error result for {id} ({tool}) at {place}, paired by call_id and appended. An error is still a result: the model reads it on its next call.",
+    ];
+    REPLAY_RESULT = ["{id}（{tool}）的结果返回（{place}），按 call_id 配对后追加。", "The result for {id} ({tool}) comes back ({place}), paired by call_id and appended."];
+    REPLAY_REFUSED = ["提供方拒绝了第 {number} 次调用（{place}），模型没有运行：{error}", "The provider refused model call #{number} ({place}); the model never ran: {error}"];
+    /// A server error: whether the model began is not known, only that no reply came.
+    REPLAY_SERVER_ERROR = ["提供方对第 {number} 次调用（{place}）回了服务器错误，没有回复：{error}", "The provider answers model call #{number} ({place}) with a server error, not a reply: {error}"];
+    REPLAY_ANSWERS = ["第 {number} 次调用的回复（{place}）没有工具调用：这一轮循环在这里结束。", "Reply #{number} ({place}) has no tool calls: this run of the loop ends here."];
+    REPLAY_UNREAD = ["文件里没有画成步骤的内容：{parts}。", "Not drawn as steps: {parts}."];
+    REPLAY_TASK = ["回放文件 {file} 中记录的真实运行。", "Replay the real run recorded in {file}."];
     // A tap recording's conversations and side requests (transcript/split.rs).
     TAP_CONVERSATIONS = [
         "这份记录里有 {n} 段对话：一个请求的消息历史如果不是接着某段对话的上一个请求，就另起一段（子代理，或代理改写过的历史，比如压缩）。这里显示第 {k} 段（{calls} 次模型调用，模型 {model}）；其余：{others}。在模拟器里按 s 切换，或用 FILE#N 打开（1 到 {n}）。",

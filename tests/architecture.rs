@@ -686,62 +686,16 @@ fn library_sources() -> BTreeMap<String, String> {
     out
 }
 
-/// A cycle this test lets pass for now, and why.
-struct Allowed {
-    /// Every file of the cycle is one of these (a folder ends in `/`).
-    within: &'static [&'static str],
-    why: &'static str,
-}
-
-/// Issue 23, still open: the engine's own cycle. `engine/mod.rs` calls its
-/// children (`custom::param_names`, `policy::args_of_raw`, …) and they
-/// take `super::Run` from it to add their `impl Run` blocks. The engine
-/// ↔ i18n cycle is gone (`the_engine_imports_no_i18n`); this entry lets
-/// only files of the engine pass, and fails once that cycle is gone too,
-/// so the entry must then be deleted.
-const ALLOWED: &[Allowed] = &[Allowed {
-    within: &["src/engine/"],
-    why: "issue 23: the engine's impl blocks in its child files take super::Run",
-}];
-
-fn allowed(set: &[String]) -> Option<&'static Allowed> {
-    ALLOWED.iter().find(|a| {
-        set.iter().all(|f| {
-            a.within
-                .iter()
-                .any(|w| f == w || (w.ends_with('/') && f.starts_with(w)))
-        })
-    })
-}
-
 #[test]
 fn no_import_cycles_between_files() {
     let graph = Graph::new(&library_sources());
     let edges = graph.edges();
     let found = cycles(&edges);
-    let mut report = String::new();
-    let mut used = BTreeSet::new();
-    for set in &found {
-        match allowed(set) {
-            Some(a) => {
-                used.insert(a.why);
-                eprintln!("allowed for now ({}): {}", a.why, describe(set, &edges));
-            }
-            None => report += &describe(set, &edges),
-        }
-    }
+    let report: String = found.iter().map(|set| describe(set, &edges)).collect();
     assert!(
         report.is_empty(),
         "import cycles between files of src/:\n{report}"
     );
-    for a in ALLOWED {
-        assert!(
-            used.contains(a.why),
-            "the allowed cycle within {:?} is gone: delete its entry in ALLOWED ({})",
-            a.within,
-            a.why
-        );
-    }
 }
 
 /// The engine knows no language (issue 23): host and tool texts are facts
@@ -924,13 +878,4 @@ fn unit_test_modules_are_left_out() {
         files[2],
     ];
     assert_eq!(graph_of(&files), [pair("src/b.rs", "src/a.rs")]);
-}
-
-#[test]
-fn the_allowance_covers_only_files_of_the_engine() {
-    let s = |v: &[&str]| v.iter().map(|f| f.to_string()).collect::<Vec<_>>();
-    assert!(allowed(&s(&["src/engine/mod.rs", "src/engine/tools.rs"])).is_some());
-    assert!(allowed(&s(&["src/engine/mod.rs", "src/i18n.rs"])).is_none());
-    assert!(allowed(&s(&["src/engine/mod.rs", "src/trace.rs"])).is_none());
-    assert!(allowed(&s(&["src/app.rs", "src/view/mod.rs"])).is_none());
 }

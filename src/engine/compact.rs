@@ -20,7 +20,8 @@
 use crate::scenario::{CompactPolicy, Lang};
 use crate::trace::{CallId, Compaction, HostInsert, Lane, Role, Said, StepKind};
 
-use super::{EngineError, Run};
+use super::EngineError;
+use super::run::Run;
 use crate::wire;
 
 impl Run<'_> {

@@ -7,8 +7,8 @@ use crate::scenario::{Lang, ToolDef};
 use crate::trace::ToolSays;
 
 use super::policy::args_match;
-use super::tools::BuiltinTool;
-use super::{Run, Workspace};
+use super::run::Run;
+use super::tools::{BuiltinTool, Workspace};
 
 impl Run<'_> {
     /// The scripted result of a custom tool for these arguments: the first

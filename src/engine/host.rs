@@ -1,10 +1,12 @@
 //! The host's side of a call: the checks it makes before anything runs,
-//! and what it keeps for an operation id.
+//! what it keeps for an operation id, and how it runs a tool for a call
+//! and records what the tool did to the workspace.
 
 use crate::scenario::ToolDef;
-use crate::trace::{Refusal, Said, ToolCall, ToolResult, Verdict};
+use crate::trace::{FileChange, FileEvent, Refusal, Said, ToolCall, ToolResult, ToolSays, Verdict};
 
-use super::{Run, arg};
+use super::run::Run;
+use super::tools::{BuiltinTool, OpRecord, arg};
 
 /// The host's checks on a proposed call: it must be offered, carry exactly
 /// the declared arguments, and stay inside the workspace.
@@ -42,14 +44,6 @@ pub fn inside_workspace(path: &str) -> bool {
         && !path.split('/').any(|part| part == "..")
 }
 
-/// What the host keeps for an operation id: the call it was first used for
-/// (tool, arguments without the id) and that call's result.
-pub(super) struct OpRecord {
-    pub(super) tool: String,
-    pub(super) args: Vec<(String, String)>,
-    pub(super) result: ToolResult,
-}
-
 /// A call's arguments without its operation id: what the id stands for.
 pub(super) fn without_op_id(args: &[(String, String)]) -> Vec<(String, String)> {
     args.iter().filter(|(k, _)| k != "op_id").cloned().collect()
@@ -82,5 +76,88 @@ impl Run<'_> {
         }
         let said = Said::OpConflict { op: op.to_string() };
         Some((op.to_string(), self.result(said, true), true))
+    }
+}
+
+/// The host running a tool for a call.
+impl Run<'_> {
+    /// Run a tool for a model's call and record what it did to the
+    /// workspace at `step`, and its result under the call's operation id.
+    pub(super) fn run_tool(
+        &mut self,
+        tool: &str,
+        args: &[(String, String)],
+        step: usize,
+    ) -> ToolResult {
+        let result = self.execute(tool, args);
+        if let Some(op) = self.op_id(tool, args) {
+            let record = OpRecord {
+                tool: tool.to_string(),
+                args: without_op_id(args),
+                result: result.clone(),
+            };
+            self.workspace.ops.insert(op, record);
+        }
+        if self.is_verify_call(tool, args) && !result.is_error {
+            self.last_pass = Some(step);
+        }
+        result
+    }
+
+    /// Is this the call the host would make to verify: the verify tool with
+    /// exactly the verify's arguments (an operation id aside)? Only then
+    /// does the model's own passing run spare the host its check: a read of
+    /// another file is not the check `verify` names.
+    pub(super) fn is_verify_call(&self, tool: &str, args: &[(String, String)]) -> bool {
+        let Some(verify) = &self.scenario.verify else {
+            return false;
+        };
+        let args = without_op_id(args);
+        let wanted = verify.args.iter().filter(|(k, _)| *k != "op_id");
+        verify.tool == tool
+            && wanted.clone().count() == args.len()
+            && wanted
+                .into_iter()
+                .all(|(k, v)| args.iter().any(|(ak, av)| ak == k && av == v))
+    }
+
+    /// Execute a built-in tool against the in-memory workspace.
+    pub(super) fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
+        let step = self.current_step();
+        let said = self.tool_says(tool, args);
+        let is_error = said.is_err();
+        let result = self.result(Said::Tool(said.unwrap_or_else(|e| e)), is_error);
+        for (path, change) in self.workspace.events.drain(..) {
+            if matches!(change, FileChange::Written { .. }) {
+                self.rec.counters.writes += 1;
+                self.last_write = Some(step);
+                if !self.rec.trace.files.contains(&path) {
+                    self.rec.trace.files.push(path.clone());
+                }
+            }
+            self.rec
+                .trace
+                .file_events
+                .push(FileEvent { step, path, change });
+        }
+        result
+    }
+
+    /// What a built-in tool does to the workspace, and what it says.
+    pub(super) fn tool_says(
+        &mut self,
+        tool: &str,
+        args: &[(String, String)],
+    ) -> Result<ToolSays, ToolSays> {
+        let scenario = self.scenario;
+        let def = scenario.tools.iter().find(|t| t.name == tool);
+        if let Some(custom) = def.filter(|d| !d.results.is_empty()) {
+            return self.run_custom(custom, args);
+        }
+        let Some(builtin) = BuiltinTool::parse(tool) else {
+            return Err(ToolSays::NoSuchTool(tool.to_string()));
+        };
+        let checks = def.map_or(&[][..], |d| &d.checks);
+        self.workspace.run(builtin, args, checks)
     }
 }

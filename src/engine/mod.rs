@@ -5,10 +5,13 @@
 //! in-memory workspace, pair each result with its call id and append it,
 //! and repeat until a reply without calls or the end of the budget.
 //!
-//! This file is the loop (model calls, the provider's rejection, pairing
-//! results); `host.rs` holds the host's checks on a proposed call and its
-//! record of operation ids; `tools.rs` the built-in tools, how the host runs
-//! one for a call, and the in-memory workspace they act on.
+//! This file is the entry points and the loop (model calls, the provider's
+//! rejection, pairing results); `run.rs` the state of a run (`Run`) and how
+//! a step or a message is recorded; `host.rs` the host's checks on a
+//! proposed call, its record of operation ids, and how it runs a tool for a
+//! call; `tools.rs` the built-in tools and the in-memory workspace they act
+//! on. `run.rs` and `tools.rs` name no other file of the engine, so the
+//! files with `impl Run` blocks take `Run` from there without a cycle.
 
 use std::fmt;
 
@@ -17,22 +20,25 @@ mod custom;
 mod host;
 mod ids;
 mod policy;
+mod run;
 mod tools;
 
 pub use custom::call_params;
 pub use host::{inside_workspace, validate};
 pub use ids::call_id;
 pub use policy::{TYPES as SCHEMA_TYPES, derived_op_id, parsed_object};
+pub use run::Words;
 pub use tools::BuiltinTool;
 
+use run::Run;
 use tools::Workspace;
 
 use crate::recorder::Recorder;
 use crate::rules::RuleMatcher;
 use crate::scenario::{EndStatus, Lang, Rule, Scenario};
 use crate::trace::{
-    CallId, Lane, Message, OfferedTool, Role, Said, StepKind, TaskOutcome, ToolCall, ToolResult,
-    Trace, Verdict,
+    CallId, Lane, OfferedTool, Role, Said, StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
+    Verdict,
 };
 use crate::wire;
 
@@ -96,11 +102,6 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// The words for what the host or a tool said, in a language. The engine
-/// records the fact (`Said`); the caller says how it reads
-/// (`i18n::said`), so the engine knows no wording.
-pub type Words = fn(&Said, Lang) -> String;
-
 /// Run the scenario's loop in one language and record every step.
 pub fn run(scenario: &Scenario, lang: Lang, words: Words) -> Result<Trace, EngineError> {
     let mut run = Run::new(scenario, lang, words);
@@ -118,21 +119,6 @@ pub fn run_to_fault(scenario: &Scenario, lang: Lang, words: Words) -> (Trace, Op
         Ok(end) => (run.finish(end), None),
         Err(e) => (run.rec.finish(), Some(e)),
     }
-}
-
-struct Run<'a> {
-    scenario: &'a Scenario,
-    lang: Lang,
-    words: Words,
-    /// The trace as it grows, recorded as a transcript's is (`Recorder`).
-    rec: Recorder,
-    workspace: Workspace,
-    last_write: Option<usize>,
-    last_pass: Option<usize>,
-    /// The final reply's rule, to tell whether it says the task is done.
-    final_rule: Option<&'a Rule>,
-    /// Which rule of the scripted model holds (see `crate::rules`).
-    rules: RuleMatcher<'a>,
 }
 
 impl<'a> Run<'a> {
@@ -218,59 +204,6 @@ impl<'a> Run<'a> {
             if let Some(end) = end {
                 return Ok(end);
             }
-        }
-    }
-
-    /// Record a step, with the author's narration for it; returns its index.
-    fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane) -> usize {
-        let index = self.rec.step(kind, from, to);
-        self.narrate(index);
-        index
-    }
-
-    /// The author's narration of the step at `index`, if they wrote one.
-    fn narrate(&mut self, index: usize) {
-        self.rec.trace.steps[index].narration = self
-            .scenario
-            .narration
-            .get(&(index + 1).to_string())
-            .map(|t| t.get(self.lang).to_string());
-    }
-
-    fn current_step(&self) -> usize {
-        self.rec.next_step()
-    }
-
-    fn append(&mut self, message: Message) {
-        self.rec.append(message);
-    }
-
-    /// A message for the context, appended at `step`; sizes are filled in
-    /// by `append`.
-    fn message(&self, role: Role, text: String, step: usize) -> Message {
-        Message {
-            step,
-            ..self.rec.message(role, text)
-        }
-    }
-
-    /// What the host or a tool said, in the trace's language, with its
-    /// English form for rules.
-    fn said(&self, said: &Said) -> (String, Option<String>) {
-        let text = (self.words)(said, self.lang);
-        let canonical = (self.lang != Lang::En).then(|| (self.words)(said, Lang::En));
-        (text, canonical)
-    }
-
-    /// A result for a call that says `said`.
-    fn result(&self, said: Said, is_error: bool) -> ToolResult {
-        let (text, canonical) = self.said(&said);
-        ToolResult {
-            text,
-            is_error,
-            replayed: false,
-            canonical,
-            said: Some(said),
         }
     }
 
@@ -615,13 +548,6 @@ impl<'a> Run<'a> {
         rec.trace.task = task;
         rec.finish()
     }
-}
-
-/// The value of a call's argument `name`.
-fn arg<'a>(args: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    args.iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
 }
 
 /// A rough, deterministic token count: about four ASCII characters a token,

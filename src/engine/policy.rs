@@ -11,7 +11,9 @@ use crate::trace::{
     CallId, Decision, Lane, Refusal, Said, StepKind, ToolCall, ToolResult, ToolSays, Verdict,
 };
 
-use super::{Run, arg, host};
+use super::host;
+use super::run::Run;
+use super::tools::arg;
 
 /// The JSON types a schema's property may name.
 pub const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];

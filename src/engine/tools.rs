@@ -1,13 +1,12 @@
-//! The built-in tools and the in-memory workspace they act on. Nothing
-//! here touches a real disk.
+//! The built-in tools and the in-memory workspace they act on, with the
+//! host's record of operation ids it holds. Nothing here touches a real
+//! disk, and nothing here names another file of the engine: how the host
+//! runs a tool for a call is in `host.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 
 use crate::scenario::FileCheck;
-use crate::trace::{FileChange, FileEvent, Said, ToolResult, ToolSays};
-
-use super::host::{OpRecord, without_op_id};
-use super::{Run, arg};
+use crate::trace::{FileChange, ToolResult, ToolSays};
 
 /// The tools the engine can execute. Offered tools must be one of these;
 /// a scenario names them in snake_case (`read_file`).
@@ -52,89 +51,6 @@ impl BuiltinTool {
     }
 }
 
-/// The host running a built-in tool for a call.
-impl Run<'_> {
-    /// Run a tool for a model's call and record what it did to the
-    /// workspace at `step`, and its result under the call's operation id.
-    pub(super) fn run_tool(
-        &mut self,
-        tool: &str,
-        args: &[(String, String)],
-        step: usize,
-    ) -> ToolResult {
-        let result = self.execute(tool, args);
-        if let Some(op) = self.op_id(tool, args) {
-            let record = OpRecord {
-                tool: tool.to_string(),
-                args: without_op_id(args),
-                result: result.clone(),
-            };
-            self.workspace.ops.insert(op, record);
-        }
-        if self.is_verify_call(tool, args) && !result.is_error {
-            self.last_pass = Some(step);
-        }
-        result
-    }
-
-    /// Is this the call the host would make to verify: the verify tool with
-    /// exactly the verify's arguments (an operation id aside)? Only then
-    /// does the model's own passing run spare the host its check: a read of
-    /// another file is not the check `verify` names.
-    pub(super) fn is_verify_call(&self, tool: &str, args: &[(String, String)]) -> bool {
-        let Some(verify) = &self.scenario.verify else {
-            return false;
-        };
-        let args = without_op_id(args);
-        let wanted = verify.args.iter().filter(|(k, _)| *k != "op_id");
-        verify.tool == tool
-            && wanted.clone().count() == args.len()
-            && wanted
-                .into_iter()
-                .all(|(k, v)| args.iter().any(|(ak, av)| ak == k && av == v))
-    }
-
-    /// Execute a built-in tool against the in-memory workspace.
-    pub(super) fn execute(&mut self, tool: &str, args: &[(String, String)]) -> ToolResult {
-        let step = self.current_step();
-        let said = self.tool_says(tool, args);
-        let is_error = said.is_err();
-        let result = self.result(Said::Tool(said.unwrap_or_else(|e| e)), is_error);
-        for (path, change) in self.workspace.events.drain(..) {
-            if matches!(change, FileChange::Written { .. }) {
-                self.rec.counters.writes += 1;
-                self.last_write = Some(step);
-                if !self.rec.trace.files.contains(&path) {
-                    self.rec.trace.files.push(path.clone());
-                }
-            }
-            self.rec
-                .trace
-                .file_events
-                .push(FileEvent { step, path, change });
-        }
-        result
-    }
-
-    /// What a built-in tool does to the workspace, and what it says.
-    pub(super) fn tool_says(
-        &mut self,
-        tool: &str,
-        args: &[(String, String)],
-    ) -> Result<ToolSays, ToolSays> {
-        let scenario = self.scenario;
-        let def = scenario.tools.iter().find(|t| t.name == tool);
-        if let Some(custom) = def.filter(|d| !d.results.is_empty()) {
-            return self.run_custom(custom, args);
-        }
-        let Some(builtin) = BuiltinTool::parse(tool) else {
-            return Err(ToolSays::NoSuchTool(tool.to_string()));
-        };
-        let checks = def.map_or(&[][..], |d| &d.checks);
-        self.workspace.run(builtin, args, checks)
-    }
-}
-
 /// The in-memory files, with a version per file, and the results of
 /// operation ids already applied.
 pub(super) struct Workspace {
@@ -142,6 +58,14 @@ pub(super) struct Workspace {
     /// Operation id → the call it was first used for, and its result.
     pub(super) ops: HashMap<String, OpRecord>,
     pub(super) events: Vec<(String, FileChange)>,
+}
+
+/// What the host keeps for an operation id: the call it was first used for
+/// (tool, arguments without the id) and that call's result.
+pub(super) struct OpRecord {
+    pub(super) tool: String,
+    pub(super) args: Vec<(String, String)>,
+    pub(super) result: ToolResult,
 }
 
 impl Workspace {
@@ -244,4 +168,11 @@ impl Workspace {
         }
         Ok(ToolSays::TestsPassed(checks.len()))
     }
+}
+
+/// The value of a call's argument `name`.
+pub(super) fn arg<'a>(args: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    args.iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
 }

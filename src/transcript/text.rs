@@ -3,6 +3,12 @@
 //! the detected format) and the "about" facts (what is exact, rebuilt or
 //! missing).
 
+use crate::i18n::{
+    REPLAY_ANSWERS, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE,
+    REPLAY_FIRST_USER, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
+    REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
+    REPLAY_TASK, REPLAY_UNREAD, REPLAY_USER_AGAIN,
+};
 use crate::scenario::Lang;
 
 use super::format::Format;
@@ -237,22 +243,11 @@ pub fn narrate(
     };
     let mut out = match say {
         Say::User { first, format, .. } => match first {
-            true => pick(
+            true => REPLAY_FIRST_USER.fill(
                 lang,
-                format!(
-                    "真实运行的回放（{}，{p}）：用户的消息先到主机。模型此时什么都没看到。",
-                    format_name(*format, lang)
-                ),
-                format!(
-                    "A real run, replayed ({}, {p}): the user's message reaches the host first. The model has seen nothing yet.",
-                    format_name(*format, lang)
-                ),
+                &[("format", &format_name(*format, lang)), ("place", &p)],
             ),
-            false => pick(
-                lang,
-                format!("用户又写了一条消息（{p}），追加到消息末尾。"),
-                format!("The user writes again ({p}); the message is appended."),
-            ),
+            false => REPLAY_USER_AGAIN.fill(lang, &[("place", &p)]),
         },
         Say::ModelCall {
             number,
@@ -292,35 +287,21 @@ pub fn narrate(
             ..
         } => {
             let mut s = match calls.len() {
-                1 => pick(
+                1 => REPLAY_PROPOSES_ONE.fill(
                     lang,
-                    format!(
-                        "第 {number} 次调用的回复（{p}）请求一个工具：{}。这只是数据，主机执行之前什么都没发生。",
-                        calls_text(calls)
-                    ),
-                    format!(
-                        "Reply #{number} ({p}) asks for one tool: {}. It is data; nothing happens until the host runs it.",
-                        calls_text(calls)
-                    ),
+                    &[
+                        ("number", number),
+                        ("place", &p),
+                        ("calls", &calls_text(calls)),
+                    ],
                 ),
-                n => pick(
+                n => REPLAY_PROPOSES_MANY.fill(
                     lang,
-                    format!(
-                        "模型一次请求了 {n} 个工具（{p}）：{}。它们是一个并行组，结果各自靠 call_id 配对。",
-                        calls_text(calls)
-                    ),
-                    format!(
-                        "The model asks for {n} tools at once ({p}): {}. A parallel group: each result finds its call by call_id.",
-                        calls_text(calls)
-                    ),
+                    &[("n", &n), ("place", &p), ("calls", &calls_text(calls))],
                 ),
             };
             if let Some(t) = tokens {
-                s.push_str(&pick(
-                    lang,
-                    format!("文件记录这次回复输出了 {t} 个 token。"),
-                    format!(" The file records {t} output tokens for this reply."),
-                ));
+                s.push_str(&REPLAY_REPLY_TOKENS.fill(lang, &[("tokens", t)]));
             }
             s.push_str(&thoughts(reasoning, unit, lang));
             if !unanswered.is_empty() {
@@ -342,28 +323,8 @@ pub fn narrate(
             s
         }
         Say::Executes { calls } => match calls.len() {
-            1 => pick(
-                lang,
-                format!(
-                    "主机运行 {}。文件记录了它的结果，但没有记录主机在运行前是否做过检查。",
-                    calls_text(calls)
-                ),
-                format!(
-                    "The host runs {}. The file records its result; it records no check by the host before running it.",
-                    calls_text(calls)
-                ),
-            ),
-            _ => pick(
-                lang,
-                format!(
-                    "主机运行 {}。文件只记录了结果，结果到达的顺序不一定是请求的顺序。",
-                    calls_text(calls)
-                ),
-                format!(
-                    "The host runs {}. The file records only their results, which need not come back in the order asked.",
-                    calls_text(calls)
-                ),
-            ),
+            1 => REPLAY_EXECUTES_ONE.fill(lang, &[("calls", &calls_text(calls))]),
+            _ => REPLAY_EXECUTES_MANY.fill(lang, &[("calls", &calls_text(calls))]),
         },
         Say::Result {
             id,
@@ -372,77 +333,34 @@ pub fn narrate(
             orphan,
             ..
         } => match (orphan, is_error) {
-            (Some(false), _) => pick(
-                lang,
-                format!(
-                    "⚠ 孤立结果（{p}）：它回答 call_id {id}，但在它之前没有任何调用用过这个 id。模型会读到一个对不上号的结果。"
-                ),
-                format!(
-                    "⚠ Orphan result ({p}): it answers call_id {id}, but no call before it has that id. The model reads a result that answers nothing it asked."
-                ),
-            ),
-            (Some(true), _) => pick(
-                lang,
-                format!("⚠ 孤立结果（{p}）：{id} 已经有结果了，这是第二个。"),
-                format!(
-                    "⚠ Orphan result ({p}): {id} was already answered; this is a second result."
-                ),
-            ),
-            (None, true) => pick(
-                lang,
-                format!(
-                    "{id}（{}）返回错误结果（{p}），按 call_id 配对后追加。错误也是结果：模型下次调用会读到它。",
-                    tool.as_deref().unwrap_or("?")
-                ),
-                format!(
-                    "An error result for {id} ({}) at {p}, paired by call_id and appended. An error is still a result: the model reads it on its next call.",
-                    tool.as_deref().unwrap_or("?")
-                ),
-            ),
-            (None, false) => pick(
-                lang,
-                format!(
-                    "{id}（{}）的结果返回（{p}），按 call_id 配对后追加。",
-                    tool.as_deref().unwrap_or("?")
-                ),
-                format!(
-                    "The result for {id} ({}) comes back ({p}), paired by call_id and appended.",
-                    tool.as_deref().unwrap_or("?")
-                ),
-            ),
+            (Some(false), _) => REPLAY_ORPHAN_RESULT.fill(lang, &[("place", &p), ("id", id)]),
+            (Some(true), _) => REPLAY_SECOND_RESULT.fill(lang, &[("place", &p), ("id", id)]),
+            (None, is_error) => {
+                let tool = tool.as_deref().unwrap_or("?");
+                let text = if *is_error {
+                    REPLAY_ERROR_RESULT
+                } else {
+                    REPLAY_RESULT
+                };
+                text.fill(lang, &[("id", id), ("tool", &tool), ("place", &p)])
+            }
         },
-        Say::Rejected { number, error, .. } if crate::i18n::error_status(error) < 500 => pick(
-            lang,
-            format!("提供方拒绝了第 {number} 次调用（{p}），模型没有运行：{error}"),
-            format!(
-                "The provider refused model call #{number} ({p}); the model never ran: {error}"
-            ),
-        ),
+        Say::Rejected { number, error, .. } if crate::i18n::error_status(error) < 500 => {
+            REPLAY_REFUSED.fill(lang, &[("number", number), ("place", &p), ("error", error)])
+        }
         // A server error: whether the model began is not known, only that no reply came.
-        Say::Rejected { number, error, .. } => pick(
-            lang,
-            format!("提供方对第 {number} 次调用（{p}）回了服务器错误，没有回复：{error}"),
-            format!(
-                "The provider answers model call #{number} ({p}) with a server error, not a reply: {error}"
-            ),
-        ),
+        Say::Rejected { number, error, .. } => {
+            REPLAY_SERVER_ERROR.fill(lang, &[("number", number), ("place", &p), ("error", error)])
+        }
         Say::Answers {
             number,
             tokens,
             reasoning,
             ..
         } => {
-            let mut s = pick(
-                lang,
-                format!("第 {number} 次调用的回复（{p}）没有工具调用：这一轮循环在这里结束。"),
-                format!("Reply #{number} ({p}) has no tool calls: this run of the loop ends here."),
-            );
+            let mut s = REPLAY_ANSWERS.fill(lang, &[("number", number), ("place", &p)]);
             if let Some(t) = tokens {
-                s.push_str(&pick(
-                    lang,
-                    format!("文件记录这次回复输出了 {t} 个 token。"),
-                    format!(" The file records {t} output tokens for this reply."),
-                ));
+                s.push_str(&REPLAY_REPLY_TOKENS.fill(lang, &[("tokens", t)]));
             }
             s.push_str(&thoughts(reasoning, unit, lang));
             s
@@ -748,11 +666,11 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
             }
         })
         .collect();
-    Some(pick(
-        lang,
-        format!("文件里没有画成步骤的内容：{}。", parts.join("；")),
-        format!("Not drawn as steps: {}.", parts.join("; ")),
-    ))
+    let parts = match lang {
+        Lang::Zh => parts.join("；"),
+        Lang::En => parts.join("; "),
+    };
+    Some(REPLAY_UNREAD.fill(lang, &[("parts", &parts)]))
 }
 
 /// The header title: the file and the detected format.
@@ -775,11 +693,7 @@ pub fn title(f: &Facts, lang: Lang) -> String {
 }
 
 pub fn task(f: &Facts, lang: Lang) -> String {
-    pick(
-        lang,
-        format!("回放文件 {} 中记录的真实运行。", f.file),
-        format!("Replay the real run recorded in {}.", f.file),
-    )
+    REPLAY_TASK.fill(lang, &[("file", &f.file)])
 }
 
 /// The facts shown under "conditions" in the about overlay: exact,
