@@ -266,7 +266,7 @@ impl<'a> Run<'a> {
     fn result(&self, said: Said, is_error: bool) -> ToolResult {
         let (text, canonical) = self.said(&said);
         ToolResult {
-            text,
+            text: text.into(),
             is_error,
             replayed: false,
             canonical,
@@ -381,7 +381,7 @@ impl<'a> Run<'a> {
         let step = self.step(
             StepKind::Verified {
                 passed,
-                output: result.text.clone(),
+                output: result.text.to_string(),
             },
             Some(Lane::Tool),
             Lane::Host,
