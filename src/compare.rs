@@ -306,7 +306,7 @@ mod tests {
         // A message's content, at the step that appends it.
         let mut b = a.clone();
         let last = b.messages.len() - 1;
-        b.messages[last].text.push('!');
+        b.messages[last].text = format!("{}!", b.messages[last].text).into();
         assert_eq!(first_difference(&a, &b), Some(b.messages[last].step));
         // The author's narration does not.
         let mut b = a.clone();

@@ -1246,7 +1246,7 @@ pub fn said(fact: &Said, lang: Lang) -> String {
 /// What a built-in tool says, in words. File contents stay as they are.
 pub fn tool_says(said: &ToolSays, lang: Lang) -> String {
     match said {
-        ToolSays::Content(text) => text.clone(),
+        ToolSays::Content(text) => text.to_string(),
         ToolSays::NoSuchFile(p) => SAYS_NO_SUCH_FILE.fill(lang, &[("path", p)]),
         ToolSays::Wrote { path, version } => {
             SAYS_WROTE.fill(lang, &[("path", path), ("version", version)])

@@ -9,6 +9,7 @@
 //! says where each step came from).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::scenario::EndStatus;
 use crate::trace::{
@@ -75,10 +76,10 @@ impl Recorder {
     }
 
     /// A message appended by the next step; `append` fills in its sizes.
-    pub fn message(&self, role: Role, text: String) -> Message {
+    pub fn message(&self, role: Role, text: impl Into<Arc<str>>) -> Message {
         Message {
             role,
-            text,
+            text: text.into(),
             calls: Vec::new(),
             call_id: None,
             is_error: false,

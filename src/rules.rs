@@ -308,8 +308,8 @@ impl<'a> RuleMatcher<'a> {
         if let Some(texts) = &self.texts {
             // A host's or tool's text matches in the trace's language or in
             // English, so a scenario runs the same in every language.
-            for said in std::iter::once(&m.text).chain(&m.canonical) {
-                for found in texts.find_overlapping_iter(said.as_str()) {
+            for said in std::iter::once(&*m.text).chain(m.canonical.as_deref()) {
+                for found in texts.find_overlapping_iter(said) {
                     passed.extend(&self.text_tests[found.pattern().as_usize()]);
                 }
             }
@@ -804,7 +804,7 @@ mod tests {
                 ];
                 // Outcomes ok, error, refused, and none yet.
                 let result = |is_error| crate::trace::ToolResult {
-                    text: String::new(),
+                    text: "".into(),
                     is_error,
                     replayed: false,
                     canonical: None,

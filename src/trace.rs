@@ -7,6 +7,7 @@
 //! step, so a long trace stays small.
 
 use std::fmt;
+use std::sync::Arc;
 
 use crate::scenario::{EndStatus, Lang, Text};
 
@@ -53,7 +54,7 @@ pub enum Role {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Message {
     pub role: Role,
-    pub text: String,
+    pub text: Arc<str>,
     /// Assistant messages: the calls the model proposed, in order.
     pub calls: Vec<CallId>,
     /// Tool messages: the call this result is attached to.
@@ -140,7 +141,7 @@ pub enum Refusal {
 /// What a tool (or the host, on refusal or replay) gave back for a call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolResult {
-    pub text: String,
+    pub text: Arc<str>,
     pub is_error: bool,
     /// An operation id seen before: the host answered from its record.
     pub replayed: bool,
@@ -181,7 +182,7 @@ pub enum Said {
 /// (`i18n::tool_says`). File contents are data and stay as they are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolSays {
-    Content(String),
+    Content(Arc<str>),
     NoSuchFile(String),
     Wrote {
         path: String,

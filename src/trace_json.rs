@@ -757,7 +757,7 @@ fn reply_text(trace: &Trace, index: usize) -> &str {
         .messages
         .iter()
         .find(|m| m.step == index && m.role == Role::Assistant)
-        .map_or("", |m| m.text.as_str())
+        .map_or("", |m| &*m.text)
 }
 
 fn ids(calls: &[CallId]) -> Vec<&str> {

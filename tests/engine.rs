@@ -72,7 +72,7 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
         assert_eq!(call.status_at(3), Some(CallStatus::Approved));
         assert_eq!(call.status_at(4), Some(CallStatus::Running));
         assert_eq!(call.status_at(5), Some(CallStatus::Done));
-        assert_eq!(call.result.as_ref().unwrap().text, "timeout=30");
+        assert_eq!(&*call.result.as_ref().unwrap().text, "timeout=30");
         // config.txt is untouched until the result comes back.
         assert_eq!(t.file_state_at("config.txt", 4), None);
         assert!(t.file_state_at("config.txt", 5).is_some());

@@ -420,7 +420,7 @@ fn tool_results(t: &Trace) -> Vec<(&str, &str)> {
     t.messages
         .iter()
         .filter(|m| m.role == Role::Tool)
-        .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str()))
+        .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), &*m.text))
         .collect()
 }
 
@@ -466,7 +466,7 @@ fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
         .iter()
         .map(|m| {
             assert_eq!(m.role, Role::Tool);
-            (m.call_id.as_ref().unwrap().0.as_str(), m.text.as_str())
+            (m.call_id.as_ref().unwrap().0.as_str(), &*m.text)
         })
         .collect();
     assert_eq!(
@@ -1148,7 +1148,7 @@ fn each_compaction_may_have_its_own_summary() {
             t.messages
                 .iter()
                 .filter(|m| m.host_insert == Some(HostInsert::Summary) && m.carried.is_none())
-                .map(|m| m.text.clone())
+                .map(|m| m.text.to_string())
                 .collect::<Vec<String>>()
         });
         (said, faults)

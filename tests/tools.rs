@@ -85,7 +85,7 @@ fn a_custom_tool_runs_on_the_tool_lane_with_its_scripted_result() {
     let t = run(&s).unwrap();
     let call = deploy_call(&t);
     assert!(call.started.is_some());
-    assert_eq!(call.result.as_ref().unwrap().text, "deployed prod");
+    assert_eq!(&*call.result.as_ref().unwrap().text, "deployed prod");
     assert_eq!(t.steps.last().unwrap().counters.writes, 1, "a side effect");
     // Offered exactly as written, schema and all.
     let offered = &t.tools[0];
@@ -120,7 +120,7 @@ fn deny_is_offered_but_refused_as_not_authorised() {
     let result = call.result.as_ref().unwrap();
     assert!(result.is_error);
     assert_eq!(
-        result.text,
+        &*result.text,
         "refused by host: tool \"deploy\" is not authorised"
     );
 }
@@ -158,20 +158,20 @@ fn ask_waits_for_the_user_who_approves_denies_or_edits() {
                 assert!(call.started.is_none());
                 assert_eq!(call.outcome(), Some(Outcome::Denied));
                 assert_eq!(call.status_at(decided), Some(CallStatus::Denied));
-                let text = &call.result.as_ref().unwrap().text;
+                let text = &*call.result.as_ref().unwrap().text;
                 assert_eq!(text, "denied by the user: not on a Friday");
                 // The reason is in the next context, under the call's id.
                 let next = &t.model_calls[1];
                 assert!(
                     t.context(next)
                         .iter()
-                        .any(|m| m.call_id.as_ref() == Some(&call.id) && m.text == *text)
+                        .any(|m| m.call_id.as_ref() == Some(&call.id) && *m.text == *text)
                 );
             }
             "edited" => {
                 assert_eq!(call.status_at(decided), Some(CallStatus::Edited));
                 assert_eq!(call.run_args(), vec![("env".into(), "prod".into())]);
-                let text = &call.result.as_ref().unwrap().text;
+                let text = &*call.result.as_ref().unwrap().text;
                 assert_eq!(
                     text,
                     "deployed prod (before it ran, the user changed these arguments: {\"env\": \"prod\"})"
@@ -217,7 +217,7 @@ fn arguments_as_json_text_are_checked_against_the_schema() {
         let call = deploy_call(&t);
         assert_eq!(call.raw_args.as_deref(), Some(arguments));
         assert_eq!(call.outcome(), Some(Outcome::Refused), "{arguments}");
-        assert_eq!(call.result.as_ref().unwrap().text, said);
+        assert_eq!(&*call.result.as_ref().unwrap().text, said);
         assert!(call.started.is_none());
     }
     // A schema open to other arguments lets them through.
@@ -239,7 +239,7 @@ fn arguments_as_json_text_are_checked_against_the_schema() {
     );
     let t = run(&s).unwrap();
     assert_eq!(
-        deploy_call(&t).result.as_ref().unwrap().text,
+        &*deploy_call(&t).result.as_ref().unwrap().text,
         "deployed prod"
     );
 }

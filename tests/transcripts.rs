@@ -729,11 +729,7 @@ fn after_a_recorded_compaction_the_context_is_the_replacement_history_exactly() 
     assert_eq!(trace.model_calls.len(), 4);
     assert!(trace.model_calls[..2].iter().all(|m| m.context_start == 0));
     let after = &trace.model_calls[2];
-    let sent: Vec<&str> = trace
-        .context(after)
-        .iter()
-        .map(|m| m.text.as_str())
-        .collect();
+    let sent: Vec<&str> = trace.context(after).iter().map(|m| &*m.text).collect();
     assert_eq!(sent, history);
     // Its size is that history's: the same as the first call of a rollout
     // whose conversation is that history.
@@ -933,7 +929,7 @@ fn a_real_gemini_cli_session_reads_as_the_run_it_was() {
         task[0].text
     );
     assert_eq!(
-        task[1].text,
+        &*task[1].text,
         "What is the limit in config.txt? Also look at missing.txt."
     );
     assert_eq!(

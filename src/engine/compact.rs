@@ -151,7 +151,7 @@ impl Run<'_> {
             }
             let mut placeholder = m.clone();
             let said = Said::Placeholder { tokens: m.tokens };
-            placeholder.text = (self.words)(&said, self.lang);
+            placeholder.text = (self.words)(&said, self.lang).into();
             let placeholder = wire::message_tokens(&placeholder, &[]);
             if placeholder >= m.tokens {
                 continue;

@@ -314,7 +314,7 @@ impl<'a> Run<'a> {
         let step = self.step(
             StepKind::Verified {
                 passed,
-                output: result.text.clone(),
+                output: result.text.to_string(),
             },
             Some(Lane::Tool),
             Lane::Host,

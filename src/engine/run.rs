@@ -80,7 +80,7 @@ impl Run<'_> {
     pub(super) fn result(&self, said: Said, is_error: bool) -> ToolResult {
         let (text, canonical) = self.said(&said);
         ToolResult {
-            text,
+            text: text.into(),
             is_error,
             replayed: false,
             canonical,

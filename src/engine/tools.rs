@@ -81,7 +81,12 @@ impl Workspace {
         match tool {
             BuiltinTool::ReadFile => self.read(arg("path")),
             BuiltinTool::ListFiles => Ok(ToolSays::Content(
-                self.files.keys().cloned().collect::<Vec<_>>().join("\n"),
+                self.files
+                    .keys()
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into(),
             )),
             BuiltinTool::WriteFile => self.write(arg("path"), arg("content")),
             BuiltinTool::PatchFile => self.patch(arg("path"), arg("find"), arg("replace")),
@@ -113,7 +118,7 @@ impl Workspace {
             .get(path)
             .ok_or_else(|| ToolSays::NoSuchFile(path.to_string()))?;
         self.events.push((path.to_string(), FileChange::Read));
-        Ok(ToolSays::Content(content.clone()))
+        Ok(ToolSays::Content(content.as_str().into()))
     }
 
     fn write(&mut self, path: &str, content: &str) -> Result<ToolSays, ToolSays> {

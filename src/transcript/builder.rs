@@ -1203,7 +1203,7 @@ impl Build {
             .clone()
             .map(|i| {
                 let m = &self.rec.trace.messages[i];
-                ((key(m.role), m.text.as_str()), i)
+                ((key(m.role), &*m.text), i)
             })
             .collect();
         let mut carried: Vec<Option<usize>> = Vec::new();
@@ -1420,7 +1420,7 @@ impl Build {
             self.rec.counters.writes += 1;
         }
         let result = ToolResult {
-            text,
+            text: text.into(),
             is_error,
             replayed: false,
             canonical: None,

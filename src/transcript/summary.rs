@@ -83,7 +83,7 @@ pub fn summary(trace: &Trace) -> Summary {
             })
         })
         .and_then(|i| appended_at(trace, i, Role::Assistant))
-        .map(|m| m.text.clone());
+        .map(|m| m.text.to_string());
     s
 }
 

@@ -496,7 +496,7 @@ fn message_lines(
             // Written by the host in place of what it removed.
             format!("✂ {}", m.text)
         } else {
-            m.text.clone()
+            m.text.to_string()
         };
         // A long message (a whole file, a test log) is folded to its first
         // lines, saying how long it is; `f` shows it whole. Only the shown

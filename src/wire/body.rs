@@ -150,11 +150,11 @@ pub fn items(trace: &Trace, m: &Message) -> Vec<Value> {
 
 fn chat_message(trace: &Trace, m: &Message) -> Value {
     match m.role {
-        Role::User => json!({ "role": "user", "content": m.text }),
+        Role::User => json!({ "role": "user", "content": &*m.text }),
         Role::Tool => json!({
             "role": "tool",
             "tool_call_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
-            "content": m.text,
+            "content": &*m.text,
         }),
         Role::Assistant => {
             let mut o = Map::new();
@@ -162,7 +162,7 @@ fn chat_message(trace: &Trace, m: &Message) -> Value {
             let content = if m.text.is_empty() && !m.calls.is_empty() {
                 Value::Null
             } else {
-                Value::String(m.text.clone())
+                Value::String(m.text.to_string())
             };
             o.insert("content".into(), content);
             if !m.calls.is_empty() {
@@ -187,16 +187,16 @@ fn chat_message(trace: &Trace, m: &Message) -> Value {
 
 fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
     match m.role {
-        Role::User => vec![json!({ "role": "user", "content": m.text })],
+        Role::User => vec![json!({ "role": "user", "content": &*m.text })],
         Role::Tool => vec![json!({
             "type": "function_call_output",
             "call_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
-            "output": m.text,
+            "output": &*m.text,
         })],
         Role::Assistant => {
             let mut items = Vec::new();
             if !m.text.is_empty() || m.calls.is_empty() {
-                items.push(json!({ "role": "assistant", "content": m.text }));
+                items.push(json!({ "role": "assistant", "content": &*m.text }));
             }
             items.extend(
                 m.calls
@@ -229,7 +229,7 @@ fn function_call(c: &ToolCall, output: bool) -> Value {
 /// carries tool results (its first block).
 fn anthropic_message(trace: &Trace, m: &Message) -> Value {
     match m.role {
-        Role::User => json!({ "role": "user", "content": m.text }),
+        Role::User => json!({ "role": "user", "content": &*m.text }),
         Role::Tool => json!({ "role": "user", "content": [anthropic_block(m)] }),
         Role::Assistant => json!({ "role": "assistant", "content": reply_blocks(trace, m, false) }),
     }
@@ -241,7 +241,7 @@ fn anthropic_message(trace: &Trace, m: &Message) -> Value {
 fn reply_blocks(trace: &Trace, m: &Message, response: bool) -> Vec<Value> {
     let mut blocks = Vec::new();
     if !m.text.is_empty() || m.calls.is_empty() {
-        let mut text = json!({ "type": "text", "text": m.text });
+        let mut text = json!({ "type": "text", "text": &*m.text });
         if response {
             text["citations"] = Value::Null;
         }
@@ -266,14 +266,14 @@ pub fn anthropic_block(m: &Message) -> Value {
             let mut block = json!({
                 "type": "tool_result",
                 "tool_use_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
-                "content": m.text,
+                "content": &*m.text,
             });
             if m.is_error {
                 block["is_error"] = true.into();
             }
             block
         }
-        Role::User | Role::Assistant => json!({ "type": "text", "text": m.text }),
+        Role::User | Role::Assistant => json!({ "type": "text", "text": &*m.text }),
     }
 }
 
@@ -419,7 +419,7 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
             calls: dropped,
             ..held.cloned().unwrap_or_else(|| Message {
                 role: Role::Assistant,
-                text: String::new(),
+                text: "".into(),
                 calls: Vec::new(),
                 call_id: None,
                 is_error: false,
@@ -480,7 +480,7 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
                     "id": format!("msg_{n}"),
                     "status": "completed",
                     "role": "assistant",
-                    "content": [{ "type": "output_text", "text": m.text, "annotations": [] }],
+                    "content": [{ "type": "output_text", "text": &*m.text, "annotations": [] }],
                 }));
             }
             output_items.extend(calls.iter().map(|c| function_call(c, true)));
