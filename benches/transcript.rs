@@ -3,7 +3,7 @@
 //! files and test logs) is written to a temporary file, then:
 //!
 //! - open: read, detect, build both languages' traces (target: first frame
-//!   within 300 ms, together with `first-frame`);
+//!   within 150 ms, together with `first-frame`);
 //! - first-frame / last-frame: draw step 1 and the last step at 120x40;
 //! - key-at-last-step: one key (Next is a no-op there, so Prev) at the end
 //!   (target: under 16 ms);
