@@ -118,19 +118,7 @@ pub fn live(
     feed: &Receiver<crate::live::Update>,
     on_signal: Box<dyn Fn() + Send + Sync>,
 ) -> io::Result<()> {
-    let _ = ON_FATAL.set(on_signal);
-    install_panic_message();
-    let mut terminal = match take_terminal() {
-        Ok(terminal) => terminal,
-        Err(e) => {
-            restore();
-            return Err(e);
-        }
-    };
-    handle_signals();
-    let result = run(&mut terminal, app, Some(feed));
-    restore();
-    result
+    on_live_terminal(on_signal, |terminal| run(terminal, app, Some(feed)))
 }
 
 /// The live view of a tap without a command: `waiting` (how to point an
@@ -142,6 +130,20 @@ pub fn live_waiting(
     feed: &Receiver<crate::live::Update>,
     on_signal: Box<dyn Fn() + Send + Sync>,
 ) -> io::Result<()> {
+    on_live_terminal(on_signal, |terminal| {
+        match wait_for_run(terminal, waiting, feed)? {
+            Some(first) => run(terminal, open(first), Some(feed)),
+            None => Ok(()),
+        }
+    })
+}
+
+/// The terminal taken for a tap's live view, with `on_signal` run on a
+/// fatal signal; restored after `body`, whatever it returns.
+fn on_live_terminal(
+    on_signal: Box<dyn Fn() + Send + Sync>,
+    body: impl FnOnce(&mut Screen) -> io::Result<()>,
+) -> io::Result<()> {
     let _ = ON_FATAL.set(on_signal);
     install_panic_message();
     let mut terminal = match take_terminal() {
@@ -152,11 +154,7 @@ pub fn live_waiting(
         }
     };
     handle_signals();
-    let result = match wait_for_run(&mut terminal, waiting, feed) {
-        Ok(Some(first)) => run(&mut terminal, open(first), Some(feed)),
-        Ok(None) => Ok(()),
-        Err(e) => Err(e),
-    };
+    let result = body(&mut terminal);
     restore();
     result
 }
