@@ -4,17 +4,17 @@
 mod compare;
 pub mod context;
 pub mod explain;
-mod frame;
+pub mod frame;
 mod ids;
 pub mod lanes;
 pub mod overlay;
 pub mod pairing;
 pub mod picker;
-mod quiz;
+pub mod quiz;
 pub mod scene;
 pub mod text;
 mod window;
-mod wire;
+pub mod wire;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -168,11 +168,12 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
         }
         return limits;
     }
-    frame::header(app, areas.header, buf);
+    let scene = Scene::of(app);
+    frame::Header::of(app, &scene).render(areas.header, buf);
     if let Some(line) = areas.faults {
         frame::faults(app, line, buf);
     }
-    frame::footer(app, areas.footer, buf);
+    frame::Footer::of(app).render(areas.footer, buf);
     for (panel, rect, tabbed) in areas.panels {
         limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
     }
@@ -227,7 +228,10 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             draw_lines(&lines, inner, buf);
             0
         }
-        Panel::Context if app.wire => wire::render(app, inner, scroll, buf),
+        Panel::Context if app.wire => wire::Wire {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
         Panel::Context => context::Context {
             scene: &Scene::of(app),
         }
@@ -236,7 +240,10 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             scene: &Scene::of(app),
         }
         .render(inner, scroll, buf),
-        Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),
+        Panel::Explain if app.quiz.on => {
+            let scene = Scene::of(app);
+            quiz::QuizPanel::of(app, &scene).render(inner, scroll, buf)
+        }
         Panel::Explain => explain::Explain {
             scene: &Scene::of(app),
         }
