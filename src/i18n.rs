@@ -655,6 +655,25 @@ catalogue! {
         "A real run, replayed ({format}, {place}): the user's message reaches the host first. The model has seen nothing yet.",
     ];
     REPLAY_USER_AGAIN = ["用户又写了一条消息（{place}），追加到消息末尾。", "The user writes again ({place}); the message is appended."];
+    REPLAY_CALL_REWRITTEN = [
+        "第 {number} 次模型调用：{place}的请求体与之前的消息对不上（主机改写或删减了历史）。这里显示之前的消息加上新消息，共 {messages} 条，并非确切上下文。",
+        "Model call #{number}: the request body at {place} does not extend the earlier messages (the host rewrote or cut its history). Shown: the earlier messages plus the new ones, {messages} in all; not the exact context.",
+    ];
+    REPLAY_CALL_CONTINUES = [
+        "第 {number} 次模型调用（重建）：{place}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。",
+        "Model call #{number} (reconstructed): the request at {place} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all.",
+    ];
+    REPLAY_INPUT_TOKENS = ["文件记录输入 {tokens} 个 token。", " The file records {tokens} input tokens."];
+    REPLAY_SYSTEM_SENT = ["另有 {chars} 字符的系统/开发者指令（不显示为消息，见 a）。", " Also sent: {chars} chars of system/developer instructions (not drawn as messages; see a)."];
+    REPLAY_NO_SYSTEM = ["文件里没有系统提示词：不知道是否发送过。", " The file holds no system prompt: whether one was sent is unknown."];
+    REPLAY_NO_TOOL_SCHEMAS = ["文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。", " The file holds no tool schemas, so none are listed; that does not mean none were offered."];
+    REPLAY_COMPACTED_HISTORY = [
+        "⚠ {place}有一次压缩（compacted）：文件记录了替换后的历史（{items} 项，共 {chars} 字符）；从那里起，这里画出的上下文就是这段历史加上之后的新消息，更早的消息不再发送。",
+        " ⚠ Compaction at {place}: the file records the history that replaced the earlier messages ({items} items, {chars} chars); from there the context drawn is exactly that history plus the messages after it, and the earlier ones are no longer sent.",
+    ];
+    REPLAY_COMPACTED_SUMMARY = ["⚠ {place}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。", " ⚠ Compaction at {place}: from there the real context held a summary instead of the earlier messages, which are still shown here in full."];
+    REPLAY_NO_REPLY = ["文件没有记录这次调用的回复。", " The file records no reply to this call."];
+    REPLAY_ABORTED = ["⚠ {place}：这一轮被中止（{reason}），还没回答的调用不会再有结果。", " ⚠ At {place} the turn is aborted ({reason}): calls not answered by then get no result."];
     REPLAY_PROPOSES_ONE = [
         "第 {number} 次调用的回复（{place}）请求一个工具：{calls}。这只是数据，主机执行之前什么都没发生。",
         "Reply #{number} ({place}) asks for one tool: {calls}. It is data; nothing happens until the host runs it.",

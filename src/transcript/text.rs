@@ -4,10 +4,12 @@
 //! missing).
 
 use crate::i18n::{
-    REPLAY_ANSWERS, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE,
-    REPLAY_FIRST_USER, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
+    REPLAY_ABORTED, REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_REWRITTEN,
+    REPLAY_COMPACTED_HISTORY, REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
+    REPLAY_EXECUTES_ONE, REPLAY_FIRST_USER, REPLAY_INPUT_TOKENS, REPLAY_NO_REPLY, REPLAY_NO_SYSTEM,
+    REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
     REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
-    REPLAY_TASK, REPLAY_UNREAD, REPLAY_USER_AGAIN,
+    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_UNREAD, REPLAY_USER_AGAIN,
 };
 use crate::scenario::Lang;
 
@@ -431,26 +433,16 @@ fn model_call(
         }
         Source::Rewritten { line } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_REWRITTEN.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用：{p}的请求体与之前的消息对不上（主机改写或删减了历史）。这里显示之前的消息加上新消息，共 {messages} 条，并非确切上下文。"
-                ),
-                format!(
-                    "Model call #{number}: the request body at {p} does not extend the earlier messages (the host rewrote or cut its history). Shown: the earlier messages plus the new ones, {messages} in all; not the exact context."
-                ),
+                &[("number", &number), ("place", &p), ("messages", &messages)],
             )
         }
         Source::Continues { line } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_CONTINUES.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用（重建）：{p}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。"
-                ),
-                format!(
-                    "Model call #{number} (reconstructed): the request at {p} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all."
-                ),
+                &[("number", &number), ("place", &p), ("messages", &messages)],
             )
         }
         Source::Recorded {
@@ -483,24 +475,12 @@ fn model_call(
         ),
     };
     if let Some(Some(t)) = tokens_in.get(number as usize - 1) {
-        s.push_str(&pick(
-            lang,
-            format!("文件记录输入 {t} 个 token。"),
-            format!(" The file records {t} input tokens."),
-        ));
+        s.push_str(&REPLAY_INPUT_TOKENS.fill(lang, &[("tokens", t)]));
     }
     if system > 0 {
-        s.push_str(&pick(
-            lang,
-            format!("另有 {system} 字符的系统/开发者指令（不显示为消息，见 a）。"),
-            format!(" Also sent: {system} chars of system/developer instructions (not drawn as messages; see a)."),
-        ));
+        s.push_str(&REPLAY_SYSTEM_SENT.fill(lang, &[("chars", &system)]));
     } else if matches!(source, Source::Reconstructed) {
-        s.push_str(&pick(
-            lang,
-            "文件里没有系统提示词：不知道是否发送过。".to_string(),
-            " The file holds no system prompt: whether one was sent is unknown.".to_string(),
-        ));
+        s.push_str(REPLAY_NO_SYSTEM.get(lang));
     }
     match reasoning {
         (0, _, _) => {}
@@ -522,37 +502,20 @@ fn model_call(
         )),
     }
     if !tools_known {
-        s.push_str(&pick(
-            lang,
-            "文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。".to_string(),
-            " The file holds no tool schemas, so none are listed; that does not mean none were offered.".to_string(),
-        ));
+        s.push_str(REPLAY_NO_TOOL_SCHEMAS.get(lang));
     }
     if let (Some(line), Some((items, chars))) = (compacted, replaced) {
         let p = place(line, unit, lang);
-        s.push_str(&pick(
-            lang,
-            format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史（{items} 项，共 {chars} 字符）；从那里起，这里画出的上下文就是这段历史加上之后的新消息，更早的消息不再发送。"),
-            format!(
-                " ⚠ Compaction at {p}: the file records the history that replaced the earlier messages ({items} items, {chars} chars); from there the context drawn is exactly that history plus the messages after it, and the earlier ones are no longer sent."
-            ),
-        ));
+        s.push_str(
+            &REPLAY_COMPACTED_HISTORY
+                .fill(lang, &[("place", &p), ("items", &items), ("chars", &chars)]),
+        );
     } else if let Some(line) = compacted {
         let p = place(line, unit, lang);
-        s.push_str(&pick(
-            lang,
-            format!("⚠ {p}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。"),
-            format!(
-                " ⚠ Compaction at {p}: from there the real context held a summary instead of the earlier messages, which are still shown here in full."
-            ),
-        ));
+        s.push_str(&REPLAY_COMPACTED_SUMMARY.fill(lang, &[("place", &p)]));
     }
     if no_reply {
-        s.push_str(&pick(
-            lang,
-            "文件没有记录这次调用的回复。".to_string(),
-            " The file records no reply to this call.".to_string(),
-        ));
+        s.push_str(REPLAY_NO_REPLY.get(lang));
     }
     s
 }
@@ -591,13 +554,7 @@ pub fn note(note: &Note, unit: Unit, lang: Lang) -> String {
         }
         Note::Aborted { line, reason } => {
             let p = place(*line, unit, lang);
-            pick(
-                lang,
-                format!("⚠ {p}：这一轮被中止（{reason}），还没回答的调用不会再有结果。"),
-                format!(
-                    " ⚠ At {p} the turn is aborted ({reason}): calls not answered by then get no result."
-                ),
-            )
+            REPLAY_ABORTED.fill(lang, &[("place", &p), ("reason", reason)])
         }
     }
 }
