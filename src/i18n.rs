@@ -76,7 +76,12 @@ pub struct Plural {
 
 impl Plural {
     pub fn get(self, n: usize, lang: Lang) -> &'static str {
-        if n == 1 { self.one } else { self.other }.get(lang)
+        self.of(n).get(lang)
+    }
+
+    /// The form for `n`, e.g. to fill a whole sentence that changes with it.
+    pub fn of(self, n: usize) -> Label {
+        if n == 1 { self.one } else { self.other }
     }
 }
 
@@ -145,6 +150,22 @@ pub const HOST_CHECK_N: Plural = Plural {
 pub const STEP_N: Plural = Plural {
     one: l(["步", "step"]),
     other: l(["步", "steps"]),
+};
+/// Responses `reasoning` items a replayed file holds.
+pub const REASONING_ITEM_N: Plural = Plural {
+    one: l(["个推理（reasoning）项", "reasoning item"]),
+    other: l(["个推理（reasoning）项", "reasoning items"]),
+};
+/// User-role messages the harness wrote itself, said after a replayed step.
+pub const REPLAY_HARNESS_CONTEXT: Plural = Plural {
+    one: l([
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role message ({places}) written by the harness itself (environment, project instructions), not by the user; the model reads it in the context.",
+    ]),
+    other: l([
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role messages ({places}) written by the harness itself (environment, project instructions), not by the user; the model reads them in the context.",
+    ]),
 };
 
 catalogue! {
@@ -663,6 +684,26 @@ catalogue! {
         "第 {number} 次模型调用（重建）：{place}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。",
         "Model call #{number} (reconstructed): the request at {place} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all.",
     ];
+    REPLAY_CALL_EXACT = [
+        "第 {number} 次模型调用：上下文就是{place}请求体里的 {messages} {noun}（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。",
+        "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {place} ({new} new; a body of {size} bytes).",
+    ];
+    REPLAY_CALL_RECORDED = [
+        "第 {number} 次模型调用：文件在{place}记录了这次请求本身（api-request）：{sent} {sent_noun}，由记录重建的请求体（参数、系统提示词、工具定义、消息）共 {bytes} 字节。这里画出的是会话里的 {messages} {noun}（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。",
+        "Model call #{number}: the file records the request itself at {place} (api-request): {sent} {sent_noun}, a body of {bytes} bytes rebuilt from the records (parameters, system prompt, tool definitions, messages). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
+    ];
+    REPLAY_CALL_RECONSTRUCTED = [
+        "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{format}的规则由之前的 {messages} {noun}重建，其中 {new} 条是新的；这样重建的请求体 {size} 字节。",
+        "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {format} rules from the {messages} {noun} before it ({new} new; rebuilt so, a body of {size} bytes).",
+    ];
+    REPLAY_REASONING_SENT = [
+        "请求里还有 {n} {items}，共 {chars} 字符：不显示为消息，也不计入上面的大小。",
+        " The request also holds {n} {items} ({chars} chars): not drawn as messages, not counted in the size above.",
+    ];
+    REPLAY_REASONING_BEFORE = [
+        "文件在此之前有 {n} {items}，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。",
+        " The file holds {n} {items} before this call ({chars} chars): not drawn as messages, not counted in the size; whether they were sent is not recorded.",
+    ];
     REPLAY_INPUT_TOKENS = ["文件记录输入 {tokens} 个 token。", " The file records {tokens} input tokens."];
     REPLAY_SYSTEM_SENT = ["另有 {chars} 字符的系统/开发者指令（不显示为消息，见 a）。", " Also sent: {chars} chars of system/developer instructions (not drawn as messages; see a)."];
     REPLAY_NO_SYSTEM = ["文件里没有系统提示词：不知道是否发送过。", " The file holds no system prompt: whether one was sent is unknown."];
@@ -732,6 +773,8 @@ catalogue! {
     TAP_NO_STATUS = ["无", "none"];
     TAP_MORE = ["还有 {n} 个", "{n} more"];
     LIST_SEPARATOR = ["；", "; "];
+    /// Between the items of a short list of names or places.
+    ENUMERATION_COMMA = ["、", ", "];
     PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
     // Two runs side by side (`--compare`, `c`).
     COMPARE_HEADING = ["两次运行并排，同步前进", "Two runs side by side, stepped together"];
@@ -1687,6 +1730,8 @@ mod tests {
             ("MESSAGE_N", MESSAGE_N),
             ("ITEM_N", ITEM_N),
             ("HOST_CHECK_N", HOST_CHECK_N),
+            ("REASONING_ITEM_N", REASONING_ITEM_N),
+            ("REPLAY_HARNESS_CONTEXT", REPLAY_HARNESS_CONTEXT),
         ] {
             all.push((format!("{name}.one"), p.one));
             all.push((format!("{name}.other"), p.other));

@@ -4,12 +4,15 @@
 //! missing).
 
 use crate::i18n::{
-    REPLAY_ABORTED, REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_REWRITTEN,
-    REPLAY_COMPACTED_HISTORY, REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
-    REPLAY_EXECUTES_ONE, REPLAY_FIRST_USER, REPLAY_INPUT_TOKENS, REPLAY_NO_REPLY, REPLAY_NO_SYSTEM,
-    REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
-    REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
-    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_UNREAD, REPLAY_USER_AGAIN,
+    ENUMERATION_COMMA, MESSAGE_N, REASONING_ITEM_N, REPLAY_ABORTED, REPLAY_ANSWERS,
+    REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED, REPLAY_CALL_RECORDED,
+    REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY, REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT,
+    REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT,
+    REPLAY_INPUT_TOKENS, REPLAY_NO_REPLY, REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS,
+    REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE,
+    REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT,
+    REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_UNREAD,
+    REPLAY_USER_AGAIN,
 };
 use crate::scenario::Lang;
 
@@ -155,13 +158,6 @@ impl Say {
             }
             _ => {}
         }
-    }
-}
-
-fn pick(lang: Lang, zh: String, en: String) -> String {
-    match lang {
-        Lang::Zh => zh,
-        Lang::En => en,
     }
 }
 
@@ -417,18 +413,20 @@ fn model_call(
     unit: Unit,
     lang: Lang,
 ) -> String {
-    let noun = if messages == 1 { "message" } else { "messages" };
+    let noun = MESSAGE_N.get(messages, lang);
     let mut s = match source {
         Source::Exact { line } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_EXACT.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用：上下文就是{p}请求体里的 {messages} 条消息（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。"
-                ),
-                format!(
-                    "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {p} ({new} new; a body of {size} bytes)."
-                ),
+                &[
+                    ("number", &number),
+                    ("place", &p),
+                    ("messages", &messages),
+                    ("noun", &noun),
+                    ("new", &new),
+                    ("size", &size),
+                ],
             )
         }
         Source::Rewritten { line } => {
@@ -451,27 +449,30 @@ fn model_call(
             bytes,
         } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_RECORDED.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用：文件在{p}记录了这次请求本身（api-request）：{sent} 条消息，由记录重建的请求体（参数、系统提示词、工具定义、消息）共 {bytes} 字节。这里画出的是会话里的 {messages} 条消息（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。"
-                ),
-                format!(
-                    "Model call #{number}: the file records the request itself at {p} (api-request): {sent} message{}, a body of {bytes} bytes rebuilt from the records (parameters, system prompt, tool definitions, messages). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
-                    if sent == 1 { "" } else { "s" }
-                ),
+                &[
+                    ("number", &number),
+                    ("place", &p),
+                    ("sent", &sent),
+                    ("sent_noun", &MESSAGE_N.get(sent, lang)),
+                    ("bytes", &bytes),
+                    ("messages", &messages),
+                    ("noun", &noun),
+                    ("new", &new),
+                ],
             )
         }
-        Source::Reconstructed => pick(
+        Source::Reconstructed => REPLAY_CALL_RECONSTRUCTED.fill(
             lang,
-            format!(
-                "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{}的规则由之前的 {messages} 条消息重建，其中 {new} 条是新的；这样重建的请求体 {size} 字节。",
-                format_name(format, lang)
-            ),
-            format!(
-                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} {noun} before it ({new} new; rebuilt so, a body of {size} bytes).",
-                format_name(format, lang)
-            ),
+            &[
+                ("number", &number),
+                ("format", &format_name(format, lang)),
+                ("messages", &messages),
+                ("noun", &noun),
+                ("new", &new),
+                ("size", &size),
+            ],
         ),
     };
     if let Some(Some(t)) = tokens_in.get(number as usize - 1) {
@@ -484,22 +485,21 @@ fn model_call(
     }
     match reasoning {
         (0, _, _) => {}
-        (n, chars, true) => s.push_str(&pick(
-            lang,
-            format!("请求里还有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入上面的大小。"),
-            format!(
-                " The request also holds {n} reasoning item{} ({chars} chars): not drawn as messages, not counted in the size above.",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
-        (n, chars, false) => s.push_str(&pick(
-            lang,
-            format!("文件在此之前有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。"),
-            format!(
-                " The file holds {n} reasoning item{} before this call ({chars} chars): not drawn as messages, not counted in the size; whether they were sent is not recorded.",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
+        (n, chars, recorded) => {
+            let template = if recorded {
+                REPLAY_REASONING_SENT
+            } else {
+                REPLAY_REASONING_BEFORE
+            };
+            s.push_str(&template.fill(
+                lang,
+                &[
+                    ("n", &n),
+                    ("items", &REASONING_ITEM_N.get(n, lang)),
+                    ("chars", &chars),
+                ],
+            ));
+        }
     }
     if !tools_known {
         s.push_str(REPLAY_NO_TOOL_SCHEMAS.get(lang));
@@ -538,19 +538,10 @@ pub fn note(note: &Note, unit: Unit, lang: Lang) -> String {
         Note::Context { lines } => {
             let places: Vec<String> = lines.iter().map(|l| place(*l, unit, lang)).collect();
             let n = lines.len();
-            pick(
-                lang,
-                format!(
-                    "另有 {n} 条 user 角色的消息（{}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
-                    places.join("、")
-                ),
-                format!(
-                    " Also appended: {n} user-role message{} ({}) written by the harness itself (environment, project instructions), not by the user; the model reads {} in the context.",
-                    if n == 1 { "" } else { "s" },
-                    places.join(", "),
-                    if n == 1 { "it" } else { "them" }
-                ),
-            )
+            let places = places.join(ENUMERATION_COMMA.get(lang));
+            REPLAY_HARNESS_CONTEXT
+                .of(n)
+                .fill(lang, &[("n", &n), ("places", &places)])
         }
         Note::Aborted { line, reason } => {
             let p = place(*line, unit, lang);
