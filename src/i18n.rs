@@ -151,6 +151,19 @@ pub const STEP_N: Plural = Plural {
     one: l(["步", "step"]),
     other: l(["步", "steps"]),
 };
+/// Places in a replayed file, after a number in Chinese ("第 3 行").
+pub const LINE_N: Plural = Plural {
+    one: l(["行", "line"]),
+    other: l(["行", "lines"]),
+};
+pub const ITEM_PLACE_N: Plural = Plural {
+    one: l(["项", "item"]),
+    other: l(["项", "items"]),
+};
+pub const REQUEST_N: Plural = Plural {
+    one: l(["个请求", "request"]),
+    other: l(["个请求", "requests"]),
+};
 /// Responses `reasoning` items a replayed file holds.
 pub const REASONING_ITEM_N: Plural = Plural {
     one: l(["个推理（reasoning）项", "reasoning item"]),
@@ -684,6 +697,38 @@ catalogue! {
         "第 {number} 次模型调用（重建）：{place}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。",
         "Model call #{number} (reconstructed): the request at {place} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all.",
     ];
+    // The formats a transcript is read as (API names are not translated).
+    FORMAT_CHAT = ["OpenAI Chat Completions", "OpenAI Chat Completions"];
+    FORMAT_RESPONSES = ["OpenAI Responses", "OpenAI Responses"];
+    FORMAT_ANTHROPIC = ["Anthropic Messages", "Anthropic Messages"];
+    FORMAT_CODEX = ["Codex CLI 会话记录（rollout）", "Codex CLI rollout"];
+    FORMAT_CLAUDE_CODE = ["Claude Code 会话", "Claude Code session"];
+    FORMAT_OTEL = ["OpenTelemetry GenAI span（OTLP JSON）", "OpenTelemetry GenAI spans (OTLP JSON)"];
+    FORMAT_OTEL_SDK = ["OpenTelemetry GenAI span（SDK 输出的 JSON）", "OpenTelemetry GenAI spans (SDK span JSON)"];
+    FORMAT_SWE_AGENT = ["SWE-agent 轨迹（.traj）", "SWE-agent trajectory (.traj)"];
+    FORMAT_MINI_SWE_AGENT = ["mini-swe-agent 轨迹（.traj.json）", "mini-swe-agent trajectory (.traj.json)"];
+    FORMAT_GEMINI_CLI = ["Gemini CLI 会话", "Gemini CLI session"];
+    // Where in a replayed file: a line, an item of a list, a live request.
+    PLACE_LINE = ["第 {n} 行", "line {n}"];
+    PLACE_ITEM = ["第 {n} 项", "item {n}"];
+    PLACE_REQUEST = ["第 {n} 个请求", "request {n}"];
+    TITLE_RECONSTRUCTED = [" · 有重建", " · reconstructed"];
+    TITLE_REDACTED = [" · 已脱敏", " · redacted"];
+    REPLAY_THOUGHT_NO_SUMMARY = ["没有可读的摘要", "no readable summary"];
+    REPLAY_THOUGHT_SUMMARY = ["{chars} 字符的摘要（“{excerpt}”）", "{chars} chars of summary (\"{excerpt}\")"];
+    REPLAY_THOUGHT = ["回复带有一段推理（reasoning，{place}）：{said}；不显示为消息。", " The reply carries reasoning ({place}): {said}; not drawn as a message."];
+    REPLAY_THOUGHT_ENCRYPTED = [
+        "回复带有一段推理（reasoning，{place}）：{said}，另有 {encrypted} 字符加密内容；不显示为消息。",
+        " The reply carries reasoning ({place}): {said} and {encrypted} chars of encrypted content; not drawn as a message.",
+    ];
+    REPLAY_NO_RESULT_FOR = ["⚠ 文件里没有 {ids} 的结果：这个调用没有得到回答。", " ⚠ The file holds no result for {ids}: an unanswered call."];
+    LIVE_NO_RESULT_FOR_YET = ["目前录下的请求里还没有 {ids} 的结果。", " No request recorded so far holds a result for {ids} yet."];
+    REPLAY_FILE_ENDS = ["文件到此结束。", " The file ends here."];
+    LIVE_RECORDING_ENDS = ["目前录下的请求到此为止。", " The recording so far ends here."];
+    REPLAY_NEVER_ANSWERED = ["⚠ 没有得到结果的调用：{ids}。", " ⚠ Calls that never got a result: {ids}."];
+    LIVE_NOT_ANSWERED_YET = ["还没有结果的调用：{ids}（结果会随下一个请求发回）。", " Calls with no result yet: {ids} (its result comes back in the next request)."];
+    /// A kind of line the reader does not draw: how many, and where.
+    REPLAY_UNREAD_KIND = ["{kind} ×{count}（第 {places} {noun}）", "{kind} ×{count} ({noun} {places})"];
     REPLAY_CALL_EXACT = [
         "第 {number} 次模型调用：上下文就是{place}请求体里的 {messages} {noun}（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。",
         "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {place} ({new} new; a body of {size} bytes).",
@@ -1731,6 +1776,9 @@ mod tests {
             ("ITEM_N", ITEM_N),
             ("HOST_CHECK_N", HOST_CHECK_N),
             ("REASONING_ITEM_N", REASONING_ITEM_N),
+            ("LINE_N", LINE_N),
+            ("ITEM_PLACE_N", ITEM_PLACE_N),
+            ("REQUEST_N", REQUEST_N),
             ("REPLAY_HARNESS_CONTEXT", REPLAY_HARNESS_CONTEXT),
         ] {
             all.push((format!("{name}.one"), p.one));

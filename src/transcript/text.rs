@@ -4,15 +4,21 @@
 //! missing).
 
 use crate::i18n::{
-    ENUMERATION_COMMA, MESSAGE_N, REASONING_ITEM_N, REPLAY_ABORTED, REPLAY_ANSWERS,
-    REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED, REPLAY_CALL_RECORDED,
-    REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY, REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT,
-    REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT,
-    REPLAY_INPUT_TOKENS, REPLAY_NO_REPLY, REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS,
-    REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE,
-    REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT,
-    REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_UNREAD,
-    REPLAY_USER_AGAIN,
+    ENUMERATION_COMMA, FORMAT_ANTHROPIC, FORMAT_CHAT, FORMAT_CLAUDE_CODE, FORMAT_CODEX,
+    FORMAT_GEMINI_CLI, FORMAT_MINI_SWE_AGENT, FORMAT_OTEL, FORMAT_OTEL_SDK, FORMAT_RESPONSES,
+    FORMAT_SWE_AGENT, ITEM_PLACE_N, LINE_N, LIST_SEPARATOR, LIVE_NO_RESULT_FOR_YET,
+    LIVE_NOT_ANSWERED_YET, LIVE_RECORDING_ENDS, MESSAGE_N, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST,
+    REASONING_ITEM_N, REPLAY_ABORTED, REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT,
+    REPLAY_CALL_RECONSTRUCTED, REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN,
+    REPLAY_COMPACTED_HISTORY, REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
+    REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT,
+    REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR,
+    REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY,
+    REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE, REPLAY_REASONING_SENT, REPLAY_REFUSED,
+    REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
+    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
+    REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
+    REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
 };
 use crate::scenario::Lang;
 
@@ -127,23 +133,14 @@ fn thoughts(list: &[Thought], unit: Unit, lang: Lang) -> String {
     let mut out = String::new();
     for t in list {
         let p = place(t.line, unit, lang);
-        let said = match (t.summary_chars, lang) {
-            (0, Lang::Zh) => "没有可读的摘要".to_string(),
-            (0, Lang::En) => "no readable summary".to_string(),
-            (n, Lang::Zh) => format!("{n} 字符的摘要（“{}”）", t.excerpt),
-            (n, Lang::En) => format!("{n} chars of summary (\"{}\")", t.excerpt),
+        let said = match t.summary_chars {
+            0 => REPLAY_THOUGHT_NO_SUMMARY.get(lang).to_string(),
+            n => REPLAY_THOUGHT_SUMMARY.fill(lang, &[("chars", &n), ("excerpt", &t.excerpt)]),
         };
-        out.push_str(&match (t.encrypted, lang) {
-            (0, Lang::Zh) => format!("回复带有一段推理（reasoning，{p}）：{said}；不显示为消息。"),
-            (0, Lang::En) => {
-                format!(" The reply carries reasoning ({p}): {said}; not drawn as a message.")
-            }
-            (e, Lang::Zh) => format!(
-                "回复带有一段推理（reasoning，{p}）：{said}，另有 {e} 字符加密内容；不显示为消息。"
-            ),
-            (e, Lang::En) => format!(
-                " The reply carries reasoning ({p}): {said} and {e} chars of encrypted content; not drawn as a message."
-            ),
+        out.push_str(&match t.encrypted {
+            0 => REPLAY_THOUGHT.fill(lang, &[("place", &p), ("said", &said)]),
+            e => REPLAY_THOUGHT_ENCRYPTED
+                .fill(lang, &[("place", &p), ("said", &said), ("encrypted", &e)]),
         });
     }
     out
@@ -162,25 +159,19 @@ impl Say {
 }
 
 pub fn format_name(format: Format, lang: Lang) -> &'static str {
-    match (format, lang) {
-        (Format::Chat, _) => "OpenAI Chat Completions",
-        (Format::Responses, _) => "OpenAI Responses",
-        (Format::Anthropic, _) => "Anthropic Messages",
-        (Format::Codex, Lang::Zh) => "Codex CLI 会话记录（rollout）",
-        (Format::Codex, Lang::En) => "Codex CLI rollout",
-        (Format::ClaudeCode, Lang::Zh) => "Claude Code 会话",
-        (Format::ClaudeCode, Lang::En) => "Claude Code session",
-        (Format::Otel, Lang::Zh) => "OpenTelemetry GenAI span（OTLP JSON）",
-        (Format::Otel, Lang::En) => "OpenTelemetry GenAI spans (OTLP JSON)",
-        (Format::OtelSdk, Lang::Zh) => "OpenTelemetry GenAI span（SDK 输出的 JSON）",
-        (Format::OtelSdk, Lang::En) => "OpenTelemetry GenAI spans (SDK span JSON)",
-        (Format::SweAgent, Lang::Zh) => "SWE-agent 轨迹（.traj）",
-        (Format::SweAgent, Lang::En) => "SWE-agent trajectory (.traj)",
-        (Format::MiniSweAgent, Lang::Zh) => "mini-swe-agent 轨迹（.traj.json）",
-        (Format::MiniSweAgent, Lang::En) => "mini-swe-agent trajectory (.traj.json)",
-        (Format::GeminiCli, Lang::Zh) => "Gemini CLI 会话",
-        (Format::GeminiCli, Lang::En) => "Gemini CLI session",
+    match format {
+        Format::Chat => FORMAT_CHAT,
+        Format::Responses => FORMAT_RESPONSES,
+        Format::Anthropic => FORMAT_ANTHROPIC,
+        Format::Codex => FORMAT_CODEX,
+        Format::ClaudeCode => FORMAT_CLAUDE_CODE,
+        Format::Otel => FORMAT_OTEL,
+        Format::OtelSdk => FORMAT_OTEL_SDK,
+        Format::SweAgent => FORMAT_SWE_AGENT,
+        Format::MiniSweAgent => FORMAT_MINI_SWE_AGENT,
+        Format::GeminiCli => FORMAT_GEMINI_CLI,
     }
+    .get(lang)
 }
 
 /// What a transcript's places are counted in.
@@ -199,14 +190,12 @@ pub enum Unit {
 /// Where in the file: a line of JSON lines, an item of one document's
 /// list, a request the live view has seen.
 fn place(line: usize, unit: Unit, lang: Lang) -> String {
-    match (unit, lang) {
-        (Unit::Line, Lang::Zh) => format!("第 {line} 行"),
-        (Unit::Line, Lang::En) => format!("line {line}"),
-        (Unit::Item, Lang::Zh) => format!("第 {line} 项"),
-        (Unit::Item, Lang::En) => format!("item {line}"),
-        (Unit::Request, Lang::Zh) => format!("第 {line} 个请求"),
-        (Unit::Request, Lang::En) => format!("request {line}"),
+    match unit {
+        Unit::Line => PLACE_LINE,
+        Unit::Item => PLACE_ITEM,
+        Unit::Request => PLACE_REQUEST,
     }
+    .fill(lang, &[("n", &line)])
 }
 
 fn ids(list: &[String]) -> String {
@@ -305,18 +294,12 @@ pub fn narrate(
             if !unanswered.is_empty() {
                 let ids = ids(unanswered);
                 // Live, the agent may still be running the call.
-                s.push_str(&match (unit == Unit::Request, lang) {
-                    (false, Lang::Zh) => {
-                        format!("⚠ 文件里没有 {ids} 的结果：这个调用没有得到回答。")
-                    }
-                    (false, Lang::En) => {
-                        format!(" ⚠ The file holds no result for {ids}: an unanswered call.")
-                    }
-                    (true, Lang::Zh) => format!("目前录下的请求里还没有 {ids} 的结果。"),
-                    (true, Lang::En) => {
-                        format!(" No request recorded so far holds a result for {ids} yet.")
-                    }
-                });
+                let said = if unit == Unit::Request {
+                    LIVE_NO_RESULT_FOR_YET
+                } else {
+                    REPLAY_NO_RESULT_FOR
+                };
+                s.push_str(&said.fill(lang, &[("ids", &ids)]));
             }
             s
         }
@@ -374,22 +357,22 @@ pub fn narrate(
     // recording so far, and a call without a result may still get one.
     if let Some(unanswered) = end {
         let live = unit == Unit::Request;
-        out.push_str(&match (live, lang) {
-            (false, Lang::Zh) => "文件到此结束。".to_string(),
-            (false, Lang::En) => " The file ends here.".to_string(),
-            (true, Lang::Zh) => "目前录下的请求到此为止。".to_string(),
-            (true, Lang::En) => " The recording so far ends here.".to_string(),
-        });
+        out.push_str(
+            if live {
+                LIVE_RECORDING_ENDS
+            } else {
+                REPLAY_FILE_ENDS
+            }
+            .get(lang),
+        );
         if !unanswered.is_empty() {
             let ids = ids(unanswered);
-            out.push_str(&match (live, lang) {
-                (false, Lang::Zh) => format!("⚠ 没有得到结果的调用：{ids}。"),
-                (false, Lang::En) => format!(" ⚠ Calls that never got a result: {ids}."),
-                (true, Lang::Zh) => format!("还没有结果的调用：{ids}（结果会随下一个请求发回）。"),
-                (true, Lang::En) => format!(
-                    " Calls with no result yet: {ids} (its result comes back in the next request)."
-                ),
-            });
+            let said = if live {
+                LIVE_NOT_ANSWERED_YET
+            } else {
+                REPLAY_NEVER_ANSWERED
+            };
+            out.push_str(&said.fill(lang, &[("ids", &ids)]));
         }
     }
     out
@@ -597,27 +580,24 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
             if lines.len() > 12 {
                 shown.push("…".into());
             }
-            let noun = match (unit, lang) {
-                (Unit::Line, Lang::Zh) => "行",
-                (Unit::Item, Lang::Zh) => "项",
-                (Unit::Request, Lang::Zh) => "个请求",
-                (Unit::Line, Lang::En) if lines.len() == 1 => "line",
-                (Unit::Line, Lang::En) => "lines",
-                (Unit::Item, Lang::En) if lines.len() == 1 => "item",
-                (Unit::Item, Lang::En) => "items",
-                (Unit::Request, Lang::En) if lines.len() == 1 => "request",
-                (Unit::Request, Lang::En) => "requests",
-            };
-            match lang {
-                Lang::Zh => format!("{kind} ×{}（第 {} {noun}）", lines.len(), shown.join(", ")),
-                Lang::En => format!("{kind} ×{} ({noun} {})", lines.len(), shown.join(", ")),
+            let noun = match unit {
+                Unit::Line => LINE_N,
+                Unit::Item => ITEM_PLACE_N,
+                Unit::Request => REQUEST_N,
             }
+            .get(lines.len(), lang);
+            REPLAY_UNREAD_KIND.fill(
+                lang,
+                &[
+                    ("kind", kind),
+                    ("count", &lines.len()),
+                    ("places", &shown.join(", ")),
+                    ("noun", &noun),
+                ],
+            )
         })
         .collect();
-    let parts = match lang {
-        Lang::Zh => parts.join("；"),
-        Lang::En => parts.join("; "),
-    };
+    let parts = parts.join(LIST_SEPARATOR.get(lang));
     Some(REPLAY_UNREAD.fill(lang, &[("parts", &parts)]))
 }
 
@@ -625,17 +605,12 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
 pub fn title(f: &Facts, lang: Lang) -> String {
     let name = format_name(f.format, lang);
     let rebuilt = f.model_calls - f.exact_calls;
-    let mut title = match (lang, rebuilt) {
-        (Lang::Zh, 0) => format!("{} · {name}", f.file),
-        (Lang::Zh, _) => format!("{} · {name} · 有重建", f.file),
-        (Lang::En, 0) => format!("{} · {name}", f.file),
-        (Lang::En, _) => format!("{} · {name} · reconstructed", f.file),
-    };
+    let mut title = format!("{} · {name}", f.file);
+    if rebuilt > 0 {
+        title.push_str(TITLE_RECONSTRUCTED.get(lang));
+    }
     if f.redacted {
-        title.push_str(match lang {
-            Lang::Zh => " · 已脱敏",
-            Lang::En => " · redacted",
-        });
+        title.push_str(TITLE_REDACTED.get(lang));
     }
     title
 }
