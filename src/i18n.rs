@@ -729,6 +729,85 @@ catalogue! {
     LIVE_NOT_ANSWERED_YET = ["还没有结果的调用：{ids}（结果会随下一个请求发回）。", " Calls with no result yet: {ids} (its result comes back in the next request)."];
     /// A kind of line the reader does not draw: how many, and where.
     REPLAY_UNREAD_KIND = ["{kind} ×{count}（第 {places} {noun}）", "{kind} ×{count} ({noun} {places})"];
+    // The about overlay of a replayed file: its conditions (what is exact,
+    // rebuilt or missing), how it pairs, why and how to check it.
+    ABOUT_FORMAT = ["格式：{format}（从内容识别，或由 --transcript-format 指定）。", "Format: {format} (detected from the content, or forced with --transcript-format)."];
+    ABOUT_EXACT_CALLS = [
+        "{calls} 次模型调用中，{exact} 次的上下文来自文件中的请求体（确切），{rebuilt} 次是重建的。",
+        "Of {calls} model calls, {exact} have their context from a request body in the file (exact), {rebuilt} are reconstructed.",
+    ];
+    ABOUT_NO_SYSTEM_IN_BODIES = ["请求体里没有系统提示词。", "The request bodies hold no system prompt."];
+    ABOUT_NO_SYSTEM = ["文件里没有系统提示词：不知道发送了什么。", "The file holds no system prompt: what was sent is unknown."];
+    ABOUT_SYSTEM = [
+        "系统/开发者指令：{n} 段，共 {chars} 字符；计入上下文大小，但不显示为消息。",
+        "System/developer instructions: {n} parts, {chars} chars; counted in the context size, not drawn as messages.",
+    ];
+    ABOUT_TOOLS_KNOWN = ["工具定义取自文件。", "The tool definitions are taken from the file."];
+    ABOUT_TOOLS_UNKNOWN = ["文件里没有工具定义（schema）：提供了哪些工具不得而知。", "The file holds no tool schemas: which tools were offered is unknown."];
+    ABOUT_NO_VALIDATION = ["文件没有记录主机在运行工具前的检查，所以这里没有“校验”步骤。", "The file records no check by the host before a tool runs, so no validation step is shown."];
+    ABOUT_COMPACTIONS_RECORDED = [
+        "有 {n} 次压缩（compacted）记录了替换后的历史：之后画出的上下文正是那段历史加上新消息。",
+        "{n} compaction(s) record the history that replaced the earlier messages: after each, the context drawn is exactly that history plus the new messages.",
+    ];
+    ABOUT_COMPACTIONS_GUESSED = ["有 {n} 次压缩（compacted）：之后的真实上下文比这里显示的短。", "{n} compaction(s): after each, the real context was shorter than shown here."];
+    ABOUT_CLAUDE_CODE_UNDOCUMENTED = [
+        "Claude Code 的会话格式没有官方文档：按观察到的字段宽松读取，沿 parentUuid 链。",
+        "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.",
+    ];
+    ABOUT_WRITES_CODEX = [
+        "写入：只数 apply_patch 成功的调用；用 shell 命令改的文件文件里没有记录，不计入。",
+        "Writes: successful apply_patch calls are counted; a file changed by a shell command is not recorded as such, so not counted.",
+    ];
+    ABOUT_WRITES_CLAUDE_CODE = [
+        "写入：只数 Edit、Write、MultiEdit、NotebookEdit 成功的调用；用 Bash 改的文件文件里没有记录，不计入。",
+        "Writes: successful Edit, Write, MultiEdit and NotebookEdit calls are counted; a file changed by Bash is not recorded as such, so not counted.",
+    ];
+    ABOUT_WRITES_UNKNOWN = [
+        "写入：这种格式不说明哪个工具改了文件，所以写入次数未知；磁盘上的文件也没有记录。",
+        "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.",
+    ];
+    ABOUT_LINE_CUT_SHORT = ["第 {line} 行不完整（文件还在写入？），已跳过。", "Line {line} is cut short (was the file still being written?): skipped."];
+    ABOUT_OFF_CHAIN = [
+        "另有 {n} 行对话不在最后一条消息的 parentUuid 链上（旁支或重试留下的分支），不显示。",
+        "{n} conversation lines are off the parentUuid chain of the last message (side chains, or branches left by a retry): not shown.",
+    ];
+    PAIR_RULE_TOOL_CALL_ID = [
+        "每个 tool 消息用 tool_call_id 指明它回答的调用，排在那次回复之后（Chat Completions 的规则）。",
+        "each tool message names the call it answers by its tool_call_id, after that call's reply (Chat Completions' rule).",
+    ];
+    PAIR_RULE_CALL_ID = [
+        "每个 function_call_output 用 call_id 指明它回答的调用，排在那一轮之后（Responses 的规则）。",
+        "each function_call_output names the call it answers by its call_id, after that call's turn (the Responses rule).",
+    ];
+    PAIR_RULE_TOOL_USE_ID = [
+        "每个 tool_result 块用 tool_use_id 指明它回答的 tool_use，放在回复之后的那条 user 消息里（Anthropic Messages 的规则）。",
+        "each tool_result block names the tool_use it answers by its tool_use_id, in the user message after the reply (the Anthropic Messages rule).",
+    ];
+    PAIR_RULE_FUNCTION_RESPONSE_ID = [
+        "每个 functionResponse 用 id 指明它回答的 functionCall；没有 id 的，按名字对应上一轮模型回复里的调用（Gemini API 的规则）。",
+        "each functionResponse names the functionCall it answers by its id; one without an id answers the call of that name in the model turn before it (the Gemini API's rule).",
+    ];
+    PAIR_RULE_PART_ID = [
+        "每个 tool_call_response 部件用 id 指明它回答的 tool_call 部件（OpenTelemetry GenAI 消息的规则）。",
+        "each tool_call_response part names the tool_call part it answers by its id (OpenTelemetry GenAI messages).",
+    ];
+    PAIR_RULE_POSITION = [
+        "文件里没有调用 id：回复里的那一条命令，由紧随其后的 user 消息给出输出，按位置配对（这个智能体自己的规则）。",
+        "the file has no call ids: the user message right after a reply is the output of its one command, paired by position (the agent's own rule).",
+    ];
+    ABOUT_REPLAY_WHY = [
+        "真实的运行比脚本更有说服力：同样的泳道、上下文，以及调用和结果的配对，来自真实文件。",
+        "A real run convinces where a script teaches: the same lanes, context and pairing of calls with results, from a real file.",
+    ];
+    ABOUT_REPLAY_HOW = ["按文件中的顺序回放：每条回复前是一次模型调用；{rule}", "Replayed in the file's order: a model call before each reply; {rule}"];
+    ABOUT_REPLAY_COST = [
+        "共 {calls} 次模型调用。token 数只在文件记录时显示，否则是估计值。",
+        "{calls} model calls. Token counts are the file's where it records them, estimates otherwise.",
+    ];
+    ABOUT_REPLAY_CHECK = [
+        "用 `agent-loop-sim trace --transcript FILE` 查看 summary：回复、调用、配对、错误、并行组、未回答和孤立结果的数目。",
+        "`agent-loop-sim trace --transcript FILE` prints the summary: replies, calls, pairs, errors, parallel groups, unanswered calls and orphan results.",
+    ];
     REPLAY_CALL_EXACT = [
         "第 {number} 次模型调用：上下文就是{place}请求体里的 {messages} {noun}（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。",
         "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {place} ({new} new; a body of {size} bytes).",

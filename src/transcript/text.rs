@@ -4,21 +4,28 @@
 //! missing).
 
 use crate::i18n::{
+    ABOUT_CLAUDE_CODE_UNDOCUMENTED, ABOUT_COMPACTIONS_GUESSED, ABOUT_COMPACTIONS_RECORDED,
+    ABOUT_EXACT_CALLS, ABOUT_FORMAT, ABOUT_LINE_CUT_SHORT, ABOUT_NO_SYSTEM,
+    ABOUT_NO_SYSTEM_IN_BODIES, ABOUT_NO_VALIDATION, ABOUT_OFF_CHAIN, ABOUT_REPLAY_CHECK,
+    ABOUT_REPLAY_COST, ABOUT_REPLAY_HOW, ABOUT_REPLAY_WHY, ABOUT_SYSTEM, ABOUT_TOOLS_KNOWN,
+    ABOUT_TOOLS_UNKNOWN, ABOUT_WRITES_CLAUDE_CODE, ABOUT_WRITES_CODEX, ABOUT_WRITES_UNKNOWN,
     ENUMERATION_COMMA, FORMAT_ANTHROPIC, FORMAT_CHAT, FORMAT_CLAUDE_CODE, FORMAT_CODEX,
     FORMAT_GEMINI_CLI, FORMAT_MINI_SWE_AGENT, FORMAT_OTEL, FORMAT_OTEL_SDK, FORMAT_RESPONSES,
     FORMAT_SWE_AGENT, ITEM_PLACE_N, LINE_N, LIST_SEPARATOR, LIVE_NO_RESULT_FOR_YET,
-    LIVE_NOT_ANSWERED_YET, LIVE_RECORDING_ENDS, MESSAGE_N, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST,
-    REASONING_ITEM_N, REPLAY_ABORTED, REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT,
-    REPLAY_CALL_RECONSTRUCTED, REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN,
-    REPLAY_COMPACTED_HISTORY, REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
-    REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT,
-    REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR,
-    REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY,
-    REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE, REPLAY_REASONING_SENT, REPLAY_REFUSED,
-    REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
-    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
-    REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
-    REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
+    LIVE_NOT_ANSWERED_YET, LIVE_RECORDING_ENDS, Label, MESSAGE_N, PAIR_RULE_CALL_ID,
+    PAIR_RULE_FUNCTION_RESPONSE_ID, PAIR_RULE_PART_ID, PAIR_RULE_POSITION, PAIR_RULE_TOOL_CALL_ID,
+    PAIR_RULE_TOOL_USE_ID, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST, REASONING_ITEM_N, REPLAY_ABORTED,
+    REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED,
+    REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY,
+    REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE,
+    REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS,
+    REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM,
+    REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
+    REPLAY_REASONING_BEFORE, REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS,
+    REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK,
+    REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED, REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY,
+    REPLAY_UNREAD, REPLAY_UNREAD_KIND, REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED,
+    TITLE_REDACTED,
 };
 use crate::scenario::Lang;
 
@@ -619,185 +626,113 @@ pub fn task(f: &Facts, lang: Lang) -> String {
     REPLAY_TASK.fill(lang, &[("file", &f.file)])
 }
 
+/// The text of `label` in every language, filled by `values` in each.
+fn every(
+    label: Label,
+    values: impl Fn(Lang) -> Vec<(&'static str, String)>,
+) -> [String; Lang::COUNT] {
+    Lang::ALL.map(|lang| {
+        let values = values(lang);
+        let holes: Vec<(&str, &dyn std::fmt::Display)> = values
+            .iter()
+            .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
+            .collect();
+        label.fill(lang, &holes)
+    })
+}
+
+fn fixed(label: Label) -> [String; Lang::COUNT] {
+    Lang::ALL.map(|lang| label.get(lang).to_string())
+}
+
 /// The facts shown under "conditions" in the about overlay: exact,
 /// reconstructed, missing.
-pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
-    let mut out = vec![[
-        format!(
-            "格式：{}（从内容识别，或由 --transcript-format 指定）。",
-            format_name(f.format, Lang::Zh)
-        ),
-        format!(
-            "Format: {} (detected from the content, or forced with --transcript-format).",
-            format_name(f.format, Lang::En)
-        ),
-    ]];
-    out.push([
-        format!(
-            "{} 次模型调用中，{} 次的上下文来自文件中的请求体（确切），{} 次是重建的。",
-            f.model_calls,
-            f.exact_calls,
-            f.model_calls - f.exact_calls
-        ),
-        format!(
-            "Of {} model calls, {} have their context from a request body in the file (exact), {} are reconstructed.",
-            f.model_calls,
-            f.exact_calls,
-            f.model_calls - f.exact_calls
-        ),
-    ]);
+pub fn conditions(f: &Facts) -> Vec<[String; Lang::COUNT]> {
+    let mut out = vec![every(ABOUT_FORMAT, |lang| {
+        vec![("format", format_name(f.format, lang).to_string())]
+    })];
+    out.push(every(ABOUT_EXACT_CALLS, |_| {
+        vec![
+            ("calls", f.model_calls.to_string()),
+            ("exact", f.exact_calls.to_string()),
+            ("rebuilt", (f.model_calls - f.exact_calls).to_string()),
+        ]
+    }));
     out.push(match f.system_parts {
-        0 if f.requests > 0 => [
-            "请求体里没有系统提示词。".into(),
-            "The request bodies hold no system prompt.".into(),
-        ],
-        0 => [
-            "文件里没有系统提示词：不知道发送了什么。".into(),
-            "The file holds no system prompt: what was sent is unknown.".into(),
-        ],
-        n => [
-            format!("系统/开发者指令：{n} 段，共 {} 字符；计入上下文大小，但不显示为消息。", f.system_chars),
-            format!(
-                "System/developer instructions: {n} parts, {} chars; counted in the context size, not drawn as messages.",
-                f.system_chars
-            ),
-        ],
+        0 if f.requests > 0 => fixed(ABOUT_NO_SYSTEM_IN_BODIES),
+        0 => fixed(ABOUT_NO_SYSTEM),
+        n => every(ABOUT_SYSTEM, |_| {
+            vec![("n", n.to_string()), ("chars", f.system_chars.to_string())]
+        }),
     });
-    out.push(match f.tools_known {
-        true => [
-            "工具定义取自文件。".into(),
-            "The tool definitions are taken from the file.".into(),
-        ],
-        false => [
-            "文件里没有工具定义（schema）：提供了哪些工具不得而知。".into(),
-            "The file holds no tool schemas: which tools were offered is unknown.".into(),
-        ],
-    });
-    out.push([
-        "文件没有记录主机在运行工具前的检查，所以这里没有“校验”步骤。".into(),
-        "The file records no check by the host before a tool runs, so no validation step is shown."
-            .into(),
-    ]);
+    out.push(fixed(if f.tools_known {
+        ABOUT_TOOLS_KNOWN
+    } else {
+        ABOUT_TOOLS_UNKNOWN
+    }));
+    out.push(fixed(ABOUT_NO_VALIDATION));
     let guessed = f.compactions - f.compactions_recorded.min(f.compactions);
     if f.compactions_recorded > 0 {
-        out.push([
-            format!(
-                "有 {} 次压缩（compacted）记录了替换后的历史：之后画出的上下文正是那段历史加上新消息。",
-                f.compactions_recorded
-            ),
-            format!(
-                "{} compaction(s) record the history that replaced the earlier messages: after each, the context drawn is exactly that history plus the new messages.",
-                f.compactions_recorded
-            ),
-        ]);
+        out.push(every(ABOUT_COMPACTIONS_RECORDED, |_| {
+            vec![("n", f.compactions_recorded.to_string())]
+        }));
     }
     if guessed > 0 {
-        out.push([
-            format!("有 {guessed} 次压缩（compacted）：之后的真实上下文比这里显示的短。"),
-            format!(
-                "{guessed} compaction(s): after each, the real context was shorter than shown here."
-            ),
-        ]);
+        out.push(every(ABOUT_COMPACTIONS_GUESSED, |_| {
+            vec![("n", guessed.to_string())]
+        }));
     }
     if f.format == Format::ClaudeCode {
-        out.push([
-            "Claude Code 的会话格式没有官方文档：按观察到的字段宽松读取，沿 parentUuid 链。".into(),
-            "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.".into(),
-        ]);
+        out.push(fixed(ABOUT_CLAUDE_CODE_UNDOCUMENTED));
     }
-    out.push(match (f.writes_known, f.format) {
-        (true, Format::Codex) => [
-            "写入：只数 apply_patch 成功的调用；用 shell 命令改的文件文件里没有记录，不计入。".into(),
-            "Writes: successful apply_patch calls are counted; a file changed by a shell command is not recorded as such, so not counted.".into(),
-        ],
-        (true, _) => [
-            "写入：只数 Edit、Write、MultiEdit、NotebookEdit 成功的调用；用 Bash 改的文件文件里没有记录，不计入。".into(),
-            "Writes: successful Edit, Write, MultiEdit and NotebookEdit calls are counted; a file changed by Bash is not recorded as such, so not counted.".into(),
-        ],
-        (false, _) => [
-            "写入：这种格式不说明哪个工具改了文件，所以写入次数未知；磁盘上的文件也没有记录。".into(),
-            "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.".into(),
-        ],
-    });
-    if let Some([zh, en]) = unread_in(&f.unread, f.unit, Lang::Zh)
-        .zip(unread_in(&f.unread, f.unit, Lang::En))
-        .map(|(zh, en)| [zh, en])
-    {
-        out.push([zh, en]);
+    out.push(fixed(match (f.writes_known, f.format) {
+        (true, Format::Codex) => ABOUT_WRITES_CODEX,
+        (true, _) => ABOUT_WRITES_CLAUDE_CODE,
+        (false, _) => ABOUT_WRITES_UNKNOWN,
+    }));
+    let unread = Lang::ALL.map(|lang| unread_in(&f.unread, f.unit, lang));
+    if unread.iter().all(Option::is_some) {
+        out.push(unread.map(Option::unwrap_or_default));
     }
     out.extend(f.notes.iter().cloned());
     if let Some(line) = f.truncated {
-        out.push([
-            format!("第 {line} 行不完整（文件还在写入？），已跳过。"),
-            format!("Line {line} is cut short (was the file still being written?): skipped."),
-        ]);
+        out.push(every(ABOUT_LINE_CUT_SHORT, |_| {
+            vec![("line", line.to_string())]
+        }));
     }
     if f.off_chain > 0 {
-        out.push([
-            format!("另有 {} 行对话不在最后一条消息的 parentUuid 链上（旁支或重试留下的分支），不显示。", f.off_chain),
-            format!(
-                "{} conversation lines are off the parentUuid chain of the last message (side chains, or branches left by a retry): not shown.",
-                f.off_chain
-            ),
-        ]);
+        out.push(every(ABOUT_OFF_CHAIN, |_| {
+            vec![("n", f.off_chain.to_string())]
+        }));
     }
     out
 }
 
-/// How results find their calls, by the file's own rule: [zh, en].
-fn pairing_rule(rule: super::format::PairRule) -> [&'static str; 2] {
+/// How results find their calls, by the file's own rule.
+fn pairing_rule(rule: super::format::PairRule) -> Label {
     use super::format::PairRule;
     match rule {
-        PairRule::ToolCallId => [
-            "每个 tool 消息用 tool_call_id 指明它回答的调用，排在那次回复之后（Chat Completions 的规则）。",
-            "each tool message names the call it answers by its tool_call_id, after that call's reply (Chat Completions' rule).",
-        ],
-        PairRule::CallId => [
-            "每个 function_call_output 用 call_id 指明它回答的调用，排在那一轮之后（Responses 的规则）。",
-            "each function_call_output names the call it answers by its call_id, after that call's turn (the Responses rule).",
-        ],
-        PairRule::ToolUseId => [
-            "每个 tool_result 块用 tool_use_id 指明它回答的 tool_use，放在回复之后的那条 user 消息里（Anthropic Messages 的规则）。",
-            "each tool_result block names the tool_use it answers by its tool_use_id, in the user message after the reply (the Anthropic Messages rule).",
-        ],
-        PairRule::FunctionResponseId => [
-            "每个 functionResponse 用 id 指明它回答的 functionCall；没有 id 的，按名字对应上一轮模型回复里的调用（Gemini API 的规则）。",
-            "each functionResponse names the functionCall it answers by its id; one without an id answers the call of that name in the model turn before it (the Gemini API's rule).",
-        ],
-        PairRule::PartId => [
-            "每个 tool_call_response 部件用 id 指明它回答的 tool_call 部件（OpenTelemetry GenAI 消息的规则）。",
-            "each tool_call_response part names the tool_call part it answers by its id (OpenTelemetry GenAI messages).",
-        ],
-        PairRule::Position => [
-            "文件里没有调用 id：回复里的那一条命令，由紧随其后的 user 消息给出输出，按位置配对（这个智能体自己的规则）。",
-            "the file has no call ids: the user message right after a reply is the output of its one command, paired by position (the agent's own rule).",
-        ],
+        PairRule::ToolCallId => PAIR_RULE_TOOL_CALL_ID,
+        PairRule::CallId => PAIR_RULE_CALL_ID,
+        PairRule::ToolUseId => PAIR_RULE_TOOL_USE_ID,
+        PairRule::FunctionResponseId => PAIR_RULE_FUNCTION_RESPONSE_ID,
+        PairRule::PartId => PAIR_RULE_PART_ID,
+        PairRule::Position => PAIR_RULE_POSITION,
     }
 }
 
 /// why / how / cost / check for the about overlay.
-pub fn about(f: &Facts) -> [[String; 2]; 4] {
-    let [rule_zh, rule_en] = pairing_rule(f.pairing);
+pub fn about(f: &Facts) -> [[String; Lang::COUNT]; 4] {
+    let rule = pairing_rule(f.pairing);
     [
-        [
-            "真实的运行比脚本更有说服力：同样的泳道、上下文，以及调用和结果的配对，来自真实文件。".into(),
-            "A real run convinces where a script teaches: the same lanes, context and pairing of calls with results, from a real file.".into(),
-        ],
-        [
-            format!("按文件中的顺序回放：每条回复前是一次模型调用；{rule_zh}"),
-            format!("Replayed in the file's order: a model call before each reply; {rule_en}"),
-        ],
-        [
-            format!("共 {} 次模型调用。token 数只在文件记录时显示，否则是估计值。", f.model_calls),
-            format!(
-                "{} model calls. Token counts are the file's where it records them, estimates otherwise.",
-                f.model_calls
-            ),
-        ],
-        [
-            "用 `agent-loop-sim trace --transcript FILE` 查看 summary：回复、调用、配对、错误、并行组、未回答和孤立结果的数目。".into(),
-            "`agent-loop-sim trace --transcript FILE` prints the summary: replies, calls, pairs, errors, parallel groups, unanswered calls and orphan results.".into(),
-        ],
+        fixed(ABOUT_REPLAY_WHY),
+        every(ABOUT_REPLAY_HOW, |lang| {
+            vec![("rule", rule.get(lang).to_string())]
+        }),
+        every(ABOUT_REPLAY_COST, |_| {
+            vec![("calls", f.model_calls.to_string())]
+        }),
+        fixed(ABOUT_REPLAY_CHECK),
     ]
 }
 
