@@ -164,6 +164,47 @@ pub const REQUEST_N: Plural = Plural {
     one: l(["个请求", "request"]),
     other: l(["个请求", "requests"]),
 };
+/// Notes on a Gemini CLI session, in the about overlay and the warnings.
+pub const GEMINI_RESULTS_TWICE: Plural = Plural {
+    one: l([
+        "Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。",
+        "Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, line {lines}): each result is drawn once, from the reply's record",
+    ]),
+    other: l([
+        "Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。",
+        "Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, lines {lines}): each result is drawn once, from the reply's record",
+    ]),
+};
+pub const GEMINI_REWOUND: Plural = Plural {
+    one: l([
+        "会话被回退（$rewindTo）过：{n} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。",
+        "the session was rewound ($rewindTo): {n} message record no longer in it is not shown, as Gemini CLI leaves it out when it resumes the session",
+    ]),
+    other: l([
+        "会话被回退（$rewindTo）过：{n} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。",
+        "the session was rewound ($rewindTo): {n} message records no longer in it are not shown, as Gemini CLI leaves them out when it resumes the session",
+    ]),
+};
+pub const GEMINI_REPLACED: Plural = Plural {
+    one: l([
+        "{n} 条消息记录被同 id 的后写记录替换（例如工具调用完成后重写的回复）：显示的是最后写入的那份。",
+        "{n} message record was rewritten under the same id (a reply written again once its tool calls finished): the last copy is shown",
+    ]),
+    other: l([
+        "{n} 条消息记录被同 id 的后写记录替换（例如工具调用完成后重写的回复）：显示的是最后写入的那份。",
+        "{n} message records were rewritten under the same id (a reply written again once its tool calls finished): the last copy is shown",
+    ]),
+};
+pub const GEMINI_IDS_REBUILT: Plural = Plural {
+    one: l([
+        "检查点里有 {n} 个 functionCall 没有 id：每个 functionResponse 按名字、按顺序对应上一轮模型回复里的调用（Gemini API 的规则）；这些调用的 id（contents[i].parts[j]，即它在文件中的位置）是本程序起的名字，不是文件里的。",
+        "{n} functionCall part of the checkpoint carries no id: each functionResponse answers the call of the model turn before it with its name, in order (the Gemini API's rule); the id drawn for it (contents[i].parts[j], its place in the file) is this program's name, not the file's",
+    ]),
+    other: l([
+        "检查点里有 {n} 个 functionCall 没有 id：每个 functionResponse 按名字、按顺序对应上一轮模型回复里的调用（Gemini API 的规则）；这些调用的 id（contents[i].parts[j]，即它在文件中的位置）是本程序起的名字，不是文件里的。",
+        "{n} functionCall parts of the checkpoint carry no id: each functionResponse answers the call of the model turn before it with its name, in order (the Gemini API's rule); the ids drawn for them (contents[i].parts[j], their place in the file) are this program's names, not the file's",
+    ]),
+};
 /// Responses `reasoning` items a replayed file holds.
 pub const REASONING_ITEM_N: Plural = Plural {
     one: l(["个推理（reasoning）项", "reasoning item"]),
@@ -807,6 +848,18 @@ catalogue! {
     ABOUT_REPLAY_CHECK = [
         "用 `agent-loop-sim trace --transcript FILE` 查看 summary：回复、调用、配对、错误、并行组、未回答和孤立结果的数目。",
         "`agent-loop-sim trace --transcript FILE` prints the summary: replies, calls, pairs, errors, parallel groups, unanswered calls and orphan results.",
+    ];
+    GEMINI_DRAWN_AS_CHAT = [
+        "Gemini CLI 向 Gemini API 发送 generateContent 请求（contents 里的 functionCall / functionResponse 部件），不是这里画出的三种接口之一：上下文按 OpenAI Chat 的形状重建画出，请求体不是 Gemini 实际发送的样子。",
+        "Gemini CLI sends the Gemini API generateContent requests (functionCall / functionResponse parts in contents), not one of the three APIs drawn here: the context is rebuilt in OpenAI Chat's shape, not as the body Gemini CLI sent.",
+    ];
+    MINI_SWE_AGENT_NO_IDS = [
+        "mini-swe-agent 的文件不记录工具调用 id：命令是回复文本里唯一的 ```bash 代码块（或 extra.actions），结果是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（messages[N]，即助手消息在文件中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
+        "mini-swe-agent records no tool-call ids: a command is the one ```bash block of the reply's text (or extra.actions) and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (messages[N], the assistant message's place in the file) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.",
+    ];
+    RESULTS_FILE_RUNS = [
+        "文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。",
+        "holds {count} runs (a results file: task_id, reward, traj); showing run {n}{label}; open another with FILE#N (1 to {count})",
     ];
     REPLAY_CALL_EXACT = [
         "第 {number} 次模型调用：上下文就是{place}请求体里的 {messages} {noun}（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。",
@@ -1858,6 +1911,10 @@ mod tests {
             ("LINE_N", LINE_N),
             ("ITEM_PLACE_N", ITEM_PLACE_N),
             ("REQUEST_N", REQUEST_N),
+            ("GEMINI_RESULTS_TWICE", GEMINI_RESULTS_TWICE),
+            ("GEMINI_REWOUND", GEMINI_REWOUND),
+            ("GEMINI_REPLACED", GEMINI_REPLACED),
+            ("GEMINI_IDS_REBUILT", GEMINI_IDS_REBUILT),
             ("REPLAY_HARNESS_CONTEXT", REPLAY_HARNESS_CONTEXT),
         ] {
             all.push((format!("{name}.one"), p.one));

@@ -627,7 +627,7 @@ pub fn task(f: &Facts, lang: Lang) -> String {
 }
 
 /// The text of `label` in every language, filled by `values` in each.
-fn every(
+pub(super) fn every(
     label: Label,
     values: impl Fn(Lang) -> Vec<(&'static str, String)>,
 ) -> [String; Lang::COUNT] {
@@ -641,7 +641,7 @@ fn every(
     })
 }
 
-fn fixed(label: Label) -> [String; Lang::COUNT] {
+pub(super) fn fixed(label: Label) -> [String; Lang::COUNT] {
     Lang::ALL.map(|lang| label.get(lang).to_string())
 }
 
