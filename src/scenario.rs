@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// The two languages every user-facing text comes in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr)]
+/// The two languages every user-facing text comes in (`--lang zh|en`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
 pub enum Lang {
