@@ -402,3 +402,47 @@ fn the_wire_view_marks_the_new_items_in_the_new_messages_colour() {
         }
     }
 }
+
+#[test]
+fn the_compact_layouts_tabs_mark_the_panel_shown_and_mute_the_others() {
+    use agent_loop_sim::i18n;
+    let tabs = [
+        (Panel::Context, i18n::CONTEXT),
+        (Panel::Pairing, i18n::PAIRING),
+        (Panel::Explain, i18n::EXPLAIN),
+    ];
+    for lang in Lang::ALL {
+        for (shown, _) in tabs {
+            let mut app = opened(lang);
+            app.focus = shown;
+            let buf = frames::render(&app, 80, 24);
+            let areas = agent_loop_sim::view::areas(&app, Rect::new(0, 0, 80, 24)).unwrap();
+            let (panel, rect, tabbed) = areas.panels[1];
+            assert!(tabbed && panel == shown, "{lang:?} {shown:?}");
+            let text = frames::to_text(&buf);
+            let row = text.lines().nth(rect.y as usize).unwrap();
+            let muted = app.theme.muted();
+            for (tab, label) in tabs {
+                let name = label.get(lang);
+                let marked = format!("▶ [{name}]");
+                let (needle, skip) = if tab == shown {
+                    (marked.as_str(), 3)
+                } else {
+                    (name, 0)
+                };
+                let byte = row
+                    .find(needle)
+                    .unwrap_or_else(|| panic!("{needle} in {row}"));
+                let x = rect.x + row[..byte].width() as u16 + skip;
+                let cell = &buf[(x, rect.y)];
+                if tab == shown {
+                    assert!(cell.modifier.contains(Modifier::BOLD), "{lang:?} {name}");
+                    assert_ne!(Some(cell.fg), muted.fg, "{lang:?} {name}");
+                } else {
+                    assert_eq!(Some(cell.fg), muted.fg, "{lang:?} {name}");
+                }
+            }
+            assert!(row.contains("(Tab)"), "{row}");
+        }
+    }
+}
