@@ -5,12 +5,12 @@
 //! no error flag on a result, so none is guessed from its text.
 
 use serde::Deserialize;
-use serde::de::{Deserializer, IgnoredAny};
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
+use super::shape::{Lenient, Object};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -64,29 +64,9 @@ fn response(path: &str, r: &Value, line: usize) -> Result<(Msg, Option<u64>), Sc
                 "response: expected \"choices\"[0].\"message\" (a chat.completion)",
             )
         })?;
-    let usage = r.get("usage").map(Usage::of).unwrap_or_default();
+    let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
     let msg = assistant(message, line, usage.completion_tokens.0);
     Ok((msg, usage.prompt_tokens.0))
-}
-
-/// A value of the type the format says, or None: the readers have always
-/// read a field of another type as absent, never as an error.
-#[derive(Debug, Default)]
-struct Lenient<T>(Option<T>);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged, bound = "T: Deserialize<'de>")]
-        enum Or<T> {
-            Is(T),
-            Other(IgnoredAny),
-        }
-        Ok(Lenient(match Or::<T>::deserialize(d)? {
-            Or::Is(t) => Some(t),
-            Or::Other(_) => None,
-        }))
-    }
 }
 
 /// A chat.completion's `usage`: the tokens of the prompt and of the reply.
@@ -97,12 +77,6 @@ struct Usage {
     completion_tokens: Lenient<u64>,
 }
 
-impl Usage {
-    fn of(v: &Value) -> Usage {
-        Usage::deserialize(v).unwrap_or_default()
-    }
-}
-
 /// What an assistant message says besides its `content` (a string or a
 /// list of parts, read by `text_of`): a refusal, and its tool calls.
 #[derive(Debug, Default, Deserialize)]
@@ -111,7 +85,7 @@ struct Reply<'a> {
     #[serde(borrow)]
     refusal: Lenient<&'a str>,
     #[serde(borrow)]
-    tool_calls: Lenient<Vec<Lenient<ToolCall<'a>>>>,
+    tool_calls: Lenient<Vec<Object<ToolCall<'a>>>>,
 }
 
 /// `tool_calls[]`: `{id, type: "function", function: {name, arguments}}`,
@@ -122,7 +96,7 @@ struct ToolCall<'a> {
     #[serde(borrow)]
     id: Lenient<&'a str>,
     #[serde(borrow)]
-    function: Lenient<Function<'a>>,
+    function: Object<Function<'a>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -137,7 +111,7 @@ struct Function<'a> {
 fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
     let mut text = m.get("content").map(text_of).unwrap_or_default();
     // Not an object: no refusal and no calls, as for an object without them.
-    let reply = Reply::deserialize(m).unwrap_or_default();
+    let reply = Object::<Reply>::of(m);
     if let Some(refusal) = reply.refusal.0 {
         text.push_str(refusal);
     }

@@ -29,6 +29,7 @@ mod otel;
 mod progress;
 pub(crate) mod redact;
 mod responses;
+mod shape;
 pub mod split;
 pub mod summary;
 mod swe_agent;
