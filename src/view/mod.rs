@@ -163,9 +163,7 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     };
     if app.comparing().is_some() {
         limits.sides = compare::render(app, area, buf);
-        if let Some(o) = app.overlay {
-            limits.overlay = overlay::OverlayView::of(app, o).render(area, buf);
-        }
+        draw_overlay(app, area, buf, &mut limits);
         return limits;
     }
     let scene = Scene::of(app);
@@ -177,6 +175,13 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     for (panel, rect, tabbed) in areas.panels {
         limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
     }
+    draw_overlay(app, area, buf, &mut limits);
+    limits
+}
+
+/// The picker, the help or the about card over the screen (a lesson's or
+/// a comparison's).
+fn draw_overlay(app: &App, area: Rect, buf: &mut Buffer, limits: &mut Limits) {
     match app.overlay {
         Some(Overlay::Picker) => {
             limits.picker_rows = picker::PickerView::of(app).render(area, buf);
@@ -184,7 +189,6 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
         Some(o) => limits.overlay = overlay::OverlayView::of(app, o).render(area, buf),
         None => {}
     }
-    limits
 }
 
 /// In the compact layout, the panel under the lanes.

@@ -54,8 +54,8 @@ pub struct OverlayView<'a> {
 }
 
 /// The help (keys and glossary) or the scenario's about card; `Picker`
-/// is the picker's popup with no list, as the comparison's screen draws
-/// it (the lesson screen draws the list, `PickerView`).
+/// is only the picker's empty popup (the screen draws the picker with its
+/// list, `PickerView`, over a lesson and over a comparison alike).
 pub enum Content<'a> {
     Help,
     Picker,
