@@ -869,6 +869,7 @@ impl Build {
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),
+                counts: crate::wire::tokens::Counts::lazy(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),
                     writes: writes_known(format),
@@ -1238,7 +1239,6 @@ impl Build {
             carried.push(sent.get(&(key(role), text.as_str())).copied());
             added.push((role, text, calls, call_id, is_error));
         }
-        let tokens_before = self.rec.messages_tokens + self.rec.fixed_tokens;
         // The held messages are these from here (as the engine's compaction).
         self.rec.messages_size = 0;
         self.rec.messages_tokens = 0;
@@ -1253,8 +1253,9 @@ impl Build {
             step: self.rec.next_step(),
             policy: CompactPolicy::Summarize,
             window: 0,
-            tokens_before,
-            tokens_after: self.rec.messages_tokens + self.rec.fixed_tokens,
+            // Counted when asked: `wire::compaction_tokens`.
+            tokens_before: 0,
+            tokens_after: 0,
             messages_before: before.len(),
             messages_after,
             start,
