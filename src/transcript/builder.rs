@@ -17,7 +17,7 @@ use crate::trace::{
     ToolResult, Trace,
 };
 
-use super::clean::{clean, clean_json, clean_redacted};
+use super::clean::{clean, clean_json, clean_owned, clean_redacted};
 use super::errors::error;
 use super::format::{Format, PairRule};
 use super::text::{self, Say, Source};
@@ -744,14 +744,14 @@ impl Builder {
 
 /// Text from the file made safe before it is stored.
 fn cleaned(msg: Msg, redact: bool) -> Msg {
-    let clean = |s: &str| clean_redacted(s, redact);
+    let clean = |s: String| clean_owned(s, redact);
     match msg {
         Msg::User { text, line } => Msg::User {
-            text: clean(&text),
+            text: clean(text),
             line,
         },
         Msg::Context { text, line } => Msg::Context {
-            text: clean(&text),
+            text: clean(text),
             line,
         },
         Msg::Assistant {
@@ -760,23 +760,23 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             tokens_out,
             line,
         } => Msg::Assistant {
-            text: clean(&text),
+            text: clean(text),
             calls: calls
                 .into_iter()
                 .map(|c| CallSpec {
-                    id: clean(&c.id),
-                    name: clean(&c.name),
+                    id: clean(c.id),
+                    name: clean(c.name),
                     args: CallArgs {
                         pairs: c
                             .args
                             .pairs
                             .into_iter()
                             .map(|(k, v)| {
-                                let k = clean(&k);
+                                let k = clean(k);
                                 let v = match redact {
                                     // The name says what the value is: `{"password": "x"}`.
-                                    true => super::redact::redact_named(&k, &clean(&v)),
-                                    false => clean(&v),
+                                    true => super::redact::redact_named(&k, &clean(v)),
+                                    false => clean(v),
                                 };
                                 (k, v)
                             })
@@ -797,8 +797,8 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             is_error,
             line,
         } => Msg::Tool {
-            call_id: clean(&call_id),
-            text: clean(&text),
+            call_id: clean(call_id),
+            text: clean(text),
             is_error,
             line,
         },
@@ -807,7 +807,7 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             encrypted,
             line,
         } => Msg::Reasoning {
-            summary: clean(&summary),
+            summary: clean(summary),
             encrypted,
             line,
         },
