@@ -97,6 +97,25 @@ impl Counts {
         Some(besides + text as usize)
     }
 
+    /// Count every message's text on a thread of its own, in order
+    /// (`texts`: the trace's message texts), so that a frame far into a
+    /// long run finds its request counted: End pressed a moment after the
+    /// first frame draws at once. A frame that needs a text not counted
+    /// yet counts it itself (or waits for the one being counted). None
+    /// for a lesson, or where no thread could be started; the thread ends
+    /// when every text is counted.
+    pub fn count_in_background(&self, texts: Vec<Arc<str>>) -> Option<std::thread::JoinHandle<()>> {
+        let cells = self.0.clone()?;
+        std::thread::Builder::new()
+            .name("count-tokens".into())
+            .spawn(move || {
+                for (cell, text) in cells.text.iter().zip(&texts) {
+                    cell.get_or_init(|| count(text) as u32);
+                }
+            })
+            .ok()
+    }
+
     /// Model call `index`'s request, counted by `count` the first time;
     /// None for a lesson or a call not recorded here.
     pub fn request(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
