@@ -1259,7 +1259,7 @@ pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
 /// The counters at a level of detail: 0 full, 1 short, 2 without tokens.
 pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String {
     let c = step.counters;
-    let sent = step.model_call.map(|i| &trace.model_calls[i]);
+    let sent = step.model_call.map(|i| (i, &trace.model_calls[i]));
     let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
         CALLS_REJECTED.fill(lang, &[("used", &c.model_calls), ("budget", &trace.budget)])
     } else if trace.recorded.is_some() {
@@ -1283,7 +1283,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
             ],
         ),
     };
-    let Some(mc) = sent else {
+    let Some((index, mc)) = sent else {
         return COUNTERS_NOTHING_SENT.fill(
             lang,
             &[("calls", &calls), ("runs", &runs), ("writes", &writes)],
@@ -1302,9 +1302,22 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
             ("writes", &writes),
             ("number", &mc.number),
             ("chars", &mc.context_size),
-            ("tokens", &mc.context_tokens),
+            (
+                "tokens",
+                &Counted(|| crate::wire::context_tokens(trace, index)),
+            ),
         ],
     )
+}
+
+/// A count made only where the text shows it (a transcript's tokens are
+/// counted when first shown: `wire::context_tokens`).
+struct Counted<F>(F);
+
+impl<F: Fn() -> usize> Display for Counted<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", (self.0)())
+    }
 }
 
 /// The context panel's heading: which call, how many messages, and what
@@ -1342,7 +1355,10 @@ pub fn context_heading(
             ("new", &new),
             ("chars", &mc.context_size),
             ("in_tools", &mc.tools_size),
-            ("tokens", &mc.context_tokens),
+            (
+                "tokens",
+                &Counted(|| crate::wire::context_tokens(trace, mc.number as usize - 1)),
+            ),
             ("counted", &counted.get(lang)),
         ],
     )

@@ -330,14 +330,27 @@ pub fn load_all(
     for warning in &opened.warnings {
         eprintln!("{warning}");
     }
+    count_in_background(&opened.loaded);
     let mut others = Vec::new();
     // Only a whole file: `FILE#N` opens the one conversation it names.
     if split_run(path).1.is_none() {
         for k in 2..=opened.conversations {
-            others.push(open_with(&format!("{path}#{k}"), forced, redact)?.loaded);
+            let other = open_with(&format!("{path}#{k}"), forced, redact)?.loaded;
+            count_in_background(&other);
+            others.push(other);
         }
     }
     Ok((opened.loaded, others))
+}
+
+/// The simulator's transcript: its tokens counted on a thread of their
+/// own while the first frames are drawn (shared by both languages' traces;
+/// a frame counts what it needs first itself).
+fn count_in_background(loaded: &Loaded) {
+    if let Some(trace) = loaded.traces.first() {
+        let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
+        trace.counts.count_in_background(texts);
+    }
 }
 
 fn io_reason(e: &std::io::Error) -> String {
