@@ -419,12 +419,13 @@ fn document(
         };
         let label = run_label(run);
         let count = runs.len();
-        builder.note([
-            format!("文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。"),
-            format!(
-                "holds {count} runs (a results file: task_id, reward, traj); showing run {n}{label}; open another with FILE#N (1 to {count})"
-            ),
-        ]);
+        builder.note(text::every(crate::i18n::RESULTS_FILE_RUNS, |_| {
+            vec![
+                ("count", count.to_string()),
+                ("n", n.to_string()),
+                ("label", label.clone()),
+            ]
+        }));
         return document(path, &run["traj"], line, forced, builder);
     }
     let format = match forced {
