@@ -957,6 +957,17 @@ mod tests {
                         other.theme = theme;
                         frames.push((format!("{theme:?}"), other));
                     }
+                    // Frames far apart: the first step after the plain
+                    // theme's third, the last after the first, and the
+                    // other language's second.
+                    frames.push(("first".into(), crate::frames::at_step(&app, 0, w, h)));
+                    frames.push((
+                        "last".into(),
+                        crate::frames::at_step(&app, app.last(), w, h),
+                    ));
+                    let other = if lang == Lang::Zh { Lang::En } else { Lang::Zh };
+                    let app = App::new(load::load(name).unwrap(), other, Theme::DARK);
+                    frames.push((format!("{other:?}"), crate::frames::at_step(&app, 1, w, h)));
                     replay(w, h, frames);
                 }
             }
