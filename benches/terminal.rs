@@ -2,7 +2,11 @@
 //! its output read back through a terminal emulator (vt100).
 //!
 //! - bytes per step key ÷ cells the key changed on screen, in en and zh
-//!   (goal: ≤ 1.3);
+//!   (goal: ≤ 1.3), over 40 step keys of a long run at 120×40; where the
+//!   bytes go (the symbols' text, cursor moves, SGR, erasing), and the
+//!   floor: the UTF-8 bytes of the changed cells alone (a box-drawing
+//!   character is 3 bytes for one cell, a CJK one 3 for two), with and
+//!   without the blanks (which erasing can send for less);
 //! - CPU per key that has no binding, from the kernel's count of the time
 //!   the process ran (`/proc/PID/schedstat`; goal: ≤ 0.1 ms), and the bytes
 //!   such keys write (goal: none).
@@ -24,6 +28,10 @@ use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 const BIN: &str = env!("CARGO_BIN_EXE_agent-loop-sim");
 const COLS: u16 = 120;
 const ROWS: u16 = 40;
+
+/// A cell as the terminal shows it: text, foreground, background, bold,
+/// dim, inverse, underline.
+type Look = (String, vt100::Color, vt100::Color, bool, bool, bool, bool);
 
 struct Terminal {
     child: Box<dyn portable_pty::Child + Send + Sync>,
@@ -90,21 +98,37 @@ impl Terminal {
         }
     }
 
-    /// Every cell: its text and its look.
-    fn cells(&self) -> Vec<(String, vt100::Color, vt100::Color, bool, bool, bool)> {
+    /// Every cell: its text and its look, as far as it shows. A cell erased
+    /// (by ECH, EL or a clear) reads back as "" in vt100 and one holding a
+    /// space as " ": the same on screen, so both count as " " (the right
+    /// half of a wide character stays ""); and a blank neither reversed nor
+    /// underlined shows its background only, so its foreground, boldness
+    /// and dimness count as the default's. With `as_recorded`, every cell
+    /// as vt100 records it instead (how this was counted up to 2026-12-01).
+    fn cells(&self, as_recorded: bool) -> Vec<Look> {
         let out = self.output.lock().unwrap();
         let screen = out.1.screen();
         let mut cells = Vec::new();
         for row in 0..ROWS {
             for col in 0..COLS {
                 let c = screen.cell(row, col).expect("a cell");
+                let text = match c.contents() {
+                    "" if !c.is_wide_continuation() && !as_recorded => " ",
+                    t => t,
+                };
+                let shows_fg = as_recorded || text != " " || c.inverse() || c.underline();
                 cells.push((
-                    c.contents().to_string(),
-                    c.fgcolor(),
+                    text.to_string(),
+                    if shows_fg {
+                        c.fgcolor()
+                    } else {
+                        vt100::Color::Default
+                    },
                     c.bgcolor(),
-                    c.bold(),
-                    c.dim(),
+                    c.bold() && shows_fg,
+                    c.dim() && shows_fg,
                     c.inverse(),
+                    c.underline(),
                 ));
             }
         }
@@ -136,6 +160,95 @@ impl Terminal {
     }
 }
 
+/// Where the bytes a key writes go: the symbols' text, cursor moves, SGR,
+/// erasing (ECH, EL, ED) and anything else (bytes, sequences).
+#[derive(Default)]
+struct Tally {
+    text: usize,
+    /// Of `text`, the ASCII bytes.
+    ascii: usize,
+    moves: (usize, usize),
+    sgr: (usize, usize),
+    erase: (usize, usize),
+    other: (usize, usize),
+}
+
+impl Tally {
+    fn add(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            let (kind, n) = match bytes[i] {
+                0x1b if bytes.get(i + 1) == Some(&b'[') => {
+                    // CSI: parameters and intermediates, then one final byte.
+                    let end = (i + 2..bytes.len())
+                        .find(|&j| (0x40..=0x7e).contains(&bytes[j]))
+                        .unwrap_or(bytes.len() - 1);
+                    let private = bytes.get(i + 2) == Some(&b'?');
+                    let kind = match bytes[end] {
+                        b'm' => &mut self.sgr,
+                        b'H' | b'f' | b'A' | b'B' | b'C' | b'D' | b'E' | b'F' | b'G' | b'd'
+                            if !private =>
+                        {
+                            &mut self.moves
+                        }
+                        b'X' | b'K' | b'J' => &mut self.erase,
+                        _ => &mut self.other,
+                    };
+                    (kind, end + 1 - i)
+                }
+                0x1b => (&mut self.other, 2.min(bytes.len() - i)),
+                b'\r' | b'\n' | 0x08 => (&mut self.moves, 1),
+                b if b < 0x20 || b == 0x7f => (&mut self.other, 1),
+                b => {
+                    self.text += 1;
+                    self.ascii += usize::from(b < 0x80);
+                    i += 1;
+                    continue;
+                }
+            };
+            kind.0 += n;
+            kind.1 += 1;
+            i += n;
+        }
+    }
+}
+
+/// The UTF-8 bytes of the changed cells alone, by kind of cell: what
+/// writing them costs with no move, no SGR and no erasing.
+#[derive(Default)]
+struct Floor {
+    blanks: usize,
+    ascii: usize,
+    /// Narrow characters beyond ASCII (box drawing: 3 bytes a cell): count, bytes.
+    narrow: (usize, usize),
+    /// Wide characters (CJK: 3 bytes for 2 cells): count, bytes.
+    wide: (usize, usize),
+}
+
+impl Floor {
+    fn add(&mut self, text: &str) {
+        use unicode_width::UnicodeWidthStr;
+        match text {
+            // The right half of a wide character: its bytes are the left's.
+            "" => {}
+            " " => self.blanks += 1,
+            t if t.len() == 1 => self.ascii += 1,
+            t if t.width() >= 2 => {
+                self.wide.0 += 1;
+                self.wide.1 += t.len();
+            }
+            t => {
+                self.narrow.0 += 1;
+                self.narrow.1 += t.len();
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.blanks + self.ascii + self.narrow.1 + self.wide.1
+    }
+}
+
 fn main() {
     // Under `cargo test --benches` the benchmark is only built.
     if !std::env::args().any(|a| a == "--bench") {
@@ -147,18 +260,64 @@ fn main() {
     for lang in ["en", "zh"] {
         let mut t = Terminal::start(&["--scenario", &file, "--lang", lang]);
         t.settle(Duration::from_millis(300));
-        let (mut bytes, mut changed) = (0, 0);
+        let (mut bytes, mut changed, mut changed_as_recorded) = (0, 0, 0);
+        let (mut tally, mut floor) = (Tally::default(), Floor::default());
         for _ in 0..40 {
-            let before = (t.bytes(), t.cells());
+            let before = (t.bytes(), t.cells(false), t.cells(true));
             t.send(b"\x1b[C");
             t.settle(Duration::from_millis(60));
-            let after = t.cells();
-            bytes += t.bytes() - before.0;
-            changed += before.1.iter().zip(&after).filter(|(a, b)| a != b).count();
+            let after = t.cells(false);
+            let recorded = t.cells(true);
+            changed_as_recorded += before
+                .2
+                .iter()
+                .zip(&recorded)
+                .filter(|(a, b)| a != b)
+                .count();
+            let written = t.output.lock().unwrap().0[before.0..].to_vec();
+            bytes += written.len();
+            tally.add(&written);
+            for (_, cell) in before.1.iter().zip(&after).filter(|(a, b)| a != b) {
+                changed += 1;
+                floor.add(&cell.0);
+            }
         }
         println!(
-            "terminal/{lang}/step-key: {bytes} bytes for {changed} changed cells: {:.2} bytes a cell",
-            bytes as f64 / changed.max(1) as f64
+            "terminal/{lang}/step-key: {bytes} bytes for {changed} changed cells: {:.2} bytes a cell \
+             ({changed_as_recorded} cells as vt100 records them: {:.2})",
+            bytes as f64 / changed.max(1) as f64,
+            bytes as f64 / changed_as_recorded.max(1) as f64
+        );
+        println!(
+            "terminal/{lang}/step-key/bytes: text {} ({} of them ASCII, {} of wider characters), \
+             moves {} ({}), SGR {} ({}), erase {} ({}), other {} ({})",
+            tally.text,
+            tally.ascii,
+            tally.text - tally.ascii,
+            tally.moves.0,
+            tally.moves.1,
+            tally.sgr.0,
+            tally.sgr.1,
+            tally.erase.0,
+            tally.erase.1,
+            tally.other.0,
+            tally.other.1,
+        );
+        println!(
+            "terminal/{lang}/step-key/floor: the changed cells' own UTF-8 bytes: {} ({:.2} a cell): \
+             {} blanks, {} other ASCII, {} narrow non-ASCII ({} bytes), {} wide ({} bytes, {} cells); \
+             without the blanks: {} ({:.2} a cell)",
+            floor.bytes(),
+            floor.bytes() as f64 / changed.max(1) as f64,
+            floor.blanks,
+            floor.ascii,
+            floor.narrow.0,
+            floor.narrow.1,
+            floor.wide.0,
+            floor.wide.1,
+            2 * floor.wide.0,
+            floor.bytes() - floor.blanks,
+            (floor.bytes() - floor.blanks) as f64 / changed.max(1) as f64,
         );
 
         let keys = 500;
