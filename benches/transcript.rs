@@ -125,8 +125,9 @@ fn report(path: &str) {
     let _ = frames::render(&at, 120, 40);
     let counted_end = counted_end.elapsed();
     drop(again);
-    // End pressed as the thread starts: the frame and the thread count
-    // the texts not counted yet between them.
+    // End pressed as the thread starts, as in the simulator: the frame
+    // does not wait for the texts the thread has not counted yet (its
+    // count shows `…`, drawn when the thread is done).
     let racing = open(path);
     let texts = racing
         .trace()

@@ -1304,19 +1304,23 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
             ("chars", &mc.context_size),
             (
                 "tokens",
-                &Counted(|| crate::wire::context_tokens(trace, index)),
+                &Counted(|| crate::wire::context_tokens_ready(trace, index)),
             ),
         ],
     )
 }
 
 /// A count made only where the text shows it (a transcript's tokens are
-/// counted when first shown: `wire::context_tokens`).
+/// counted when first shown: `wire::context_tokens`); `…` while the thread
+/// counting a just-opened transcript has not reached it.
 struct Counted<F>(F);
 
-impl<F: Fn() -> usize> Display for Counted<F> {
+impl<F: Fn() -> Option<usize>> Display for Counted<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", (self.0)())
+        match (self.0)() {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("…"),
+        }
     }
 }
 
@@ -1357,7 +1361,7 @@ pub fn context_heading(
             ("in_tools", &mc.tools_size),
             (
                 "tokens",
-                &Counted(|| crate::wire::context_tokens(trace, mc.number as usize - 1)),
+                &Counted(|| crate::wire::context_tokens_ready(trace, mc.number as usize - 1)),
             ),
             ("counted", &counted.get(lang)),
         ],

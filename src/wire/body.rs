@@ -754,6 +754,18 @@ pub fn context_tokens(trace: &Trace, index: usize) -> usize {
         .unwrap_or(mc.context_tokens)
 }
 
+/// `context_tokens`, unless the texts it needs are still being counted on
+/// the thread of their own (a long transcript just opened): then None, at
+/// once, and a frame shows the count when the thread is done, so a key
+/// never waits for it.
+pub fn context_tokens_ready(trace: &Trace, index: usize) -> Option<usize> {
+    let mc = &trace.model_calls[index];
+    trace
+        .counts
+        .ready(index, mc.context_start..mc.context_len)
+        .then(|| context_tokens(trace, index))
+}
+
 /// Compaction `index`'s next request in tokens, before and after it (as
 /// `Compaction::tokens_before` and `tokens_after` hold them in a lesson):
 /// in a replayed run, what every request carries and the messages held

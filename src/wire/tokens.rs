@@ -21,6 +21,7 @@ pub const REPLY_PRIMING: usize = 3;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
 /// A replayed run's token counts, counted when something first shows or
@@ -48,6 +49,9 @@ struct Cells {
     text: Vec<OnceLock<u32>>,
     /// Each model call's request.
     requests: Vec<OnceLock<usize>>,
+    /// Texts are being counted on a thread of their own
+    /// (`count_in_background`).
+    counting: Arc<AtomicBool>,
 }
 
 impl Counts {
@@ -106,14 +110,45 @@ impl Counts {
     /// when every text is counted.
     pub fn count_in_background(&self, texts: Vec<Arc<str>>) -> Option<std::thread::JoinHandle<()>> {
         let cells = self.0.clone()?;
-        std::thread::Builder::new()
+        cells.counting.store(true, Ordering::Release);
+        let thread = std::thread::Builder::new()
             .name("count-tokens".into())
-            .spawn(move || {
-                for (cell, text) in cells.text.iter().zip(&texts) {
-                    cell.get_or_init(|| count(text) as u32);
+            .spawn({
+                let cells = cells.clone();
+                move || {
+                    for (cell, text) in cells.text.iter().zip(&texts) {
+                        cell.get_or_init(|| count(text) as u32);
+                    }
+                    cells.counting.store(false, Ordering::Release);
                 }
             })
-            .ok()
+            .ok();
+        if thread.is_none() {
+            cells.counting.store(false, Ordering::Release);
+        }
+        thread
+    }
+
+    /// Whether texts are still being counted on the thread of their own.
+    pub fn counting(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|cells| cells.counting.load(Ordering::Acquire))
+    }
+
+    /// Whether model call `index`'s request (its messages `range`) can be
+    /// told without counting: counted already, or every text in it is, or
+    /// no thread is counting them (then whoever asks counts).
+    pub fn ready(&self, index: usize, range: std::ops::Range<usize>) -> bool {
+        let Some(cells) = self.0.as_ref() else {
+            return true;
+        };
+        !cells.counting.load(Ordering::Acquire)
+            || cells.requests.get(index).is_some_and(|r| r.get().is_some())
+            || cells
+                .text
+                .get(range)
+                .is_some_and(|texts| texts.iter().all(|t| t.get().is_some()))
     }
 
     /// Model call `index`'s request, counted by `count` the first time;
@@ -398,5 +433,44 @@ mod tests {
         assert_eq!(crate::wire::context_tokens(en, last), zh_count);
         let again = SEEN.with(|s| s.borrow_mut().take()).unwrap();
         assert!(again.is_empty(), "counted again: {again:?}");
+    }
+
+    /// While the thread counts a just-opened transcript, a request whose
+    /// texts it has not reached is not ready (the screen shows `…` and
+    /// draws it when the thread is done, instead of a key waiting); one
+    /// whose texts are counted is; with no thread, whoever asks counts.
+    #[test]
+    fn a_request_is_ready_when_counted_or_when_no_thread_counts() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let path = root.join("tests/transcripts/codex.jsonl");
+        let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
+        let trace = &opened.loaded.traces[0];
+        let last = trace.model_calls.len() - 1;
+        // As `count_in_background` marks it, before its thread counts.
+        let cells = trace.counts.0.as_ref().unwrap();
+        cells.counting.store(true, Ordering::Release);
+        assert!(trace.counts.counting());
+        assert_eq!(crate::wire::context_tokens_ready(trace, last), None);
+        // The first request's texts counted (a frame asked for them).
+        let first = crate::wire::context_tokens(trace, 0);
+        assert_eq!(crate::wire::context_tokens_ready(trace, 0), Some(first));
+        assert_eq!(crate::wire::context_tokens_ready(trace, last), None);
+        // The thread done: every request can be told.
+        cells.counting.store(false, Ordering::Release);
+        let all = crate::wire::context_tokens(trace, last);
+        assert_eq!(crate::wire::context_tokens_ready(trace, last), Some(all));
+        // A real thread ends marked done, every text counted.
+        let other = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
+        let trace = &other.loaded.traces[0];
+        let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
+        trace
+            .counts
+            .count_in_background(texts)
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(!trace.counts.counting());
+        assert!(trace.counts.ready(last, 0..trace.messages.len()));
+        assert_eq!(crate::wire::context_tokens(trace, last), all);
     }
 }
