@@ -571,7 +571,22 @@ fn json_len(v: &Value) -> usize {
 ///
 /// A request's list restarts where the host's compacted copy starts.
 pub fn place_all(trace: &mut Trace) {
+    place(trace, None);
+}
+
+/// `place_all` for a trace whose messages are those of a trace already
+/// placed but for the texts marked in `changed` (a run told in another
+/// language): only those messages are measured again.
+pub fn place_changed(trace: &mut Trace, changed: &[bool]) {
+    place(trace, Some(changed));
+}
+
+fn place(trace: &mut Trace, changed: Option<&[bool]>) {
     let provider = trace.provider;
+    // A message whose text is unchanged has the bytes it had.
+    let kept = |i: usize| {
+        changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
+    };
     let (envelope, fixed) = envelope(trace);
     let envelope_bytes = json_len(&envelope);
     let starts: Vec<usize> = trace.compactions.iter().map(|c| c.start).collect();
@@ -595,11 +610,19 @@ pub fn place_all(trace: &mut Trace) {
                     Place {
                         number: number - 1,
                         items: 0,
-                        bytes: 1 + json_len(&anthropic_block(m)),
+                        bytes: if kept(i) {
+                            trace.places[i].bytes
+                        } else {
+                            1 + json_len(&anthropic_block(m))
+                        },
                     }
                 } else {
                     results_open = m.role == Role::Tool;
-                    let bytes = json_len(&anthropic_message(trace, m));
+                    let bytes = if kept(i) {
+                        trace.places[i].bytes
+                    } else {
+                        json_len(&anthropic_message(trace, m))
+                    };
                     Place {
                         number,
                         items: 1,
@@ -607,6 +630,10 @@ pub fn place_all(trace: &mut Trace) {
                     }
                 }
             }
+            Provider::Chat | Provider::Responses if kept(i) => Place {
+                number,
+                ..trace.places[i]
+            },
             Provider::Chat | Provider::Responses => {
                 let items = items(trace, m);
                 let bytes = items.iter().map(json_len).sum::<usize>() + items.len() - 1;

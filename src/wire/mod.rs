@@ -25,8 +25,8 @@ pub mod tokens;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, fixed_tokens, item_id, items,
-    list_counts, list_key, message_tokens, model, orphan_rejection, place_all, rejection, reply,
-    reply_tokens, request, response, schema, status, tools,
+    list_counts, list_key, message_tokens, model, orphan_rejection, place_all, place_changed,
+    rejection, reply, reply_tokens, request, response, schema, status, tools,
 };
 
 pub use place::Place;
