@@ -107,7 +107,7 @@ pub fn load_and_report(
 
 /// `trace NAME|FILE` or `trace --transcript FILE`.
 pub fn trace_command(cli: &Cli) -> ExitCode {
-    let lang = cli.lang.into();
+    let lang = cli.lang;
     let Some(crate::cli::Command::Trace {
         target,
         full_context,
@@ -165,7 +165,7 @@ fn print_trace(
 /// `transcript NAME|FILE` (or `transcript --transcript FILE`): the run as
 /// plain text.
 pub fn plain(cli: &Cli) -> ExitCode {
-    let lang = cli.lang.into();
+    let lang = cli.lang;
     let shape = match &cli.command {
         Some(crate::cli::Command::Transcript { full_context, .. }) => {
             ContextShape::from(*full_context)

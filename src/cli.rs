@@ -49,8 +49,8 @@ pub struct Cli {
     pub provider: Option<crate::wire::Provider>,
 
     /// Language of the screen.
-    #[arg(long, value_enum, default_value_t = LangArg::Zh, global = true)]
-    pub lang: LangArg,
+    #[arg(long, value_enum, default_value_t = Lang::Zh, global = true)]
+    pub lang: Lang,
 
     /// Colour theme (light is made for paper and bright projectors).
     #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
@@ -320,21 +320,6 @@ impl Cli {
             ));
         }
         out
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum LangArg {
-    Zh,
-    En,
-}
-
-impl From<LangArg> for Lang {
-    fn from(l: LangArg) -> Lang {
-        match l {
-            LangArg::Zh => Lang::Zh,
-            LangArg::En => Lang::En,
-        }
     }
 }
 

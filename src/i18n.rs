@@ -31,6 +31,10 @@ impl Label {
     }
 
     pub fn get(self, lang: Lang) -> &'static str {
+        #[cfg(test)]
+        if lang == Lang::En && crate::pseudo::on() {
+            return crate::pseudo::of(self.0[lang.index()]);
+        }
         self.0[lang.index()]
     }
 
@@ -76,7 +80,12 @@ pub struct Plural {
 
 impl Plural {
     pub fn get(self, n: usize, lang: Lang) -> &'static str {
-        if n == 1 { self.one } else { self.other }.get(lang)
+        self.of(n).get(lang)
+    }
+
+    /// The form for `n`, e.g. to fill a whole sentence that changes with it.
+    pub fn of(self, n: usize) -> Label {
+        if n == 1 { self.one } else { self.other }
     }
 }
 
@@ -145,6 +154,76 @@ pub const HOST_CHECK_N: Plural = Plural {
 pub const STEP_N: Plural = Plural {
     one: l(["步", "step"]),
     other: l(["步", "steps"]),
+};
+/// Places in a replayed file, after a number in Chinese ("第 3 行").
+pub const LINE_N: Plural = Plural {
+    one: l(["行", "line"]),
+    other: l(["行", "lines"]),
+};
+pub const ITEM_PLACE_N: Plural = Plural {
+    one: l(["项", "item"]),
+    other: l(["项", "items"]),
+};
+pub const REQUEST_N: Plural = Plural {
+    one: l(["个请求", "request"]),
+    other: l(["个请求", "requests"]),
+};
+/// Notes on a Gemini CLI session, in the about overlay and the warnings.
+pub const GEMINI_RESULTS_TWICE: Plural = Plural {
+    one: l([
+        "Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。",
+        "Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, line {lines}): each result is drawn once, from the reply's record",
+    ]),
+    other: l([
+        "Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。",
+        "Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, lines {lines}): each result is drawn once, from the reply's record",
+    ]),
+};
+pub const GEMINI_REWOUND: Plural = Plural {
+    one: l([
+        "会话被回退（$rewindTo）过：{n} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。",
+        "the session was rewound ($rewindTo): {n} message record no longer in it is not shown, as Gemini CLI leaves it out when it resumes the session",
+    ]),
+    other: l([
+        "会话被回退（$rewindTo）过：{n} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。",
+        "the session was rewound ($rewindTo): {n} message records no longer in it are not shown, as Gemini CLI leaves them out when it resumes the session",
+    ]),
+};
+pub const GEMINI_REPLACED: Plural = Plural {
+    one: l([
+        "{n} 条消息记录被同 id 的后写记录替换（例如工具调用完成后重写的回复）：显示的是最后写入的那份。",
+        "{n} message record was rewritten under the same id (a reply written again once its tool calls finished): the last copy is shown",
+    ]),
+    other: l([
+        "{n} 条消息记录被同 id 的后写记录替换（例如工具调用完成后重写的回复）：显示的是最后写入的那份。",
+        "{n} message records were rewritten under the same id (a reply written again once its tool calls finished): the last copy is shown",
+    ]),
+};
+pub const GEMINI_IDS_REBUILT: Plural = Plural {
+    one: l([
+        "检查点里有 {n} 个 functionCall 没有 id：每个 functionResponse 按名字、按顺序对应上一轮模型回复里的调用（Gemini API 的规则）；这些调用的 id（contents[i].parts[j]，即它在文件中的位置）是本程序起的名字，不是文件里的。",
+        "{n} functionCall part of the checkpoint carries no id: each functionResponse answers the call of the model turn before it with its name, in order (the Gemini API's rule); the id drawn for it (contents[i].parts[j], its place in the file) is this program's name, not the file's",
+    ]),
+    other: l([
+        "检查点里有 {n} 个 functionCall 没有 id：每个 functionResponse 按名字、按顺序对应上一轮模型回复里的调用（Gemini API 的规则）；这些调用的 id（contents[i].parts[j]，即它在文件中的位置）是本程序起的名字，不是文件里的。",
+        "{n} functionCall parts of the checkpoint carry no id: each functionResponse answers the call of the model turn before it with its name, in order (the Gemini API's rule); the ids drawn for them (contents[i].parts[j], their place in the file) are this program's names, not the file's",
+    ]),
+};
+/// Responses `reasoning` items a replayed file holds.
+pub const REASONING_ITEM_N: Plural = Plural {
+    one: l(["个推理（reasoning）项", "reasoning item"]),
+    other: l(["个推理（reasoning）项", "reasoning items"]),
+};
+/// User-role messages the harness wrote itself, said after a replayed step.
+pub const REPLAY_HARNESS_CONTEXT: Plural = Plural {
+    one: l([
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role message ({places}) written by the harness itself (environment, project instructions), not by the user; the model reads it in the context.",
+    ]),
+    other: l([
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role messages ({places}) written by the harness itself (environment, project instructions), not by the user; the model reads them in the context.",
+    ]),
 };
 
 catalogue! {
@@ -655,6 +734,168 @@ catalogue! {
         "A real run, replayed ({format}, {place}): the user's message reaches the host first. The model has seen nothing yet.",
     ];
     REPLAY_USER_AGAIN = ["用户又写了一条消息（{place}），追加到消息末尾。", "The user writes again ({place}); the message is appended."];
+    REPLAY_CALL_REWRITTEN = [
+        "第 {number} 次模型调用：{place}的请求体与之前的消息对不上（主机改写或删减了历史）。这里显示之前的消息加上新消息，共 {messages} 条，并非确切上下文。",
+        "Model call #{number}: the request body at {place} does not extend the earlier messages (the host rewrote or cut its history). Shown: the earlier messages plus the new ones, {messages} in all; not the exact context.",
+    ];
+    REPLAY_CALL_CONTINUES = [
+        "第 {number} 次模型调用（重建）：{place}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。",
+        "Model call #{number} (reconstructed): the request at {place} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all.",
+    ];
+    // The formats a transcript is read as (API names are not translated).
+    FORMAT_CHAT = ["OpenAI Chat Completions", "OpenAI Chat Completions"];
+    FORMAT_RESPONSES = ["OpenAI Responses", "OpenAI Responses"];
+    FORMAT_ANTHROPIC = ["Anthropic Messages", "Anthropic Messages"];
+    FORMAT_CODEX = ["Codex CLI 会话记录（rollout）", "Codex CLI rollout"];
+    FORMAT_CLAUDE_CODE = ["Claude Code 会话", "Claude Code session"];
+    FORMAT_OTEL = ["OpenTelemetry GenAI span（OTLP JSON）", "OpenTelemetry GenAI spans (OTLP JSON)"];
+    FORMAT_OTEL_SDK = ["OpenTelemetry GenAI span（SDK 输出的 JSON）", "OpenTelemetry GenAI spans (SDK span JSON)"];
+    FORMAT_SWE_AGENT = ["SWE-agent 轨迹（.traj）", "SWE-agent trajectory (.traj)"];
+    FORMAT_MINI_SWE_AGENT = ["mini-swe-agent 轨迹（.traj.json）", "mini-swe-agent trajectory (.traj.json)"];
+    FORMAT_GEMINI_CLI = ["Gemini CLI 会话", "Gemini CLI session"];
+    // Where in a replayed file: a line, an item of a list, a live request.
+    PLACE_LINE = ["第 {n} 行", "line {n}"];
+    PLACE_ITEM = ["第 {n} 项", "item {n}"];
+    PLACE_REQUEST = ["第 {n} 个请求", "request {n}"];
+    TITLE_RECONSTRUCTED = [" · 有重建", " · reconstructed"];
+    TITLE_REDACTED = [" · 已脱敏", " · redacted"];
+    REPLAY_THOUGHT_NO_SUMMARY = ["没有可读的摘要", "no readable summary"];
+    REPLAY_THOUGHT_SUMMARY = ["{chars} 字符的摘要（“{excerpt}”）", "{chars} chars of summary (\"{excerpt}\")"];
+    REPLAY_THOUGHT = ["回复带有一段推理（reasoning，{place}）：{said}；不显示为消息。", " The reply carries reasoning ({place}): {said}; not drawn as a message."];
+    REPLAY_THOUGHT_ENCRYPTED = [
+        "回复带有一段推理（reasoning，{place}）：{said}，另有 {encrypted} 字符加密内容；不显示为消息。",
+        " The reply carries reasoning ({place}): {said} and {encrypted} chars of encrypted content; not drawn as a message.",
+    ];
+    REPLAY_NO_RESULT_FOR = ["⚠ 文件里没有 {ids} 的结果：这个调用没有得到回答。", " ⚠ The file holds no result for {ids}: an unanswered call."];
+    LIVE_NO_RESULT_FOR_YET = ["目前录下的请求里还没有 {ids} 的结果。", " No request recorded so far holds a result for {ids} yet."];
+    REPLAY_FILE_ENDS = ["文件到此结束。", " The file ends here."];
+    LIVE_RECORDING_ENDS = ["目前录下的请求到此为止。", " The recording so far ends here."];
+    REPLAY_NEVER_ANSWERED = ["⚠ 没有得到结果的调用：{ids}。", " ⚠ Calls that never got a result: {ids}."];
+    LIVE_NOT_ANSWERED_YET = ["还没有结果的调用：{ids}（结果会随下一个请求发回）。", " Calls with no result yet: {ids} (its result comes back in the next request)."];
+    /// A kind of line the reader does not draw: how many, and where.
+    REPLAY_UNREAD_KIND = ["{kind} ×{count}（第 {places} {noun}）", "{kind} ×{count} ({noun} {places})"];
+    // The about overlay of a replayed file: its conditions (what is exact,
+    // rebuilt or missing), how it pairs, why and how to check it.
+    ABOUT_FORMAT = ["格式：{format}（从内容识别，或由 --transcript-format 指定）。", "Format: {format} (detected from the content, or forced with --transcript-format)."];
+    ABOUT_EXACT_CALLS = [
+        "{calls} 次模型调用中，{exact} 次的上下文来自文件中的请求体（确切），{rebuilt} 次是重建的。",
+        "Of {calls} model calls, {exact} have their context from a request body in the file (exact), {rebuilt} are reconstructed.",
+    ];
+    ABOUT_NO_SYSTEM_IN_BODIES = ["请求体里没有系统提示词。", "The request bodies hold no system prompt."];
+    ABOUT_NO_SYSTEM = ["文件里没有系统提示词：不知道发送了什么。", "The file holds no system prompt: what was sent is unknown."];
+    ABOUT_SYSTEM = [
+        "系统/开发者指令：{n} 段，共 {chars} 字符；计入上下文大小，但不显示为消息。",
+        "System/developer instructions: {n} parts, {chars} chars; counted in the context size, not drawn as messages.",
+    ];
+    ABOUT_TOOLS_KNOWN = ["工具定义取自文件。", "The tool definitions are taken from the file."];
+    ABOUT_TOOLS_UNKNOWN = ["文件里没有工具定义（schema）：提供了哪些工具不得而知。", "The file holds no tool schemas: which tools were offered is unknown."];
+    ABOUT_NO_VALIDATION = ["文件没有记录主机在运行工具前的检查，所以这里没有“校验”步骤。", "The file records no check by the host before a tool runs, so no validation step is shown."];
+    ABOUT_COMPACTIONS_RECORDED = [
+        "有 {n} 次压缩（compacted）记录了替换后的历史：之后画出的上下文正是那段历史加上新消息。",
+        "{n} compaction(s) record the history that replaced the earlier messages: after each, the context drawn is exactly that history plus the new messages.",
+    ];
+    ABOUT_COMPACTIONS_GUESSED = ["有 {n} 次压缩（compacted）：之后的真实上下文比这里显示的短。", "{n} compaction(s): after each, the real context was shorter than shown here."];
+    ABOUT_CLAUDE_CODE_UNDOCUMENTED = [
+        "Claude Code 的会话格式没有官方文档：按观察到的字段宽松读取，沿 parentUuid 链。",
+        "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.",
+    ];
+    ABOUT_WRITES_CODEX = [
+        "写入：只数 apply_patch 成功的调用；用 shell 命令改的文件文件里没有记录，不计入。",
+        "Writes: successful apply_patch calls are counted; a file changed by a shell command is not recorded as such, so not counted.",
+    ];
+    ABOUT_WRITES_CLAUDE_CODE = [
+        "写入：只数 Edit、Write、MultiEdit、NotebookEdit 成功的调用；用 Bash 改的文件文件里没有记录，不计入。",
+        "Writes: successful Edit, Write, MultiEdit and NotebookEdit calls are counted; a file changed by Bash is not recorded as such, so not counted.",
+    ];
+    ABOUT_WRITES_UNKNOWN = [
+        "写入：这种格式不说明哪个工具改了文件，所以写入次数未知；磁盘上的文件也没有记录。",
+        "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.",
+    ];
+    ABOUT_LINE_CUT_SHORT = ["第 {line} 行不完整（文件还在写入？），已跳过。", "Line {line} is cut short (was the file still being written?): skipped."];
+    ABOUT_OFF_CHAIN = [
+        "另有 {n} 行对话不在最后一条消息的 parentUuid 链上（旁支或重试留下的分支），不显示。",
+        "{n} conversation lines are off the parentUuid chain of the last message (side chains, or branches left by a retry): not shown.",
+    ];
+    PAIR_RULE_TOOL_CALL_ID = [
+        "每个 tool 消息用 tool_call_id 指明它回答的调用，排在那次回复之后（Chat Completions 的规则）。",
+        "each tool message names the call it answers by its tool_call_id, after that call's reply (Chat Completions' rule).",
+    ];
+    PAIR_RULE_CALL_ID = [
+        "每个 function_call_output 用 call_id 指明它回答的调用，排在那一轮之后（Responses 的规则）。",
+        "each function_call_output names the call it answers by its call_id, after that call's turn (the Responses rule).",
+    ];
+    PAIR_RULE_TOOL_USE_ID = [
+        "每个 tool_result 块用 tool_use_id 指明它回答的 tool_use，放在回复之后的那条 user 消息里（Anthropic Messages 的规则）。",
+        "each tool_result block names the tool_use it answers by its tool_use_id, in the user message after the reply (the Anthropic Messages rule).",
+    ];
+    PAIR_RULE_FUNCTION_RESPONSE_ID = [
+        "每个 functionResponse 用 id 指明它回答的 functionCall；没有 id 的，按名字对应上一轮模型回复里的调用（Gemini API 的规则）。",
+        "each functionResponse names the functionCall it answers by its id; one without an id answers the call of that name in the model turn before it (the Gemini API's rule).",
+    ];
+    PAIR_RULE_PART_ID = [
+        "每个 tool_call_response 部件用 id 指明它回答的 tool_call 部件（OpenTelemetry GenAI 消息的规则）。",
+        "each tool_call_response part names the tool_call part it answers by its id (OpenTelemetry GenAI messages).",
+    ];
+    PAIR_RULE_POSITION = [
+        "文件里没有调用 id：回复里的那一条命令，由紧随其后的 user 消息给出输出，按位置配对（这个智能体自己的规则）。",
+        "the file has no call ids: the user message right after a reply is the output of its one command, paired by position (the agent's own rule).",
+    ];
+    ABOUT_REPLAY_WHY = [
+        "真实的运行比脚本更有说服力：同样的泳道、上下文，以及调用和结果的配对，来自真实文件。",
+        "A real run convinces where a script teaches: the same lanes, context and pairing of calls with results, from a real file.",
+    ];
+    ABOUT_REPLAY_HOW = ["按文件中的顺序回放：每条回复前是一次模型调用；{rule}", "Replayed in the file's order: a model call before each reply; {rule}"];
+    ABOUT_REPLAY_COST = [
+        "共 {calls} 次模型调用。token 数只在文件记录时显示，否则是估计值。",
+        "{calls} model calls. Token counts are the file's where it records them, estimates otherwise.",
+    ];
+    ABOUT_REPLAY_CHECK = [
+        "用 `agent-loop-sim trace --transcript FILE` 查看 summary：回复、调用、配对、错误、并行组、未回答和孤立结果的数目。",
+        "`agent-loop-sim trace --transcript FILE` prints the summary: replies, calls, pairs, errors, parallel groups, unanswered calls and orphan results.",
+    ];
+    GEMINI_DRAWN_AS_CHAT = [
+        "Gemini CLI 向 Gemini API 发送 generateContent 请求（contents 里的 functionCall / functionResponse 部件），不是这里画出的三种接口之一：上下文按 OpenAI Chat 的形状重建画出，请求体不是 Gemini 实际发送的样子。",
+        "Gemini CLI sends the Gemini API generateContent requests (functionCall / functionResponse parts in contents), not one of the three APIs drawn here: the context is rebuilt in OpenAI Chat's shape, not as the body Gemini CLI sent.",
+    ];
+    MINI_SWE_AGENT_NO_IDS = [
+        "mini-swe-agent 的文件不记录工具调用 id：命令是回复文本里唯一的 ```bash 代码块（或 extra.actions），结果是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（messages[N]，即助手消息在文件中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
+        "mini-swe-agent records no tool-call ids: a command is the one ```bash block of the reply's text (or extra.actions) and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (messages[N], the assistant message's place in the file) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.",
+    ];
+    RESULTS_FILE_RUNS = [
+        "文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。",
+        "holds {count} runs (a results file: task_id, reward, traj); showing run {n}{label}; open another with FILE#N (1 to {count})",
+    ];
+    REPLAY_CALL_EXACT = [
+        "第 {number} 次模型调用：上下文就是{place}请求体里的 {messages} {noun}（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。",
+        "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {place} ({new} new; a body of {size} bytes).",
+    ];
+    REPLAY_CALL_RECORDED = [
+        "第 {number} 次模型调用：文件在{place}记录了这次请求本身（api-request）：{sent} {sent_noun}，由记录重建的请求体（参数、系统提示词、工具定义、消息）共 {bytes} 字节。这里画出的是会话里的 {messages} {noun}（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。",
+        "Model call #{number}: the file records the request itself at {place} (api-request): {sent} {sent_noun}, a body of {bytes} bytes rebuilt from the records (parameters, system prompt, tool definitions, messages). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
+    ];
+    REPLAY_CALL_RECONSTRUCTED = [
+        "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{format}的规则由之前的 {messages} {noun}重建，其中 {new} 条是新的；这样重建的请求体 {size} 字节。",
+        "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {format} rules from the {messages} {noun} before it ({new} new; rebuilt so, a body of {size} bytes).",
+    ];
+    REPLAY_REASONING_SENT = [
+        "请求里还有 {n} {items}，共 {chars} 字符：不显示为消息，也不计入上面的大小。",
+        " The request also holds {n} {items} ({chars} chars): not drawn as messages, not counted in the size above.",
+    ];
+    REPLAY_REASONING_BEFORE = [
+        "文件在此之前有 {n} {items}，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。",
+        " The file holds {n} {items} before this call ({chars} chars): not drawn as messages, not counted in the size; whether they were sent is not recorded.",
+    ];
+    REPLAY_INPUT_TOKENS = ["文件记录输入 {tokens} 个 token。", " The file records {tokens} input tokens."];
+    REPLAY_SYSTEM_SENT = ["另有 {chars} 字符的系统/开发者指令（不显示为消息，见 a）。", " Also sent: {chars} chars of system/developer instructions (not drawn as messages; see a)."];
+    REPLAY_NO_SYSTEM = ["文件里没有系统提示词：不知道是否发送过。", " The file holds no system prompt: whether one was sent is unknown."];
+    REPLAY_NO_TOOL_SCHEMAS = ["文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。", " The file holds no tool schemas, so none are listed; that does not mean none were offered."];
+    REPLAY_COMPACTED_HISTORY = [
+        "⚠ {place}有一次压缩（compacted）：文件记录了替换后的历史（{items} 项，共 {chars} 字符）；从那里起，这里画出的上下文就是这段历史加上之后的新消息，更早的消息不再发送。",
+        " ⚠ Compaction at {place}: the file records the history that replaced the earlier messages ({items} items, {chars} chars); from there the context drawn is exactly that history plus the messages after it, and the earlier ones are no longer sent.",
+    ];
+    REPLAY_COMPACTED_SUMMARY = ["⚠ {place}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。", " ⚠ Compaction at {place}: from there the real context held a summary instead of the earlier messages, which are still shown here in full."];
+    REPLAY_NO_REPLY = ["文件没有记录这次调用的回复。", " The file records no reply to this call."];
+    REPLAY_ABORTED = ["⚠ {place}：这一轮被中止（{reason}），还没回答的调用不会再有结果。", " ⚠ At {place} the turn is aborted ({reason}): calls not answered by then get no result."];
     REPLAY_PROPOSES_ONE = [
         "第 {number} 次调用的回复（{place}）请求一个工具：{calls}。这只是数据，主机执行之前什么都没发生。",
         "Reply #{number} ({place}) asks for one tool: {calls}. It is data; nothing happens until the host runs it.",
@@ -713,6 +954,8 @@ catalogue! {
     TAP_NO_STATUS = ["无", "none"];
     TAP_MORE = ["还有 {n} 个", "{n} more"];
     LIST_SEPARATOR = ["；", "; "];
+    /// Between the items of a short list of names or places.
+    ENUMERATION_COMMA = ["、", ", "];
     PICKER_POSITION = ["{n}/{len}", "{n}/{len}"];
     // Two runs side by side (`--compare`, `c`).
     COMPARE_HEADING = ["两次运行并排，同步前进", "Two runs side by side, stepped together"];
@@ -1016,7 +1259,7 @@ pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
 /// The counters at a level of detail: 0 full, 1 short, 2 without tokens.
 pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String {
     let c = step.counters;
-    let sent = step.model_call.map(|i| &trace.model_calls[i]);
+    let sent = step.model_call.map(|i| (i, &trace.model_calls[i]));
     let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
         CALLS_REJECTED.fill(lang, &[("used", &c.model_calls), ("budget", &trace.budget)])
     } else if trace.recorded.is_some() {
@@ -1040,7 +1283,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
             ],
         ),
     };
-    let Some(mc) = sent else {
+    let Some((index, mc)) = sent else {
         return COUNTERS_NOTHING_SENT.fill(
             lang,
             &[("calls", &calls), ("runs", &runs), ("writes", &writes)],
@@ -1059,9 +1302,22 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
             ("writes", &writes),
             ("number", &mc.number),
             ("chars", &mc.context_size),
-            ("tokens", &mc.context_tokens),
+            (
+                "tokens",
+                &Counted(|| crate::wire::context_tokens(trace, index)),
+            ),
         ],
     )
+}
+
+/// A count made only where the text shows it (a transcript's tokens are
+/// counted when first shown: `wire::context_tokens`).
+struct Counted<F>(F);
+
+impl<F: Fn() -> usize> Display for Counted<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", (self.0)())
+    }
 }
 
 /// The context panel's heading: which call, how many messages, and what
@@ -1099,7 +1355,10 @@ pub fn context_heading(
             ("new", &new),
             ("chars", &mc.context_size),
             ("in_tools", &mc.tools_size),
-            ("tokens", &mc.context_tokens),
+            (
+                "tokens",
+                &Counted(|| crate::wire::context_tokens(trace, mc.number as usize - 1)),
+            ),
             ("counted", &counted.get(lang)),
         ],
     )
@@ -1669,6 +1928,15 @@ mod tests {
             ("MESSAGE_N", MESSAGE_N),
             ("ITEM_N", ITEM_N),
             ("HOST_CHECK_N", HOST_CHECK_N),
+            ("REASONING_ITEM_N", REASONING_ITEM_N),
+            ("LINE_N", LINE_N),
+            ("ITEM_PLACE_N", ITEM_PLACE_N),
+            ("REQUEST_N", REQUEST_N),
+            ("GEMINI_RESULTS_TWICE", GEMINI_RESULTS_TWICE),
+            ("GEMINI_REWOUND", GEMINI_REWOUND),
+            ("GEMINI_REPLACED", GEMINI_REPLACED),
+            ("GEMINI_IDS_REBUILT", GEMINI_IDS_REBUILT),
+            ("REPLAY_HARNESS_CONTEXT", REPLAY_HARNESS_CONTEXT),
         ] {
             all.push((format!("{name}.one"), p.one));
             all.push((format!("{name}.other"), p.other));

@@ -18,6 +18,8 @@ pub mod load;
 pub mod output;
 pub mod picker;
 pub mod plain;
+#[cfg(test)]
+mod pseudo;
 pub mod quiz;
 pub mod recorder;
 pub mod rules;

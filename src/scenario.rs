@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// The two languages every user-facing text comes in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr)]
+/// The two languages every user-facing text comes in (`--lang zh|en`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr, clap::ValueEnum,
+)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
 pub enum Lang {
@@ -50,6 +52,10 @@ pub struct Text {
 
 impl Text {
     pub fn get(&self, lang: Lang) -> &str {
+        #[cfg(test)]
+        if lang == Lang::En && crate::pseudo::on() {
+            return crate::pseudo::of(&self.en);
+        }
         match lang {
             Lang::Zh => &self.zh,
             Lang::En => &self.en,

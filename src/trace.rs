@@ -65,7 +65,8 @@ pub struct Message {
     /// What it adds to the context's size, in characters (text, call ids,
     /// tool names and arguments).
     pub size: usize,
-    /// Its estimated size in tokens.
+    /// Its estimated size in tokens, in a lesson; 0 in a replayed
+    /// transcript (`Trace::counts`).
     pub tokens: usize,
     /// For a text the host or a tool wrote in the trace's language: the
     /// same text in English. Scripted rules that look for a phrase match
@@ -562,7 +563,9 @@ pub struct ModelCall {
     pub context_size: usize,
     /// Of which the tool definitions, in bytes.
     pub tools_size: usize,
-    /// The request in `o200k_base` tokens (`wire::tokens`).
+    /// The request in `o200k_base` tokens (`wire::tokens`), in a lesson;
+    /// 0 in a replayed transcript, whose counts are made when asked: read
+    /// it through `wire::context_tokens`.
     pub context_tokens: usize,
     /// Tokens the model generated in its reply (the inner loop).
     pub tokens: usize,
@@ -781,6 +784,10 @@ pub struct Trace {
     /// Where each message sits in its provider's requests (parallel to
     /// `messages`; `wire::place_all`).
     pub places: Vec<crate::wire::Place>,
+    /// A replayed transcript's token counts, made when first asked
+    /// (`wire::context_tokens`); a lesson's are in its messages and model
+    /// calls.
+    pub counts: crate::wire::tokens::Counts,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,
@@ -812,7 +819,8 @@ pub struct Compaction {
     pub policy: crate::scenario::CompactPolicy,
     /// The window, in tokens (`wire::tokens`).
     pub window: usize,
-    /// The next request in tokens, before and after.
+    /// The next request in tokens, before and after, in a lesson; 0 in a
+    /// replayed transcript: read them through `wire::compaction_tokens`.
     pub tokens_before: usize,
     pub tokens_after: usize,
     /// Messages held before and after.

@@ -516,11 +516,12 @@ impl<'a> CompactionJson<'a> {
         let before = trace.held_from(c.step.saturating_sub(1));
         let before = if index == 0 { 0 } else { before };
         let copy = &trace.messages[c.start..c.start + c.messages_after];
+        let (tokens_before, tokens_after) = crate::wire::compaction_tokens(trace, index);
         CompactionJson {
             policy: c.policy.code(),
             window_tokens: c.window,
-            tokens_before: c.tokens_before,
-            tokens_after: c.tokens_after,
+            tokens_before,
+            tokens_after,
             messages_before: c.messages_before,
             messages_after: c.messages_after,
             removed: c.removed.iter().map(|i| i - before).collect(),
@@ -600,7 +601,7 @@ impl<'a> Context<'a> {
         Context {
             provider: trace.provider.code(),
             size: mc.context_size,
-            tokens: mc.context_tokens,
+            tokens: crate::wire::context_tokens(trace, mc_index),
             messages_count: sent.len(),
             new_since_previous_call: new_count,
             tools: trace.tools.iter().map(|t| t.signature()).collect(),

@@ -24,12 +24,9 @@ pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
-        Some(file) => crate::transcript::load_all(
-            file,
-            cli.transcript_format,
-            cli.redact,
-            Some(cli.lang.into()),
-        ),
+        Some(file) => {
+            crate::transcript::load_all(file, cli.transcript_format, cli.redact, Some(cli.lang))
+        }
         None => load::load_as(name, cli.provider).map(|l| (l, Vec::new())),
     };
     // A tap recording of several conversations: the others, for `s`.
@@ -73,7 +70,7 @@ pub fn main(cli: &Cli) -> ExitCode {
         ));
         return ExitCode::FAILURE;
     }
-    let app = App::new(loaded, cli.lang.into(), theme_for(cli.theme));
+    let app = App::new(loaded, cli.lang, theme_for(cli.theme));
     let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
     if cli.quiz {

@@ -102,6 +102,43 @@ fn the_about_overlay_of_a_harness_mistake_offers_its_twin() {
     assert!(plain.comparing().is_none());
 }
 
+/// `name` compared with its twin, with the picker's lessons as the
+/// binary gathers them.
+fn compared_with_lessons(name: &'static str, lang: Lang) -> App {
+    use agent_loop_sim::picker::{self, Picker, Source};
+    let app = compared(name, lang);
+    let (lessons, current) = picker::gather(Source::Shipped(name), app.loaded.clone(), &[]);
+    app.with_lessons(Picker::new(lessons, Some(current)))
+}
+
+/// `o` in a comparison opens the picker with its list, as over a lesson
+/// (it drew an empty popup), and Enter opens the lesson chosen.
+#[test]
+fn the_picker_opened_in_a_comparison_lists_the_lessons() {
+    for lang in Lang::ALL {
+        for (w, h) in SIZES {
+            let mut app = compared_with_lessons("harness-drops-results", lang);
+            frames::apply(&mut app, Action::Resize(w, h));
+            frames::apply(&mut app, Action::TogglePicker);
+            let text = frames::to_text(&frames::render(&app, w, h));
+            let snap = format!(
+                "compare__harness-drops-results__{w}x{h}__{}__picker",
+                lang.code()
+            );
+            settings().bind(|| insta::assert_snapshot!(snap, text));
+        }
+    }
+    let mut app = compared_with_lessons("harness-drops-results", Lang::En);
+    frames::apply(&mut app, Action::TogglePicker);
+    let text = frames::to_text(&frames::render(&app, 120, 40));
+    assert!(text.contains("Read the timeout"), "{text}");
+    assert!(text.contains("(open now)"), "{text}");
+    frames::apply(&mut app, Action::Scroll(1));
+    frames::apply(&mut app, Action::Open);
+    assert_eq!(app.loaded.card.name, "harness-drops-calls");
+    assert!(app.comparing().is_none() && app.overlay.is_none());
+}
+
 /// Both titles, both step counters and, at the end, both outcomes.
 #[test]
 fn both_runs_show_their_title_step_and_outcome() {

@@ -167,7 +167,7 @@ impl Options {
             out: out.clone(),
             size: *size,
             steps: *steps,
-            lang: cli.lang.into(),
+            lang: cli.lang,
             theme: theme_for(cli.theme),
             dwell: *dwell,
             framing: Framing {

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 mod anchors;
-mod catalog;
+pub(crate) mod catalog;
 mod checks;
 mod errors;
 mod fault;

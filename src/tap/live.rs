@@ -185,7 +185,7 @@ fn open_app(
 ) -> App {
     let mut app = App::new(
         (*conversations[0]).clone(),
-        cli.lang.into(),
+        cli.lang,
         crate::tui::theme_for(cli.theme),
     );
     app.live = Some(Live {
@@ -224,7 +224,7 @@ pub fn serve(
     let codex = format!(
         "-c model_provider=tap -c 'model_providers.tap={{name=\"tap\",base_url=\"{base}/v1\",wire_api=\"responses\",env_key=\"OPENAI_API_KEY\"}}'"
     );
-    let lang: crate::scenario::Lang = cli.lang.into();
+    let lang = cli.lang;
     let file = crate::safe::escape(&recording).into_owned();
     let waiting = crate::i18n::TAP_WAITING.fill(
         lang,

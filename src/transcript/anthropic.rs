@@ -4,11 +4,13 @@
 //! `tool_result` blocks (`tool_use_id`, `content`, `is_error`) in user
 //! messages, all results of a parallel group in one user message.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
+use super::shape::{Lenient, Object};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -26,11 +28,10 @@ pub fn document(
         return Ok(());
     }
     let reply = parts.response.map(|r| {
-        let usage = r.get("usage");
-        let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+        let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
         let mut msgs = Vec::new();
-        blocks_of(r, line, "assistant", tokens("output_tokens"), &mut msgs, b);
-        (msgs, tokens("input_tokens"))
+        blocks_of(r, line, "assistant", usage.output_tokens.0, &mut msgs, b);
+        (msgs, usage.input_tokens.0)
     });
     if let Some(request) = parts.request {
         if let Some(system) = request.get("system") {
@@ -78,6 +79,42 @@ pub fn messages(
     Ok(out)
 }
 
+/// A response's `usage`: the tokens read and written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Usage {
+    input_tokens: Lenient<u64>,
+    output_tokens: Lenient<u64>,
+}
+
+/// A content block's `type` and the fields of the types read here:
+/// `tool_use` (`id`, `name`; its `input` is any JSON), `tool_result`
+/// (`tool_use_id`, `is_error`; its `content` a string or blocks),
+/// `thinking` and `redacted_thinking` (`data`). `text`, `input` and
+/// `content` stay JSON values, read where they are used.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Block<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    #[serde(borrow)]
+    tool_use_id: Lenient<&'a str>,
+    is_error: Lenient<bool>,
+    #[serde(borrow)]
+    thinking: Lenient<&'a str>,
+    #[serde(borrow)]
+    data: Lenient<&'a str>,
+}
+
+/// A string field of a block, empty when absent or of another type.
+fn str_of(field: &Lenient<&str>) -> String {
+    field.0.unwrap_or("").to_string()
+}
+
 /// One message's content: text and tool_use blocks make an assistant
 /// reply; text and tool_result blocks make a user message and results.
 pub fn blocks_of(
@@ -96,40 +133,39 @@ pub fn blocks_of(
     let mut texts = Vec::new();
     let mut calls = Vec::new();
     for block in blocks {
-        let kind = match block {
+        let fields = match block {
             Value::String(s) => {
                 texts.push(s.clone());
                 continue;
             }
             Value::Null => continue,
-            other => other.get("type").and_then(Value::as_str).unwrap_or(""),
+            // Not an object: a block of no type.
+            other => Object::<Block>::of(other),
         };
+        let kind = fields.kind.0.unwrap_or("");
         match kind {
             "text" => texts.push(text_of(block.get("text").unwrap_or(&Value::Null))),
             "tool_use" => calls.push(CallSpec {
-                id: str_of(block, "id"),
-                name: str_of(block, "name"),
+                id: str_of(&fields.id),
+                name: str_of(&fields.name),
                 args: args_of(block.get("input").unwrap_or(&Value::Null)),
             }),
             "tool_result" => out.push(Msg::Tool {
-                call_id: str_of(block, "tool_use_id"),
+                call_id: str_of(&fields.tool_use_id),
                 text: text_of(block.get("content").unwrap_or(&Value::Null)),
-                is_error: block
-                    .get("is_error")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
+                is_error: fields.is_error.0.unwrap_or(false),
                 line: at,
             }),
             // Reasoning: said with its size, not drawn as a message.
             // (`signature` verifies the text; it is not reasoning.)
             "thinking" => out.push(Msg::Reasoning {
-                summary: str_of(block, "thinking"),
+                summary: str_of(&fields.thinking),
                 encrypted: 0,
                 line: at,
             }),
             "redacted_thinking" => out.push(Msg::Reasoning {
                 summary: String::new(),
-                encrypted: str_of(block, "data").chars().count(),
+                encrypted: str_of(&fields.data).chars().count(),
                 line: at,
             }),
             "image" | "document" => texts.push(format!("[{kind}]")),
@@ -148,8 +184,4 @@ pub fn blocks_of(
         // Text after the results of a parallel group: the user's own words.
         out.push(Msg::User { text, line: at });
     }
-}
-
-fn str_of(v: &Value, key: &str) -> String {
-    v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
 }

@@ -17,7 +17,7 @@ use crate::trace::{
     ToolResult, Trace,
 };
 
-use super::clean::{clean, clean_json, clean_redacted};
+use super::clean::{clean, clean_json, clean_owned, clean_redacted};
 use super::errors::error;
 use super::format::{Format, PairRule};
 use super::text::{self, Say, Source};
@@ -744,14 +744,14 @@ impl Builder {
 
 /// Text from the file made safe before it is stored.
 fn cleaned(msg: Msg, redact: bool) -> Msg {
-    let clean = |s: &str| clean_redacted(s, redact);
+    let clean = |s: String| clean_owned(s, redact);
     match msg {
         Msg::User { text, line } => Msg::User {
-            text: clean(&text),
+            text: clean(text),
             line,
         },
         Msg::Context { text, line } => Msg::Context {
-            text: clean(&text),
+            text: clean(text),
             line,
         },
         Msg::Assistant {
@@ -760,23 +760,23 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             tokens_out,
             line,
         } => Msg::Assistant {
-            text: clean(&text),
+            text: clean(text),
             calls: calls
                 .into_iter()
                 .map(|c| CallSpec {
-                    id: clean(&c.id),
-                    name: clean(&c.name),
+                    id: clean(c.id),
+                    name: clean(c.name),
                     args: CallArgs {
                         pairs: c
                             .args
                             .pairs
                             .into_iter()
                             .map(|(k, v)| {
-                                let k = clean(&k);
+                                let k = clean(k);
                                 let v = match redact {
                                     // The name says what the value is: `{"password": "x"}`.
-                                    true => super::redact::redact_named(&k, &clean(&v)),
-                                    false => clean(&v),
+                                    true => super::redact::redact_named(&k, &clean(v)),
+                                    false => clean(v),
                                 };
                                 (k, v)
                             })
@@ -797,8 +797,8 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             is_error,
             line,
         } => Msg::Tool {
-            call_id: clean(&call_id),
-            text: clean(&text),
+            call_id: clean(call_id),
+            text: clean(text),
             is_error,
             line,
         },
@@ -807,7 +807,7 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
             encrypted,
             line,
         } => Msg::Reasoning {
-            summary: clean(&summary),
+            summary: clean(summary),
             encrypted,
             line,
         },
@@ -869,6 +869,7 @@ impl Build {
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),
+                counts: crate::wire::tokens::Counts::lazy(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),
                     writes: writes_known(format),
@@ -1238,7 +1239,6 @@ impl Build {
             carried.push(sent.get(&(key(role), text.as_str())).copied());
             added.push((role, text, calls, call_id, is_error));
         }
-        let tokens_before = self.rec.messages_tokens + self.rec.fixed_tokens;
         // The held messages are these from here (as the engine's compaction).
         self.rec.messages_size = 0;
         self.rec.messages_tokens = 0;
@@ -1253,8 +1253,9 @@ impl Build {
             step: self.rec.next_step(),
             policy: CompactPolicy::Summarize,
             window: 0,
-            tokens_before,
-            tokens_after: self.rec.messages_tokens + self.rec.fixed_tokens,
+            // Counted when asked: `wire::compaction_tokens`.
+            tokens_before: 0,
+            tokens_after: 0,
             messages_before: before.len(),
             messages_after,
             start,

@@ -4,11 +4,13 @@
 //! results are `role: "tool"` messages with `tool_call_id`. The format has
 //! no error flag on a result, so none is guessed from its text.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
+use super::shape::{Lenient, Object};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -62,39 +64,72 @@ fn response(path: &str, r: &Value, line: usize) -> Result<(Msg, Option<u64>), Sc
                 "response: expected \"choices\"[0].\"message\" (a chat.completion)",
             )
         })?;
-    let usage = r.get("usage");
-    let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
-    let msg = assistant(message, line, tokens("completion_tokens"));
-    Ok((msg, tokens("prompt_tokens")))
+    let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
+    let msg = assistant(message, line, usage.completion_tokens.0);
+    Ok((msg, usage.prompt_tokens.0))
+}
+
+/// A chat.completion's `usage`: the tokens of the prompt and of the reply.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Usage {
+    prompt_tokens: Lenient<u64>,
+    completion_tokens: Lenient<u64>,
+}
+
+/// What an assistant message says besides its `content` (a string or a
+/// list of parts, read by `text_of`): a refusal, and its tool calls.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Reply<'a> {
+    #[serde(borrow)]
+    refusal: Lenient<&'a str>,
+    #[serde(borrow)]
+    tool_calls: Lenient<Vec<Object<ToolCall<'a>>>>,
+}
+
+/// `tool_calls[]`: `{id, type: "function", function: {name, arguments}}`,
+/// the arguments a JSON text.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ToolCall<'a> {
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    #[serde(borrow)]
+    function: Object<Function<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Function<'a> {
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    #[serde(borrow)]
+    arguments: Lenient<&'a str>,
 }
 
 fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
     let mut text = m.get("content").map(text_of).unwrap_or_default();
-    if let Some(refusal) = m.get("refusal").and_then(Value::as_str) {
+    // Not an object: no refusal and no calls, as for an object without them.
+    let reply = Object::<Reply>::of(m);
+    if let Some(refusal) = reply.refusal.0 {
         text.push_str(refusal);
     }
-    let calls = m
-        .get("tool_calls")
-        .and_then(Value::as_array)
-        .map(|calls| {
-            calls
-                .iter()
-                .map(|c| {
-                    let f = c.get("function");
-                    let s = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
-                    CallSpec {
-                        id: s(c.get("id")),
-                        name: s(f.and_then(|f| f.get("name"))),
-                        args: args_of_json_text(
-                            f.and_then(|f| f.get("arguments"))
-                                .and_then(Value::as_str)
-                                .unwrap_or(""),
-                        ),
-                    }
-                })
-                .collect()
+    let calls = reply
+        .tool_calls
+        .0
+        .unwrap_or_default()
+        .into_iter()
+        .map(|c| {
+            let c = c.0.unwrap_or_default();
+            let f = c.function.0.unwrap_or_default();
+            CallSpec {
+                id: c.id.0.unwrap_or("").to_string(),
+                name: f.name.0.unwrap_or("").to_string(),
+                args: args_of_json_text(f.arguments.0.unwrap_or("")),
+            }
         })
-        .unwrap_or_default();
+        .collect();
     Msg::Assistant {
         text,
         calls,

@@ -13,6 +13,27 @@ pub(crate) fn clean_redacted(s: &str, redact: bool) -> String {
     }
 }
 
+/// `clean_redacted` of a text the caller gives up: returned as it is, not
+/// copied, where nothing changes (most of a long run's tool output).
+pub(crate) fn clean_owned(s: String, redact: bool) -> String {
+    let s = match s.contains(['\t', '\r']) {
+        true => clean(&s),
+        false => match crate::safe::for_screen(&s) {
+            std::borrow::Cow::Owned(safe) => Some(safe),
+            std::borrow::Cow::Borrowed(_) => None,
+        }
+        .unwrap_or(s),
+    };
+    if !redact {
+        return s;
+    }
+    match redact::redact(&s) {
+        std::borrow::Cow::Owned(masked) => Some(masked),
+        std::borrow::Cow::Borrowed(_) => None,
+    }
+    .unwrap_or(s)
+}
+
 /// Text from a transcript made safe for a terminal by the one rule the
 /// program has for that (`safe::for_screen`: controls and bidi marks shown
 /// escaped, sequences of uncertain width split). Tabs become spaces and

@@ -31,6 +31,8 @@ use serde_json::Value;
 use super::builder::{Builder, CallSpec, Msg, args_of};
 use super::errors::at_line;
 use super::jsonl::Lines;
+use super::text;
+use crate::i18n;
 use crate::load::ScenarioError;
 
 /// A session record's top level (or the first line of a JSONL session).
@@ -168,32 +170,27 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
             .map(usize::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        b.note([
-            format!("Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。"),
-            format!("Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, line{} {lines}): each result is drawn once, from the reply's record", if again.len() == 1 { "" } else { "s" }),
-        ]);
+        b.note(text::every(
+            i18n::GEMINI_RESULTS_TWICE.of(again.len()),
+            |_| vec![("lines", lines.clone())],
+        ));
     }
     if rewound > 0 {
-        b.note([
-            format!("会话被回退（$rewindTo）过：{rewound} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。"),
-            format!("the session was rewound ($rewindTo): {rewound} message record{} no longer in it are not shown, as Gemini CLI leaves them out when it resumes the session", if rewound == 1 { "" } else { "s" }),
-        ]);
+        b.note(text::every(i18n::GEMINI_REWOUND.of(rewound), |_| {
+            vec![("n", rewound.to_string())]
+        }));
     }
     if replaced > 0 {
-        b.note([
-            format!("{replaced} 条消息记录被同 id 的后写记录替换（例如工具调用完成后重写的回复）：显示的是最后写入的那份。"),
-            format!("{replaced} message record{} rewritten under the same id (a reply written again once its tool calls finished): the last copy is shown", if replaced == 1 { " was" } else { "s were" }),
-        ]);
+        b.note(text::every(i18n::GEMINI_REPLACED.of(replaced), |_| {
+            vec![("n", replaced.to_string())]
+        }));
     }
     b.note(drawn_as_chat());
     Ok(())
 }
 
 fn drawn_as_chat() -> [String; 2] {
-    [
-        "Gemini CLI 向 Gemini API 发送 generateContent 请求（contents 里的 functionCall / functionResponse 部件），不是这里画出的三种接口之一：上下文按 OpenAI Chat 的形状重建画出，请求体不是 Gemini 实际发送的样子。".into(),
-        "Gemini CLI sends the Gemini API generateContent requests (functionCall / functionResponse parts in contents), not one of the three APIs drawn here: the context is rebuilt in OpenAI Chat's shape, not as the body Gemini CLI sent.".into(),
-    ]
+    text::fixed(i18n::GEMINI_DRAWN_AS_CHAT)
 }
 
 /// One message record of a session; `answered`: the call ids whose
@@ -469,10 +466,9 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
         }
     }
     if rebuilt > 0 {
-        b.note([
-            format!("检查点里有 {rebuilt} 个 functionCall 没有 id：每个 functionResponse 按名字、按顺序对应上一轮模型回复里的调用（Gemini API 的规则）；这些调用的 id（contents[i].parts[j]，即它在文件中的位置）是本程序起的名字，不是文件里的。"),
-            format!("{rebuilt} functionCall part{} of the checkpoint carry no id: each functionResponse answers the call of the model turn before it with its name, in order (the Gemini API's rule); the ids drawn for them (contents[i].parts[j], their place in the file) are this program's names, not the file's", if rebuilt == 1 { "" } else { "s" }),
-        ]);
+        b.note(text::every(i18n::GEMINI_IDS_REBUILT.of(rebuilt), |_| {
+            vec![("n", rebuilt.to_string())]
+        }));
     }
     b.note(drawn_as_chat());
     Ok(())

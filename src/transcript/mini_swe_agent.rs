@@ -152,10 +152,7 @@ fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), Sce
         }
     }
     if calls > 0 {
-        b.note([
-            "mini-swe-agent 的文件不记录工具调用 id：命令是回复文本里唯一的 ```bash 代码块（或 extra.actions），结果是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（messages[N]，即助手消息在文件中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。".into(),
-            "mini-swe-agent records no tool-call ids: a command is the one ```bash block of the reply's text (or extra.actions) and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (messages[N], the assistant message's place in the file) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.".into(),
-        ]);
+        b.note(super::text::fixed(crate::i18n::MINI_SWE_AGENT_NO_IDS));
     }
     Ok(())
 }

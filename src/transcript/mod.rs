@@ -29,6 +29,7 @@ mod otel;
 mod progress;
 pub(crate) mod redact;
 mod responses;
+mod shape;
 pub mod split;
 pub mod summary;
 mod swe_agent;
@@ -329,14 +330,27 @@ pub fn load_all(
     for warning in &opened.warnings {
         eprintln!("{warning}");
     }
+    count_in_background(&opened.loaded);
     let mut others = Vec::new();
     // Only a whole file: `FILE#N` opens the one conversation it names.
     if split_run(path).1.is_none() {
         for k in 2..=opened.conversations {
-            others.push(open_with(&format!("{path}#{k}"), forced, redact)?.loaded);
+            let other = open_with(&format!("{path}#{k}"), forced, redact)?.loaded;
+            count_in_background(&other);
+            others.push(other);
         }
     }
     Ok((opened.loaded, others))
+}
+
+/// The simulator's transcript: its tokens counted on a thread of their
+/// own while the first frames are drawn (shared by both languages' traces;
+/// a frame counts what it needs first itself).
+fn count_in_background(loaded: &Loaded) {
+    if let Some(trace) = loaded.traces.first() {
+        let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
+        trace.counts.count_in_background(texts);
+    }
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -419,12 +433,13 @@ fn document(
         };
         let label = run_label(run);
         let count = runs.len();
-        builder.note([
-            format!("文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。"),
-            format!(
-                "holds {count} runs (a results file: task_id, reward, traj); showing run {n}{label}; open another with FILE#N (1 to {count})"
-            ),
-        ]);
+        builder.note(text::every(crate::i18n::RESULTS_FILE_RUNS, |_| {
+            vec![
+                ("count", count.to_string()),
+                ("n", n.to_string()),
+                ("label", label.clone()),
+            ]
+        }));
         return document(path, &run["traj"], line, forced, builder);
     }
     let format = match forced {

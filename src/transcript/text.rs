@@ -4,10 +4,28 @@
 //! missing).
 
 use crate::i18n::{
-    REPLAY_ANSWERS, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE,
-    REPLAY_FIRST_USER, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
-    REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
-    REPLAY_TASK, REPLAY_UNREAD, REPLAY_USER_AGAIN,
+    ABOUT_CLAUDE_CODE_UNDOCUMENTED, ABOUT_COMPACTIONS_GUESSED, ABOUT_COMPACTIONS_RECORDED,
+    ABOUT_EXACT_CALLS, ABOUT_FORMAT, ABOUT_LINE_CUT_SHORT, ABOUT_NO_SYSTEM,
+    ABOUT_NO_SYSTEM_IN_BODIES, ABOUT_NO_VALIDATION, ABOUT_OFF_CHAIN, ABOUT_REPLAY_CHECK,
+    ABOUT_REPLAY_COST, ABOUT_REPLAY_HOW, ABOUT_REPLAY_WHY, ABOUT_SYSTEM, ABOUT_TOOLS_KNOWN,
+    ABOUT_TOOLS_UNKNOWN, ABOUT_WRITES_CLAUDE_CODE, ABOUT_WRITES_CODEX, ABOUT_WRITES_UNKNOWN,
+    ENUMERATION_COMMA, FORMAT_ANTHROPIC, FORMAT_CHAT, FORMAT_CLAUDE_CODE, FORMAT_CODEX,
+    FORMAT_GEMINI_CLI, FORMAT_MINI_SWE_AGENT, FORMAT_OTEL, FORMAT_OTEL_SDK, FORMAT_RESPONSES,
+    FORMAT_SWE_AGENT, ITEM_PLACE_N, LINE_N, LIST_SEPARATOR, LIVE_NO_RESULT_FOR_YET,
+    LIVE_NOT_ANSWERED_YET, LIVE_RECORDING_ENDS, Label, MESSAGE_N, PAIR_RULE_CALL_ID,
+    PAIR_RULE_FUNCTION_RESPONSE_ID, PAIR_RULE_PART_ID, PAIR_RULE_POSITION, PAIR_RULE_TOOL_CALL_ID,
+    PAIR_RULE_TOOL_USE_ID, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST, REASONING_ITEM_N, REPLAY_ABORTED,
+    REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED,
+    REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY,
+    REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE,
+    REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS,
+    REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM,
+    REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
+    REPLAY_REASONING_BEFORE, REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS,
+    REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK,
+    REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED, REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY,
+    REPLAY_UNREAD, REPLAY_UNREAD_KIND, REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED,
+    TITLE_REDACTED,
 };
 use crate::scenario::Lang;
 
@@ -122,23 +140,14 @@ fn thoughts(list: &[Thought], unit: Unit, lang: Lang) -> String {
     let mut out = String::new();
     for t in list {
         let p = place(t.line, unit, lang);
-        let said = match (t.summary_chars, lang) {
-            (0, Lang::Zh) => "没有可读的摘要".to_string(),
-            (0, Lang::En) => "no readable summary".to_string(),
-            (n, Lang::Zh) => format!("{n} 字符的摘要（“{}”）", t.excerpt),
-            (n, Lang::En) => format!("{n} chars of summary (\"{}\")", t.excerpt),
+        let said = match t.summary_chars {
+            0 => REPLAY_THOUGHT_NO_SUMMARY.get(lang).to_string(),
+            n => REPLAY_THOUGHT_SUMMARY.fill(lang, &[("chars", &n), ("excerpt", &t.excerpt)]),
         };
-        out.push_str(&match (t.encrypted, lang) {
-            (0, Lang::Zh) => format!("回复带有一段推理（reasoning，{p}）：{said}；不显示为消息。"),
-            (0, Lang::En) => {
-                format!(" The reply carries reasoning ({p}): {said}; not drawn as a message.")
-            }
-            (e, Lang::Zh) => format!(
-                "回复带有一段推理（reasoning，{p}）：{said}，另有 {e} 字符加密内容；不显示为消息。"
-            ),
-            (e, Lang::En) => format!(
-                " The reply carries reasoning ({p}): {said} and {e} chars of encrypted content; not drawn as a message."
-            ),
+        out.push_str(&match t.encrypted {
+            0 => REPLAY_THOUGHT.fill(lang, &[("place", &p), ("said", &said)]),
+            e => REPLAY_THOUGHT_ENCRYPTED
+                .fill(lang, &[("place", &p), ("said", &said), ("encrypted", &e)]),
         });
     }
     out
@@ -156,33 +165,20 @@ impl Say {
     }
 }
 
-fn pick(lang: Lang, zh: String, en: String) -> String {
-    match lang {
-        Lang::Zh => zh,
-        Lang::En => en,
-    }
-}
-
 pub fn format_name(format: Format, lang: Lang) -> &'static str {
-    match (format, lang) {
-        (Format::Chat, _) => "OpenAI Chat Completions",
-        (Format::Responses, _) => "OpenAI Responses",
-        (Format::Anthropic, _) => "Anthropic Messages",
-        (Format::Codex, Lang::Zh) => "Codex CLI 会话记录（rollout）",
-        (Format::Codex, Lang::En) => "Codex CLI rollout",
-        (Format::ClaudeCode, Lang::Zh) => "Claude Code 会话",
-        (Format::ClaudeCode, Lang::En) => "Claude Code session",
-        (Format::Otel, Lang::Zh) => "OpenTelemetry GenAI span（OTLP JSON）",
-        (Format::Otel, Lang::En) => "OpenTelemetry GenAI spans (OTLP JSON)",
-        (Format::OtelSdk, Lang::Zh) => "OpenTelemetry GenAI span（SDK 输出的 JSON）",
-        (Format::OtelSdk, Lang::En) => "OpenTelemetry GenAI spans (SDK span JSON)",
-        (Format::SweAgent, Lang::Zh) => "SWE-agent 轨迹（.traj）",
-        (Format::SweAgent, Lang::En) => "SWE-agent trajectory (.traj)",
-        (Format::MiniSweAgent, Lang::Zh) => "mini-swe-agent 轨迹（.traj.json）",
-        (Format::MiniSweAgent, Lang::En) => "mini-swe-agent trajectory (.traj.json)",
-        (Format::GeminiCli, Lang::Zh) => "Gemini CLI 会话",
-        (Format::GeminiCli, Lang::En) => "Gemini CLI session",
+    match format {
+        Format::Chat => FORMAT_CHAT,
+        Format::Responses => FORMAT_RESPONSES,
+        Format::Anthropic => FORMAT_ANTHROPIC,
+        Format::Codex => FORMAT_CODEX,
+        Format::ClaudeCode => FORMAT_CLAUDE_CODE,
+        Format::Otel => FORMAT_OTEL,
+        Format::OtelSdk => FORMAT_OTEL_SDK,
+        Format::SweAgent => FORMAT_SWE_AGENT,
+        Format::MiniSweAgent => FORMAT_MINI_SWE_AGENT,
+        Format::GeminiCli => FORMAT_GEMINI_CLI,
     }
+    .get(lang)
 }
 
 /// What a transcript's places are counted in.
@@ -201,14 +197,12 @@ pub enum Unit {
 /// Where in the file: a line of JSON lines, an item of one document's
 /// list, a request the live view has seen.
 fn place(line: usize, unit: Unit, lang: Lang) -> String {
-    match (unit, lang) {
-        (Unit::Line, Lang::Zh) => format!("第 {line} 行"),
-        (Unit::Line, Lang::En) => format!("line {line}"),
-        (Unit::Item, Lang::Zh) => format!("第 {line} 项"),
-        (Unit::Item, Lang::En) => format!("item {line}"),
-        (Unit::Request, Lang::Zh) => format!("第 {line} 个请求"),
-        (Unit::Request, Lang::En) => format!("request {line}"),
+    match unit {
+        Unit::Line => PLACE_LINE,
+        Unit::Item => PLACE_ITEM,
+        Unit::Request => PLACE_REQUEST,
     }
+    .fill(lang, &[("n", &line)])
 }
 
 fn ids(list: &[String]) -> String {
@@ -307,18 +301,12 @@ pub fn narrate(
             if !unanswered.is_empty() {
                 let ids = ids(unanswered);
                 // Live, the agent may still be running the call.
-                s.push_str(&match (unit == Unit::Request, lang) {
-                    (false, Lang::Zh) => {
-                        format!("⚠ 文件里没有 {ids} 的结果：这个调用没有得到回答。")
-                    }
-                    (false, Lang::En) => {
-                        format!(" ⚠ The file holds no result for {ids}: an unanswered call.")
-                    }
-                    (true, Lang::Zh) => format!("目前录下的请求里还没有 {ids} 的结果。"),
-                    (true, Lang::En) => {
-                        format!(" No request recorded so far holds a result for {ids} yet.")
-                    }
-                });
+                let said = if unit == Unit::Request {
+                    LIVE_NO_RESULT_FOR_YET
+                } else {
+                    REPLAY_NO_RESULT_FOR
+                };
+                s.push_str(&said.fill(lang, &[("ids", &ids)]));
             }
             s
         }
@@ -376,22 +364,22 @@ pub fn narrate(
     // recording so far, and a call without a result may still get one.
     if let Some(unanswered) = end {
         let live = unit == Unit::Request;
-        out.push_str(&match (live, lang) {
-            (false, Lang::Zh) => "文件到此结束。".to_string(),
-            (false, Lang::En) => " The file ends here.".to_string(),
-            (true, Lang::Zh) => "目前录下的请求到此为止。".to_string(),
-            (true, Lang::En) => " The recording so far ends here.".to_string(),
-        });
+        out.push_str(
+            if live {
+                LIVE_RECORDING_ENDS
+            } else {
+                REPLAY_FILE_ENDS
+            }
+            .get(lang),
+        );
         if !unanswered.is_empty() {
             let ids = ids(unanswered);
-            out.push_str(&match (live, lang) {
-                (false, Lang::Zh) => format!("⚠ 没有得到结果的调用：{ids}。"),
-                (false, Lang::En) => format!(" ⚠ Calls that never got a result: {ids}."),
-                (true, Lang::Zh) => format!("还没有结果的调用：{ids}（结果会随下一个请求发回）。"),
-                (true, Lang::En) => format!(
-                    " Calls with no result yet: {ids} (its result comes back in the next request)."
-                ),
-            });
+            let said = if live {
+                LIVE_NOT_ANSWERED_YET
+            } else {
+                REPLAY_NEVER_ANSWERED
+            };
+            out.push_str(&said.fill(lang, &[("ids", &ids)]));
         }
     }
     out
@@ -415,42 +403,34 @@ fn model_call(
     unit: Unit,
     lang: Lang,
 ) -> String {
-    let noun = if messages == 1 { "message" } else { "messages" };
+    let noun = MESSAGE_N.get(messages, lang);
     let mut s = match source {
         Source::Exact { line } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_EXACT.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用：上下文就是{p}请求体里的 {messages} 条消息（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。"
-                ),
-                format!(
-                    "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {p} ({new} new; a body of {size} bytes)."
-                ),
+                &[
+                    ("number", &number),
+                    ("place", &p),
+                    ("messages", &messages),
+                    ("noun", &noun),
+                    ("new", &new),
+                    ("size", &size),
+                ],
             )
         }
         Source::Rewritten { line } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_REWRITTEN.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用：{p}的请求体与之前的消息对不上（主机改写或删减了历史）。这里显示之前的消息加上新消息，共 {messages} 条，并非确切上下文。"
-                ),
-                format!(
-                    "Model call #{number}: the request body at {p} does not extend the earlier messages (the host rewrote or cut its history). Shown: the earlier messages plus the new ones, {messages} in all; not the exact context."
-                ),
+                &[("number", &number), ("place", &p), ("messages", &messages)],
             )
         }
         Source::Continues { line } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_CONTINUES.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用（重建）：{p}的请求用 previous_response_id 接着之前的回复，之前的上下文保存在服务器上，不在文件里。这里显示之前的消息加上新消息，共 {messages} 条。"
-                ),
-                format!(
-                    "Model call #{number} (reconstructed): the request at {p} continues a previous response (previous_response_id); the earlier context is kept by the server, not in the file. Shown: the earlier messages plus the new ones, {messages} in all."
-                ),
+                &[("number", &number), ("place", &p), ("messages", &messages)],
             )
         }
         Source::Recorded {
@@ -459,100 +439,73 @@ fn model_call(
             bytes,
         } => {
             let p = place(line, unit, lang);
-            pick(
+            REPLAY_CALL_RECORDED.fill(
                 lang,
-                format!(
-                    "第 {number} 次模型调用：文件在{p}记录了这次请求本身（api-request）：{sent} 条消息，由记录重建的请求体（参数、系统提示词、工具定义、消息）共 {bytes} 字节。这里画出的是会话里的 {messages} 条消息（{new} 条新的）；请求里的消息还包含 Claude Code 自己加的内容（提醒、环境信息）。"
-                ),
-                format!(
-                    "Model call #{number}: the file records the request itself at {p} (api-request): {sent} message{}, a body of {bytes} bytes rebuilt from the records (parameters, system prompt, tool definitions, messages). Drawn: the conversation's {messages} {noun} ({new} new); the request's messages also hold what Claude Code adds (reminders, environment).",
-                    if sent == 1 { "" } else { "s" }
-                ),
+                &[
+                    ("number", &number),
+                    ("place", &p),
+                    ("sent", &sent),
+                    ("sent_noun", &MESSAGE_N.get(sent, lang)),
+                    ("bytes", &bytes),
+                    ("messages", &messages),
+                    ("noun", &noun),
+                    ("new", &new),
+                ],
             )
         }
-        Source::Reconstructed => pick(
+        Source::Reconstructed => REPLAY_CALL_RECONSTRUCTED.fill(
             lang,
-            format!(
-                "第 {number} 次模型调用（重建）：文件里没有请求体，上下文按{}的规则由之前的 {messages} 条消息重建，其中 {new} 条是新的；这样重建的请求体 {size} 字节。",
-                format_name(format, lang)
-            ),
-            format!(
-                "Model call #{number} (reconstructed): the file holds no request body; the context is rebuilt by {} rules from the {messages} {noun} before it ({new} new; rebuilt so, a body of {size} bytes).",
-                format_name(format, lang)
-            ),
+            &[
+                ("number", &number),
+                ("format", &format_name(format, lang)),
+                ("messages", &messages),
+                ("noun", &noun),
+                ("new", &new),
+                ("size", &size),
+            ],
         ),
     };
     if let Some(Some(t)) = tokens_in.get(number as usize - 1) {
-        s.push_str(&pick(
-            lang,
-            format!("文件记录输入 {t} 个 token。"),
-            format!(" The file records {t} input tokens."),
-        ));
+        s.push_str(&REPLAY_INPUT_TOKENS.fill(lang, &[("tokens", t)]));
     }
     if system > 0 {
-        s.push_str(&pick(
-            lang,
-            format!("另有 {system} 字符的系统/开发者指令（不显示为消息，见 a）。"),
-            format!(" Also sent: {system} chars of system/developer instructions (not drawn as messages; see a)."),
-        ));
+        s.push_str(&REPLAY_SYSTEM_SENT.fill(lang, &[("chars", &system)]));
     } else if matches!(source, Source::Reconstructed) {
-        s.push_str(&pick(
-            lang,
-            "文件里没有系统提示词：不知道是否发送过。".to_string(),
-            " The file holds no system prompt: whether one was sent is unknown.".to_string(),
-        ));
+        s.push_str(REPLAY_NO_SYSTEM.get(lang));
     }
     match reasoning {
         (0, _, _) => {}
-        (n, chars, true) => s.push_str(&pick(
-            lang,
-            format!("请求里还有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入上面的大小。"),
-            format!(
-                " The request also holds {n} reasoning item{} ({chars} chars): not drawn as messages, not counted in the size above.",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
-        (n, chars, false) => s.push_str(&pick(
-            lang,
-            format!("文件在此之前有 {n} 个推理（reasoning）项，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。"),
-            format!(
-                " The file holds {n} reasoning item{} before this call ({chars} chars): not drawn as messages, not counted in the size; whether they were sent is not recorded.",
-                if n == 1 { "" } else { "s" }
-            ),
-        )),
+        (n, chars, recorded) => {
+            let template = if recorded {
+                REPLAY_REASONING_SENT
+            } else {
+                REPLAY_REASONING_BEFORE
+            };
+            s.push_str(&template.fill(
+                lang,
+                &[
+                    ("n", &n),
+                    ("items", &REASONING_ITEM_N.get(n, lang)),
+                    ("chars", &chars),
+                ],
+            ));
+        }
     }
     if !tools_known {
-        s.push_str(&pick(
-            lang,
-            "文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。".to_string(),
-            " The file holds no tool schemas, so none are listed; that does not mean none were offered.".to_string(),
-        ));
+        s.push_str(REPLAY_NO_TOOL_SCHEMAS.get(lang));
     }
     if let (Some(line), Some((items, chars))) = (compacted, replaced) {
         let p = place(line, unit, lang);
-        s.push_str(&pick(
-            lang,
-            format!("⚠ {p}有一次压缩（compacted）：文件记录了替换后的历史（{items} 项，共 {chars} 字符）；从那里起，这里画出的上下文就是这段历史加上之后的新消息，更早的消息不再发送。"),
-            format!(
-                " ⚠ Compaction at {p}: the file records the history that replaced the earlier messages ({items} items, {chars} chars); from there the context drawn is exactly that history plus the messages after it, and the earlier ones are no longer sent."
-            ),
-        ));
+        s.push_str(
+            &REPLAY_COMPACTED_HISTORY
+                .fill(lang, &[("place", &p), ("items", &items), ("chars", &chars)]),
+        );
     } else if let Some(line) = compacted {
         let p = place(line, unit, lang);
-        s.push_str(&pick(
-            lang,
-            format!("⚠ {p}有一次压缩（compacted）：之后真实的上下文用摘要代替了更早的消息，这里仍完整显示它们。"),
-            format!(
-                " ⚠ Compaction at {p}: from there the real context held a summary instead of the earlier messages, which are still shown here in full."
-            ),
-        ));
+        s.push_str(&REPLAY_COMPACTED_SUMMARY.fill(lang, &[("place", &p)]));
     }
     if no_reply {
-        s.push_str(&pick(
-            lang,
-            "文件没有记录这次调用的回复。".to_string(),
-            " The file records no reply to this call.".to_string(),
-        ));
+        s.push_str(REPLAY_NO_REPLY.get(lang));
     }
     s
 }
@@ -575,29 +528,14 @@ pub fn note(note: &Note, unit: Unit, lang: Lang) -> String {
         Note::Context { lines } => {
             let places: Vec<String> = lines.iter().map(|l| place(*l, unit, lang)).collect();
             let n = lines.len();
-            pick(
-                lang,
-                format!(
-                    "另有 {n} 条 user 角色的消息（{}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
-                    places.join("、")
-                ),
-                format!(
-                    " Also appended: {n} user-role message{} ({}) written by the harness itself (environment, project instructions), not by the user; the model reads {} in the context.",
-                    if n == 1 { "" } else { "s" },
-                    places.join(", "),
-                    if n == 1 { "it" } else { "them" }
-                ),
-            )
+            let places = places.join(ENUMERATION_COMMA.get(lang));
+            REPLAY_HARNESS_CONTEXT
+                .of(n)
+                .fill(lang, &[("n", &n), ("places", &places)])
         }
         Note::Aborted { line, reason } => {
             let p = place(*line, unit, lang);
-            pick(
-                lang,
-                format!("⚠ {p}：这一轮被中止（{reason}），还没回答的调用不会再有结果。"),
-                format!(
-                    " ⚠ At {p} the turn is aborted ({reason}): calls not answered by then get no result."
-                ),
-            )
+            REPLAY_ABORTED.fill(lang, &[("place", &p), ("reason", reason)])
         }
     }
 }
@@ -649,27 +587,24 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
             if lines.len() > 12 {
                 shown.push("…".into());
             }
-            let noun = match (unit, lang) {
-                (Unit::Line, Lang::Zh) => "行",
-                (Unit::Item, Lang::Zh) => "项",
-                (Unit::Request, Lang::Zh) => "个请求",
-                (Unit::Line, Lang::En) if lines.len() == 1 => "line",
-                (Unit::Line, Lang::En) => "lines",
-                (Unit::Item, Lang::En) if lines.len() == 1 => "item",
-                (Unit::Item, Lang::En) => "items",
-                (Unit::Request, Lang::En) if lines.len() == 1 => "request",
-                (Unit::Request, Lang::En) => "requests",
-            };
-            match lang {
-                Lang::Zh => format!("{kind} ×{}（第 {} {noun}）", lines.len(), shown.join(", ")),
-                Lang::En => format!("{kind} ×{} ({noun} {})", lines.len(), shown.join(", ")),
+            let noun = match unit {
+                Unit::Line => LINE_N,
+                Unit::Item => ITEM_PLACE_N,
+                Unit::Request => REQUEST_N,
             }
+            .get(lines.len(), lang);
+            REPLAY_UNREAD_KIND.fill(
+                lang,
+                &[
+                    ("kind", kind),
+                    ("count", &lines.len()),
+                    ("places", &shown.join(", ")),
+                    ("noun", &noun),
+                ],
+            )
         })
         .collect();
-    let parts = match lang {
-        Lang::Zh => parts.join("；"),
-        Lang::En => parts.join("; "),
-    };
+    let parts = parts.join(LIST_SEPARATOR.get(lang));
     Some(REPLAY_UNREAD.fill(lang, &[("parts", &parts)]))
 }
 
@@ -677,17 +612,12 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
 pub fn title(f: &Facts, lang: Lang) -> String {
     let name = format_name(f.format, lang);
     let rebuilt = f.model_calls - f.exact_calls;
-    let mut title = match (lang, rebuilt) {
-        (Lang::Zh, 0) => format!("{} · {name}", f.file),
-        (Lang::Zh, _) => format!("{} · {name} · 有重建", f.file),
-        (Lang::En, 0) => format!("{} · {name}", f.file),
-        (Lang::En, _) => format!("{} · {name} · reconstructed", f.file),
-    };
+    let mut title = format!("{} · {name}", f.file);
+    if rebuilt > 0 {
+        title.push_str(TITLE_RECONSTRUCTED.get(lang));
+    }
     if f.redacted {
-        title.push_str(match lang {
-            Lang::Zh => " · 已脱敏",
-            Lang::En => " · redacted",
-        });
+        title.push_str(TITLE_REDACTED.get(lang));
     }
     title
 }
@@ -696,185 +626,113 @@ pub fn task(f: &Facts, lang: Lang) -> String {
     REPLAY_TASK.fill(lang, &[("file", &f.file)])
 }
 
+/// The text of `label` in every language, filled by `values` in each.
+pub(super) fn every(
+    label: Label,
+    values: impl Fn(Lang) -> Vec<(&'static str, String)>,
+) -> [String; Lang::COUNT] {
+    Lang::ALL.map(|lang| {
+        let values = values(lang);
+        let holes: Vec<(&str, &dyn std::fmt::Display)> = values
+            .iter()
+            .map(|(name, value)| (*name, value as &dyn std::fmt::Display))
+            .collect();
+        label.fill(lang, &holes)
+    })
+}
+
+pub(super) fn fixed(label: Label) -> [String; Lang::COUNT] {
+    Lang::ALL.map(|lang| label.get(lang).to_string())
+}
+
 /// The facts shown under "conditions" in the about overlay: exact,
 /// reconstructed, missing.
-pub fn conditions(f: &Facts) -> Vec<[String; 2]> {
-    let mut out = vec![[
-        format!(
-            "格式：{}（从内容识别，或由 --transcript-format 指定）。",
-            format_name(f.format, Lang::Zh)
-        ),
-        format!(
-            "Format: {} (detected from the content, or forced with --transcript-format).",
-            format_name(f.format, Lang::En)
-        ),
-    ]];
-    out.push([
-        format!(
-            "{} 次模型调用中，{} 次的上下文来自文件中的请求体（确切），{} 次是重建的。",
-            f.model_calls,
-            f.exact_calls,
-            f.model_calls - f.exact_calls
-        ),
-        format!(
-            "Of {} model calls, {} have their context from a request body in the file (exact), {} are reconstructed.",
-            f.model_calls,
-            f.exact_calls,
-            f.model_calls - f.exact_calls
-        ),
-    ]);
+pub fn conditions(f: &Facts) -> Vec<[String; Lang::COUNT]> {
+    let mut out = vec![every(ABOUT_FORMAT, |lang| {
+        vec![("format", format_name(f.format, lang).to_string())]
+    })];
+    out.push(every(ABOUT_EXACT_CALLS, |_| {
+        vec![
+            ("calls", f.model_calls.to_string()),
+            ("exact", f.exact_calls.to_string()),
+            ("rebuilt", (f.model_calls - f.exact_calls).to_string()),
+        ]
+    }));
     out.push(match f.system_parts {
-        0 if f.requests > 0 => [
-            "请求体里没有系统提示词。".into(),
-            "The request bodies hold no system prompt.".into(),
-        ],
-        0 => [
-            "文件里没有系统提示词：不知道发送了什么。".into(),
-            "The file holds no system prompt: what was sent is unknown.".into(),
-        ],
-        n => [
-            format!("系统/开发者指令：{n} 段，共 {} 字符；计入上下文大小，但不显示为消息。", f.system_chars),
-            format!(
-                "System/developer instructions: {n} parts, {} chars; counted in the context size, not drawn as messages.",
-                f.system_chars
-            ),
-        ],
+        0 if f.requests > 0 => fixed(ABOUT_NO_SYSTEM_IN_BODIES),
+        0 => fixed(ABOUT_NO_SYSTEM),
+        n => every(ABOUT_SYSTEM, |_| {
+            vec![("n", n.to_string()), ("chars", f.system_chars.to_string())]
+        }),
     });
-    out.push(match f.tools_known {
-        true => [
-            "工具定义取自文件。".into(),
-            "The tool definitions are taken from the file.".into(),
-        ],
-        false => [
-            "文件里没有工具定义（schema）：提供了哪些工具不得而知。".into(),
-            "The file holds no tool schemas: which tools were offered is unknown.".into(),
-        ],
-    });
-    out.push([
-        "文件没有记录主机在运行工具前的检查，所以这里没有“校验”步骤。".into(),
-        "The file records no check by the host before a tool runs, so no validation step is shown."
-            .into(),
-    ]);
+    out.push(fixed(if f.tools_known {
+        ABOUT_TOOLS_KNOWN
+    } else {
+        ABOUT_TOOLS_UNKNOWN
+    }));
+    out.push(fixed(ABOUT_NO_VALIDATION));
     let guessed = f.compactions - f.compactions_recorded.min(f.compactions);
     if f.compactions_recorded > 0 {
-        out.push([
-            format!(
-                "有 {} 次压缩（compacted）记录了替换后的历史：之后画出的上下文正是那段历史加上新消息。",
-                f.compactions_recorded
-            ),
-            format!(
-                "{} compaction(s) record the history that replaced the earlier messages: after each, the context drawn is exactly that history plus the new messages.",
-                f.compactions_recorded
-            ),
-        ]);
+        out.push(every(ABOUT_COMPACTIONS_RECORDED, |_| {
+            vec![("n", f.compactions_recorded.to_string())]
+        }));
     }
     if guessed > 0 {
-        out.push([
-            format!("有 {guessed} 次压缩（compacted）：之后的真实上下文比这里显示的短。"),
-            format!(
-                "{guessed} compaction(s): after each, the real context was shorter than shown here."
-            ),
-        ]);
+        out.push(every(ABOUT_COMPACTIONS_GUESSED, |_| {
+            vec![("n", guessed.to_string())]
+        }));
     }
     if f.format == Format::ClaudeCode {
-        out.push([
-            "Claude Code 的会话格式没有官方文档：按观察到的字段宽松读取，沿 parentUuid 链。".into(),
-            "The Claude Code session format is not officially documented: read tolerantly, following the parentUuid chain.".into(),
-        ]);
+        out.push(fixed(ABOUT_CLAUDE_CODE_UNDOCUMENTED));
     }
-    out.push(match (f.writes_known, f.format) {
-        (true, Format::Codex) => [
-            "写入：只数 apply_patch 成功的调用；用 shell 命令改的文件文件里没有记录，不计入。".into(),
-            "Writes: successful apply_patch calls are counted; a file changed by a shell command is not recorded as such, so not counted.".into(),
-        ],
-        (true, _) => [
-            "写入：只数 Edit、Write、MultiEdit、NotebookEdit 成功的调用；用 Bash 改的文件文件里没有记录，不计入。".into(),
-            "Writes: successful Edit, Write, MultiEdit and NotebookEdit calls are counted; a file changed by Bash is not recorded as such, so not counted.".into(),
-        ],
-        (false, _) => [
-            "写入：这种格式不说明哪个工具改了文件，所以写入次数未知；磁盘上的文件也没有记录。".into(),
-            "Writes: this format does not say which tool changed a file, so the writes are unknown; nor does it record the files on disk.".into(),
-        ],
-    });
-    if let Some([zh, en]) = unread_in(&f.unread, f.unit, Lang::Zh)
-        .zip(unread_in(&f.unread, f.unit, Lang::En))
-        .map(|(zh, en)| [zh, en])
-    {
-        out.push([zh, en]);
+    out.push(fixed(match (f.writes_known, f.format) {
+        (true, Format::Codex) => ABOUT_WRITES_CODEX,
+        (true, _) => ABOUT_WRITES_CLAUDE_CODE,
+        (false, _) => ABOUT_WRITES_UNKNOWN,
+    }));
+    let unread = Lang::ALL.map(|lang| unread_in(&f.unread, f.unit, lang));
+    if unread.iter().all(Option::is_some) {
+        out.push(unread.map(Option::unwrap_or_default));
     }
     out.extend(f.notes.iter().cloned());
     if let Some(line) = f.truncated {
-        out.push([
-            format!("第 {line} 行不完整（文件还在写入？），已跳过。"),
-            format!("Line {line} is cut short (was the file still being written?): skipped."),
-        ]);
+        out.push(every(ABOUT_LINE_CUT_SHORT, |_| {
+            vec![("line", line.to_string())]
+        }));
     }
     if f.off_chain > 0 {
-        out.push([
-            format!("另有 {} 行对话不在最后一条消息的 parentUuid 链上（旁支或重试留下的分支），不显示。", f.off_chain),
-            format!(
-                "{} conversation lines are off the parentUuid chain of the last message (side chains, or branches left by a retry): not shown.",
-                f.off_chain
-            ),
-        ]);
+        out.push(every(ABOUT_OFF_CHAIN, |_| {
+            vec![("n", f.off_chain.to_string())]
+        }));
     }
     out
 }
 
-/// How results find their calls, by the file's own rule: [zh, en].
-fn pairing_rule(rule: super::format::PairRule) -> [&'static str; 2] {
+/// How results find their calls, by the file's own rule.
+fn pairing_rule(rule: super::format::PairRule) -> Label {
     use super::format::PairRule;
     match rule {
-        PairRule::ToolCallId => [
-            "每个 tool 消息用 tool_call_id 指明它回答的调用，排在那次回复之后（Chat Completions 的规则）。",
-            "each tool message names the call it answers by its tool_call_id, after that call's reply (Chat Completions' rule).",
-        ],
-        PairRule::CallId => [
-            "每个 function_call_output 用 call_id 指明它回答的调用，排在那一轮之后（Responses 的规则）。",
-            "each function_call_output names the call it answers by its call_id, after that call's turn (the Responses rule).",
-        ],
-        PairRule::ToolUseId => [
-            "每个 tool_result 块用 tool_use_id 指明它回答的 tool_use，放在回复之后的那条 user 消息里（Anthropic Messages 的规则）。",
-            "each tool_result block names the tool_use it answers by its tool_use_id, in the user message after the reply (the Anthropic Messages rule).",
-        ],
-        PairRule::FunctionResponseId => [
-            "每个 functionResponse 用 id 指明它回答的 functionCall；没有 id 的，按名字对应上一轮模型回复里的调用（Gemini API 的规则）。",
-            "each functionResponse names the functionCall it answers by its id; one without an id answers the call of that name in the model turn before it (the Gemini API's rule).",
-        ],
-        PairRule::PartId => [
-            "每个 tool_call_response 部件用 id 指明它回答的 tool_call 部件（OpenTelemetry GenAI 消息的规则）。",
-            "each tool_call_response part names the tool_call part it answers by its id (OpenTelemetry GenAI messages).",
-        ],
-        PairRule::Position => [
-            "文件里没有调用 id：回复里的那一条命令，由紧随其后的 user 消息给出输出，按位置配对（这个智能体自己的规则）。",
-            "the file has no call ids: the user message right after a reply is the output of its one command, paired by position (the agent's own rule).",
-        ],
+        PairRule::ToolCallId => PAIR_RULE_TOOL_CALL_ID,
+        PairRule::CallId => PAIR_RULE_CALL_ID,
+        PairRule::ToolUseId => PAIR_RULE_TOOL_USE_ID,
+        PairRule::FunctionResponseId => PAIR_RULE_FUNCTION_RESPONSE_ID,
+        PairRule::PartId => PAIR_RULE_PART_ID,
+        PairRule::Position => PAIR_RULE_POSITION,
     }
 }
 
 /// why / how / cost / check for the about overlay.
-pub fn about(f: &Facts) -> [[String; 2]; 4] {
-    let [rule_zh, rule_en] = pairing_rule(f.pairing);
+pub fn about(f: &Facts) -> [[String; Lang::COUNT]; 4] {
+    let rule = pairing_rule(f.pairing);
     [
-        [
-            "真实的运行比脚本更有说服力：同样的泳道、上下文，以及调用和结果的配对，来自真实文件。".into(),
-            "A real run convinces where a script teaches: the same lanes, context and pairing of calls with results, from a real file.".into(),
-        ],
-        [
-            format!("按文件中的顺序回放：每条回复前是一次模型调用；{rule_zh}"),
-            format!("Replayed in the file's order: a model call before each reply; {rule_en}"),
-        ],
-        [
-            format!("共 {} 次模型调用。token 数只在文件记录时显示，否则是估计值。", f.model_calls),
-            format!(
-                "{} model calls. Token counts are the file's where it records them, estimates otherwise.",
-                f.model_calls
-            ),
-        ],
-        [
-            "用 `agent-loop-sim trace --transcript FILE` 查看 summary：回复、调用、配对、错误、并行组、未回答和孤立结果的数目。".into(),
-            "`agent-loop-sim trace --transcript FILE` prints the summary: replies, calls, pairs, errors, parallel groups, unanswered calls and orphan results.".into(),
-        ],
+        fixed(ABOUT_REPLAY_WHY),
+        every(ABOUT_REPLAY_HOW, |lang| {
+            vec![("rule", rule.get(lang).to_string())]
+        }),
+        every(ABOUT_REPLAY_COST, |_| {
+            vec![("calls", f.model_calls.to_string())]
+        }),
+        fixed(ABOUT_REPLAY_CHECK),
     ]
 }
 

@@ -60,7 +60,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> [u16; 2] {
     ])
     .areas(area);
     header(app, c, header_area, buf);
-    super::frame::footer(app, footer, buf);
+    super::frame::Footer::of(app).render(footer, buf);
 
     let sides = [
         side_scene(app, c, Side::Main),
@@ -339,10 +339,18 @@ fn wide_lines(app: &App, one: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
         truncate(&pairing_line(app, one), w.saturating_sub(1))
     )));
     let outcome = [true, false]
-        .map(|long| Line::from(super::frame::loop_state(app, one.trace, one.step, long)))
+        .map(|long| {
+            Line::from(super::frame::loop_state(
+                app.lang, app.theme, one.trace, one.step, long,
+            ))
+        })
         .into_iter()
         .find(|l| l.width() <= w)
-        .unwrap_or_else(|| Line::from(super::frame::loop_state(app, one.trace, one.step, false)));
+        .unwrap_or_else(|| {
+            Line::from(super::frame::loop_state(
+                app.lang, app.theme, one.trace, one.step, false,
+            ))
+        });
     out.push(outcome);
     out
 }
@@ -367,7 +375,9 @@ fn stacked_line(app: &App, one: &Scene<'_>, w: usize) -> Line<'static> {
             if acting {
                 spans.push(Span::styled(" ·", app.theme.muted()));
             }
-            spans.extend(super::frame::loop_state(app, one.trace, one.step, long));
+            spans.extend(super::frame::loop_state(
+                app.lang, app.theme, one.trace, one.step, long,
+            ));
         }
         Line::from(spans)
     };

@@ -6,31 +6,52 @@ use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use super::scene::Scene;
 use super::text::width;
 use crate::app::{App, Panel};
 use crate::i18n;
 use crate::scenario::Lang;
+use crate::theme::Theme;
 use crate::trace::{Source, TaskOutcome, Trace};
 
-pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
-    let lang = app.lang;
-    let theme = app.theme;
-    let trace = app.trace();
-    let step = &trace.steps[app.step];
+/// What the header draws: the run at its step, and where the step stands
+/// in a search. Built from the app by `of`, or by hand to draw it alone.
+pub struct Header<'a> {
+    pub scene: &'a Scene<'a>,
+    /// The search's words, once one has been made (`search_status`).
+    pub search: Option<String>,
+}
+
+impl<'a> Header<'a> {
+    /// The app's header, over `scene` (`Scene::of(app)`).
+    pub fn of(app: &'a App, scene: &'a Scene<'a>) -> Header<'a> {
+        Header {
+            scene,
+            search: search_status(app),
+        }
+    }
+
+    /// Draw its three lines on `area`.
+    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+        header(self, area, buf);
+    }
+}
+
+fn header(h: &Header<'_>, area: Rect, buf: &mut Buffer) {
+    let s = h.scene;
+    let lang = s.lang;
+    let theme = s.theme;
+    let trace = s.trace;
+    let step = &trace.steps[s.step];
 
     let indicator = Span::styled(
-        format!(
-            " {} {}/{} ",
-            i18n::STEP.get(lang),
-            app.step + 1,
-            trace.len()
-        ),
+        format!(" {} {}/{} ", i18n::STEP.get(lang), s.step + 1, trace.len()),
         theme.current_marker(),
     );
-    let title = i18n::step_title(trace, app.step);
+    let title = i18n::step_title(trace, s.step);
     let step_title = Span::styled(title.clone(), theme.current());
     // A search: where this step stands among its matches.
-    let indicator = match search_status(app) {
+    let indicator = match &h.search {
         Some(status) => Span::styled(
             format!("{}· {status} ", indicator.content),
             theme.current_marker(),
@@ -81,7 +102,7 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
             actor_style.add_modifier(Modifier::BOLD),
         ));
         spans.push(Span::styled(" │", theme.muted()));
-        spans.extend(loop_state(app, trace, app.step, level == 0));
+        spans.extend(loop_state(lang, theme, trace, s.step, level == 0));
         Line::from(spans)
     };
     // Narrow screens get shorter words, never a cut state.
@@ -102,10 +123,14 @@ pub fn header(app: &App, area: Rect, buf: &mut Buffer) {
 
 /// How the loop stands at `step` of `trace`, and once it has ended,
 /// whether the task is done: two separate things, both said in words, in
-/// `app`'s language and theme. `long`: the task state's long name.
-pub(super) fn loop_state(app: &App, trace: &Trace, step: usize, long: bool) -> Vec<Span<'static>> {
-    let lang = app.lang;
-    let theme = app.theme;
+/// `lang` and `theme`. `long`: the task state's long name.
+pub(super) fn loop_state(
+    lang: Lang,
+    theme: Theme,
+    trace: &Trace,
+    step: usize,
+    long: bool,
+) -> Vec<Span<'static>> {
     match trace.steps[step].end {
         Some(end) => vec![
             Span::styled(
@@ -123,7 +148,7 @@ pub(super) fn loop_state(app: &App, trace: &Trace, step: usize, long: bool) -> V
                     i18n::lead(i18n::TASK, lang),
                     i18n::task_name(trace.task, long, lang)
                 ),
-                task_style(app, trace.task),
+                task_style(theme, trace.task),
             ),
         ],
         None => vec![Span::styled(
@@ -133,11 +158,11 @@ pub(super) fn loop_state(app: &App, trace: &Trace, step: usize, long: bool) -> V
     }
 }
 
-pub(super) fn task_style(app: &App, task: TaskOutcome) -> ratatui::style::Style {
+pub(super) fn task_style(theme: Theme, task: TaskOutcome) -> ratatui::style::Style {
     match task {
-        TaskOutcome::Verified | TaskOutcome::Answered => app.theme.ok(),
-        TaskOutcome::Unverified | TaskOutcome::NotDone => app.theme.error(),
-        TaskOutcome::Unknown => app.theme.muted(),
+        TaskOutcome::Verified | TaskOutcome::Answered => theme.ok(),
+        TaskOutcome::Unverified | TaskOutcome::NotDone => theme.error(),
+        TaskOutcome::Unknown => theme.muted(),
     }
 }
 
@@ -214,16 +239,75 @@ fn live_status(live: &crate::live::Live, lang: Lang, short: bool) -> String {
     parts.join(" · ")
 }
 
-pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
-    let lang = app.lang;
-    let theme = app.theme;
+/// What the footer draws: the keys of the mode on screen, then the play
+/// state, dwell time, focus, quiz score and progress. Built from the app by
+/// `of`, or by hand to draw it alone.
+pub struct Footer<'a> {
+    pub lang: Lang,
+    pub theme: Theme,
+    /// The `key label` pairs of the mode on screen (`Mode::hints`).
+    pub hints: Vec<(String, &'static str)>,
+    /// The search being typed: its text, drawn where the keys go.
+    pub typing: Option<&'a str>,
+    /// The live view (a tap): its state, and whether it asks to quit.
+    pub live: Option<&'a crate::live::Live>,
+    pub playing: bool,
+    pub dwell_ms: u32,
+    /// What has the focus, in words: a panel, or a side of a comparison.
+    pub focus: String,
+    /// The step shown (0-based) of `steps`.
+    pub step: usize,
+    pub steps: usize,
+    /// The quiz's score (right, asked), while the quiz is on.
+    pub score: Option<(usize, usize)>,
+}
+
+impl<'a> Footer<'a> {
+    /// The app's footer.
+    pub fn of(app: &'a App) -> Footer<'a> {
+        let lang = app.lang;
+        // Two runs compared: the focus is on one of them, and the step
+        // index runs over the longer.
+        let focus = match app.comparing() {
+            Some(c) if app.key_hints => format!(
+                "{} · {}",
+                c.focus.label().get(lang),
+                i18n::COMPARE_KEYS.get(lang)
+            ),
+            Some(c) => c.focus.label().get(lang).to_string(),
+            None => panel_title(app.focus).get(lang).to_string(),
+        };
+        Footer {
+            lang,
+            theme: app.theme,
+            hints: app.mode().hints(lang),
+            typing: app.search.typing.then_some(app.search.query.as_str()),
+            live: app.live.as_ref(),
+            playing: app.playing,
+            dwell_ms: app.dwell_ms,
+            focus,
+            step: app.step,
+            steps: app.steps(),
+            score: app.quiz.on.then(|| app.quiz.score()),
+        }
+    }
+
+    /// Draw its two lines on `area`.
+    pub fn render(&self, area: Rect, buf: &mut Buffer) {
+        footer(self, area, buf);
+    }
+}
+
+fn footer(f: &Footer<'_>, area: Rect, buf: &mut Buffer) {
+    let lang = f.lang;
+    let theme = f.theme;
     let room = area.width as usize;
-    if app.search.typing {
+    if let Some(query) = f.typing {
         // The search being typed, where the key hints were.
         let prompt = Line::from(vec![
             Span::styled(format!(" {}", i18n::SEARCH_PROMPT.get(lang)), theme.title()),
             Span::styled(
-                format!("/{}▏", crate::safe::for_screen(&app.search.query)),
+                format!("/{}▏", crate::safe::for_screen(query)),
                 theme.current(),
             ),
         ]);
@@ -235,16 +319,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
 
-    if app.live.as_ref().is_some_and(|l| l.confirm_quit) {
+    if f.live.is_some_and(|l| l.confirm_quit) {
         // Stop the agent and quit? Its keys, where the hints were.
         let question = i18n::LIVE_CONFIRM_QUIT.get(lang);
         let prompt = Line::from(Span::styled(format!(" {question}"), theme.title()));
-        let keys: Vec<String> = app
-            .mode()
-            .hints(lang)
-            .iter()
-            .map(|(k, l)| format!("{k} {l}"))
-            .collect();
+        let keys: Vec<String> = f.hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
         let keys = Line::from(Span::styled(
             format!(" {}", keys.join("  ")),
             theme.current(),
@@ -256,8 +335,7 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     // The keys of what is on screen (the lesson, a question, an overlay,
     // the picker, two runs), in that mode's order; the last two are
     // always kept.
-    let hints = app.mode().hints(lang);
-    let pieces: Vec<String> = hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
+    let pieces: Vec<String> = f.hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
     let (must, optional): (Vec<_>, Vec<_>) = pieces
         .iter()
         .enumerate()
@@ -278,34 +356,22 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
         keys.push(Span::raw("  "));
     }
 
-    let state = if app.playing {
+    let state = if f.playing {
         i18n::PLAYING
     } else {
         i18n::PAUSED
-    };
-    // Two runs compared: the focus is on one of them, and the step index
-    // runs over the longer.
-    let focus = match app.comparing() {
-        Some(c) if app.key_hints => format!(
-            "{} · {}",
-            c.focus.label().get(lang),
-            i18n::COMPARE_KEYS.get(lang)
-        ),
-        Some(c) => c.focus.label().get(lang).to_string(),
-        None => panel_title(app.focus).get(lang).to_string(),
     };
     let mut left = format!(
         " {} · {} {:.1}s · {}{} ",
         state.get(lang),
         i18n::DWELL.get(lang),
-        f64::from(app.dwell_ms) / 1000.0,
+        f64::from(f.dwell_ms) / 1000.0,
         i18n::lead(i18n::FOCUS, lang),
-        focus,
+        f.focus,
     );
-    let steps = app.steps();
-    let counter = format!(" {}/{} ", app.step + 1, steps);
-    if app.quiz.on {
-        let (right, asked) = app.quiz.score();
+    let steps = f.steps;
+    let counter = format!(" {}/{} ", f.step + 1, steps);
+    if let Some((right, asked)) = f.score {
         let score = i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)]);
         left.push_str(&format!("· {score} "));
         // The score stays; on a narrow screen the focus goes first (the
@@ -315,11 +381,11 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
                 " {} · {} {:.1}s · {score} ",
                 state.get(lang),
                 i18n::DWELL.get(lang),
-                f64::from(app.dwell_ms) / 1000.0,
+                f64::from(f.dwell_ms) / 1000.0,
             );
         }
     }
-    if let Some(live) = &app.live {
+    if let Some(live) = f.live {
         // Only the live view (and a recording of several conversations)
         // says this: a lesson's footer is as it was. Narrower, the dwell
         // and focus go first, then the keys named in it, then the state.
@@ -344,12 +410,12 @@ pub fn footer(app: &App, area: Rect, buf: &mut Buffer) {
     let filled = if steps <= 1 {
         bar_room
     } else {
-        bar_room * app.step / (steps - 1)
+        bar_room * f.step / (steps - 1)
     };
     let status = Line::from(vec![
         Span::styled(
             left,
-            if app.playing {
+            if f.playing {
                 theme.current_marker()
             } else {
                 theme.current()

@@ -4,23 +4,24 @@
 mod compare;
 pub mod context;
 pub mod explain;
-mod frame;
+pub mod frame;
 mod ids;
 pub mod lanes;
-mod overlay;
+pub mod overlay;
 pub mod pairing;
-mod picker;
-mod quiz;
+pub mod picker;
+pub mod quiz;
 pub mod scene;
 pub mod text;
 mod window;
-mod wire;
+pub mod wire;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Tabs, Widget, Wrap};
+use unicode_width::UnicodeWidthStr;
 
 use crate::action::Limits;
 use crate::app::{App, Overlay, Panel};
@@ -162,25 +163,32 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     };
     if app.comparing().is_some() {
         limits.sides = compare::render(app, area, buf);
-        if let Some(o) = app.overlay {
-            limits.overlay = overlay::render(app, o, area, buf);
-        }
+        draw_overlay(app, area, buf, &mut limits);
         return limits;
     }
-    frame::header(app, areas.header, buf);
+    let scene = Scene::of(app);
+    frame::Header::of(app, &scene).render(areas.header, buf);
     if let Some(line) = areas.faults {
         frame::faults(app, line, buf);
     }
-    frame::footer(app, areas.footer, buf);
+    frame::Footer::of(app).render(areas.footer, buf);
     for (panel, rect, tabbed) in areas.panels {
         limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
     }
+    draw_overlay(app, area, buf, &mut limits);
+    limits
+}
+
+/// The picker, the help or the about card over the screen (a lesson's or
+/// a comparison's).
+fn draw_overlay(app: &App, area: Rect, buf: &mut Buffer, limits: &mut Limits) {
     match app.overlay {
-        Some(Overlay::Picker) => limits.picker_rows = picker::render(app, area, buf),
-        Some(o) => limits.overlay = overlay::render(app, o, area, buf),
+        Some(Overlay::Picker) => {
+            limits.picker_rows = picker::PickerView::of(app).render(area, buf);
+        }
+        Some(o) => limits.overlay = overlay::OverlayView::of(app, o).render(area, buf),
         None => {}
     }
-    limits
 }
 
 /// In the compact layout, the panel under the lanes.
@@ -199,6 +207,9 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
     let block = panel_block(app, panel, focused, tabbed);
     let inner = block.inner(area);
     block.render(area, buf);
+    if tabbed {
+        panel_tabs(app, panel, focused, area, buf);
+    }
     if inner.width == 0 || inner.height == 0 {
         return 0;
     }
@@ -221,7 +232,10 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             draw_lines(&lines, inner, buf);
             0
         }
-        Panel::Context if app.wire => wire::render(app, inner, scroll, buf),
+        Panel::Context if app.wire => wire::Wire {
+            scene: &Scene::of(app),
+        }
+        .render(inner, scroll, buf),
         Panel::Context => context::Context {
             scene: &Scene::of(app),
         }
@@ -230,7 +244,10 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             scene: &Scene::of(app),
         }
         .render(inner, scroll, buf),
-        Panel::Explain if app.quiz.on => quiz::render(app, inner, scroll, buf),
+        Panel::Explain if app.quiz.on => {
+            let scene = Scene::of(app);
+            quiz::QuizPanel::of(app, &scene).render(inner, scroll, buf)
+        }
         Panel::Explain => explain::Explain {
             scene: &Scene::of(app),
         }
@@ -264,24 +281,8 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
     // The focused panel says so in words as well as with a heavier border.
     let marker = if focused { "▶ " } else { "" };
     let mut title = Vec::new();
-    if tabbed {
-        for tab in [Panel::Context, Panel::Pairing, Panel::Explain] {
-            if tab == panel {
-                title.push(Span::styled(
-                    format!(" {marker}[{}] ", shown_title(app, tab)),
-                    theme.title(),
-                ));
-            } else {
-                title.push(Span::styled(
-                    format!(" {} ", shown_title(app, tab)),
-                    theme.muted(),
-                ));
-            }
-        }
-        if app.key_hints {
-            title.push(Span::styled("(Tab) ", theme.muted()));
-        }
-    } else {
+    // Tabbed, the title is drawn over the border by `panel_tabs`.
+    if !tabbed {
         title.push(Span::styled(
             format!(" {marker}{} ", shown_title(app, panel)),
             theme.title(),
@@ -306,6 +307,50 @@ fn panel_block(app: &App, panel: Panel, focused: bool, tabbed: bool) -> Block<'s
         })
         .border_style(theme.border(focused))
         .title(Line::from(title))
+}
+
+/// The panels that share a place (compact layout) as its title: ratatui's
+/// `Tabs` on the top border of `area`, the one shown marked and in
+/// brackets, then the key that changes it.
+fn panel_tabs(app: &App, panel: Panel, focused: bool, area: Rect, buf: &mut Buffer) {
+    const TABS: [Panel; 3] = [Panel::Context, Panel::Pairing, Panel::Explain];
+    let theme = app.theme;
+    let marker = if focused { "▶ " } else { "" };
+    let titles = TABS.map(|tab| {
+        if tab == panel {
+            Line::styled(
+                format!(" {marker}[{}] ", shown_title(app, tab)),
+                theme.title(),
+            )
+        } else {
+            Line::styled(format!(" {} ", shown_title(app, tab)), theme.muted())
+        }
+    });
+    // Each title carries its own spaces, so no padding and no divider.
+    let tabs = Tabs::new(titles)
+        .select(TABS.iter().position(|&t| t == panel))
+        .highlight_style(theme.title())
+        .padding("", "")
+        .divider("");
+    // Inside the corners, where a block's title goes.
+    let room = Rect {
+        x: area.x + 1,
+        width: area.width.saturating_sub(2),
+        height: area.height.min(1),
+        ..area
+    };
+    let used = (UnicodeWidthStr::width(&tabs) as u16).min(room.width);
+    tabs.render(
+        Rect {
+            width: used,
+            ..room
+        },
+        buf,
+    );
+    if app.key_hints && !room.is_empty() {
+        let hint = Span::styled("(Tab) ", theme.muted());
+        buf.set_span(room.x + used, room.y, &hint, room.width - used);
+    }
 }
 
 fn too_small(app: &App, area: Rect, buf: &mut Buffer) {

@@ -12,6 +12,9 @@ use super::text::{hanging, width};
 use crate::app::{App, Overlay};
 use crate::i18n;
 use crate::keymap::KEYMAP;
+use crate::load::Card;
+use crate::scenario::Lang;
+use crate::theme::Theme;
 
 /// The popup's place on a screen of `area`.
 pub(super) fn popup(area: Rect) -> Rect {
@@ -24,16 +27,8 @@ pub(super) fn popup(area: Rect) -> Rect {
     popup
 }
 
-pub fn lines(app: &App, overlay: Overlay, w: usize) -> Vec<Line<'static>> {
-    match overlay {
-        Overlay::Help => help_lines(app, w),
-        Overlay::About => about_lines(app, w),
-        Overlay::Picker => Vec::new(),
-    }
-}
-
 /// Clear a popup's place over the screen.
-pub(super) fn clear_popup(app: &App, popup: Rect, buf: &mut Buffer) {
+pub(super) fn clear_popup(theme: Theme, popup: Rect, buf: &mut Buffer) {
     // A wide character cut in half by the popup's left edge would hide the
     // border; blank it.
     if popup.x > 0 {
@@ -45,39 +40,102 @@ pub(super) fn clear_popup(app: &App, popup: Rect, buf: &mut Buffer) {
         }
     }
     Clear.render(popup, buf);
-    buf.set_style(popup, app.theme.base());
+    buf.set_style(popup, theme.base());
 }
 
-pub fn render(app: &App, overlay: Overlay, area: Rect, buf: &mut Buffer) -> u16 {
-    let popup = popup(area);
-    clear_popup(app, popup, buf);
-    let title = match overlay {
-        Overlay::Help => i18n::HELP,
-        Overlay::About => i18n::ABOUT,
-        Overlay::Picker => i18n::PICKER,
-    };
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_type(BorderType::Double)
-        .border_style(app.theme.border(true))
-        .title(Line::styled(
-            format!(" {} ", title.get(app.lang)),
-            app.theme.title(),
-        ))
-        .title_bottom(Line::styled(
-            format!(" {} ", i18n::CLOSE_HINT.get(app.lang)),
-            app.theme.muted(),
-        ));
-    let inner = block.inner(popup);
-    block.render(popup, buf);
-    let w = inner.width as usize;
-    let lines = lines(app, overlay, w);
-    super::window::scrolled(app.lang, app.theme, lines, inner, app.overlay_scroll, buf)
+/// What an overlay draws: its content, in the screen's language and
+/// theme, scrolled `scroll` lines. Built from the app by `of`, or by hand
+/// to draw an overlay alone.
+pub struct OverlayView<'a> {
+    pub content: Content<'a>,
+    pub lang: Lang,
+    pub theme: Theme,
+    pub scroll: u16,
 }
 
-fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {
-    let lang = app.lang;
-    let theme = app.theme;
+/// The help (keys and glossary) or the scenario's about card; `Picker`
+/// is only the picker's empty popup (the screen draws the picker with its
+/// list, `PickerView`, over a lesson and over a comparison alike).
+pub enum Content<'a> {
+    Help,
+    Picker,
+    About {
+        card: &'a Card,
+        /// A harness mistake's offer of its correct twin side by side.
+        offer: Option<Offer>,
+    },
+}
+
+/// The comparison the about card offers: with whom, and whether it is
+/// already on screen.
+pub struct Offer {
+    pub title: String,
+    pub open: bool,
+}
+
+impl<'a> OverlayView<'a> {
+    /// The app's `overlay`.
+    pub fn of(app: &'a App, overlay: Overlay) -> OverlayView<'a> {
+        let content = match overlay {
+            Overlay::About => Content::About {
+                card: &app.loaded.card,
+                offer: app.compare.as_ref().filter(|c| c.twin).map(|c| Offer {
+                    title: c.other.trace(app.lang).title.clone(),
+                    open: c.shown,
+                }),
+            },
+            Overlay::Help => Content::Help,
+            Overlay::Picker => Content::Picker,
+        };
+        OverlayView {
+            content,
+            lang: app.lang,
+            theme: app.theme,
+            scroll: app.overlay_scroll,
+        }
+    }
+
+    /// Its lines at width `w`.
+    pub fn lines(&self, w: usize) -> Vec<Line<'static>> {
+        match &self.content {
+            Content::Help => help_lines(self, w),
+            Content::Picker => Vec::new(),
+            Content::About { card, offer } => about_lines(self, card, offer.as_ref(), w),
+        }
+    }
+
+    /// Draw it over the screen `area`; returns how far it can scroll.
+    pub fn render(&self, area: Rect, buf: &mut Buffer) -> u16 {
+        let (lang, theme) = (self.lang, self.theme);
+        let popup = popup(area);
+        clear_popup(theme, popup, buf);
+        let title = match self.content {
+            Content::Help => i18n::HELP,
+            Content::About { .. } => i18n::ABOUT,
+            Content::Picker => i18n::PICKER,
+        };
+        let block = Block::new()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Double)
+            .border_style(theme.border(true))
+            .title(Line::styled(
+                format!(" {} ", title.get(lang)),
+                theme.title(),
+            ))
+            .title_bottom(Line::styled(
+                format!(" {} ", i18n::CLOSE_HINT.get(lang)),
+                theme.muted(),
+            ));
+        let inner = block.inner(popup);
+        block.render(popup, buf);
+        let lines = self.lines(inner.width as usize);
+        super::window::scrolled(lang, theme, lines, inner, self.scroll, buf)
+    }
+}
+
+fn help_lines(v: &OverlayView<'_>, w: usize) -> Vec<Line<'static>> {
+    let lang = v.lang;
+    let theme = v.theme;
     let mut out = vec![Line::styled(i18n::KEYS.get(lang), theme.title())];
     let key_w = KEYMAP
         .iter()
@@ -111,27 +169,28 @@ fn help_lines(app: &App, w: usize) -> Vec<Line<'static>> {
     out
 }
 
-fn about_lines(app: &App, w: usize) -> Vec<Line<'static>> {
-    let lang = app.lang;
-    let theme = app.theme;
-    let card = &app.loaded.card;
+fn about_lines(
+    v: &OverlayView<'_>,
+    card: &Card,
+    offer: Option<&Offer>,
+    w: usize,
+) -> Vec<Line<'static>> {
+    let lang = v.lang;
+    let theme = v.theme;
     let mut out = vec![Line::styled(
         card.title.get(lang).to_string(),
         theme.title(),
     )];
     // A harness mistake offers its correct twin side by side.
-    if let Some(c) = &app.compare
-        && c.twin
-    {
-        let label = if c.shown {
+    if let Some(offer) = offer {
+        let label = if offer.open {
             i18n::COMPARE_OFFER_OPEN
         } else {
             i18n::COMPARE_OFFER
         };
-        let title = c.other.trace(lang).title.clone();
         out.extend(hanging(
             vec![Span::styled("▶ ", theme.current_marker())],
-            &label.fill(lang, &[("title", &title)]),
+            &label.fill(lang, &[("title", &offer.title)]),
             theme.current(),
             w,
         ));

@@ -8,23 +8,55 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Padding, Widget};
+use ratatui::widgets::{
+    Block, BorderType, Borders, HighlightSpacing, List, ListItem, ListState, Padding,
+    StatefulWidget, Widget,
+};
 
 use super::text::{hanging, truncate, width};
 use crate::app::App;
 use crate::i18n;
-use crate::picker::{Lesson, Source};
+use crate::picker::{Lesson, Picker, Source};
 use crate::safe;
+use crate::scenario::Lang;
+use crate::theme::Theme;
 
 /// Rows under the list for the highlighted lesson: a rule, then its lines.
 const DETAIL_ROWS: u16 = 4;
 
-/// Draw the picker over the screen; returns how many lessons it shows at
-/// once (the rows `update` keeps the highlight within).
-pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
-    let lang = app.lang;
-    let theme = app.theme;
-    let picker = &app.picker;
+/// What the picker draws: the lessons offered and where the highlight
+/// stands, in the screen's language and theme. Built from the app by
+/// `of`, or by hand to draw the picker alone.
+pub struct PickerView<'a> {
+    pub picker: &'a Picker,
+    /// Watching a tap: the rows are its conversations (`app::update`).
+    pub watching: bool,
+    pub lang: Lang,
+    pub theme: Theme,
+}
+
+impl<'a> PickerView<'a> {
+    /// The app's picker, as its screen shows it.
+    pub fn of(app: &'a App) -> PickerView<'a> {
+        PickerView {
+            picker: &app.picker,
+            watching: app.live.as_ref().is_some_and(|l| l.watching),
+            lang: app.lang,
+            theme: app.theme,
+        }
+    }
+
+    /// Draw the picker over the screen `area`; returns how many lessons it
+    /// shows at once (the rows `update` keeps the highlight within).
+    pub fn render(&self, area: Rect, buf: &mut Buffer) -> u16 {
+        render(self, area, buf)
+    }
+}
+
+fn render(v: &PickerView<'_>, area: Rect, buf: &mut Buffer) -> u16 {
+    let lang = v.lang;
+    let theme = v.theme;
+    let picker = v.picker;
     let lessons = &picker.lessons;
     // As wide as the other overlays; no taller than the list needs.
     let most = super::overlay::popup(area);
@@ -42,7 +74,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
         height,
         ..most
     };
-    super::overlay::clear_popup(app, popup, buf);
+    super::overlay::clear_popup(theme, popup, buf);
     // A column of margin each side, inside the border.
     let inner = Block::new()
         .borders(Borders::ALL)
@@ -61,9 +93,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
     if top > 0 {
         position = format!("{} · {position}", i18n::MORE_ABOVE.get(lang));
     }
-    // Watching a tap, the rows are its conversations (`app::update`).
-    let watching = app.live.as_ref().is_some_and(|l| l.watching);
-    let (heading, hint) = match watching {
+    let (heading, hint) = match v.watching {
         true => (i18n::PICKER_CONVERSATIONS, i18n::PICKER_HINT_SWITCH),
         false => (i18n::PICKER, i18n::PICKER_HINT),
     };
@@ -98,60 +128,38 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
         return rows;
     }
 
+    // ratatui's `List`: the highlighted row marked "▶ " and in the current
+    // marker's style across the whole row; then the number, the title, and
+    // the summary right-aligned.
     let digits = lessons.len().to_string().len();
-    // "▶ " and the number, then the title; the summary is right-aligned.
     let prefix_w = 2 + digits + 2;
-    let level = summary_level(app, lessons, room.saturating_sub(prefix_w));
-    for (i, y) in (top..end).zip(inner.top()..) {
-        let lesson = &lessons[i];
-        let chosen = i == picker.cursor;
-        let row_style = if chosen {
-            theme.current_marker()
-        } else {
-            Style::new()
-        };
-        let (title, summary) = row_texts(app, i, lesson, level);
-        let summary_w = summary.as_ref().map_or(0, |(s, _)| width(s));
-        let title_room = room
-            .saturating_sub(prefix_w)
-            .saturating_sub(if summary_w > 0 { summary_w + 2 } else { 0 });
-        // A long title is cut, never the mark of the lesson on screen.
-        let title = if picker.current == Some(i) && lesson.loaded.is_ok() {
-            let now = i18n::PICKER_OPEN_NOW.get(lang);
-            let cut = title.strip_suffix(now).unwrap_or(&title);
-            format!(
-                "{}{now}",
-                truncate(cut, title_room.saturating_sub(width(now)))
-            )
-        } else {
-            truncate(&title, title_room)
-        };
-        let mark = if chosen { "▶ " } else { "  " };
-        let mut spans = vec![
-            Span::styled(format!("{mark}{:>digits$}  ", i + 1), row_style),
-            Span::styled(title, row_style),
-        ];
-        let used: usize = spans.iter().map(Span::width).sum();
-        if let Some((summary, style)) = summary {
-            let pad = room.saturating_sub(used + summary_w);
-            spans.push(Span::styled(" ".repeat(pad), row_style));
-            spans.push(Span::styled(
-                summary,
-                if chosen { row_style } else { style },
-            ));
-        } else {
-            spans.push(Span::styled(
-                " ".repeat(room.saturating_sub(used)),
-                row_style,
-            ));
-        }
-        buf.set_line(inner.x, y, &Line::from(spans), inner.width);
-    }
+    let level = summary_level(v, lessons, room.saturating_sub(prefix_w));
+    let items: Vec<ListItem> = lessons
+        .iter()
+        .enumerate()
+        .map(|(i, lesson)| ListItem::new(row(v, i, lesson, level, room, digits)))
+        .collect();
+    let list = List::new(items)
+        .highlight_symbol("▶ ")
+        .highlight_style(theme.current_marker())
+        .highlight_spacing(HighlightSpacing::Always);
+    let mut state = ListState::default()
+        .with_offset(top)
+        .with_selected(Some(picker.cursor));
+    StatefulWidget::render(
+        list,
+        Rect {
+            height: rows,
+            ..inner
+        },
+        buf,
+        &mut state,
+    );
 
     if detail_rows > 0 {
         let y = inner.bottom() - detail_rows;
         buf.set_stringn(inner.x, y, "─".repeat(room), room, theme.muted());
-        let lines = detail_lines(app, room, usize::from(detail_rows - 1));
+        let lines = detail_lines(v, room, usize::from(detail_rows - 1));
         super::window::draw_lines(
             &lines,
             Rect {
@@ -165,15 +173,60 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> u16 {
     rows
 }
 
+/// Lesson `i`'s row after the list's mark: its number, its title cut to
+/// fit, and its summary right-aligned in `room` columns (the mark's
+/// included); numbers `digits` wide. The highlighted row's summary takes
+/// the highlight's style.
+fn row(
+    v: &PickerView<'_>,
+    i: usize,
+    lesson: &Lesson,
+    level: u8,
+    room: usize,
+    digits: usize,
+) -> Line<'static> {
+    let lang = v.lang;
+    let picker = v.picker;
+    let prefix_w = 2 + digits + 2;
+    let chosen = i == picker.cursor;
+    let (title, summary) = row_texts(v, i, lesson, level);
+    let summary_w = summary.as_ref().map_or(0, |(s, _)| width(s));
+    let title_room = room
+        .saturating_sub(prefix_w)
+        .saturating_sub(if summary_w > 0 { summary_w + 2 } else { 0 });
+    // A long title is cut, never the mark of the lesson on screen.
+    let title = if picker.current == Some(i) && lesson.loaded.is_ok() {
+        let now = i18n::PICKER_OPEN_NOW.get(lang);
+        let cut = title.strip_suffix(now).unwrap_or(&title);
+        format!(
+            "{}{now}",
+            truncate(cut, title_room.saturating_sub(width(now)))
+        )
+    } else {
+        truncate(&title, title_room)
+    };
+    let mut spans = vec![Span::raw(format!("{:>digits$}  ", i + 1)), Span::raw(title)];
+    // The list's mark ("▶ " or two spaces) comes first.
+    let used = 2 + spans.iter().map(Span::width).sum::<usize>();
+    if let Some((summary, style)) = summary {
+        spans.push(Span::raw(" ".repeat(room.saturating_sub(used + summary_w))));
+        spans.push(Span::styled(
+            summary,
+            if chosen { Style::new() } else { style },
+        ));
+    }
+    Line::from(spans)
+}
+
 /// How much of the summary column every row can show: 0 steps, ending and
 /// task; 1 steps and ending; 2 steps; 3 none. One level for all rows, so
 /// the column reads straight down; it leaves each title whole, or three
 /// fifths of the room for a title longer than that.
-fn summary_level(app: &App, lessons: &[Lesson], room: usize) -> u8 {
+fn summary_level(v: &PickerView<'_>, lessons: &[Lesson], room: usize) -> u8 {
     (0..3)
         .find(|&level| {
             lessons.iter().enumerate().all(|(i, lesson)| {
-                let (title, summary) = row_texts(app, i, lesson, level);
+                let (title, summary) = row_texts(v, i, lesson, level);
                 width(&title).min(room * 3 / 5) + summary.map_or(0, |(s, _)| width(&s) + 2) <= room
             })
         })
@@ -182,14 +235,19 @@ fn summary_level(app: &App, lessons: &[Lesson], room: usize) -> u8 {
 
 /// A row's title (with "open now" on the lesson shown) and its summary
 /// at `level` (see `summary_level`), with the summary's style.
-fn row_texts(app: &App, i: usize, lesson: &Lesson, level: u8) -> (String, Option<(String, Style)>) {
-    let lang = app.lang;
-    let theme = app.theme;
+fn row_texts(
+    v: &PickerView<'_>,
+    i: usize,
+    lesson: &Lesson,
+    level: u8,
+) -> (String, Option<(String, Style)>) {
+    let lang = v.lang;
+    let theme = v.theme;
     match &lesson.loaded {
         Ok(loaded) => {
             let trace = loaded.trace(lang);
             let mut title = trace.title.clone();
-            if app.picker.current == Some(i) {
+            if v.picker.current == Some(i) {
                 title.push_str(i18n::PICKER_OPEN_NOW.get(lang));
             }
             let steps = trace.len();
@@ -231,10 +289,10 @@ fn source_name(source: &Source) -> String {
 
 /// The highlighted lesson: how to open it from the command line, then its
 /// task; or why it cannot be opened. At most `max` lines.
-fn detail_lines(app: &App, w: usize, max: usize) -> Vec<Line<'static>> {
-    let lang = app.lang;
-    let theme = app.theme;
-    let Some(lesson) = app.picker.lessons.get(app.picker.cursor) else {
+fn detail_lines(v: &PickerView<'_>, w: usize, max: usize) -> Vec<Line<'static>> {
+    let lang = v.lang;
+    let theme = v.theme;
+    let Some(lesson) = v.picker.lessons.get(v.picker.cursor) else {
         return Vec::new();
     };
     let option = match lesson.source {

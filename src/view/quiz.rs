@@ -7,40 +7,79 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use super::scene::Scene;
 use super::text::hanging;
 use crate::app::App;
 use crate::i18n;
-use crate::quiz::Question;
+use crate::quiz::{Answer, Question};
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
-    let lines = lines(app, area.width as usize, area.height as usize);
-    super::window::scrolled(app.lang, app.theme, lines, area, scroll, buf)
+/// What the quiz panel draws: the run at its step (the step's own
+/// explanation follows the quiz's lines), the open question, and the
+/// step's answer. Built from the app by `of`, or by hand to draw it alone.
+pub struct QuizPanel<'a> {
+    pub scene: &'a Scene<'a>,
+    /// The question open now (about the next step).
+    pub question: Option<Question>,
+    /// The answer given at the step shown, with the question as it was
+    /// asked (`quiz::asked`, in the scene's language).
+    pub answer: Option<(Answer, Option<Question>)>,
+    /// A key that moves on was pressed while the question is open: the
+    /// hint says what to do, in the error's style.
+    pub hint: bool,
 }
 
-pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
-    if let Some(q) = app.question() {
-        let whole = question_lines(app, &q, w);
+impl<'a> QuizPanel<'a> {
+    /// The app's quiz at its step, over `scene` (`Scene::of(app)`).
+    pub fn of(app: &'a App, scene: &'a Scene<'a>) -> QuizPanel<'a> {
+        QuizPanel {
+            scene,
+            question: app.question(),
+            answer: app.quiz.answers.get(&app.step).map(|a| {
+                let asked = crate::quiz::asked(&app.loaded, app.trace(), app.step);
+                (*a, asked)
+            }),
+            hint: app.quiz.hint,
+        }
+    }
+
+    /// Draw it on `area`, scrolled `scroll` lines; returns how far it can
+    /// scroll.
+    pub fn render(&self, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+        let lines = self.lines(area.width as usize, area.height as usize);
+        let s = self.scene;
+        super::window::scrolled(s.lang, s.theme, lines, area, scroll, buf)
+    }
+
+    /// Its lines at width `w`, in a panel `h` lines high.
+    pub fn lines(&self, w: usize, h: usize) -> Vec<Line<'static>> {
+        lines(self, w, h)
+    }
+}
+
+fn lines(p: &QuizPanel<'_>, w: usize, h: usize) -> Vec<Line<'static>> {
+    let s = p.scene;
+    if let Some(q) = p.question.clone() {
+        let whole = question_lines(p, &q, w);
         if whole.len() <= h {
             return whole;
         }
         // A long real id in the prompt takes a line of its own; shortened
         // like a git hash, the choices fit. The table shows it whole.
-        let step = &app.trace().steps[q.step];
+        let step = &s.trace.steps[q.step];
         let short = Question {
             prompt: super::ids::shorten_ids(&q.prompt, step),
             ..q
         };
-        return question_lines(app, &short, w);
+        return question_lines(p, &short, w);
     }
-    let lang = app.lang;
-    let theme = app.theme;
+    let lang = s.lang;
+    let theme = s.theme;
     let mut out = Vec::new();
-    if app.step > 0 {
-        match app.quiz.answers.get(&app.step) {
-            Some(answer) => {
+    if s.step > 0 {
+        match &p.answer {
+            Some((answer, asked)) => {
                 // The question asked, as it reads in the current language.
-                let q = crate::quiz::asked(&app.loaded, app.trace(), app.step);
-                if let Some(q) = q {
+                if let Some(q) = asked {
                     let right = &q.choices[q.answer];
                     let verdict = if answer.right {
                         i18n::QUIZ_RIGHT.fill(lang, &[("n", &(q.answer + 1)), ("choice", right)])
@@ -81,18 +120,13 @@ pub fn lines(app: &App, w: usize, h: usize) -> Vec<Line<'static>> {
             }
         }
     }
-    out.extend(
-        super::explain::Explain {
-            scene: &super::scene::Scene::of(app),
-        }
-        .lines(w),
-    );
+    out.extend(super::explain::Explain { scene: s }.lines(w));
     out
 }
 
-fn question_lines(app: &App, q: &Question, w: usize) -> Vec<Line<'static>> {
-    let lang = app.lang;
-    let theme = app.theme;
+fn question_lines(p: &QuizPanel<'_>, q: &Question, w: usize) -> Vec<Line<'static>> {
+    let lang = p.scene.lang;
+    let theme = p.scene.theme;
     let mut out = hanging(
         vec![],
         &q.prompt,
@@ -108,7 +142,7 @@ fn question_lines(app: &App, q: &Question, w: usize) -> Vec<Line<'static>> {
         ));
     }
     let max = q.choices.len();
-    let (hint, style) = if app.quiz.hint {
+    let (hint, style) = if p.hint {
         (i18n::QUIZ_WAITING, theme.error())
     } else {
         (i18n::QUIZ_ANSWER_WITH, theme.muted())

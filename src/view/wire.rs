@@ -12,30 +12,43 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
+use super::scene::Scene;
 use super::text::hanging;
-use crate::app::App;
 use crate::i18n;
 use crate::trace::Trace;
 use crate::wire::{self, Provider};
 
-pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+/// The wire view of one run at its step.
+pub struct Wire<'a> {
+    pub scene: &'a Scene<'a>,
+}
+
+impl Wire<'_> {
+    /// Draw it on `area`, scrolled `scroll` lines up from its end; returns
+    /// how far it can scroll.
+    pub fn render(&self, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
+        render(self.scene, area, scroll, buf)
+    }
+}
+
+fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let w = area.width as usize;
     let h = area.height as usize;
-    let trace = app.trace();
-    let Some(index) = trace.steps[app.step].model_call else {
+    let trace = s.trace;
+    let Some(index) = trace.steps[s.step].model_call else {
         let line = Line::styled(
-            super::text::truncate(i18n::NOTHING_SENT.get(app.lang), w),
-            app.theme.title(),
+            super::text::truncate(i18n::NOTHING_SENT.get(s.lang), w),
+            s.theme.title(),
         );
         super::window::draw_lines(&[line], area, buf);
         return 0;
     };
     // Built once a frame: the heading and the lines both need it.
-    let reply = reply_at(trace, index, app.step);
-    let top = heading(app, trace, index, reply.is_some(), w);
+    let reply = reply_at(trace, index, s.step);
+    let top = heading(s, trace, index, reply.is_some(), w);
     let room = h.saturating_sub(top.len());
     let scroll = scroll as usize;
-    let (body, more) = body_lines(app, trace, index, reply, w, room * 2 + scroll + 1);
+    let (body, more) = body_lines(s, trace, index, reply, w, room * 2 + scroll + 1);
     let win = super::window::Window::from_end(body.len(), more, room, scroll);
     super::window::draw_lines(&top, area, buf);
     let list = Rect {
@@ -43,12 +56,18 @@ pub fn render(app: &App, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         height: room as u16,
         ..area
     };
-    super::window::draw_window(app.lang, app.theme, &body, win, list, buf);
+    super::window::draw_window(s.lang, s.theme, &body, win, list, buf);
     win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// Which call, to which endpoint, how big.
-fn heading(app: &App, trace: &Trace, index: usize, replied: bool, w: usize) -> Vec<Line<'static>> {
+fn heading(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    replied: bool,
+    w: usize,
+) -> Vec<Line<'static>> {
     let mc = &trace.model_calls[index];
     // Once the reply has come, the response is under the request: the
     // heading says so wherever the view is scrolled.
@@ -58,14 +77,14 @@ fn heading(app: &App, trace: &Trace, index: usize, replied: bool, w: usize) -> V
         i18n::WIRE_HEADING
     };
     let text = template.fill(
-        app.lang,
+        s.lang,
         &[
             ("number", &mc.number),
             ("endpoint", &endpoint(trace.provider)),
             ("bytes", &mc.context_size),
         ],
     );
-    let mut lines = hanging(vec![], &text, app.theme.title(), w);
+    let mut lines = hanging(vec![], &text, s.theme.title(), w);
     // A lesson's `call_1` is shorthand: say what the provider's ids look
     // like, so no one reads the body as a real log's.
     let short = |id: &str| {
@@ -78,13 +97,13 @@ fn heading(app: &App, trace: &Trace, index: usize, replied: bool, w: usize) -> V
             Provider::Chat | Provider::Responses => "call_OnWAk719Jr3tte4OmCJtJOB4",
         };
         let said = i18n::WIRE_SHORT_IDS.fill(
-            app.lang,
+            s.lang,
             &[
                 ("provider", &i18n::provider_name(trace.provider)),
                 ("shape", &shape),
             ],
         );
-        lines.extend(hanging(vec![], &said, app.theme.muted(), w));
+        lines.extend(hanging(vec![], &said, s.theme.muted(), w));
     }
     lines
 }
@@ -103,24 +122,24 @@ fn endpoint(provider: Provider) -> &'static str {
 /// items, and the fields before the list once every item is in. Returns
 /// whether older lines were left out.
 fn body_lines(
-    app: &App,
+    s: &Scene<'_>,
     trace: &Trace,
     index: usize,
     reply: Option<Value>,
     w: usize,
     wanted: usize,
 ) -> (Vec<Line<'static>>, bool) {
-    let theme = app.theme;
+    let theme = s.theme;
     let mc = &trace.model_calls[index];
     let first_call = index == 0;
     // Collected newest first, turned round at the end.
     let mut lines: Vec<Line<'static>> = Vec::new();
     if let Some(reply) = reply {
         let status = wire::status(trace, index);
-        let mut response = response_lines(app, reply, w);
+        let mut response = response_lines(s, reply, w);
         response.reverse();
         lines.extend(response);
-        let label = i18n::WIRE_RESPONSE.fill(app.lang, &[("status", &status)]);
+        let label = i18n::WIRE_RESPONSE.fill(s.lang, &[("status", &status)]);
         lines.push(Line::styled(format!("── {label} "), theme.muted()));
     }
     lines.push(plain("}", w));
@@ -163,7 +182,7 @@ fn body_lines(
 
 /// A response's lines. A Responses response echoes the request's tools
 /// whole; they are on screen above, so the echo is one line that says so.
-fn response_lines(app: &App, mut reply: Value, w: usize) -> Vec<Line<'static>> {
+fn response_lines(s: &Scene<'_>, mut reply: Value, w: usize) -> Vec<Line<'static>> {
     const ECHO: &str = "\u{1}tools-echoed";
     let echoed = match reply.get_mut("tools") {
         Some(Value::Array(tools)) if !tools.is_empty() => {
@@ -179,9 +198,9 @@ fn response_lines(app: &App, mut reply: Value, w: usize) -> Vec<Line<'static>> {
         match echoed {
             Some(n) if l.contains("tools-echoed") => {
                 let indent = l.len() - l.trim_start().len();
-                let said = i18n::WIRE_TOOLS_ECHOED.fill(app.lang, &[("n", &n)]);
+                let said = i18n::WIRE_TOOLS_ECHOED.fill(s.lang, &[("n", &n)]);
                 let said = format!("{}{said}", " ".repeat(indent));
-                lines.extend(wrapped(&said, app.theme.muted(), w));
+                lines.extend(wrapped(&said, s.theme.muted(), w));
             }
             _ => lines.extend(wrapped(l, Style::new(), w)),
         }

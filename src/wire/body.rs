@@ -434,7 +434,7 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
         };
         &sent
     };
-    let input = mc.context_tokens;
+    let input = context_tokens(trace, index);
     let output = mc.tokens;
     let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
     // Fields in an order of our choosing (a JSON object's members have
@@ -566,6 +566,51 @@ fn json_len(v: &Value) -> usize {
     serde_json::to_vec(v).map_or(0, |b| b.len())
 }
 
+/// Message `m`'s items in its provider's list and their bytes (a
+/// message that `joins` the Anthropic user message before it adds its
+/// block and a comma, no item). A long text is not copied into a JSON
+/// value to be written out and measured: the message is measured with a
+/// one-byte text, and the text's escaped length added (it is written once,
+/// as one string, in every shape).
+fn sized(trace: &Trace, m: &Message, joins: bool) -> (u32, usize) {
+    const LONG: usize = 256;
+    if m.text.len() > LONG {
+        let mut short = m.clone();
+        short.text = "x".into();
+        let (items, bytes) = sized_by_writing(trace, &short, joins);
+        return (items, bytes - 1 + escaped_len(&m.text));
+    }
+    sized_by_writing(trace, m, joins)
+}
+
+/// `sized`, by writing the message's JSON out.
+fn sized_by_writing(trace: &Trace, m: &Message, joins: bool) -> (u32, usize) {
+    match trace.provider {
+        Provider::Anthropic if joins => (0, 1 + json_len(&anthropic_block(m))),
+        Provider::Anthropic => (1, json_len(&anthropic_message(trace, m))),
+        Provider::Chat | Provider::Responses => {
+            let items = items(trace, m);
+            let bytes = items.iter().map(json_len).sum::<usize>() + items.len() - 1;
+            (items.len() as u32, bytes)
+        }
+    }
+}
+
+/// The bytes of `text` inside a JSON string as serde_json writes it: `"`,
+/// `\\`, `\n`, `\r`, `\t`, backspace and form feed escaped in two bytes,
+/// the other controls below U+0020 as `\u00XX`, everything else as is.
+fn escaped_len(text: &str) -> usize {
+    text.len()
+        + text
+            .bytes()
+            .map(|b| match b {
+                b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
+                0..=0x1f => 5,
+                _ => 0,
+            })
+            .sum::<usize>()
+}
+
 /// Where each message sits in its provider's requests, and each model
 /// call's body in bytes and tokens; set once, when a run is recorded.
 ///
@@ -583,7 +628,6 @@ pub fn place_changed(trace: &mut Trace, changed: &[bool]) {
 
 fn place(trace: &mut Trace, changed: Option<&[bool]>) {
     let provider = trace.provider;
-    // A message whose text is unchanged has the bytes it had.
     let kept = |i: usize| {
         changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
     };
@@ -600,55 +644,30 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
             number = fixed as u32 + 1;
             results_open = false;
         }
-        let place = match provider {
-            Provider::Anthropic => {
-                let joins = results_open && matches!(m.role, Role::Tool | Role::User);
-                if joins {
-                    // Results first: once the host's text follows, a later
-                    // result starts a new user message.
-                    results_open = m.role == Role::Tool;
-                    Place {
-                        number: number - 1,
-                        items: 0,
-                        bytes: if kept(i) {
-                            trace.places[i].bytes
-                        } else {
-                            1 + json_len(&anthropic_block(m))
-                        },
-                    }
-                } else {
-                    results_open = m.role == Role::Tool;
-                    let bytes = if kept(i) {
-                        trace.places[i].bytes
-                    } else {
-                        json_len(&anthropic_message(trace, m))
-                    };
-                    Place {
-                        number,
-                        items: 1,
-                        bytes,
-                    }
-                }
-            }
-            Provider::Chat | Provider::Responses if kept(i) => Place {
-                number,
-                ..trace.places[i]
-            },
-            Provider::Chat | Provider::Responses => {
-                let items = items(trace, m);
-                let bytes = items.iter().map(json_len).sum::<usize>() + items.len() - 1;
-                Place {
-                    number,
-                    items: items.len() as u32,
-                    bytes,
-                }
-            }
+        let joins = provider == Provider::Anthropic
+            && results_open
+            && matches!(m.role, Role::Tool | Role::User);
+        // Anthropic: results first; once the host's text follows, a later
+        // result starts a new user message.
+        results_open = m.role == Role::Tool;
+        // A message whose text is unchanged has the bytes it had.
+        let (items, bytes) = if kept(i) {
+            (trace.places[i].items, trace.places[i].bytes)
+        } else {
+            sized(trace, m, joins)
+        };
+        let place = Place {
+            number: if joins { number - 1 } else { number },
+            items,
+            bytes,
         };
         number += place.items;
         places.push(place);
     }
     trace.places = places;
-    let fixed_tokens = fixed_tokens(trace);
+    // A replayed run counts its tokens when asked (`context_tokens`).
+    let lazy = trace.counts.is_lazy();
+    let fixed_tokens = if lazy { 0 } else { fixed_tokens(trace) };
     let tools_bytes = if trace.tools.is_empty() {
         0
     } else {
@@ -686,7 +705,9 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
         };
         mc.context_size = mc.recorded_size.unwrap_or(envelope_bytes + bytes + commas);
         mc.tools_size = tools_bytes;
-        mc.context_tokens = fixed_tokens + tokens_upto[to] - tokens_upto[from];
+        if !lazy {
+            mc.context_tokens = fixed_tokens + tokens_upto[to] - tokens_upto[from];
+        }
     }
     for s in 0..trace.steps.len() {
         if let Some(k) = trace.steps[s].model_call {
@@ -713,7 +734,14 @@ pub fn fixed_tokens(trace: &Trace) -> usize {
 /// A message's tokens: its text, its calls' names, ids and arguments, the
 /// id it answers, and the per-message overhead.
 pub fn message_tokens(m: &Message, calls: &[&ToolCall]) -> usize {
-    let mut n = tokens::PER_MESSAGE + tokens::count(&m.text);
+    tokens::count(&m.text) + tokens_besides_text(m, calls)
+}
+
+/// A message's tokens but for its text's: what a replayed run counts when
+/// it records the message (a tool's output, the bulk of a long run, is
+/// counted when asked: `Trace::counts`).
+pub fn tokens_besides_text(m: &Message, calls: &[&ToolCall]) -> usize {
+    let mut n = tokens::PER_MESSAGE;
     if let Some(id) = &m.call_id {
         n += tokens::count(&id.0);
     }
@@ -721,6 +749,59 @@ pub fn message_tokens(m: &Message, calls: &[&ToolCall]) -> usize {
         n += tokens::count(&c.id.0) + tokens::count(&c.tool) + tokens::count(&arguments_text(c));
     }
     n
+}
+
+/// Message `index`'s tokens (`message_tokens`): a lesson's as recorded, a
+/// replayed run's counted the first time they are asked for.
+pub fn tokens_of_message(trace: &Trace, index: usize) -> usize {
+    let m = &trace.messages[index];
+    trace.counts.message(index, &m.text).unwrap_or(m.tokens)
+}
+
+/// The request of model call `index` (into `trace.model_calls`) in tokens:
+/// what every request carries and the messages it sends. A lesson's as
+/// recorded; a replayed run's counted the first time it is asked for (a
+/// frame shows one call's count; the first frame of a 2,000-call run
+/// counts only its first request), then kept.
+pub fn context_tokens(trace: &Trace, index: usize) -> usize {
+    let mc = &trace.model_calls[index];
+    trace
+        .counts
+        .request(index, || {
+            fixed_of(trace) + messages_tokens(trace, mc.context_start..mc.context_len)
+        })
+        .unwrap_or(mc.context_tokens)
+}
+
+/// Compaction `index`'s next request in tokens, before and after it (as
+/// `Compaction::tokens_before` and `tokens_after` hold them in a lesson):
+/// in a replayed run, what every request carries and the messages held
+/// before (since the compaction before, or the start) and after (its
+/// copy).
+pub fn compaction_tokens(trace: &Trace, index: usize) -> (usize, usize) {
+    let c = &trace.compactions[index];
+    if !trace.counts.is_lazy() {
+        return (c.tokens_before, c.tokens_after);
+    }
+    let held_from = index
+        .checked_sub(1)
+        .map_or(0, |p| trace.compactions[p].start);
+    let fixed = fixed_of(trace);
+    (
+        fixed + messages_tokens(trace, held_from..c.start),
+        fixed + messages_tokens(trace, c.start..c.start + c.messages_after),
+    )
+}
+
+fn fixed_of(trace: &Trace) -> usize {
+    trace
+        .counts
+        .fixed(|| fixed_tokens(trace))
+        .unwrap_or_else(|| fixed_tokens(trace))
+}
+
+fn messages_tokens(trace: &Trace, range: std::ops::Range<usize>) -> usize {
+    range.map(|i| tokens_of_message(trace, i)).sum()
 }
 
 /// Tokens of a reply the model generates (the inner loop): its text and
@@ -878,6 +959,132 @@ pub fn orphan_rejection(provider: Provider, id: &CallId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long text measured by its escaped length gives the bytes that
+    /// writing the message's JSON out gives, in every provider's shape:
+    /// every message of every lesson and transcript fixture, and long
+    /// texts full of what JSON escapes.
+    #[test]
+    fn a_long_text_is_measured_as_its_json_is_written() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut traces = Vec::new();
+        for (name, _) in crate::load::CATALOG {
+            for provider in [Provider::Chat, Provider::Responses, Provider::Anthropic] {
+                if let Ok(loaded) = crate::load::load_as(name, Some(provider)) {
+                    traces.extend(loaded.traces);
+                }
+            }
+        }
+        let mut dirs = vec![root.join("tests/transcripts")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if let Ok(opened) = crate::transcript::open(&path.to_string_lossy(), None) {
+                    traces.extend(opened.loaded.traces);
+                }
+            }
+        }
+        let awkward: String = (0u8..0x80)
+            .map(char::from)
+            .chain("é读🙂\u{2028}".chars())
+            .collect();
+        let (mut long, mut checked) = (0, 0);
+        for trace in &mut traces {
+            for provider in [Provider::Chat, Provider::Responses, Provider::Anthropic] {
+                trace.provider = provider;
+                for (i, m) in trace.messages.iter().enumerate() {
+                    let mut texts = vec![m.clone()];
+                    let mut odd = m.clone();
+                    odd.text = format!("{awkward}{}{awkward}", m.text).repeat(3).into();
+                    texts.push(odd);
+                    for m in &texts {
+                        for joins in [false, true] {
+                            if joins && (provider != Provider::Anthropic || i == 0) {
+                                continue;
+                            }
+                            assert_eq!(
+                                sized(trace, m, joins),
+                                sized_by_writing(trace, m, joins),
+                                "{} as {provider:?}: {:?}",
+                                trace.scenario,
+                                m.text
+                            );
+                            long += usize::from(m.text.len() > 256);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(long > 1000 && checked > 5000, "{long} long of {checked}");
+    }
+
+    /// A replayed run's counts, made when asked, are those of every
+    /// message counted as a lesson's are when recorded: what every request
+    /// carries and each message it sends (its calls as proposed then).
+    #[test]
+    fn a_transcripts_counts_made_when_asked_are_its_messages_counted_one_by_one() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("tests/transcripts")];
+        let (mut traces, mut calls, mut compactions) = (0, 0, 0);
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let Ok(opened) = crate::transcript::open(&path.to_string_lossy(), None) else {
+                    continue;
+                };
+                for trace in &opened.loaded.traces {
+                    assert!(trace.counts.is_lazy());
+                    let message = |i: usize| {
+                        let m = &trace.messages[i];
+                        let calls: Vec<&ToolCall> = m
+                            .calls
+                            .iter()
+                            .filter_map(|id| trace.call_at(id, m.step))
+                            .collect();
+                        message_tokens(m, &calls)
+                    };
+                    let fixed = fixed_tokens(trace);
+                    for (index, mc) in trace.model_calls.iter().enumerate() {
+                        let counted: usize = (mc.context_start..mc.context_len).map(message).sum();
+                        assert_eq!(
+                            context_tokens(trace, index),
+                            fixed + counted,
+                            "{} call #{}",
+                            path.display(),
+                            mc.number
+                        );
+                        calls += 1;
+                    }
+                    for (index, c) in trace.compactions.iter().enumerate() {
+                        let from = index
+                            .checked_sub(1)
+                            .map_or(0, |p| trace.compactions[p].start);
+                        let before: usize = (from..c.start).map(message).sum();
+                        let after: usize = (c.start..c.start + c.messages_after).map(message).sum();
+                        assert_eq!(
+                            compaction_tokens(trace, index),
+                            (fixed + before, fixed + after),
+                            "{}",
+                            path.display()
+                        );
+                        compactions += 1;
+                    }
+                    traces += 1;
+                }
+            }
+        }
+        assert!(
+            traces >= 60 && calls >= 200 && compactions >= 1,
+            "{traces} {calls} {compactions}"
+        );
+    }
 
     #[test]
     fn list_counts_from_the_places_are_those_of_every_message_walked() {

@@ -24,9 +24,10 @@ mod provider;
 pub mod tokens;
 
 pub use body::{
-    ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, fixed_tokens, item_id, items,
-    list_counts, list_key, message_tokens, model, orphan_rejection, place_all, place_changed,
-    rejection, reply, reply_tokens, request, response, schema, status, tools,
+    ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
+    fixed_tokens, item_id, items, list_counts, list_key, message_tokens, model, orphan_rejection,
+    place_all, place_changed, rejection, reply, reply_tokens, request, response, schema, status,
+    tokens_besides_text, tokens_of_message, tools,
 };
 
 pub use place::Place;

@@ -1,8 +1,10 @@
 //! Tokens, counted with a real tokenizer: OpenAI's `o200k_base` encoding
 //! (the GPT-4o and GPT-4.1 family), from bpe-openai (GitHub's byte-pair
-//! encoder, the same encoding tiktoken has, counted faster: a 2,000-call
-//! run's 20 MB of tool output is counted once at open; a test checks that
-//! every text this program counts gets tiktoken's count). A request's count
+//! encoder, the same encoding tiktoken has, counted faster; a test checks
+//! that every text this program counts gets tiktoken's count). A lesson's
+//! messages are counted as they are recorded; a transcript's when a frame
+//! or a command first asks for a request's count (`Counts`): opening a
+//! 2,000-call run counts none of its 20 MB of tool output. A request's count
 //! is the texts it carries plus OpenAI's documented overhead for chat
 //! messages (three tokens a message and three to prime the reply); the
 //! provider's own count can differ by a few tokens. Anthropic's tokenizer
@@ -19,6 +21,129 @@ pub const REPLY_PRIMING: usize = 3;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, OnceLock};
+
+/// A replayed run's token counts, counted when something first shows or
+/// needs them (the context heading and counters of a step, a response's
+/// `usage`, `trace` JSON) and then kept: opening a 2,000-call rollout
+/// counts nothing of its 20 MB of tool output, a frame counts the request
+/// it shows. Shared by the clones of a trace (both languages' traces of a
+/// transcript hold the same messages), so each text is counted once.
+///
+/// A lesson's counts are not lazy (`Counts::default()`): the host compacts
+/// by them while the run is recorded, and they are exact in its
+/// `Message::tokens` and `ModelCall::context_tokens`.
+#[derive(Clone, Default)]
+pub struct Counts(Option<Arc<Cells>>);
+
+#[derive(Clone, Default)]
+struct Cells {
+    /// What every request carries besides its messages (`fixed_tokens`).
+    fixed: OnceLock<usize>,
+    /// Each message's tokens besides its text: the per-message overhead,
+    /// the id it answers, its calls' ids, names and arguments (small;
+    /// counted when the message is recorded).
+    besides_text: Vec<u32>,
+    /// Each message's text.
+    text: Vec<OnceLock<u32>>,
+    /// Each model call's request.
+    requests: Vec<OnceLock<usize>>,
+}
+
+impl Counts {
+    /// Counts made when asked, for a run whose messages are recorded from
+    /// a file (and do not change once recorded).
+    pub fn lazy() -> Self {
+        Counts(Some(Arc::default()))
+    }
+
+    /// Whether counts are made when asked (a replayed run), rather than
+    /// held in the trace's messages and model calls (a lesson).
+    pub fn is_lazy(&self) -> bool {
+        self.0.is_some()
+    }
+
+    fn cells_mut(&mut self) -> Option<&mut Cells> {
+        self.0.as_mut().map(Arc::make_mut)
+    }
+
+    /// A message was recorded, with this many tokens besides its text.
+    pub fn push_message(&mut self, besides_text: usize) {
+        if let Some(cells) = self.cells_mut() {
+            cells.besides_text.push(besides_text as u32);
+            cells.text.push(OnceLock::new());
+        }
+    }
+
+    /// A model call was recorded.
+    pub fn push_request(&mut self) {
+        if let Some(cells) = self.cells_mut() {
+            cells.requests.push(OnceLock::new());
+        }
+    }
+
+    /// The tokens every request carries, counted by `count` the first
+    /// time; None for a lesson.
+    pub fn fixed(&self, count: impl FnOnce() -> usize) -> Option<usize> {
+        self.0.as_ref().map(|cells| *cells.fixed.get_or_init(count))
+    }
+
+    /// Message `index`'s tokens, its `text` counted the first time; None
+    /// for a lesson or a message not recorded here.
+    pub fn message(&self, index: usize, text: &str) -> Option<usize> {
+        let cells = self.0.as_ref()?;
+        let besides = *cells.besides_text.get(index)? as usize;
+        let text = *cells.text.get(index)?.get_or_init(|| count(text) as u32);
+        Some(besides + text as usize)
+    }
+
+    /// Count every message's text on a thread of its own, in order
+    /// (`texts`: the trace's message texts), so that a frame far into a
+    /// long run finds its request counted: End pressed a moment after the
+    /// first frame draws at once. A frame that needs a text not counted
+    /// yet counts it itself (or waits for the one being counted). None
+    /// for a lesson, or where no thread could be started; the thread ends
+    /// when every text is counted.
+    pub fn count_in_background(&self, texts: Vec<Arc<str>>) -> Option<std::thread::JoinHandle<()>> {
+        let cells = self.0.clone()?;
+        std::thread::Builder::new()
+            .name("count-tokens".into())
+            .spawn(move || {
+                for (cell, text) in cells.text.iter().zip(&texts) {
+                    cell.get_or_init(|| count(text) as u32);
+                }
+            })
+            .ok()
+    }
+
+    /// Model call `index`'s request, counted by `count` the first time;
+    /// None for a lesson or a call not recorded here.
+    pub fn request(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
+        let cells = self.0.as_ref()?;
+        Some(*cells.requests.get(index)?.get_or_init(count))
+    }
+}
+
+/// The counts are a function of the trace's texts, which a comparison of
+/// traces compares: two traces are not told apart by what was counted yet.
+impl PartialEq for Counts {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for Counts {}
+
+impl std::fmt::Debug for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Not what was counted yet: a trace's Debug is the same however
+        // far it was looked at.
+        f.write_str(match self.0 {
+            None => "Counts::Exact",
+            Some(_) => "Counts::Lazy",
+        })
+    }
+}
 
 /// Pieces (the pre-tokenizer's words, numbers, runs of punctuation or
 /// space) up to this many bytes have their count remembered: a long run
@@ -201,7 +326,16 @@ mod tests {
                 if crate::load::load(&name).is_ok() {
                     lessons += 1;
                 }
-            } else if crate::transcript::open(&name, None).is_ok() {
+            } else if let Ok(opened) = crate::transcript::open(&name, None) {
+                // A transcript counts when asked: ask for every count.
+                for trace in &opened.loaded.traces {
+                    for index in 0..trace.model_calls.len() {
+                        crate::wire::context_tokens(trace, index);
+                    }
+                    for index in 0..trace.compactions.len() {
+                        crate::wire::compaction_tokens(trace, index);
+                    }
+                }
                 transcripts += 1;
             }
         }
@@ -215,5 +349,54 @@ mod tests {
             chars += text.chars().count();
         }
         assert!(chars > 100_000, "{chars} characters counted");
+    }
+
+    /// Opening a transcript counts none of its tool outputs; asking for a
+    /// request's count counts the texts it sends, once, for both
+    /// languages' traces.
+    #[test]
+    fn a_transcript_counts_a_text_when_a_request_that_sends_it_is_asked_for() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let path = root.join("tests/transcripts/codex.jsonl");
+        SEEN.with(|s| *s.borrow_mut() = Some(Vec::new()));
+        let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
+        let at_open = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
+        let [zh, en] = &opened.loaded.traces;
+        let outputs: Vec<&str> = zh
+            .messages
+            .iter()
+            .filter(|m| m.role == crate::trace::Role::Tool && !m.text.is_empty())
+            .map(|m| &*m.text)
+            .collect();
+        assert!(outputs.len() >= 2, "{} tool outputs", outputs.len());
+        for output in &outputs {
+            assert!(
+                !at_open.iter().any(|t| t == output),
+                "counted at open: {output:?}"
+            );
+        }
+        // The first request sends no tool output yet; the last sends them.
+        crate::wire::context_tokens(zh, 0);
+        let first = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
+        assert!(outputs.iter().all(|o| !first.contains(&o.to_string())));
+        let last = zh.model_calls.len() - 1;
+        let zh_count = crate::wire::context_tokens(zh, last);
+        let asked = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
+        let sent = zh.context(&zh.model_calls[last]);
+        for output in outputs
+            .iter()
+            .filter(|o| sent.iter().any(|m| &*m.text == **o))
+        {
+            assert_eq!(
+                asked.iter().filter(|t| t == output).count(),
+                1,
+                "{output:?}"
+            );
+        }
+        // Kept, and shared with the other language's trace.
+        assert_eq!(crate::wire::context_tokens(zh, last), zh_count);
+        assert_eq!(crate::wire::context_tokens(en, last), zh_count);
+        let again = SEEN.with(|s| s.borrow_mut().take()).unwrap();
+        assert!(again.is_empty(), "counted again: {again:?}");
     }
 }

@@ -1,0 +1,357 @@
+//! A pseudo-locale, for tests only: every English text of the catalogue
+//! and of the lessons accented and lengthened ("next step" → "ñééẋţ
+//! šţééƥ") in English's place, so a frame drawn with it shows at once any
+//! text that does not come from the catalogue (it stays plain ASCII), and
+//! every frame is drawn with texts a third longer. It shows a third
+//! language costs one column of the catalogue (and the lessons' texts).
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+thread_local! {
+    static ON: Cell<bool> = const { Cell::new(false) };
+    static MEMO: RefCell<HashMap<String, &'static str>> = RefCell::new(HashMap::new());
+}
+
+/// Is the pseudo-locale on in this thread (it replaces English)?
+pub fn on() -> bool {
+    ON.get()
+}
+
+/// Run `f` with the pseudo-locale in place of English, in this thread.
+pub fn with<T>(f: impl FnOnce() -> T) -> T {
+    ON.set(true);
+    let out = f();
+    ON.set(false);
+    out
+}
+
+/// The pseudo-locale's text for an English text: the catalogue's, or a
+/// lesson's (a lesson in a third language is translated too).
+pub fn of(text: &str) -> &'static str {
+    MEMO.with_borrow_mut(|memo| {
+        if let Some(done) = memo.get(text) {
+            return *done;
+        }
+        let done: &'static str = Box::leak(transform(text).into_boxed_str());
+        memo.insert(text.to_string(), done);
+        done
+    })
+}
+
+const LOWER: [char; 26] = [
+    'á', 'ƀ', 'ç', 'ď', 'é', 'ƒ', 'ĝ', 'ĥ', 'í', 'ĵ', 'ķ', 'ĺ', 'ɱ', 'ñ', 'ó', 'ƥ', 'ʠ', 'ŕ', 'š',
+    'ţ', 'ú', 'ṽ', 'ŵ', 'ẋ', 'ý', 'ž',
+];
+const UPPER: [char; 26] = [
+    'Á', 'Ɓ', 'Ç', 'Ď', 'É', 'Ƒ', 'Ĝ', 'Ĥ', 'Í', 'Ĵ', 'Ķ', 'Ĺ', 'Ṁ', 'Ñ', 'Ó', 'Ƥ', 'Ꝗ', 'Ŕ', 'Š',
+    'Ţ', 'Ú', 'Ṽ', 'Ŵ', 'Ẋ', 'Ý', 'Ž',
+];
+
+/// Each ASCII letter accented, each vowel doubled (about a third longer);
+/// `{holes}` are kept as they are, for `Label::fill`.
+fn transform(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut in_hole = false;
+    for c in text.chars() {
+        match c {
+            '{' => in_hole = true,
+            '}' => in_hole = false,
+            _ => {}
+        }
+        if in_hole || !c.is_ascii_alphabetic() {
+            out.push(c);
+            continue;
+        }
+        let i = (c.to_ascii_lowercase() as u8 - b'a') as usize;
+        let accented = if c.is_ascii_lowercase() {
+            LOWER[i]
+        } else {
+            UPPER[i]
+        };
+        out.push(accented);
+        if "aeiouAEIOU".contains(c) {
+            out.push(accented);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use super::*;
+    use crate::action::Action;
+    use crate::app::{self, App};
+    use crate::frames;
+    use crate::load;
+    use crate::scenario::Lang;
+    use crate::theme::Theme;
+    use crate::wire::Provider;
+
+    #[test]
+    fn the_transform_accents_lengthens_and_keeps_holes() {
+        assert_eq!(transform("next step"), "ñééẋţ šţééƥ");
+        assert_eq!(
+            transform("Call #{number} at {place}"),
+            "Çááĺĺ #{number} ááţ {place}"
+        );
+        assert_eq!(transform("步骤 3/8"), "步骤 3/8");
+    }
+
+    /// Key caps are named the same in every language.
+    const KEY_CAPS: [&str; 10] = [
+        "Space", "Home", "End", "PgUp", "PgDn", "Bksp", "Enter", "Tab", "Esc", "Ctrl",
+    ];
+
+    /// The words of a text: runs of letters, digits and `_./-`, without a
+    /// sentence's last full stop. Ids, paths and file names (a digit, `_`,
+    /// `/` or an inner `.`) are data, and left out.
+    fn words(text: &str) -> Vec<&str> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || "_./-".contains(c)))
+            .map(|w| w.trim_matches(|c| ".-".contains(c)))
+            .filter(|w| w.len() >= 3)
+            .filter(|w| !w.contains(|c: char| c.is_ascii_digit() || "_/.".contains(c)))
+            .flat_map(|w| w.split('-'))
+            .filter(|w| w.len() >= 3)
+            .collect()
+    }
+
+    /// The strings of a lesson that are the same in every language (file
+    /// contents, tool names, arguments, ids), not its texts (`{zh, en}`,
+    /// which the pseudo-locale translates).
+    fn data_strings(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::String(s) => out.push(s.clone()),
+            serde_json::Value::Array(items) => items.iter().for_each(|v| data_strings(v, out)),
+            serde_json::Value::Object(map) if map.contains_key("zh") && map.contains_key("en") => {}
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    out.push(k.clone());
+                    data_strings(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A drawn line of JSON without its escapes (`\n` would glue an `n`
+    /// to the next word).
+    fn unescaped(line: &str) -> String {
+        line.replace("\\n", "  ")
+            .replace("\\t", "  ")
+            .replace("\\\"", "  ")
+    }
+
+    /// A lesson's Chinese texts.
+    fn zh_texts(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Array(items) => items.iter().for_each(|v| zh_texts(v, out)),
+            serde_json::Value::Object(map) => {
+                if let (Some(serde_json::Value::String(zh)), true) =
+                    (map.get("zh"), map.contains_key("en"))
+                {
+                    out.push(zh.clone());
+                }
+                map.values().for_each(|v| zh_texts(v, out));
+            }
+            _ => {}
+        }
+    }
+
+    /// The whole words of a drawn line outside JSON strings (a request
+    /// body's keys and values are the provider's, not ours). The line is
+    /// cut at box drawing and at `…`; a word that touches a cut (half of
+    /// it is hidden behind a border or an overlay) is left out.
+    fn shown_words(line: &str) -> Vec<&str> {
+        let cut = |c: char| ('\u{2500}'..='\u{259f}').contains(&c) || c == '…';
+        let mut out = Vec::new();
+        let mut quoted = false;
+        let mut segment_start = 0;
+        for (i, c) in line.char_indices().chain([(line.len(), '│')]) {
+            if cut(c) || (c == '"' && !quoted) {
+                let segment = &line[segment_start..i];
+                // Drop a word at either end of the segment if it touches
+                // the cut.
+                let in_word = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+                let inner_start = if segment.starts_with(in_word) {
+                    segment.find(|c: char| !in_word(c)).unwrap_or(segment.len())
+                } else {
+                    0
+                };
+                let inner_end = if segment.ends_with(in_word) {
+                    segment
+                        .char_indices()
+                        .rfind(|(_, c)| !in_word(*c))
+                        .map_or(0, |(p, c)| p + c.len_utf8())
+                } else {
+                    segment.len()
+                };
+                if inner_start < inner_end {
+                    out.extend(words(&segment[inner_start..inner_end]));
+                }
+            }
+            if c == '"' {
+                quoted = !quoted;
+            }
+            if cut(c) || c == '"' {
+                segment_start = i + c.len_utf8();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_frame_in_the_pseudo_locale_shows_only_catalogue_text() {
+        let mut found: BTreeMap<String, String> = BTreeMap::new();
+        let mut refused = Vec::new();
+        let mut in_zh_found: BTreeMap<String, String> = BTreeMap::new();
+        for (name, source) in load::catalog::CATALOG {
+            // What the lesson itself holds (its texts, tools, files, ids)
+            // is data, drawn as it is in every language.
+            let mut data = Vec::new();
+            data_strings(&serde_json::from_str(source).unwrap(), &mut data);
+            data.extend(KEY_CAPS.map(String::from));
+            // Words the Chinese catalogue also writes in Latin letters
+            // (API terms: call_id, JSON, tool_result) are not translated.
+            for (_, label) in crate::i18n::CATALOGUE {
+                data.push(label.get(Lang::Zh).to_string());
+            }
+            for binding in crate::keymap::KEYMAP {
+                data.extend(binding.hint.map(|h| h.get(Lang::Zh).to_string()));
+                data.push(binding.help.get(Lang::Zh).to_string());
+            }
+            // Words no language translates: the APIs' names, JSON's
+            // literals, and what a JSON parser says of bad arguments.
+            for provider in [Provider::Chat, Provider::Responses, Provider::Anthropic] {
+                data.push(crate::i18n::provider_name(provider).to_string());
+            }
+            data.extend(
+                [
+                    "true false null POST",
+                    "EOF while parsing a string an object value at line column",
+                ]
+                .map(String::from),
+            );
+            let mut data_zh = data.clone();
+            zh_texts(&serde_json::from_str(source).unwrap(), &mut data_zh);
+            with(|| {
+                // Loaded in the pseudo-locale: the run writes its host
+                // texts as it goes. Taking English's place, it makes some
+                // lessons run otherwise: one tuned to compact at a token
+                // count (longer texts compact at other steps, and the load
+                // refuses languages whose runs differ), and those whose
+                // scripted model reacts to English words of the host or of
+                // the lesson (`contains: "verification failed"`; a third
+                // language keeps English as the text rules match, the
+                // pseudo-locale cannot). They need a lesson tuned for the
+                // language, not code: they are listed, any other fails.
+                let loaded = match load::load(name) {
+                    Ok(loaded) if loaded.faults.is_empty() => loaded,
+                    _ => {
+                        refused.push(*name);
+                        return;
+                    }
+                };
+                let app = App::new(loaded.clone(), Lang::En, Theme::DARK);
+                // The same frame in Chinese: what it shows in Latin letters
+                // too (file contents, a request body's JSON, a parser's or
+                // a provider's own message) is not the screen's language.
+                // A provider's 400 is in its own words.
+                let trace = loaded.trace(Lang::Zh);
+                data_zh.extend(
+                    trace
+                        .model_calls
+                        .iter()
+                        .filter_map(|mc| trace.rejection(mc))
+                        .map(String::from),
+                );
+                let zh = App::new(loaded, Lang::Zh, Theme::DARK);
+                for (w, h) in [(120, 40), (80, 24)] {
+                    for step in 0..=app.last() {
+                        // Each view of the step: the panels, the request
+                        // body, and at the last step the help and about.
+                        let mut views = vec![vec![], vec![Action::ToggleWire]];
+                        if step == app.last() {
+                            views.push(vec![Action::ToggleHelp]);
+                            views.push(vec![Action::ToggleAbout]);
+                        }
+                        for actions in views {
+                            let [shown, same_in_zh] = [&app, &zh].map(|a| {
+                                let mut a = frames::at_step(a, step, w, h);
+                                for action in &actions {
+                                    app::update(&mut a, *action);
+                                }
+                                frames::to_text(&frames::render(&a, w, h))
+                            });
+                            let in_zh: BTreeSet<&str> =
+                                same_in_zh.lines().flat_map(words).collect();
+                            for line in same_in_zh.lines() {
+                                for word in shown_words(&unescaped(line)) {
+                                    if !data_zh.iter().any(|d| d.contains(word)) {
+                                        in_zh_found.entry(word.to_string()).or_insert_with(|| {
+                                            format!(
+                                                "{name} {w}x{h} step {}: {}",
+                                                step + 1,
+                                                line.trim()
+                                            )
+                                        });
+                                    }
+                                }
+                            }
+                            for line in shown.lines() {
+                                for word in shown_words(&unescaped(line)) {
+                                    // A word is data when a lesson's string holds
+                                    // it (a part of one too: wrapped JSON
+                                    // breaks words).
+                                    let is_data = data.iter().any(|d| d.contains(word));
+                                    if !is_data && !in_zh.contains(word) {
+                                        found.entry(word.to_string()).or_insert_with(|| {
+                                            format!(
+                                                "{name} {w}x{h} step {}: {}",
+                                                step + 1,
+                                                line.trim()
+                                            )
+                                        });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        assert_eq!(
+            refused,
+            [
+                "patch-and-test",
+                "verify-before-done",
+                "malformed-arguments",
+                "context-compaction-summary",
+                "context-compaction-lost-fact"
+            ],
+            "lessons that run otherwise in the pseudo-locale"
+        );
+        let zh_report: Vec<String> = in_zh_found
+            .iter()
+            .map(|(w, at)| format!("{w:>20}  {at}"))
+            .collect();
+        assert!(
+            in_zh_found.is_empty(),
+            "{} Latin words in Chinese frames:\n{}",
+            in_zh_found.len(),
+            zh_report.join("\n")
+        );
+        let report: Vec<String> = found
+            .iter()
+            .map(|(w, at)| format!("{w:>20}  {at}"))
+            .collect();
+        assert!(
+            found.is_empty(),
+            "{} words not from the catalogue:\n{}",
+            found.len(),
+            report.join("\n")
+        );
+    }
+}
