@@ -397,8 +397,9 @@ fn differs_message(d: &engine::Differs) -> String {
     };
     format!(
         "{said}; the run is made once and compacts where {decided}'s counts say, so the \
-         {other} trace would show what its own counts do not; expected a window both languages \
-         cross at the same model calls (change \"context.window\" or the texts)"
+         {other} trace would show what its own counts do not; expected a window at which both \
+         languages compact alike, at the same model calls and removing the same messages \
+         (change \"context.window\" or the texts)"
     )
 }
 
