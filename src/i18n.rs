@@ -1833,6 +1833,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 ARROW_USER_EDITS.fill(lang, &[("call", call), ("names", &names.join(", "))])
             }
             Decision::Denied(reason) => {
+                let reason = reason.as_ref().map_or("", |r| r.get(lang));
                 ARROW_USER_DENIES.fill(lang, &[("call", call), ("reason", &one_line(reason))])
             }
         },

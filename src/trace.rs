@@ -116,8 +116,9 @@ pub enum Verdict {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Decision {
     Approved,
-    /// With the user's reason, which goes back to the model as the result.
-    Denied(String),
+    /// With the user's reason in both languages, if they gave one, which
+    /// goes back to the model as the result.
+    Denied(Option<Text>),
     /// The user changed these arguments; the host runs the call with them.
     Edited(Vec<(String, String)>),
 }
@@ -626,8 +627,9 @@ pub enum StepKind {
     Answers { number: u32 },
     /// The host runs the verification check itself before accepting "done".
     Verifies { tool: String },
-    /// The verification result comes back.
-    Verified { passed: bool, output: String },
+    /// The verification result comes back: what the check's tool said,
+    /// as a fact (`i18n::said` words it in a language).
+    Verified { passed: bool, output: Said },
     /// The host will not call the model again: the budget is used up.
     BudgetExhausted { budget: u32 },
     /// The harness fails on a tool error it does not handle.

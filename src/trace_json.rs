@@ -312,7 +312,7 @@ enum Details<'a> {
     },
     Verified {
         passed: bool,
-        output: &'a str,
+        output: String,
     },
     BudgetExhausted {
         budget: u32,
@@ -442,7 +442,7 @@ impl<'a> Details<'a> {
             StepKind::Verifies { tool } => Details::Verifies { tool },
             StepKind::Verified { passed, output } => Details::Verified {
                 passed: *passed,
-                output,
+                output: i18n::said(output, trace.lang),
             },
             StepKind::BudgetExhausted { budget } => Details::BudgetExhausted { budget: *budget },
             StepKind::Crashes { call } => Details::Crashes { call: &call.0 },
@@ -469,7 +469,9 @@ impl<'a> Details<'a> {
                     Decision::Edited(_) => "edited",
                 },
                 reason: match decision {
-                    Decision::Denied(reason) => Some(reason),
+                    Decision::Denied(reason) => {
+                        Some(reason.as_ref().map_or("", |r| r.get(trace.lang)))
+                    }
                     _ => None,
                 },
                 edited_args: match decision {

@@ -200,3 +200,73 @@ fn an_operation_id_reused_for_another_action_is_an_error_from_the_host() {
         .count();
     assert_eq!(writes, 1);
 }
+
+/// A lesson runs once and is told in the other language: the en trace told
+/// from the zh run is the trace an en run of its own records, field for
+/// field (texts, sizes, tokens, places, narration by number), wherever the
+/// two languages decide alike; and every shipped lesson does. Also for
+/// long runs the host compacts, by summary and by placeholders.
+#[test]
+fn the_run_told_in_en_is_the_run_made_in_en() {
+    use agent_loop_sim::{engine, i18n};
+    let mut lessons: Vec<(String, String)> = CATALOG
+        .iter()
+        .map(|(name, source)| (name.to_string(), source.to_string()))
+        .collect();
+    let base: serde_json::Value = serde_json::from_str(
+        CATALOG
+            .iter()
+            .find(|(n, _)| *n == "read-config-timeout")
+            .unwrap()
+            .1,
+    )
+    .unwrap();
+    // Windows both languages cross at the same calls and compact alike (at
+    // 1,400 tokens dropping removes two results in zh, one in en: `Differs`).
+    let summary = serde_json::json!({ "zh": "此前读过配置：timeout=30。", "en": "The config was read before: timeout=30." });
+    for (window, policy) in [(1000, "summarize"), (1600, "drop_oldest_results")] {
+        let mut long = base.clone();
+        long["budget"] = 15.into();
+        long["expect"] = "budget_exhausted".into();
+        long["context"] =
+            serde_json::json!({ "window": window, "policy": policy, "summary": summary });
+        // The model reads a long config again and again, so the host
+        // compacts, and its placeholders and summaries read differently in
+        // each language.
+        long["files"]["config.txt"] =
+            format!("timeout=30\n{}", "# a comment line\n".repeat(40)).into();
+        long["model"] = serde_json::json!([{
+            "say": { "zh": "再读一遍配置。", "en": "Reading the config again." },
+            "calls": [{ "tool": "read_file", "args": { "path": "config.txt" } }]
+        }]);
+        lessons.push((format!("long-{policy}"), long.to_string()));
+    }
+    for (name, source) in &lessons {
+        let scenario = load::parse(name, source.as_bytes()).unwrap();
+        let told = engine::run_once(&scenario, i18n::said).unwrap();
+        assert_eq!(told.differs, [], "{name}");
+        assert_eq!(told.rules_differ, None, "{name}");
+        for lang in Lang::ALL {
+            let own = engine::run(&scenario, lang, i18n::said).unwrap();
+            assert_eq!(told.traces[lang.index()], own, "{name} in {lang:?}");
+        }
+        if name.starts_with("long-") {
+            assert!(told.traces[0].compactions.len() > 1, "{name} compacts");
+        }
+    }
+    let unlike = |policy: &str, window: usize| {
+        let (_, source) = lessons
+            .iter()
+            .find(|(n, _)| *n == format!("long-{policy}"))
+            .unwrap();
+        let mut lesson: serde_json::Value = serde_json::from_str(source).unwrap();
+        lesson["context"]["window"] = window.into();
+        let scenario = load::parse("<lesson>", lesson.to_string().as_bytes()).unwrap();
+        let told = engine::run_once(&scenario, i18n::said).unwrap();
+        told.differs.first().map(|d| d.how)
+    };
+    assert!(matches!(
+        unlike("drop_oldest_results", 1400),
+        Some(engine::How::OtherPlan { removed: [2, 1] })
+    ));
+}

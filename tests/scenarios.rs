@@ -804,6 +804,86 @@ fn a_dropped_result_keeps_its_id_and_the_model_reads_again() {
     }
 }
 
+/// The run is made once, on zh's token counts: a lesson whose en requests
+/// cross the window at another model call than zh's is a fault of the
+/// lesson, naming the step, the model call and both counts.
+#[test]
+fn compacting_at_different_calls_in_zh_and_en_is_a_fault() {
+    let mut lesson = shipped_json("context-compaction-lost-fact");
+    // About 160 more tokens in en's task only: en's requests cross the
+    // window of 900 a model call before zh's do.
+    let task = lesson["task"]["en"].as_str().unwrap().to_string();
+    lesson["task"]["en"] = format!("{task}{}", " Please be thorough.".repeat(40)).into();
+    let json = serde_json::to_string(&lesson).unwrap();
+    let loaded = load::prepare_all("<lesson>", json.as_bytes()).unwrap();
+    let (zh, en) = (loaded.trace(Lang::Zh), loaded.trace(Lang::En));
+    assert_eq!(story(zh), story(en), "one run, told in both languages");
+    let window = zh.window.unwrap();
+    let compacts_before = |number: u32| {
+        zh.steps
+            .iter()
+            .any(|s| matches!(s.kind, StepKind::Compacts { number: n, .. } if n == number))
+    };
+    let k = (en.model_calls.iter())
+        .position(|mc| mc.context_tokens > window && !compacts_before(mc.number))
+        .expect("en is over the window where zh does not compact");
+    let (ours, theirs) = (&zh.model_calls[k], &en.model_calls[k]);
+    assert!(ours.context_tokens <= window);
+    let said = format!(
+        "at step {}, model call #{}, the request is {} tokens in zh, within the window of \
+         {window}, but {} in en, over it",
+        ours.step + 1,
+        ours.number,
+        ours.context_tokens,
+        theirs.context_tokens
+    );
+    let errors: Vec<String> = (loaded.faults.iter())
+        .filter(|f| f.is_error())
+        .map(|f| f.to_string())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains(&said) && e.contains("context.window")),
+        "{said}\nnot in {errors:#?}"
+    );
+    // The shipped lesson compacts at the same calls in both: no such fault.
+    let shipped = load::load("context-compaction-lost-fact").unwrap();
+    assert!(!shipped.has_errors(), "{:?}", shipped.faults);
+}
+
+/// The run is made once, on zh's context: a rule whose text is in only
+/// one language's words would hold in en where zh chose another, a fault
+/// naming the step, the model call and both rules.
+#[test]
+fn a_rule_that_holds_in_one_language_only_is_a_fault() {
+    let mut lesson = shipped_json("read-config-timeout");
+    let task = lesson["task"]["en"].as_str().unwrap().to_string();
+    lesson["task"]["en"] = format!("{task} Answer at once.").into();
+    let first = serde_json::json!({
+        "when": { "contains": "Answer at once." },
+        "say": { "zh": "好的。", "en": "Done." }
+    });
+    lesson["model"].as_array_mut().unwrap().insert(0, first);
+    let json = serde_json::to_string(&lesson).unwrap();
+    let loaded = load::prepare_all("<lesson>", json.as_bytes()).unwrap();
+    let zh = loaded.trace(Lang::Zh);
+    assert_eq!(story(zh), story(loaded.trace(Lang::En)));
+    let errors: Vec<String> = (loaded.faults.iter())
+        .filter(|f| f.is_error())
+        .map(|f| f.to_string())
+        .collect();
+    let said = format!(
+        "at step {}, model call #1, model[",
+        zh.model_calls[0].step + 1
+    );
+    assert!(
+        errors.iter().any(|e| e.contains(&said)
+            && e.contains("holds on the context in zh but model[0] holds on the context in en")),
+        "{said}\nnot in {errors:#?}"
+    );
+}
+
 /// The injected read is refused before anything runs; the task is still
 /// answered and nothing outside the workspace enters the context.
 #[test]

@@ -6,7 +6,7 @@
 mod common;
 
 use agent_loop_sim::load::{self, prepare};
-use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::scenario::{Lang, Text};
 use agent_loop_sim::trace::{
     CallStatus, Decision, Outcome, Refusal, StepKind, ToolCall, Trace, Verdict,
 };
@@ -154,7 +154,13 @@ fn ask_waits_for_the_user_who_approves_denies_or_edits() {
         assert_eq!(step.from, None, "the user is not a lane");
         match decision {
             "denied" => {
-                assert_eq!(how, Decision::Denied("not on a Friday".into()));
+                assert_eq!(
+                    how,
+                    Decision::Denied(Some(Text {
+                        zh: "不行".into(),
+                        en: "not on a Friday".into()
+                    }))
+                );
                 assert!(call.started.is_none());
                 assert_eq!(call.outcome(), Some(Outcome::Denied));
                 assert_eq!(call.status_at(decided), Some(CallStatus::Denied));

@@ -3,8 +3,8 @@
 //! other tool; a side-effecting one changes the environment (a write), and
 //! an answer may name the files it read.
 
-use crate::scenario::{Lang, ToolDef};
-use crate::trace::ToolSays;
+use crate::scenario::{Lang, Scenario, ToolDef};
+use crate::trace::{OfferedTool, ToolSays};
 
 use super::policy::args_match;
 use super::run::Run;
@@ -60,6 +60,21 @@ fn holds(workspace: &mut Workspace, check: &crate::scenario::FileCheck) -> bool 
     workspace
         .run(BuiltinTool::RunTests, &[], std::slice::from_ref(check))
         .is_ok()
+}
+
+/// The tools the scenario offers, as a request in `lang` describes them.
+pub(super) fn offered_tools(scenario: &Scenario, lang: Lang) -> Vec<OfferedTool> {
+    scenario
+        .tools
+        .iter()
+        .filter(|t| t.offered)
+        .map(|t| OfferedTool {
+            name: t.name.clone(),
+            params: param_names(t),
+            description: t.description.get(lang).to_string(),
+            schema: t.parameters.as_ref().map(|s| schema_in(s, lang)),
+        })
+        .collect()
 }
 
 /// A custom tool's schema as a request in `lang` carries it: a property's

@@ -10,8 +10,11 @@
 //! a step or a message is recorded; `host.rs` the host's checks on a
 //! proposed call, its record of operation ids, and how it runs a tool for a
 //! call; `tools.rs` the built-in tools and the in-memory workspace they act
-//! on. `run.rs` and `tools.rs` name no other file of the engine, so the
-//! files with `impl Run` blocks take `Run` from there without a cycle.
+//! on; `compact.rs` the host's compaction, planned in `plan.rs`;
+//! `told.rs` the one run of a lesson told in the other language
+//! (`run_once`). `run.rs` and `tools.rs` name no other file of the engine,
+//! so the files with `impl Run` blocks take `Run` from there without a
+//! cycle.
 
 use std::fmt;
 
@@ -19,8 +22,10 @@ mod compact;
 mod custom;
 mod host;
 mod ids;
+mod plan;
 mod policy;
 mod run;
+mod told;
 mod tools;
 
 pub use custom::call_params;
@@ -28,6 +33,7 @@ pub use host::{inside_workspace, validate};
 pub use ids::call_id;
 pub use policy::{TYPES as SCHEMA_TYPES, derived_op_id, parsed_object};
 pub use run::Words;
+pub use told::{Differs, How, RuleDiffers, Told};
 pub use tools::BuiltinTool;
 
 use run::Run;
@@ -35,10 +41,9 @@ use tools::Workspace;
 
 use crate::recorder::Recorder;
 use crate::rules::RuleMatcher;
-use crate::scenario::{EndStatus, Lang, Rule, Scenario};
+use crate::scenario::{EndStatus, Lang, Rule, Scenario, Text};
 use crate::trace::{
-    CallId, Lane, OfferedTool, Role, Said, StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
-    Verdict,
+    CallId, Lane, Role, Said, StepKind, TaskOutcome, ToolCall, ToolResult, Trace, Verdict,
 };
 use crate::wire;
 
@@ -102,7 +107,24 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
-/// Run the scenario's loop in one language and record every step.
+/// Run the scenario's loop once and tell it in every language (`told`):
+/// the run is made in zh, the default language, whose token counts decide
+/// when the host compacts; `Told::differs` says where en's would not.
+pub fn run_once(scenario: &Scenario, words: Words) -> Result<Told, EngineError> {
+    let mut run = Run::new(scenario, Lang::Zh, words);
+    let end = run.go()?;
+    let sources = std::mem::take(&mut run.sources);
+    let zh = run.finish(end);
+    let (en, differs, rules_differ) = told::tell(&zh, &sources, scenario, Lang::En, words);
+    Ok(Told {
+        traces: [zh, en],
+        differs,
+        rules_differ,
+    })
+}
+
+/// Run the scenario's loop in one language, deciding on that language's
+/// token counts, and record every step.
 pub fn run(scenario: &Scenario, lang: Lang, words: Words) -> Result<Trace, EngineError> {
     let mut run = Run::new(scenario, lang, words);
     let end = run.go()?;
@@ -123,17 +145,7 @@ pub fn run_to_fault(scenario: &Scenario, lang: Lang, words: Words) -> (Trace, Op
 
 impl<'a> Run<'a> {
     fn new(scenario: &'a Scenario, lang: Lang, words: Words) -> Self {
-        let tools: Vec<OfferedTool> = scenario
-            .tools
-            .iter()
-            .filter(|t| t.offered)
-            .map(|t| OfferedTool {
-                name: t.name.clone(),
-                params: custom::param_names(t),
-                description: t.description.get(lang).to_string(),
-                schema: t.parameters.as_ref().map(|s| custom::schema_in(s, lang)),
-            })
-            .collect();
+        let tools = custom::offered_tools(scenario, lang);
         Run {
             scenario,
             lang,
@@ -165,6 +177,7 @@ impl<'a> Run<'a> {
             last_pass: None,
             final_rule: None,
             rules: RuleMatcher::new(&scenario.model),
+            sources: run::Sources::default(),
         }
     }
 
@@ -243,6 +256,8 @@ impl<'a> Run<'a> {
     fn task_arrives(&mut self) {
         let step = self.current_step();
         let task = self.scenario.task.get(self.lang).to_string();
+        let index = self.rec.trace.messages.len();
+        self.sources.scripted.push((index, &self.scenario.task));
         self.append(self.message(Role::User, task, step));
         self.step(StepKind::TaskArrives, None, Lane::Host);
     }
@@ -262,14 +277,20 @@ impl<'a> Run<'a> {
         let rule = self.rules.choose(number, held, |id| {
             rec.call(id).expect("a message's call was proposed")
         })?;
+        self.sources.chosen.push((number, rule));
         Some(&self.scenario.model[rule])
     }
 
     /// The reply's generated tokens, and whether it stopped at the limit.
-    fn set_tokens(&mut self, reply: &str, calls: &[CallId], cut_off: bool) {
+    /// `say`: the reply's words in both languages, if it has any.
+    fn set_tokens(&mut self, say: Option<&'a Text>, reply: &str, calls: &[CallId], cut_off: bool) {
         let calls: Vec<&ToolCall> = calls.iter().filter_map(|id| self.rec.call(id)).collect();
         let generated = wire::reply_tokens(reply, &calls);
         self.rec.reply_tokens(generated, cut_off);
+        if let Some(say) = say {
+            let model_call = self.rec.trace.model_calls.len() - 1;
+            self.sources.replies.push((model_call, say));
+        }
     }
 
     /// A reply without tool calls. Returns how the loop ends, or None when
@@ -280,9 +301,13 @@ impl<'a> Run<'a> {
             .as_ref()
             .map_or("", |t| t.get(self.lang))
             .to_string();
-        self.set_tokens(&text, &[], rule.cut_off);
+        self.set_tokens(rule.say.as_ref(), &text, &[], rule.cut_off);
         self.final_rule = Some(rule);
         let step = self.current_step();
+        if let Some(say) = &rule.say {
+            let index = self.rec.trace.messages.len();
+            self.sources.scripted.push((index, say));
+        }
         self.append(self.message(Role::Assistant, text, step));
         let answer = self.step(StepKind::Answers { number }, Some(Lane::Model), Lane::Host);
         let unverified_change = match (self.last_write, self.last_pass) {
@@ -315,7 +340,10 @@ impl<'a> Run<'a> {
         let step = self.step(
             StepKind::Verified {
                 passed,
-                output: result.text.to_string(),
+                // `execute` always says a fact; its text is the fallback.
+                output: (result.said.clone()).unwrap_or(Said::Tool(
+                    crate::trace::ToolSays::Content(result.text.clone()),
+                )),
             },
             Some(Lane::Tool),
             Lane::Host,
@@ -343,7 +371,7 @@ impl<'a> Run<'a> {
     }
 
     /// A reply with tool calls: propose, validate, execute, pair, append.
-    fn propose_and_execute(&mut self, number: u32, rule: &Rule) -> Option<EndStatus> {
+    fn propose_and_execute(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
         let proposed = self.current_step();
         let mut ids = Vec::new();
         for spec in &rule.calls {
@@ -375,7 +403,7 @@ impl<'a> Run<'a> {
             .as_ref()
             .map_or("", |t| t.get(self.lang))
             .to_string();
-        self.set_tokens(&text, &ids, rule.cut_off);
+        self.set_tokens(rule.say.as_ref(), &text, &ids, rule.cut_off);
         let mut message = self.message(Role::Assistant, text, proposed);
         message.calls = ids.clone();
         // The bug: the reply's calls are never appended (its words are), so
@@ -390,6 +418,10 @@ impl<'a> Run<'a> {
             }
         }
         if !(drop_calls && message.text.is_empty()) {
+            if let Some(say) = &rule.say {
+                let index = self.rec.trace.messages.len();
+                self.sources.scripted.push((index, say));
+            }
             self.append(message);
         }
         self.step(

@@ -64,11 +64,6 @@ impl<'a> Run<'a> {
             .approvals
             .iter()
             .find(|a| args_match(&a.args, &call.args));
-        let reason = |lang| {
-            approval
-                .and_then(|a| a.reason.as_ref())
-                .map_or(String::new(), |r| r.get(lang).to_string())
-        };
         let decision = match approval.map(|a| a.decision) {
             Some(ApprovalDecision::Approve) => Decision::Approved,
             Some(ApprovalDecision::Edit) => Decision::Edited(
@@ -76,7 +71,9 @@ impl<'a> Run<'a> {
                     .map(|a| a.edit.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
                     .unwrap_or_default(),
             ),
-            Some(ApprovalDecision::Deny) | None => Decision::Denied(reason(self.lang)),
+            Some(ApprovalDecision::Deny) | None => {
+                Decision::Denied(approval.and_then(|a| a.reason.clone()))
+            }
         };
         let step = self.step(
             StepKind::UserDecides {

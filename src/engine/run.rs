@@ -6,7 +6,7 @@
 
 use crate::recorder::Recorder;
 use crate::rules::RuleMatcher;
-use crate::scenario::{Lang, Rule, Scenario};
+use crate::scenario::{Lang, Rule, Scenario, Text};
 use crate::trace::{Lane, Message, Role, Said, StepKind, ToolResult};
 
 use super::tools::Workspace;
@@ -15,6 +15,27 @@ use super::tools::Workspace;
 /// records the fact (`Said`); the caller says how it reads
 /// (`i18n::said`), so the engine knows no wording.
 pub type Words = fn(&Said, Lang) -> String;
+
+/// The author's narration of the step at `index`, keyed by its number,
+/// in `lang`.
+pub(super) fn narration(scenario: &Scenario, index: usize, lang: Lang) -> Option<String> {
+    scenario
+        .narration
+        .get(&(index + 1).to_string())
+        .map(|t| t.get(lang).to_string())
+}
+
+/// What the run took from the scenario's words, so the trace in another
+/// language can say them (`told`): the task and each reply by the message
+/// that holds them; each reply's words by its model call's index, for the
+/// tokens it generated; the rule chosen at each model call (its number),
+/// to tell whether the other language's context would choose it too.
+#[derive(Debug, Default)]
+pub(super) struct Sources<'a> {
+    pub(super) scripted: Vec<(usize, &'a Text)>,
+    pub(super) replies: Vec<(usize, &'a Text)>,
+    pub(super) chosen: Vec<(u32, usize)>,
+}
 
 /// One run of a scenario's loop as it goes: the trace recorded so far,
 /// the workspace the tools act on, and what the host keeps to decide how
@@ -32,6 +53,9 @@ pub(super) struct Run<'a> {
     pub(super) final_rule: Option<&'a Rule>,
     /// Which rule of the scripted model holds (see `crate::rules`).
     pub(super) rules: RuleMatcher<'a>,
+    /// The scenario's words the run took, for the trace in another
+    /// language (`told`).
+    pub(super) sources: Sources<'a>,
 }
 
 impl Run<'_> {
@@ -44,11 +68,7 @@ impl Run<'_> {
 
     /// The author's narration of the step at `index`, if they wrote one.
     pub(super) fn narrate(&mut self, index: usize) {
-        self.rec.trace.steps[index].narration = self
-            .scenario
-            .narration
-            .get(&(index + 1).to_string())
-            .map(|t| t.get(self.lang).to_string());
+        self.rec.trace.steps[index].narration = narration(self.scenario, index, self.lang);
     }
 
     pub(super) fn current_step(&self) -> usize {

@@ -58,7 +58,8 @@ impl Card {
     }
 }
 
-/// A run ready to show: what it is, and its trace in each language.
+/// A run ready to show: what it is, and its trace in each language (for a
+/// lesson, its one run told in each: `engine::run_once`).
 #[derive(Debug, Clone)]
 pub struct Loaded {
     pub card: Card,
@@ -122,8 +123,8 @@ pub fn examine_as(name_or_path: &str, provider: Option<Provider>) -> Result<Load
     prepare_all_as(&file, &bytes, provider)
 }
 
-/// Parse, check and run a scenario in both languages; Err is the first
-/// fault of a file that cannot be run.
+/// Parse, check and run a scenario, told in both languages; Err is the
+/// first fault of a file that cannot be run.
 pub fn prepare(file: &str, bytes: &[u8]) -> Result<Loaded, ScenarioError> {
     prepare_all(file, bytes).map_err(first_error)
 }
@@ -137,8 +138,8 @@ fn first_error(faults: Vec<Fault>) -> ScenarioError {
         .expect("a file that cannot be run has a fault")
 }
 
-/// Parse, check and run a scenario in both languages, and find every
-/// fault. Ok when the run can be shown (its faults in `Loaded::faults`);
+/// Parse, check and run a scenario, told in both languages, and find
+/// every fault. Ok when the run can be shown (its faults in `Loaded::faults`);
 /// Err with every fault found when it cannot.
 pub fn prepare_all(file: &str, bytes: &[u8]) -> Result<Loaded, Vec<Fault>> {
     prepare_all_as(file, bytes, None)
@@ -250,19 +251,43 @@ fn prepare_with(
             ),
         ));
     }
-    let zh =
-        engine::run(&scenario, Lang::Zh, i18n::said).map_err(|e| error("model", e.to_string()))?;
-    let en = engine::run(&scenario, Lang::En, i18n::said)
-        .map_err(|e| error("model", format!("in the English run: {e}")))?;
-    if zh.len() != en.len() {
-        return Err(error(
-            "model",
+    // The loop runs once, and is told in each language (`engine::Told`).
+    let told =
+        engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;
+    let engine::Told {
+        traces: [zh, en],
+        differs,
+        rules_differ,
+    } = told;
+    if let Some(d) = &rules_differ {
+        let other = match d.other_rule {
+            Some(rule) => format!("model[{rule}]"),
+            None => "no rule".to_string(),
+        };
+        faults.push(fault(
+            Severity::Error,
+            at(&format!("model[{}]", d.chosen)),
             format!(
-                "the run takes {} steps in zh but {} in en; expected the same loop in both \
-                 languages (do the rules' \"contains\" texts depend on the language?)",
-                zh.len(),
-                en.len()
+                "at step {}, model call #{}, model[{}] holds on the context in {} but {} holds on \
+                 the context in {}; the run is made once and follows {}, so the {} trace would \
+                 show a reply its own context does not call for; expected rules whose \
+                 \"contains\" and \"lacks\" texts hold alike in both languages",
+                d.step + 1,
+                d.model_call,
+                d.chosen,
+                d.decided.code(),
+                other,
+                d.other.code(),
+                d.decided.code(),
+                d.other.code(),
             ),
+        ));
+    }
+    for differ in &differs {
+        faults.push(fault(
+            Severity::Error,
+            at("context.window"),
+            differs_message(differ),
         ));
     }
     let steps = zh.len();
@@ -335,6 +360,47 @@ fn prepare_with(
         traces: [zh, en],
         faults,
     })
+}
+
+/// Where the languages' token counts would compact the context at
+/// different model calls: the step, and each language's count.
+fn differs_message(d: &engine::Differs) -> String {
+    let (decided, other) = (d.decided.code(), d.other.code());
+    let (ours, theirs) = (d.tokens[d.decided.index()], d.tokens[d.other.index()]);
+    let (step, call, window) = (d.step + 1, d.model_call, d.window);
+    let said = match d.how {
+        engine::How::WouldNotCompact => format!(
+            "at step {step} the host compacts before model call #{call}: the request is {ours} \
+             tokens in {decided}, over the window of {window}, but {theirs} in {other}, within it"
+        ),
+        engine::How::WouldCompact => format!(
+            "at step {step}, model call #{call}, the request is {ours} tokens in {decided}, \
+             within the window of {window}, but {theirs} in {other}, over it"
+        ),
+        engine::How::OtherPlan { removed } => format!(
+            "at step {step} the host compacts before model call #{call}, the request is {ours} \
+             tokens in {decided} and {theirs} in {other}, over the window of {window}: in \
+             {decided} it removes {} {}, but {other}'s counts would remove {}",
+            removed[d.decided.index()],
+            if removed[d.decided.index()] == 1 {
+                "message"
+            } else {
+                "messages"
+            },
+            removed[d.other.index()],
+        ),
+        engine::How::OverAfter => format!(
+            "after the host compacts at step {step}, before model call #{call}, the request is \
+             {ours} tokens in {decided}, within the window of {window}, but {theirs} in {other}, \
+             still over it"
+        ),
+    };
+    format!(
+        "{said}; the run is made once and compacts where {decided}'s counts say, so the \
+         {other} trace would show what its own counts do not; expected a window at which both \
+         languages compact alike, at the same model calls and removing the same messages \
+         (change \"context.window\" or the texts)"
+    )
 }
 
 /// A twin that is not a shipped lesson's name is a lesson file, named

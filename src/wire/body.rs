@@ -616,7 +616,21 @@ fn escaped_len(text: &str) -> usize {
 ///
 /// A request's list restarts where the host's compacted copy starts.
 pub fn place_all(trace: &mut Trace) {
+    place(trace, None);
+}
+
+/// `place_all` for a trace whose messages are those of a trace already
+/// placed but for the texts marked in `changed` (a run told in another
+/// language): only those messages are measured again.
+pub fn place_changed(trace: &mut Trace, changed: &[bool]) {
+    place(trace, Some(changed));
+}
+
+fn place(trace: &mut Trace, changed: Option<&[bool]>) {
     let provider = trace.provider;
+    let kept = |i: usize| {
+        changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
+    };
     let (envelope, fixed) = envelope(trace);
     let envelope_bytes = json_len(&envelope);
     let starts: Vec<usize> = trace.compactions.iter().map(|c| c.start).collect();
@@ -636,7 +650,12 @@ pub fn place_all(trace: &mut Trace) {
         // Anthropic: results first; once the host's text follows, a later
         // result starts a new user message.
         results_open = m.role == Role::Tool;
-        let (items, bytes) = sized(trace, m, joins);
+        // A message whose text is unchanged has the bytes it had.
+        let (items, bytes) = if kept(i) {
+            (trace.places[i].items, trace.places[i].bytes)
+        } else {
+            sized(trace, m, joins)
+        };
         let place = Place {
             number: if joins { number - 1 } else { number },
             items,

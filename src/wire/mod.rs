@@ -26,8 +26,8 @@ pub mod tokens;
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
     context_tokens_ready, fixed_tokens, item_id, items, list_counts, list_key, message_tokens,
-    model, orphan_rejection, place_all, rejection, reply, reply_tokens, request, response, schema,
-    status, tokens_besides_text, tokens_of_message, tools,
+    model, orphan_rejection, place_all, place_changed, rejection, reply, reply_tokens, request,
+    response, schema, status, tokens_besides_text, tokens_of_message, tools,
 };
 
 pub use place::Place;

@@ -1,0 +1,370 @@
+//! The one run, told in another language. The loop runs once
+//! (`run_once`), in the default language; what a language changes is then
+//! set on a copy of its trace, step for step: the scenario's words (the
+//! task, the model's replies, narration, tool descriptions), the host's and
+//! tools' texts (facts, `Said`, worded by the caller's `Words`), and what
+//! is measured from them (sizes, tokens, each message's place in the
+//! requests). Nothing is decided again: which rule holds, what the host
+//! allows, what the tools do and when the host compacts are the run's.
+//!
+//! Two decisions rest on the words. Compaction (the request's tokens
+//! against the window): the run makes it on its own language's counts, and
+//! `Differs` names each model call where the other language's counts
+//! would decide otherwise. Which rule of the scripted model holds (a rule's
+//! "contains" or "lacks" text): the run's context decides, and
+//! `RuleDiffers` names the first model call where the other language's
+//! context would hold another rule. `check` reports both as faults of the
+//! lesson.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::custom::offered_tools;
+use super::plan::{Item, Sight};
+use super::run::{Sources, Words, narration};
+use crate::rules::RuleMatcher;
+use crate::scenario::{Lang, Scenario, Text};
+use crate::trace::{CallId, HostInsert, Message, Said, StepKind, ToolSays, Trace};
+use crate::wire;
+
+/// A run of a lesson, told in each language.
+#[derive(Debug, Clone)]
+pub struct Told {
+    /// One trace per language, indexed by `Lang::index`: the same steps,
+    /// calls and outcome in each.
+    pub traces: [Trace; Lang::COUNT],
+    /// Where a language's token counts would decide on compaction
+    /// otherwise than the run did, in order of the run.
+    pub differs: Vec<Differs>,
+    /// The first model call where the other language's context would
+    /// hold another rule than the run's did.
+    pub rules_differ: Option<RuleDiffers>,
+}
+
+/// A model call where the scripted model's rule, chosen on the run's
+/// context, is not the first that holds on the other language's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleDiffers {
+    pub decided: Lang,
+    pub other: Lang,
+    pub model_call: u32,
+    /// The model call's step (0-based).
+    pub step: usize,
+    /// The rule the run chose (an index of `Scenario::model`), and the
+    /// one the other language's context holds, if any.
+    pub chosen: usize,
+    pub other_rule: Option<usize>,
+}
+
+/// A model call where the host's decision on compaction, made on the
+/// run's token counts, is not the one another language's counts make.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Differs {
+    /// The language the run decided in, and the one that would not.
+    pub decided: Lang,
+    pub other: Lang,
+    /// The model call (1-based) the host decides before.
+    pub model_call: u32,
+    /// The step (0-based) it decides at: the compaction's, or else the
+    /// model call's.
+    pub step: usize,
+    /// The request in tokens in each language, indexed by `Lang::index`:
+    /// before compacting (`WouldNotCompact`, `WouldCompact`), after
+    /// (`OverAfter`).
+    pub tokens: [usize; Lang::COUNT],
+    pub window: usize,
+    pub how: How,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum How {
+    /// The host compacts here; in the other language the request fits.
+    WouldNotCompact,
+    /// The host sends without compacting; in the other language the
+    /// request is over the window.
+    WouldCompact,
+    /// Both compact here, but the other language's counts would remove
+    /// other messages (this many in each language, by `Lang::index`).
+    OtherPlan { removed: [usize; Lang::COUNT] },
+    /// After the host compacted, the other language's request is still
+    /// over the window (its run would stop there).
+    OverAfter,
+}
+
+/// The run's trace `run` (made in `run.lang`) as told in `lang`, where
+/// `lang`'s counts would decide on compaction otherwise, and where its
+/// context would hold another rule.
+pub(super) fn tell(
+    run: &Trace,
+    sources: &Sources,
+    scenario: &Scenario,
+    lang: Lang,
+    words: Words,
+) -> (Trace, Vec<Differs>, Option<RuleDiffers>) {
+    let mut t = run.clone();
+    t.lang = lang;
+    t.title = scenario.title.get(lang).to_string();
+    t.system = scenario.system.as_ref().map(|s| s.get(lang).to_string());
+    t.tools = offered_tools(scenario, lang);
+    for (index, step) in t.steps.iter_mut().enumerate() {
+        step.narration = narration(scenario, index, lang);
+    }
+    // The host's placeholder for a removed result names that result's
+    // tokens, which are the language's own: the k-th placeholder a
+    // compaction writes (not one carried over from before) stands for the
+    // k-th message it removed.
+    let mut placeholder_for: HashMap<usize, usize> = HashMap::new();
+    for c in &run.compactions {
+        let copy = c.start..c.start + c.messages_after;
+        let placeholders = copy.filter(|&i| {
+            let m = &run.messages[i];
+            m.host_insert == Some(HostInsert::Placeholder) && m.carried.is_none()
+        });
+        placeholder_for.extend(placeholders.zip(c.removed.iter().copied()));
+    }
+    let scripted: HashMap<usize, &Text> = sources.scripted.iter().copied().collect();
+    let canonical = |said: &Said| (lang != Lang::En).then(|| words(said, Lang::En));
+    // A result and the message that carries it are one buffer in the run;
+    // they stay one here: the run's text → this language's.
+    let mut told: HashMap<*const u8, (Arc<str>, Option<String>)> = HashMap::new();
+    // The messages whose text this language changes, to be placed again.
+    let mut changed = vec![false; t.messages.len()];
+    for i in 0..t.messages.len() {
+        if let Some(j) = t.messages[i].carried {
+            changed[i] = changed[j];
+            let step = t.messages[i].step;
+            t.messages[i] = Message {
+                step,
+                carried: Some(j),
+                ..t.messages[j].clone()
+            };
+            continue;
+        }
+        let m = &t.messages[i];
+        let was: *const u8 = Arc::as_ptr(&m.text).cast();
+        let (text, canonical, said): (Arc<str>, Option<String>, Option<Said>) = match &m.said {
+            // Data (a file's content) reads the same in every language.
+            Some(said @ Said::Tool(ToolSays::Content(_))) => {
+                let canonical = canonical(said);
+                t.messages[i].canonical = canonical;
+                continue;
+            }
+            Some(Said::Placeholder { .. }) => {
+                let original = placeholder_for.get(&i).map_or(0, |&j| t.messages[j].tokens);
+                let said = Said::Placeholder { tokens: original };
+                (words(&said, lang).into(), canonical(&said), Some(said))
+            }
+            Some(said) => (words(said, lang).into(), canonical(said), None),
+            None => match scripted.get(&i) {
+                Some(scripted) => (scripted.get(lang).into(), None, None),
+                None => continue,
+            },
+        };
+        let m = &mut t.messages[i];
+        if *text != *m.text {
+            // Only the text differs: its ids, calls and arguments count the
+            // same in every language (`wire::message_tokens` adds them up).
+            m.size = m.size - m.text.chars().count() + text.chars().count();
+            m.tokens = m.tokens - wire::tokens::count(&m.text) + wire::tokens::count(&text);
+            m.text = text;
+            changed[i] = true;
+        }
+        if m.said.is_some() && said.is_none() {
+            told.insert(was, (m.text.clone(), canonical.clone()));
+        }
+        m.canonical = canonical;
+        if said.is_some() {
+            m.said = said;
+        }
+    }
+    for call in &mut t.calls {
+        let Some(result) = call.result.as_mut() else {
+            continue;
+        };
+        let Some(said) = result.said.as_ref() else {
+            continue;
+        };
+        if let Said::Tool(ToolSays::Content(_)) = said {
+            result.canonical = canonical(said);
+            continue;
+        }
+        let (text, canonical) = match told.get(&Arc::as_ptr(&result.text).cast()) {
+            Some(told) => told.clone(),
+            None => (words(said, lang).into(), canonical(said)),
+        };
+        result.text = text;
+        result.canonical = canonical;
+    }
+    // A reply's tokens are its words' and its calls' (`wire::reply_tokens`).
+    for &(k, say) in &sources.replies {
+        let (was, is) = (say.get(run.lang), say.get(lang));
+        if was != is {
+            let tokens = &mut t.model_calls[k].tokens;
+            *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
+        }
+    }
+    // The host's counts at each compaction, in this language.
+    let mut upto = Vec::with_capacity(t.messages.len() + 1);
+    upto.push(0usize);
+    for m in &t.messages {
+        upto.push(upto.last().copied().unwrap_or(0) + m.tokens);
+    }
+    let fixed = wire::fixed_tokens(&t);
+    let mut held_from = 0;
+    for c in &mut t.compactions {
+        c.tokens_before = upto[c.start] - upto[held_from] + fixed;
+        c.tokens_after = upto[c.start + c.messages_after] - upto[c.start] + fixed;
+        held_from = c.start;
+    }
+    wire::place_changed(&mut t, &changed);
+    let differs = differs(run, &t, scenario, words);
+    // With every text the same, every rule's test reads the same.
+    let rules_differ = if changed.contains(&true) {
+        rules_differ(run, &t, scenario, &sources.chosen)
+    } else {
+        None
+    };
+    (t, differs, rules_differ)
+}
+
+/// The first model call where `other`'s context holds another rule than
+/// the one the run chose (`chosen`: model call number, rule), replaying the
+/// choices as the engine makes them: the context grows until the host
+/// compacts, and the matcher starts over on the compacted copy.
+fn rules_differ(
+    run: &Trace,
+    other: &Trace,
+    scenario: &Scenario,
+    chosen: &[(u32, usize)],
+) -> Option<RuleDiffers> {
+    let index: HashMap<&CallId, usize> = (other.calls.iter().enumerate())
+        .map(|(i, c)| (&c.id, i))
+        .collect();
+    let compacted_from: HashMap<u32, usize> = (other.steps.iter())
+        .filter_map(|s| match s.kind {
+            StepKind::Compacts { number, index } => Some((number, other.compactions[index].start)),
+            _ => None,
+        })
+        .collect();
+    let mut rules = RuleMatcher::new(&scenario.model);
+    let mut held_from = 0;
+    let mut last = 0;
+    for &(number, rule) in chosen {
+        // Compactions up to this call, even before a call the provider
+        // refused (where no rule was chosen).
+        for n in last + 1..=number {
+            if let Some(&start) = compacted_from.get(&n) {
+                rules.restart();
+                held_from = start;
+            }
+        }
+        last = number;
+        let mc = &other.model_calls[number as usize - 1];
+        let held = &other.messages[held_from..mc.context_len];
+        let holds = rules.choose(number, held, |id| {
+            &other.calls[*index.get(id).expect("a message's call was proposed")]
+        });
+        if holds != Some(rule) {
+            return Some(RuleDiffers {
+                decided: run.lang,
+                other: other.lang,
+                model_call: number,
+                step: mc.step,
+                chosen: rule,
+                other_rule: holds,
+            });
+        }
+    }
+    None
+}
+
+/// Where `other`'s counts would decide on compaction otherwise than the
+/// run (`run`) did: whether to compact, what to remove, and whether the
+/// request then fits.
+fn differs(run: &Trace, other: &Trace, scenario: &Scenario, words: Words) -> Vec<Differs> {
+    let Some(limit) = scenario.context.as_ref() else {
+        return Vec::new();
+    };
+    let window = limit.window;
+    // The plan the host makes in each language for compaction `c`, held
+    // from `held_from`: the same function on each language's messages.
+    let fixed = [run, other].map(wire::fixed_tokens);
+    let plans = |c: usize, held_from: usize, number: u32| {
+        let compaction = &run.compactions[c];
+        let held: Vec<usize> = (held_from..compaction.start).collect();
+        let sent_to = (number as usize)
+            .checked_sub(2)
+            .map_or(0, |k| run.model_calls[k].context_len);
+        let summary = limit.summary(c);
+        [run, other].map(|trace| {
+            let sight = Sight {
+                messages: &trace.messages,
+                words,
+                lang: trace.lang,
+            };
+            let budget = window.saturating_sub(fixed[usize::from(trace.lang != run.lang)]);
+            sight.plan(limit.policy, &held, sent_to, budget, summary)
+        })
+    };
+    let removed = |plan: &Option<Vec<Item>>| {
+        plan.iter()
+            .flatten()
+            .map(|item| match item {
+                Item::Keep(_) => 0,
+                Item::Placeholder(_) => 1,
+                Item::Summary(gone) => gone.len(),
+            })
+            .sum::<usize>()
+    };
+    let mut held_from = 0;
+    let compacted_before: HashMap<u32, usize> = run
+        .steps
+        .iter()
+        .filter_map(|s| match s.kind {
+            StepKind::Compacts { number, index } => Some((number, index)),
+            _ => None,
+        })
+        .collect();
+    let tokens = |decided: usize, told: usize| {
+        let mut both = [0; Lang::COUNT];
+        both[run.lang.index()] = decided;
+        both[other.lang.index()] = told;
+        both
+    };
+    let mut found = Vec::new();
+    for (k, mc) in other.model_calls.iter().enumerate() {
+        let differ = |step, tokens, how| Differs {
+            decided: run.lang,
+            other: other.lang,
+            model_call: mc.number,
+            step,
+            tokens,
+            window,
+            how,
+        };
+        match compacted_before.get(&mc.number) {
+            Some(&c) => {
+                let (decided, told) = (&run.compactions[c], &other.compactions[c]);
+                let [ours, theirs] = plans(c, held_from, mc.number);
+                held_from = decided.start;
+                if told.tokens_before <= window {
+                    let both = tokens(decided.tokens_before, told.tokens_before);
+                    found.push(differ(decided.step, both, How::WouldNotCompact));
+                } else if ours != theirs {
+                    let both = tokens(decided.tokens_before, told.tokens_before);
+                    let removed = tokens(removed(&ours), removed(&theirs));
+                    found.push(differ(decided.step, both, How::OtherPlan { removed }));
+                } else if told.tokens_after > window {
+                    let both = tokens(decided.tokens_after, told.tokens_after);
+                    found.push(differ(decided.step, both, How::OverAfter));
+                }
+            }
+            None if mc.context_tokens > window => {
+                let both = tokens(run.model_calls[k].context_tokens, mc.context_tokens);
+                found.push(differ(mc.step, both, How::WouldCompact));
+            }
+            None => {}
+        }
+    }
+    found
+}
