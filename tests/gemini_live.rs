@@ -13,7 +13,6 @@ mod harness;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Duration;
 
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::transcript::{self, Format};
@@ -112,8 +111,8 @@ fn gemini_cli_runs_its_loop_offline_and_its_session_reads_as_the_run_it_was() {
     let server = Server::start(&dir, &script, None);
     // A fixed model: "auto" routing would first ask the model a side
     // question. --yolo runs the tools without asking.
-    let child = Command::new(&bin)
-        .args(["-m", "gemini-2.5-flash", "--yolo", "-p"])
+    let mut cmd = Command::new(&bin);
+    cmd.args(["-m", "gemini-2.5-flash", "--yolo", "-p"])
         .arg("What is the limit in config.txt? Also look at missing.txt.")
         .current_dir(&work)
         .env("HOME", &home)
@@ -122,19 +121,8 @@ fn gemini_cli_runs_its_loop_offline_and_its_session_reads_as_the_run_it_was() {
         .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
         .env_remove("GOOGLE_API_KEY")
         .env_remove("GOOGLE_CLOUD_PROJECT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(180));
-        // SAFETY: kill(2) on our own child, which may have ended (then ESRCH).
-        unsafe { libc::kill(pid, libc::SIGTERM) };
-    });
-    let out = child.wait_with_output().unwrap();
-    drop(watchdog);
+        .stdin(Stdio::null());
+    let out = run_bounded(cmd, 180);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(

@@ -7,7 +7,7 @@
 mod harness;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use harness::*;
@@ -26,23 +26,6 @@ fn tap_command(upstream: &str, out: &Path, listen: Option<u16>, agent: &[&str]) 
     }
     cmd.arg("--").args(agent).stdin(Stdio::null());
     cmd
-}
-
-fn run_bounded(mut cmd: Command, secs: u64) -> Output {
-    let child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let watchdog = std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_secs(secs));
-        // SAFETY: kill(2) on our own child, which may have ended (then ESRCH).
-        unsafe { libc::kill(pid, libc::SIGTERM) };
-    });
-    let out = child.wait_with_output().unwrap();
-    drop(watchdog);
-    out
 }
 
 fn loop_calls(lines: &[Value]) -> Vec<&Value> {

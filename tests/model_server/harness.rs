@@ -5,7 +5,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -296,4 +296,24 @@ pub fn eventually(what: &str, mut f: impl FnMut() -> bool) {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(25));
     }
+}
+
+/// Run `cmd` to its end, its output kept; killed (SIGTERM) if it is still
+/// running after `secs` seconds, so a hung agent fails the test instead of
+/// holding it.
+pub fn run_bounded(mut cmd: Command, secs: u64) -> Output {
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let watchdog = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(secs));
+        // SAFETY: kill(2) on our own child, which may have ended (then ESRCH).
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    });
+    let out = child.wait_with_output().unwrap();
+    drop(watchdog);
+    out
 }
