@@ -3,11 +3,13 @@
 //! (`call_id`, `output`); the item's own `id` is not the pairing key. The
 //! Codex CLI rollout stores the same items, so `item` serves both.
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
+use super::shape::{Lenient, Object, Present};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -36,21 +38,21 @@ pub fn document(
                     "response: expected \"output\", a list of output items",
                 )
             })?;
-            let usage = r.get("usage");
-            let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
+            let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
             let mut msgs = Vec::new();
-            let mut tokens_out = tokens("output_tokens");
+            let mut tokens_out = usage.output_tokens.0;
             for v in output {
                 if let Some(msg) = item(v, line, tokens_out.take(), b) {
                     msgs.push(msg);
                 }
             }
-            Some((one_reply_per_turn(msgs), tokens("input_tokens")))
+            Some((one_reply_per_turn(msgs), usage.input_tokens.0))
         }
         None => None,
     };
     if let Some(request) = parts.request {
-        if let Some(instructions) = request.get("instructions").and_then(Value::as_str) {
+        let fields = Object::<Request>::of(request);
+        if let Some(instructions) = fields.instructions.0 {
             b.system(instructions);
         }
         if let Some(tools) = request.get("tools").and_then(Value::as_array) {
@@ -76,9 +78,9 @@ pub fn document(
             }
         };
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        match request.get("previous_response_id") {
-            Some(Value::String(_)) => b.request_continuing(msgs, line, tokens_in),
-            _ => {
+        match fields.previous_response_id.0 {
+            Some(_) => b.request_continuing(msgs, line, tokens_in),
+            None => {
                 let refused = refusal(value);
                 b.recorded_body(request);
                 b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
@@ -89,6 +91,69 @@ pub fn document(
         b.push(msg);
     }
     Ok(())
+}
+
+/// A response's `usage`: the tokens read and written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Usage {
+    input_tokens: Lenient<u64>,
+    output_tokens: Lenient<u64>,
+}
+
+/// What a request body says besides its `input` (a string or a list of
+/// items) and `tools`: the instructions, and the response it continues
+/// (then the server holds the earlier context).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Request<'a> {
+    #[serde(borrow)]
+    instructions: Lenient<&'a str>,
+    #[serde(borrow)]
+    previous_response_id: Lenient<&'a str>,
+}
+
+/// An item's `type` and the fields of the types read here: a `message`'s
+/// `role` (there, even null: an input message may be written without its
+/// type), a call's `call_id`, `name` and `arguments` (a JSON text) or
+/// `input` (a custom tool's text), a `local_shell_call`'s `action`, the
+/// item's own `id`, a reasoning item's `encrypted_content`. `content`,
+/// `output`, `summary` and the raw `action` stay JSON values, read where
+/// they are used.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Item<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    role: Present<Lenient<&'a str>>,
+    #[serde(borrow)]
+    call_id: Lenient<&'a str>,
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    #[serde(borrow)]
+    arguments: Lenient<&'a str>,
+    #[serde(borrow)]
+    input: Lenient<&'a str>,
+    #[serde(borrow)]
+    action: Object<Action<'a>>,
+    #[serde(borrow)]
+    encrypted_content: Lenient<&'a str>,
+}
+
+/// A `local_shell_call`'s `action`: `{type: "exec", command: [...]}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Action<'a> {
+    #[serde(borrow)]
+    command: Lenient<Vec<Lenient<&'a str>>>,
+}
+
+/// A string field of an item, empty when absent or of another type.
+fn str_of(field: &Lenient<&str>) -> String {
+    field.0.unwrap_or("").to_string()
 }
 
 /// A reply is several items (its text, then one `function_call` each):
@@ -129,19 +194,16 @@ fn one_reply_per_turn(msgs: Vec<Msg>) -> Vec<Msg> {
 /// One item as a message (reasoning as reasoning); None for items of a
 /// type not drawn (reported as skipped).
 pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> Option<Msg> {
-    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-    let kind = v.get("type").and_then(Value::as_str).unwrap_or(
+    // Not an object: an item of no type.
+    let it = Object::<Item>::of(v);
+    let kind = it.kind.0.unwrap_or(
         // An input message may be written without its type.
-        if v.get("role").is_some() {
-            "message"
-        } else {
-            ""
-        },
+        if it.role.there { "message" } else { "" },
     );
     let call = |name: String, args| Msg::Assistant {
         text: String::new(),
         calls: vec![CallSpec {
-            id: call_id(v),
+            id: call_id(&it),
             name,
             args,
         }],
@@ -151,7 +213,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
     match kind {
         "message" => {
             let text = v.get("content").map(text_of).unwrap_or_default();
-            match s("role").as_str() {
+            match it.role.value.0.unwrap_or("") {
                 "assistant" => Some(Msg::Assistant {
                     text,
                     calls: Vec::new(),
@@ -167,18 +229,23 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                 _ => Some(harness_written(Msg::User { text, line: at })),
             }
         }
-        "function_call" => Some(call(s("name"), args_of_json_text(&s("arguments")))),
+        "function_call" => Some(call(
+            str_of(&it.name),
+            args_of_json_text(it.arguments.0.unwrap_or("")),
+        )),
         "custom_tool_call" => Some(call(
-            s("name"),
-            vec![("input".to_string(), s("input"))].into(),
+            str_of(&it.name),
+            vec![("input".to_string(), str_of(&it.input))].into(),
         )),
         "local_shell_call" => {
-            let command = v
-                .pointer("/action/command")
-                .and_then(Value::as_array)
+            let command = it
+                .action
+                .0
+                .as_ref()
+                .and_then(|a| a.command.0.as_ref())
                 .map(|c| {
                     c.iter()
-                        .filter_map(Value::as_str)
+                        .filter_map(|part| part.0)
                         .collect::<Vec<_>>()
                         .join(" ")
                 })
@@ -193,7 +260,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
         "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
             let (text, is_error) = output(v.get("output").unwrap_or(&Value::Null));
             Some(Msg::Tool {
-                call_id: call_id(v),
+                call_id: call_id(&it),
                 text,
                 is_error,
                 line: at,
@@ -209,10 +276,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                 .filter(|t| !t.is_empty())
                 .collect::<Vec<_>>()
                 .join("\n");
-            let encrypted = v
-                .get("encrypted_content")
-                .and_then(Value::as_str)
-                .map_or(0, |e| e.chars().count());
+            let encrypted = it.encrypted_content.0.map_or(0, |e| e.chars().count());
             Some(Msg::Reasoning {
                 summary,
                 encrypted,
@@ -267,12 +331,12 @@ pub(super) fn harness_written(msg: Msg) -> Msg {
 
 /// The pairing key: `call_id`, never the item's own `id` (except for a
 /// `local_shell_call_output`, which the API keys by the call's id).
-fn call_id(v: &Value) -> String {
-    v.get("call_id")
-        .and_then(Value::as_str)
+fn call_id(it: &Item) -> String {
+    it.call_id
+        .0
         .or_else(|| {
-            (v.get("type").and_then(Value::as_str) == Some("local_shell_call_output"))
-                .then(|| v.get("id").and_then(Value::as_str))
+            (it.kind.0 == Some("local_shell_call_output"))
+                .then_some(it.id.0)
                 .flatten()
         })
         .unwrap_or("")
@@ -285,8 +349,15 @@ pub fn output(v: &Value) -> (String, bool) {
     match v {
         Value::Object(o) if o.contains_key("content") => (
             text_of(&o["content"]),
-            o.get("success").and_then(Value::as_bool) == Some(false),
+            Object::<Outcome>::of(v).success.0 == Some(false),
         ),
         other => (text_of(other), false),
     }
+}
+
+/// An older rollout's output object: `{content, success}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Outcome {
+    success: Lenient<bool>,
 }

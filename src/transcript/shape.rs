@@ -28,6 +28,23 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
     }
 }
 
+/// A field that is there, whatever it holds (`null` too), and its value
+/// read as `T`: `there` is false only when the key is missing.
+#[derive(Debug, Default)]
+pub struct Present<T> {
+    pub there: bool,
+    pub value: T,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Present<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Present {
+            there: true,
+            value: T::deserialize(d)?,
+        })
+    }
+}
+
 /// An object of the shape `T`, or None when the value is anything else.
 /// An array too: serde reads a struct from an array by position, and the
 /// readers have always read the fields of an array as absent.
@@ -113,6 +130,26 @@ mod tests {
         let c = Object::<Call>::of(&v);
         assert_eq!((c.id.0, c.tokens.0), (Some("a"), None));
         assert_eq!(c.function.0.unwrap().name.0, None);
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(default)]
+    struct Item<'a> {
+        #[serde(borrow)]
+        role: Present<Lenient<&'a str>>,
+    }
+
+    #[test]
+    fn a_present_field_is_there_even_when_null_or_of_another_type() {
+        let there = |v: serde_json::Value| {
+            let i = Object::<Item>::of(&v);
+            (i.role.there, i.role.value.0.map(str::to_string))
+        };
+        assert_eq!(there(json!({"role": "user"})), (true, Some("user".into())));
+        assert_eq!(there(json!({"role": null})), (true, None));
+        assert_eq!(there(json!({"role": 3})), (true, None));
+        assert_eq!(there(json!({"content": "x"})), (false, None));
+        assert_eq!(there(json!(["role"])), (false, None));
     }
 
     #[test]
