@@ -26,11 +26,14 @@
 
 use std::collections::{HashMap, HashSet};
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of};
 use super::errors::at_line;
 use super::jsonl::Lines;
+use super::shape::{Lenient, Object, Present};
 use super::text;
 use crate::i18n;
 use crate::load::ScenarioError;
@@ -44,12 +47,131 @@ pub fn is_session(o: &serde_json::Map<String, Value>) -> bool {
 pub fn is_checkpoint(items: &[Value]) -> bool {
     !items.is_empty()
         && items.iter().all(|i| {
-            i.get("parts").is_some_and(Value::is_array)
-                && matches!(
-                    i.get("role").and_then(Value::as_str),
-                    Some("user" | "model")
-                )
+            parts_of(i).is_some() && matches!(Object::<Turn>::of(i).role.0, Some("user" | "model"))
         })
+}
+
+/// A checkpoint's `Content`: its `role` (its `parts` are read one by one,
+/// by `parts_of`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Turn<'a> {
+    #[serde(borrow)]
+    role: Lenient<&'a str>,
+}
+
+/// A `Content`'s `parts`, when they are a list.
+fn parts_of(item: &Value) -> Option<&[Value]> {
+    item.get("parts")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+}
+
+/// What a JSONL line is, by its keys: a rewind (`$rewindTo`, an id), or a
+/// message record (a `type` and an `id`, whatever they hold; the `id` as
+/// a string is the key a later copy replaces it by).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Line<'a> {
+    #[serde(rename = "$rewindTo", borrow)]
+    rewind_to: Lenient<&'a str>,
+    #[serde(rename = "type")]
+    kind: Present<IgnoredAny>,
+    #[serde(borrow)]
+    id: Present<Lenient<&'a str>>,
+}
+
+/// A message record's `type` and what a `gemini` record says besides its
+/// `content` (a `PartListUnion`, read by `parts_text`): its `thoughts` and
+/// its `tokens` (its `toolCalls` are read one by one, as `ToolCall`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Record<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    thoughts: Lenient<Vec<Object<Thought<'a>>>>,
+    tokens: Object<Tokens>,
+}
+
+/// A thought of a reply: `{subject, description}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Thought<'a> {
+    #[serde(borrow)]
+    subject: Lenient<&'a str>,
+    #[serde(borrow)]
+    description: Lenient<&'a str>,
+}
+
+/// A reply's `tokens` (the record has more counts; these two are drawn).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Tokens {
+    input: Lenient<u64>,
+    output: Lenient<u64>,
+}
+
+/// A reply's `toolCalls[]`: `{id, name, args, result, status}`; `args`
+/// and `result` (the parts sent back) stay JSON values.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ToolCall<'a> {
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    #[serde(borrow)]
+    status: Lenient<&'a str>,
+}
+
+/// A `Part`: a `text` (reasoning where `thought` is true), a
+/// `functionCall` or a `functionResponse` (there whatever it holds; its
+/// `args` and `response` stay JSON values).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Part<'a> {
+    #[serde(borrow)]
+    text: Lenient<&'a str>,
+    thought: Lenient<bool>,
+    #[serde(rename = "functionCall", borrow)]
+    function_call: Present<Object<Named<'a>>>,
+    #[serde(rename = "functionResponse", borrow)]
+    function_response: Present<Object<Named<'a>>>,
+}
+
+/// A `functionCall`'s or a `functionResponse`'s `id` and `name`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Named<'a> {
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    /// The (id, name) of a call or a response, when the part holds one:
+    /// the name empty when absent, as it is when the value is no object.
+    fn of(f: &Present<Object<Named<'a>>>) -> Option<(Option<&'a str>, &'a str)> {
+        f.there.then(|| {
+            let f = f.value.0.as_ref();
+            (
+                f.and_then(|f| f.id.0),
+                f.and_then(|f| f.name.0).unwrap_or(""),
+            )
+        })
+    }
+}
+
+/// Is this part a reasoning part (`thought: true`)?
+fn is_thought(p: &Value) -> bool {
+    Object::<Part>::of(p).thought.0 == Some(true)
+}
+
+/// Is this part a `functionResponse`?
+fn is_response(p: &Value) -> bool {
+    Object::<Part>::of(p).function_response.there
 }
 
 /// Messages by id, in the order the session holds them once every update
@@ -65,7 +187,7 @@ struct Session {
 
 impl Session {
     fn message(&mut self, line: usize, v: Value) {
-        let id = v.get("id").and_then(Value::as_str).map(str::to_string);
+        let id = Object::<Line>::of(&v).id.value.0.map(str::to_string);
         match id.as_ref().and_then(|id| self.at.get(id)) {
             Some(&i) => {
                 self.order[i] = Some((line, v));
@@ -126,7 +248,9 @@ pub fn read(
     let mut session = Session::default();
     let mut next = Some(first);
     while let Some((line, v)) = next {
-        if let Some(id) = v.get("$rewindTo").and_then(Value::as_str) {
+        let keys = Object::<Line>::of(&v);
+        let record = keys.kind.there && keys.id.there;
+        if let Some(id) = keys.rewind_to.0 {
             session.rewind(id);
         } else if let Some(set) = v.get("$set") {
             if let Some(messages) = set.get("messages").and_then(Value::as_array) {
@@ -134,7 +258,7 @@ pub fn read(
             } else {
                 b.skip("$set", line);
             }
-        } else if v.get("type").is_some() && v.get("id").is_some() {
+        } else if record {
             session.message(line, v);
         } else if is_session(v.as_object().map_or(&Default::default(), |o| o)) {
             // The metadata line (a whole legacy record on one line holds
@@ -203,7 +327,8 @@ fn record(
     answered: &mut HashSet<String>,
     again_lines: &mut Vec<usize>,
 ) -> Result<(), ScenarioError> {
-    let kind = m.get("type").and_then(Value::as_str).ok_or_else(|| {
+    let fields = Object::<Record>::of(m);
+    let kind = fields.kind.0.ok_or_else(|| {
         at_line(
             path,
             line,
@@ -224,10 +349,10 @@ fn record(
             };
             let mut again = true;
             for p in parts {
-                let Some(f) = p.get("functionResponse") else {
+                let Some((id, _)) = Named::of(&Object::<Part>::of(p).function_response) else {
                     continue;
                 };
-                let id = f.get("id").and_then(Value::as_str).unwrap_or("");
+                let id = id.unwrap_or("");
                 if answered.contains(id) {
                     continue;
                 }
@@ -259,14 +384,10 @@ fn record(
             line,
         }),
         "gemini" => {
-            for t in m
-                .get("thoughts")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-            {
-                let s = |k: &str| t.get(k).and_then(Value::as_str).unwrap_or("");
-                let summary = [s("subject"), s("description")]
+            for t in fields.thoughts.0.unwrap_or_default() {
+                let t = t.0.unwrap_or_default();
+                let summary = [t.subject.0, t.description.0]
+                    .map(|p| p.unwrap_or(""))
                     .into_iter()
                     .filter(|p| !p.is_empty())
                     .collect::<Vec<_>>()
@@ -277,42 +398,43 @@ fn record(
                     line,
                 });
             }
-            let tokens = |k: &str| m.pointer(&format!("/tokens/{k}")).and_then(Value::as_u64);
-            let tool_calls = m.get("toolCalls").and_then(Value::as_array);
-            let calls: Vec<CallSpec> = tool_calls
+            let tokens = fields.tokens.0.as_ref();
+            let (input, output) = (
+                tokens.and_then(|t| t.input.0),
+                tokens.and_then(|t| t.output.0),
+            );
+            let tool_calls: Vec<(&Value, ToolCall)> = m
+                .get("toolCalls")
+                .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .map(|c| CallSpec {
-                    id: c
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string(),
-                    name: c
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_string(),
+                .map(|c| (c, Object::<ToolCall>::of(c)))
+                .collect();
+            let calls: Vec<CallSpec> = tool_calls
+                .iter()
+                .map(|(c, f)| CallSpec {
+                    id: f.id.0.unwrap_or("").to_string(),
+                    name: f.name.0.unwrap_or("").to_string(),
                     args: args_of(c.get("args").unwrap_or(&Value::Null)),
                 })
                 .collect();
             b.push(Msg::Assistant {
                 text: content,
                 calls,
-                tokens_out: tokens("output"),
+                tokens_out: output,
                 line,
             });
-            if m.get("tokens").is_some_and(Value::is_object) {
-                b.tokens(tokens("input"), tokens("output"));
+            if tokens.is_some() {
+                b.tokens(input, output);
             }
             // The results the CLI sent back, in the order of the calls.
-            for c in tool_calls.into_iter().flatten() {
+            for (c, f) in &tool_calls {
                 let Some(result) = c.get("result").filter(|r| !r.is_null()) else {
                     continue;
                 };
-                let status = c.get("status").and_then(Value::as_str);
+                let status = f.status.0;
                 let (text, failed) = response_text(result);
-                let id = c.get("id").and_then(Value::as_str).unwrap_or("");
+                let id = f.id.0.unwrap_or("");
                 answered.insert(id.to_string());
                 b.push(Msg::Tool {
                     call_id: id.to_string(),
@@ -330,8 +452,8 @@ fn record(
 /// Does this `PartListUnion` hold a `functionResponse` part?
 fn holds_responses(content: Option<&Value>) -> bool {
     match content {
-        Some(Value::Array(parts)) => parts.iter().any(|p| p.get("functionResponse").is_some()),
-        Some(p @ Value::Object(_)) => p.get("functionResponse").is_some(),
+        Some(Value::Array(parts)) => parts.iter().any(is_response),
+        Some(p @ Value::Object(_)) => is_response(p),
         _ => false,
     }
 }
@@ -342,15 +464,11 @@ fn parts_text(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Array(parts) => parts
             .iter()
-            .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
+            .filter(|p| !is_thought(p))
             .map(parts_text)
             .collect::<Vec<_>>()
             .join(""),
-        Value::Object(_) => v
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string(),
+        Value::Object(_) => Object::<Part>::of(v).text.0.unwrap_or("").to_string(),
         _ => String::new(),
     }
 }
@@ -392,20 +510,16 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
     let mut rebuilt = 0;
     for (i, item) in items.iter().enumerate() {
         let at = i + 1;
-        let parts = item
-            .get("parts")
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
-        let role = item.get("role").and_then(Value::as_str);
+        let parts = parts_of(item).unwrap_or_default();
+        let role = Object::<Turn>::of(item).role.0;
         if role == Some("model") {
             let mut text = String::new();
             let mut calls = Vec::new();
             open.clear();
             for (j, p) in parts.iter().enumerate() {
-                if let Some(f) = p.get("functionCall") {
-                    let name = f.get("name").and_then(Value::as_str).unwrap_or("");
-                    let id = match f.get("id").and_then(Value::as_str) {
+                let part = Object::<Part>::of(p);
+                if let Some((id, name)) = Named::of(&part.function_call) {
+                    let id = match id {
                         Some(id) => id.to_string(),
                         None => {
                             rebuilt += 1;
@@ -416,9 +530,9 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
                     calls.push(CallSpec {
                         id,
                         name: name.to_string(),
-                        args: args_of(f.get("args").unwrap_or(&Value::Null)),
+                        args: args_of(p.pointer("/functionCall/args").unwrap_or(&Value::Null)),
                     });
-                } else if p.get("thought").and_then(Value::as_bool) == Some(true) {
+                } else if part.thought.0 == Some(true) {
                     b.push(Msg::Reasoning {
                         summary: parts_text(p),
                         encrypted: 0,
@@ -437,10 +551,11 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
             continue;
         }
         let mut text = String::new();
+        let mut responses = false;
         for p in parts {
-            if let Some(f) = p.get("functionResponse") {
-                let name = f.get("name").and_then(Value::as_str).unwrap_or("");
-                let id = match f.get("id").and_then(Value::as_str) {
+            if let Some((id, name)) = Named::of(&Object::<Part>::of(p).function_response) {
+                responses = true;
+                let id = match id {
                     Some(id) => {
                         open.retain(|(_, open_id)| open_id != id);
                         id.to_string()
@@ -461,7 +576,7 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
                 text.push_str(&parts_text(p));
             }
         }
-        if !text.is_empty() || !parts.iter().any(|p| p.get("functionResponse").is_some()) {
+        if !text.is_empty() || !responses {
             b.push(Msg::User { text, line: at });
         }
     }
