@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::builder::{Builder, CallSpec, Msg, args_of, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
-use super::shape::{Lenient, Object};
+use super::shape::{Lenient, Object, Usage};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -77,14 +77,6 @@ pub fn messages(
         blocks_of(m, at, role, None, &mut out, b);
     }
     Ok(out)
-}
-
-/// A response's `usage`: the tokens read and written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Usage {
-    input_tokens: Lenient<u64>,
-    output_tokens: Lenient<u64>,
 }
 
 /// A content block's `type` and the fields of the types read here:

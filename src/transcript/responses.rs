@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
-use super::shape::{Lenient, Object, Present};
+use super::shape::{Lenient, Object, Present, Usage};
 use crate::load::ScenarioError;
 
 pub fn document(
@@ -91,14 +91,6 @@ pub fn document(
         b.push(msg);
     }
     Ok(())
-}
-
-/// A response's `usage`: the tokens read and written.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Usage {
-    input_tokens: Lenient<u64>,
-    output_tokens: Lenient<u64>,
 }
 
 /// What a request body says besides its `input` (a string or a list of

@@ -8,6 +8,16 @@ use serde::Deserialize;
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 
+/// A response's `usage` as Anthropic Messages and OpenAI Responses both
+/// name it: the tokens read and written. (Chat Completions says
+/// `prompt_tokens` and `completion_tokens`: chat.rs.)
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Usage {
+    pub input_tokens: Lenient<u64>,
+    pub output_tokens: Lenient<u64>,
+}
+
 /// A value of the type the format says, or None: the readers have always
 /// read a field of another type as absent, never as an error.
 #[derive(Debug, Default)]
