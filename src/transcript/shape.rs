@@ -20,8 +20,15 @@ pub struct Usage {
 
 /// A value of the type the format says, or None: the readers have always
 /// read a field of another type as absent, never as an error.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Lenient<T>(pub Option<T>);
+
+/// Absent, whether or not `T` has a default.
+impl<T> Default for Lenient<T> {
+    fn default() -> Self {
+        Lenient(None)
+    }
+}
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Lenient<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -68,11 +75,14 @@ impl<T> Object<T> {
     where
         T: Deserialize<'a> + Default,
     {
-        // A `Lenient` always reads: no error to handle.
-        Object::<T>::deserialize(v)
-            .ok()
-            .and_then(|o| o.0)
-            .unwrap_or_default()
+        // Read from the object itself, not from a copy made to try it as
+        // another type first (as a field's `Object` does): a line's fields
+        // are read without copying its content. A `Lenient` always reads:
+        // no error to handle.
+        match v {
+            serde_json::Value::Object(_) => T::deserialize(v).unwrap_or_default(),
+            _ => T::default(),
+        }
     }
 }
 
