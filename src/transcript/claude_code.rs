@@ -17,11 +17,13 @@
 
 use std::collections::HashMap;
 
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::anthropic;
 use super::builder::{Builder, Msg, offered_tools, text_of};
 use super::jsonl::Lines;
+use super::shape::{Lenient, Object, Usage};
 use crate::load::ScenarioError;
 
 struct Entry {
@@ -109,6 +111,75 @@ fn sorted(v: &Value) -> Value {
     }
 }
 
+/// A line's fields read here, whatever its `type`: its place in the
+/// conversation (`uuid`, `parentUuid`, or `logicalParentUuid` across a
+/// compaction), the request it answers (`requestRef`), a message line's
+/// marks, a `system` line's `subtype`, and the fields of the
+/// `api-request*` lines. The `message` stays a JSON value (an Anthropic
+/// Messages message, read by `anthropic::blocks_of`; a blob's is kept as
+/// recorded), and so do a request's `params` and a shape's `system` and
+/// tool definitions.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    uuid: Lenient<&'a str>,
+    #[serde(rename = "parentUuid", borrow)]
+    parent: Lenient<&'a str>,
+    #[serde(rename = "logicalParentUuid", borrow)]
+    logical_parent: Lenient<&'a str>,
+    #[serde(rename = "requestRef", borrow)]
+    request_ref: Lenient<&'a str>,
+    #[serde(rename = "isSidechain")]
+    sidechain: Lenient<bool>,
+    #[serde(rename = "isApiErrorMessage")]
+    api_error: Lenient<bool>,
+    #[serde(rename = "isMeta")]
+    meta: Lenient<bool>,
+    #[serde(rename = "isCompactSummary")]
+    compact_summary: Lenient<bool>,
+    #[serde(borrow)]
+    subtype: Lenient<&'a str>,
+    /// `api-request-shape` and `api-request`: the shape's hash.
+    #[serde(rename = "shapeHash", borrow)]
+    shape_hash: Lenient<&'a str>,
+    shape: Object<Shape>,
+    /// `api-request-blob`: the hash of its `message`.
+    #[serde(borrow)]
+    hash: Lenient<&'a str>,
+    /// `api-request`: its id, parameters, and messages (`base`'s first
+    /// `keep`, then the blobs of `tail`).
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    params: Option<Value>,
+    #[serde(borrow)]
+    base: Lenient<&'a str>,
+    keep: Lenient<u64>,
+    #[serde(borrow)]
+    tail: Lenient<Vec<Lenient<&'a str>>>,
+}
+
+/// An `api-request-shape`'s `shape`: the system prompt as recorded and
+/// the tool definitions.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Shape {
+    system: Option<Value>,
+    tools: Lenient<Vec<Value>>,
+}
+
+/// What a message line's `message` says besides its content: the role
+/// (the line's `type` when absent) and the tokens of a reply.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Message<'a> {
+    #[serde(borrow)]
+    role: Lenient<&'a str>,
+    usage: Object<Usage>,
+}
+
 /// Line types that are part of a session but not of the loop drawn here.
 const BOOKKEEPING: [&str; 7] = [
     "summary",
@@ -131,36 +202,27 @@ pub fn read(
     let mut recorded = Requests::default();
     let mut next = Some(first);
     while let Some((line, v)) = next {
-        let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
-        let uuid = v.get("uuid").and_then(Value::as_str);
-        let parent = v
-            .get("parentUuid")
-            .and_then(Value::as_str)
-            .or_else(|| v.get("logicalParentUuid").and_then(Value::as_str))
-            .map(str::to_string);
+        let l = Object::<Line>::of(&v);
+        let kind = l.kind.0.unwrap_or("");
         let mut entry = Entry {
-            parent,
+            parent: l.parent.0.or(l.logical_parent.0).map(str::to_string),
             line,
             msgs: Vec::new(),
             conversation: false,
             message: false,
             compaction: false,
-            request: v
-                .get("requestRef")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            request: l.request_ref.0.map(str::to_string),
         };
         match kind {
             "user" | "assistant" => {
-                let sidechain = v.get("isSidechain").and_then(Value::as_bool) == Some(true);
-                let api_error = v.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true);
-                if api_error {
+                if l.api_error.0 == Some(true) {
                     // Written by Claude Code, not by the model.
                     b.skip("assistant line marked isApiErrorMessage", line);
                 } else if let Some(message) = v.get("message") {
+                    let m = Object::<Message>::of(message);
+                    let role = m.role.0.unwrap_or(kind);
                     // A request may name this message by its hash.
                     if let Some(content) = message.get("content") {
-                        let role = message.get("role").and_then(Value::as_str).unwrap_or(kind);
                         recorded
                             .blobs
                             .entry(message_hash(role, content))
@@ -168,13 +230,13 @@ pub fn read(
                                 || serde_json::json!({"role": role, "content": content}),
                             );
                     }
-                    let tokens = message
-                        .pointer("/usage/output_tokens")
-                        .and_then(Value::as_u64);
-                    let role = message.get("role").and_then(Value::as_str).unwrap_or(kind);
-                    let tokens = if role == "assistant" { tokens } else { None };
+                    let tokens = if role == "assistant" {
+                        m.usage.0.and_then(|u| u.output_tokens.0)
+                    } else {
+                        None
+                    };
                     anthropic::blocks_of(message, line, role, tokens, &mut entry.msgs, b);
-                    if v.get("isMeta").and_then(Value::as_bool) == Some(true) {
+                    if l.meta.0 == Some(true) {
                         // Written by Claude Code into the user's turn
                         // (command output, reminders), not by the user.
                         for msg in &mut entry.msgs {
@@ -186,57 +248,48 @@ pub fn read(
                             }
                         }
                     }
-                    entry.conversation = !sidechain;
+                    entry.conversation = l.sidechain.0 != Some(true);
                     entry.message = true;
                 }
-                entry.compaction = v.get("isCompactSummary").and_then(Value::as_bool) == Some(true);
+                entry.compaction = l.compact_summary.0 == Some(true);
             }
             "system" => {
-                let subtype = v.get("subtype").and_then(Value::as_str);
-                entry.compaction = subtype == Some("compact_boundary");
+                entry.compaction = l.subtype.0 == Some("compact_boundary");
                 if !entry.compaction {
-                    b.skip(&format!("system/{}", subtype.unwrap_or("?")), line);
+                    b.skip(&format!("system/{}", l.subtype.0.unwrap_or("?")), line);
                 }
             }
             "api-request-shape" => {
-                if let Some(hash) = v.get("shapeHash").and_then(Value::as_str) {
-                    let system = v.pointer("/shape/system").cloned().unwrap_or(Value::Null);
-                    let tools = v
-                        .pointer("/shape/tools")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    recorded.shapes.insert(hash.to_string(), (system, tools));
+                if let Some(hash) = l.shape_hash.0 {
+                    let shape = l.shape.0.unwrap_or_default();
+                    let tools = shape.tools.0.unwrap_or_default();
+                    recorded
+                        .shapes
+                        .insert(hash.to_string(), (shape.system.unwrap_or_default(), tools));
                 }
             }
             "api-request-blob" => {
-                if let (Some(hash), Some(message)) =
-                    (v.get("hash").and_then(Value::as_str), v.get("message"))
-                {
+                if let (Some(hash), Some(message)) = (l.hash.0, v.get("message")) {
                     recorded.blobs.insert(hash.to_string(), message.clone());
                 }
             }
             "api-request" => {
-                let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
-                if let Some(id) = s("id") {
+                if let Some(id) = l.id.0 {
                     let request = ApiRequest {
                         line,
-                        shape: s("shapeHash").unwrap_or_default(),
-                        params: v.get("params").cloned().unwrap_or(Value::Null),
-                        base: s("base"),
-                        keep: v.get("keep").and_then(Value::as_u64).unwrap_or(0) as usize,
-                        tail: v
-                            .get("tail")
-                            .and_then(Value::as_array)
-                            .map(|t| {
-                                t.iter()
-                                    .filter_map(Value::as_str)
-                                    .map(str::to_string)
-                                    .collect()
-                            })
-                            .unwrap_or_default(),
+                        shape: l.shape_hash.0.unwrap_or_default().to_string(),
+                        params: l.params.unwrap_or_default(),
+                        base: l.base.0.map(str::to_string),
+                        keep: l.keep.0.unwrap_or(0) as usize,
+                        tail: l
+                            .tail
+                            .0
+                            .unwrap_or_default()
+                            .into_iter()
+                            .filter_map(|hash| hash.0.map(str::to_string))
+                            .collect(),
                     };
-                    recorded.requests.insert(id, request);
+                    recorded.requests.insert(id.to_string(), request);
                 }
             }
             // Part of the session, not of the loop: listed, not drawn.
@@ -244,7 +297,7 @@ pub fn read(
             "" => b.skip("line without a type", line),
             other => b.skip(other, line),
         }
-        if let Some(uuid) = uuid {
+        if let Some(uuid) = l.uuid.0 {
             index.insert(uuid.to_string(), entries.len());
         }
         entries.push(entry);
