@@ -5,11 +5,14 @@
 //! `function_call_output`, `custom_tool_call` / `custom_tool_call_output`,
 //! `local_shell_call`, …), `event_msg` and `compacted`.
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::builder::{Builder, Msg, text_of};
 use super::jsonl::Lines;
 use super::responses::{self, harness_written};
+use super::shape::{Lenient, Object, Present, Usage};
 use crate::load::ScenarioError;
 
 pub fn read(
@@ -26,17 +29,104 @@ pub fn read(
     Ok(())
 }
 
+/// A rollout line: `{timestamp, type, payload}`; the `payload` stays a
+/// JSON value, read as its `type` says. A line without a payload is of
+/// the older rollouts (`legacy`): its `record_type`, or the first line's
+/// `id`, `timestamp` and `instructions`, or a bare response item.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    /// Shown as written, JSON (`record_type "state"`).
+    record_type: Present<Value>,
+    id: Present<IgnoredAny>,
+    timestamp: Present<IgnoredAny>,
+    #[serde(borrow)]
+    instructions: Lenient<&'a str>,
+}
+
+/// A `session_meta` payload's instructions: `instructions` where the key
+/// is there (of whatever type), else `base_instructions.text`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct SessionMeta<'a> {
+    #[serde(borrow)]
+    instructions: Present<Lenient<&'a str>>,
+    #[serde(borrow)]
+    base_instructions: Object<Instructions<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Instructions<'a> {
+    #[serde(borrow)]
+    text: Lenient<&'a str>,
+}
+
+/// A `turn_context` payload's instructions, sent to the model.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TurnContext<'a> {
+    #[serde(borrow)]
+    base_instructions: Lenient<&'a str>,
+    #[serde(borrow)]
+    developer_instructions: Lenient<&'a str>,
+    #[serde(borrow)]
+    collaboration_mode: Object<CollaborationMode<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct CollaborationMode<'a> {
+    #[serde(borrow)]
+    settings: Object<Settings<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Settings<'a> {
+    #[serde(borrow)]
+    developer_instructions: Lenient<&'a str>,
+}
+
+/// An `event_msg` payload: its `type`, and the fields of the events read
+/// here (`turn_aborted`'s reason, `exec_command_end`'s call and exit
+/// code, `token_count`'s last usage).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Event<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    reason: Lenient<&'a str>,
+    #[serde(borrow)]
+    call_id: Lenient<&'a str>,
+    exit_code: Lenient<i64>,
+    info: Object<TokenInfo>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TokenInfo {
+    /// There, even null: a count of no tokens known.
+    last_token_usage: Present<Object<Usage>>,
+}
+
 fn one(line: usize, v: &Value, b: &mut Builder) {
-    let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+    let l = Object::<Line>::of(v);
+    let kind = l.kind.0.unwrap_or("");
     let Some(payload) = v.get("payload") else {
-        return legacy(line, v, kind, b);
+        return legacy(line, l, kind, v, b);
     };
     match kind {
         "session_meta" => {
-            let instructions = payload
-                .get("instructions")
-                .or_else(|| payload.pointer("/base_instructions/text"))
-                .and_then(Value::as_str);
+            let meta = Object::<SessionMeta>::of(payload);
+            let instructions = if meta.instructions.there {
+                meta.instructions.value.0
+            } else {
+                meta.base_instructions.0.and_then(|i| i.text.0)
+            };
             if let Some(text) = instructions {
                 b.system(text);
             }
@@ -44,14 +134,21 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
         // The turn's settings (model, cwd, policies): not a step; the
         // instructions it carries are sent to the model.
         "turn_context" => {
-            for key in [
-                "/base_instructions",
-                "/developer_instructions",
-                "/collaboration_mode/settings/developer_instructions",
-            ] {
-                if let Some(text) = payload.pointer(key).and_then(Value::as_str) {
-                    b.system(text);
-                }
+            let turn = Object::<TurnContext>::of(payload);
+            let collaboration = turn
+                .collaboration_mode
+                .0
+                .and_then(|c| c.settings.0)
+                .and_then(|s| s.developer_instructions.0);
+            for text in [
+                turn.base_instructions.0,
+                turn.developer_instructions.0,
+                collaboration,
+            ]
+            .into_iter()
+            .flatten()
+            {
+                b.system(text);
             }
         }
         "response_item" => {
@@ -62,29 +159,23 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
         "event_msg" => {
             // Most events repeat the response items for the UI; the token
             // counts are the ones the items do not hold.
-            let kind = payload.get("type").and_then(Value::as_str);
+            let event = Object::<Event>::of(payload);
+            let kind = event.kind.0;
             if kind == Some("turn_aborted") {
-                let reason = payload
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .unwrap_or("no reason given");
-                b.aborted(line, reason);
+                b.aborted(line, event.reason.0.unwrap_or("no reason given"));
             }
             // The shell's exit code, whatever the output's text says.
             if kind == Some("exec_command_end")
-                && let (Some(id), Some(code)) = (
-                    payload.get("call_id").and_then(Value::as_str),
-                    payload.get("exit_code").and_then(Value::as_i64),
-                )
+                && let (Some(id), Some(code)) = (event.call_id.0, event.exit_code.0)
             {
                 b.exit_code(id, code);
             }
-            if kind == Some("token_count") {
-                let usage = payload.pointer("/info/last_token_usage");
-                let tokens = |k: &str| usage.and_then(|u| u.get(k)).and_then(Value::as_u64);
-                if usage.is_some() {
-                    b.tokens(tokens("input_tokens"), tokens("output_tokens"));
-                }
+            if kind == Some("token_count")
+                && let Some(info) = event.info.0
+                && info.last_token_usage.there
+            {
+                let usage = info.last_token_usage.value.0.unwrap_or_default();
+                b.tokens(usage.input_tokens.0, usage.output_tokens.0);
             }
             // The rest repeat the items for the UI, or are not part of
             // the loop: listed by type, not drawn.
@@ -120,12 +211,12 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
 /// Rollouts written before the `{timestamp, type, payload}` lines (2025):
 /// a first line `{id, timestamp, instructions}`, then bare response items
 /// and `{"record_type": "state"}` markers.
-fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
-    if let Some(kind) = v.get("record_type") {
-        return b.skip(&format!("record_type {kind}"), line);
+fn legacy(line: usize, l: Line, kind: &str, v: &Value, b: &mut Builder) {
+    if l.record_type.there {
+        return b.skip(&format!("record_type {}", l.record_type.value), line);
     }
-    if kind.is_empty() && v.get("id").is_some() && v.get("timestamp").is_some() {
-        if let Some(text) = v.get("instructions").and_then(Value::as_str) {
+    if kind.is_empty() && l.id.there && l.timestamp.there {
+        if let Some(text) = l.instructions.0 {
             b.system(text);
         }
         return;
@@ -136,6 +227,31 @@ fn legacy(line: usize, v: &Value, kind: &str, b: &mut Builder) {
     if let Some(msg) = responses::item(v, line, None, b) {
         b.push(harness_written(exit_code(msg)));
     }
+}
+
+/// An older shell output, as JSON: `{"output": …, "metadata": {"exit_code": N}}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ShellOutput<'a> {
+    #[serde(borrow)]
+    output: Lenient<&'a str>,
+    metadata: Object<Metadata>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Metadata {
+    exit_code: Lenient<i64>,
+}
+
+/// The exit code and the output of a shell output written as such JSON.
+fn shell_output(text: &str) -> Option<(i64, Option<String>)> {
+    let json = serde_json::from_str::<Value>(text)
+        .ok()
+        .filter(Value::is_object)?;
+    let out = Object::<ShellOutput>::of(&json);
+    let code = out.metadata.0?.exit_code.0?;
+    Some((code, out.output.0.map(str::to_string)))
 }
 
 /// A shell call's output records its exit code: as JSON
@@ -153,16 +269,8 @@ fn exit_code(msg: Msg) -> Msg {
     else {
         return msg;
     };
-    if let Ok(Value::Object(o)) = serde_json::from_str::<Value>(&text)
-        && let Some(code) = o
-            .get("metadata")
-            .and_then(|m| m.get("exit_code"))
-            .and_then(Value::as_i64)
-    {
-        let text = o
-            .get("output")
-            .and_then(Value::as_str)
-            .map_or(text.clone(), str::to_string);
+    if let Some((code, output)) = shell_output(&text) {
+        let text = output.unwrap_or_else(|| text.clone());
         return Msg::Tool {
             call_id,
             text,
