@@ -10,13 +10,171 @@
 
 use std::collections::HashMap;
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::builder::{
     Builder, CallSpec, Msg, Span, args_of, args_of_json_text, offered_tools, text_of,
 };
 use super::errors::at_line;
+use super::shape::{Lenient, Object, Present};
 use crate::load::ScenarioError;
+
+/// An OTLP JSON document: `resourceSpans`, each of `scopeSpans`, each of
+/// `spans`. A span that is not an object is read as one of no fields
+/// (listed as a span without an operation).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Document<'a> {
+    #[serde(rename = "resourceSpans", borrow)]
+    resource_spans: Lenient<Vec<Object<ResourceSpans<'a>>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ResourceSpans<'a> {
+    #[serde(rename = "scopeSpans", borrow)]
+    scope_spans: Lenient<Vec<Object<ScopeSpans<'a>>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ScopeSpans<'a> {
+    #[serde(borrow)]
+    spans: Lenient<Vec<Object<OtlpSpan<'a>>>>,
+}
+
+/// An OTLP span: its name, start time (int64 nanoseconds, a JSON string
+/// in OTLP JSON), status and attributes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct OtlpSpan<'a> {
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    #[serde(rename = "startTimeUnixNano", borrow)]
+    start: Lenient<Int<'a>>,
+    #[serde(borrow)]
+    status: Object<Status<'a>>,
+    #[serde(borrow)]
+    attributes: Lenient<Vec<Object<KeyValue<'a>>>>,
+}
+
+/// An int64 as OTLP JSON writes it (a string), or as a JSON number; a
+/// span status's code as a number (2: error) or as its enum name.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum Int<'a> {
+    Number(u64),
+    Text(&'a str),
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Status<'a> {
+    #[serde(borrow)]
+    code: Lenient<Int<'a>>,
+}
+
+/// An attribute `{key, value}`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct KeyValue<'a> {
+    #[serde(borrow)]
+    key: Lenient<&'a str>,
+    #[serde(borrow)]
+    value: Object<AnyValue<'a>>,
+}
+
+/// An OTLP `AnyValue`: the first of its fields that is there (even null)
+/// is the value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct AnyValue<'a> {
+    #[serde(rename = "stringValue")]
+    string: Present<Value>,
+    #[serde(rename = "intValue")]
+    int: Present<Value>,
+    #[serde(rename = "doubleValue")]
+    double: Present<Value>,
+    #[serde(rename = "boolValue")]
+    boolean: Present<Value>,
+    #[serde(rename = "arrayValue", borrow)]
+    array: Object<ArrayValue<'a>>,
+    #[serde(rename = "kvlistValue", borrow)]
+    kvlist: Object<KvList<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ArrayValue<'a> {
+    #[serde(borrow)]
+    values: Lenient<Vec<Object<AnyValue<'a>>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct KvList<'a> {
+    /// There, whatever it holds: a value that is a list of attributes (of
+    /// none when it is not a list).
+    #[serde(borrow)]
+    values: Present<Lenient<Vec<Object<KeyValue<'a>>>>>,
+}
+
+/// One span as an SDK prints it (`sdk_span`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct SdkSpan<'a> {
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    attributes: Lenient<Map<String, Value>>,
+    #[serde(borrow)]
+    start_time: Lenient<&'a str>,
+    #[serde(borrow)]
+    status: Object<SdkStatus<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct SdkStatus<'a> {
+    #[serde(borrow)]
+    status_code: Lenient<&'a str>,
+}
+
+/// A GenAI message `{role, parts}` (`gen_ai.input.messages`,
+/// `gen_ai.output.messages`). A part that is not an object is read as one
+/// of no fields (drawn as `[part]`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct GenAiMessage<'a> {
+    #[serde(borrow)]
+    role: Lenient<&'a str>,
+    #[serde(borrow)]
+    parts: Lenient<Vec<Object<Part<'a>>>>,
+}
+
+/// A message part: its `type`, a tool call's `id`, `name` and
+/// `arguments` (a JSON text or a value), a tool call response's `id` and
+/// `response`, a text part's `content`. The values stay JSON, whatever
+/// they hold (`null` too: there).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Part<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
+    #[serde(borrow)]
+    name: Lenient<&'a str>,
+    arguments: Present<Value>,
+    response: Present<Value>,
+    content: Present<Value>,
+}
+
+impl Part<'_> {
+    fn response(&self) -> Option<&Value> {
+        self.response.there.then_some(&self.response.value)
+    }
+}
 
 /// Collect the spans of one OTLP JSON document (or JSONL line).
 pub fn document(
@@ -26,34 +184,26 @@ pub fn document(
     whole: bool,
     b: &mut Builder,
 ) -> Result<(), ScenarioError> {
-    let resource_spans = value
-        .get("resourceSpans")
-        .and_then(Value::as_array)
+    let resource_spans = Object::<Document>::of(value)
+        .resource_spans
+        .0
         .ok_or_else(|| at_line(path, line, "expected \"resourceSpans\", a list (OTLP JSON)"))?;
-    for rs in resource_spans {
-        let scopes = rs
-            .get("scopeSpans")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        for scope in scopes {
-            let spans = scope
-                .get("spans")
-                .and_then(Value::as_array)
-                .map_or(&[][..], Vec::as_slice);
-            for span in spans {
+    for rs in resource_spans.into_iter().filter_map(|rs| rs.0) {
+        let scopes = rs.scope_spans.0.unwrap_or_default();
+        for scope in scopes.into_iter().filter_map(|scope| scope.0) {
+            for span in scope.spans.0.unwrap_or_default() {
+                let span = span.0.unwrap_or_default();
                 let at = if whole { b.spans.len() + 1 } else { line };
-                let start = match span.get("startTimeUnixNano") {
-                    Some(Value::String(s)) => s.parse().unwrap_or(0),
-                    Some(Value::Number(n)) => n.as_u64().unwrap_or(0) as u128,
-                    _ => 0,
+                let start = match span.start.0 {
+                    Some(Int::Text(s)) => s.parse().unwrap_or(0),
+                    Some(Int::Number(n)) => n as u128,
+                    None => 0,
                 };
-                let code = span.pointer("/status/code");
-                let error = matches!(code, Some(Value::Number(n)) if n.as_u64() == Some(2))
-                    || code.and_then(Value::as_str) == Some("STATUS_CODE_ERROR");
-                let name = span.get("name").and_then(Value::as_str).unwrap_or("");
+                let code = span.status.0.and_then(|s| s.code.0);
+                let error = matches!(code, Some(Int::Number(2) | Int::Text("STATUS_CODE_ERROR")));
                 collect(
-                    name,
-                    attributes(span.get("attributes")),
+                    span.name.0.unwrap_or(""),
+                    attributes(span.attributes.0.unwrap_or_default()),
                     start,
                     error,
                     at,
@@ -69,17 +219,14 @@ pub fn document(
 /// console exporter): `name`, `context.span_id`, `start_time` (ISO 8601),
 /// `status.status_code` (`ERROR`), and `attributes` as a plain object.
 pub fn sdk_span(value: &Value, at: usize, b: &mut Builder) {
-    let name = value.get("name").and_then(Value::as_str).unwrap_or("");
-    let attributes = value
-        .get("attributes")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+    let span = Object::<SdkSpan>::of(value);
+    let name = span.name.0.unwrap_or("");
+    let attributes = span.attributes.0.unwrap_or_default();
     // The time's digits, in order: the SDKs write one fixed ISO form, so
     // they sort as the times do.
-    let start = value
-        .get("start_time")
-        .and_then(Value::as_str)
+    let start = span
+        .start_time
+        .0
         .map(|t| {
             t.chars()
                 .filter(char::is_ascii_digit)
@@ -88,7 +235,7 @@ pub fn sdk_span(value: &Value, at: usize, b: &mut Builder) {
         })
         .and_then(|d| d.parse::<u128>().ok())
         .unwrap_or(0);
-    let error = value.pointer("/status/status_code").and_then(Value::as_str) == Some("ERROR");
+    let error = span.status.0.and_then(|s| s.status_code.0) == Some("ERROR");
     collect(name, attributes, start, error, at, b);
 }
 
@@ -139,43 +286,46 @@ fn collect(
 }
 
 /// OTLP attributes `[{key, value: {stringValue | intValue | …}}]` as a map.
-fn attributes(list: Option<&Value>) -> Map<String, Value> {
+fn attributes(list: Vec<Object<KeyValue>>) -> Map<String, Value> {
     let mut out = Map::new();
-    for kv in list
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice)
-    {
-        let Some(key) = kv.get("key").and_then(Value::as_str) else {
+    for kv in list.into_iter().filter_map(|kv| kv.0) {
+        let Some(key) = kv.key.0 else {
             continue;
         };
-        out.insert(
-            key.to_string(),
-            any_value(kv.get("value").unwrap_or(&Value::Null)),
-        );
+        out.insert(key.to_string(), any_value(kv.value.0));
     }
     out
 }
 
-fn any_value(v: &Value) -> Value {
-    if let Some(s) = v.get("stringValue") {
-        return s.clone();
+/// An attribute's value as JSON; null when it is not an `AnyValue`.
+fn any_value(v: Option<AnyValue>) -> Value {
+    let Some(v) = v else {
+        return Value::Null;
+    };
+    if v.string.there {
+        return v.string.value;
     }
-    if let Some(i) = v.get("intValue") {
+    if v.int.there {
         // int64 is written as a JSON string in OTLP JSON.
-        return match i {
-            Value::String(s) => s.parse::<i64>().map_or(i.clone(), Value::from),
-            other => other.clone(),
+        return match v.int.value {
+            Value::String(s) => s.parse::<i64>().map_or(Value::String(s), Value::from),
+            other => other,
         };
     }
-    if let Some(d) = v.get("doubleValue").or_else(|| v.get("boolValue")) {
-        return d.clone();
+    if v.double.there {
+        return v.double.value;
     }
-    if let Some(values) = v.pointer("/arrayValue/values").and_then(Value::as_array) {
-        return Value::Array(values.iter().map(any_value).collect());
+    if v.boolean.there {
+        return v.boolean.value;
     }
-    if let Some(values) = v.pointer("/kvlistValue/values") {
+    if let Some(values) = v.array.0.and_then(|a| a.values.0) {
+        return Value::Array(values.into_iter().map(|v| any_value(v.0)).collect());
+    }
+    if let Some(list) = v.kvlist.0
+        && list.values.there
+    {
         // A structured value (messages recorded as objects, not JSON text).
-        return Value::Object(attributes(Some(values)));
+        return Value::Object(attributes(list.values.value.0.unwrap_or_default()));
     }
     Value::Null
 }
@@ -200,13 +350,14 @@ pub fn finish(b: &mut Builder) {
         if let Some(Value::Array(messages)) = json_attr(&span.attributes, "gen_ai.input.messages") {
             for part in messages
                 .iter()
-                .filter_map(|m| m.get("parts")?.as_array())
+                .filter_map(|m| Object::<GenAiMessage>::of(m).parts.0)
                 .flatten()
+                .filter_map(|part| part.0)
             {
-                if part.get("type").and_then(Value::as_str) == Some("tool_call_response")
-                    && let Some(id) = part.get("id").and_then(Value::as_str)
+                if part.kind.0 == Some("tool_call_response")
+                    && let Some(id) = part.id.0
                 {
-                    responses.insert(id.to_string(), response_text(part.get("response")));
+                    responses.insert(id.to_string(), response_text(part.response()));
                 }
             }
         }
@@ -234,7 +385,11 @@ pub fn finish(b: &mut Builder) {
             continue;
         }
         if let Some(Value::Array(parts)) = json_attr(a, "gen_ai.system_instructions") {
-            b.system(&parts.iter().map(part_text).collect::<Vec<_>>().join("\n"));
+            let texts: Vec<String> = parts
+                .iter()
+                .map(|p| part_text(&Object::<Part>::of(p)))
+                .collect();
+            b.system(&texts.join("\n"));
         }
         if let Some(Value::Array(tools)) = json_attr(a, "gen_ai.tool.definitions") {
             b.tools(offered_tools(&tools, "parameters"));
@@ -262,44 +417,33 @@ pub fn finish(b: &mut Builder) {
 
 /// One GenAI message `{role, parts}` as messages of the trace.
 fn message(m: &Value, line: usize, tokens_out: Option<u64>, out: &mut Vec<Msg>, b: &mut Builder) {
-    let role = m.get("role").and_then(Value::as_str).unwrap_or("");
-    let parts = m
-        .get("parts")
-        .and_then(Value::as_array)
-        .map_or(&[][..], Vec::as_slice);
+    let m = Object::<GenAiMessage>::of(m);
+    let role = m.role.0.unwrap_or("");
     let mut texts = Vec::new();
     let mut calls = Vec::new();
-    for part in parts {
-        match part.get("type").and_then(Value::as_str).unwrap_or("") {
+    for part in m.parts.0.unwrap_or_default() {
+        let part = part.0.unwrap_or_default();
+        match part.kind.0.unwrap_or("") {
             "tool_call" => calls.push(CallSpec {
-                id: part
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                name: part
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                args: match part.get("arguments") {
-                    Some(Value::String(s)) => args_of_json_text(s),
-                    Some(v) => args_of(v),
-                    None => Default::default(),
+                id: part.id.0.unwrap_or("").to_string(),
+                name: part.name.0.unwrap_or("").to_string(),
+                args: match &part.arguments {
+                    Present { there: false, .. } => Default::default(),
+                    Present {
+                        value: Value::String(s),
+                        ..
+                    } => args_of_json_text(s),
+                    Present { value, .. } => args_of(value),
                 },
             }),
             "tool_call_response" => out.push(Msg::Tool {
-                call_id: part
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-                text: response_text(part.get("response")),
+                call_id: part.id.0.unwrap_or("").to_string(),
+                text: response_text(part.response()),
                 is_error: false,
                 line,
             }),
             "reasoning" => {}
-            _ => texts.push(part_text(part)),
+            _ => texts.push(part_text(&part)),
         }
     }
     let text = texts.join("\n");
@@ -316,13 +460,11 @@ fn message(m: &Value, line: usize, tokens_out: Option<u64>, out: &mut Vec<Msg>, 
     }
 }
 
-fn part_text(part: &Value) -> String {
-    match part.get("content") {
-        Some(c) => text_of(c),
-        None => format!(
-            "[{}]",
-            part.get("type").and_then(Value::as_str).unwrap_or("part")
-        ),
+fn part_text(part: &Part) -> String {
+    if part.content.there {
+        text_of(&part.content.value)
+    } else {
+        format!("[{}]", part.kind.0.unwrap_or("part"))
     }
 }
 
