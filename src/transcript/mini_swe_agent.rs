@@ -24,11 +24,14 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, text_of};
 use super::chat;
 use super::errors::at_line;
+use super::shape::{Lenient, Object, Present};
 use crate::load::ScenarioError;
 
 /// The action blocks mini-swe-agent's text-based models parse (v1's
@@ -41,19 +44,84 @@ static ACTION: LazyLock<Regex> = LazyLock::new(|| {
 static RETURNCODE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*<returncode>(-?\d+)</returncode>").expect("a valid regex"));
 
+/// What tells a trajectory: its `trajectory_format`, or the `info` only
+/// mini-swe-agent writes (`mini_version`, `config.agent_type`). Its
+/// `messages` stay JSON values, read as Chat messages.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Trajectory<'a> {
+    #[serde(borrow)]
+    trajectory_format: Lenient<&'a str>,
+    #[serde(borrow)]
+    info: Object<Info<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Info<'a> {
+    mini_version: Present<IgnoredAny>,
+    #[serde(borrow)]
+    config: Object<Config<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Config<'a> {
+    #[serde(borrow)]
+    agent_type: Lenient<&'a str>,
+}
+
+/// A message's fields read here: its `role`, whether it carries
+/// `tool_calls` (not null), its `content` when that is a text, and v2's
+/// `extra` (`returncode`, the parsed `actions`). The content as drawn
+/// (a text or a list of parts) stays a JSON value.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Message<'a> {
+    #[serde(borrow)]
+    role: Lenient<&'a str>,
+    tool_calls: Option<IgnoredAny>,
+    #[serde(borrow)]
+    content: Lenient<&'a str>,
+    extra: Object<Extra>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Extra {
+    returncode: Lenient<i64>,
+    /// Each stays JSON: written as it is when it has no command.
+    actions: Lenient<Vec<Value>>,
+}
+
+/// A parsed action: its `command` where the key is there (of whatever
+/// type), else its `action`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Action<'a> {
+    #[serde(borrow)]
+    command: Present<Lenient<&'a str>>,
+    #[serde(borrow)]
+    action: Lenient<&'a str>,
+}
+
 /// Is this a mini-swe-agent trajectory? Its `trajectory_format`, or the
 /// `info` only it writes (`mini_version`, a `minisweagent.` agent type).
 pub fn is_trajectory(o: &serde_json::Map<String, Value>) -> bool {
     if !o.get("messages").is_some_and(Value::is_array) {
         return false;
     }
-    let format = o.get("trajectory_format").and_then(Value::as_str);
-    let info = o.get("info");
-    format.is_some_and(|f| f.starts_with("mini-swe-agent"))
-        || info.and_then(|i| i.get("mini_version")).is_some()
+    // Every field is lenient: a map always reads.
+    let t = Trajectory::deserialize(o).unwrap_or_default();
+    let info = t.info.0.unwrap_or_default();
+    t.trajectory_format
+        .0
+        .is_some_and(|f| f.starts_with("mini-swe-agent"))
+        || info.mini_version.there
         || info
-            .and_then(|i| i.pointer("/config/agent_type"))
-            .and_then(Value::as_str)
+            .config
+            .0
+            .and_then(|c| c.agent_type.0)
             .is_some_and(|t| t.starts_with("minisweagent."))
 }
 
@@ -64,14 +132,15 @@ pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), Scenar
         .ok_or_else(|| at_line(path, 1, "expected \"messages\", a list of messages"))?;
     let tool_calling = messages
         .iter()
-        .any(|m| m.get("tool_calls").is_some_and(|c| !c.is_null()) || role(m) == Some("tool"));
+        .map(Object::<Message>::of)
+        .any(|m| m.tool_calls.is_some() || m.role.0 == Some("tool"));
     if tool_calling {
         for mut msg in chat::messages(path, messages, 1, true, b)? {
             // Chat has no error flag; mini-swe-agent records the exit code.
             if let Msg::Tool { is_error, line, .. } = &mut msg {
                 *is_error = messages
                     .get(*line - 1)
-                    .and_then(returncode)
+                    .and_then(|m| returncode(&Object::<Message>::of(m)))
                     .is_some_and(|c| c != 0);
             }
             b.push(msg);
@@ -88,10 +157,6 @@ pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), Scenar
     Ok(())
 }
 
-fn role(m: &Value) -> Option<&str> {
-    m.get("role").and_then(Value::as_str)
-}
-
 fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
     // The call the next user message answers: its id.
     let mut pending: Option<String> = None;
@@ -100,12 +165,13 @@ fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), Sce
     for (i, m) in messages.iter().enumerate() {
         let at = i + 1;
         let text = m.get("content").map(text_of).unwrap_or_default();
-        match role(m) {
+        let message = Object::<Message>::of(m);
+        match message.role.0 {
             Some("system") => b.system(&text),
             Some("assistant") => {
                 // An unanswered call stays unanswered: a reply came first.
                 pending = None;
-                let commands = actions(m, &text);
+                let commands = actions(&message, &text);
                 let mut spec = Vec::new();
                 if let [command] = commands.as_slice() {
                     let id = format!("messages[{i}]");
@@ -128,7 +194,7 @@ fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), Sce
                 Some(call_id) => b.push(Msg::Tool {
                     call_id,
                     text,
-                    is_error: returncode(m).is_some_and(|c| c != 0),
+                    is_error: returncode(&message).is_some_and(|c| c != 0),
                     line: at,
                 }),
                 // The task, then what the harness writes (a format error,
@@ -159,26 +225,27 @@ fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), Sce
 
 /// An observation's exit code: v2's `extra.returncode`, else the
 /// `<returncode>` its text starts with.
-fn returncode(m: &Value) -> Option<i64> {
-    m.pointer("/extra/returncode")
-        .and_then(Value::as_i64)
-        .or_else(|| {
-            let text = m.get("content")?.as_str()?;
-            RETURNCODE.captures(text)?[1].parse().ok()
-        })
+fn returncode(m: &Message) -> Option<i64> {
+    m.extra.0.as_ref().and_then(|e| e.returncode.0).or_else(|| {
+        let text = m.content.0?;
+        RETURNCODE.captures(text)?[1].parse().ok()
+    })
 }
 
 /// The commands of a text-based reply: v2's parsed `extra.actions`, else
 /// the action blocks of its text.
-fn actions(m: &Value, text: &str) -> Vec<String> {
-    if let Some(list) = m.pointer("/extra/actions").and_then(Value::as_array) {
+fn actions(m: &Message, text: &str) -> Vec<String> {
+    if let Some(list) = m.extra.0.as_ref().and_then(|e| e.actions.0.as_ref()) {
         return list
             .iter()
             .map(|a| {
-                a.get("command")
-                    .or_else(|| a.get("action"))
-                    .and_then(Value::as_str)
-                    .map_or_else(|| a.to_string(), str::to_string)
+                let action = Object::<Action>::of(a);
+                let command = if action.command.there {
+                    action.command.value.0
+                } else {
+                    action.action.0
+                };
+                command.map_or_else(|| a.to_string(), str::to_string)
             })
             .collect();
     }
@@ -195,14 +262,14 @@ mod tests {
     #[test]
     fn a_reply_runs_only_with_exactly_one_action_block() {
         let one = "THOUGHT: look\n\n```bash\nls -la\n```";
-        assert_eq!(actions(&Value::Null, one), ["ls -la"]);
+        assert_eq!(actions(&Message::default(), one), ["ls -la"]);
         let two = "```bash\nls\n```\nand\n```bash\npwd\n```";
-        assert_eq!(actions(&Value::Null, two).len(), 2);
+        assert_eq!(actions(&Message::default(), two).len(), 2);
         let v2 = "```mswea_bash_command\necho hi\n```";
-        assert_eq!(actions(&Value::Null, v2), ["echo hi"]);
-        assert!(actions(&Value::Null, "no block here").is_empty());
+        assert_eq!(actions(&Message::default(), v2), ["echo hi"]);
+        assert!(actions(&Message::default(), "no block here").is_empty());
         let parsed = serde_json::json!({"extra": {"actions": [{"command": "cat a"}]}});
-        assert_eq!(actions(&parsed, ""), ["cat a"]);
+        assert_eq!(actions(&Object::<Message>::of(&parsed), ""), ["cat a"]);
         assert_eq!(
             RETURNCODE
                 .captures("<returncode>2</returncode>\n<output>")
