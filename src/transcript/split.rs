@@ -14,8 +14,11 @@
 //! then, a request without tools waits, and a recording with no tools at
 //! all is a plain conversation.
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
+use super::shape::{Lenient, Object, Present};
 use crate::i18n;
 use crate::scenario::Lang;
 
@@ -32,7 +35,46 @@ pub enum Place {
 /// sorted: an `export --format requests` file is one lesson's loop, even
 /// where its host compacted the history.
 pub fn is_tap_line(line: &Value) -> bool {
-    line.get("request").is_some() && line.get("path").is_some_and(Value::is_string)
+    let line = Object::<TapLine>::of(line);
+    line.request.there && line.path.0.is_some()
+}
+
+/// A tap line's fields read here: the request (there, whatever it holds;
+/// read as `Request`, its history as JSON values), the tap's `path`, its
+/// `side` mark, the response's HTTP `status`. The `response` stays a
+/// JSON value, in any of the three shapes.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TapLine<'a> {
+    request: Present<IgnoredAny>,
+    #[serde(borrow)]
+    path: Lenient<&'a str>,
+    #[serde(borrow)]
+    side: Lenient<&'a str>,
+    status: Lenient<u64>,
+}
+
+/// What a request says besides its history: the model, and the tools
+/// offered (a list of any definitions).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Request<'a> {
+    #[serde(borrow)]
+    model: Lenient<&'a str>,
+    tools: Lenient<Vec<IgnoredAny>>,
+}
+
+/// A line's request; null when it has none.
+fn request_of(line: &Value) -> &Value {
+    line.get("request").unwrap_or(&Value::Null)
+}
+
+/// A request's model, made safe for a screen.
+fn model_of(request: &Request) -> Option<String> {
+    request
+        .model
+        .0
+        .map(|m| crate::safe::for_screen(m).into_owned())
 }
 
 /// One conversation while the recording is read.
@@ -75,11 +117,10 @@ impl Splitter {
     /// The line `n` (1-based) and where it goes; lines held before it may
     /// come out with it, each with its place, in the order read.
     pub fn feed(&mut self, n: usize, line: Value) -> Vec<(usize, Value, Place)> {
-        let request = line.get("request").unwrap_or(&Value::Null);
-        let counting = line.get("side").and_then(Value::as_str) == Some("count_tokens");
-        let tools = request
-            .get("tools")
-            .and_then(Value::as_array)
+        let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
+        let tools = Object::<Request>::of(request_of(&line))
+            .tools
+            .0
             .is_some_and(|t| !t.is_empty());
         if counting {
             self.side(n, &line, "count_tokens");
@@ -119,14 +160,10 @@ impl Splitter {
     }
 
     fn side(&mut self, n: usize, line: &Value, kind: &'static str) {
-        let request = line.get("request").unwrap_or(&Value::Null);
         self.sides.push(Side {
             kind,
-            model: request
-                .get("model")
-                .and_then(Value::as_str)
-                .map(|m| crate::safe::for_screen(m).into_owned()),
-            status: line.get("status").and_then(Value::as_u64),
+            model: model_of(&Object::<Request>::of(request_of(line))),
+            status: Object::<TapLine>::of(line).status.0,
             reply: line.get("response").and_then(first_text),
             line: n,
         });
@@ -135,7 +172,7 @@ impl Splitter {
     /// The conversation this request continues (the one whose latest
     /// request it extends furthest), or a new one.
     fn conversation(&mut self, line: &Value) -> usize {
-        let request = line.get("request").unwrap_or(&Value::Null);
+        let request = request_of(line);
         let messages: Vec<Value> = history(request).iter().map(unmarked).collect();
         let continues = self
             .conversations
@@ -152,10 +189,7 @@ impl Splitter {
         c.last = messages;
         c.calls += 1;
         if c.model.is_none() {
-            c.model = request
-                .get("model")
-                .and_then(Value::as_str)
-                .map(|m| crate::safe::for_screen(m).into_owned());
+            c.model = model_of(&Object::<Request>::of(request));
         }
         at
     }
