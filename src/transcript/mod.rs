@@ -39,11 +39,14 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::Lang;
 use errors::{at_line, error, json_error, not_a_transcript};
+use shape::{Lenient, Object, Present};
 
 pub use builder::Builder;
 pub use format::Format;
@@ -544,7 +547,7 @@ fn detect_document(value: &Value) -> Option<Format> {
                 return Some(Format::Anthropic);
             }
             match detect_items(messages) {
-                Some(Format::Chat) if anthropic_keys && !chat_signals(messages) => {
+                Some(Format::Chat) if anthropic_keys && !chat_signals(&signals(messages)) => {
                     Some(Format::Anthropic)
                 }
                 found => found.or(Some(Format::Chat)),
@@ -585,17 +588,57 @@ fn run_label(run: &Value) -> String {
     }
 }
 
+/// What telling the formats apart reads of a message or an item: its
+/// `type` and `role`, whether it carries a key only Chat has, and the
+/// blocks of its content when that is a list.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Signals<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Lenient<&'a str>,
+    #[serde(borrow)]
+    role: Lenient<&'a str>,
+    tool_calls: Present<IgnoredAny>,
+    tool_call_id: Present<IgnoredAny>,
+    function_call: Present<IgnoredAny>,
+    #[serde(borrow)]
+    content: Lenient<Vec<Object<Block<'a>>>>,
+}
+
+/// A content block's `type` (there, even when not a string).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Block<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Present<Lenient<&'a str>>,
+}
+
+impl Signals<'_> {
+    /// The content's blocks; none when it is not a list.
+    fn blocks(&self) -> &[Object<Block<'_>>] {
+        self.content.0.as_deref().unwrap_or_default()
+    }
+
+    /// A block of this type in its content.
+    fn has_block(&self, t: &str) -> bool {
+        self.blocks()
+            .iter()
+            .any(|b| b.0.as_ref().and_then(|b| b.kind.value.0) == Some(t))
+    }
+}
+
+fn signals(items: &[Value]) -> Vec<Signals<'_>> {
+    items.iter().map(Object::<Signals>::of).collect()
+}
+
 /// A messages or items array: Responses items carry a `type`, Anthropic
 /// messages carry content blocks, Chat messages a `role` (and tool roles).
 fn detect_items(items: &[Value]) -> Option<Format> {
     if items.is_empty() || !items.iter().all(Value::is_object) {
         return None;
     }
-    let typed = |t: &str| {
-        items
-            .iter()
-            .any(|i| i.get("type").and_then(Value::as_str) == Some(t))
-    };
+    let items = signals(items);
+    let typed = |t: &str| items.iter().any(|i| i.kind.0 == Some(t));
     if [
         "function_call",
         "function_call_output",
@@ -608,20 +651,10 @@ fn detect_items(items: &[Value]) -> Option<Format> {
     {
         return Some(Format::Responses);
     }
-    if !items
-        .iter()
-        .all(|i| i.get("role").is_some_and(Value::is_string))
-    {
+    if !items.iter().all(|i| i.role.0.is_some()) {
         return None;
     }
-    let block = |t: &str| {
-        items.iter().any(|i| {
-            i.get("content").and_then(Value::as_array).is_some_and(|c| {
-                c.iter()
-                    .any(|b| b.get("type").and_then(Value::as_str) == Some(t))
-            })
-        })
-    };
+    let block = |t: &str| items.iter().any(|i| i.has_block(t));
     if ["tool_use", "tool_result", "thinking", "redacted_thinking"]
         .iter()
         .any(|t| block(t))
@@ -630,11 +663,11 @@ fn detect_items(items: &[Value]) -> Option<Format> {
     }
     // Content as a list of typed blocks, and nothing only Chat has.
     let blocks = items.iter().any(|i| {
-        i.get("content")
-            .and_then(Value::as_array)
-            .is_some_and(|c| !c.is_empty() && c.iter().all(|b| b.get("type").is_some()))
+        i.content.0.as_ref().is_some_and(|c| {
+            !c.is_empty() && c.iter().all(|b| b.0.as_ref().is_some_and(|b| b.kind.there))
+        })
     });
-    if blocks && !chat_signals(items) {
+    if blocks && !chat_signals(&items) {
         return Some(Format::Anthropic);
     }
     Some(Format::Chat)
@@ -643,22 +676,15 @@ fn detect_items(items: &[Value]) -> Option<Format> {
 /// What only OpenAI Chat messages have: system, developer and tool roles,
 /// `tool_calls`, `tool_call_id`, `function_call`, and content parts of
 /// Chat's own types.
-fn chat_signals(items: &[Value]) -> bool {
+fn chat_signals(items: &[Signals]) -> bool {
     items.iter().any(|i| {
-        matches!(
-            i.get("role").and_then(Value::as_str),
-            Some("system" | "developer" | "tool" | "function")
-        ) || ["tool_calls", "tool_call_id", "function_call"]
-            .iter()
-            .any(|k| i.get(*k).is_some())
-            || i.get("content").and_then(Value::as_array).is_some_and(|c| {
-                c.iter().any(|b| {
-                    matches!(
-                        b.get("type").and_then(Value::as_str),
-                        Some("image_url" | "input_audio" | "refusal" | "file")
-                    )
-                })
-            })
+        matches!(i.role.0, Some("system" | "developer" | "tool" | "function"))
+            || i.tool_calls.there
+            || i.tool_call_id.there
+            || i.function_call.there
+            || ["image_url", "input_audio", "refusal", "file"]
+                .iter()
+                .any(|t| i.has_block(t))
     })
 }
 
