@@ -19,12 +19,15 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<Scenario, ScenarioError> {
     }
 }
 
-/// What reading the JSON gave: the scenario if serde could build it, every
-/// fault found (a syntax error stops at the first; wrong values, one per
-/// field or list item, and keys written twice are all reported), and where
-/// each key is written.
+/// What reading the JSON gave: the scenario if serde could build it (as
+/// written, and as drawn: `screen`), every fault found (a syntax error
+/// stops at the first; wrong values, one per field or list item, and keys
+/// written twice are all reported), and where each key is written.
 pub(super) struct Parsed {
     pub scenario: Option<Scenario>,
+    /// The scenario with its texts as drawn (`screen::read`); None when
+    /// they are as written.
+    pub screen: Option<Scenario>,
     pub faults: Vec<ScenarioError>,
     pub keys: Keys,
 }
@@ -32,6 +35,7 @@ pub(super) struct Parsed {
 pub(super) fn parse_all(file: &str, bytes: &[u8]) -> Parsed {
     let refused = |faults: Vec<ScenarioError>| Parsed {
         scenario: None,
+        screen: None,
         faults,
         keys: Keys::default(),
     };
@@ -40,7 +44,19 @@ pub(super) fn parse_all(file: &str, bytes: &[u8]) -> Parsed {
             let keys = scan(text);
             let mut faults = duplicates(file, &keys);
             let scenario = match scenario {
-                Ok(scenario) => Some(scenario),
+                Ok(scenario) => match super::screen::read(text) {
+                    Ok(screen) => Some((scenario, screen)),
+                    // Not expected: the same JSON, with only its texts
+                    // changed, read as the same types.
+                    Err(e) => {
+                        faults.push(ScenarioError {
+                            file: file.to_string(),
+                            place: None,
+                            message: format!("the scenario as drawn could not be read: {e}"),
+                        });
+                        None
+                    }
+                },
                 Err((fault, duplicate_field)) => {
                     // serde stopped at the first wrong value: read the
                     // fields one by one for the others. Its "duplicate
@@ -59,8 +75,13 @@ pub(super) fn parse_all(file: &str, bytes: &[u8]) -> Parsed {
                     None
                 }
             };
+            let (scenario, screen) = match scenario {
+                Some((scenario, screen)) => (Some(scenario), screen),
+                None => (None, None),
+            };
             Parsed {
                 scenario,
+                screen,
                 faults,
                 keys,
             }

@@ -4,7 +4,8 @@
 //! This file holds the catalogue and the way from a name or a file to a
 //! `Loaded`; `read.rs` reads a file, `errors.rs` parses JSON and rewords
 //! serde's errors, `fields.rs` finds every wrong value (serde stops at the
-//! first), `checks.rs` checks what JSON types cannot express.
+//! first), `checks.rs` checks what JSON types cannot express, `screen.rs`
+//! reads the scenario again with its texts as drawn.
 
 use std::path::Path;
 
@@ -16,6 +17,7 @@ mod fault;
 mod fields;
 mod keys;
 mod read;
+mod screen;
 mod tool_checks;
 mod wording;
 
@@ -30,7 +32,6 @@ use read::read_file;
 
 use crate::engine;
 use crate::i18n;
-use crate::safe;
 use crate::scenario::{About, Lang, Scenario, Text};
 use crate::trace::Trace;
 use crate::wire::Provider;
@@ -182,6 +183,7 @@ fn prepare_with(
     let Some(mut scenario) = parsed.scenario else {
         return Err(faults);
     };
+    let mut screen = parsed.screen;
     let keys = parsed.keys;
     let at = |path: &str| keys.place(path);
     for (severity, path, message) in check_fields(&scenario) {
@@ -193,6 +195,10 @@ fn prepare_with(
             Ok(None) => {}
             Err(message) => faults.push(fault(Severity::Error, at("twin"), message)),
         }
+    }
+    // Kept as found (`screen`).
+    if let Some(screen) = &mut screen {
+        screen.twin.clone_from(&scenario.twin);
     }
     for (path, message) in tool_checks::check_custom_tools(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
@@ -208,7 +214,9 @@ fn prepare_with(
             .filter(|f| f.is_error())
             .all(|f| leaves_the_run_whole(&f.error));
         if whole {
-            for (path, message) in keys_of_the_run_as_it_stands(&scenario) {
+            for (path, message) in
+                keys_of_the_run_as_it_stands(&scenario, screen.as_ref().unwrap_or(&scenario))
+            {
                 faults.push(fault(Severity::Error, at(&path), message));
             }
         }
@@ -219,8 +227,8 @@ fn prepare_with(
         faults.push(fault(Severity::Error, at(place), message));
         faults
     };
-    // Checked as written; run and shown as drawn (see `for_screen`).
-    let mut scenario = for_screen(scenario);
+    // Checked as written; run and shown as drawn (`screen`).
+    let mut scenario = screen.unwrap_or(scenario);
     // A lesson that names its provider is written about that provider's
     // shapes (its explanations say `tool_result`, `fc_…`): shown only so.
     if let (Some(pinned), Some(asked)) = (scenario.provider, provider)
@@ -506,8 +514,8 @@ fn key_faults(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
 /// may stop early ("no rule applies"): the keys are then checked against
 /// the steps before it stops, a bad one says where the run stops, and
 /// `end`, which names a last step the run never reaches, is not checked.
-fn keys_of_the_run_as_it_stands(scenario: &Scenario) -> Vec<(String, String)> {
-    match engine::run_to_fault(&for_screen(scenario.clone()), Lang::Zh, i18n::said) {
+fn keys_of_the_run_as_it_stands(scenario: &Scenario, screen: &Scenario) -> Vec<(String, String)> {
+    match engine::run_to_fault(screen, Lang::Zh, i18n::said) {
         (trace, None) => key_faults(scenario, &trace),
         (trace, Some(_)) if trace.steps.is_empty() => Vec::new(),
         (trace, Some(stop)) => {
@@ -540,280 +548,4 @@ fn leaves_the_run_whole(error: &ScenarioError) -> bool {
     // The place is `line:column at PATH`.
     let path = path.rsplit_once(" at ").map_or(path, |(_, p)| p);
     path.starts_with("model[") && path.ends_with(".tool")
-}
-
-/// Every text of the scenario as `safe::for_screen` makes it: what the
-/// trace holds is what a terminal draws, cell for cell, with no escape
-/// sequence and no joined emoji of uncertain width. Texts the model's rules
-/// match against are changed the same way, so a rule finds what it names.
-/// (A short rule text such as "t" could also match the letters of an
-/// escape like `\t`; a scenario without such characters is unchanged.)
-/// Every field is named, so a new field cannot be forgotten here.
-fn for_screen(scenario: Scenario) -> Scenario {
-    use crate::scenario::{
-        About, Approval, CallMatch, CallSpec, Condition, ContextLimit, FileCheck, FileWrite,
-        QuizItem, Rule, ScriptedResult, Summaries, Text, ToolDef, Verify,
-    };
-    use std::collections::BTreeMap;
-    fn s(text: String) -> String {
-        match safe::for_screen(&text) {
-            std::borrow::Cow::Borrowed(_) => text,
-            std::borrow::Cow::Owned(safe) => safe,
-        }
-    }
-    fn text(Text { zh, en }: Text) -> Text {
-        Text {
-            zh: s(zh),
-            en: s(en),
-        }
-    }
-    fn map(m: BTreeMap<String, String>) -> BTreeMap<String, String> {
-        m.into_iter().map(|(k, v)| (s(k), s(v))).collect()
-    }
-    fn file_check(
-        FileCheck {
-            path,
-            contains,
-            line,
-        }: FileCheck,
-    ) -> FileCheck {
-        FileCheck {
-            path: s(path),
-            contains: contains.map(s),
-            line: line.map(s),
-        }
-    }
-    fn json(value: serde_json::Value) -> serde_json::Value {
-        use serde_json::Value;
-        match value {
-            Value::String(t) => Value::String(s(t)),
-            Value::Array(a) => Value::Array(a.into_iter().map(json).collect()),
-            Value::Object(o) => {
-                Value::Object(o.into_iter().map(|(k, v)| (s(k), json(v))).collect())
-            }
-            other => other,
-        }
-    }
-    fn call_match(
-        CallMatch {
-            tool,
-            args,
-            ok,
-            contains,
-            status,
-            count,
-        }: CallMatch,
-    ) -> CallMatch {
-        CallMatch {
-            tool: s(tool),
-            args: map(args),
-            ok,
-            contains: contains.map(s),
-            status,
-            count,
-        }
-    }
-    fn condition(
-        Condition {
-            has_result,
-            lacks_result,
-            contains,
-            lacks,
-            model_call,
-            all,
-            any,
-        }: Condition,
-    ) -> Condition {
-        Condition {
-            has_result: has_result.map(call_match),
-            lacks_result: lacks_result.map(call_match),
-            contains: contains.map(s),
-            lacks: lacks.map(s),
-            model_call,
-            all: all.into_iter().map(condition).collect(),
-            any: any.map(|list| list.into_iter().map(condition).collect()),
-        }
-    }
-    let Scenario {
-        name,
-        title,
-        task,
-        conditions,
-        about:
-            About {
-                why,
-                how,
-                cost,
-                check,
-            },
-        files,
-        tools,
-        budget,
-        harness,
-        verify,
-        model,
-        expect,
-        narration,
-        quiz,
-        quiz_steps,
-        twin,
-        ids,
-        context,
-        system,
-        provider,
-    } = scenario;
-    Scenario {
-        name: s(name),
-        title: text(title),
-        task: text(task),
-        conditions: conditions.into_iter().map(text).collect(),
-        about: About {
-            why: text(why),
-            how: text(how),
-            cost: text(cost),
-            check: text(check),
-        },
-        files: map(files),
-        tools: tools
-            .into_iter()
-            .map(
-                |ToolDef {
-                     name,
-                     description,
-                     params,
-                     offered,
-                     checks,
-                     parameters,
-                     side_effects,
-                     results,
-                     policy,
-                     approvals,
-                     op_id,
-                 }| ToolDef {
-                    name: s(name),
-                    description: text(description),
-                    params: params.into_iter().map(s).collect(),
-                    offered,
-                    checks: checks.into_iter().map(file_check).collect(),
-                    parameters: parameters.map(json),
-                    side_effects,
-                    results: results
-                        .into_iter()
-                        .map(
-                            |ScriptedResult {
-                                 args,
-                                 files,
-                                 ok,
-                                 text: said,
-                                 writes,
-                                 reads,
-                             }| ScriptedResult {
-                                args: map(args),
-                                files: files.into_iter().map(file_check).collect(),
-                                ok,
-                                text: text(said),
-                                writes: writes.map(|FileWrite { path, content }| FileWrite {
-                                    path: s(path),
-                                    content: s(content),
-                                }),
-                                reads: reads.into_iter().map(s).collect(),
-                            },
-                        )
-                        .collect(),
-                    policy,
-                    approvals: approvals
-                        .into_iter()
-                        .map(
-                            |Approval {
-                                 args,
-                                 decision,
-                                 reason,
-                                 edit,
-                             }| Approval {
-                                args: map(args),
-                                decision,
-                                reason: reason.map(text),
-                                edit: map(edit),
-                            },
-                        )
-                        .collect(),
-                    op_id,
-                },
-            )
-            .collect(),
-        budget,
-        harness,
-        verify: verify.map(|Verify { tool, args }| Verify {
-            tool: s(tool),
-            args: map(args),
-        }),
-        model: model
-            .into_iter()
-            .map(
-                |Rule {
-                     when,
-                     say,
-                     calls,
-                     task_done,
-                     once,
-                     cut_off,
-                 }| Rule {
-                    when: condition(when),
-                    say: say.map(text),
-                    calls: calls
-                        .into_iter()
-                        .map(
-                            |CallSpec {
-                                 tool,
-                                 label,
-                                 args,
-                                 delay,
-                                 arguments,
-                             }| CallSpec {
-                                tool: s(tool),
-                                label: label.map(s),
-                                args: map(args),
-                                delay,
-                                arguments: arguments.map(s),
-                            },
-                        )
-                        .collect(),
-                    task_done,
-                    once,
-                    cut_off,
-                },
-            )
-            .collect(),
-        expect,
-        narration: narration.into_iter().map(|(k, v)| (k, text(v))).collect(),
-        quiz: quiz
-            .into_iter()
-            .map(|q| QuizItem {
-                question: text(q.question),
-                choices: q.choices.into_iter().map(text).collect(),
-                why: q.why.map(text),
-                ..q
-            })
-            .collect(),
-        // Keys, like narration's: not drawn, so kept as written.
-        quiz_steps,
-        twin,
-        ids,
-        context: context.map(
-            |ContextLimit {
-                 window,
-                 policy,
-                 summary,
-             }| ContextLimit {
-                window,
-                policy,
-                summary: summary.map(|summary| match summary {
-                    Summaries::One(one) => Summaries::One(text(one)),
-                    Summaries::Each(list) => Summaries::Each(list.into_iter().map(text).collect()),
-                }),
-            },
-        ),
-        system: system.map(text),
-        provider,
-    }
 }
