@@ -140,42 +140,6 @@ struct SdkStatus<'a> {
     status_code: Lenient<&'a str>,
 }
 
-/// A GenAI message `{role, parts}` (`gen_ai.input.messages`,
-/// `gen_ai.output.messages`). A part that is not an object is read as one
-/// of no fields (drawn as `[part]`).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct GenAiMessage<'a> {
-    #[serde(borrow)]
-    role: Lenient<&'a str>,
-    #[serde(borrow)]
-    parts: Lenient<Vec<Object<Part<'a>>>>,
-}
-
-/// A message part: its `type`, a tool call's `id`, `name` and
-/// `arguments` (a JSON text or a value), a tool call response's `id` and
-/// `response`, a text part's `content`. The values stay JSON, whatever
-/// they hold (`null` too: there).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Part<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Lenient<&'a str>,
-    #[serde(borrow)]
-    id: Lenient<&'a str>,
-    #[serde(borrow)]
-    name: Lenient<&'a str>,
-    arguments: Present<Value>,
-    response: Present<Value>,
-    content: Present<Value>,
-}
-
-impl Part<'_> {
-    fn response(&self) -> Option<&Value> {
-        self.response.there.then_some(&self.response.value)
-    }
-}
-
 /// Collect the spans of one OTLP JSON document (or JSONL line).
 pub fn document(
     path: &str,
@@ -350,14 +314,13 @@ pub fn finish(b: &mut Builder) {
         if let Some(Value::Array(messages)) = json_attr(&span.attributes, "gen_ai.input.messages") {
             for part in messages
                 .iter()
-                .filter_map(|m| Object::<GenAiMessage>::of(m).parts.0)
+                .filter_map(|m| m.get("parts")?.as_array())
                 .flatten()
-                .filter_map(|part| part.0)
             {
-                if part.kind.0 == Some("tool_call_response")
-                    && let Some(id) = part.id.0
+                if part.get("type").and_then(Value::as_str) == Some("tool_call_response")
+                    && let Some(id) = part.get("id").and_then(Value::as_str)
                 {
-                    responses.insert(id.to_string(), response_text(part.response()));
+                    responses.insert(id.to_string(), response_text(part.get("response")));
                 }
             }
         }
@@ -385,11 +348,7 @@ pub fn finish(b: &mut Builder) {
             continue;
         }
         if let Some(Value::Array(parts)) = json_attr(a, "gen_ai.system_instructions") {
-            let texts: Vec<String> = parts
-                .iter()
-                .map(|p| part_text(&Object::<Part>::of(p)))
-                .collect();
-            b.system(&texts.join("\n"));
+            b.system(&parts.iter().map(part_text).collect::<Vec<_>>().join("\n"));
         }
         if let Some(Value::Array(tools)) = json_attr(a, "gen_ai.tool.definitions") {
             b.tools(offered_tools(&tools, "parameters"));
@@ -417,33 +376,44 @@ pub fn finish(b: &mut Builder) {
 
 /// One GenAI message `{role, parts}` as messages of the trace.
 fn message(m: &Value, line: usize, tokens_out: Option<u64>, out: &mut Vec<Msg>, b: &mut Builder) {
-    let m = Object::<GenAiMessage>::of(m);
-    let role = m.role.0.unwrap_or("");
+    let role = m.get("role").and_then(Value::as_str).unwrap_or("");
+    let parts = m
+        .get("parts")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     let mut texts = Vec::new();
     let mut calls = Vec::new();
-    for part in m.parts.0.unwrap_or_default() {
-        let part = part.0.unwrap_or_default();
-        match part.kind.0.unwrap_or("") {
+    for part in parts {
+        match part.get("type").and_then(Value::as_str).unwrap_or("") {
             "tool_call" => calls.push(CallSpec {
-                id: part.id.0.unwrap_or("").to_string(),
-                name: part.name.0.unwrap_or("").to_string(),
-                args: match &part.arguments {
-                    Present { there: false, .. } => Default::default(),
-                    Present {
-                        value: Value::String(s),
-                        ..
-                    } => args_of_json_text(s),
-                    Present { value, .. } => args_of(value),
+                id: part
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                name: part
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                args: match part.get("arguments") {
+                    Some(Value::String(s)) => args_of_json_text(s),
+                    Some(v) => args_of(v),
+                    None => Default::default(),
                 },
             }),
             "tool_call_response" => out.push(Msg::Tool {
-                call_id: part.id.0.unwrap_or("").to_string(),
-                text: response_text(part.response()),
+                call_id: part
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                text: response_text(part.get("response")),
                 is_error: false,
                 line,
             }),
             "reasoning" => {}
-            _ => texts.push(part_text(&part)),
+            _ => texts.push(part_text(part)),
         }
     }
     let text = texts.join("\n");
@@ -460,11 +430,13 @@ fn message(m: &Value, line: usize, tokens_out: Option<u64>, out: &mut Vec<Msg>, 
     }
 }
 
-fn part_text(part: &Part) -> String {
-    if part.content.there {
-        text_of(&part.content.value)
-    } else {
-        format!("[{}]", part.kind.0.unwrap_or("part"))
+fn part_text(part: &Value) -> String {
+    match part.get("content") {
+        Some(c) => text_of(c),
+        None => format!(
+            "[{}]",
+            part.get("type").and_then(Value::as_str).unwrap_or("part")
+        ),
     }
 }
 
