@@ -710,7 +710,11 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
         }
     }
     for s in 0..trace.steps.len() {
-        if let Some(k) = trace.steps[s].model_call {
+        // Written only where it changes: a trace told in another language
+        // shares its steps with the run's (`trace::Shared`) until then.
+        if let Some(k) = trace.steps[s].model_call
+            && trace.steps[s].counters.context_size != trace.model_calls[k].context_size
+        {
             trace.steps[s].counters.context_size = trace.model_calls[k].context_size;
         }
     }
