@@ -12,8 +12,10 @@ use std::sync::Arc;
 use crate::scenario::{EndStatus, Lang, Text};
 
 /// A tool call's id, as the model wrote it in its reply (`call_1`, ...).
+/// One buffer, shared by every step, message and list that names the call
+/// (a long run names each id about ten times).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CallId(pub String);
+pub struct CallId(pub Arc<str>);
 
 impl fmt::Display for CallId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -67,7 +67,7 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
         assert_eq!(t.steps[7].end, Some(EndStatus::Completed));
         // call_1 is only a proposal at step 3, runs at 5, is done at 6.
         let call = &t.calls[0];
-        assert_eq!(call.id.0, "call_1");
+        assert_eq!(&*call.id.0, "call_1");
         assert_eq!(call.status_at(2), Some(CallStatus::Proposed));
         assert_eq!(call.status_at(3), Some(CallStatus::Approved));
         assert_eq!(call.status_at(4), Some(CallStatus::Running));
@@ -80,7 +80,7 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
         let second = &t.model_calls[1];
         let roles: Vec<Role> = t.context(second).iter().map(|m| m.role).collect();
         assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool]);
-        assert_eq!(t.context(second)[2].call_id.as_ref().unwrap().0, "call_1");
+        assert_eq!(&*t.context(second)[2].call_id.as_ref().unwrap().0, "call_1");
         assert_eq!(t.steps[7].counters.model_calls, 2);
         assert_eq!(t.steps[7].counters.tool_runs, 1);
         assert_eq!(t.steps[7].counters.writes, 0);

@@ -549,7 +549,7 @@ impl<'a> Run<'a> {
         let appended = !harness.drop_results && !harness.drop_calls;
         // The bug: the item's own id where the API wants the call's id.
         let paired_to = if self.scenario.harness.answer_with_item_id {
-            CallId(wire::item_id(&paired_to))
+            CallId(wire::item_id(&paired_to).into())
         } else {
             paired_to
         };
