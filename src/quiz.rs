@@ -664,7 +664,7 @@ fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
                     i18n::QUIZ_NEW_REPLY_TEXT.get(lang).to_string()
                 }
                 New::Reply(calls) => {
-                    let ids: Vec<&str> = calls.iter().map(|c| c.0.as_str()).collect();
+                    let ids: Vec<&str> = calls.iter().map(|c| c.0.as_ref()).collect();
                     i18n::QUIZ_NEW_REPLY.fill(lang, &[("ids", &ids.join(", "))])
                 }
                 New::Result(Some(id)) => i18n::QUIZ_NEW_RESULT.fill(lang, &[("id", id)]),
@@ -900,7 +900,7 @@ mod tests {
                 assert_eq!(right.split(" + ").count(), new.len(), "{right}");
                 for m in new {
                     if let Some(id) = &m.call_id {
-                        assert!(right.contains(&id.0), "{right} lacks {id}");
+                        assert!(right.contains(&*id.0), "{right} lacks {id}");
                     }
                 }
                 return None;
@@ -1033,10 +1033,10 @@ mod tests {
             .unwrap();
         let q = question(trace, &[], index).unwrap();
         assert_eq!(q.kind, Kind::WhichCall);
-        assert!(q.choices[q.answer].starts_with(&id.0));
+        assert!(q.choices[q.answer].starts_with(&*id.0));
         // The first result back is not call_1's: the call asked first is
         // the wrong-order guess among the choices.
-        assert_ne!(id.0, "call_1");
+        assert_ne!(&*id.0, "call_1");
         assert!(q.choices.iter().any(|c| c.starts_with("call_1 ")), "{q:?}");
     }
 

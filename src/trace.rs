@@ -12,8 +12,10 @@ use std::sync::Arc;
 use crate::scenario::{EndStatus, Lang, Text};
 
 /// A tool call's id, as the model wrote it in its reply (`call_1`, ...).
+/// One buffer, shared by every step, message and list that names the call
+/// (a long run names each id about ten times).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CallId(pub String);
+pub struct CallId(pub Arc<str>);
 
 impl fmt::Display for CallId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -756,18 +758,83 @@ impl OfferedTool {
     }
 }
 
+/// A list of a trace that the traces of one run in each language share
+/// (`engine::Told`): cloning a trace shares it, and changing it copies it
+/// first if another trace still holds it (`Arc::make_mut`). What a
+/// language does not change (the calls' ids, tools and arguments, the file
+/// events, steps and messages whose words read alike) is held once.
+/// It reads and changes as the `Vec` it holds.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Shared<T>(Arc<Vec<T>>);
+
+impl<T> Shared<T> {
+    /// Does `other` hold this very list (not a copy)?
+    pub fn is_shared_with(&self, other: &Shared<T>) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared(Arc::new(Vec::new()))
+    }
+}
+
+impl<T> From<Vec<T>> for Shared<T> {
+    fn from(list: Vec<T>) -> Self {
+        Shared(Arc::new(list))
+    }
+}
+
+impl<T> std::ops::Deref for Shared<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for Shared<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Shared<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a, T: Clone> IntoIterator for &'a mut Shared<T> {
+    type Item = &'a mut T;
+    type IntoIter = std::slice::IterMut<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        Arc::make_mut(&mut self.0).iter_mut()
+    }
+}
+
 /// The whole recorded run of one scenario in one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
     pub scenario: String,
     pub title: String,
     pub lang: Lang,
-    pub steps: Vec<Step>,
-    pub messages: Vec<Message>,
-    pub calls: Vec<ToolCall>,
+    /// The lists a language's words do not change are shared with the
+    /// run's trace in the other language (`Shared`).
+    pub steps: Shared<Step>,
+    pub messages: Shared<Message>,
+    pub calls: Shared<ToolCall>,
     pub model_calls: Vec<ModelCall>,
     pub files: Vec<String>,
-    pub file_events: Vec<FileEvent>,
+    pub file_events: Shared<FileEvent>,
     pub tools: Vec<OfferedTool>,
     pub budget: u32,
     pub end: EndStatus,

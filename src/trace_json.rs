@@ -428,7 +428,7 @@ impl<'a> Details<'a> {
             StepKind::ResultArrives { call } => Details::ResultArrives {
                 call: &call.0,
                 outcome: trace.call_at(call, index).map(|c| Arrival {
-                    paired_to: c.paired_to.as_ref().map(|p| p.0.as_str()),
+                    paired_to: c.paired_to.as_ref().map(|p| p.0.as_ref()),
                     appended: c.appended,
                     call_dropped: c.call_dropped,
                     result: ResultJson::of(c),
@@ -525,7 +525,7 @@ impl<'a> CompactionJson<'a> {
             messages_before: c.messages_before,
             messages_after: c.messages_after,
             removed: c.removed.iter().map(|i| i - before).collect(),
-            calls: c.calls.iter().map(|id| id.0.as_str()).collect(),
+            calls: c.calls.iter().map(|id| id.0.as_ref()).collect(),
             inserted: copy
                 .iter()
                 .enumerate()
@@ -664,7 +664,7 @@ impl<'a> MessageJson<'a> {
             role: role_code(m.role),
             text: &m.text,
             calls,
-            call_id: m.call_id.as_ref().map(|id| id.0.as_str()),
+            call_id: m.call_id.as_ref().map(|id| id.0.as_ref()),
             is_error: m.is_error,
             size: m.size,
             new,
@@ -706,7 +706,7 @@ impl<'a> CallJson<'a> {
             status: status.code(),
             finished: call.finished.is_some_and(|s| s <= index).then(|| Finished {
                 result: ResultJson::of(call),
-                paired_to: call.paired_to.as_ref().map(|p| p.0.as_str()),
+                paired_to: call.paired_to.as_ref().map(|p| p.0.as_ref()),
                 appended: call.appended,
                 call_dropped: call.call_dropped,
             }),
@@ -764,7 +764,7 @@ fn reply_text(trace: &Trace, index: usize) -> &str {
 }
 
 fn ids(calls: &[CallId]) -> Vec<&str> {
-    calls.iter().map(|c| c.0.as_str()).collect()
+    calls.iter().map(|c| c.0.as_ref()).collect()
 }
 
 /// The calls of the reply the step belongs to (calls are stored in the

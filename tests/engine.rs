@@ -67,7 +67,7 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
         assert_eq!(t.steps[7].end, Some(EndStatus::Completed));
         // call_1 is only a proposal at step 3, runs at 5, is done at 6.
         let call = &t.calls[0];
-        assert_eq!(call.id.0, "call_1");
+        assert_eq!(&*call.id.0, "call_1");
         assert_eq!(call.status_at(2), Some(CallStatus::Proposed));
         assert_eq!(call.status_at(3), Some(CallStatus::Approved));
         assert_eq!(call.status_at(4), Some(CallStatus::Running));
@@ -80,7 +80,7 @@ fn default_scenario_runs_the_eight_steps_of_the_design() {
         let second = &t.model_calls[1];
         let roles: Vec<Role> = t.context(second).iter().map(|m| m.role).collect();
         assert_eq!(roles, [Role::User, Role::Assistant, Role::Tool]);
-        assert_eq!(t.context(second)[2].call_id.as_ref().unwrap().0, "call_1");
+        assert_eq!(&*t.context(second)[2].call_id.as_ref().unwrap().0, "call_1");
         assert_eq!(t.steps[7].counters.model_calls, 2);
         assert_eq!(t.steps[7].counters.tool_runs, 1);
         assert_eq!(t.steps[7].counters.writes, 0);
@@ -269,4 +269,34 @@ fn the_run_told_in_en_is_the_run_made_in_en() {
         unlike("drop_oldest_results", 1400),
         Some(engine::How::OtherPlan { removed: [2, 1] })
     ));
+}
+
+#[path = "../benches/support/many_rules.rs"]
+mod many_rules;
+
+/// The run told in en holds once, with the zh run, every list its words do
+/// not change (`trace::Shared`): in a lesson whose texts read alike in both
+/// languages (the many-rules lesson of `benches/load.rs`, shortened), the
+/// steps, messages, calls and file events; in every shipped lesson the file
+/// events, while the messages, whose words differ, are each language's own.
+#[test]
+fn the_run_told_in_en_shares_what_its_words_do_not_change() {
+    use agent_loop_sim::{engine, i18n};
+    let mut lesson: serde_json::Value = serde_json::from_str(&many_rules::json(10)).unwrap();
+    lesson["budget"] = 20.into();
+    let scenario = load::parse("<many-rules>", lesson.to_string().as_bytes()).unwrap();
+    let told = engine::run_once(&scenario, i18n::said).unwrap();
+    let [zh, en] = &told.traces;
+    assert_eq!(zh.model_calls.len(), 20);
+    assert!(en.steps.is_shared_with(&zh.steps));
+    assert!(en.messages.is_shared_with(&zh.messages));
+    assert!(en.calls.is_shared_with(&zh.calls));
+    assert!(en.file_events.is_shared_with(&zh.file_events));
+    for (name, _) in CATALOG {
+        let loaded = load::load(name).unwrap();
+        let [zh, en] = &loaded.traces;
+        assert!(en.file_events.is_shared_with(&zh.file_events), "{name}");
+        assert!(!en.messages.is_shared_with(&zh.messages), "{name}");
+        assert_ne!(zh.messages[0].text, en.messages[0].text, "{name}");
+    }
 }

@@ -364,7 +364,7 @@ fn a_wrong_path_is_an_error_result_the_model_reads() {
         .find(|m| m.role == Role::Tool)
         .unwrap();
     assert!(error.is_error);
-    assert_eq!(error.call_id.as_ref().unwrap().0, "call_1");
+    assert_eq!(&*error.call_id.as_ref().unwrap().0, "call_1");
     assert_eq!(t.calls[1].tool, "list_files");
     assert_eq!(t.calls[2].args[0].1, "conf/config.txt");
     assert!(t.messages.last().unwrap().text.contains("30"));
@@ -420,7 +420,7 @@ fn tool_results(t: &Trace) -> Vec<(&str, &str)> {
     t.messages
         .iter()
         .filter(|m| m.role == Role::Tool)
-        .map(|m| (m.call_id.as_ref().unwrap().0.as_str(), &*m.text))
+        .map(|m| (m.call_id.as_ref().unwrap().0.as_ref(), &*m.text))
         .collect()
 }
 
@@ -466,14 +466,14 @@ fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
         .iter()
         .map(|m| {
             assert_eq!(m.role, Role::Tool);
-            (m.call_id.as_ref().unwrap().0.as_str(), &*m.text)
+            (m.call_id.as_ref().unwrap().0.as_ref(), &*m.text)
         })
         .collect();
     assert_eq!(
         last_two,
         [
-            (dev.id.0.as_str(), "PORT=8080\nTIMEOUT=5"),
-            (prod.id.0.as_str(), "PORT=443\nTIMEOUT=60")
+            (dev.id.0.as_ref(), "PORT=8080\nTIMEOUT=5"),
+            (prod.id.0.as_ref(), "PORT=443\nTIMEOUT=60")
         ]
     );
     assert_eq!(second[n - 3].calls, [prod.id.clone(), dev.id.clone()]);
@@ -493,7 +493,7 @@ fn pairing_by_order_swaps_the_results_and_the_answer() {
             ("call_2", "PORT=443\nTIMEOUT=60")
         ]
     );
-    assert_eq!(t.calls[1].paired_to.as_ref().unwrap().0, "call_1");
+    assert_eq!(&*t.calls[1].paired_to.as_ref().unwrap().0, "call_1");
     assert!(
         t.messages
             .last()
@@ -754,7 +754,7 @@ fn a_summary_replaces_whole_turns_and_the_request_fits() {
         let ids: Vec<&str> = context
             .iter()
             .flat_map(|m| m.calls.iter().chain(&m.call_id))
-            .map(|id| id.0.as_str())
+            .map(|id| id.0.as_ref())
             .collect();
         assert_eq!(ids, ["call_3", "call_3"], "only the latest turn stays");
         assert_eq!(context[1].host_insert, Some(HostInsert::Summary));
@@ -782,7 +782,7 @@ fn a_dropped_result_keeps_its_id_and_the_model_reads_again() {
         let placeholders: Vec<&str> = context
             .iter()
             .filter(|m| m.host_insert == Some(HostInsert::Placeholder))
-            .map(|m| m.call_id.as_ref().unwrap().0.as_str())
+            .map(|m| m.call_id.as_ref().unwrap().0.as_ref())
             .collect();
         assert_eq!(placeholders, ["call_1", "call_2"]);
         assert!(!context.iter().any(|m| m.text.contains("port = 8080")));
@@ -1130,7 +1130,7 @@ fn a_label_keys_narration_to_its_call_whatever_its_id() {
         .iter()
         .find(|c| c.label.as_deref() == Some("config"))
         .unwrap();
-    assert_eq!(config.id.0, "call_2");
+    assert_eq!(&*config.id.0, "call_2");
     let step = config.finished.unwrap();
     assert_eq!(
         t.steps[step].narration.as_deref(),
@@ -1188,7 +1188,7 @@ fn a_harness_that_drops_calls_sends_the_same_request_until_the_budget_is_spent()
                 // The provider's response proposed the call the host lost.
                 let response = wire::response(t, i).expect("a response").to_string();
                 let id = &t.calls[i].id.0;
-                assert!(response.contains(id.as_str()), "{response}");
+                assert!(response.contains(&**id), "{response}");
             }
             for call in &t.calls {
                 assert_eq!(call.pairing(), Some(Pairing::CallDropped));

@@ -129,7 +129,7 @@ fn responses_pair_by_call_id_not_by_the_items_own_id() {
         .loaded;
     let trace = loaded.trace(Lang::En);
     let grep = trace.calls.iter().find(|c| c.tool == "grep").unwrap();
-    assert_eq!(grep.id.0, "call_g1");
+    assert_eq!(&*grep.id.0, "call_g1");
     assert!(grep.result.is_none(), "fc_003 is an item id, not a call id");
 }
 
@@ -414,7 +414,7 @@ fn a_chat_id_reused_in_a_later_turn_is_paired_within_its_turn() {
     // The second call_0 is cancel_order, run and answered in its own turn.
     let second = &trace.calls[1];
     assert_eq!(
-        (second.id.0.as_str(), second.tool.as_str()),
+        (second.id.0.as_ref(), second.tool.as_str()),
         ("call_0", "cancel_order")
     );
     assert!(second.result.as_ref().unwrap().text.contains("cancelled"));
@@ -800,7 +800,7 @@ fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position()
     );
     // Each call is named by its assistant message's place; the first is
     // messages[2] (system, task, then the first reply).
-    assert_eq!(trace.calls[0].id.0, "messages[2]");
+    assert_eq!(&*trace.calls[0].id.0, "messages[2]");
     assert!(
         trace
             .calls
@@ -809,7 +809,7 @@ fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position()
     );
     // messages[22] holds two ```bash blocks: no call; the harness's format
     // error after it is context, not a result.
-    assert!(!trace.calls.iter().any(|c| c.id.0 == "messages[22]"));
+    assert!(!trace.calls.iter().any(|c| &*c.id.0 == "messages[22]"));
     let error = trace
         .messages
         .iter()
@@ -840,7 +840,7 @@ fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position()
     )
     .unwrap();
     let trace = v2.loaded.trace(Lang::En);
-    assert_eq!(trace.calls[0].id.0, "call_00_DWuPj6lu5KzoLnXB0Rb4ItZo");
+    assert_eq!(&*trace.calls[0].id.0, "call_00_DWuPj6lu5KzoLnXB0Rb4ItZo");
     assert!(!v2.warnings.iter().any(|w| w.contains("no tool-call ids")));
 }
 
@@ -894,7 +894,7 @@ fn gemini_cli_sessions_and_checkpoints_are_read_as_gemini_cli_writes_them() {
     // A checkpoint without ids: paired by name and order, the ids ours.
     let (summary, stderr, trace) = case("gemini-cli-checkpoint.json");
     assert_eq!(counts(&summary), [2, 2, 2, 1, 1, 0, 0], "{summary}");
-    assert_eq!(trace.calls[0].id.0, "contents[1].parts[1]");
+    assert_eq!(&*trace.calls[0].id.0, "contents[1].parts[1]");
     assert!(
         stderr.contains("this program's names, not the file's"),
         "{stderr}"

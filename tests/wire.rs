@@ -28,7 +28,7 @@ fn shape(trace: &Trace, marks_errors: bool) -> Shape {
     let answer = |id: &str| {
         trace.messages[..sent_to]
             .iter()
-            .find(|m| m.call_id.as_ref().is_some_and(|c| c.0 == id))
+            .find(|m| m.call_id.as_ref().is_some_and(|c| &*c.0 == id))
     };
     Shape {
         model_calls: trace.model_calls.len(),
@@ -47,7 +47,7 @@ fn shape(trace: &Trace, marks_errors: bool) -> Shape {
             .map(|c| {
                 let answer = answer(&c.id.0);
                 (
-                    c.id.0.clone(),
+                    c.id.0.to_string(),
                     c.tool.clone(),
                     answer.is_some(),
                     // Only Anthropic's request marks a failed result

@@ -22,9 +22,9 @@ const BASE58: &[u8] = b"123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwx
 /// The id of the `n`-th call (1-based) of a run of `scenario`.
 pub fn call_id(style: IdStyle, scenario: &str, n: usize) -> CallId {
     match style {
-        IdStyle::Sequential => CallId(format!("call_{n}")),
-        IdStyle::Openai => CallId(format!("call_{}", opaque(scenario, n, 24, BASE62))),
-        IdStyle::Anthropic => CallId(format!("toolu_01{}", opaque(scenario, n, 22, BASE58))),
+        IdStyle::Sequential => CallId(format!("call_{n}").into()),
+        IdStyle::Openai => CallId(format!("call_{}", opaque(scenario, n, 24, BASE62)).into()),
+        IdStyle::Anthropic => CallId(format!("toolu_01{}", opaque(scenario, n, 22, BASE58)).into()),
     }
 }
 
@@ -65,6 +65,6 @@ mod tests {
         assert_eq!(a, call_id(IdStyle::Openai, "lesson", 1).0);
         assert_ne!(a, call_id(IdStyle::Openai, "lesson", 2).0);
         assert_ne!(a, call_id(IdStyle::Openai, "other", 1).0);
-        assert_eq!(call_id(IdStyle::Sequential, "lesson", 3).0, "call_3");
+        assert_eq!(&*call_id(IdStyle::Sequential, "lesson", 3).0, "call_3");
     }
 }

@@ -154,12 +154,12 @@ impl<'a> Run<'a> {
                 scenario: scenario.name.clone(),
                 title: scenario.title.get(lang).to_string(),
                 lang,
-                steps: Vec::new(),
-                messages: Vec::new(),
-                calls: Vec::new(),
+                steps: Default::default(),
+                messages: Default::default(),
+                calls: Default::default(),
                 model_calls: Vec::new(),
                 files: scenario.files.keys().cloned().collect(),
-                file_events: Vec::new(),
+                file_events: Default::default(),
                 tools,
                 budget: scenario.budget,
                 end: EndStatus::Completed,
@@ -549,7 +549,7 @@ impl<'a> Run<'a> {
         let appended = !harness.drop_results && !harness.drop_calls;
         // The bug: the item's own id where the API wants the call's id.
         let paired_to = if self.scenario.harness.answer_with_item_id {
-            CallId(wire::item_id(&paired_to))
+            CallId(wire::item_id(&paired_to).into())
         } else {
             paired_to
         };

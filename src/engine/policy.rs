@@ -120,8 +120,8 @@ impl<'a> Run<'a> {
         let Some((_, Decision::Edited(edit))) = &call.decision else {
             return result;
         };
-        let args = ToolCall::proposed(CallId(String::new()), String::new(), edit.clone(), 0, 0)
-            .args_text();
+        let args =
+            ToolCall::proposed(CallId("".into()), String::new(), edit.clone(), 0, 0).args_text();
         // `execute` always says a fact; its text is the fallback.
         let said = (result.said.clone())
             .unwrap_or_else(|| Said::Tool(ToolSays::Content(result.text.clone())));

@@ -19,6 +19,9 @@ pub type Words = fn(&Said, Lang) -> String;
 /// The author's narration of the step at `index`, keyed by its number,
 /// in `lang`.
 pub(super) fn narration(scenario: &Scenario, index: usize, lang: Lang) -> Option<String> {
+    if scenario.narration.is_empty() {
+        return None;
+    }
     scenario
         .narration
         .get(&(index + 1).to_string())
@@ -68,7 +71,10 @@ impl Run<'_> {
 
     /// The author's narration of the step at `index`, if they wrote one.
     pub(super) fn narrate(&mut self, index: usize) {
-        self.rec.trace.steps[index].narration = narration(self.scenario, index, self.lang);
+        let narration = narration(self.scenario, index, self.lang);
+        if narration.is_some() || self.rec.trace.steps[index].narration.is_some() {
+            self.rec.trace.steps[index].narration = narration;
+        }
     }
 
     pub(super) fn current_step(&self) -> usize {
@@ -89,10 +95,13 @@ impl Run<'_> {
     }
 
     /// What the host or a tool said, in the trace's language, with its
-    /// English form for rules.
+    /// English form for rules when that is another text (a file's content
+    /// reads the same in every language: rules look at it once).
     pub(super) fn said(&self, said: &Said) -> (String, Option<String>) {
         let text = (self.words)(said, self.lang);
-        let canonical = (self.lang != Lang::En).then(|| (self.words)(said, Lang::En));
+        let canonical = (self.lang != Lang::En)
+            .then(|| (self.words)(said, Lang::En))
+            .filter(|c| *c != text);
         (text, canonical)
     }
 

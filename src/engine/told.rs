@@ -1,7 +1,11 @@
 //! The one run, told in another language. The loop runs once
 //! (`run_once`), in the default language; what a language changes is then
-//! set on a copy of its trace, step for step: the scenario's words (the
-//! task, the model's replies, narration, tool descriptions), the host's and
+//! set on a clone of its trace, step for step, whose lists (steps,
+//! messages, calls, file events) stay shared with the run's
+//! (`trace::Shared`) unless the language changes them: only what differs
+//! is written, so what both languages have alike is held once and a list
+//! whose words read alike is not copied. What is set: the scenario's words
+//! (the task, the model's replies, narration, tool descriptions), the host's and
 //! tools' texts (facts, `Said`, worded by the caller's `Words`), and what
 //! is measured from them (sizes, tokens, each message's place in the
 //! requests). Nothing is decided again: which rule holds, what the host
@@ -101,13 +105,21 @@ pub(super) fn tell(
     lang: Lang,
     words: Words,
 ) -> (Trace, Vec<Differs>, Option<RuleDiffers>) {
+    // The lists are shared with the run's trace (`trace::Shared`): only
+    // what this language changes is written, so what it does not is not
+    // copied.
     let mut t = run.clone();
     t.lang = lang;
     t.title = scenario.title.get(lang).to_string();
     t.system = scenario.system.as_ref().map(|s| s.get(lang).to_string());
     t.tools = offered_tools(scenario, lang);
-    for (index, step) in t.steps.iter_mut().enumerate() {
-        step.narration = narration(scenario, index, lang);
+    if !scenario.narration.is_empty() {
+        for index in 0..t.steps.len() {
+            let narration = narration(scenario, index, lang);
+            if t.steps[index].narration != narration {
+                t.steps[index].narration = narration;
+            }
+        }
     }
     // The host's placeholder for a removed result names that result's
     // tokens, which are the language's own: the k-th placeholder a
@@ -123,21 +135,31 @@ pub(super) fn tell(
         placeholder_for.extend(placeholders.zip(c.removed.iter().copied()));
     }
     let scripted: HashMap<usize, &Text> = sources.scripted.iter().copied().collect();
-    let canonical = |said: &Said| (lang != Lang::En).then(|| words(said, Lang::En));
+    // The English words for rules, when they are not the text itself.
+    let canonical = |said: &Said, text: &str| {
+        (lang != Lang::En)
+            .then(|| words(said, Lang::En))
+            .filter(|c| c != text)
+    };
     // A result and the message that carries it are one buffer in the run;
     // they stay one here: the run's text → this language's.
     let mut told: HashMap<*const u8, (Arc<str>, Option<String>)> = HashMap::new();
-    // The messages whose text this language changes, to be placed again.
+    // The messages whose text this language changes, to be placed again,
+    // and those it changes at all (text, English words, what is said).
     let mut changed = vec![false; t.messages.len()];
+    let mut touched = vec![false; t.messages.len()];
     for i in 0..t.messages.len() {
         if let Some(j) = t.messages[i].carried {
             changed[i] = changed[j];
-            let step = t.messages[i].step;
-            t.messages[i] = Message {
-                step,
-                carried: Some(j),
-                ..t.messages[j].clone()
-            };
+            touched[i] = touched[j];
+            if touched[j] {
+                let step = t.messages[i].step;
+                t.messages[i] = Message {
+                    step,
+                    carried: Some(j),
+                    ..t.messages[j].clone()
+                };
+            }
             continue;
         }
         let m = &t.messages[i];
@@ -145,55 +167,80 @@ pub(super) fn tell(
         let (text, canonical, said): (Arc<str>, Option<String>, Option<Said>) = match &m.said {
             // Data (a file's content) reads the same in every language.
             Some(said @ Said::Tool(ToolSays::Content(_))) => {
-                let canonical = canonical(said);
-                t.messages[i].canonical = canonical;
+                let canonical = canonical(said, &m.text);
+                if m.canonical != canonical {
+                    t.messages[i].canonical = canonical;
+                    touched[i] = true;
+                }
                 continue;
             }
             Some(Said::Placeholder { .. }) => {
                 let original = placeholder_for.get(&i).map_or(0, |&j| t.messages[j].tokens);
                 let said = Said::Placeholder { tokens: original };
-                (words(&said, lang).into(), canonical(&said), Some(said))
+                let text = words(&said, lang);
+                let canonical = canonical(&said, &text);
+                (text.into(), canonical, Some(said))
             }
-            Some(said) => (words(said, lang).into(), canonical(said), None),
+            Some(said) => {
+                let text = words(said, lang);
+                let canonical = canonical(said, &text);
+                (text.into(), canonical, None)
+            }
             None => match scripted.get(&i) {
                 Some(scripted) => (scripted.get(lang).into(), None, None),
                 None => continue,
             },
         };
-        let m = &mut t.messages[i];
-        if *text != *m.text {
-            // Only the text differs: its ids, calls and arguments count the
-            // same in every language (`wire::message_tokens` adds them up).
-            m.size = m.size - m.text.chars().count() + text.chars().count();
-            m.tokens = m.tokens - wire::tokens::count(&m.text) + wire::tokens::count(&text);
-            m.text = text;
-            changed[i] = true;
+        let m = &t.messages[i];
+        let text_changes = *text != *m.text;
+        let said_changes = said.as_ref().is_some_and(|s| m.said.as_ref() != Some(s));
+        if text_changes || m.canonical != canonical || said_changes {
+            touched[i] = true;
+            let m = &mut t.messages[i];
+            if text_changes {
+                // Only the text differs: its ids, calls and arguments count
+                // the same in every language (`wire::message_tokens` adds
+                // them up).
+                m.size = m.size - m.text.chars().count() + text.chars().count();
+                m.tokens = m.tokens - wire::tokens::count(&m.text) + wire::tokens::count(&text);
+                m.text = text;
+                changed[i] = true;
+            }
+            m.canonical = canonical.clone();
+            if said.is_some() {
+                m.said = said.clone();
+            }
         }
+        let m = &t.messages[i];
         if m.said.is_some() && said.is_none() {
-            told.insert(was, (m.text.clone(), canonical.clone()));
-        }
-        m.canonical = canonical;
-        if said.is_some() {
-            m.said = said;
+            told.insert(was, (m.text.clone(), canonical));
         }
     }
-    for call in &mut t.calls {
-        let Some(result) = call.result.as_mut() else {
+    for c in 0..t.calls.len() {
+        let Some(result) = t.calls[c].result.as_ref() else {
             continue;
         };
         let Some(said) = result.said.as_ref() else {
             continue;
         };
-        if let Said::Tool(ToolSays::Content(_)) = said {
-            result.canonical = canonical(said);
-            continue;
-        }
-        let (text, canonical) = match told.get(&Arc::as_ptr(&result.text).cast()) {
-            Some(told) => told.clone(),
-            None => (words(said, lang).into(), canonical(said)),
+        let (text, canonical) = match said {
+            Said::Tool(ToolSays::Content(_)) => {
+                (result.text.clone(), canonical(said, &result.text))
+            }
+            _ => match told.get(&Arc::as_ptr(&result.text).cast()) {
+                Some(told) => told.clone(),
+                None => {
+                    let text = words(said, lang);
+                    let canonical = canonical(said, &text);
+                    (text.into(), canonical)
+                }
+            },
         };
-        result.text = text;
-        result.canonical = canonical;
+        if *text != *result.text || canonical != result.canonical {
+            let result = t.calls[c].result.as_mut().expect("a result, read above");
+            result.text = text;
+            result.canonical = canonical;
+        }
     }
     // A reply's tokens are its words' and its calls' (`wire::reply_tokens`).
     for &(k, say) in &sources.replies {

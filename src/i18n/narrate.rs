@@ -510,7 +510,7 @@ pub fn error_status(error: &str) -> u16 {
 
 fn join_ids(ids: &[crate::trace::CallId]) -> String {
     ids.iter()
-        .map(|c| c.0.as_str())
+        .map(|c| c.0.as_ref())
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -520,7 +520,7 @@ fn calls_named(trace: &Trace, calls: &[CallId], index: usize) -> String {
     match calls {
         [one] => trace
             .call_at(one, index)
-            .map_or(one.0.clone(), |c| format!("{} {}", c.id, c.tool)),
+            .map_or(one.0.to_string(), |c| format!("{} {}", c.id, c.tool)),
         many => join_ids(many),
     }
 }
@@ -672,7 +672,7 @@ pub fn arrow_label_short(trace: &Trace, step: &Step) -> Option<String> {
     let lang = trace.lang;
     match &step.kind {
         StepKind::Proposes { calls, .. } => {
-            let ids: Vec<&str> = calls.iter().map(|id| id.0.as_str()).collect();
+            let ids: Vec<&str> = calls.iter().map(|id| id.0.as_ref()).collect();
             Some(ARROW_PROPOSED.fill(lang, &[("what", &ids.join(", "))]))
         }
         _ => None,
@@ -711,7 +711,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
                 .iter()
-                .map(|id| call_of(id).map_or(id.0.clone(), |c| format!("{id} {}", c.tool)))
+                .map(|id| call_of(id).map_or(id.0.to_string(), |c| format!("{id} {}", c.tool)))
                 .collect();
             ARROW_PROPOSED.fill(lang, &[("what", &what.join(", "))])
         }

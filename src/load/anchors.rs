@@ -223,7 +223,7 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                 [] => None,
                 [one] => Some(*one),
                 many => {
-                    let ids: Vec<&str> = many.iter().map(|c| c.id.0.as_str()).collect();
+                    let ids: Vec<&str> = many.iter().map(|c| c.id.0.as_ref()).collect();
                     return Err(format!(
                         "the label {} names {} calls of the run ({}): the rule that gives it \
                          fires more than once; expected a label that names one call, or the call's id",
@@ -233,8 +233,8 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                     ));
                 }
             };
-            let Some(call) = by_label.or_else(|| trace.call(&CallId(id.to_string()))) else {
-                let ids: Vec<&str> = trace.calls.iter().map(|c| c.id.0.as_str()).collect();
+            let Some(call) = by_label.or_else(|| trace.call(&CallId(id.into()))) else {
+                let ids: Vec<&str> = trace.calls.iter().map(|c| c.id.0.as_ref()).collect();
                 let known = match ids.as_slice() {
                     [] => "the run has no tool calls".to_string(),
                     [one] => format!("the only call is {one}"),

@@ -355,7 +355,12 @@ fn prepare_with(
     let (mut zh, mut en) = (zh, en);
     for trace in [&mut zh, &mut en] {
         for &(step, text) in &narrated {
-            trace.steps[step].narration = Some(text.get(trace.lang).to_string());
+            // Written only where it changes: the languages' traces share
+            // their steps until one does (`trace::Shared`).
+            let said = text.get(trace.lang);
+            if trace.steps[step].narration.as_deref() != Some(said) {
+                trace.steps[step].narration = Some(said.to_string());
+            }
         }
     }
     if let Some((path, message)) = checks::check_quiz(&scenario, steps) {

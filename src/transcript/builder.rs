@@ -853,12 +853,12 @@ impl Build {
                 scenario: text::slug(&b.name),
                 title: String::new(),
                 lang: Lang::En,
-                steps: Vec::new(),
-                messages: Vec::new(),
-                calls: Vec::new(),
+                steps: Default::default(),
+                messages: Default::default(),
+                calls: Default::default(),
                 model_calls: Vec::new(),
                 files: Vec::new(),
-                file_events: Vec::new(),
+                file_events: Default::default(),
                 tools,
                 budget: 0,
                 end: EndStatus::Completed,
@@ -1020,7 +1020,7 @@ impl Build {
             .calls
             .iter()
             .filter(|c| c.result.is_none())
-            .map(|c| c.id.0.clone())
+            .map(|c| c.id.0.to_string())
             .collect();
         if let Some(say) = build.says.last_mut() {
             say.set_end(unanswered);
@@ -1217,7 +1217,7 @@ impl Build {
                 Msg::Assistant { text, calls, .. } => (
                     Role::Assistant,
                     text,
-                    calls.into_iter().map(|c| CallId(c.id)).collect(),
+                    calls.into_iter().map(|c| CallId(c.id.into())).collect(),
                     None,
                     false,
                 ),
@@ -1230,7 +1230,7 @@ impl Build {
                     Role::Tool,
                     text,
                     Vec::new(),
-                    Some(CallId(call_id)),
+                    Some(CallId(call_id.into())),
                     is_error,
                 ),
                 // Reasoning is not a message of the context drawn.
@@ -1284,7 +1284,7 @@ impl Build {
         for spec in calls {
             self.call_reply.push(reply);
             let mut call = ToolCall::proposed(
-                CallId(spec.id.clone()),
+                CallId(spec.id.as_str().into()),
                 spec.name.clone(),
                 spec.args.pairs.clone(),
                 number,
@@ -1352,7 +1352,7 @@ impl Build {
         line: usize,
         answered: &Answered,
     ) {
-        let id = CallId(call_id.to_string());
+        let id = CallId(call_id.into());
         let open = self
             .rec
             .index_of(&id)
@@ -1388,7 +1388,7 @@ impl Build {
                 .filter(|&i| {
                     let c = &self.rec.trace.calls[i];
                     c.started.is_none()
-                        && (i == index || answered.contains(&(reply, c.id.0.clone())))
+                        && (i == index || answered.contains(&(reply, c.id.0.to_string())))
                 })
                 .collect();
             let ids: Vec<CallId> = group
@@ -1401,7 +1401,7 @@ impl Build {
                     .iter()
                     .map(|&i| {
                         let c = &self.rec.trace.calls[i];
-                        (c.id.0.clone(), c.tool.clone())
+                        (c.id.0.to_string(), c.tool.clone())
                     })
                     .collect(),
             };

@@ -17,7 +17,7 @@ pub fn shorten_ids(text: &str, step: &Step) -> String {
     for id in step.kind.call_ids() {
         if id.0.chars().count() > LONG_ID {
             let short: String = id.0.chars().take(KEPT).collect();
-            out = out.replace(&id.0, &format!("{short}…"));
+            out = out.replace(&*id.0, &format!("{short}…"));
         }
     }
     out

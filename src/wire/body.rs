@@ -153,7 +153,7 @@ fn chat_message(trace: &Trace, m: &Message) -> Value {
         Role::User => json!({ "role": "user", "content": &*m.text }),
         Role::Tool => json!({
             "role": "tool",
-            "tool_call_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
+            "tool_call_id": m.call_id.as_ref().map_or("", |c| c.0.as_ref()),
             "content": &*m.text,
         }),
         Role::Assistant => {
@@ -172,7 +172,7 @@ fn chat_message(trace: &Trace, m: &Message) -> Value {
                     .filter_map(|id| call_of(trace, id))
                     .map(|c| {
                         json!({
-                            "id": c.id.0,
+                            "id": &*c.id.0,
                             "type": "function",
                             "function": { "name": c.tool, "arguments": arguments_text(c) },
                         })
@@ -190,7 +190,7 @@ fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
         Role::User => vec![json!({ "role": "user", "content": &*m.text })],
         Role::Tool => vec![json!({
             "type": "function_call_output",
-            "call_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
+            "call_id": m.call_id.as_ref().map_or("", |c| c.0.as_ref()),
             "output": &*m.text,
         })],
         Role::Assistant => {
@@ -214,7 +214,7 @@ fn function_call(c: &ToolCall, output: bool) -> Value {
     let mut item = json!({
         "type": "function_call",
         "id": item_id(&c.id),
-        "call_id": c.id.0,
+        "call_id": &*c.id.0,
         "name": c.tool,
         "arguments": arguments_text(c),
     });
@@ -249,7 +249,7 @@ fn reply_blocks(trace: &Trace, m: &Message, response: bool) -> Vec<Value> {
     }
     blocks.extend(m.calls.iter().filter_map(|id| call_of(trace, id)).map(|c| {
         let mut block =
-            json!({ "type": "tool_use", "id": c.id.0, "name": c.tool, "input": input_object(c) });
+            json!({ "type": "tool_use", "id": &*c.id.0, "name": c.tool, "input": input_object(c) });
         if response {
             block["caller"] = json!({ "type": "direct" });
         }
@@ -265,7 +265,7 @@ pub fn anthropic_block(m: &Message) -> Value {
         Role::Tool => {
             let mut block = json!({
                 "type": "tool_result",
-                "tool_use_id": m.call_id.as_ref().map_or("", |c| c.0.as_str()),
+                "tool_use_id": m.call_id.as_ref().map_or("", |c| c.0.as_ref()),
                 "content": &*m.text,
             });
             if m.is_error {
@@ -710,7 +710,11 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
         }
     }
     for s in 0..trace.steps.len() {
-        if let Some(k) = trace.steps[s].model_call {
+        // Written only where it changes: a trace told in another language
+        // shares its steps with the run's (`trace::Shared`) until then.
+        if let Some(k) = trace.steps[s].model_call
+            && trace.steps[s].counters.context_size != trace.model_calls[k].context_size
+        {
             trace.steps[s].counters.context_size = trace.model_calls[k].context_size;
         }
     }
@@ -906,7 +910,7 @@ fn new_items(trace: &Trace, index: usize, range: std::ops::Range<usize>, mut new
 pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
     let ids = unanswered
         .iter()
-        .map(|c| c.0.as_str())
+        .map(|c| c.0.as_ref())
         .collect::<Vec<_>>()
         .join(", ");
     match trace.provider {
@@ -917,7 +921,7 @@ pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
         ),
         Provider::Responses => format!(
             "400 invalid_request_error: No tool output found for function call {}.",
-            unanswered.first().map_or("", |c| c.0.as_str())
+            unanswered.first().map_or("", |c| c.0.as_ref())
         ),
         Provider::Anthropic => {
             place_all(trace);
