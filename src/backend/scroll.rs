@@ -1,0 +1,263 @@
+//! Rows that move (issue 22): when a step scrolls the lanes or the call_id
+//! table by a row, the terminal can move the rows it already shows instead
+//! of being sent them again, as ncurses does (`hashmap.c` pairs old and new
+//! lines, `hardscroll.c` scrolls them into place).
+//!
+//! ncurses pairs whole lines by their hashes; here the panels on the right
+//! stay while those on the left scroll, so no row of the screen comes back
+//! whole. Instead each row of the next screen is priced (the bytes its
+//! cells would cost to write) against the row the screen shows at its own
+//! place and against those 1 to `MAX_SHIFT` rows above and below, and a
+//! band of full-width rows is scrolled when what is left to write in it,
+//! with the bytes of the scrolling itself, costs less than writing it as it
+//! is. Which bands (none overlapping) save the most is found exactly over
+//! those prices, by dynamic programming over the rows: `O(rows² · shifts)`
+//! sums, each `O(1)` from prefix sums.
+//!
+//! A band is scrolled with DECSTBM (`ESC[top;bottomr`, the region) and SU
+//! (`ESC[nS`) or SD (`ESC[nT`), and the region is reset (`ESC[r`) right
+//! after, in the same write, before any cell is written: xterm, VTE,
+//! kitty, iTerm2, Windows Terminal, tmux and the vt100 crate scroll just
+//! the region on SU and SD, and DECSTBM (the reset too) puts the cursor at
+//! the top left. The rows scrolled in are erased: in the background set on
+//! terminals with "background colour erase", in the default one on the
+//! others; the default look is set before scrolling, so both give blanks
+//! in the default background, and that is what the copy of the screen
+//! holds there (tmux sets the default look before it scrolls its outer
+//! terminal for the same reason).
+
+use ratatui::buffer::Cell;
+use unicode_width::UnicodeWidthStr;
+
+use super::alike;
+
+/// The most rows a band is scrolled by, up or down.
+pub(super) const MAX_SHIFT: usize = 3;
+
+/// What a run of cells to write costs beyond their text: the move to it.
+const MOVE: usize = 4;
+
+/// A price that no band can pay.
+const NEVER: u64 = u64::MAX / 4;
+
+/// Full-width rows `top..=bottom` scrolled by `by` rows: up (what row
+/// `y + by` shows moves to row `y`; SU) when positive, down (SD) when
+/// negative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Band {
+    pub top: u16,
+    pub bottom: u16,
+    pub by: i16,
+}
+
+impl Band {
+    /// DECSTBM for the band, then SU or SD (the 1 left out).
+    pub fn sequence(&self) -> Vec<u8> {
+        let n = self.by.unsigned_abs();
+        let end = if self.by > 0 { 'S' } else { 'T' };
+        let count = if n == 1 { String::new() } else { n.to_string() };
+        format!(
+            "\x1b[{};{}r\x1b[{count}{end}",
+            self.top + 1,
+            self.bottom + 1
+        )
+        .into_bytes()
+    }
+
+    /// `rows` (`width` cells a row) as the terminal shows them after the
+    /// band scrolled: its rows moved, those scrolled in `blank`.
+    pub fn apply<T: Clone>(&self, rows: &mut [T], width: usize, blank: T) {
+        let (top, bottom) = (usize::from(self.top), usize::from(self.bottom));
+        let n = usize::from(self.by.unsigned_abs());
+        let band = &mut rows[top * width..(bottom + 1) * width];
+        let len = band.len();
+        if self.by > 0 {
+            band.rotate_left(n * width);
+            band[len - n * width..].fill(blank);
+        } else {
+            band.rotate_right(n * width);
+            band[..n * width].fill(blank);
+        }
+    }
+}
+
+/// The bytes writing the cells of the row `want` costs where the screen
+/// shows `shown` (`None`: not known), as the backend writes them: each
+/// cell's text, and a move before each run of cells to write. `None` when
+/// the row holds a cell not known (the right half of a wide character that
+/// was written over and never sent again).
+fn row_cost<'a>(shown: impl Fn(usize) -> Option<&'a Cell>, want: &[Option<Cell>]) -> Option<u64> {
+    let (mut cost, mut x, mut in_run) = (0, 0, false);
+    while x < want.len() {
+        let cell = want[x].as_ref()?;
+        if shown(x).is_some_and(|s| alike(s, cell)) {
+            in_run = false;
+        } else {
+            cost += cell.symbol().len() + if in_run { 0 } else { MOVE };
+            in_run = true;
+        }
+        x += cell.symbol().width().max(1);
+    }
+    Some(cost as u64)
+}
+
+/// The bytes writing `cells` (a frame's diff, row by row) costs where the
+/// screen shows what `shows` says, row by row (`height` rows), priced as
+/// `row_cost` prices a row.
+pub(super) fn diff_cost(
+    cells: &[(u16, u16, &Cell)],
+    height: u16,
+    shows: impl Fn(u16, u16, &Cell) -> bool,
+) -> Vec<u64> {
+    let mut cost = vec![0u64; usize::from(height)];
+    let mut next = None;
+    for &(x, y, cell) in cells {
+        if y >= height || shows(x, y, cell) {
+            continue;
+        }
+        let run = next == Some((x, y));
+        cost[usize::from(y)] += (cell.symbol().len() + if run { 0 } else { MOVE }) as u64;
+        next = Some((x + cell.symbol().width().max(1) as u16, y));
+    }
+    cost
+}
+
+/// The bands to scroll so that the screen `shown` (row by row, `width`
+/// cells a row) leaves the fewest bytes to write to become `want`, or none
+/// when scrolling saves nothing. `stay`: what each row costs with nothing
+/// scrolled (the frame's diff: a cell not in it is not written, whatever
+/// the screen shows; `diff_cost`).
+pub(super) fn plan(
+    shown: &[Option<Cell>],
+    want: &[Option<Cell>],
+    width: u16,
+    stay: &[u64],
+) -> Vec<Band> {
+    let w = usize::from(width);
+    if w == 0 || shown.len() != want.len() {
+        return Vec::new();
+    }
+    let h = want.len() / w;
+    if h < 2 || stay.len() != h {
+        return Vec::new();
+    }
+    let want_row = |y: usize| &want[y * w..(y + 1) * w];
+    // The price of a row with the one `s` rows below it (up) or above it
+    // (down) moved in: every cell of a band's rows is written where the
+    // screen does not show it.
+    let price = |y: usize, from: usize| {
+        let shown_row = &shown[from * w..(from + 1) * w];
+        row_cost(|x| shown_row[x].as_ref(), want_row(y)).unwrap_or(NEVER)
+    };
+    let total: u64 = stay.iter().sum();
+    // Nothing, or too little, to write for a band to pay.
+    if total < 16 {
+        return Vec::new();
+    }
+    let blank = Cell::EMPTY;
+    let scrolled_in: Vec<u64> = (0..h)
+        .map(|y| row_cost(|_| Some(&blank), want_row(y)).unwrap_or(NEVER))
+        .collect();
+    // moved[s - 1][y]: row y with row y + s (up) / y - s (down) moved in.
+    let mut up = vec![vec![NEVER; h]; MAX_SHIFT];
+    let mut down = vec![vec![NEVER; h]; MAX_SHIFT];
+    for y in 0..h {
+        for s in 1..=MAX_SHIFT {
+            if y + s < h {
+                up[s - 1][y] = price(y, y + s);
+            }
+            if y >= s {
+                down[s - 1][y] = price(y, y - s);
+            }
+        }
+    }
+    // Running sums of the prices that can be paid, and counts of those
+    // that cannot.
+    let prefix = |v: &[u64]| {
+        let mut p = Vec::with_capacity(v.len() + 1);
+        p.push((0u64, 0usize));
+        for &c in v {
+            let (sum, never) = *p.last().unwrap();
+            p.push(if c >= NEVER {
+                (sum, never + 1)
+            } else {
+                (sum + c, never)
+            });
+        }
+        p
+    };
+    // Rows from..to (to excluded).
+    let sum = |p: &[(u64, usize)], from: usize, to: usize| -> u64 {
+        if to <= from {
+            0
+        } else if p[to].1 > p[from].1 {
+            NEVER
+        } else {
+            p[to].0 - p[from].0
+        }
+    };
+    let p_stay = prefix(stay);
+    let p_in = prefix(&scrolled_in);
+    let p_up: Vec<_> = up.iter().map(|v| prefix(v)).collect();
+    let p_down: Vec<_> = down.iter().map(|v| prefix(v)).collect();
+    // The bytes a band of rows top..=bottom saves scrolled by `by`: what
+    // its rows cost as they are, less what they cost moved and scrolled
+    // in, its sequences (the region reset, and the move the homed cursor
+    // needs, counted with each band) and the look reset before.
+    let saving = |top: usize, bottom: usize, by: i16| -> i64 {
+        let n = usize::from(by.unsigned_abs());
+        let before = sum(&p_stay, top, bottom + 1);
+        let after = if by > 0 {
+            sum(&p_up[n - 1], top, bottom + 1 - n) + sum(&p_in, bottom + 1 - n, bottom + 1)
+        } else {
+            sum(&p_in, top, top + n) + sum(&p_down[n - 1], top + n, bottom + 1)
+        };
+        if before >= NEVER || after >= NEVER {
+            return i64::MIN;
+        }
+        let band = Band {
+            top: top as u16,
+            bottom: bottom as u16,
+            by,
+        };
+        let fixed = band.sequence().len() + b"\x1b[r".len() + MOVE;
+        before as i64 - after as i64 - fixed as i64
+    };
+    // best[y]: the most bytes saved by bands within rows 0..y; choice[y]:
+    // the band ending at row y - 1 that gives it, if any.
+    let mut best = vec![0i64; h + 1];
+    let mut choice: Vec<Option<Band>> = vec![None; h + 1];
+    for end in 1..=h {
+        let bottom = end - 1;
+        best[end] = best[end - 1];
+        for top in 0..bottom {
+            let rows = bottom - top + 1;
+            for n in 1..=MAX_SHIFT.min(rows - 1) {
+                for by in [n as i16, -(n as i16)] {
+                    let s = saving(top, bottom, by);
+                    if s > 0 && best[top] + s > best[end] {
+                        best[end] = best[top] + s;
+                        choice[end] = Some(Band {
+                            top: top as u16,
+                            bottom: bottom as u16,
+                            by,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let mut bands = Vec::new();
+    let mut end = h;
+    while end > 0 {
+        match choice[end] {
+            Some(band) => {
+                bands.push(band);
+                end = usize::from(band.top);
+            }
+            None => end -= 1,
+        }
+    }
+    bands.reverse();
+    bands
+}
