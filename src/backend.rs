@@ -91,6 +91,10 @@ pub struct LeanBackend<W: Write> {
     out: Vec<u8>,
     /// Whether rows that move are scrolled (else written again).
     scrolling: bool,
+    /// What ratatui's buffer holds is not known since a partial clear or
+    /// lines appended (an inline viewport): no scrolling until the screen
+    /// is cleared whole.
+    target_lost: bool,
 }
 
 /// The look of a cell, as SGR sets it.
@@ -147,6 +151,7 @@ impl<W: Write> LeanBackend<W> {
             target: Vec::new(),
             out: Vec::new(),
             scrolling: true,
+            target_lost: false,
         }
     }
 
@@ -172,6 +177,7 @@ impl<W: Write> LeanBackend<W> {
         let cells = usize::from(width) * usize::from(height);
         self.shadow.clear();
         self.shadow.resize(cells, known);
+        self.target_lost = wanted.is_none();
         self.target.clear();
         self.target.resize(cells, wanted);
     }
@@ -699,8 +705,21 @@ impl<W: Write> Backend for LeanBackend<W> {
                 }
             }
         }
+        // The right half of a wide character that a cell was written over
+        // (the cell just after it), which ratatui leaves out when its
+        // buffer holds the same there: the screen is to go on showing
+        // whatever it shows there once this frame is written (a blank the
+        // terminal left), which is all ratatui asks.
+        let halves: Vec<usize> = diff
+            .iter()
+            .filter_map(|&(x, y, cell)| {
+                let after = usize::from(x) + cell.symbol().width().max(1);
+                self.shadow_index(u16::try_from(after).ok()?, y)
+            })
+            .filter(|&i| self.target[i].is_none())
+            .collect();
         // Bands of rows that the terminal moves, so fewer cells are sent.
-        let bands = if self.scrolling {
+        let bands = if self.scrolling && !self.target_lost {
             let stay = scroll::diff_cost(&diff, height, |x, y, c| self.shows(x, y, c));
             scroll::plan(&self.shadow, &self.target, width, &stay)
         } else {
@@ -731,10 +750,7 @@ impl<W: Write> Backend for LeanBackend<W> {
                 let row = &target[usize::from(y) * w..(usize::from(y) + 1) * w];
                 let mut x = 0;
                 while x < w {
-                    let Some(cell) = row[x].as_ref() else {
-                        x += 1;
-                        continue;
-                    };
+                    let cell = row[x].as_ref().unwrap_or(&scroll::UNSENT);
                     cells.push((x as u16, y, cell));
                     x += cell.symbol().width().max(1);
                 }
@@ -761,6 +777,11 @@ impl<W: Write> Backend for LeanBackend<W> {
             i += 1;
         }
         self.target = target;
+        for i in halves {
+            if self.target[i].is_none() {
+                self.target[i] = self.shadow[i].clone();
+            }
+        }
         // The terminal's look is left as found, for whatever writes next.
         if self.pen.is_some_and(|p| p != Pen::DEFAULT) {
             sgr(&mut self.out, self.pen, Pen::DEFAULT);
@@ -1419,7 +1440,8 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(i, b)| (format!("frame {}", i + 1), b));
-        let bytes = replay_buffers(40, 8, named);
+        // Rows written, not scrolled: it is the erasing that is tested.
+        let bytes = replay_scrolling(40, 8, named, false);
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("\x1b[K"), "no EL in {text:?}");
         assert!(

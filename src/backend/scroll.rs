@@ -81,15 +81,18 @@ impl Band {
     }
 }
 
+/// What a band's row holds where ratatui's buffer is not known: the right
+/// half of a wide character a cell was written over, which ratatui does
+/// not send again, taking it for the blank the terminal leaves there.
+pub(super) static UNSENT: Cell = Cell::EMPTY;
+
 /// The bytes writing the cells of the row `want` costs where the screen
 /// shows `shown` (`None`: not known), as the backend writes them: each
-/// cell's text, and a move before each run of cells to write. `None` when
-/// the row holds a cell not known (the right half of a wide character that
-/// was written over and never sent again).
-fn row_cost<'a>(shown: impl Fn(usize) -> Option<&'a Cell>, want: &[Option<Cell>]) -> Option<u64> {
+/// cell's text, and a move before each run of cells to write.
+fn row_cost<'a>(shown: impl Fn(usize) -> Option<&'a Cell>, want: &[Option<Cell>]) -> u64 {
     let (mut cost, mut x, mut in_run) = (0, 0, false);
     while x < want.len() {
-        let cell = want[x].as_ref()?;
+        let cell = want[x].as_ref().unwrap_or(&UNSENT);
         if shown(x).is_some_and(|s| alike(s, cell)) {
             in_run = false;
         } else {
@@ -98,7 +101,7 @@ fn row_cost<'a>(shown: impl Fn(usize) -> Option<&'a Cell>, want: &[Option<Cell>]
         }
         x += cell.symbol().width().max(1);
     }
-    Some(cost as u64)
+    cost as u64
 }
 
 /// The bytes writing `cells` (a frame's diff, row by row) costs where the
@@ -147,7 +150,7 @@ pub(super) fn plan(
     // screen does not show it.
     let price = |y: usize, from: usize| {
         let shown_row = &shown[from * w..(from + 1) * w];
-        row_cost(|x| shown_row[x].as_ref(), want_row(y)).unwrap_or(NEVER)
+        row_cost(|x| shown_row[x].as_ref(), want_row(y))
     };
     let total: u64 = stay.iter().sum();
     // Nothing, or too little, to write for a band to pay.
@@ -156,7 +159,7 @@ pub(super) fn plan(
     }
     let blank = Cell::EMPTY;
     let scrolled_in: Vec<u64> = (0..h)
-        .map(|y| row_cost(|_| Some(&blank), want_row(y)).unwrap_or(NEVER))
+        .map(|y| row_cost(|_| Some(&blank), want_row(y)))
         .collect();
     // moved[s - 1][y]: row y with row y + s (up) / y - s (down) moved in.
     let mut up = vec![vec![NEVER; h]; MAX_SHIFT];
