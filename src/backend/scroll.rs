@@ -29,7 +29,9 @@
 use ratatui::buffer::Cell;
 use unicode_width::UnicodeWidthStr;
 
-use super::alike;
+use ratatui::style::{Color, Modifier};
+
+use super::plain_blank;
 
 /// The most rows a band is scrolled by, up or down.
 pub(super) const MAX_SHIFT: usize = 3;
@@ -64,6 +66,14 @@ impl Band {
         .into_bytes()
     }
 
+    /// The length of `sequence`, without writing it.
+    fn sequence_len(&self) -> usize {
+        let digits = |n: u16| n.checked_ilog10().unwrap_or(0) as usize + 1;
+        let n = self.by.unsigned_abs();
+        // ESC [ top ; bottom r, then ESC [ n S (or T).
+        4 + digits(self.top + 1) + digits(self.bottom + 1) + 3 + if n == 1 { 0 } else { digits(n) }
+    }
+
     /// `rows` (`width` cells a row) as the terminal shows them after the
     /// band scrolled: its rows moved, those scrolled in `blank`.
     pub fn apply<T: Clone>(&self, rows: &mut [T], width: usize, blank: T) {
@@ -86,20 +96,77 @@ impl Band {
 /// not send again, taking it for the blank the terminal leaves there.
 pub(super) static UNSENT: Cell = Cell::EMPTY;
 
-/// The bytes writing the cells of the row `want` costs where the screen
-/// shows `shown` (`None`: not known), as the backend writes them: each
-/// cell's text, and a move before each run of cells to write.
-fn row_cost<'a>(shown: impl Fn(usize) -> Option<&'a Cell>, want: &[Option<Cell>]) -> u64 {
-    let (mut cost, mut x, mut in_run) = (0, 0, false);
+/// A cell as it shows, in a few words: its text (its bytes when fewer
+/// than 8, else a hash), and its look (a blank that shows only its
+/// background: that background alone). Two cells show alike (`alike`)
+/// when their keys are equal, but for a hash shared by two long clusters,
+/// which at worst misprices a row (the cells are compared themselves when
+/// written).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    text: u64,
+    fg: Color,
+    bg: Color,
+    modifier: Modifier,
+}
+
+impl Key {
+    fn of(cell: &Cell) -> Key {
+        let symbol = cell.symbol();
+        let text = if symbol.len() < 8 {
+            let mut bytes = [0u8; 8];
+            bytes[..symbol.len()].copy_from_slice(symbol.as_bytes());
+            bytes[7] = symbol.len() as u8;
+            u64::from_le_bytes(bytes)
+        } else {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            symbol.hash(&mut h);
+            h.finish() | 0xff << 56
+        };
+        if plain_blank(cell) {
+            Key {
+                text,
+                fg: Color::Reset,
+                bg: cell.bg,
+                modifier: Modifier::empty(),
+            }
+        } else {
+            Key {
+                text,
+                fg: cell.fg,
+                bg: cell.bg,
+                modifier: cell.modifier,
+            }
+        }
+    }
+}
+
+/// A row of the next screen: each cell to write (not those a wide
+/// character covers): its column, its key and its bytes.
+fn wanted_row(want: &[Option<Cell>]) -> Vec<(usize, Key, usize)> {
+    let mut cells = Vec::with_capacity(want.len());
+    let mut x = 0;
     while x < want.len() {
         let cell = want[x].as_ref().unwrap_or(&UNSENT);
-        if shown(x).is_some_and(|s| alike(s, cell)) {
+        cells.push((x, Key::of(cell), cell.symbol().len()));
+        x += cell.symbol().width().max(1);
+    }
+    cells
+}
+
+/// The bytes writing the cells `want` of a row costs where the screen
+/// shows the keys `shown` (`None`: not known), as the backend writes them:
+/// each cell's text, and a move before each run of cells to write.
+fn row_cost(shown: impl Fn(usize) -> Option<Key>, want: &[(usize, Key, usize)]) -> u64 {
+    let (mut cost, mut in_run) = (0, false);
+    for &(x, key, bytes) in want {
+        if shown(x) == Some(key) {
             in_run = false;
         } else {
-            cost += cell.symbol().len() + if in_run { 0 } else { MOVE };
+            cost += bytes + if in_run { 0 } else { MOVE };
             in_run = true;
         }
-        x += cell.symbol().width().max(1);
     }
     cost as u64
 }
@@ -144,23 +211,21 @@ pub(super) fn plan(
     if h < 2 || stay.len() != h {
         return Vec::new();
     }
-    let want_row = |y: usize| &want[y * w..(y + 1) * w];
-    // The price of a row with the one `s` rows below it (up) or above it
-    // (down) moved in: every cell of a band's rows is written where the
-    // screen does not show it.
-    let price = |y: usize, from: usize| {
-        let shown_row = &shown[from * w..(from + 1) * w];
-        row_cost(|x| shown_row[x].as_ref(), want_row(y))
-    };
     let total: u64 = stay.iter().sum();
     // Nothing, or too little, to write for a band to pay.
     if total < 16 {
         return Vec::new();
     }
-    let blank = Cell::EMPTY;
-    let scrolled_in: Vec<u64> = (0..h)
-        .map(|y| row_cost(|_| Some(&blank), want_row(y)))
+    let shown: Vec<Option<Key>> = shown.iter().map(|c| c.as_ref().map(Key::of)).collect();
+    let wanted: Vec<_> = (0..h)
+        .map(|y| wanted_row(&want[y * w..(y + 1) * w]))
         .collect();
+    // The price of a row with the one `s` rows below it (up) or above it
+    // (down) moved in: every cell of a band's rows is written where the
+    // screen does not show it.
+    let price = |y: usize, from: usize| row_cost(|x| shown[from * w + x], &wanted[y]);
+    let blank = Some(Key::of(&Cell::EMPTY));
+    let scrolled_in: Vec<u64> = (0..h).map(|y| row_cost(|_| blank, &wanted[y])).collect();
     // moved[s - 1][y]: row y with row y + s (up) / y - s (down) moved in.
     let mut up = vec![vec![NEVER; h]; MAX_SHIFT];
     let mut down = vec![vec![NEVER; h]; MAX_SHIFT];
@@ -223,7 +288,7 @@ pub(super) fn plan(
             bottom: bottom as u16,
             by,
         };
-        let fixed = band.sequence().len() + b"\x1b[r".len() + MOVE;
+        let fixed = band.sequence_len() + b"\x1b[r".len() + MOVE;
         before as i64 - after as i64 - fixed as i64
     };
     // best[y]: the most bytes saved by bands within rows 0..y; choice[y]:
@@ -263,4 +328,38 @@ pub(super) fn plan(
     }
     bands.reverse();
     bands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_band_is_scrolled_by_its_sequence_and_moved_so_in_the_copy() {
+        for (top, bottom, by) in [(0, 1, 1), (4, 23, -1), (9, 99, 3), (99, 119, -2)] {
+            let band = Band { top, bottom, by };
+            assert_eq!(band.sequence().len(), band.sequence_len(), "{band:?}");
+        }
+        let band = Band {
+            top: 4,
+            bottom: 23,
+            by: -2,
+        };
+        assert_eq!(band.sequence(), b"\x1b[5;24r\x1b[2T");
+        let mut rows: Vec<u8> = (0..6).collect();
+        Band {
+            top: 1,
+            bottom: 4,
+            by: 1,
+        }
+        .apply(&mut rows, 1, 9);
+        assert_eq!(rows, [0, 2, 3, 4, 9, 5]);
+        Band {
+            top: 1,
+            bottom: 4,
+            by: -2,
+        }
+        .apply(&mut rows, 1, 7);
+        assert_eq!(rows, [0, 7, 7, 2, 3, 5]);
+    }
 }
