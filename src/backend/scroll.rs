@@ -16,10 +16,12 @@
 //!
 //! A band is scrolled with DECSTBM (`ESC[top;bottomr`, the region) and SU
 //! (`ESC[nS`) or SD (`ESC[nT`), and the region is reset (`ESC[r`) right
-//! after, in the same write, before any cell is written: xterm, VTE,
-//! kitty, iTerm2, Windows Terminal, tmux and the vt100 crate scroll just
-//! the region on SU and SD, and DECSTBM (the reset too) puts the cursor at
-//! the top left. The rows scrolled in are erased: in the background set on
+//! after, in the same write, before any cell is written. SU and SD scroll
+//! just the region and leave the cursor, and DECSTBM (the reset too) puts
+//! it at the top left: so xterm's control sequences document them, and so
+//! tmux, Windows Terminal (conhost's margins), ghostty, libvterm and the
+//! vt100 crate (0.16) that the tests replay through carry them out (tmux
+//! itself scrolls its outer terminal with a region and SU). The rows scrolled in are erased: in the background set on
 //! terminals with "background colour erase", in the default one on the
 //! others; the default look is set before scrolling, so both give blanks
 //! in the default background, and that is what the copy of the screen
