@@ -380,33 +380,8 @@ pub fn update(app: &mut App, action: Action) {
     if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {
         return;
     }
-    if app.quiz.is_asking() {
-        match action {
-            // An open question holds the keys that would show the step:
-            // they say what to do instead.
-            Action::Next | Action::TogglePlay | Action::Jump(_) => {
-                app.quiz.hint = true;
-                return;
-            }
-            Action::Tick | Action::Zoom => return,
-            // Moving elsewhere closes it unanswered.
-            Action::Prev
-            | Action::First
-            | Action::Last
-            | Action::GoTo(_)
-            | Action::SearchDone
-            | Action::NextMatch
-            | Action::PrevMatch
-            | Action::NextModelCall
-            | Action::PrevModelCall
-            | Action::NextTrouble
-            | Action::PrevTrouble => app.close_question(),
-            Action::Back if app.overlay.is_none() => {
-                app.close_question();
-                return;
-            }
-            _ => {}
-        }
+    if app.quiz.is_asking() && question_holds(app, action) {
+        return;
     }
     match action {
         Action::Next => app.forward(),
@@ -414,22 +389,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::First => app.go(0),
         Action::Last => app.go(app.last()),
         Action::GoTo(step) => app.go(step),
-        Action::Jump(digit) => {
-            // Digits typed in a row make one step number (1 5 0 → 150),
-            // as long as it names a step; a 0 alone names none.
-            let steps = app.steps();
-            let n = match pending.map(|before| before * 10 + digit) {
-                Some(n) if n <= steps => n,
-                _ => digit,
-            };
-            if n > 0 {
-                app.go(n - 1);
-            }
-            // Wait for another digit only where it can still make a step.
-            if n > 0 && n * 10 <= steps {
-                app.pending_digit = Some(n);
-            }
-        }
+        Action::Jump(digit) => jump(app, digit, pending),
         Action::TogglePlay => {
             if app.playing {
                 app.playing = false;
@@ -470,27 +430,7 @@ pub fn update(app: &mut App, action: Action) {
             };
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
-        Action::Scroll(delta) => {
-            let comparing = app.comparing().is_some();
-            let at_end = app.anchored_at_end(app.focus);
-            let (max, target, delta) = match (app.overlay, &mut app.compare) {
-                (Some(_), _) => (app.limits.overlay, &mut app.overlay_scroll, delta),
-                // The focused side's lanes, anchored at their newest row.
-                (None, Some(c)) if comparing => (
-                    app.limits.sides[c.focus.index()],
-                    &mut c.scroll[c.focus.index()],
-                    -delta,
-                ),
-                (None, _) => (
-                    app.limits.panels[app.focus.index()],
-                    &mut app.scroll[app.focus.index()],
-                    // Offsets of these count up from the newest line.
-                    if at_end { -delta } else { delta },
-                ),
-            };
-            let moved = i64::from(*target) + i64::from(delta);
-            *target = moved.clamp(0, i64::from(max)) as u16;
-        }
+        Action::Scroll(delta) => scroll(app, delta),
         // Two runs have no single panel to zoom.
         Action::Zoom if app.comparing().is_some() => {}
         Action::Zoom => app.zoom = !app.zoom,
@@ -515,40 +455,8 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::Resize(w, h) => app.size = (w, h),
-        Action::ToggleCompare => {
-            if let Some(c) = &mut app.compare {
-                c.shown = !c.shown;
-                c.scroll = [0; 2];
-                // A question waits for one run on screen (`ask_next`).
-                if c.shown {
-                    app.quiz.asking = None;
-                    app.quiz.hint = false;
-                }
-                // Opened from the about overlay: show it, not the overlay.
-                app.overlay = None;
-                // Back to one run: stay within it.
-                app.go(app.step.min(app.last()));
-            }
-        }
-        Action::Drawn(limits) => {
-            // After the screen changed shape (a resize, zoom, the other
-            // language), no panel stays scrolled past its end.
-            app.limits = limits;
-            for panel in Panel::ALL {
-                let s = &mut app.scroll[panel.index()];
-                *s = (*s).min(limits.panels[panel.index()]);
-            }
-            app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
-            if limits.picker_rows > 0 {
-                app.picker.keep_in_view(usize::from(limits.picker_rows));
-            }
-            if let Some(c) = &mut app.compare {
-                for (s, max) in c.scroll.iter_mut().zip(limits.sides) {
-                    *s = (*s).min(max);
-                }
-            }
-            app.pending_digit = pending;
-        }
+        Action::ToggleCompare => toggle_compare(app),
+        Action::Drawn(limits) => drawn(app, limits, pending),
         Action::Quit => quit(app),
         Action::QuitYes => app.quit = true,
         Action::QuitNo => {
@@ -621,6 +529,120 @@ pub fn update(app: &mut App, action: Action) {
                 app.picker.reset_cursor();
             }
         }
+    }
+}
+
+/// What `action` does while a question is open: true when that is all
+/// (the question holds it), false when `update` goes on with it.
+fn question_holds(app: &mut App, action: Action) -> bool {
+    match action {
+        // An open question holds the keys that would show the step:
+        // they say what to do instead.
+        Action::Next | Action::TogglePlay | Action::Jump(_) => {
+            app.quiz.hint = true;
+            true
+        }
+        Action::Tick | Action::Zoom => true,
+        // Moving elsewhere closes it unanswered.
+        Action::Prev
+        | Action::First
+        | Action::Last
+        | Action::GoTo(_)
+        | Action::SearchDone
+        | Action::NextMatch
+        | Action::PrevMatch
+        | Action::NextModelCall
+        | Action::PrevModelCall
+        | Action::NextTrouble
+        | Action::PrevTrouble => {
+            app.close_question();
+            false
+        }
+        Action::Back if app.overlay.is_none() => {
+            app.close_question();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Digits typed in a row make one step number (1 5 0 → 150), as long as
+/// it names a step; a 0 alone names none.
+fn jump(app: &mut App, digit: usize, pending: Option<usize>) {
+    let steps = app.steps();
+    let n = match pending.map(|before| before * 10 + digit) {
+        Some(n) if n <= steps => n,
+        _ => digit,
+    };
+    if n > 0 {
+        app.go(n - 1);
+    }
+    // Wait for another digit only where it can still make a step.
+    if n > 0 && n * 10 <= steps {
+        app.pending_digit = Some(n);
+    }
+}
+
+/// Scroll what has the keys: the overlay, the focused side of a
+/// comparison, or the focused panel.
+fn scroll(app: &mut App, delta: i32) {
+    let comparing = app.comparing().is_some();
+    let at_end = app.anchored_at_end(app.focus);
+    let (max, target, delta) = match (app.overlay, &mut app.compare) {
+        (Some(_), _) => (app.limits.overlay, &mut app.overlay_scroll, delta),
+        // The focused side's lanes, anchored at their newest row.
+        (None, Some(c)) if comparing => (
+            app.limits.sides[c.focus.index()],
+            &mut c.scroll[c.focus.index()],
+            -delta,
+        ),
+        (None, _) => (
+            app.limits.panels[app.focus.index()],
+            &mut app.scroll[app.focus.index()],
+            // Offsets of these count up from the newest line.
+            if at_end { -delta } else { delta },
+        ),
+    };
+    let moved = i64::from(*target) + i64::from(delta);
+    *target = moved.clamp(0, i64::from(max)) as u16;
+}
+
+/// The screen was drawn with these limits: keep every scroll within them,
+/// and a digit typed before still waiting for the next.
+fn drawn(app: &mut App, limits: Limits, pending: Option<usize>) {
+    // After the screen changed shape (a resize, zoom, the other
+    // language), no panel stays scrolled past its end.
+    app.limits = limits;
+    for panel in Panel::ALL {
+        let s = &mut app.scroll[panel.index()];
+        *s = (*s).min(limits.panels[panel.index()]);
+    }
+    app.overlay_scroll = app.overlay_scroll.min(limits.overlay);
+    if limits.picker_rows > 0 {
+        app.picker.keep_in_view(usize::from(limits.picker_rows));
+    }
+    if let Some(c) = &mut app.compare {
+        for (s, max) in c.scroll.iter_mut().zip(limits.sides) {
+            *s = (*s).min(max);
+        }
+    }
+    app.pending_digit = pending;
+}
+
+/// Show the second run beside this one, or go back to one run.
+fn toggle_compare(app: &mut App) {
+    if let Some(c) = &mut app.compare {
+        c.shown = !c.shown;
+        c.scroll = [0; 2];
+        // A question waits for one run on screen (`ask_next`).
+        if c.shown {
+            app.quiz.asking = None;
+            app.quiz.hint = false;
+        }
+        // Opened from the about overlay: show it, not the overlay.
+        app.overlay = None;
+        // Back to one run: stay within it.
+        app.go(app.step.min(app.last()));
     }
 }
 

@@ -698,6 +698,34 @@ fn no_import_cycles_between_files() {
     );
 }
 
+/// The README's map of the code ("How it is built") names every file and
+/// folder directly under src/, so a newcomer finds each in it (issue 23).
+#[test]
+fn the_readmes_map_names_every_file_and_folder_of_src() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme
+        .find("## How it is built")
+        .expect("the map's section");
+    let map = &readme[start..];
+    let map = &map[..map[3..].find("\n## ").map_or(map.len(), |end| end + 3)];
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("src")).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        let named = if entry.file_type().unwrap().is_dir() {
+            format!("`src/{name}/`")
+        } else {
+            format!("`src/{name}`")
+        };
+        if !map.contains(&named) {
+            missing.push(named);
+        }
+    }
+    missing.sort();
+    assert!(missing.is_empty(), "not in README's map: {missing:?}");
+}
+
 /// The engine knows no language (issue 23): host and tool texts are facts
 /// (`trace::Said`) worded by the caller.
 #[test]

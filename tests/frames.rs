@@ -1,14 +1,27 @@
 //! Every reachable frame is a snapshot under the top-level `snapshots/`,
 //! named `SCENARIO__WxH__LANG__step-NN` (and `__help`, `__about`, ...).
+//!
+//! The default lesson's frames, the ones a class sees first, are whole.
+//! In the other lessons' frames the footer's row of key hints, the same on
+//! nearly every frame, names the keys it shows (`⟪keys: → ← Space …⟫`),
+//! and their labels are one snapshot per language
+//! (`panel__footer-keys__lesson__LANG`): a word in a hint then rewrites
+//! two files, not 1,600, while a key that appears or goes on a frame still
+//! shows in that frame's snapshot. The row is named only when it is exactly
+//! those keys and labels, drawn as the footer draws them.
 
 mod common;
 
 use agent_loop_sim::app::{Action, App};
 use agent_loop_sim::frames;
+use agent_loop_sim::keymap::Mode;
 use agent_loop_sim::load::{self, CATALOG, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
+use agent_loop_sim::view::{self, frame::Footer};
 use common::{app, snapshot_settings as settings};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 
 fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
@@ -17,11 +30,72 @@ fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
     settings().bind(|| {
         for i in 0..steps {
             let frame = frames::at_step(&app, i, w, h);
-            let text = frames::to_text(&frames::render(&frame, w, h));
+            let mut text = frames::to_text(&frames::render(&frame, w, h));
+            if name != DEFAULT_SCENARIO {
+                text = keys_named(&frame, text, w, h);
+            }
             let snap = format!("{name}__{w}x{h}__{}__step-{:02}", lang.code(), i + 1);
             insta::assert_snapshot!(snap, text);
         }
     });
+}
+
+/// The mode whose key hints `keys_named` names: the lesson, no quiz.
+const LESSON_KEYS: Mode = Mode::Lesson { quiz: false };
+
+/// `text` (the frame of `app`, `w`×`h`) with the footer's row of key hints
+/// replaced by the keys it shows, when it shows the lesson's hints as the
+/// footer draws them (` key label`, two spaces apart) and nothing else.
+fn keys_named(app: &App, text: String, w: u16, h: u16) -> String {
+    let Some(areas) = view::areas(app, Rect::new(0, 0, w, h)) else {
+        return text;
+    };
+    if app.mode() != LESSON_KEYS {
+        return text;
+    }
+    let y = usize::from(areas.footer.y);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let row = lines[y];
+    // The row is the footer's own first row, drawn alone.
+    let mut alone = Buffer::empty(Rect::new(0, 0, w, 2));
+    Footer::of(app).render(alone.area, &mut alone);
+    assert_eq!(frames::to_text(&alone).lines().next(), Some(row));
+    let shown: Vec<(String, &str)> = LESSON_KEYS
+        .hints(app.lang)
+        .into_iter()
+        .filter(|(k, l)| row.contains(&format!(" {k} {l}")))
+        .collect();
+    let drawn: Vec<String> = shown.iter().map(|(k, l)| format!("{k} {l}")).collect();
+    if row.trim_end() != format!(" {}", drawn.join("  ")) {
+        return text;
+    }
+    let keys: Vec<&str> = shown.iter().map(|(k, _)| k.as_str()).collect();
+    let named = format!(
+        " ⟪keys: {} · labels in panel__footer-keys__lesson__{}⟫",
+        keys.join(" "),
+        app.lang.code()
+    );
+    lines[y] = &named;
+    let mut out = lines.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// The labels of the keys the lesson's footer shows, for the frames whose
+/// row of key hints names only the keys (`keys_named`).
+#[test]
+fn the_lesson_footers_keys_and_their_labels() {
+    for lang in Lang::ALL {
+        let text: Vec<String> = LESSON_KEYS
+            .hints(lang)
+            .into_iter()
+            .map(|(k, l)| format!("{k} {l}"))
+            .collect();
+        let snap = format!("panel__footer-keys__lesson__{}", lang.code());
+        settings().bind(|| insta::assert_snapshot!(snap, text.join("\n")));
+    }
 }
 
 #[test]

@@ -305,220 +305,18 @@ impl Assembly {
                 base,
                 choices,
                 usage,
-            } => {
-                if let Some(e) = v.get("error") {
-                    base.insert("error".into(), e.clone());
-                }
-                for key in [
-                    "id",
-                    "created",
-                    "model",
-                    "system_fingerprint",
-                    "service_tier",
-                ] {
-                    if let Some(x) = v.get(key) {
-                        base.insert(key.into(), x.clone());
-                    }
-                }
-                if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
-                    *usage = Some(u.clone());
-                }
-                for c in v
-                    .get("choices")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    let choice = slot(choices, index_of(c));
-                    if let Some(f) = c.get("finish_reason").filter(|f| !f.is_null()) {
-                        choice.finish = Some(f.clone());
-                    }
-                    let Some(delta) = c.get("delta") else {
-                        continue;
-                    };
-                    if let Some(r) = delta.get("role") {
-                        choice.role = Some(r.clone());
-                    }
-                    if let Some(t) = delta.get("content").and_then(Value::as_str) {
-                        choice.content.get_or_insert_default().push_str(t);
-                    }
-                    if let Some(t) = delta.get("refusal").and_then(Value::as_str) {
-                        choice.refusal.get_or_insert_default().push_str(t);
-                    }
-                    for call in delta
-                        .get("tool_calls")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                    {
-                        let i = index_of(call);
-                        let at = match choice.calls.iter().position(|c| c.0 == i) {
-                            Some(at) => at,
-                            None => {
-                                choice
-                                    .calls
-                                    .push((i, Map::new(), String::new(), String::new()));
-                                choice.calls.len() - 1
-                            }
-                        };
-                        let (_, fields, name, args) = &mut choice.calls[at];
-                        for key in ["id", "type"] {
-                            if let Some(x) = call.get(key) {
-                                fields.insert(key.into(), x.clone());
-                            }
-                        }
-                        if let Some(f) = call.get("function") {
-                            if let Some(n) = f.get("name").and_then(Value::as_str) {
-                                name.push_str(n);
-                            }
-                            if let Some(a) = f.get("arguments").and_then(Value::as_str) {
-                                args.push_str(a);
-                            }
-                        }
-                    }
-                }
-            }
+            } => chat_event(&v, base, choices, usage),
             Assembly::Responses {
                 response,
                 items,
                 done,
                 error,
-            } => {
-                let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
-                match kind {
-                    "response.created" | "response.in_progress" | "response.queued" => {
-                        if let Some(r) = v.get("response") {
-                            *response = Some(r.clone());
-                        }
-                    }
-                    "response.completed" | "response.failed" | "response.incomplete" => {
-                        if let Some(r) = v.get("response") {
-                            *response = Some(r.clone());
-                            *done = true;
-                        }
-                    }
-                    "response.output_item.added" | "response.output_item.done" => {
-                        if let Some(item) = v.get("item") {
-                            *slot(items, index_of(&v)) = item.clone();
-                        }
-                    }
-                    "response.output_text.delta" | "response.refusal.delta" => {
-                        let item = slot(items, index_of(&v));
-                        let ci =
-                            v.get("content_index").and_then(Value::as_u64).unwrap_or(0) as usize;
-                        let delta = v.get("delta").and_then(Value::as_str).unwrap_or_default();
-                        let field = if kind == "response.refusal.delta" {
-                            "refusal"
-                        } else {
-                            "text"
-                        };
-                        if let Some(content) = item.get_mut("content").and_then(Value::as_array_mut)
-                        {
-                            while content.len() <= ci {
-                                let t = if field == "text" {
-                                    "output_text"
-                                } else {
-                                    "refusal"
-                                };
-                                content.push(json!({"type": t, field: ""}));
-                            }
-                            if let Some(Value::String(s)) = content[ci].get_mut(field) {
-                                s.push_str(delta);
-                            } else {
-                                content[ci][field] = json!(delta);
-                            }
-                        }
-                    }
-                    "response.function_call_arguments.delta" => {
-                        let item = slot(items, index_of(&v));
-                        let delta = v.get("delta").and_then(Value::as_str).unwrap_or_default();
-                        if let Some(Value::String(s)) = item.get_mut("arguments") {
-                            s.push_str(delta);
-                        } else if item.is_object() {
-                            item["arguments"] = json!(delta);
-                        }
-                    }
-                    "error" => *error = Some(v.clone()),
-                    _ => {}
-                }
-            }
+            } => responses_event(&v, event, response, items, done, error),
             Assembly::Anthropic {
                 message,
                 blocks,
                 error,
-            } => {
-                let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
-                match kind {
-                    "message_start" => *message = v.get("message").cloned(),
-                    "content_block_start" => {
-                        if let Some(b) = v.get("content_block") {
-                            let i = index_of(&v);
-                            blocks.retain(|(j, _, _)| *j != i);
-                            blocks.push((i, b.clone(), String::new()));
-                        }
-                    }
-                    "content_block_delta" => {
-                        let i = index_of(&v);
-                        let Some((_, block, json_text)) =
-                            blocks.iter_mut().find(|(j, _, _)| *j == i)
-                        else {
-                            return;
-                        };
-                        let Some(delta) = v.get("delta") else { return };
-                        let append = |block: &mut Value, field: &str, key: &str| {
-                            let piece = delta.get(key).and_then(Value::as_str).unwrap_or_default();
-                            match block.get_mut(field) {
-                                Some(Value::String(s)) => s.push_str(piece),
-                                _ => block[field] = json!(piece),
-                            }
-                        };
-                        match delta
-                            .get("type")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                        {
-                            "text_delta" => append(block, "text", "text"),
-                            "thinking_delta" => append(block, "thinking", "thinking"),
-                            "signature_delta" => append(block, "signature", "signature"),
-                            "citations_delta" => {
-                                if let Some(c) = delta.get("citation") {
-                                    match block.get_mut("citations") {
-                                        Some(Value::Array(list)) => list.push(c.clone()),
-                                        _ => block["citations"] = json!([c]),
-                                    }
-                                }
-                            }
-                            "input_json_delta" => json_text.push_str(
-                                delta
-                                    .get("partial_json")
-                                    .and_then(Value::as_str)
-                                    .unwrap_or_default(),
-                            ),
-                            _ => {}
-                        }
-                    }
-                    "message_delta" => {
-                        let Some(Value::Object(m)) = message else {
-                            return;
-                        };
-                        if let Some(Value::Object(d)) = v.get("delta") {
-                            for (k, x) in d {
-                                m.insert(k.clone(), x.clone());
-                            }
-                        }
-                        if let Some(Value::Object(u)) = v.get("usage") {
-                            let usage = m.entry("usage").or_insert_with(|| json!({}));
-                            if let Value::Object(have) = usage {
-                                for (k, x) in u {
-                                    have.insert(k.clone(), x.clone());
-                                }
-                            }
-                        }
-                    }
-                    "error" => *error = v.get("error").cloned().or(Some(v.clone())),
-                    _ => {}
-                }
-            }
+            } => anthropic_event(&v, event, message, blocks, error),
         }
     }
 
@@ -615,6 +413,234 @@ impl Assembly {
                 out
             }
         }
+    }
+}
+
+/// A Chat Completions chunk: the choices' deltas appended by index, the
+/// call pieces by their index within the choice.
+fn chat_event(
+    v: &Value,
+    base: &mut Map<String, Value>,
+    choices: &mut Vec<(u64, ChatChoice)>,
+    usage: &mut Option<Value>,
+) {
+    if let Some(e) = v.get("error") {
+        base.insert("error".into(), e.clone());
+    }
+    for key in [
+        "id",
+        "created",
+        "model",
+        "system_fingerprint",
+        "service_tier",
+    ] {
+        if let Some(x) = v.get(key) {
+            base.insert(key.into(), x.clone());
+        }
+    }
+    if let Some(u) = v.get("usage").filter(|u| !u.is_null()) {
+        *usage = Some(u.clone());
+    }
+    for c in v
+        .get("choices")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let choice = slot(choices, index_of(c));
+        if let Some(f) = c.get("finish_reason").filter(|f| !f.is_null()) {
+            choice.finish = Some(f.clone());
+        }
+        let Some(delta) = c.get("delta") else {
+            continue;
+        };
+        if let Some(r) = delta.get("role") {
+            choice.role = Some(r.clone());
+        }
+        if let Some(t) = delta.get("content").and_then(Value::as_str) {
+            choice.content.get_or_insert_default().push_str(t);
+        }
+        if let Some(t) = delta.get("refusal").and_then(Value::as_str) {
+            choice.refusal.get_or_insert_default().push_str(t);
+        }
+        for call in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let i = index_of(call);
+            let at = match choice.calls.iter().position(|c| c.0 == i) {
+                Some(at) => at,
+                None => {
+                    choice
+                        .calls
+                        .push((i, Map::new(), String::new(), String::new()));
+                    choice.calls.len() - 1
+                }
+            };
+            let (_, fields, name, args) = &mut choice.calls[at];
+            for key in ["id", "type"] {
+                if let Some(x) = call.get(key) {
+                    fields.insert(key.into(), x.clone());
+                }
+            }
+            if let Some(f) = call.get("function") {
+                if let Some(n) = f.get("name").and_then(Value::as_str) {
+                    name.push_str(n);
+                }
+                if let Some(a) = f.get("arguments").and_then(Value::as_str) {
+                    args.push_str(a);
+                }
+            }
+        }
+    }
+}
+
+/// A Responses stream event: items set whole when added or done, text and
+/// arguments appended by the deltas in between.
+fn responses_event(
+    v: &Value,
+    event: &str,
+    response: &mut Option<Value>,
+    items: &mut Vec<(u64, Value)>,
+    done: &mut bool,
+    error: &mut Option<Value>,
+) {
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+    match kind {
+        "response.created" | "response.in_progress" | "response.queued" => {
+            if let Some(r) = v.get("response") {
+                *response = Some(r.clone());
+            }
+        }
+        "response.completed" | "response.failed" | "response.incomplete" => {
+            if let Some(r) = v.get("response") {
+                *response = Some(r.clone());
+                *done = true;
+            }
+        }
+        "response.output_item.added" | "response.output_item.done" => {
+            if let Some(item) = v.get("item") {
+                *slot(items, index_of(v)) = item.clone();
+            }
+        }
+        "response.output_text.delta" | "response.refusal.delta" => {
+            let item = slot(items, index_of(v));
+            let ci = v.get("content_index").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let delta = v.get("delta").and_then(Value::as_str).unwrap_or_default();
+            let field = if kind == "response.refusal.delta" {
+                "refusal"
+            } else {
+                "text"
+            };
+            if let Some(content) = item.get_mut("content").and_then(Value::as_array_mut) {
+                while content.len() <= ci {
+                    let t = if field == "text" {
+                        "output_text"
+                    } else {
+                        "refusal"
+                    };
+                    content.push(json!({"type": t, field: ""}));
+                }
+                if let Some(Value::String(s)) = content[ci].get_mut(field) {
+                    s.push_str(delta);
+                } else {
+                    content[ci][field] = json!(delta);
+                }
+            }
+        }
+        "response.function_call_arguments.delta" => {
+            let item = slot(items, index_of(v));
+            let delta = v.get("delta").and_then(Value::as_str).unwrap_or_default();
+            if let Some(Value::String(s)) = item.get_mut("arguments") {
+                s.push_str(delta);
+            } else if item.is_object() {
+                item["arguments"] = json!(delta);
+            }
+        }
+        "error" => *error = Some(v.clone()),
+        _ => {}
+    }
+}
+
+/// An Anthropic Messages stream event: blocks started, then their deltas
+/// appended, the message's delta and usage merged in.
+fn anthropic_event(
+    v: &Value,
+    event: &str,
+    message: &mut Option<Value>,
+    blocks: &mut Vec<(u64, Value, String)>,
+    error: &mut Option<Value>,
+) {
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+    match kind {
+        "message_start" => *message = v.get("message").cloned(),
+        "content_block_start" => {
+            if let Some(b) = v.get("content_block") {
+                let i = index_of(v);
+                blocks.retain(|(j, _, _)| *j != i);
+                blocks.push((i, b.clone(), String::new()));
+            }
+        }
+        "content_block_delta" => {
+            let i = index_of(v);
+            let Some((_, block, json_text)) = blocks.iter_mut().find(|(j, _, _)| *j == i) else {
+                return;
+            };
+            let Some(delta) = v.get("delta") else { return };
+            let append = |block: &mut Value, field: &str, key: &str| {
+                let piece = delta.get(key).and_then(Value::as_str).unwrap_or_default();
+                match block.get_mut(field) {
+                    Some(Value::String(s)) => s.push_str(piece),
+                    _ => block[field] = json!(piece),
+                }
+            };
+            match delta
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+            {
+                "text_delta" => append(block, "text", "text"),
+                "thinking_delta" => append(block, "thinking", "thinking"),
+                "signature_delta" => append(block, "signature", "signature"),
+                "citations_delta" => {
+                    if let Some(c) = delta.get("citation") {
+                        match block.get_mut("citations") {
+                            Some(Value::Array(list)) => list.push(c.clone()),
+                            _ => block["citations"] = json!([c]),
+                        }
+                    }
+                }
+                "input_json_delta" => json_text.push_str(
+                    delta
+                        .get("partial_json")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                ),
+                _ => {}
+            }
+        }
+        "message_delta" => {
+            let Some(Value::Object(m)) = message else {
+                return;
+            };
+            if let Some(Value::Object(d)) = v.get("delta") {
+                for (k, x) in d {
+                    m.insert(k.clone(), x.clone());
+                }
+            }
+            if let Some(Value::Object(u)) = v.get("usage") {
+                let usage = m.entry("usage").or_insert_with(|| json!({}));
+                if let Value::Object(have) = usage {
+                    for (k, x) in u {
+                        have.insert(k.clone(), x.clone());
+                    }
+                }
+            }
+        }
+        "error" => *error = v.get("error").cloned().or(Some(v.clone())),
+        _ => {}
     }
 }
 
