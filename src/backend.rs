@@ -721,7 +721,7 @@ impl<W: Write> Backend for LeanBackend<W> {
         // Bands of rows that the terminal moves, so fewer cells are sent.
         let bands = if self.scrolling && !self.target_lost {
             let stay = scroll::diff_cost(&diff, height, |x, y, c| self.shows(x, y, c));
-            scroll::plan(&self.shadow, &self.target, width, &stay)
+            scroll::plan(&self.shadow, &self.target, width, &stay, plain_blank)
         } else {
             Vec::new()
         };

@@ -33,8 +33,6 @@ use unicode_width::UnicodeWidthStr;
 
 use ratatui::style::{Color, Modifier};
 
-use super::plain_blank;
-
 /// The most rows a band is scrolled by, up or down.
 pub(super) const MAX_SHIFT: usize = 3;
 
@@ -113,7 +111,8 @@ struct Key {
 }
 
 impl Key {
-    fn of(cell: &Cell) -> Key {
+    /// `blank`: whether a cell shows its background and nothing else.
+    fn of(cell: &Cell, blank: fn(&Cell) -> bool) -> Key {
         let symbol = cell.symbol();
         let text = if symbol.len() < 8 {
             let mut bytes = [0u8; 8];
@@ -126,7 +125,7 @@ impl Key {
             symbol.hash(&mut h);
             h.finish() | 0xff << 56
         };
-        if plain_blank(cell) {
+        if blank(cell) {
             Key {
                 text,
                 fg: Color::Reset,
@@ -146,12 +145,12 @@ impl Key {
 
 /// A row of the next screen: each cell to write (not those a wide
 /// character covers): its column, its key and its bytes.
-fn wanted_row(want: &[Option<Cell>]) -> Vec<(usize, Key, usize)> {
+fn wanted_row(want: &[Option<Cell>], blank: fn(&Cell) -> bool) -> Vec<(usize, Key, usize)> {
     let mut cells = Vec::with_capacity(want.len());
     let mut x = 0;
     while x < want.len() {
         let cell = want[x].as_ref().unwrap_or(&UNSENT);
-        cells.push((x, Key::of(cell), cell.symbol().len()));
+        cells.push((x, Key::of(cell, blank), cell.symbol().len()));
         x += cell.symbol().width().max(1);
     }
     cells
@@ -198,12 +197,15 @@ pub(super) fn diff_cost(
 /// cells a row) leaves the fewest bytes to write to become `want`, or none
 /// when scrolling saves nothing. `stay`: what each row costs with nothing
 /// scrolled (the frame's diff: a cell not in it is not written, whatever
-/// the screen shows; `diff_cost`).
+/// the screen shows; `diff_cost`). `blank`: whether a cell shows its
+/// background and nothing else (its foreground, weight and slant do not
+/// count then).
 pub(super) fn plan(
     shown: &[Option<Cell>],
     want: &[Option<Cell>],
     width: u16,
     stay: &[u64],
+    blank: fn(&Cell) -> bool,
 ) -> Vec<Band> {
     let w = usize::from(width);
     if w == 0 || shown.len() != want.len() {
@@ -218,16 +220,19 @@ pub(super) fn plan(
     if total < 16 {
         return Vec::new();
     }
-    let shown: Vec<Option<Key>> = shown.iter().map(|c| c.as_ref().map(Key::of)).collect();
+    let shown: Vec<Option<Key>> = shown
+        .iter()
+        .map(|c| c.as_ref().map(|c| Key::of(c, blank)))
+        .collect();
     let wanted: Vec<_> = (0..h)
-        .map(|y| wanted_row(&want[y * w..(y + 1) * w]))
+        .map(|y| wanted_row(&want[y * w..(y + 1) * w], blank))
         .collect();
     // The price of a row with the one `s` rows below it (up) or above it
     // (down) moved in: every cell of a band's rows is written where the
     // screen does not show it.
     let price = |y: usize, from: usize| row_cost(|x| shown[from * w + x], &wanted[y]);
-    let blank = Some(Key::of(&Cell::EMPTY));
-    let scrolled_in: Vec<u64> = (0..h).map(|y| row_cost(|_| blank, &wanted[y])).collect();
+    let erased = Some(Key::of(&Cell::EMPTY, blank));
+    let scrolled_in: Vec<u64> = (0..h).map(|y| row_cost(|_| erased, &wanted[y])).collect();
     // moved[s - 1][y]: row y with row y + s (up) / y - s (down) moved in.
     let mut up = vec![vec![NEVER; h]; MAX_SHIFT];
     let mut down = vec![vec![NEVER; h]; MAX_SHIFT];
