@@ -18,6 +18,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_loop_sim::app::{self, Action, App, Panel};
+use agent_loop_sim::backend::LeanBackend;
 use agent_loop_sim::engine;
 use agent_loop_sim::export;
 use agent_loop_sim::frames;
@@ -26,6 +27,7 @@ use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
 use criterion::{BenchmarkId, Criterion};
+use ratatui::backend::Backend;
 
 #[path = "support/counting.rs"]
 mod counting;
@@ -198,6 +200,37 @@ fn long_trace(c: &mut Criterion) {
             a.scroll
         })
     });
+    group.finish();
+
+    // Issue 22: the bytes of a step (steps 30 to 31 of the long run, where
+    // the lanes and the call_id table move a row) through the terminal
+    // backend, with the rows that move scrolled (the search for them, the
+    // scrolling, the rest written) and with them written again: the
+    // difference is what the search costs less what it saves in writing.
+    let mut group = c.benchmark_group("backend/120x40");
+    let (before, after) = (
+        frames::render(&frames::at_step(&app, 29, 120, 40), 120, 40),
+        frames::render(&frames::at_step(&app, 30, 120, 40), 120, 40),
+    );
+    for (name, scrolling) in [("step-scrolled", true), ("step-written", false)] {
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    let mut backend =
+                        LeanBackend::with_size(Vec::new(), 120, 40).with_scrolling(scrolling);
+                    let empty = ratatui::buffer::Buffer::empty(before.area);
+                    backend.draw(empty.diff(&before).into_iter()).unwrap();
+                    backend.writer_mut().clear();
+                    backend
+                },
+                |mut backend| {
+                    backend.draw(before.diff(&after).into_iter()).unwrap();
+                    backend.writer().len()
+                },
+                criterion::BatchSize::SmallInput,
+            )
+        });
+    }
     group.finish();
 }
 

@@ -3,10 +3,12 @@
 //!
 //! - bytes per step key ÷ cells the key changed on screen, in en and zh
 //!   (goal: ≤ 1.3), over 40 step keys of a long run at 120×40; where the
-//!   bytes go (the symbols' text, cursor moves, SGR, erasing), and the
-//!   floor: the UTF-8 bytes of the changed cells alone (a box-drawing
-//!   character is 3 bytes for one cell, a CJK one 3 for two), with and
-//!   without the blanks (which erasing can send for less);
+//!   bytes go (the symbols' text, cursor moves, SGR, erasing, scrolling),
+//!   and the floor: the UTF-8 bytes of the changed cells alone (a
+//!   box-drawing character is 3 bytes for one cell, a CJK one 3 for two),
+//!   with and without the blanks (which erasing can send for less). Rows
+//!   that move are scrolled (DECSTBM and SU/SD), which writes fewer cells
+//!   than changed: the bytes can fall below that floor;
 //! - CPU per key that has no binding, from the kernel's count of the time
 //!   the process ran (`/proc/PID/schedstat`; goal: ≤ 0.1 ms), and the bytes
 //!   such keys write (goal: none).
@@ -161,7 +163,8 @@ impl Terminal {
 }
 
 /// Where the bytes a key writes go: the symbols' text, cursor moves, SGR,
-/// erasing (ECH, EL, ED) and anything else (bytes, sequences).
+/// erasing (ECH, EL, ED), scrolling (DECSTBM, SU, SD, IL, DL) and anything
+/// else (bytes, sequences).
 #[derive(Default)]
 struct Tally {
     text: usize,
@@ -170,6 +173,7 @@ struct Tally {
     moves: (usize, usize),
     sgr: (usize, usize),
     erase: (usize, usize),
+    scroll: (usize, usize),
     other: (usize, usize),
 }
 
@@ -192,6 +196,7 @@ impl Tally {
                             &mut self.moves
                         }
                         b'X' | b'K' | b'J' => &mut self.erase,
+                        b'r' | b'S' | b'T' | b'L' | b'M' if !private => &mut self.scroll,
                         _ => &mut self.other,
                     };
                     (kind, end + 1 - i)
@@ -290,7 +295,7 @@ fn main() {
         );
         println!(
             "terminal/{lang}/step-key/bytes: text {} ({} of them ASCII, {} of wider characters), \
-             moves {} ({}), SGR {} ({}), erase {} ({}), other {} ({})",
+             moves {} ({}), SGR {} ({}), erase {} ({}), scroll {} ({}), other {} ({})",
             tally.text,
             tally.ascii,
             tally.text - tally.ascii,
@@ -300,6 +305,8 @@ fn main() {
             tally.sgr.1,
             tally.erase.0,
             tally.erase.1,
+            tally.scroll.0,
+            tally.scroll.1,
             tally.other.0,
             tally.other.1,
         );

@@ -26,7 +26,13 @@
 //!   has its background and nothing that shows on a blank (reversed,
 //!   underlined, struck, blinking): its foreground, weight and slant do not
 //!   show;
-//! - the cursor hidden once, not on every frame.
+//! - the cursor hidden once, not on every frame;
+//! - rows that move (the lanes and the call_id table a row a step)
+//!   scrolled on the terminal rather than written again, when that leaves
+//!   fewer bytes to send (`scroll`: a band of full-width rows, DECSTBM and
+//!   SU or SD, the region reset at once): then every cell of those rows is
+//!   compared with what ratatui's buffer holds, not just the diff, since
+//!   what stayed in the buffer has moved on the screen.
 //!
 //! Only blanks in the default background are erased, with the default
 //! background set. Terminals with "background colour erase" (xterm,
@@ -45,6 +51,7 @@
 //! Everything else (queries, clearing, the size) is crossterm's.
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ratatui::backend::{Backend, ClearType, WindowSize};
 use ratatui::buffer::Cell;
@@ -52,6 +59,13 @@ use ratatui::crossterm::{cursor, queue, terminal};
 use ratatui::layout::{Position, Size};
 use ratatui::style::{Color, Modifier};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+mod scroll;
+
+/// The long run the benchmarks step through, for the tests of scrolling.
+#[cfg(test)]
+#[path = "../benches/support/long_scenario.rs"]
+mod long_scenario;
 
 /// A ratatui backend for a terminal that understands ANSI (ECMA-48)
 /// sequences, writing to `W`.
@@ -69,8 +83,18 @@ pub struct LeanBackend<W: Write> {
     /// What the terminal shows, row by row, as this backend wrote it
     /// (`None`: not known).
     shadow: Vec<Option<Cell>>,
+    /// What the screen is to show, as ratatui's buffer holds it: the cells
+    /// of every frame's diff laid over the last (`None`: not known, the
+    /// cells a wide character covers among them).
+    target: Vec<Option<Cell>>,
     /// Bytes of the frame being written, sent in one write.
     out: Vec<u8>,
+    /// Whether rows that move are scrolled (else written again).
+    scrolling: bool,
+    /// What ratatui's buffer holds is not known since a partial clear or
+    /// lines appended (an inline viewport): no scrolling until the screen
+    /// is cleared whole.
+    target_lost: bool,
 }
 
 /// The look of a cell, as SGR sets it.
@@ -124,8 +148,18 @@ impl<W: Write> LeanBackend<W> {
             pen: None,
             hidden: None,
             shadow: Vec::new(),
+            target: Vec::new(),
             out: Vec::new(),
+            scrolling: true,
+            target_lost: false,
         }
+    }
+
+    /// With rows that move scrolled on the terminal (the default), or
+    /// written again (to compare).
+    pub fn with_scrolling(mut self, on: bool) -> LeanBackend<W> {
+        self.scrolling = on;
+        self
     }
 
     pub fn writer(&self) -> &W {
@@ -136,12 +170,16 @@ impl<W: Write> LeanBackend<W> {
         &mut self.writer
     }
 
-    /// The copy of the screen at the current size, every cell `known`.
-    fn reset_shadow(&mut self, known: Option<Cell>) {
+    /// The copy of the screen at the current size, every cell `known`,
+    /// and what it is to show, every cell `wanted`.
+    fn reset_shadow(&mut self, known: Option<Cell>, wanted: Option<Cell>) {
         let Size { width, height } = self.size.get();
+        let cells = usize::from(width) * usize::from(height);
         self.shadow.clear();
-        self.shadow
-            .resize(usize::from(width) * usize::from(height), known);
+        self.shadow.resize(cells, known);
+        self.target_lost = wanted.is_none();
+        self.target.clear();
+        self.target.resize(cells, wanted);
     }
 
     fn shadow_index(&self, x: u16, y: u16) -> Option<usize> {
@@ -299,6 +337,24 @@ impl<W: Write> LeanBackend<W> {
         self.shown(x, y).is_some_and(|shown| alike(shown, cell))
     }
 
+    /// Scroll `bands` of rows on the terminal and in the copy of the
+    /// screen, in the default look (the rows scrolled in are blanks in the
+    /// default background on every terminal then), and reset the region.
+    fn scroll(&mut self, bands: &[scroll::Band]) {
+        if self.pen != Some(Pen::DEFAULT) {
+            sgr(&mut self.out, self.pen, Pen::DEFAULT);
+            self.pen = Some(Pen::DEFAULT);
+        }
+        let width = usize::from(self.size.get().width);
+        for band in bands {
+            self.out.extend_from_slice(&band.sequence());
+            band.apply(&mut self.shadow, width, Some(Cell::EMPTY));
+        }
+        // The region reset puts the cursor at the top left.
+        self.out.extend_from_slice(b"\x1b[r");
+        self.cursor = Some(Position { x: 0, y: 0 });
+    }
+
     /// A run of blanks from `cells[i]` (where the cursor will be) worth
     /// erasing rather than writing: how many cells to erase, whether to the
     /// end of the row (EL, else ECH), and the index in `cells` after the
@@ -371,6 +427,24 @@ impl<W: Write> LeanBackend<W> {
             None
         }
     }
+}
+
+/// Frames that scroll a region of the screen being written, or whose
+/// write failed (each resets the region at once, but a write that fails
+/// halfway may leave it set). A count, not a flag, for backends drawing at
+/// once (tests).
+static REGION_SET: AtomicUsize = AtomicUsize::new(0);
+
+/// When the terminal is given back: reset the scroll region should a
+/// frame's write have stopped between setting it and resetting it (a
+/// region left set would keep the shell from scrolling). Writes nothing
+/// otherwise: the reset also moves the cursor.
+pub fn reset_scroll_region(writer: &mut impl Write) -> io::Result<()> {
+    if REGION_SET.swap(0, Ordering::SeqCst) > 0 {
+        writer.write_all(b"\x1b[r")?;
+        writer.flush()?;
+    }
+    Ok(())
 }
 
 /// Modifiers that show on a blank: a space with none of them shows its
@@ -607,12 +681,82 @@ impl<W: Write> Backend for LeanBackend<W> {
         I: Iterator<Item = (u16, u16, &'a Cell)>,
     {
         let Size { width, height } = self.size.get();
-        if self.shadow.len() != usize::from(width) * usize::from(height) {
-            // A screen of another size: nothing known of what it shows.
-            self.reset_shadow(None);
+        if self.shadow.is_empty() {
+            // The first frame: ratatui's buffer starts blank, and its diff
+            // leaves out the blanks, taking the screen for blank (as the
+            // alternate screen is on entering it): so does this copy.
+            self.reset_shadow(Some(Cell::EMPTY), Some(Cell::EMPTY));
+        } else if self.shadow.len() != usize::from(width) * usize::from(height) {
+            // A screen of another size: nothing known of what it shows;
+            // ratatui's buffer starts blank (and is blanked again when it
+            // clears the screen after a resize).
+            self.reset_shadow(None, Some(Cell::EMPTY));
             self.cursor = None;
         }
-        let cells: Vec<(u16, u16, &Cell)> = content.collect();
+        let diff: Vec<(u16, u16, &Cell)> = content.collect();
+        let w = usize::from(width);
+        for &(x, y, cell) in &diff {
+            if let Some(i) = self.shadow_index(x, y) {
+                self.target[i] = Some(cell.clone());
+                // The cells it covers: ratatui sends none of them.
+                let end = (usize::from(x) + cell.symbol().width().max(1)).min(w);
+                for covered in &mut self.target[i + 1..i - usize::from(x) + end] {
+                    *covered = None;
+                }
+            }
+        }
+        // The right half of a wide character that a cell was written over
+        // (the cell just after it), which ratatui leaves out when its
+        // buffer holds the same there: the screen is to go on showing
+        // whatever it shows there once this frame is written (a blank the
+        // terminal left), which is all ratatui asks.
+        let halves: Vec<usize> = diff
+            .iter()
+            .filter_map(|&(x, y, cell)| {
+                let after = usize::from(x) + cell.symbol().width().max(1);
+                self.shadow_index(u16::try_from(after).ok()?, y)
+            })
+            .filter(|&i| self.target[i].is_none())
+            .collect();
+        // Bands of rows that the terminal moves, so fewer cells are sent.
+        let bands = if self.scrolling && !self.target_lost {
+            let stay = scroll::diff_cost(&diff, height, |x, y, c| self.shows(x, y, c));
+            scroll::plan(&self.shadow, &self.target, width, &stay, plain_blank)
+        } else {
+            Vec::new()
+        };
+        let target = std::mem::take(&mut self.target);
+        let cells = if bands.is_empty() {
+            diff
+        } else {
+            self.scroll(&bands);
+            // Every cell of a band's rows, from what the screen is to
+            // show; the diff elsewhere.
+            let mut moved = vec![false; usize::from(height)];
+            for band in &bands {
+                moved[usize::from(band.top)..=usize::from(band.bottom)].fill(true);
+            }
+            let mut cells = Vec::with_capacity(diff.len());
+            let mut rest = diff.into_iter().peekable();
+            for y in 0..height {
+                let in_row = |&(_, cy, _): &(u16, u16, &Cell)| cy == y;
+                if !moved[usize::from(y)] {
+                    while let Some(cell) = rest.next_if(in_row) {
+                        cells.push(cell);
+                    }
+                    continue;
+                }
+                while rest.next_if(in_row).is_some() {}
+                let row = &target[usize::from(y) * w..(usize::from(y) + 1) * w];
+                let mut x = 0;
+                while x < w {
+                    let cell = row[x].as_ref().unwrap_or(&scroll::UNSENT);
+                    cells.push((x as u16, y, cell));
+                    x += cell.symbol().width().max(1);
+                }
+            }
+            cells
+        };
         let mut i = 0;
         while i < cells.len() {
             let (x, y, cell) = cells[i];
@@ -632,13 +776,31 @@ impl<W: Write> Backend for LeanBackend<W> {
             self.put(x, y, cell);
             i += 1;
         }
+        self.target = target;
+        for i in halves {
+            if self.target[i].is_none() {
+                self.target[i] = self.shadow[i].clone();
+            }
+        }
         // The terminal's look is left as found, for whatever writes next.
         if self.pen.is_some_and(|p| p != Pen::DEFAULT) {
             sgr(&mut self.out, self.pen, Pen::DEFAULT);
             self.pen = Some(Pen::DEFAULT);
         }
-        self.writer.write_all(&self.out)?;
+        if !bands.is_empty() {
+            // Reset in this very write; should the write fail halfway,
+            // `reset_scroll_region` resets it when the terminal is given
+            // back.
+            REGION_SET.fetch_add(1, Ordering::SeqCst);
+        }
+        let written = self.writer.write_all(&self.out);
         self.out.clear();
+        written?;
+        if !bands.is_empty() {
+            let _ = REGION_SET.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                Some(n.saturating_sub(1))
+            });
+        }
         Ok(())
     }
 
@@ -693,9 +855,9 @@ impl<W: Write> Backend for LeanBackend<W> {
         }
         queue!(self.writer, terminal::Clear(kind))?;
         match clear_type {
-            ClearType::All => self.reset_shadow(Some(Cell::EMPTY)),
+            ClearType::All => self.reset_shadow(Some(Cell::EMPTY), Some(Cell::EMPTY)),
             // What a partial clear leaves is not tracked.
-            _ => self.reset_shadow(None),
+            _ => self.reset_shadow(None, None),
         }
         self.writer.flush()
     }
@@ -705,7 +867,7 @@ impl<W: Write> Backend for LeanBackend<W> {
             self.writer.write_all(b"\n")?;
         }
         self.cursor = None;
-        self.reset_shadow(None);
+        self.reset_shadow(None, None);
         self.writer.flush()
     }
 
@@ -881,7 +1043,17 @@ mod tests {
         height: u16,
         frames: impl IntoIterator<Item = (String, Buffer)>,
     ) -> Vec<u8> {
-        let backend = LeanBackend::with_size(Vec::new(), width, height);
+        replay_scrolling(width, height, frames, true)
+    }
+
+    /// `replay_buffers`, with rows that move scrolled or not.
+    fn replay_scrolling(
+        width: u16,
+        height: u16,
+        frames: impl IntoIterator<Item = (String, Buffer)>,
+        scrolling: bool,
+    ) -> Vec<u8> {
+        let backend = LeanBackend::with_size(Vec::new(), width, height).with_scrolling(scrolling);
         let mut terminal = ratatui::Terminal::new(backend).unwrap();
         let mut parser = vt100::Parser::new(height, width, 0);
         let mut all = Vec::new();
@@ -916,6 +1088,8 @@ mod tests {
             let bytes = std::mem::take(terminal.backend_mut().writer_mut());
             parser.process(&bytes);
             all.extend_from_slice(&bytes);
+            let faults = scroll_faults(&all);
+            assert!(faults.is_empty(), "{name}: {faults:?}");
             let wrong = differences_but(parser.screen(), &drawn, &loose);
             assert!(
                 wrong.is_empty(),
@@ -925,6 +1099,44 @@ mod tests {
             );
         }
         all
+    }
+
+    /// What is wrong in how `bytes` (everything written, from the start)
+    /// scroll: a scroll (SU, SD, IL, DL) while a look other than the default
+    /// is set (terminals with background colour erase would fill the rows
+    /// scrolled in with its background, the others not), or while the look
+    /// is not known yet; a scroll region still set at the end.
+    pub(crate) fn scroll_faults(bytes: &[u8]) -> Vec<String> {
+        let mut faults = Vec::new();
+        let (mut plain, mut region) = (false, false);
+        let mut i = 0;
+        while i + 1 < bytes.len() {
+            if bytes[i] != 0x1b || bytes[i + 1] != b'[' {
+                i += 1;
+                continue;
+            }
+            let Some(end) = (i + 2..bytes.len()).find(|&j| (0x40..=0x7e).contains(&bytes[j]))
+            else {
+                break;
+            };
+            let params = &bytes[i + 2..end];
+            let numeric = params.iter().all(|b| b.is_ascii_digit() || *b == b';');
+            match bytes[end] {
+                b'm' => plain = params.is_empty() || params == b"0",
+                b'S' | b'T' | b'L' | b'M' if numeric && !plain => faults.push(format!(
+                    "{} at byte {i} with the look {}",
+                    String::from_utf8_lossy(&bytes[i..=end]),
+                    "not the default"
+                )),
+                b'r' if numeric => region = !params.is_empty(),
+                _ => {}
+            }
+            i = end + 1;
+        }
+        if region {
+            faults.push("a scroll region left set".into());
+        }
+        faults
     }
 
     fn steps_of(app: &App, width: u16, height: u16) -> Vec<(String, App)> {
@@ -972,6 +1184,173 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Row `n` of a list, unlike its neighbours: a letter of its own, its
+    /// number and `more`.
+    fn distinct(n: usize, more: &str) -> String {
+        let letter = char::from(b'a' + (n % 26) as u8).to_string();
+        format!("{} {n:02} {more}", letter.repeat(12))
+    }
+
+    /// Whether `bytes` scroll a region (SU or SD).
+    fn scrolls(bytes: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(bytes);
+        ["S", "T"].iter().any(|end| {
+            (1..=scroll::MAX_SHIFT).any(|n| {
+                let n = if n == 1 { String::new() } else { n.to_string() };
+                text.contains(&format!("r\x1b[{n}{end}"))
+            })
+        })
+    }
+
+    /// A long run stepped forward and back (the lanes and the call_id
+    /// table move a row a step): every frame shows as drawn with rows
+    /// scrolled, scrolling is used, and it sends fewer bytes than writing
+    /// the rows again.
+    #[test]
+    fn rows_that_move_are_scrolled() {
+        let loaded = load::prepare("<long>", super::long_scenario::json(20).as_bytes())
+            .expect("the long run");
+        for lang in [Lang::Zh, Lang::En] {
+            let app = App::new(loaded.clone(), lang, Theme::DARK);
+            for (w, h) in [(120, 40), (80, 24)] {
+                let steps: Vec<usize> = (10..45).chain((10..44).rev()).collect();
+                let frames = || {
+                    steps.iter().map(|&i| {
+                        let at = crate::frames::at_step(&app, i, w, h);
+                        let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, w, h));
+                        crate::view::render(&at, buf.area, &mut buf);
+                        (format!("{lang:?} {w}x{h} step {}", i + 1), buf)
+                    })
+                };
+                let scrolled = replay_scrolling(w, h, frames(), true);
+                let written = replay_scrolling(w, h, frames(), false);
+                assert!(scrolls(&scrolled), "{lang:?} {w}x{h}: no scrolling");
+                assert!(!scrolls(&written));
+                assert!(
+                    scrolled.len() < written.len(),
+                    "{lang:?} {w}x{h}: {} bytes scrolled, {} written",
+                    scrolled.len(),
+                    written.len()
+                );
+            }
+        }
+    }
+
+    /// A list on the left that moves up a row and back, beside a column
+    /// that stays, in a background: the rows are scrolled, the row
+    /// scrolled in shows the default background where nothing is drawn
+    /// again, and the region is reset (a line feed on the bottom row
+    /// scrolls the whole screen again).
+    #[test]
+    fn scrolled_rows_leave_default_blanks_and_no_region() {
+        let blue = Style::new().bg(Color::Blue);
+        let list = |first: usize| {
+            let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 40, 10));
+            for y in 1..9u16 {
+                let item = first + usize::from(y);
+                if item < 12 {
+                    b.set_string(0, y, distinct(item, "中文 ─"), blue);
+                }
+                b.set_string(30, y, format!("│ {y} stay"), Style::new());
+            }
+            b
+        };
+        let frames = [list(0), list(1), list(3), list(4), list(1), list(0)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| (format!("frame {}", i + 1), b));
+        let bytes = replay_buffers(40, 10, frames);
+        assert!(scrolls(&bytes), "{:?}", String::from_utf8_lossy(&bytes));
+        let mut parser = vt100::Parser::new(10, 40, 0);
+        parser.process(&bytes);
+        let before: Vec<String> = parser.screen().rows(0, 40).collect();
+        parser.process(b"\x1b[10;1H\n");
+        let after: Vec<String> = parser.screen().rows(0, 40).collect();
+        assert_eq!(after[..9], before[1..], "the screen did not scroll whole");
+    }
+
+    /// The look is set to the default before scrolling, whatever was set
+    /// (here a blue background, and a look not known): on a terminal with
+    /// background colour erase, the rows scrolled in would be blue.
+    #[test]
+    fn the_look_is_reset_before_scrolling() {
+        let lines = |first: u16| {
+            let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
+            for y in 0..8 {
+                b.set_string(0, y, distinct(usize::from(first + y), ""), Style::new());
+                b.set_string(24, y, "│ x", Style::new());
+            }
+            b
+        };
+        for pen in [
+            Some(Pen {
+                bg: Color::Blue,
+                ..Pen::DEFAULT
+            }),
+            None,
+        ] {
+            let mut backend = LeanBackend::with_size(Vec::new(), 30, 8);
+            let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
+            let (a, b) = (lines(0), lines(1));
+            backend.draw(empty.diff(&a).into_iter()).unwrap();
+            // Something else set a look.
+            backend.writer_mut().extend_from_slice(b"\x1b[44m");
+            backend.pen = pen;
+            backend.draw(a.diff(&b).into_iter()).unwrap();
+            let bytes = backend.writer().clone();
+            assert!(scrolls(&bytes), "{:?}", String::from_utf8_lossy(&bytes));
+            assert_eq!(scroll_faults(&bytes), Vec::<String>::new());
+            let mut parser = vt100::Parser::new(8, 30, 0);
+            parser.process(&bytes);
+            assert_eq!(differences(parser.screen(), &b), Vec::<String>::new());
+        }
+    }
+
+    /// A frame cut off between setting a scroll region and resetting it:
+    /// the region is reset when the terminal is given back, and only then.
+    #[test]
+    fn a_region_left_by_a_failed_write_is_reset() {
+        struct Cut(Vec<u8>);
+        impl Write for Cut {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                match buf.windows(2).position(|w| w == b"S\x1b") {
+                    Some(at) => {
+                        self.0.extend_from_slice(&buf[..=at]);
+                        Err(io::Error::other("cut"))
+                    }
+                    _ => {
+                        self.0.extend_from_slice(buf);
+                        Ok(buf.len())
+                    }
+                }
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut out = Vec::new();
+        let lines = |first: u16| {
+            let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
+            for y in 0..8 {
+                b.set_string(0, y, distinct(usize::from(first + y), ""), Style::new());
+                b.set_string(24, y, "│ x", Style::new());
+            }
+            b
+        };
+        let mut backend = LeanBackend::with_size(Cut(Vec::new()), 30, 8);
+        let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
+        let (a, b) = (lines(0), lines(1));
+        backend.draw(empty.diff(&a).into_iter()).unwrap();
+        assert!(backend.draw(a.diff(&b).into_iter()).is_err());
+        let cut = backend.writer().0.clone();
+        assert_eq!(
+            scroll_faults(&cut),
+            vec!["a scroll region left set".to_string()]
+        );
+        reset_scroll_region(&mut out).unwrap();
+        assert_eq!(out, b"\x1b[r");
     }
 
     /// A buffer of `width` × `height` with `rows` written from the left
@@ -1061,7 +1440,8 @@ mod tests {
             .into_iter()
             .enumerate()
             .map(|(i, b)| (format!("frame {}", i + 1), b));
-        let bytes = replay_buffers(40, 8, named);
+        // Rows written, not scrolled: it is the erasing that is tested.
+        let bytes = replay_scrolling(40, 8, named, false);
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("\x1b[K"), "no EL in {text:?}");
         assert!(

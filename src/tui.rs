@@ -489,6 +489,9 @@ fn install_panic_message() {
 /// hidden cursor, which only dropping the terminal shows again; an exit on
 /// a signal never drops it.
 fn restore() {
+    // Before the alternate screen is left: a frame cut off halfway may
+    // have left a scroll region set (see `LeanBackend`'s scrolling).
+    let _ = crate::backend::reset_scroll_region(&mut io::stdout());
     ratatui::restore();
     let _ = ratatui::crossterm::execute!(io::stdout(), ratatui::crossterm::cursor::Show);
 }
