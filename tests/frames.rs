@@ -6,9 +6,10 @@
 //! nearly every frame, names the keys it shows (`⟪keys: → ← Space …⟫`),
 //! and their labels are one snapshot per language
 //! (`panel__footer-keys__lesson__LANG`): a word in a hint then rewrites
-//! two files and the whole frames, not 1,600 more, while a key that appears or goes on a frame still
-//! shows in that frame's snapshot. The row is named only when it is exactly
-//! those keys and labels, drawn as the footer draws them.
+//! those two and the frames that stay whole, not 1,500 more, while a key
+//! that appears or goes on a frame still shows in that frame's snapshot.
+//! The row is named only when it is exactly those keys and labels, drawn
+//! as the footer draws them.
 
 mod common;
 
