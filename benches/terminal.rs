@@ -162,7 +162,8 @@ impl Terminal {
     }
 }
 
-/// Where the bytes a key writes go: the symbols' text, cursor moves, SGR,
+/// Where the bytes a key writes go: the symbols' text, cursor moves (CR,
+/// LF, HT, BS and CSI moves), SGR,
 /// erasing (ECH, EL, ED), scrolling (DECSTBM, SU, SD, IL, DL) and anything
 /// else (bytes, sequences).
 #[derive(Default)]
@@ -202,7 +203,7 @@ impl Tally {
                     (kind, end + 1 - i)
                 }
                 0x1b => (&mut self.other, 2.min(bytes.len() - i)),
-                b'\r' | b'\n' | 0x08 => (&mut self.moves, 1),
+                b'\r' | b'\n' | b'\t' | 0x08 => (&mut self.moves, 1),
                 b if b < 0x20 || b == 0x7f => (&mut self.other, 1),
                 b => {
                     self.text += 1;

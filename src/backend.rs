@@ -12,9 +12,10 @@
 //! - nothing where the screen already shows what the cell should (a
 //!   blank whose foreground changed in the buffer looks the same);
 //! - no move where the cursor already is (after a wide character too), and
-//!   the shortest move otherwise (`\r`, `ESC[nC`, `ESC[nD`, `ESC[nG`,
-//!   `ESC[nA`/`ESC[nB` then along the row, CR LF, or `ESC[r;cH`), or the
-//!   cells in between written again when that is shorter (what the
+//!   the shortest move otherwise (`\r`, `ESC[nC`, `ESC[nD`, `ESC[nG`, HT to
+//!   the tab stops, BS, `ESC[nA`/`ESC[nB` then along the row, CR LF, or
+//!   `ESC[r;cH`), or the cells in between written again when that is
+//!   shorter, in the look set or in the one the next cell needs (what the
 //!   terminal shows is kept in a copy of the screen);
 //! - blanks erased rather than written where that is shorter: `ESC[nX`
 //!   (ECH) for a run of them, `ESC[K` (EL) when the rest of the row is
@@ -25,14 +26,27 @@
 //!   blank is written, or erased, in whatever look is set when that look
 //!   has its background and nothing that shows on a blank (reversed,
 //!   underlined, struck, blinking): its foreground, weight and slant do not
-//!   show;
+//!   show; else in the look of the next cell on its row when that fits it;
+//!   a frame leaves the look of its last cell set (the next goes on from
+//!   it, and the terminal gets the default back when it is given back);
 //! - the cursor hidden once, not on every frame;
 //! - rows that move (the lanes and the call_id table a row a step)
 //!   scrolled on the terminal rather than written again, when that leaves
 //!   fewer bytes to send (`scroll`: a band of full-width rows, DECSTBM and
 //!   SU or SD, the region reset at once): then every cell of those rows is
 //!   compared with what ratatui's buffer holds, not just the diff, since
-//!   what stayed in the buffer has moved on the screen.
+//!   what stayed in the buffer has moved on the screen. The plan is priced
+//!   in estimates, so a frame that scrolls is written without scrolling
+//!   too, and the shorter of the two is sent.
+//!
+//! HT relies on tab stops every 8 columns. Terminals start with them there,
+//! but a user may have set others (`tabs 4`); ncurses moves by HT only when
+//! built to (`--enable-hard-tabs`), and then trusts terminfo's `it#8`. This
+//! backend sets them instead (TBC, then HTS every 8 columns) with its first
+//! frame, and again after the screen is cleared whole (a resize, or a
+//! suspend, in which the shell may have changed them). Tab stops set
+//! otherwise before are not restored: every 8 columns is what `tput init`
+//! and `reset` set too.
 //!
 //! Only blanks in the default background are erased, with the default
 //! background set. Terminals with "background colour erase" (xterm,
@@ -95,6 +109,9 @@ pub struct LeanBackend<W: Write> {
     /// lines appended (an inline viewport): no scrolling until the screen
     /// is cleared whole.
     target_lost: bool,
+    /// The width the terminal's tab stops were set for (every 8 columns),
+    /// which cursor moves rely on.
+    tabs_for: Option<u16>,
 }
 
 /// The look of a cell, as SGR sets it.
@@ -152,6 +169,7 @@ impl<W: Write> LeanBackend<W> {
             out: Vec::new(),
             scrolling: true,
             target_lost: false,
+            tabs_for: None,
         }
     }
 
@@ -254,6 +272,21 @@ impl<W: Write> LeanBackend<W> {
         self.pen = Some(pen);
     }
 
+    /// For a blank that the look set does not fit: the look of the next
+    /// cell to write on its row y (`cells`, from the one after it), when
+    /// that fits the blank too (one change of look instead of two).
+    fn look_ahead(&self, blank: &Cell, y: u16, cells: &[(u16, u16, &Cell)]) -> Option<Pen> {
+        if self.pen.is_some_and(|p| fits(p, blank)) {
+            return None;
+        }
+        let next = cells
+            .iter()
+            .take_while(|&&(_, ny, _)| ny == y)
+            .map(|&(_, _, c)| c)
+            .find(|c| !plain_blank(c));
+        next.map(Pen::of).filter(|&pen| fits(pen, blank))
+    }
+
     /// Write one cell at the cursor, which is at (x, y).
     fn put(&mut self, x: u16, y: u16, cell: &Cell) {
         self.pen_for(cell);
@@ -289,32 +322,48 @@ impl<W: Write> LeanBackend<W> {
         }
     }
 
-    /// Bring the cursor to (x, y) with the fewest bytes.
-    fn go(&mut self, x: u16, y: u16) {
-        if self.cursor == Some(Position { x, y }) {
-            return;
-        }
-        let mut best = cup(x, y);
-        if let Some(at) = self.cursor {
-            for candidate in [relative(at, x, y), self.rewrite(at, x, y)]
-                .into_iter()
-                .flatten()
-            {
-                if candidate.len() < best.len() {
-                    best = candidate;
+    /// Bring the cursor to (x, y), and set the look `look` when given, with
+    /// the fewest bytes: the cells on the way may be written again, in the
+    /// look set or in `look` (its SGR sent before them).
+    fn go(&mut self, x: u16, y: u16, look: Option<Pen>) {
+        let change = look.filter(|&pen| Some(pen) != self.pen);
+        let mut path = Vec::new();
+        if self.cursor != Some(Position { x, y }) {
+            let mut best = cup(x, y);
+            let mut in_look = false;
+            if let Some(at) = self.cursor {
+                let width = self.size.get().width;
+                let kept = self.pen.and_then(|pen| self.rewrite(at, x, y, pen));
+                for candidate in [relative(at, x, y, width), kept].into_iter().flatten() {
+                    if candidate.len() < best.len() {
+                        best = candidate;
+                    }
+                }
+                if let Some(bytes) = change.and_then(|pen| self.rewrite(at, x, y, pen))
+                    && bytes.len() < best.len()
+                {
+                    (best, in_look) = (bytes, true);
                 }
             }
+            if !in_look {
+                self.out.extend_from_slice(&best);
+            } else {
+                path = best;
+            }
+            self.cursor = Some(Position { x, y });
         }
-        self.out.extend_from_slice(&best);
-        self.cursor = Some(Position { x, y });
+        if let Some(pen) = change {
+            sgr(&mut self.out, self.pen, pen);
+            self.pen = Some(pen);
+        }
+        self.out.extend_from_slice(&path);
     }
 
     /// The cells from the cursor up to (x, y) on the same row written again
     /// as the terminal already shows them, when they are known, show as
-    /// they should in the look already set (so nothing but their bytes is
-    /// sent), and leave the cursor where every terminal agrees.
-    fn rewrite(&self, at: Position, x: u16, y: u16) -> Option<Vec<u8>> {
-        let pen = self.pen?;
+    /// they should in the look `pen` (so nothing but their bytes is sent),
+    /// and leave the cursor where every terminal agrees.
+    fn rewrite(&self, at: Position, x: u16, y: u16, pen: Pen) -> Option<Vec<u8>> {
         if at.y != y || at.x >= x || x - at.x > 8 {
             return None;
         }
@@ -338,13 +387,12 @@ impl<W: Write> LeanBackend<W> {
     }
 
     /// Scroll `bands` of rows on the terminal and in the copy of the
-    /// screen, in the default look (the rows scrolled in are blanks in the
-    /// default background on every terminal then), and reset the region.
+    /// screen, in a look a blank shows as the default one in (the default
+    /// background and nothing that shows on a blank: the rows scrolled in
+    /// are blanks in the default background on every terminal then, as for
+    /// erasing), and reset the region.
     fn scroll(&mut self, bands: &[scroll::Band]) {
-        if self.pen != Some(Pen::DEFAULT) {
-            sgr(&mut self.out, self.pen, Pen::DEFAULT);
-            self.pen = Some(Pen::DEFAULT);
-        }
+        self.pen_for(&Cell::EMPTY);
         let width = usize::from(self.size.get().width);
         for band in bands {
             self.out.extend_from_slice(&band.sequence());
@@ -353,6 +401,74 @@ impl<W: Write> LeanBackend<W> {
         // The region reset puts the cursor at the top left.
         self.out.extend_from_slice(b"\x1b[r");
         self.cursor = Some(Position { x: 0, y: 0 });
+    }
+
+    /// Write the frame: scroll `bands`, then every cell of their rows that
+    /// `target` (what the screen is to show) holds, and the cells of `diff`
+    /// elsewhere.
+    fn write(
+        &mut self,
+        diff: &[(u16, u16, &Cell)],
+        bands: &[scroll::Band],
+        target: &[Option<Cell>],
+    ) {
+        let Size { width, height } = self.size.get();
+        let w = usize::from(width);
+        let cells = if bands.is_empty() {
+            diff.to_vec()
+        } else {
+            self.scroll(bands);
+            // Every cell of a band's rows, from what the screen is to
+            // show; the diff elsewhere.
+            let mut moved = vec![false; usize::from(height)];
+            for band in bands {
+                moved[usize::from(band.top)..=usize::from(band.bottom)].fill(true);
+            }
+            let mut cells = Vec::with_capacity(diff.len());
+            let mut rest = diff.iter().copied().peekable();
+            for y in 0..height {
+                let in_row = |&(_, cy, _): &(u16, u16, &Cell)| cy == y;
+                if !moved[usize::from(y)] {
+                    while let Some(cell) = rest.next_if(in_row) {
+                        cells.push(cell);
+                    }
+                    continue;
+                }
+                while rest.next_if(in_row).is_some() {}
+                let row = &target[usize::from(y) * w..(usize::from(y) + 1) * w];
+                let mut x = 0;
+                while x < w {
+                    let cell = row[x].as_ref().unwrap_or(&scroll::UNSENT);
+                    cells.push((x as u16, y, cell));
+                    x += cell.symbol().width().max(1);
+                }
+            }
+            cells
+        };
+        let mut i = 0;
+        while i < cells.len() {
+            let (x, y, cell) = cells[i];
+            if self.shows(x, y, cell) {
+                // ratatui's buffer changed, not what the screen shows (a
+                // blank's foreground, say).
+                i += 1;
+                continue;
+            }
+            if let Some((n, to_end, next)) = self.blank_run(&cells, i) {
+                self.go(x, y, self.look_ahead(&Cell::EMPTY, y, &cells[next..]));
+                self.erase(x, y, n, to_end);
+                i = next;
+                continue;
+            }
+            let look = if plain_blank(cell) {
+                self.look_ahead(cell, y, &cells[i + 1..])
+            } else {
+                Some(Pen::of(cell))
+            };
+            self.go(x, y, look);
+            self.put(x, y, cell);
+            i += 1;
+        }
     }
 
     /// A run of blanks from `cells[i]` (where the cursor will be) worth
@@ -411,8 +527,12 @@ impl<W: Write> LeanBackend<W> {
             }
         }
         let n = end.min(width) - x;
-        let next = cells.get(j).map(|&(nx, ny, _)| Position { x: nx, y: ny });
-        let move_from = |at: Option<Position>| next.map_or(0, |to| move_bytes(at, to));
+        // The next cell written (not one the screen already shows).
+        let next = cells[j..]
+            .iter()
+            .find(|&&(nx, ny, c)| !self.shows(nx, ny, c))
+            .map(|&(nx, ny, _)| Position { x: nx, y: ny });
+        let move_from = |at: Option<Position>| next.map_or(0, |to| move_bytes(at, to, width));
         // The spaces (the blanks between them written again), then on.
         let after = (end < width).then_some(Position { x: end, y });
         let written = usize::from(n) + move_from(after);
@@ -482,10 +602,10 @@ fn alike(shown: &Cell, cell: &Cell) -> bool {
 
 /// The bytes of the shortest move from `at` (`None`: unknown) to `to`,
 /// not counting cells written again.
-fn move_bytes(at: Option<Position>, to: Position) -> usize {
+fn move_bytes(at: Option<Position>, to: Position, width: u16) -> usize {
     match at {
         Some(at) if at == to => 0,
-        Some(at) => relative(at, to.x, to.y).map_or(usize::MAX, |m| m.len()),
+        Some(at) => relative(at, to.x, to.y, width).map_or(usize::MAX, |m| m.len()),
         None => usize::MAX,
     }
     .min(cup(to.x, to.y).len())
@@ -503,6 +623,17 @@ fn advance(x: u16, y: u16, symbol: &str, width: u16) -> Option<Position> {
     (next < usize::from(width)).then_some(Position { x: next as u16, y })
 }
 
+/// The terminal's tab stops set every 8 columns across `width` (TBC, then
+/// HTS at each): where terminals start with them, but a user may have set
+/// others (`tabs`), and cursor moves by HT rely on these.
+fn tab_stops(width: u16) -> Vec<u8> {
+    let mut out = b"\x1b[3g\r".to_vec();
+    for _ in (8..width).step_by(8) {
+        out.extend_from_slice(b"\x1b[8C\x1bH");
+    }
+    out
+}
+
 /// `ESC [ row ; col H`, with the 1s left out.
 fn cup(x: u16, y: u16) -> Vec<u8> {
     match (x, y) {
@@ -517,19 +648,47 @@ fn cup(x: u16, y: u16) -> Vec<u8> {
 /// then along the row; CR LF to the next row. (LF alone is not used: a
 /// Windows console without `DISABLE_NEWLINE_AUTO_RETURN` also returns the
 /// carriage on it.)
-fn relative(at: Position, x: u16, y: u16) -> Option<Vec<u8>> {
+fn relative(at: Position, x: u16, y: u16, width: u16) -> Option<Vec<u8>> {
     let n = |d: u16, end: char| match d {
         1 => format!("\x1b[{end}"),
         d => format!("\x1b[{d}{end}"),
     };
+    // Back: by backspaces, or CUB.
+    let left = |d: u16| {
+        let bs = "\x08".repeat(usize::from(d));
+        let cub = n(d, 'D');
+        if bs.len() <= cub.len() { bs } else { cub }
+    };
+    // Forward by tab stops (every 8 columns), then on or back.
+    let tabs = |from: u16| {
+        if x <= from {
+            return [None, None];
+        }
+        let stops = x / 8 - from / 8;
+        let landed = x / 8 * 8;
+        let on = (stops > 0).then(|| {
+            "\t".repeat(usize::from(stops))
+                + &match x - landed {
+                    0 => String::new(),
+                    d => n(d, 'C'),
+                }
+        });
+        let past = (x / 8 + 1) * 8;
+        let back = (!x.is_multiple_of(8) && past < width)
+            .then(|| "\t".repeat(usize::from(stops) + 1) + &left(past - x));
+        [on, back]
+    };
     // Along a row, from column `from`.
     let along = |from: u16| {
+        let [on, back] = tabs(from);
         [
             (x == from).then(String::new),
             (x == 0).then(|| "\r".to_string()),
             (x > from).then(|| n(x - from, 'C')),
-            (x < from).then(|| n(from - x, 'D')),
+            (x < from).then(|| left(from - x)),
             Some(n(x + 1, 'G')),
+            on,
+            back,
         ]
         .into_iter()
         .flatten()
@@ -693,6 +852,11 @@ impl<W: Write> Backend for LeanBackend<W> {
             self.reset_shadow(None, Some(Cell::EMPTY));
             self.cursor = None;
         }
+        if self.tabs_for != Some(width) {
+            self.out.extend_from_slice(&tab_stops(width));
+            self.cursor = None;
+            self.tabs_for = Some(width);
+        }
         let diff: Vec<(u16, u16, &Cell)> = content.collect();
         let w = usize::from(width);
         for &(x, y, cell) in &diff {
@@ -720,72 +884,39 @@ impl<W: Write> Backend for LeanBackend<W> {
             .collect();
         // Bands of rows that the terminal moves, so fewer cells are sent.
         let bands = if self.scrolling && !self.target_lost {
-            let stay = scroll::diff_cost(&diff, height, |x, y, c| self.shows(x, y, c));
+            let stay = scroll::diff_cost(&diff, height, |x, y, c| self.shows(x, y, c), plain_blank);
             scroll::plan(&self.shadow, &self.target, width, &stay, plain_blank)
         } else {
             Vec::new()
         };
         let target = std::mem::take(&mut self.target);
-        let cells = if bands.is_empty() {
-            diff
-        } else {
-            self.scroll(&bands);
-            // Every cell of a band's rows, from what the screen is to
-            // show; the diff elsewhere.
-            let mut moved = vec![false; usize::from(height)];
-            for band in &bands {
-                moved[usize::from(band.top)..=usize::from(band.bottom)].fill(true);
-            }
-            let mut cells = Vec::with_capacity(diff.len());
-            let mut rest = diff.into_iter().peekable();
-            for y in 0..height {
-                let in_row = |&(_, cy, _): &(u16, u16, &Cell)| cy == y;
-                if !moved[usize::from(y)] {
-                    while let Some(cell) = rest.next_if(in_row) {
-                        cells.push(cell);
-                    }
-                    continue;
-                }
-                while rest.next_if(in_row).is_some() {}
-                let row = &target[usize::from(y) * w..(usize::from(y) + 1) * w];
-                let mut x = 0;
-                while x < w {
-                    let cell = row[x].as_ref().unwrap_or(&scroll::UNSENT);
-                    cells.push((x as u16, y, cell));
-                    x += cell.symbol().width().max(1);
+        // The plan's prices are estimates: when it scrolls, the frame is
+        // written without scrolling too, and whichever sends fewer bytes is
+        // sent.
+        let unscrolled = (!bands.is_empty()).then(|| (self.shadow.clone(), self.cursor, self.pen));
+        self.write(&diff, &bands, &target);
+        let bands = match unscrolled {
+            None => bands,
+            Some((shadow, cursor, pen)) => {
+                let out = std::mem::take(&mut self.out);
+                let scrolled = (out, std::mem::replace(&mut self.shadow, shadow));
+                let (scrolled_cursor, scrolled_pen) = (self.cursor, self.pen);
+                (self.cursor, self.pen) = (cursor, pen);
+                self.write(&diff, &[], &target);
+                if scrolled.0.len() < self.out.len() {
+                    (self.out, self.shadow) = scrolled;
+                    (self.cursor, self.pen) = (scrolled_cursor, scrolled_pen);
+                    bands
+                } else {
+                    Vec::new()
                 }
             }
-            cells
         };
-        let mut i = 0;
-        while i < cells.len() {
-            let (x, y, cell) = cells[i];
-            if self.shows(x, y, cell) {
-                // ratatui's buffer changed, not what the screen shows (a
-                // blank's foreground, say).
-                i += 1;
-                continue;
-            }
-            if let Some((n, to_end, next)) = self.blank_run(&cells, i) {
-                self.go(x, y);
-                self.erase(x, y, n, to_end);
-                i = next;
-                continue;
-            }
-            self.go(x, y);
-            self.put(x, y, cell);
-            i += 1;
-        }
         self.target = target;
         for i in halves {
             if self.target[i].is_none() {
                 self.target[i] = self.shadow[i].clone();
             }
-        }
-        // The terminal's look is left as found, for whatever writes next.
-        if self.pen.is_some_and(|p| p != Pen::DEFAULT) {
-            sgr(&mut self.out, self.pen, Pen::DEFAULT);
-            self.pen = Some(Pen::DEFAULT);
         }
         if !bands.is_empty() {
             // Reset in this very write; should the write fail halfway,
@@ -846,16 +977,20 @@ impl<W: Write> Backend for LeanBackend<W> {
             ClearType::CurrentLine => C::CurrentLine,
             ClearType::UntilNewLine => C::UntilNewLine,
         };
-        // Cleared cells take the current background: set none first.
-        if self.pen != Some(Pen::DEFAULT) {
-            sgr(&mut self.out, self.pen, Pen::DEFAULT);
-            self.pen = Some(Pen::DEFAULT);
-            self.writer.write_all(&self.out)?;
-            self.out.clear();
-        }
+        // Cleared cells take the current background: set none first, in
+        // full (after a suspend the shell may have set another look than
+        // the one this backend left).
+        self.writer.write_all(b"\x1b[m")?;
+        self.pen = Some(Pen::DEFAULT);
         queue!(self.writer, terminal::Clear(kind))?;
         match clear_type {
-            ClearType::All => self.reset_shadow(Some(Cell::EMPTY), Some(Cell::EMPTY)),
+            ClearType::All => {
+                self.reset_shadow(Some(Cell::EMPTY), Some(Cell::EMPTY));
+                // Cleared on a resize and after a suspend (when the shell
+                // may have set other tab stops): set again with the next
+                // frame.
+                self.tabs_for = None;
+            }
             // What a partial clear leaves is not tracked.
             _ => self.reset_shadow(None, None),
         }
@@ -1108,7 +1243,7 @@ mod tests {
     /// is not known yet; a scroll region still set at the end.
     pub(crate) fn scroll_faults(bytes: &[u8]) -> Vec<String> {
         let mut faults = Vec::new();
-        let (mut plain, mut region) = (false, false);
+        let (mut look, mut region) = (None::<OnBlank>, false);
         let mut i = 0;
         while i + 1 < bytes.len() {
             if bytes[i] != 0x1b || bytes[i + 1] != b'[' {
@@ -1122,12 +1257,18 @@ mod tests {
             let params = &bytes[i + 2..end];
             let numeric = params.iter().all(|b| b.is_ascii_digit() || *b == b';');
             match bytes[end] {
-                b'm' => plain = params.is_empty() || params == b"0",
-                b'S' | b'T' | b'L' | b'M' if numeric && !plain => faults.push(format!(
-                    "{} at byte {i} with the look {}",
-                    String::from_utf8_lossy(&bytes[i..=end]),
-                    "not the default"
-                )),
+                b'm' => {
+                    // Known from a reset on.
+                    let resets = params.is_empty() || params == b"0" || params.starts_with(b"0;");
+                    look = look
+                        .or(resets.then(OnBlank::default))
+                        .map(|l| l.apply(params));
+                }
+                b'S' | b'T' | b'L' | b'M' if numeric && look != Some(OnBlank::default()) => faults
+                    .push(format!(
+                        "{} at byte {i} in a look that shows on a blank, or one not known",
+                        String::from_utf8_lossy(&bytes[i..=end]),
+                    )),
                 b'r' if numeric => region = !params.is_empty(),
                 _ => {}
             }
@@ -1137,6 +1278,51 @@ mod tests {
             faults.push("a scroll region left set".into());
         }
         faults
+    }
+
+    /// What of the look set shows on a blank, as SGR parameters change it:
+    /// a background, reversed, underlined, blinking, struck (the rows a
+    /// scroll brings in take it on some terminals). `None`: not known yet.
+    #[derive(Clone, Copy, Default, PartialEq)]
+    struct OnBlank {
+        background: bool,
+        reversed: bool,
+        underlined: bool,
+        blinking: bool,
+        struck: bool,
+    }
+
+    impl OnBlank {
+        fn apply(mut self, params: &[u8]) -> OnBlank {
+            let params: Vec<u16> = String::from_utf8_lossy(params)
+                .split(';')
+                .map(|p| p.parse().unwrap_or(0))
+                .collect();
+            let mut i = 0;
+            while i < params.len() {
+                match params[i] {
+                    0 => self = OnBlank::default(),
+                    4 => self.underlined = true,
+                    24 => self.underlined = false,
+                    5 | 6 => self.blinking = true,
+                    25 => self.blinking = false,
+                    7 => self.reversed = true,
+                    27 => self.reversed = false,
+                    9 => self.struck = true,
+                    29 => self.struck = false,
+                    40..=47 | 100..=107 => self.background = true,
+                    49 => self.background = false,
+                    // A colour's own parameters: `5;n` or `2;r;g;b`.
+                    48 | 38 => {
+                        self.background |= params[i] == 48;
+                        i += if params.get(i + 1) == Some(&5) { 2 } else { 4 };
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            self
+        }
     }
 
     fn steps_of(app: &App, width: u16, height: u16) -> Vec<(String, App)> {
@@ -1271,11 +1457,12 @@ mod tests {
         assert_eq!(after[..9], before[1..], "the screen did not scroll whole");
     }
 
-    /// The look is set to the default before scrolling, whatever was set
-    /// (here a blue background, and a look not known): on a terminal with
-    /// background colour erase, the rows scrolled in would be blue.
+    /// Before scrolling, the look set shows nothing on a blank: a
+    /// background (here blue), reversed, or a look not known is changed (on
+    /// a terminal with background colour erase the rows scrolled in would
+    /// take them on); a foreground and bold are kept, as for erasing.
     #[test]
-    fn the_look_is_reset_before_scrolling() {
+    fn the_look_before_scrolling_shows_nothing_on_a_blank() {
         let lines = |first: u16| {
             let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
             for y in 0..8 {
@@ -1284,28 +1471,53 @@ mod tests {
             }
             b
         };
-        for pen in [
-            Some(Pen {
-                bg: Color::Blue,
-                ..Pen::DEFAULT
-            }),
-            None,
+        let pen = |fg, bg, modifier| Some(Pen { fg, bg, modifier });
+        for (set, kept) in [
+            (pen(Color::Reset, Color::Blue, Modifier::empty()), false),
+            (pen(Color::Reset, Color::Reset, Modifier::REVERSED), false),
+            (None, false),
+            (pen(Color::Cyan, Color::Reset, Modifier::BOLD), true),
         ] {
             let mut backend = LeanBackend::with_size(Vec::new(), 30, 8);
             let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
             let (a, b) = (lines(0), lines(1));
             backend.draw(empty.diff(&a).into_iter()).unwrap();
             // Something else set a look.
-            backend.writer_mut().extend_from_slice(b"\x1b[44m");
-            backend.pen = pen;
+            if let Some(p) = set {
+                sgr(backend.writer_mut(), None, p);
+            }
+            backend.pen = set;
+            let start = backend.writer().len();
             backend.draw(a.diff(&b).into_iter()).unwrap();
             let bytes = backend.writer().clone();
-            assert!(scrolls(&bytes), "{:?}", String::from_utf8_lossy(&bytes));
-            assert_eq!(scroll_faults(&bytes), Vec::<String>::new());
+            let frame = String::from_utf8_lossy(&bytes[start..]).into_owned();
+            assert!(scrolls(&bytes), "{frame:?}");
+            assert_eq!(scroll_faults(&bytes), Vec::<String>::new(), "{set:?}");
+            let before_scroll = &frame[..frame.find("r\x1b[").unwrap()];
+            assert_eq!(!before_scroll.contains('m'), kept, "{set:?}: {frame:?}");
             let mut parser = vt100::Parser::new(8, 30, 0);
             parser.process(&bytes);
             assert_eq!(differences(parser.screen(), &b), Vec::<String>::new());
         }
+        // What the check finds.
+        for (look, fault) in [
+            ("1;36", false),
+            ("0;7", true),
+            ("44", true),
+            ("0;48;5;4", true),
+        ] {
+            let bytes = format!("\x1b[m\x1b[{look}m\x1b[2;5r\x1b[S\x1b[r");
+            assert_eq!(
+                scroll_faults(bytes.as_bytes()).len(),
+                usize::from(fault),
+                "{look}"
+            );
+        }
+        assert_eq!(
+            scroll_faults(b"\x1b[1m\x1b[2;5r\x1b[S\x1b[r").len(),
+            1,
+            "not known"
+        );
     }
 
     /// A frame cut off between setting a scroll region and resetting it:
@@ -1532,6 +1744,59 @@ mod tests {
         }
     }
 
+    /// A blank that the look set does not fit takes the look of the next
+    /// cell when that fits it, and an unchanged blank on the way is written
+    /// again in that look rather than stepped over: one SGR, not two.
+    #[test]
+    fn a_blank_takes_the_look_of_what_follows() {
+        let reversed = Style::new().red().reversed();
+        let cyan = Style::new().cyan();
+        let row = |a: &str, b: &str| {
+            let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 12, 1));
+            buf.set_string(0, 0, a, reversed);
+            buf.set_string(3, 0, b, cyan);
+            buf
+        };
+        let mut backend = LeanBackend::with_size(Vec::new(), 12, 1);
+        let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 12, 1));
+        let (first, second) = (row("AB", "x"), row("CD", "y"));
+        backend.draw(empty.diff(&first).into_iter()).unwrap();
+        let drawn = backend.writer().len();
+        backend.draw(first.diff(&second).into_iter()).unwrap();
+        let bytes = backend.writer().clone();
+        assert_eq!(&bytes[drawn..], b"\r\x1b[7;31mCD\x1b[0;36m y");
+        let mut parser = vt100::Parser::new(1, 12, 0);
+        parser.process(&bytes);
+        assert_eq!(differences(parser.screen(), &second), Vec::<String>::new());
+    }
+
+    /// Cursor moves by HT rely on tab stops every 8 columns: they are set
+    /// with the first frame, and again after the screen is cleared whole
+    /// (a resize, or a suspend in which the shell may have set others).
+    #[test]
+    fn tab_stops_are_set_before_they_are_relied_on() {
+        let sets = |bytes: &[u8]| bytes.windows(4).any(|w| w == b"\x1b[3g");
+        let mut backend = LeanBackend::with_size(Vec::new(), 20, 2);
+        let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 20, 2));
+        let ends = |l: &str, r: &str| {
+            let mut buf = Buffer::empty(ratatui::layout::Rect::new(0, 0, 20, 2));
+            buf.set_string(0, 0, l, Style::new());
+            buf.set_string(17, 1, r, Style::new());
+            buf
+        };
+        let a = ends("a", "b");
+        backend.draw(empty.diff(&a).into_iter()).unwrap();
+        assert!(backend.writer().starts_with(&tab_stops(20)));
+        backend.writer_mut().clear();
+        let b = ends("c", "d");
+        backend.draw(a.diff(&b).into_iter()).unwrap();
+        assert!(!sets(backend.writer()));
+        backend.clear().unwrap();
+        backend.writer_mut().clear();
+        backend.draw(empty.diff(&b).into_iter()).unwrap();
+        assert!(backend.writer().starts_with(&tab_stops(20)));
+    }
+
     #[test]
     fn sgr_says_only_what_changed() {
         let pen = |fg, bg, modifier| Pen { fg, bg, modifier };
@@ -1566,14 +1831,23 @@ mod tests {
     #[test]
     fn the_cursor_moves_by_the_shortest_way() {
         let at = |x, y| Position { x, y };
-        assert_eq!(relative(at(5, 3), 0, 3).unwrap(), b"\r");
-        assert_eq!(relative(at(5, 3), 6, 3).unwrap(), b"\x1b[C");
-        assert_eq!(relative(at(5, 3), 9, 3).unwrap(), b"\x1b[4C");
-        assert_eq!(relative(at(5, 3), 0, 4).unwrap(), b"\r\n");
-        assert_eq!(relative(at(5, 3), 6, 5).unwrap(), b"\x1b[2B\x1b[C");
-        assert_eq!(relative(at(5, 3), 5, 1).unwrap(), b"\x1b[2A");
-        assert_eq!(relative(at(5, 3), 2, 4).unwrap(), b"\r\n\x1b[2C");
-        assert_eq!(relative(at(9, 3), 8, 4).unwrap(), b"\x1b[B\x1b[D");
+        assert_eq!(relative(at(5, 3), 0, 3, 80).unwrap(), b"\r");
+        assert_eq!(relative(at(5, 3), 6, 3, 80).unwrap(), b"\x1b[C");
+        assert_eq!(relative(at(5, 3), 9, 3, 80).unwrap(), b"\x1b[4C");
+        assert_eq!(relative(at(5, 3), 0, 4, 80).unwrap(), b"\r\n");
+        assert_eq!(relative(at(5, 3), 6, 5, 80).unwrap(), b"\x1b[2B\x1b[C");
+        assert_eq!(relative(at(5, 3), 5, 1, 80).unwrap(), b"\x1b[2A");
+        assert_eq!(relative(at(5, 3), 2, 4, 80).unwrap(), b"\x1b[B\x08\x08\x08");
+        assert_eq!(relative(at(9, 3), 8, 4, 80).unwrap(), b"\r\n\t");
+        // By tab stops (every 8 columns), then on or back by backspaces.
+        assert_eq!(relative(at(5, 3), 16, 3, 80).unwrap(), b"\t\t");
+        assert_eq!(relative(at(5, 3), 23, 3, 80).unwrap(), b"\t\t\t\x08");
+        assert_eq!(relative(at(50, 3), 72, 4, 80).unwrap(), b"\x1b[B\t\t\t");
+        assert_eq!(relative(at(9, 3), 6, 3, 80).unwrap(), b"\x08\x08\x08");
+        // No tab stop at the right edge to come back from.
+        assert_eq!(relative(at(73, 3), 79, 3, 80).unwrap(), b"\x1b[6C");
+        assert_eq!(relative(at(73, 3), 79, 3, 81).unwrap(), b"\t\x08");
+        assert_eq!(tab_stops(20), b"\x1b[3g\r\x1b[8C\x1bH\x1b[8C\x1bH");
         assert_eq!(cup(0, 0), b"\x1b[H");
         assert_eq!(cup(9, 19), b"\x1b[20;10H");
         // A wide character leaves the cursor two cells on; Hangul jamo

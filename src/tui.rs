@@ -1,6 +1,6 @@
 //! The event loop: the only place that touches the real terminal.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
@@ -492,6 +492,9 @@ fn restore() {
     // Before the alternate screen is left: a frame cut off halfway may
     // have left a scroll region set (see `LeanBackend`'s scrolling).
     let _ = crate::backend::reset_scroll_region(&mut io::stdout());
+    // A frame leaves the look of its last cell set (the next frame goes on
+    // from it): the shell gets the default one back.
+    let _ = io::stdout().write_all(b"\x1b[m");
     ratatui::restore();
     let _ = ratatui::crossterm::execute!(io::stdout(), ratatui::crossterm::cursor::Show);
 }

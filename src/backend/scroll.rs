@@ -5,8 +5,10 @@
 //!
 //! ncurses pairs whole lines by their hashes; here the panels on the right
 //! stay while those on the left scroll, so no row of the screen comes back
-//! whole. Instead each row of the next screen is priced (the bytes its
-//! cells would cost to write) against the row the screen shows at its own
+//! whole. Instead each row of the next screen is priced (about the bytes
+//! its cells would cost to write: their text, a move before each run of
+//! them, an SGR at each change of look, a run of blanks erased; `Price`)
+//! against the row the screen shows at its own
 //! place and against those 1 to `MAX_SHIFT` rows above and below, and a
 //! band of full-width rows is scrolled when what is left to write in it,
 //! with the bytes of the scrolling itself, costs less than writing it as it
@@ -37,7 +39,7 @@ use ratatui::style::{Color, Modifier};
 pub(super) const MAX_SHIFT: usize = 3;
 
 /// What a run of cells to write costs beyond their text: the move to it.
-const MOVE: usize = 4;
+const MOVE: usize = 3;
 
 /// A price that no band can pay.
 const NEVER: u64 = u64::MAX / 4;
@@ -157,20 +159,76 @@ fn wanted_row(want: &[Option<Cell>], blank: fn(&Cell) -> bool) -> Vec<(usize, Ke
 }
 
 /// The bytes writing the cells `want` of a row costs where the screen
-/// shows the keys `shown` (`None`: not known), as the backend writes them:
-/// each cell's text, and a move before each run of cells to write.
+/// shows the keys `shown` (`None`: not known), as `Price` counts them.
 fn row_cost(shown: impl Fn(usize) -> Option<Key>, want: &[(usize, Key, usize)]) -> u64 {
-    let (mut cost, mut in_run) = (0, false);
+    let mut price = Price::default();
     for &(x, key, bytes) in want {
         if shown(x) == Some(key) {
-            in_run = false;
+            price.skip();
         } else {
-            cost += bytes + if in_run { 0 } else { MOVE };
-            in_run = true;
+            price.write(key, bytes);
         }
     }
-    cost as u64
+    price.total()
 }
+
+/// What a change of look costs (an SGR sequence), about.
+const SGR: usize = 6;
+
+/// What a run of blanks costs at most (ECH and the move after it).
+const ERASE: usize = 4;
+
+/// The bytes a row's cells cost, written left to right: each cell's
+/// text, a move before each run of them, an SGR sequence at each change of
+/// look, and a run of blanks in the default look erased when that is
+/// shorter.
+#[derive(Default)]
+struct Price {
+    cost: usize,
+    in_run: bool,
+    look: Option<(Color, Color, Modifier)>,
+    blanks: usize,
+}
+
+impl Price {
+    /// A cell left as the screen shows it.
+    fn skip(&mut self) {
+        self.in_run = false;
+        self.end_blanks();
+    }
+
+    /// A cell written, its look `key` and its text `bytes` long.
+    fn write(&mut self, key: Key, bytes: usize) {
+        if !self.in_run {
+            self.cost += MOVE;
+            self.in_run = true;
+        }
+        if key.text == BLANK && key.fg == Color::Reset && key.bg == Color::Reset {
+            self.blanks += 1;
+            return;
+        }
+        self.end_blanks();
+        let look = (key.fg, key.bg, key.modifier);
+        if self.look != Some(look) {
+            self.cost += SGR;
+            self.look = Some(look);
+        }
+        self.cost += bytes;
+    }
+
+    fn end_blanks(&mut self) {
+        self.cost += self.blanks.min(ERASE);
+        self.blanks = 0;
+    }
+
+    fn total(mut self) -> u64 {
+        self.end_blanks();
+        self.cost as u64
+    }
+}
+
+/// A space's text, as `Key` holds it.
+const BLANK: u64 = u64::from_le_bytes([b' ', 0, 0, 0, 0, 0, 0, 1]);
 
 /// The bytes writing `cells` (a frame's diff, row by row) costs where the
 /// screen shows what `shows` says, row by row (`height` rows), priced as
@@ -179,18 +237,25 @@ pub(super) fn diff_cost(
     cells: &[(u16, u16, &Cell)],
     height: u16,
     shows: impl Fn(u16, u16, &Cell) -> bool,
+    blank: fn(&Cell) -> bool,
 ) -> Vec<u64> {
-    let mut cost = vec![0u64; usize::from(height)];
+    let mut rows: Vec<Price> = (0..height).map(|_| Price::default()).collect();
     let mut next = None;
     for &(x, y, cell) in cells {
-        if y >= height || shows(x, y, cell) {
+        let Some(row) = rows.get_mut(usize::from(y)) else {
+            continue;
+        };
+        if shows(x, y, cell) {
+            row.skip();
             continue;
         }
-        let run = next == Some((x, y));
-        cost[usize::from(y)] += (cell.symbol().len() + if run { 0 } else { MOVE }) as u64;
+        if next != Some((x, y)) {
+            row.skip();
+        }
+        row.write(Key::of(cell, blank), cell.symbol().len());
         next = Some((x + cell.symbol().width().max(1) as u16, y));
     }
-    cost
+    rows.into_iter().map(Price::total).collect()
 }
 
 /// The bands to scroll so that the screen `shown` (row by row, `width`
@@ -340,6 +405,41 @@ pub(super) fn plan(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A row's price: a move before each run written, an SGR where the
+    /// look changes (not for blanks between), a run of blanks at most an
+    /// erase.
+    #[test]
+    fn a_row_is_priced_by_its_text_moves_looks_and_blanks() {
+        let blank = |c: &Cell| c.symbol() == " ";
+        let cell = |s: &str, fg: Color| {
+            let mut c = Cell::EMPTY;
+            c.set_symbol(s).set_fg(fg);
+            Key::of(&c, blank)
+        };
+        let red = |s| (cell(s, Color::Red), 1);
+        let space = (cell(" ", Color::Reset), 1);
+        let mut price = Price::default();
+        for (key, bytes) in [
+            red("a"),
+            red("b"),
+            space,
+            space,
+            space,
+            space,
+            space,
+            space,
+            red("c"),
+        ] {
+            price.write(key, bytes);
+        }
+        assert_eq!(price.total() as usize, MOVE + SGR + 2 + ERASE + 1);
+        let mut price = Price::default();
+        price.write(red("a").0, 1);
+        price.skip();
+        price.write(cell("b", Color::Blue), 1);
+        assert_eq!(price.total() as usize, 2 * (MOVE + SGR + 1));
+    }
 
     #[test]
     fn a_band_is_scrolled_by_its_sequence_and_moved_so_in_the_copy() {
