@@ -8,7 +8,9 @@
 //!   box-drawing character is 3 bytes for one cell, a CJK one 3 for two),
 //!   with and without the blanks (which erasing can send for less). Rows
 //!   that move are scrolled (DECSTBM and SU/SD), which writes fewer cells
-//!   than changed: the bytes can fall below that floor;
+//!   than changed: the bytes can fall below that floor, down to another
+//!   (`band_floor`): the least text any plan of full-width bands leaves to
+//!   write, with every move and SGR free;
 //! - CPU per key that has no binding, from the kernel's count of the time
 //!   the process ran (`/proc/PID/schedstat`; goal: ≤ 0.1 ms), and the bytes
 //!   such keys write (goal: none).
@@ -255,6 +257,78 @@ impl Floor {
     }
 }
 
+/// The most rows the backend scrolls a band by (`backend::scroll`).
+const MAX_SHIFT: usize = 3;
+
+/// The least a step can cost when rows move only by full-width scrolling
+/// (DECSTBM and SU/SD, as on tmux and the vt100 crate, which have no left
+/// and right margins), with moves and SGR free: over every plan of bands
+/// (none overlapping, each shifted by 1 to `MAX_SHIFT` rows), the UTF-8
+/// bytes of the cells left to write (a run of blanks at most an ECH, 4
+/// bytes), and 8 bytes a band for its sequences. A floor for what any
+/// backend scrolling such bands sends, not what this one does.
+fn band_floor(before: &[Look], after: &[Look]) -> usize {
+    let (w, h) = (usize::from(COLS), usize::from(ROWS));
+    let blank: Look = (
+        " ".into(),
+        vt100::Color::Default,
+        vt100::Color::Default,
+        false,
+        false,
+        false,
+        false,
+    );
+    let blank_row = vec![blank; w];
+    // Row `new` of `after` written over `old`.
+    let cost = |new: &[Look], old: &[Look]| {
+        let (mut bytes, mut blanks) = (0, 0);
+        for (n, o) in new.iter().zip(old) {
+            if n == o {
+                bytes += blanks.min(4);
+                blanks = 0;
+            } else if n.0 == " " {
+                blanks += 1;
+            } else {
+                bytes += blanks.min(4) + n.0.len();
+                blanks = 0;
+            }
+        }
+        bytes + blanks.min(4)
+    };
+    let row = |cells: &[Look], y: usize| cells[y * w..(y + 1) * w].to_vec();
+    let new: Vec<Vec<Look>> = (0..h).map(|y| row(after, y)).collect();
+    let old: Vec<Vec<Look>> = (0..h).map(|y| row(before, y)).collect();
+    // moved[y][s]: row y over old row s; in[y]: over a blank row.
+    let moved: Vec<Vec<usize>> = (0..h)
+        .map(|y| (0..h).map(|s| cost(&new[y], &old[s])).collect())
+        .collect();
+    let scrolled_in: Vec<usize> = (0..h).map(|y| cost(&new[y], &blank_row)).collect();
+    // least[y]: the least for rows y.. .
+    let mut least = vec![0; h + 1];
+    for y in (0..h).rev() {
+        let mut best = moved[y][y] + least[y + 1];
+        for bottom in y + 1..h {
+            for k in 1..=MAX_SHIFT.min(bottom - y) {
+                for up in [true, false] {
+                    let band: usize = (y..=bottom)
+                        .map(|r| {
+                            let from = if up { r + k } else { r.wrapping_sub(k) };
+                            if (y..=bottom).contains(&from) {
+                                moved[r][from]
+                            } else {
+                                scrolled_in[r]
+                            }
+                        })
+                        .sum();
+                    best = best.min(band + 8 + least[bottom + 1]);
+                }
+            }
+        }
+        least[y] = best;
+    }
+    least[0]
+}
+
 fn main() {
     // Under `cargo test --benches` the benchmark is only built.
     if !std::env::args().any(|a| a == "--bench") {
@@ -268,6 +342,7 @@ fn main() {
         t.settle(Duration::from_millis(300));
         let (mut bytes, mut changed, mut changed_as_recorded) = (0, 0, 0);
         let (mut tally, mut floor) = (Tally::default(), Floor::default());
+        let mut scrolled_floor = 0;
         for _ in 0..40 {
             let before = (t.bytes(), t.cells(false), t.cells(true));
             t.send(b"\x1b[C");
@@ -287,9 +362,10 @@ fn main() {
                 changed += 1;
                 floor.add(&cell.0);
             }
+            scrolled_floor += band_floor(&before.1, &after);
         }
         println!(
-            "terminal/{lang}/step-key: {bytes} bytes for {changed} changed cells: {:.2} bytes a cell \
+            "terminal/{lang}/step-key: {bytes} bytes for {changed} changed cells: {:.3} bytes a cell \
              ({changed_as_recorded} cells as vt100 records them: {:.2})",
             bytes as f64 / changed.max(1) as f64,
             bytes as f64 / changed_as_recorded.max(1) as f64
@@ -326,6 +402,13 @@ fn main() {
             2 * floor.wide.0,
             floor.bytes() - floor.blanks,
             (floor.bytes() - floor.blanks) as f64 / changed.max(1) as f64,
+        );
+
+        println!(
+            "terminal/{lang}/step-key/floor-scrolled: the least text any plan of full-width \
+             bands scrolled by up to {MAX_SHIFT} rows leaves to write, moves and SGR free: \
+             {scrolled_floor} ({:.2} a cell)",
+            scrolled_floor as f64 / changed.max(1) as f64,
         );
 
         let keys = 500;
