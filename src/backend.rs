@@ -42,11 +42,12 @@
 //! HT relies on tab stops every 8 columns. Terminals start with them there,
 //! but a user may have set others (`tabs 4`); ncurses moves by HT only when
 //! built to (`--enable-hard-tabs`), and then trusts terminfo's `it#8`. This
-//! backend sets them instead (TBC, then HTS every 8 columns) with its first
-//! frame, and again after the screen is cleared whole (a resize, or a
-//! suspend, in which the shell may have changed them). Tab stops set
-//! otherwise before are not restored: every 8 columns is what `tput init`
-//! and `reset` set too.
+//! backend sets them instead, column by column across the screen (HTS every
+//! 8 columns, TBC of the others; about 700 bytes at 120 columns), with its
+//! first frame and again after the screen is cleared whole (a resize, or a
+//! suspend, in which the shell may have changed them). Other tab stops a
+//! user had set on the screen's columns are not restored: every 8 columns
+//! is what `tput init` and `reset` set too.
 //!
 //! Only blanks in the default background are erased, with the default
 //! background set. Terminals with "background colour erase" (xterm,
@@ -623,13 +624,16 @@ fn advance(x: u16, y: u16, symbol: &str, width: u16) -> Option<Position> {
     (next < usize::from(width)).then_some(Position { x: next as u16, y })
 }
 
-/// The terminal's tab stops set every 8 columns across `width` (TBC, then
-/// HTS at each): where terminals start with them, but a user may have set
-/// others (`tabs`), and cursor moves by HT rely on these.
+/// The terminal's tab stops set every 8 columns across `width`, where
+/// terminals start with them but a user may have set others (`tabs 4`):
+/// column by column, HTS at each multiple of 8 and TBC of that column
+/// elsewhere. Columns past `width` are left as they are (TBC of them all
+/// would leave a terminal widened later with none there).
 fn tab_stops(width: u16) -> Vec<u8> {
-    let mut out = b"\x1b[3g\r".to_vec();
-    for _ in (8..width).step_by(8) {
-        out.extend_from_slice(b"\x1b[8C\x1bH");
+    let mut out = b"\r".to_vec();
+    for x in 1..width {
+        out.extend_from_slice(b"\x1b[C");
+        out.extend_from_slice(if x % 8 == 0 { b"\x1bH" } else { b"\x1b[g" });
     }
     out
 }
@@ -893,19 +897,25 @@ impl<W: Write> Backend for LeanBackend<W> {
         // The plan's prices are estimates: when it scrolls, the frame is
         // written without scrolling too, and whichever sends fewer bytes is
         // sent.
+        // (What `out` already holds, the tab stops, is sent either way.)
+        let start = self.out.len();
         let unscrolled = (!bands.is_empty()).then(|| (self.shadow.clone(), self.cursor, self.pen));
         self.write(&diff, &bands, &target);
         let bands = match unscrolled {
             None => bands,
             Some((shadow, cursor, pen)) => {
-                let out = std::mem::take(&mut self.out);
-                let scrolled = (out, std::mem::replace(&mut self.shadow, shadow));
-                let (scrolled_cursor, scrolled_pen) = (self.cursor, self.pen);
+                let scrolled = (
+                    self.out.split_off(start),
+                    std::mem::replace(&mut self.shadow, shadow),
+                    self.cursor,
+                    self.pen,
+                );
                 (self.cursor, self.pen) = (cursor, pen);
                 self.write(&diff, &[], &target);
-                if scrolled.0.len() < self.out.len() {
-                    (self.out, self.shadow) = scrolled;
-                    (self.cursor, self.pen) = (scrolled_cursor, scrolled_pen);
+                if scrolled.0.len() < self.out.len() - start {
+                    self.out.truncate(start);
+                    self.out.extend_from_slice(&scrolled.0);
+                    (self.shadow, self.cursor, self.pen) = (scrolled.1, scrolled.2, scrolled.3);
                     bands
                 } else {
                     Vec::new()
@@ -1775,7 +1785,7 @@ mod tests {
     /// (a resize, or a suspend in which the shell may have set others).
     #[test]
     fn tab_stops_are_set_before_they_are_relied_on() {
-        let sets = |bytes: &[u8]| bytes.windows(4).any(|w| w == b"\x1b[3g");
+        let sets = |bytes: &[u8]| bytes.windows(2).any(|w| w == b"\x1bH");
         let mut backend = LeanBackend::with_size(Vec::new(), 20, 2);
         let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 20, 2));
         let ends = |l: &str, r: &str| {
@@ -1847,7 +1857,12 @@ mod tests {
         // No tab stop at the right edge to come back from.
         assert_eq!(relative(at(73, 3), 79, 3, 80).unwrap(), b"\x1b[6C");
         assert_eq!(relative(at(73, 3), 79, 3, 81).unwrap(), b"\t\x08");
-        assert_eq!(tab_stops(20), b"\x1b[3g\r\x1b[8C\x1bH\x1b[8C\x1bH");
+        let stops = String::from_utf8(tab_stops(20)).unwrap();
+        assert_eq!(stops.matches("\x1b[C").count(), 19);
+        assert_eq!(stops.matches("\x1bH").count(), 2);
+        assert_eq!(stops.matches("\x1b[g").count(), 17);
+        assert!(stops.starts_with("\r\x1b[C\x1b[g"));
+        assert!(stops.contains("\x1b[C\x1b[g\x1b[C\x1bH\x1b[C\x1b[g"));
         assert_eq!(cup(0, 0), b"\x1b[H");
         assert_eq!(cup(9, 19), b"\x1b[20;10H");
         // A wide character leaves the cursor two cells on; Hangul jamo
