@@ -8,11 +8,10 @@
 //! whole. Instead each row of the next screen is priced (about the bytes
 //! its cells would cost to write: their text, a move before each run of
 //! them, an SGR at each change of look, a run of blanks erased; `Price`)
-//! against the row the screen shows at its own
-//! place and against those 1 to `MAX_SHIFT` rows above and below, and a
-//! band of full-width rows is scrolled when what is left to write in it,
-//! with the bytes of the scrolling itself, costs less than writing it as it
-//! is. Which bands (none overlapping) save the most is found exactly over
+//! against the row the screen shows at its own place and against those 1
+//! to `MAX_SHIFT` rows above and below, and a band of full-width rows is
+//! scrolled when what is left to write in it, with the bytes of the
+//! scrolling itself, costs less than writing it as it is. Which bands (none overlapping) save the most is found exactly over
 //! those prices, by dynamic programming over the rows: `O(rows² · shifts)`
 //! sums, each `O(1)` from prefix sums.
 //!
