@@ -328,36 +328,42 @@ impl<W: Write> LeanBackend<W> {
     /// look set or in `look` (its SGR sent before them).
     fn go(&mut self, x: u16, y: u16, look: Option<Pen>) {
         let change = look.filter(|&pen| Some(pen) != self.pen);
-        let mut path = Vec::new();
-        if self.cursor != Some(Position { x, y }) {
-            let mut best = cup(x, y);
-            let mut in_look = false;
-            if let Some(at) = self.cursor {
-                let width = self.size.get().width;
-                let kept = self.pen.and_then(|pen| self.rewrite(at, x, y, pen));
-                for candidate in [relative(at, x, y, width), kept].into_iter().flatten() {
-                    if candidate.len() < best.len() {
-                        best = candidate;
-                    }
-                }
-                if let Some(bytes) = change.and_then(|pen| self.rewrite(at, x, y, pen))
-                    && bytes.len() < best.len()
-                {
-                    (best, in_look) = (bytes, true);
-                }
-            }
-            if !in_look {
-                self.out.extend_from_slice(&best);
-            } else {
-                path = best;
-            }
-            self.cursor = Some(Position { x, y });
+        let (path, in_look) = self.path(x, y, change);
+        if !in_look {
+            self.out.extend_from_slice(&path);
         }
         if let Some(pen) = change {
             sgr(&mut self.out, self.pen, pen);
             self.pen = Some(pen);
         }
-        self.out.extend_from_slice(&path);
+        if in_look {
+            self.out.extend_from_slice(&path);
+        }
+        self.cursor = Some(Position { x, y });
+    }
+
+    /// The shortest way from the cursor to (x, y): a move, or the cells on
+    /// the way written again in the look set or in `change` (then `true`:
+    /// sent after its SGR). Nothing when the cursor is there.
+    fn path(&self, x: u16, y: u16, change: Option<Pen>) -> (Vec<u8>, bool) {
+        let Some(at) = self.cursor else {
+            return (cup(x, y), false);
+        };
+        if at == (Position { x, y }) {
+            return (Vec::new(), false);
+        }
+        let width = self.size.get().width;
+        let kept = self.pen.and_then(|pen| self.rewrite(at, x, y, pen));
+        let moves = [Some(cup(x, y)), relative(at, x, y, width), kept];
+        let best = moves
+            .into_iter()
+            .flatten()
+            .min_by_key(Vec::len)
+            .unwrap_or_default();
+        match change.and_then(|pen| self.rewrite(at, x, y, pen)) {
+            Some(bytes) if bytes.len() < best.len() => (bytes, true),
+            _ => (best, false),
+        }
     }
 
     /// The cells from the cursor up to (x, y) on the same row written again
@@ -415,8 +421,8 @@ impl<W: Write> LeanBackend<W> {
     ) {
         let Size { width, height } = self.size.get();
         let w = usize::from(width);
-        let cells = if bands.is_empty() {
-            diff.to_vec()
+        let cells: std::borrow::Cow<[(u16, u16, &Cell)]> = if bands.is_empty() {
+            diff.into()
         } else {
             self.scroll(bands);
             // Every cell of a band's rows, from what the screen is to
@@ -444,7 +450,7 @@ impl<W: Write> LeanBackend<W> {
                     x += cell.symbol().width().max(1);
                 }
             }
-            cells
+            cells.into()
         };
         let mut i = 0;
         while i < cells.len() {
