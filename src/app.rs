@@ -79,6 +79,10 @@ pub struct App {
     /// "f shows all", "Tab"): always in the terminal; a still figure or a
     /// cast leaves them out unless exported with `--keys`.
     pub key_hints: bool,
+    /// A figure's panel under the lanes in the compact layout while the
+    /// lanes have the focus: None in the terminal (the explanation; Tab
+    /// picks another), the step's own or the one chosen in an export.
+    pub lower: Option<Panel>,
     /// The context panel shows the request body as JSON (`w`).
     pub wire: bool,
     pub overlay: Option<Overlay>,
@@ -118,6 +122,7 @@ impl App {
             zoom: false,
             unfold: false,
             key_hints: true,
+            lower: None,
             wire: false,
             overlay: None,
             size: (120, 40),

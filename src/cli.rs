@@ -143,6 +143,12 @@ pub enum Command {
         /// One panel at the full size of the figure.
         #[arg(long, value_enum, value_name = "PANEL")]
         panel: Option<PanelArg>,
+        /// Below 100x30, where one panel shares the place under the lanes:
+        /// show this one on every figure. By default each step shows the one
+        /// it is about: the context at a model call, the pairing table where
+        /// a call is proposed, run or answered, else the explanation.
+        #[arg(long, value_enum, value_name = "PANEL", conflicts_with = "panel")]
+        lower: Option<LowerArg>,
         /// The chosen steps (--steps A-B) side by side in one figure (svg, png, txt, ansi).
         #[arg(long)]
         strip: bool,
@@ -342,6 +348,14 @@ pub enum ExportFormat {
     /// One JSON line per model call: `{provider, request, response}`, the
     /// request body exactly as the provider receives it (NAME.requests.jsonl).
     Requests,
+}
+
+/// A panel that can be the one under the lanes (`--lower`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LowerArg {
+    Context,
+    Pairing,
+    Explanation,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -76,6 +76,9 @@ pub struct Framing {
     pub panel: Option<Panel>,
     /// `--keys`: the key hints kept, exactly as the terminal shows them.
     pub keys: bool,
+    /// `--lower`: the panel under the lanes where only one fits (below
+    /// 100×30); None: each step's own (`view::panel_of_step`).
+    pub lower: Option<Panel>,
 }
 
 impl Framing {
@@ -105,12 +108,18 @@ pub fn at_step_framed(app: &App, index: usize, width: u16, height: u16, framing:
         app.zoom = true;
     }
     app.key_hints = framing.keys && !framing.bare;
-    at_step(
+    let mut app = at_step(
         &app,
         index,
         width,
         height.saturating_add(framing.cut_rows()),
-    )
+    );
+    app.lower = Some(
+        framing
+            .lower
+            .unwrap_or_else(|| view::panel_of_step(&app.trace().steps[app.step].kind)),
+    );
+    app
 }
 
 /// The framed screen of an app from `at_step_framed`, `width`×`height`.

@@ -107,6 +107,14 @@ impl Theme {
             .add_modifier(Modifier::BOLD)
     }
 
+    /// A mark the simulator draws beside a message (✗ a failed result,
+    /// ✂ the host's replacement): reversed, so it never reads as part of
+    /// the text that was sent.
+    pub fn sim_mark(self, error: bool) -> Style {
+        let base = if error { self.error() } else { self.muted() };
+        base.add_modifier(Modifier::REVERSED)
+    }
+
     pub fn new_message(self) -> Style {
         Style::new()
             .fg(self.color(Color::Green, Color::Green))

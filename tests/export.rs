@@ -271,9 +271,11 @@ fn txt_equals_the_frame_snapshots_and_fits_the_width() {
                     lang.code(),
                     i + 1
                 );
-                // With --keys, exactly the terminal's frame.
+                // With --keys, and the explanation under the lanes where
+                // one panel fits there, exactly the terminal's frame.
                 let keys = Framing {
                     keys: true,
+                    lower: Some(agent_loop_sim::app::Panel::Explain),
                     ..Framing::default()
                 };
                 let with_keys = frames::to_text(&export::framed(&app, i, (w, h), keys).buffer);

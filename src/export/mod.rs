@@ -35,7 +35,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::app::{App, Panel};
-use crate::cli::{Cli, Command, ExportFormat, PanelArg, ThemeArg};
+use crate::cli::{Cli, Command, ExportFormat, LowerArg, PanelArg, ThemeArg};
 use crate::frames::{self, Framing};
 use crate::i18n;
 use crate::load::{self, DEFAULT_SCENARIO};
@@ -43,7 +43,7 @@ use crate::output::{self, EXIT_BAD_INPUT};
 use crate::safe;
 use crate::scenario::Lang;
 use crate::theme::Theme;
-use crate::view::{MIN_HEIGHT, MIN_WIDTH};
+use crate::view::{MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH};
 
 pub use error::ExportError;
 pub use frame::Frame;
@@ -146,6 +146,7 @@ impl Options {
             bare,
             keys,
             panel,
+            lower,
             strip,
             scale,
             embed_fonts,
@@ -178,6 +179,11 @@ impl Options {
                     PanelArg::Context | PanelArg::Wire => Panel::Context,
                     PanelArg::Pairing => Panel::Pairing,
                     PanelArg::Explanation => Panel::Explain,
+                }),
+                lower: lower.map(|p| match p {
+                    LowerArg::Context => Panel::Context,
+                    LowerArg::Pairing => Panel::Pairing,
+                    LowerArg::Explanation => Panel::Explain,
                 }),
             },
             strip: *strip,
@@ -511,6 +517,11 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
             extension(options.format)
         )));
     }
+    if options.framing.lower.is_some() && w >= WIDE_WIDTH && h >= WIDE_HEIGHT {
+        return Err(ExportError::BadInput(format!(
+            "--lower picks the panel under the lanes where only one fits; at {w}x{h} all four show: expected a --size below {WIDE_WIDTH}x{WIDE_HEIGHT} (such as 80x24) or no --lower"
+        )));
+    }
     if options.player_only && options.format != ExportFormat::Html {
         return Err(ExportError::BadInput(format!(
             "--player-only is a way to write the HTML player; expected --format html, not {}",
@@ -613,6 +624,13 @@ pub fn variant(options: &Options) -> String {
     }
     if let Some(panel) = options.framing.panel {
         out.push('.');
+        out.push_str(panel_name(panel));
+    }
+    // Where only one panel fits under the lanes, the one chosen for all.
+    if let Some(panel) = options.framing.lower
+        && (w < WIDE_WIDTH || h < WIDE_HEIGHT)
+    {
+        out.push_str(".lower-");
         out.push_str(panel_name(panel));
     }
     // The other formats name a strip by its steps, a file each.

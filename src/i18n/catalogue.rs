@@ -160,6 +160,9 @@ catalogue! {
     NOW = ["当前", "now"];
     MORE_ABOVE = ["↑ 上方还有", "↑ more above"];
     MORE_BELOW = ["↓ 下方还有", "↓ more below"];
+    NEW_ABOVE = ["↑ 上方还有新消息（+）", "↑ new (+) above"];
+    LINES_LEFT_OUT = ["（略去 {n} {lines}）", "({n} more {lines})"];
+    CHARS_IN_ALL = ["（全文 {chars} 字符）", "({chars} chars in all)"];
     CONDITIONS = ["固定输入与条件", "Fixed inputs and conditions"];
     WHY = ["为什么需要这个机制", "Why this mechanism is needed"];
     HOW = ["它是怎么实现的", "How it is implemented"];
@@ -272,8 +275,8 @@ catalogue! {
     TOKENS_COUNTED = ["o200k_base", "o200k_base"];
     TOKENS_ESTIMATED = ["o200k_base 估算", "o200k_base estimate"];
     CONTEXT_HEADING = [
-        "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（工具定义 {in_tools}）· {tokens} token（{counted}）",
-        "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} tool schemas) · {tokens} tokens ({counted})",
+        "第 {number} 次调用 → {provider} · {len} {messages}，新增 {new} 条（+）· {chars} 字节（其中工具定义 {in_tools} 字节）· {tokens} token（{counted}）",
+        "Call #{number} → {provider} · {len} {messages}, {new} new (+) · {chars} bytes ({in_tools} of them tool schemas) · {tokens} tokens ({counted})",
     ];
     /// The same, for a real run whose file does not record the tools sent.
     CONTEXT_HEADING_TOOLS_UNKNOWN = [
@@ -894,7 +897,7 @@ catalogue! {
     ];
 }
 
-pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
+pub const GLOSSARY_ENTRIES: [(Label, Label); 10] = [
     (
         l(["call_id", "call_id"]),
         l([
@@ -956,6 +959,13 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 9] = [
         l([
             "主机最多调用模型的次数；用完就停，不管模型想不想继续。",
             "The most model calls the host will make; when used up it stops, whatever the model wants.",
+        ]),
+    ),
+    (
+        l(["屏幕上的标记", "marks on screen"]),
+        l([
+            "上下文面板里的 +（本次调用新增）、编号、反色的 ✗（失败的结果）和 ✂（主机替换的内容），以及 ↑/↓ 提示和“略去”说明，都是模拟器画的，不在发给模型的内容里；按 w 看请求原文。",
+            "In the context panel, + (new at this call), the numbers, the reversed ✗ (a failed result) and ✂ (what the host put in) and the ↑/↓ and \"more lines\" notes are drawn by the simulator; none of them is in what the model is sent (w shows the request itself).",
         ]),
     ),
 ];

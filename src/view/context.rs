@@ -13,7 +13,7 @@ use ratatui::text::{Line, Span};
 use super::scene::Scene;
 use super::text::{hanging, truncate, width, wrap};
 use crate::i18n;
-use crate::trace::{Message, Role, Trace};
+use crate::trace::{Message, Role, StepKind, Trace};
 use crate::wire::Provider;
 
 /// The context panel of one run at its step: the messages of the model
@@ -33,17 +33,20 @@ impl Context<'_> {
 fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let w = area.width as usize;
     let h = area.height as usize;
-    let trace = s.trace;
-    let top = top_lines(s, w);
-    let disk = disk_line(s, trace, w);
-    let room = h.saturating_sub(top.len() + disk.len());
     let scroll = scroll as usize;
+    let (top, disk) = top_and_disk(s, w, h);
+    let room = h.saturating_sub(top.len() + disk.len());
 
     // Right after a compaction the list reads from the top, where the
     // host's placeholder or summary stands; the compacted list is short.
     if !s.context_anchored() {
-        let (body, _, _, _) = body_lines(s, w, usize::MAX, usize::MAX, true);
+        let (items, _) = items(s, w, usize::MAX, usize::MAX, true);
+        let (body, _, _) = flatten(&items);
         let win = super::window::Window::from_top(body.len(), room, scroll);
+        // Too long even so: what must show first, as below.
+        if scroll == 0 && win.below && !s.unfold {
+            return draw_fitted(s, &top, &items, win, &disk, area, buf);
+        }
         return draw(s, &top, &body, win, &disk, area, buf);
     }
     // Build from the newest message back, only as many lines as the window
@@ -51,32 +54,329 @@ fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     // The newest reply is folded to fit under the markers, so it shows
     // from its first line (a long final answer does not open mid-sentence).
     let newest = room.saturating_sub(2).max(2);
-    let (mut body, more, divider_at, starts) =
-        body_lines(s, w, room * 2 + scroll + 1, newest, false);
+    let (items, more) = items(s, w, room * 2 + scroll + 1, newest, false);
+    let (body, divider_at, _) = flatten(&items);
     let win = super::window::Window::from_end(body.len(), more, room, scroll);
+    // Unscrolled (every still figure, and the screen on arrival) and too
+    // long for the panel: each message that shows starts whole, what is
+    // new at this call shows first, and older ones are folded into the
+    // rows left, so no row stands empty for a message that did not fit.
+    // Unfolded (`f`), messages are shown whole, to be scrolled through.
+    if scroll == 0 && win.above && !s.unfold {
+        return draw_fitted(s, &top, &items, win, &disk, area, buf);
+    }
     // Messages below the divider were not sent: when it is scrolled away
-    // above them, it stays pinned at the top, so they never look sent.
-    let mut first = win.start;
+    // above them, it stays pinned at the top, on a row of its own, so they
+    // never look sent.
     if let Some(d) = divider_at
         && d < win.start
         && win.start < win.end
     {
-        body[win.start] = body[d].clone();
-        first += 1;
-    }
-    // Unscrolled (every still figure, and the screen on arrival), the list
-    // never opens with the tail of a message: its lines cut off at the top
-    // are left empty under the marker, so what shows starts whole.
-    if scroll == 0 && win.above {
-        for line in body.iter_mut().take(win.end).skip(first) {
-            if starts.binary_search(&first).is_ok() {
-                break;
-            }
-            *line = Line::default();
-            first += 1;
-        }
+        let mut lines = vec![body[d].clone()];
+        lines.extend_from_slice(&body[win.start + 1..win.end]);
+        let shown = super::window::Window {
+            start: 0,
+            end: lines.len(),
+            ..win
+        };
+        return draw(s, &top, &lines, shown, &disk, area, buf);
     }
     draw(s, &top, &body, win, &disk, area, buf)
+}
+
+/// `items` fitted under the "more above" marker (`fitted`), `win` saying
+/// how far the whole list can scroll.
+fn draw_fitted(
+    s: &Scene<'_>,
+    top: &[Line<'static>],
+    items: &[Item],
+    win: super::window::Window,
+    disk: &[Line<'static>],
+    area: Rect,
+    buf: &mut Buffer,
+) -> u16 {
+    let room = (area.height as usize).saturating_sub(top.len() + disk.len());
+    let (lines, new_above) = fitted(s, items, room.saturating_sub(1), area.width as usize);
+    let shown = super::window::Window {
+        start: 0,
+        end: lines.len(),
+        above: true,
+        below: false,
+        limit: win.limit,
+    };
+    let label = if new_above {
+        i18n::NEW_ABOVE
+    } else {
+        i18n::MORE_ABOVE
+    };
+    draw_marked(s, top, &lines, shown, label, disk, area, buf)
+}
+
+/// The lines over the list and the disk line under it, as tight as the
+/// list needs: a row for each message that must show (what is new at
+/// this call, or appended since), one for the divider and one for the
+/// marker above them, and at least four in all where the list has them.
+fn top_and_disk(s: &Scene<'_>, w: usize, h: usize) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
+    let (items, more) = items(s, w, h, h, !s.context_anchored());
+    // Every item up to the oldest that must show keeps a row at least,
+    // so nothing between two shown items is left out unmarked.
+    let must = items.iter().rposition(|i| i.must).map_or(0, |p| p + 1);
+    let total: usize = items.iter().map(|i| i.lines.len()).sum::<usize>() + usize::from(more);
+    let want = total.min((must + 1).max(4));
+    let mut tight = 0;
+    loop {
+        let top = top_lines(s, w, tight);
+        let mut disk = disk_line(s, s.trace, w);
+        if tight >= 2 {
+            disk.truncate(1);
+        }
+        if tight >= 3 || h.saturating_sub(top.len() + disk.len()) >= want {
+            return (top, disk);
+        }
+        tight += 1;
+    }
+}
+
+/// The list unscrolled in `rows` rows under the "more above" marker,
+/// oldest first: the items that must show (the messages new at this
+/// call, the divider and what was appended since) first, each whole where
+/// it fits and else folded, then as many older ones as the rows left
+/// hold, the oldest folded to fill them. Also whether some of the items
+/// that must show did not fit (the marker then says new ones are above).
+fn fitted(s: &Scene<'_>, items: &[Item], rows: usize, w: usize) -> (Vec<Line<'static>>, bool) {
+    // Every item up to the oldest that must show keeps a row at least,
+    // so nothing between two shown items is left out unmarked.
+    let must = items.iter().rposition(|i| i.must).map_or(0, |p| p + 1);
+    // Too many to give each a row: the newest of them, a row each.
+    let (must, new_above) = if must > rows {
+        (rows, true)
+    } else {
+        (must, false)
+    };
+    let mut left = rows;
+    let mut out: Vec<Vec<Line<'static>>> = Vec::new();
+    for (k, item) in items.iter().enumerate() {
+        if left == 0 || (new_above && k >= must) {
+            break;
+        }
+        // Each older item that must show keeps at least one row.
+        let reserve = must.saturating_sub(k + 1);
+        let give = left.saturating_sub(reserve).max(1);
+        let lines = fit_item(s, item, give, w);
+        left -= lines.len();
+        out.push(lines);
+    }
+    (out.into_iter().rev().flatten().collect(), new_above)
+}
+
+/// `item` in at most `rows` rows (at least one): whole if it fits; else
+/// a message's text folded with its tool calls kept; else its text and
+/// each call cut to share the rows (a row each at least, the calls served
+/// first: what the model asked for is the point, and a call cut to one
+/// row keeps its id); else a row each for as many as fit.
+fn fit_item(s: &Scene<'_>, item: &Item, rows: usize, w: usize) -> Vec<Line<'static>> {
+    if item.lines.len() <= rows {
+        return item.lines.clone();
+    }
+    let index = match item.what {
+        What::Message { index } => index,
+        What::System => {
+            let chars = s.trace.system.as_deref().map_or(0, |t| t.chars().count());
+            return cut_text(s, &item.lines, chars, item.indent, rows, w);
+        }
+        What::Divider => return item.lines[..rows.min(item.lines.len())].to_vec(),
+    };
+    let block = Block {
+        lines: item.lines.clone(),
+        text_end: item.text_end,
+        indent: item.indent,
+        calls: item.calls.clone(),
+    };
+    let folded = fold_block(s, s.trace, index, block, rows, w);
+    if folded.len() <= rows {
+        return folded;
+    }
+    let chars = s.trace.messages[index].text.chars().count();
+    let (text, calls) = item.lines.split_at(item.text_end);
+    let mut groups: Vec<&[Line<'static>]> = Vec::new();
+    let mut ends = item.calls.iter().skip(1).copied().chain([calls.len()]);
+    for &start in &item.calls {
+        let end = ends.next().unwrap_or(calls.len());
+        groups.push(&calls[start.min(end)..end]);
+    }
+    // A call in one row: the brief form, whose id is cut in its middle.
+    let floor = s.trace.held_from(s.step);
+    let brief = message_lines(s, s.trace, index, floor, false, true, w);
+    let brief_call = |k: usize| {
+        let mut line = brief.lines[brief.text_end + k].clone();
+        if let Some(first) = line.spans.first_mut()
+            && let Some(group) = groups.get(k)
+            && let Some(mark) = group[0].spans.first()
+        {
+            // The `+` of a new message, as on its other lines.
+            if first.content.starts_with(' ') && mark.content.starts_with('+') {
+                *first = mark.clone();
+            }
+        }
+        line
+    };
+    let parts = usize::from(!text.is_empty()) + groups.len();
+    if rows < parts {
+        let mut firsts: Vec<Line<'static>> = text.iter().take(1).cloned().collect();
+        firsts.extend((0..groups.len()).map(brief_call));
+        return cut_lines(s, firsts, rows, w);
+    }
+    let mut extra = rows - parts;
+    let mut shown_calls = Vec::new();
+    for (k, g) in groups.iter().enumerate() {
+        let give = (1 + extra).min(g.len());
+        extra -= give - 1;
+        if give == 1 && g.len() > 1 {
+            shown_calls.push(brief_call(k));
+        } else {
+            shown_calls.extend(cut_lines(s, g.to_vec(), give, w));
+        }
+    }
+    let mut lines = if text.is_empty() {
+        Vec::new()
+    } else {
+        cut_text(s, text, chars, item.indent, 1 + extra, w)
+    };
+    lines.extend(shown_calls);
+    lines
+}
+
+/// A text of `chars` characters, drawn as `lines` (their last ones maybe
+/// a fold note already), in `rows` rows: its first lines, then a note of
+/// how long it is; in one row, its first line cut with that count.
+fn cut_text(
+    s: &Scene<'_>,
+    lines: &[Line<'static>],
+    chars: usize,
+    indent: usize,
+    rows: usize,
+    w: usize,
+) -> Vec<Line<'static>> {
+    if lines.len() <= rows {
+        return lines.to_vec();
+    }
+    let note = hanging(
+        vec![Span::raw(" ".repeat(indent))],
+        &i18n::folded(chars, s.key_hints, s.lang),
+        s.theme.muted(),
+        w,
+    );
+    // A note the text had already is not text.
+    let mut text = lines.to_vec();
+    if text.ends_with(&note) {
+        text.truncate(text.len() - note.len());
+    }
+    if rows > note.len() {
+        let mut out = text[..(rows - note.len()).min(text.len())].to_vec();
+        out.extend(note);
+        return out;
+    }
+    let short = i18n::CHARS_IN_ALL.fill(s.lang, &[("chars", &chars)]);
+    let mut out = text[..rows.saturating_sub(1)].to_vec();
+    out.push(with_note(
+        s,
+        text[rows.saturating_sub(1)].clone(),
+        &short,
+        w,
+    ));
+    out
+}
+
+/// The first of `lines` in `rows` rows, the last of them saying how many
+/// lines were left out.
+fn cut_lines(
+    s: &Scene<'_>,
+    mut lines: Vec<Line<'static>>,
+    rows: usize,
+    w: usize,
+) -> Vec<Line<'static>> {
+    if lines.len() <= rows {
+        return lines;
+    }
+    let rows = rows.max(1);
+    let left_out = lines.len() - rows;
+    let note = i18n::LINES_LEFT_OUT.fill(
+        s.lang,
+        &[
+            ("n", &left_out),
+            ("lines", &i18n::LINE_N.get(left_out, s.lang)),
+        ],
+    );
+    lines.truncate(rows);
+    let last = lines.pop().unwrap_or_default();
+    lines.push(with_note(s, last, &note, w));
+    lines
+}
+
+/// `line` cut to leave room for `note` after it, one `…` between them:
+/// the cut's own, or one put there.
+fn with_note(s: &Scene<'_>, line: Line<'static>, note: &str, w: usize) -> Line<'static> {
+    let room = w.saturating_sub(width(note) + 3);
+    let mut spans = cut_spans(line, room);
+    let cut = spans.last().is_some_and(|l| l.content.ends_with('…'));
+    let lead = if cut { " " } else { " … " };
+    spans.push(Span::styled(format!("{lead}{note}"), s.theme.muted()));
+    Line::from(spans)
+}
+
+/// A line's spans cut to `max` columns, ending with `…` where cut; never
+/// inside a word: a span whose first word does not fit is left out.
+fn cut_spans(line: Line<'static>, max: usize) -> Vec<Span<'static>> {
+    if line.width() <= max {
+        return line.spans;
+    }
+    let mut out = Vec::new();
+    let mut used = 0;
+    for span in line.spans {
+        let wd = span.width();
+        if used + wd < max {
+            used += wd;
+            out.push(span);
+            continue;
+        }
+        let room = max.saturating_sub(used);
+        let content = span.content.trim_end();
+        let first = content.split_whitespace().next().map_or(0, width);
+        let ascii = content.chars().next().is_some_and(|c| c.is_ascii());
+        if ascii && first + 2 > room {
+            out.push(Span::styled("…", span.style));
+        } else {
+            out.push(Span::styled(truncate(content, room), span.style));
+        }
+        break;
+    }
+    out
+}
+
+/// Lines with the marker row `label` above them, the top lines over them
+/// and the disk line under them.
+#[allow(clippy::too_many_arguments)]
+fn draw_marked(
+    s: &Scene<'_>,
+    top: &[Line<'static>],
+    body: &[Line<'static>],
+    win: super::window::Window,
+    label: i18n::Label,
+    disk: &[Line<'static>],
+    area: Rect,
+    buf: &mut Buffer,
+) -> u16 {
+    let top_len = top.len() as u16;
+    let room = area.height.saturating_sub(top_len + disk.len() as u16);
+    super::window::draw_lines(top, area, buf);
+    let list = Rect {
+        y: area.y + top_len.min(area.height),
+        height: room,
+        ..area
+    };
+    super::window::draw_window_marked(s.lang, s.theme, body, win, label, list, buf);
+    draw_disk(disk, list, area, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// The top lines, the window of the message list under them, and the disk
@@ -99,16 +399,23 @@ fn draw(
         ..area
     };
     super::window::draw_window(s.lang, s.theme, body, win, list, buf);
+    draw_disk(disk, list, area, buf);
+    win.limit.min(super::window::MAX_SCROLL as usize) as u16
+}
+
+/// The disk line at the bottom of `area`, under the list, never past
+/// the panel (a panel too low for it shows what fits).
+fn draw_disk(disk: &[Line<'static>], list: Rect, area: Rect, buf: &mut Buffer) {
+    let y = area
+        .bottom()
+        .saturating_sub(disk.len() as u16)
+        .max(list.bottom());
     let disk_area = Rect {
-        y: area
-            .bottom()
-            .saturating_sub(disk.len() as u16)
-            .max(list.bottom()),
-        height: disk.len() as u16,
+        y,
+        height: (disk.len() as u16).min(area.bottom().saturating_sub(y)),
         ..area
     };
     super::window::draw_lines(disk, disk_area, buf);
-    win.limit.min(super::window::MAX_SCROLL as usize) as u16
 }
 
 /// A message longer than this many lines is folded ...
@@ -117,8 +424,29 @@ const FOLD_OVER: usize = 14;
 const FOLD_KEEP: usize = 8;
 
 /// What was sent on the latest model call, and the tools offered.
-fn top_lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
+/// At `tight` 1 and up the growth bars are left out; at 2 and up the
+/// window line and the tools offered take one line each, cut with `…`;
+/// at 3 the heading takes two: a low panel keeps its rows for the
+/// messages.
+fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
     let trace = s.trace;
+    let cut = |mut lines: Vec<Line<'static>>, most: usize| {
+        if lines.len() > most {
+            let style = lines[most - 1].style;
+            // The rest as one line again: a space where a Latin word ended.
+            let mut text = String::new();
+            for l in &lines[most - 1..] {
+                let l = l.to_string();
+                if text.ends_with(|c: char| c.is_ascii_graphic()) {
+                    text.push(' ');
+                }
+                text.push_str(l.trim());
+            }
+            lines.truncate(most - 1);
+            lines.push(Line::styled(truncate(&text, w), style));
+        }
+        lines
+    };
     let lang = s.lang;
     let theme = s.theme;
     let step = &trace.steps[s.step];
@@ -128,7 +456,8 @@ fn top_lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
             let call = &trace.model_calls[i];
             let (items, new) = crate::wire::list_counts(trace, i);
             let head = i18n::context_heading(trace, call, items, new, lang);
-            top.extend(hanging(vec![], &head, theme.title(), w));
+            let head = hanging(vec![], &head, theme.title(), w);
+            top.extend(if tight >= 3 { cut(head, 2) } else { head });
             // The window, and what the host's latest compaction took out.
             if let Some(window) = trace.window {
                 let mut line = i18n::window_line(window, lang);
@@ -136,11 +465,12 @@ fn top_lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
                 if let Some(c) = latest {
                     line = format!("{line} · {}", i18n::compacted_line(c, lang));
                 }
-                top.extend(hanging(vec![], &line, theme.muted(), w));
+                let line = hanging(vec![], &line, theme.muted(), w);
+                top.extend(if tight >= 2 { cut(line, 1) } else { line });
             }
             // Right after a compaction its lines matter most: the growth
             // bars give their room to the compacted list.
-            if i > 0 && s.context_anchored() {
+            if i > 0 && s.context_anchored() && tight == 0 {
                 top.extend(hanging(
                     vec![],
                     &growth(trace, i, w, lang),
@@ -155,11 +485,21 @@ fn top_lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
         )),
     }
     let tools = i18n::tools_offered(trace, lang);
+    let lead = i18n::lead(i18n::TOOLS_OFFERED, lang);
+    if tight >= 2 {
+        let line = truncate(&format!("{lead}{tools}"), w);
+        let rest = line
+            .strip_prefix(lead.as_str())
+            .unwrap_or(&line)
+            .to_string();
+        top.push(Line::from(vec![
+            Span::styled(lead, theme.muted()),
+            Span::raw(rest),
+        ]));
+        return top;
+    }
     top.extend(hanging(
-        vec![Span::styled(
-            i18n::lead(i18n::TOOLS_OFFERED, lang),
-            theme.muted(),
-        )],
+        vec![Span::styled(lead, theme.muted())],
         &tools,
         Style::new(),
         w,
@@ -192,28 +532,57 @@ fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) ->
     i18n::growth(&bars, first, last, index + 1, lang)
 }
 
-/// The messages the host holds at this step, newest last, built backwards
-/// until `wanted` lines exist, the newest in at most `newest` lines; with
-/// `compacted` (right after a compaction) all but the host's in brief.
-/// Returns the lines, whether older messages were left out, where the
-/// divider stands, and where each message and the divider begin (ascending).
-fn body_lines(
+/// One entry of the context list: a message, the divider between what
+/// was sent and what was appended since, or the system prompt.
+struct Item {
+    /// As the scrolled list shows it.
+    lines: Vec<Line<'static>>,
+    /// A message's lines of text before its tool calls, and their indent.
+    text_end: usize,
+    indent: usize,
+    /// Where each tool call's lines begin, counted from `text_end`.
+    calls: Vec<usize>,
+    what: What,
+    /// It must show unscrolled: new at this call, the divider, or
+    /// appended since (`fitted`).
+    must: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum What {
+    Message { index: usize },
+    Divider,
+    System,
+}
+
+/// The messages the host holds at this step, newest first, built
+/// backwards until `wanted` lines exist and every item that must show is
+/// there, the newest in at most `newest` lines; with `compacted` (right
+/// after a compaction) all but the host's in brief. Also whether older
+/// messages were left out.
+fn items(
     s: &Scene<'_>,
     w: usize,
     wanted: usize,
     newest: usize,
     compacted: bool,
-) -> (Vec<Line<'static>>, bool, Option<usize>, Vec<usize>) {
+) -> (Vec<Item>, bool) {
     let trace = s.trace;
     let lang = s.lang;
     let theme = s.theme;
-    let sent = match trace.steps[s.step].model_call {
-        Some(i) => trace.model_calls[i].context_len,
-        None => 0,
-    };
+    let current = trace.steps[s.step].model_call;
+    let sent = current.map_or(0, |i| trace.model_calls[i].context_len);
     let held = trace.messages.partition_point(|m| m.step <= s.step);
     // After the host compacted, it holds its compacted copy only.
     let floor = trace.held_from(s.step);
+    // What must show unscrolled: at a model call what is new at it, after
+    // it what was appended since; built at least back to there.
+    let at_call = matches!(trace.steps[s.step].kind, StepKind::ModelCall { .. });
+    let new_from = match current {
+        Some(i) if at_call && i > 0 => trace.model_calls[i - 1].context_len.max(floor),
+        Some(_) if at_call => floor,
+        _ => sent.max(floor),
+    };
     // Messages below the divider have not been sent; once the loop has
     // ended they never will be.
     let divider_label = if floor > sent {
@@ -225,20 +594,25 @@ fn body_lines(
     } else {
         i18n::APPENDED_SINCE
     };
-    // Collected newest line first and turned round once at the end:
-    // prepending each message would copy the list again for every message.
-    let mut body: Vec<Line<'static>> = Vec::new();
+    let divider_item = || Item {
+        lines: vec![divider(divider_label.get(lang), w, theme.muted())],
+        text_end: 0,
+        indent: 0,
+        calls: Vec::new(),
+        what: What::Divider,
+        must: true,
+    };
+    let mut items = Vec::new();
+    let mut lines = 0;
     let mut index = held;
     let mut divider_done = held == sent;
-    // Where the divider stands, counted from the newest line.
-    let mut divider_from_end = None;
-    // Where each message's first line stands, counted from the newest line.
-    let mut starts_from_end = Vec::new();
-    let current = trace.steps[s.step].model_call;
-    while index > floor && body.len() < wanted {
+    // Every item takes a row at least when the list is fitted unscrolled
+    // (`fitted`): as many items as `wanted` rows, besides the lines.
+    while index > floor && (lines < wanted || items.len() < wanted || index > new_from) {
         index -= 1;
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
-        let block = message_lines(s, trace, index, floor, new, compacted, w);
+        let brief = compacted && !s.unfold && trace.messages[index].host_insert.is_none();
+        let block = message_lines(s, trace, index, floor, new, brief, w);
         // A reply too tall for the panel reads from its start (a final
         // answer); a tool result keeps its end in sight, as before.
         let reply = trace.messages[index].role == Role::Assistant;
@@ -248,37 +622,68 @@ fn body_lines(
         } else {
             newest
         };
-        let block = if index + 1 == held && reply {
+        let (calls, indent) = (block.lines.len() - block.text_end, block.indent);
+        let call_starts = block.calls.clone();
+        let block_lines = if index + 1 == held && reply {
             fold_to(s, trace, index, block, most, w)
         } else {
             block.lines
         };
+        // Folding shortens the text; the calls stay under it.
+        let text_end = block_lines.len() - calls;
         if !divider_done && index < sent {
-            divider_from_end = Some(body.len());
-            body.push(divider(divider_label.get(lang), w, theme.muted()));
+            items.push(divider_item());
+            lines += 1;
             divider_done = true;
         }
-        body.extend(block.into_iter().rev());
-        starts_from_end.push(body.len() - 1);
+        lines += block_lines.len();
+        items.push(Item {
+            lines: block_lines,
+            text_end,
+            indent,
+            calls: call_starts,
+            what: What::Message { index },
+            // Right after a compaction, what the host put in too.
+            must: if at_call { new } else { index >= sent }
+                || (compacted && trace.messages[index].host_insert.is_some()),
+        });
     }
     if !divider_done {
-        divider_from_end = Some(body.len());
-        body.push(divider(divider_label.get(lang), w, theme.muted()));
+        items.push(divider_item());
+        lines += 1;
     }
     // The system prompt goes first in every request.
-    if index == floor && body.len() < wanted {
-        body.extend(system_lines(s, trace, compacted, w).into_iter().rev());
+    if index == floor && lines < wanted {
+        let system = system_lines(s, trace, compacted, w);
+        if !system.is_empty() {
+            items.push(Item {
+                lines: system,
+                text_end: 0,
+                // The mark, the number's room and the role column.
+                indent: 4 + role_width(s) + 1,
+                calls: Vec::new(),
+                what: What::System,
+                must: at_call && current == Some(0),
+            });
+        }
     }
-    body.reverse();
-    let last = body.len().saturating_sub(1);
-    let divider_at = divider_from_end.map(|d| last - d);
-    let mut starts: Vec<usize> = starts_from_end
-        .into_iter()
-        .chain(divider_from_end)
-        .map(|s| last - s)
-        .collect();
-    starts.sort_unstable();
-    (body, index > floor, divider_at, starts)
+    (items, index > floor)
+}
+
+/// The items (newest first) as one list of lines, oldest first; where the
+/// divider stands, and where each item begins.
+fn flatten(items: &[Item]) -> (Vec<Line<'static>>, Option<usize>, Vec<usize>) {
+    let mut body = Vec::new();
+    let mut divider_at = None;
+    let mut starts = Vec::new();
+    for item in items.iter().rev() {
+        starts.push(body.len());
+        if matches!(item.what, What::Divider) {
+            divider_at = Some(body.len());
+        }
+        body.extend(item.lines.iter().cloned());
+    }
+    (body, divider_at, starts)
 }
 
 /// A message too tall for the panel, in `most` lines: the first lines of
@@ -292,12 +697,28 @@ fn fold_to(
     most: usize,
     w: usize,
 ) -> Vec<Line<'static>> {
+    if s.unfold {
+        return block.lines;
+    }
+    fold_block(s, trace, index, block, most, w)
+}
+
+/// `fold_to` whether or not the screen unfolds messages: to fit a panel.
+fn fold_block(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    block: Block,
+    most: usize,
+    w: usize,
+) -> Vec<Line<'static>> {
     let Block {
         mut lines,
         text_end,
         indent,
+        ..
     } = block;
-    if s.unfold || lines.len() <= most.saturating_add(1) || text_end == 0 {
+    if lines.len() <= most.saturating_add(1) || text_end == 0 {
         return lines;
     }
     let m = &trace.messages[index];
@@ -346,6 +767,8 @@ struct Block {
     lines: Vec<Line<'static>>,
     text_end: usize,
     indent: usize,
+    /// Where each tool call's lines begin, counted from `text_end`.
+    calls: Vec<usize>,
 }
 
 /// The system prompt, as every request sends it first: Chat's first
@@ -420,7 +843,7 @@ fn message_lines(
     index: usize,
     floor: usize,
     new: bool,
-    compacted: bool,
+    brief: bool,
     w: usize,
 ) -> Block {
     let theme = s.theme;
@@ -482,36 +905,47 @@ fn message_lines(
     } else {
         Style::new()
     };
-    // Right after a compaction what the host put in is the point: the
-    // other messages take one line each (`f` shows them whole).
-    let brief = compacted && !s.unfold && m.host_insert.is_none();
     if !m.text.is_empty() || m.calls.is_empty() {
-        let text = if m.is_error && m.role == Role::Tool && provider == Provider::Anthropic {
-            // The only provider whose request marks a failed result.
-            format!("✗ is_error: true · {}", m.text)
-        } else if m.is_error && m.role == Role::Tool {
-            // Chat and Responses carry a failure only in the text.
-            format!("✗ {}", m.text)
+        // The simulator's marks stand before the text, in a style of their
+        // own (the glossary names them): the text is exactly what was sent.
+        let mut text_prefix = prefix.clone();
+        if m.is_error && m.role == Role::Tool {
+            text_prefix.push(Span::styled("✗", theme.sim_mark(true)));
+            text_prefix.push(Span::raw(" "));
+            if provider == Provider::Anthropic {
+                // The only provider whose request marks a failed result:
+                // a field of the block, not words of the text.
+                text_prefix.push(Span::styled("is_error: true · ", theme.muted()));
+            }
         } else if m.host_insert.is_some() {
             // Written by the host in place of what it removed.
-            format!("✂ {}", m.text)
-        } else {
-            m.text.to_string()
-        };
+            text_prefix.push(Span::styled("✂", theme.sim_mark(false)));
+            text_prefix.push(Span::raw(" "));
+        }
+        // The marks leave the text too little room beside them: they stand
+        // on the line of the id, the text under them.
+        let marked: usize = text_prefix.iter().map(|s| s.width()).sum();
+        if text_prefix.len() > prefix.len() && w.saturating_sub(marked) < MIN_TEXT_ROOM {
+            let base: usize = prefix.iter().map(|s| s.width()).sum();
+            lines.push(Line::from(std::mem::take(&mut text_prefix)));
+            text_prefix = vec![Span::raw(" ".repeat(base))];
+        }
+        let text: &str = &m.text;
         // A long message (a whole file, a test log) is folded to its first
         // lines, saying how long it is; `f` shows it whole. Only the shown
         // part is wrapped: a 10 KB output costs what three lines cost.
-        let indent: usize = prefix.iter().map(|s| s.width()).sum();
+        let indent: usize = text_prefix.iter().map(|s| s.width()).sum();
         let room = w.saturating_sub(indent).max(8);
         let (shown, long) = if s.unfold {
-            (text.as_str(), false)
+            (text, false)
         } else {
-            super::text::head(&text, FOLD_OVER, room)
+            super::text::head(text, FOLD_OVER, room)
         };
-        let mut body = hanging(prefix.clone(), shown, text_style, w);
+        let shown = tidy(shown);
+        let mut body = hanging(text_prefix.clone(), &shown, text_style, w);
         if brief {
-            let line = truncate(&crate::i18n::one_line(&text), room);
-            body = hanging(prefix.clone(), &line, text_style, w);
+            let line = truncate(&crate::i18n::one_line(text), room);
+            body = hanging(text_prefix, &line, text_style, w);
             body.truncate(1);
         } else if !s.unfold && (long || body.len() > FOLD_OVER) {
             body.truncate(FOLD_KEEP);
@@ -529,8 +963,10 @@ fn message_lines(
     let text_end = lines.len();
     // Responses: each call is an item of its own, numbered after the text.
     let mut item = place.number as usize + usize::from(!lines.is_empty());
+    let mut call_starts = Vec::new();
     for id in &m.calls {
         let Some(call) = trace.call(id) else { continue };
+        call_starts.push(lines.len() - text_end);
         let mut spans = if provider == Provider::Responses {
             // The item's own id on its line, the call_id that pairs under it.
             let kind = "function_call";
@@ -570,7 +1006,15 @@ fn message_lines(
         let rest = format!("{} {}", call.tool, call.args_text());
         let used: usize = spans.iter().map(|s| s.width()).sum();
         if brief {
-            spans.push(Span::raw(truncate(&rest, w.saturating_sub(used))));
+            // The tool's name whole or not at all: `…` stands for it.
+            let room = w.saturating_sub(used);
+            let name = rest.split_whitespace().next().map_or(0, width);
+            let shown = if name + 2 > room {
+                "…".to_string()
+            } else {
+                truncate(&rest, room)
+            };
+            spans.push(Span::raw(shown));
             lines.push(Line::from(spans));
             continue;
         }
@@ -585,7 +1029,26 @@ fn message_lines(
         lines,
         text_end,
         indent,
+        calls: call_starts,
     }
+}
+
+/// A message's text as the list shows it: no blank lines at its end, and
+/// one blank line at most in a row (`w` shows the text exactly).
+fn tidy(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.trim_end();
+    let blank = |l: &str| l.trim().is_empty();
+    let lines: Vec<&str> = text.split('\n').collect();
+    if !lines.windows(2).any(|p| blank(p[0]) && blank(p[1])) {
+        return text.into();
+    }
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, l)| !(blank(l) && i > 0 && blank(lines[i - 1])))
+        .map(|(_, l)| *l)
+        .collect();
+    kept.join("\n").into()
 }
 
 fn disk_line(s: &Scene<'_>, trace: &Trace, w: usize) -> Vec<Line<'static>> {

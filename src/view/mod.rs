@@ -194,8 +194,26 @@ fn draw_overlay(app: &App, area: Rect, buf: &mut Buffer, limits: &mut Limits) {
 /// In the compact layout, the panel under the lanes.
 pub fn compact_lower(app: &App) -> Panel {
     match app.focus {
-        Panel::Lanes => Panel::Explain,
+        Panel::Lanes => app.lower.unwrap_or(Panel::Explain),
         other => other,
+    }
+}
+
+/// The panel a step is about, for a figure that has room for one under
+/// the lanes: the context at a model call (and a compaction or a refused
+/// request), the pairing table where a call is proposed, checked, run or
+/// answered, else the explanation.
+pub fn panel_of_step(kind: &crate::trace::StepKind) -> Panel {
+    use crate::trace::StepKind as K;
+    match kind {
+        K::ModelCall { .. } | K::Compacts { .. } | K::Rejected { .. } => Panel::Context,
+        K::Proposes { .. }
+        | K::Validates { .. }
+        | K::Executes { .. }
+        | K::ResultArrives { .. }
+        | K::Replays { .. }
+        | K::UserDecides { .. } => Panel::Pairing,
+        _ => Panel::Explain,
     }
 }
 

@@ -171,9 +171,17 @@ fn glue_settings(paragraph: &str, max: usize) -> String {
     out
 }
 
+/// Where a word longer than a line is broken inside (an id, a hash), the
+/// piece ends with this mark, so the cut never passes for the word's end.
+pub const BROKEN: char = '↩';
+
 fn wrap_loose(text: &str, max: usize) -> Vec<String> {
     text.split('\n')
         .flat_map(|paragraph| {
+            // A word wider than the line is broken; its pieces need a
+            // column for the mark.
+            let long = max > 2 && longest_word(paragraph) > max;
+            let max = if long { max - 1 } else { max };
             let paths_fit = paragraph
                 .split_whitespace()
                 .filter(|w| w.contains('/'))
@@ -192,11 +200,45 @@ fn wrap_loose(text: &str, max: usize) -> Vec<String> {
             };
             if lines.is_empty() {
                 vec![String::new()]
+            } else if long {
+                mark_broken_words(paragraph, lines)
             } else {
                 lines
             }
         })
         .collect()
+}
+
+/// The widest word of `paragraph` that the wrapper can break only inside
+/// (a word with Chinese in it breaks anywhere: not counted).
+fn longest_word(paragraph: &str) -> usize {
+    paragraph
+        .split_whitespace()
+        .filter(|w| w.chars().all(|c| char_width(c) < 2))
+        .map(width)
+        .max()
+        .unwrap_or(0)
+}
+
+/// `lines` (wrapped from `paragraph`) with `BROKEN` after each piece that
+/// ends inside a Latin word or an id.
+fn mark_broken_words(paragraph: &str, lines: Vec<String>) -> Vec<String> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut at = 0;
+    let n = lines.len();
+    let mut out = Vec::with_capacity(n);
+    for (i, mut line) in lines.into_iter().enumerate() {
+        if let Some(p) = paragraph[at..].find(line.as_str()) {
+            let end = at + p + line.len();
+            let next = paragraph[end..].chars().next();
+            if i + 1 < n && line.ends_with(word) && next.is_some_and(word) {
+                line.push(BROKEN);
+            }
+            at = end;
+        }
+        out.push(line);
+    }
+    out
 }
 
 /// `prefix` then `text` wrapped to `max` columns, later lines indented to

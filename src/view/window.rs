@@ -99,12 +99,25 @@ pub fn draw_window(
     area: Rect,
     buf: &mut Buffer,
 ) {
+    draw_window_marked(lang, theme, lines, win, i18n::MORE_ABOVE, area, buf);
+}
+
+/// `draw_window` with the marker row above saying `above`.
+pub fn draw_window_marked(
+    lang: Lang,
+    theme: Theme,
+    lines: &[Line<'static>],
+    win: Window,
+    above: i18n::Label,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let mut y = area.y;
     if win.above && area.height > 1 {
         marker_row(
             lang,
             theme,
-            true,
+            above,
             Rect {
                 y,
                 height: 1,
@@ -125,7 +138,7 @@ pub fn draw_window(
         marker_row(
             lang,
             theme,
-            false,
+            i18n::MORE_BELOW,
             Rect {
                 y: area.bottom() - 1,
                 height: 1,
@@ -159,12 +172,7 @@ pub fn draw_lines(lines: &[Line<'_>], area: Rect, buf: &mut Buffer) {
 }
 
 /// A row that says there is more above or below, and how to see it.
-fn marker_row(lang: Lang, theme: Theme, above: bool, area: Rect, buf: &mut Buffer) {
-    let label = if above {
-        i18n::MORE_ABOVE
-    } else {
-        i18n::MORE_BELOW
-    };
+fn marker_row(lang: Lang, theme: Theme, label: i18n::Label, area: Rect, buf: &mut Buffer) {
     let text = text::truncate(label.get(lang), area.width as usize);
     let w = text::width(&text) as u16;
     let x = area.right().saturating_sub(w);
