@@ -578,7 +578,11 @@ fn a_claude_code_request_the_session_records_is_drawn_at_its_size_with_its_tools
     };
     let first = body(vec![lines[3]["message"].clone()]);
     let second = body(vec![lines[3]["message"].clone(), wire(5), wire(6)]);
-    let sizes: Vec<Option<usize>> = trace.model_calls.iter().map(|m| m.recorded_size).collect();
+    let sizes: Vec<Option<usize>> = trace
+        .model_calls
+        .iter()
+        .map(|m| m.body.as_ref().map(|b| b.request.len()))
+        .collect();
     assert_eq!(sizes, [Some(first), Some(second)]);
     let said = trace.steps[trace.model_calls[1].step]
         .narration

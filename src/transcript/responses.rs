@@ -82,7 +82,7 @@ pub fn document(
             Some(_) => b.request_continuing(msgs, line, tokens_in),
             None => {
                 let refused = refusal(value);
-                b.recorded_body(request);
+                b.recorded_body(request, parts.response);
                 b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
             }
         }
