@@ -743,6 +743,31 @@ pub struct OfferedTool {
     pub description: String,
     /// A custom tool's JSON schema, as sent.
     pub schema: Option<serde_json::Value>,
+    /// A tool the provider defines, by its `type` as the request names it
+    /// (`web_search_20250305`, `web_search`); None for a function the host
+    /// defines and runs.
+    pub builtin: Option<String>,
+}
+
+impl OfferedTool {
+    /// A provider's tool that runs on its servers (web search and fetch,
+    /// code execution, file search, MCP, …): its results come back in the
+    /// reply, the host runs nothing.
+    pub fn is_server_tool(&self) -> bool {
+        const SERVER: [&str; 8] = [
+            "web_search",
+            "web_fetch",
+            "code_execution",
+            "code_interpreter",
+            "file_search",
+            "image_generation",
+            "tool_search",
+            "mcp",
+        ];
+        self.builtin
+            .as_deref()
+            .is_some_and(|t| SERVER.iter().any(|s| t.starts_with(s)))
+    }
 }
 
 impl OfferedTool {

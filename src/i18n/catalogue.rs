@@ -143,6 +143,10 @@ catalogue! {
     NONE = ["无", "none"];
     /// Where a replayed file is silent: never "none".
     NOT_RECORDED = ["文件未记录", "not recorded"];
+    /// A tool offered that the provider runs on its servers, by its type.
+    SERVER_TOOL = ["{name}（服务器端工具 {type}）", "{name} (server tool {type})"];
+    /// A tool the provider defines and the host runs, by its type.
+    BUILTIN_TOOL = ["{name}（{type}）", "{name} ({type})"];
     WRITES_UNKNOWN = ["未知", "unknown"];
     MORE_FILES = ["另有 {n} 个", "+{n} more"];
     NO_CALLS = ["还没有工具调用。", "No tool calls yet."];

@@ -1624,16 +1624,25 @@ pub fn args_of_json_text(text: &str) -> CallArgs {
 /// A request's list of tool definitions, each read by `offered`: its
 /// `name`, `description` and the JSON schema under `schema_key`
 /// (`parameters`, `input_schema`), looked for inside `function` where the
-/// format wraps it there (Chat Completions).
+/// format wraps it there (Chat Completions). A tool the provider defines
+/// (its `type` neither `function` nor `custom`: Anthropic's
+/// `web_search_20250305`, OpenAI's `web_search`) keeps its type, and is
+/// named by it where it has no name.
 pub fn offered_tools(tools: &[serde_json::Value], schema_key: &str) -> Vec<OfferedTool> {
     use serde_json::Value;
     tools
         .iter()
         .filter_map(|t| {
             let f = t.get("function").unwrap_or(t);
-            let name = f.get("name")?.as_str()?;
+            let kind = t
+                .get("type")
+                .and_then(Value::as_str)
+                .filter(|k| !matches!(*k, "function" | "custom"));
+            let name = f.get("name").and_then(Value::as_str).or(kind)?;
             let description = f.get("description").and_then(Value::as_str).unwrap_or("");
-            Some(offered(name, description, f.get(schema_key)))
+            let mut tool = offered(name, description, f.get(schema_key));
+            tool.builtin = kind.map(clean);
+            Some(tool)
         })
         .collect()
 }
@@ -1650,6 +1659,70 @@ pub fn offered(name: &str, description: &str, schema: Option<&serde_json::Value>
         params,
         description: clean(description),
         schema: None,
+        builtin: None,
+    }
+}
+
+/// An image or a file sent in a message, as the context shows it: its
+/// type and size, `[image/png, 12.3 KB]` (the bytes its base64 data
+/// decodes to), or where it is: `[image, https://…]`. Anthropic `image`
+/// and `document` blocks (`source`), Chat `image_url` and `file` parts,
+/// Responses `input_image` and `input_file`; None for any other part.
+pub fn attachment(part: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let kind = part.get("type")?.as_str()?;
+    let noun = match kind {
+        "image" | "image_url" | "input_image" => "image",
+        "document" | "file" | "input_file" => "file",
+        _ => return None,
+    };
+    let source = part.get("source");
+    let field = |k: &str| source.and_then(|s| s.get(k)).and_then(Value::as_str);
+    // A data URL (`data:image/png;base64,…`) or a URL, wherever it is.
+    let url = part
+        .get("image_url")
+        .and_then(|u| u.get("url").unwrap_or(u).as_str())
+        .or_else(|| part.get("file_data").and_then(Value::as_str))
+        .or_else(|| {
+            part.get("file")
+                .and_then(|f| f.get("file_data"))
+                .and_then(Value::as_str)
+        })
+        .or_else(|| field("url"));
+    let (media, data) = match (field("data"), url) {
+        (Some(data), _) => (field("media_type"), Some(data)),
+        (None, Some(url)) => match url.strip_prefix("data:").and_then(|d| d.split_once(',')) {
+            Some((head, data)) => (head.split(';').next().filter(|m| !m.is_empty()), Some(data)),
+            None => return Some(clean(&format!("[{noun}, {url}]"))),
+        },
+        (None, None) => (field("media_type"), None),
+    };
+    let media = media.unwrap_or(noun);
+    Some(clean(&match data {
+        Some(data) => format!("[{media}, {}]", size_text(base64_len(data))),
+        None => format!("[{media}]"),
+    }))
+}
+
+/// The bytes base64 text decodes to.
+fn base64_len(data: &str) -> usize {
+    let chars = data.bytes().filter(|b| !b.is_ascii_whitespace()).count();
+    let padding = data
+        .trim_end()
+        .bytes()
+        .rev()
+        .take_while(|&b| b == b'=')
+        .count();
+    (chars * 3 / 4).saturating_sub(padding)
+}
+
+/// A size in bytes as the context shows it: `67 B`, `12.3 KB`, `4.1 MB`
+/// (1 KB = 1,000 bytes).
+pub fn size_text(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
 }
 
@@ -1662,6 +1735,7 @@ pub fn text_of(value: &serde_json::Value) -> String {
                 .iter()
                 .filter_map(|p| match p {
                     serde_json::Value::String(s) => Some(s.clone()),
+                    serde_json::Value::Object(_) if attachment(p).is_some() => attachment(p),
                     serde_json::Value::Object(o) => o
                         .get("text")
                         .or_else(|| o.get("content"))

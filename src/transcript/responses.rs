@@ -275,6 +275,19 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                 line: at,
             })
         }
+        // A tool the provider runs itself: part of the reply, by its action.
+        "web_search_call" | "file_search_call" | "code_interpreter_call" | "mcp_call" => {
+            let action = ["action", "queries", "code", "arguments"]
+                .iter()
+                .find_map(|k| v.get(*k))
+                .map_or(String::new(), |a| format!(" {a}"));
+            Some(Msg::Assistant {
+                text: format!("[{kind} {}{action}]", str_of(&it.id)),
+                calls: Vec::new(),
+                tokens_out,
+                line: at,
+            })
+        }
         // A reference by id to an item the server keeps: nothing to draw.
         "item_reference" => {
             b.skip("item_reference", at);

@@ -156,6 +156,13 @@ pub fn schema(tool: &crate::trace::OfferedTool) -> Value {
 /// The tool definitions as the provider receives them.
 pub fn tools(trace: &Trace) -> Value {
     let defs = trace.tools.iter().map(|t| {
+        // A provider's own tool is named by its type, not made a function.
+        if let Some(kind) = &t.builtin {
+            return match trace.provider {
+                Provider::Anthropic => json!({ "type": kind, "name": t.name }),
+                Provider::Chat | Provider::Responses => json!({ "type": kind }),
+            };
+        }
         let parameters = schema(t);
         match trace.provider {
             Provider::Chat => json!({
