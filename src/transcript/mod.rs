@@ -352,7 +352,12 @@ pub fn load_all(
 fn count_in_background(loaded: &Loaded) {
     if let Some(trace) = loaded.traces.first() {
         let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
-        trace.counts.count_in_background(texts);
+        let bodies = trace
+            .model_calls
+            .iter()
+            .map(|mc| mc.body.as_ref().map(|b| b.request.clone()))
+            .collect();
+        trace.counts.count_in_background(texts, bodies);
     }
 }
 

@@ -916,10 +916,11 @@ pub fn context_tokens(trace: &Trace, index: usize) -> usize {
 /// never waits for it.
 pub fn context_tokens_ready(trace: &Trace, index: usize) -> Option<usize> {
     let mc = &trace.model_calls[index];
-    trace
-        .counts
-        .ready(index, mc.context_start..mc.context_len)
-        .then(|| context_tokens(trace, index))
+    let ready = match mc.body {
+        Some(_) => trace.counts.body_ready(index),
+        None => trace.counts.ready(index, mc.context_start..mc.context_len),
+    };
+    ready.then(|| context_tokens(trace, index))
 }
 
 /// Compaction `index`'s next request in tokens, before and after it (as
