@@ -1269,6 +1269,16 @@ fn a_rebuilt_request_says_so_and_invents_no_model() {
             }
         }
     }
+    // Read back, the exported lines are still rebuilt bodies, not recorded.
+    let back = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codex-rebuilt.requests.jsonl");
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&back, text.join("\n") + "\n").unwrap();
+    let reread = transcript::open(back.to_str().unwrap(), None).unwrap();
+    let trace = reread.loaded.trace(Lang::En);
+    assert_eq!(trace.model_calls.len(), lines.len());
+    for k in 0..lines.len() {
+        assert!(agent_loop_sim::wire::rebuilt(trace, k), "call #{}", k + 1);
+    }
     let opened = transcript::open(&fixture_path("codex.jsonl"), None).unwrap();
     let step = opened.loaded.trace(Lang::En).model_calls[0].step;
     for (lang, said) in [

@@ -82,7 +82,9 @@ pub fn document(
             Some(_) => b.request_continuing(msgs, line, tokens_in),
             None => {
                 let refused = refusal(value);
-                b.recorded_body(request, parts.response);
+                if !parts.rebuilt {
+                    b.recorded_body(request, parts.response);
+                }
                 b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
             }
         }
