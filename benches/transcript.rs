@@ -116,7 +116,8 @@ fn report(path: &str) {
         .iter()
         .map(|m| m.text.clone())
         .collect();
-    if let Some(thread) = again.trace().counts.count_in_background(texts) {
+    // A rollout records no request bodies: only texts to count.
+    if let Some(thread) = again.trace().counts.count_in_background(texts, Vec::new()) {
         thread.join().unwrap();
     }
     let counting = counting.elapsed();
@@ -135,7 +136,7 @@ fn report(path: &str) {
         .iter()
         .map(|m| m.text.clone())
         .collect();
-    let thread = racing.trace().counts.count_in_background(texts);
+    let thread = racing.trace().counts.count_in_background(texts, Vec::new());
     let racing_end = Instant::now();
     let at = frames::at_step(&racing, racing.last(), 120, 40);
     let _ = frames::render(&at, 120, 40);

@@ -147,9 +147,9 @@ impl Recorder {
     }
 
     /// The host sends the messages held to the model: model call number
-    /// N, and its step. `recorded_size`: the size a real run's file gives
-    /// for the request, drawn instead of the body rebuilt here.
-    pub fn model_call(&mut self, recorded_size: Option<usize>) -> u32 {
+    /// N, and its step. `body`: the request a real run's file records,
+    /// shown instead of the body rebuilt here.
+    pub fn model_call(&mut self, body: Option<crate::trace::RecordedBody>) -> u32 {
         let number = self.trace.model_calls.len() as u32 + 1;
         self.counters.model_calls = number;
         self.trace.counts.push_request();
@@ -163,7 +163,7 @@ impl Recorder {
             context_tokens: self.messages_tokens + self.fixed_tokens,
             tokens: 0,
             context_start: self.held_from,
-            recorded_size,
+            body,
             cut_off: false,
         });
         self.step(

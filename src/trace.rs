@@ -574,11 +574,29 @@ pub struct ModelCall {
     /// The context starts here: `trace.messages[context_start..context_len]`.
     /// 0 unless the host compacted the context (`Compaction`).
     pub context_start: usize,
-    /// A replayed run: the bytes of the request body as the file records
-    /// it, drawn instead of the size of the body rebuilt from the trace.
-    pub recorded_size: Option<usize>,
+    /// A replayed run whose file (or tap recording) holds the request
+    /// body: that body as recorded, shown and measured instead of one
+    /// rebuilt from the trace's messages. None in a lesson, and where the
+    /// file records only messages (the body is rebuilt, and says so).
+    pub body: Option<RecordedBody>,
     /// The reply stopped at the output-token limit (`Rule::cut_off`).
     pub cut_off: bool,
+}
+
+/// A model call's request (and response) as a file or a tap recorded
+/// them: plain data, set once when the run is read. The texts are shared
+/// by the run's traces in every language (cloning one shares them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordedBody {
+    /// The request body, compact JSON, members in the order recorded (as
+    /// an SDK sends it: its length is the body's size in bytes).
+    pub request: Arc<str>,
+    /// Bytes of the body's `tools` array (0 without one).
+    pub tools_bytes: usize,
+    /// Items of its `messages` (or `input`) list.
+    pub items: usize,
+    /// The response as recorded, compact JSON, where the file has it.
+    pub response: Option<Arc<str>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -725,6 +743,31 @@ pub struct OfferedTool {
     pub description: String,
     /// A custom tool's JSON schema, as sent.
     pub schema: Option<serde_json::Value>,
+    /// A tool the provider defines, by its `type` as the request names it
+    /// (`web_search_20250305`, `web_search`); None for a function the host
+    /// defines and runs.
+    pub builtin: Option<String>,
+}
+
+impl OfferedTool {
+    /// A provider's tool that runs on its servers (web search and fetch,
+    /// code execution, file search, MCP, …): its results come back in the
+    /// reply, the host runs nothing.
+    pub fn is_server_tool(&self) -> bool {
+        const SERVER: [&str; 8] = [
+            "web_search",
+            "web_fetch",
+            "code_execution",
+            "code_interpreter",
+            "file_search",
+            "image_generation",
+            "tool_search",
+            "mcp",
+        ];
+        self.builtin
+            .as_deref()
+            .is_some_and(|t| SERVER.iter().any(|s| t.starts_with(s)))
+    }
 }
 
 impl OfferedTool {

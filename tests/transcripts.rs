@@ -578,7 +578,11 @@ fn a_claude_code_request_the_session_records_is_drawn_at_its_size_with_its_tools
     };
     let first = body(vec![lines[3]["message"].clone()]);
     let second = body(vec![lines[3]["message"].clone(), wire(5), wire(6)]);
-    let sizes: Vec<Option<usize>> = trace.model_calls.iter().map(|m| m.recorded_size).collect();
+    let sizes: Vec<Option<usize>> = trace
+        .model_calls
+        .iter()
+        .map(|m| m.body.as_ref().map(|b| b.request.len()))
+        .collect();
     assert_eq!(sizes, [Some(first), Some(second)]);
     let said = trace.steps[trace.model_calls[1].step]
         .narration
@@ -1105,4 +1109,256 @@ fn a_file_of_no_known_format_says_what_was_recognised_and_which_formats_exist() 
         "{}",
         out.stderr
     );
+}
+
+// ------------------------------------------------ recorded request bodies
+
+/// Files that record request bodies (made by `cases/make_recorded.py`):
+/// an Anthropic request/response log with `thinking`, an image and the
+/// web search server tool; a tap recording of the openai SDK (`gpt-5`,
+/// streamed, reasoning included); a Responses request body with a
+/// reasoning item, a `web_search_call` and an image, pretty-printed.
+const RECORDED: [&str; 3] = [
+    "anthropic-recorded.jsonl",
+    "tap-sdk-gpt5.jsonl",
+    "responses-recorded.json",
+];
+
+/// The request bodies a fixture holds, in order, each as the file writes
+/// it, with the response recorded beside it (if any).
+fn recorded_bodies(name: &str) -> Vec<(String, Option<Value>)> {
+    let text = std::fs::read_to_string(fixture_path(&format!("cases/{name}"))).unwrap();
+    if name.ends_with(".json") {
+        return vec![(text.trim().to_string(), None)];
+    }
+    text.lines()
+        .map(|l| {
+            let line: Value = serde_json::from_str(l).unwrap();
+            (line["request"].to_string(), line.get("response").cloned())
+        })
+        .collect()
+}
+
+/// `export --format requests` of a case: its lines.
+fn exported_requests(name: &str) -> Vec<Value> {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("requests-{}", name.replace('/', "_")));
+    std::fs::remove_dir_all(&dir).ok();
+    let file = fixture(&format!("cases/{name}"));
+    let out = run(&[
+        "export",
+        "--transcript",
+        &file,
+        "--format",
+        "requests",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+    let written = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with(".requests.jsonl"))
+        .unwrap();
+    std::fs::read_to_string(written)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The wire view (`w`) of a run at a step, the context panel zoomed.
+fn wire_view(loaded: agent_loop_sim::load::Loaded, lang: Lang, step: usize) -> String {
+    use agent_loop_sim::app::{Action, Panel};
+    let mut app = App::new(loaded, lang, Theme::DARK);
+    frames::apply(&mut app, Action::Resize(120, 40));
+    frames::apply(&mut app, Action::ToggleWire);
+    while app.focus != Panel::Context {
+        frames::apply(&mut app, Action::FocusNext);
+    }
+    frames::apply(&mut app, Action::Zoom);
+    let at = frames::at_step(&app, step, 120, 40);
+    frames::to_text(&frames::render(&at, 120, 40))
+}
+
+/// The exported request of every model call whose body the file records
+/// is that body, as a JSON value, and its response the recorded one; a
+/// call whose body the file does not hold says it is rebuilt.
+#[test]
+fn a_recorded_request_is_exported_as_recorded() {
+    for name in RECORDED {
+        let bodies = recorded_bodies(name);
+        let lines = exported_requests(name);
+        // The calls before the one a body file records are rebuilt.
+        let first = lines.len() - bodies.len();
+        for line in &lines[..first] {
+            assert_eq!(
+                line["rebuilt"],
+                "request rebuilt from the messages; model and parameters: not recorded",
+                "{name}"
+            );
+            assert!(line["request"].get("model").is_none(), "{name}: {line}");
+        }
+        for (line, (body, response)) in lines[first..].iter().zip(&bodies) {
+            let body: Value = serde_json::from_str(body).unwrap();
+            assert_eq!(line["request"], body, "{name}");
+            assert!(line.get("rebuilt").is_none(), "{name}");
+            if let Some(response) = response {
+                assert_eq!(&line["response"], response, "{name}");
+            }
+        }
+    }
+}
+
+/// The wire view names the model the body names; the sizes are those of
+/// the body as the file writes it: its bytes, and its o200k tokens. The
+/// tools offered are the body's, counted as tools; its `tools` in bytes.
+#[test]
+fn a_recorded_request_is_shown_and_measured_as_recorded() {
+    use agent_loop_sim::wire;
+    let models = ["claude-haiku-4-5", "gpt-5", "gpt-4o"];
+    for (name, model) in RECORDED.into_iter().zip(models) {
+        let bodies = recorded_bodies(name);
+        let opened = transcript::open(&fixture_path(&format!("cases/{name}")), None).unwrap();
+        let trace = opened.loaded.trace(Lang::En).clone();
+        let first = trace.model_calls.len() - bodies.len();
+        for (k, (body, _)) in bodies.iter().enumerate() {
+            let index = first + k;
+            let mc = &trace.model_calls[index];
+            assert_eq!(mc.context_size, body.len(), "{name} call #{}", mc.number);
+            assert_eq!(
+                wire::context_tokens(&trace, index),
+                wire::tokens::count(body),
+                "{name} call #{}",
+                mc.number
+            );
+            let value: Value = serde_json::from_str(body).unwrap();
+            let tools = value["tools"].as_array().unwrap();
+            assert_eq!(mc.tools_size, value["tools"].to_string().len(), "{name}");
+            assert_eq!(trace.tools.len(), tools.len(), "{name}: tools counted");
+            for lang in Lang::ALL {
+                let text = wire_view(opened.loaded.clone(), lang, mc.step);
+                assert!(text.contains(model), "{name} {lang:?}:\n{text}");
+                assert!(
+                    text.contains(&format!("{} ", body.len())),
+                    "{name}: {} bytes\n{text}",
+                    body.len()
+                );
+                for invented in ["claude-sonnet-4-5", "gpt-4.1", "[image]"] {
+                    assert!(!text.contains(invented), "{name}: {invented}\n{text}");
+                }
+            }
+        }
+    }
+}
+
+/// A body rebuilt from a run's messages (a Codex rollout records none)
+/// says so, in the wire view and in the export, and names no model and
+/// no parameters it would have to invent.
+#[test]
+fn a_rebuilt_request_says_so_and_invents_no_model() {
+    let lines = exported_requests("../codex.jsonl");
+    assert!(!lines.is_empty());
+    for line in &lines {
+        assert!(line["rebuilt"].as_str().unwrap().contains("not recorded"));
+        assert!(line["request"].get("model").is_none(), "{line}");
+        assert!(line["request"].get("max_tokens").is_none(), "{line}");
+        if let Some(response) = line["response"].as_object() {
+            for key in ["model", "temperature", "tool_choice", "parallel_tool_calls"] {
+                assert!(!response.contains_key(key), "{key}: {line}");
+            }
+        }
+    }
+    // Read back, the exported lines are still rebuilt bodies, not recorded.
+    let back = Path::new(env!("CARGO_TARGET_TMPDIR")).join("codex-rebuilt.requests.jsonl");
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&back, text.join("\n") + "\n").unwrap();
+    let reread = transcript::open(back.to_str().unwrap(), None).unwrap();
+    let trace = reread.loaded.trace(Lang::En);
+    assert_eq!(trace.model_calls.len(), lines.len());
+    for k in 0..lines.len() {
+        assert!(agent_loop_sim::wire::rebuilt(trace, k), "call #{}", k + 1);
+    }
+    let opened = transcript::open(&fixture_path("codex.jsonl"), None).unwrap();
+    let step = opened.loaded.trace(Lang::En).model_calls[0].step;
+    for (lang, said) in [
+        (Lang::En, "model and parameters: not recorded"),
+        (Lang::Zh, "模型与参数：未记录"),
+    ] {
+        let text = wire_view(opened.loaded.clone(), lang, step);
+        assert!(text.contains(said), "{lang:?}:\n{text}");
+        assert!(!text.contains("\"model\""), "{lang:?}:\n{text}");
+        assert!(!text.contains("gpt-4.1"), "{lang:?}:\n{text}");
+    }
+}
+
+/// The readable context of a recorded body keeps what it holds: the
+/// server tool among the tools offered (as a server tool), the image by
+/// type and size, the thinking block by kind and size, the server tool's
+/// call and result in the reply.
+#[test]
+fn the_readable_context_of_a_recorded_body_keeps_server_tools_images_and_thinking() {
+    let opened = transcript::open(&fixture_path("cases/anthropic-recorded.jsonl"), None).unwrap();
+    let trace = opened.loaded.trace(Lang::En);
+    let tools = agent_loop_sim::i18n::tools_offered(trace, Lang::En);
+    assert!(
+        tools.starts_with("web_search (server tool web_search_20250305), read_file(path)"),
+        "{tools}"
+    );
+    let texts: Vec<&str> = trace.messages.iter().map(|m| &*m.text).collect();
+    let all = texts.join("\n");
+    for shown in [
+        "[image/png, 69 B]",
+        "[thinking, 129 B]",
+        "[server_tool_use srvtoolu_01WYG3ziw53XMcoyKL4XcZmE web_search {\"query\":\"default request timeout config.txt\"}]",
+        "[web_search_tool_result srvtoolu_01WYG3ziw53XMcoyKL4XcZmE: 3 results, 2.0 KB]",
+    ] {
+        assert!(all.contains(shown), "{shown}\n{all}");
+    }
+    let opened = transcript::open(&fixture_path("cases/responses-recorded.json"), None).unwrap();
+    let trace = opened.loaded.trace(Lang::En);
+    let tools = agent_loop_sim::i18n::tools_offered(trace, Lang::En);
+    assert!(
+        tools.starts_with("web_search (server tool web_search), read_file(path)"),
+        "{tools}"
+    );
+    let all: Vec<&str> = trace.messages.iter().map(|m| &*m.text).collect();
+    let all = all.join("\n");
+    assert!(all.contains("[image/png, 69 B]"), "{all}");
+    assert!(
+        all.contains("[web_search_call ws_68b1f0b1a2b38190 {\"type\":\"search\",\"query\":\"default request timeout\"}]"),
+        "{all}"
+    );
+}
+
+/// Every frame of the recorded-body cases, readable and as the wire view,
+/// in both languages.
+#[test]
+fn every_frame_of_the_recorded_body_cases() {
+    for name in RECORDED {
+        let loaded = transcript::open(&fixture_path(&format!("cases/{name}")), None)
+            .unwrap()
+            .loaded;
+        let stem = name.rsplit_once('.').unwrap().0;
+        for lang in Lang::ALL {
+            let app = App::new(loaded.clone(), lang, Theme::DARK);
+            for step in 0..app.trace().len() {
+                let at = frames::at_step(&app, step, 120, 40);
+                let text = frames::to_text(&frames::render(&at, 120, 40));
+                let snap = format!(
+                    "transcript-{stem}__120x40__{}__step-{:02}",
+                    lang.code(),
+                    step + 1
+                );
+                settings().bind(|| insta::assert_snapshot!(snap, text));
+                let text = wire_view(loaded.clone(), lang, step);
+                let snap = format!(
+                    "transcript-{stem}__wire__120x40__{}__step-{:02}",
+                    lang.code(),
+                    step + 1
+                );
+                settings().bind(|| insta::assert_snapshot!(snap, text));
+            }
+        }
+    }
 }

@@ -73,6 +73,7 @@ pub(super) fn offered_tools(scenario: &Scenario, lang: Lang) -> Vec<OfferedTool>
             params: param_names(t),
             description: t.description.get(lang).to_string(),
             schema: t.parameters.as_ref().map(|s| schema_in(s, lang)),
+            builtin: None,
         })
         .collect()
 }

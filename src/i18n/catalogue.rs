@@ -143,6 +143,10 @@ catalogue! {
     NONE = ["无", "none"];
     /// Where a replayed file is silent: never "none".
     NOT_RECORDED = ["文件未记录", "not recorded"];
+    /// A tool offered that the provider runs on its servers, by its type.
+    SERVER_TOOL = ["{name}（服务器端工具 {type}）", "{name} (server tool {type})"];
+    /// A tool the provider defines and the host runs, by its type.
+    BUILTIN_TOOL = ["{name}（{type}）", "{name} ({type})"];
     WRITES_UNKNOWN = ["未知", "unknown"];
     MORE_FILES = ["另有 {n} 个", "+{n} more"];
     NO_CALLS = ["还没有工具调用。", "No tool calls yet."];
@@ -268,6 +272,22 @@ catalogue! {
     WIRE_SHORT_IDS = [
         "call_1、call_2… 是本课的简写；{provider} 生成的 id 形如 {shape}。",
         "call_1, call_2… are this lesson's short ids; {provider} makes ids like {shape}.",
+    ];
+    /// Under the heading, where the file (or the tap) recorded the body.
+    WIRE_RECORDED = [
+        "按记录原样显示：模型 {model} · {tokens} token（o200k_base，按记录的请求体计）。",
+        "As recorded: model {model} · {tokens} tokens (o200k_base, of the body as recorded).",
+    ];
+    /// Under the heading, where a replayed run's body is rebuilt.
+    WIRE_REBUILT = [
+        "由消息重建（文件没有记录请求体）· 模型与参数：未记录。",
+        "Rebuilt from the messages (the file records no request body) · model and parameters: not recorded.",
+    ];
+    /// Under a recorded body where the items new since the call before
+    /// cannot be told (its list does not extend the one sent before).
+    WIRE_NEW_UNKNOWN = [
+        "它的列表不是上一次请求的延续：不标出新增项。",
+        "Its list does not extend the previous request's: no item is marked new.",
     ];
     WIRE_RESPONSE = ["响应 {status}", "response {status}"];
     WIRE_TOOLS_ECHOED = ["\"tools\": [… 与请求里的 {n} 个工具相同 …],", "\"tools\": [… the request's tools ({n}), echoed …],"];
@@ -762,6 +782,11 @@ catalogue! {
     REPLAY_REASONING_SENT = [
         "请求里还有 {n} {items}，共 {chars} 字符：不显示为消息，也不计入上面的大小。",
         " The request also holds {n} {items} ({chars} chars): not drawn as messages, not counted in the size above.",
+    ];
+    /// The same, where the file records the request's body.
+    REPLAY_REASONING_IN_BODY = [
+        "请求体里还有 {n} {items}，共 {chars} 字符，已计入上面的大小；按 w 可看原样。",
+        " The request body also holds {n} {items} ({chars} chars), counted in the size above; w shows them as recorded.",
     ];
     REPLAY_REASONING_BEFORE = [
         "文件在此之前有 {n} {items}，共 {chars} 字符：不显示为消息，也不计入大小；是否随请求发送，文件没有记录。",

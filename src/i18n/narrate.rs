@@ -336,7 +336,17 @@ pub fn tools_offered(trace: &Trace, lang: Lang) -> String {
         let word = if silent { NOT_RECORDED } else { NONE };
         return word.get(lang).to_string();
     }
-    let tools: Vec<String> = trace.tools.iter().map(|t| t.signature()).collect();
+    let tools: Vec<String> = trace
+        .tools
+        .iter()
+        .map(|t| match &t.builtin {
+            Some(kind) if t.is_server_tool() => {
+                SERVER_TOOL.fill(lang, &[("name", &t.name), ("type", kind)])
+            }
+            Some(kind) => BUILTIN_TOOL.fill(lang, &[("name", &t.name), ("type", kind)]),
+            None => t.signature(),
+        })
+        .collect();
     tools.join(", ")
 }
 

@@ -119,7 +119,7 @@ impl Call {
             line["side"] = json!(side);
         }
         if redact {
-            redact_strings(&mut line);
+            crate::transcript::redact::redact_strings(&mut line);
         }
         line
     }
@@ -158,22 +158,9 @@ impl Call {
         }
         let mut line = Value::Object(line);
         if redact {
-            redact_strings(&mut line);
+            crate::transcript::redact::redact_strings(&mut line);
         }
         line
-    }
-}
-
-fn redact_strings(v: &mut Value) {
-    match v {
-        Value::String(s) => {
-            if let std::borrow::Cow::Owned(r) = crate::transcript::redact::redact(s) {
-                *s = r;
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(redact_strings),
-        Value::Object(map) => map.values_mut().for_each(redact_strings),
-        _ => {}
     }
 }
 

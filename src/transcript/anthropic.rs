@@ -7,7 +7,9 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::builder::{Builder, CallSpec, Msg, args_of, offered_tools, text_of};
+use super::builder::{
+    Builder, CallSpec, Msg, args_of, attachment, offered_tools, size_text, text_of,
+};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
 use super::shape::{Lenient, Object, Usage};
@@ -47,7 +49,9 @@ pub fn document(
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
         let refused = refusal(value);
-        b.recorded_body(request);
+        if !parts.rebuilt {
+            b.recorded_body(request, parts.response);
+        }
         b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
@@ -148,19 +152,52 @@ pub fn blocks_of(
                 is_error: fields.is_error.0.unwrap_or(false),
                 line: at,
             }),
-            // Reasoning: said with its size, not drawn as a message.
-            // (`signature` verifies the text; it is not reasoning.)
-            "thinking" => out.push(Msg::Reasoning {
-                summary: str_of(&fields.thinking),
-                encrypted: 0,
-                line: at,
-            }),
-            "redacted_thinking" => out.push(Msg::Reasoning {
-                summary: String::new(),
-                encrypted: str_of(&fields.data).chars().count(),
-                line: at,
-            }),
-            "image" | "document" => texts.push(format!("[{kind}]")),
+            // Reasoning: said with its size, and shown in the reply by its
+            // kind and size (`signature` verifies the text; it is not
+            // reasoning).
+            "thinking" => {
+                let thinking = str_of(&fields.thinking);
+                texts.push(format!("[thinking, {}]", size_text(thinking.len())));
+                out.push(Msg::Reasoning {
+                    summary: thinking,
+                    encrypted: 0,
+                    line: at,
+                });
+            }
+            "redacted_thinking" => {
+                let data = str_of(&fields.data);
+                texts.push(format!("[redacted_thinking, {}]", size_text(data.len())));
+                out.push(Msg::Reasoning {
+                    summary: String::new(),
+                    encrypted: data.chars().count(),
+                    line: at,
+                });
+            }
+            "image" | "document" => {
+                texts.push(attachment(block).unwrap_or_else(|| format!("[{kind}]")))
+            }
+            // A tool the provider runs itself (web search, code execution,
+            // MCP): its call and its result are both in the reply.
+            "server_tool_use" | "mcp_tool_use" => {
+                let input = block.get("input").map_or(String::new(), Value::to_string);
+                texts.push(format!(
+                    "[{kind} {} {} {input}]",
+                    str_of(&fields.id),
+                    str_of(&fields.name)
+                ));
+            }
+            result if result.ends_with("_tool_result") => {
+                let content = block.get("content").unwrap_or(&Value::Null);
+                let results = match content.as_array() {
+                    Some(list) => format!("{} results, ", list.len()),
+                    None => String::new(),
+                };
+                texts.push(format!(
+                    "[{result} {}: {results}{}]",
+                    str_of(&fields.tool_use_id),
+                    size_text(content.to_string().len())
+                ));
+            }
             other => b.skip(&format!("content block {other:?}"), at),
         }
     }

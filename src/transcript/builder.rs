@@ -13,8 +13,8 @@ use crate::load::{Card, Loaded, ScenarioError};
 use crate::recorder::Recorder;
 use crate::scenario::{About, CompactPolicy, EndStatus, Lang, Text};
 use crate::trace::{
-    CallId, Compaction, Lane, OfferedTool, Recorded, Role, StepKind, TaskOutcome, ToolCall,
-    ToolResult, Trace,
+    CallId, Compaction, Lane, OfferedTool, Recorded, RecordedBody, Role, StepKind, TaskOutcome,
+    ToolCall, ToolResult, Trace,
 };
 
 use super::clean::{clean, clean_json, clean_owned, clean_redacted};
@@ -169,7 +169,7 @@ enum Key {
 }
 
 /// A model call the file records as a request (its exact context).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Request {
     line: usize,
     /// The request's messages are the earlier ones plus new ones, in order.
@@ -181,8 +181,8 @@ struct Request {
     /// Reasoning items the request holds: how many, and their characters
     /// (summary and encrypted content).
     reasoning: (usize, usize),
-    /// Bytes of the request body as the file records it.
-    bytes: Option<usize>,
+    /// The request body (and response) as the file records them.
+    body: Option<RecordedBody>,
 }
 
 #[derive(Debug, Clone)]
@@ -199,12 +199,12 @@ enum Event {
     },
     /// The file records the next model call's request exactly, though not
     /// as messages of the trace (Claude Code `api-request`): its line, how
-    /// many messages it sent and the bytes of its body (parameters, system
-    /// prompt, tool definitions and messages, as compact JSON).
+    /// many messages it sent and its body (parameters, system prompt, tool
+    /// definitions and messages).
     Recorded {
         line: usize,
         messages: usize,
-        size: usize,
+        body: RecordedBody,
     },
     /// The provider refused the request before (a 400 body in the file).
     Rejected {
@@ -259,8 +259,8 @@ pub struct Builder {
     /// Exit codes recorded apart from a result (Codex `exec_command_end`),
     /// for a result not read yet.
     exit_codes: HashMap<String, i64>,
-    /// The size of the request body a reader is about to hand over.
-    recorded_bytes: Option<usize>,
+    /// The request body (and response) a reader is about to hand over.
+    recorded_body: Option<RecordedBody>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<Span>,
     /// Set by a reader whose file pairs otherwise than its format's rule
@@ -352,8 +352,8 @@ impl Builder {
             return;
         }
         if !has_reply && matches!(messages.last(), Some(Msg::Assistant { .. })) {
-            // A record of messages, not a request: it has no body size.
-            self.recorded_bytes = None;
+            // A record of messages, not a request: it has no body.
+            self.recorded_body = None;
             for msg in messages {
                 self.push(msg);
             }
@@ -447,14 +447,14 @@ impl Builder {
         }
         consistent &= matched == before;
         self.requests += 1;
-        let bytes = self.recorded_bytes.take();
+        let body = self.recorded_body.take();
         self.events.push(Event::Request(Request {
             line,
             consistent,
             continues,
             tokens_in,
             reasoning,
-            bytes,
+            body,
         }));
     }
 
@@ -491,10 +491,66 @@ impl Builder {
         }
     }
 
-    /// The next request's body as the file records it: its size is the
-    /// size drawn (compact JSON, as an SDK sends it).
-    pub fn recorded_body(&mut self, body: &serde_json::Value) {
-        self.recorded_bytes = serde_json::to_vec(body).ok().map(|b| b.len());
+    /// The next request's body as the file records it, and its response
+    /// where the file has one: shown, exported and measured as recorded.
+    pub fn recorded_body(
+        &mut self,
+        body: &serde_json::Value,
+        response: Option<&serde_json::Value>,
+    ) {
+        self.recorded_body = Some(self.body_of(body, response));
+    }
+
+    /// A recorded body as the trace keeps it: compact JSON text (masked
+    /// with `--redact`), the bytes of its tools and the items of its list.
+    fn body_of(
+        &self,
+        body: &serde_json::Value,
+        response: Option<&serde_json::Value>,
+    ) -> RecordedBody {
+        let text = |v: &serde_json::Value| -> std::sync::Arc<str> {
+            match self.redact {
+                true => {
+                    let mut v = v.clone();
+                    super::redact::redact_strings(&mut v);
+                    v.to_string().into()
+                }
+                false => v.to_string().into(),
+            }
+        };
+        let tools_bytes = body
+            .get("tools")
+            .filter(|t| t.is_array())
+            .map_or(0, |t| t.to_string().len());
+        let items = ["messages", "input"]
+            .iter()
+            .find_map(|k| body.get(*k))
+            .map_or(0, |list| list.as_array().map_or(1, Vec::len));
+        RecordedBody {
+            request: text(body),
+            tools_bytes,
+            items,
+            response: response.map(text),
+        }
+    }
+
+    /// The file is one document, `value` read from `text`: where it is a
+    /// request body recorded here, the body is kept as the file writes it
+    /// (its bytes and tokens are the file's, indentation and all).
+    pub fn written_whole(&mut self, value: &serde_json::Value, text: &str) {
+        if self.redact {
+            return;
+        }
+        let compact = value.to_string();
+        for event in &mut self.events {
+            if let Event::Request(Request {
+                body: Some(body), ..
+            }) = event
+                && *body.request == *compact
+            {
+                body.request = text.trim().into();
+            }
+        }
     }
 
     /// A system prompt or developer instruction: sent to the model, but
@@ -516,12 +572,13 @@ impl Builder {
     }
 
     /// The next model call's request as the file records it (`Event::Recorded`).
-    pub fn recorded_request(&mut self, line: usize, messages: usize, size: usize) {
+    pub fn recorded_request(&mut self, line: usize, messages: usize, body: &serde_json::Value) {
         self.requests += 1;
+        let body = self.body_of(body, None);
         self.events.push(Event::Recorded {
             line,
             messages,
-            size,
+            body,
         });
     }
 
@@ -840,8 +897,8 @@ struct Build {
     notes: Vec<(usize, text::Note)>,
     /// Lines of harness-written messages appended for the next step.
     context_lines: Vec<usize>,
-    /// The next model call's recorded request: (line, messages, size).
-    recorded: Option<(usize, usize, usize)>,
+    /// The next model call's recorded request: (line, messages, body).
+    recorded: Option<(usize, usize, RecordedBody)>,
     format: Format,
 }
 
@@ -958,8 +1015,8 @@ impl Build {
                 Event::Recorded {
                     line,
                     messages,
-                    size,
-                } => build.recorded = Some((line, messages, size)),
+                    body,
+                } => build.recorded = Some((line, messages, body)),
                 Event::Rejected { line, error } => {
                     build.model_call(pending.take(), true, format);
                     build.rejected(line, error);
@@ -1110,13 +1167,14 @@ impl Build {
             .map_or(0, |m| m.context_len)
             .max(self.rec.held_from);
         let messages = self.rec.trace.messages.len();
-        self.tokens_in.push(request.and_then(|r| r.tokens_in));
-        let source = match (request, recorded) {
+        self.tokens_in
+            .push(request.as_ref().and_then(|r| r.tokens_in));
+        let source = match (&request, &recorded) {
             // Its size is the file's; its messages drawn are rebuilt.
-            (None, Some((line, messages, bytes))) => Source::Recorded {
-                line,
-                messages,
-                bytes,
+            (None, Some((line, messages, body))) => Source::Recorded {
+                line: *line,
+                messages: *messages,
+                bytes: body.request.len(),
             },
             (Some(r), _) if r.continues => Source::Continues { line: r.line },
             (Some(r), _) if r.consistent => {
@@ -1126,8 +1184,8 @@ impl Build {
             (Some(r), _) => Source::Rewritten { line: r.line },
             (None, None) => Source::Reconstructed,
         };
-        let reasoning = match request {
-            Some(r) => (r.reasoning.0, r.reasoning.1, true),
+        let reasoning = match &request {
+            Some(r) => (r.reasoning.0, r.reasoning.1, Some(r.body.is_some())),
             None => (
                 self.reasoning_before.len() + self.reasoning.len(),
                 self.reasoning_before
@@ -1135,7 +1193,7 @@ impl Build {
                     .chain(&self.reasoning)
                     .map(|t| t.summary_chars + t.encrypted)
                     .sum(),
-                false,
+                None,
             ),
         };
         let held = self.rec.held_from;
@@ -1183,11 +1241,11 @@ impl Build {
             tools_known: !self.rec.trace.tools.is_empty(),
             no_reply,
         };
-        // A recorded request is drawn at its recorded size.
-        let recorded_size = request
-            .and_then(|r| r.bytes)
-            .or(recorded.map(|(_, _, bytes)| bytes));
-        self.rec.model_call(recorded_size);
+        // A recorded request is shown as recorded.
+        let body = request
+            .and_then(|r| r.body)
+            .or(recorded.map(|(_, _, body)| body));
+        self.rec.model_call(body);
         self.said(self.rec.next_step() - 1, say);
     }
 
@@ -1566,16 +1624,25 @@ pub fn args_of_json_text(text: &str) -> CallArgs {
 /// A request's list of tool definitions, each read by `offered`: its
 /// `name`, `description` and the JSON schema under `schema_key`
 /// (`parameters`, `input_schema`), looked for inside `function` where the
-/// format wraps it there (Chat Completions).
+/// format wraps it there (Chat Completions). A tool the provider defines
+/// (its `type` neither `function` nor `custom`: Anthropic's
+/// `web_search_20250305`, OpenAI's `web_search`) keeps its type, and is
+/// named by it where it has no name.
 pub fn offered_tools(tools: &[serde_json::Value], schema_key: &str) -> Vec<OfferedTool> {
     use serde_json::Value;
     tools
         .iter()
         .filter_map(|t| {
             let f = t.get("function").unwrap_or(t);
-            let name = f.get("name")?.as_str()?;
+            let kind = t
+                .get("type")
+                .and_then(Value::as_str)
+                .filter(|k| !matches!(*k, "function" | "custom"));
+            let name = f.get("name").and_then(Value::as_str).or(kind)?;
             let description = f.get("description").and_then(Value::as_str).unwrap_or("");
-            Some(offered(name, description, f.get(schema_key)))
+            let mut tool = offered(name, description, f.get(schema_key));
+            tool.builtin = kind.map(clean);
+            Some(tool)
         })
         .collect()
 }
@@ -1592,6 +1659,70 @@ pub fn offered(name: &str, description: &str, schema: Option<&serde_json::Value>
         params,
         description: clean(description),
         schema: None,
+        builtin: None,
+    }
+}
+
+/// An image or a file sent in a message, as the context shows it: its
+/// type and size, `[image/png, 12.3 KB]` (the bytes its base64 data
+/// decodes to), or where it is: `[image, https://…]`. Anthropic `image`
+/// and `document` blocks (`source`), Chat `image_url` and `file` parts,
+/// Responses `input_image` and `input_file`; None for any other part.
+pub fn attachment(part: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let kind = part.get("type")?.as_str()?;
+    let noun = match kind {
+        "image" | "image_url" | "input_image" => "image",
+        "document" | "file" | "input_file" => "file",
+        _ => return None,
+    };
+    let source = part.get("source");
+    let field = |k: &str| source.and_then(|s| s.get(k)).and_then(Value::as_str);
+    // A data URL (`data:image/png;base64,…`) or a URL, wherever it is.
+    let url = part
+        .get("image_url")
+        .and_then(|u| u.get("url").unwrap_or(u).as_str())
+        .or_else(|| part.get("file_data").and_then(Value::as_str))
+        .or_else(|| {
+            part.get("file")
+                .and_then(|f| f.get("file_data"))
+                .and_then(Value::as_str)
+        })
+        .or_else(|| field("url"));
+    let (media, data) = match (field("data"), url) {
+        (Some(data), _) => (field("media_type"), Some(data)),
+        (None, Some(url)) => match url.strip_prefix("data:").and_then(|d| d.split_once(',')) {
+            Some((head, data)) => (head.split(';').next().filter(|m| !m.is_empty()), Some(data)),
+            None => return Some(clean(&format!("[{noun}, {url}]"))),
+        },
+        (None, None) => (field("media_type"), None),
+    };
+    let media = media.unwrap_or(noun);
+    Some(clean(&match data {
+        Some(data) => format!("[{media}, {}]", size_text(base64_len(data))),
+        None => format!("[{media}]"),
+    }))
+}
+
+/// The bytes base64 text decodes to.
+fn base64_len(data: &str) -> usize {
+    let chars = data.bytes().filter(|b| !b.is_ascii_whitespace()).count();
+    let padding = data
+        .trim_end()
+        .bytes()
+        .rev()
+        .take_while(|&b| b == b'=')
+        .count();
+    (chars * 3 / 4).saturating_sub(padding)
+}
+
+/// A size in bytes as the context shows it: `67 B`, `12.3 KB`, `4.1 MB`
+/// (1 KB = 1,000 bytes).
+pub fn size_text(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} B"),
+        1_000..1_000_000 => format!("{:.1} KB", bytes as f64 / 1e3),
+        _ => format!("{:.1} MB", bytes as f64 / 1e6),
     }
 }
 
@@ -1604,6 +1735,7 @@ pub fn text_of(value: &serde_json::Value) -> String {
                 .iter()
                 .filter_map(|p| match p {
                     serde_json::Value::String(s) => Some(s.clone()),
+                    serde_json::Value::Object(_) if attachment(p).is_some() => attachment(p),
                     serde_json::Value::Object(o) => o
                         .get("text")
                         .or_else(|| o.get("content"))

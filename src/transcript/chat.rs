@@ -42,7 +42,9 @@ pub fn document(
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
         let refused = refusal(value);
-        b.recorded_body(request);
+        if !parts.rebuilt {
+            b.recorded_body(request, parts.response);
+        }
         b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
     }
     if let Some((msg, _)) = reply {

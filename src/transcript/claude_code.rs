@@ -348,8 +348,7 @@ pub fn read(
                 "messages".into(),
                 Value::Array(messages.into_iter().cloned().collect()),
             );
-            let bytes = serde_json::to_vec(&Value::Object(body)).map_or(0, |b| b.len());
-            b.recorded_request(r.line, count, bytes);
+            b.recorded_request(r.line, count, &Value::Object(body));
         }
         for msg in std::mem::take(&mut entry.msgs) {
             b.push(msg);

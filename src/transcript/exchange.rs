@@ -13,6 +13,9 @@ pub(crate) struct Parts<'a> {
     pub list: Option<&'a [Value]>,
     pub request: Option<&'a Value>,
     pub response: Option<&'a Value>,
+    /// The line says its request was rebuilt from messages, not recorded
+    /// (`export --format requests` of a run whose file held no body).
+    pub rebuilt: bool,
 }
 
 /// The error a line records for its request (the provider's 400 body:
@@ -45,6 +48,7 @@ pub(crate) fn exchange<'a>(
         list: None,
         request: None,
         response: None,
+        rebuilt: false,
     };
     match value {
         Value::Array(items) => Ok(Parts {
@@ -61,6 +65,7 @@ pub(crate) fn exchange<'a>(
                 return Ok(Parts {
                     request: Some(request),
                     response,
+                    rebuilt: o.contains_key("rebuilt"),
                     ..none
                 });
             }

@@ -352,7 +352,12 @@ pub fn load_all(
 fn count_in_background(loaded: &Loaded) {
     if let Some(trace) = loaded.traces.first() {
         let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
-        trace.counts.count_in_background(texts);
+        let bodies = trace
+            .model_calls
+            .iter()
+            .map(|mc| mc.body.as_ref().map(|b| b.request.clone()))
+            .collect();
+        trace.counts.count_in_background(texts, bodies);
     }
 }
 
@@ -713,11 +718,16 @@ fn read_lines(
 ) -> Result<Format, ScenarioError> {
     let (mut lines, first) = match jsonl::Lines::new(path, reader).start()? {
         jsonl::First::Line(lines, line, value) => (lines, (line, value)),
-        jsonl::First::Document(reader) => {
+        jsonl::First::Document(mut reader) => {
             // The first line is not a whole JSON value: one pretty-printed
             // document, or (as the OpenTelemetry console exporter prints
-            // them) pretty-printed spans one after another.
-            let mut values = serde_json::Deserializer::from_reader(reader).into_iter::<Value>();
+            // them) pretty-printed spans one after another. Read as text:
+            // a request body written out whole is kept as written.
+            let mut text = String::new();
+            reader
+                .read_to_string(&mut text)
+                .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
+            let mut values = serde_json::Deserializer::from_str(&text).into_iter::<Value>();
             let value = match values.next() {
                 Some(v) => v.map_err(|e| json_error(path, &e))?,
                 None => return Err(at_line(path, 1, "the file is empty; expected a transcript")),
@@ -731,7 +741,9 @@ fn read_lines(
                 otel::finish(builder);
                 return Ok(Format::OtelSdk);
             }
-            return document(path, &value, 1, forced, builder);
+            let format = document(path, &value, 1, forced, builder)?;
+            builder.written_whole(&value, &text);
+            return Ok(format);
         }
     };
     let format = match forced {

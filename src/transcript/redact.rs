@@ -460,6 +460,22 @@ fn gitleaks_spans<'r>(rules: &'r Rules, text: &str, spans: &mut Vec<Span<'r>>) {
     }
 }
 
+/// Every string of a JSON value (a recorded request or response body,
+/// a tap line) with `redact` applied; keys and structure kept.
+pub fn redact_strings(v: &mut serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::String(s) => {
+            if let Cow::Owned(r) = redact(s) {
+                *s = r;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(redact_strings),
+        Value::Object(map) => map.values_mut().for_each(redact_strings),
+        _ => {}
+    }
+}
+
 /// The text with likely secrets replaced by `[redacted: RULE]`, RULE
 /// naming what was found (`aws-access-token`, `jwt`, `email`, …).
 pub fn redact(text: &str) -> Cow<'_, str> {

@@ -82,7 +82,9 @@ pub fn document(
             Some(_) => b.request_continuing(msgs, line, tokens_in),
             None => {
                 let refused = refusal(value);
-                b.recorded_body(request);
+                if !parts.rebuilt {
+                    b.recorded_body(request, parts.response);
+                }
                 b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
             }
         }
@@ -272,6 +274,19 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
             Some(Msg::Reasoning {
                 summary,
                 encrypted,
+                line: at,
+            })
+        }
+        // A tool the provider runs itself: part of the reply, by its action.
+        "web_search_call" | "file_search_call" | "code_interpreter_call" | "mcp_call" => {
+            let action = ["action", "queries", "code", "arguments"]
+                .iter()
+                .find_map(|k| v.get(*k))
+                .map_or(String::new(), |a| format!(" {a}"));
+            Some(Msg::Assistant {
+                text: format!("[{kind} {}{action}]", str_of(&it.id)),
+                calls: Vec::new(),
+                tokens_out,
                 line: at,
             })
         }

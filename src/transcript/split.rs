@@ -173,7 +173,7 @@ impl Splitter {
     /// request it extends furthest), or a new one.
     fn conversation(&mut self, line: &Value) -> usize {
         let request = request_of(line);
-        let messages: Vec<Value> = history(request).iter().map(unmarked).collect();
+        let messages: Vec<Value> = history(request).iter().map(crate::wire::unmarked).collect();
         let continues = self
             .conversations
             .iter()
@@ -202,35 +202,6 @@ fn history(request: &Value) -> Vec<Value> {
         Some(Value::Array(items)) => items.clone(),
         Some(Value::Null) | None => Vec::new(),
         Some(other) => vec![other.clone()],
-    }
-}
-
-/// A message without Anthropic's `cache_control` marks (a client moves
-/// them to its newest messages on every call), and a content of one text
-/// block written as the string it stands for (the Messages API's own
-/// shorthand: Claude Code sends its newest message as a block, to mark it,
-/// and the same message as a string on the next call).
-fn unmarked(v: &Value) -> Value {
-    match v {
-        Value::Object(map) => {
-            let mut out: serde_json::Map<String, Value> = map
-                .iter()
-                .filter(|(k, _)| k.as_str() != "cache_control")
-                .map(|(k, v)| (k.clone(), unmarked(v)))
-                .collect();
-            if let Some(Value::Array(blocks)) = out.get("content")
-                && let [Value::Object(block)] = blocks.as_slice()
-                && block.len() == 2
-                && block.get("type").and_then(Value::as_str) == Some("text")
-                && let Some(text) = block.get("text").filter(|t| t.is_string())
-            {
-                let text = text.clone();
-                out.insert("content".into(), text);
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(unmarked).collect()),
-        other => other.clone(),
     }
 }
 

@@ -21,11 +21,11 @@ use crate::i18n::{
     REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS,
     REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM,
     REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
-    REPLAY_REASONING_BEFORE, REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS,
-    REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK,
-    REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED, REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY,
-    REPLAY_UNREAD, REPLAY_UNREAD_KIND, REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED,
-    TITLE_REDACTED,
+    REPLAY_REASONING_BEFORE, REPLAY_REASONING_IN_BODY, REPLAY_REASONING_SENT, REPLAY_REFUSED,
+    REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
+    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
+    REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
+    REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
 };
 use crate::scenario::Lang;
 
@@ -66,9 +66,10 @@ pub enum Say {
         number: u32,
         source: Source,
         format: Format,
-        /// Reasoning items: (how many, their characters, whether they are
-        /// the request's own or the earlier ones in the file).
-        reasoning: (usize, usize, bool),
+        /// Reasoning items: how many, their characters, and whose: the
+        /// earlier ones in the file (None), or the request's own (whether
+        /// the file records its body, which then holds them).
+        reasoning: (usize, usize, Option<bool>),
         messages: usize,
         new: usize,
         compacted: Option<usize>,
@@ -390,7 +391,7 @@ fn model_call(
     number: u32,
     source: Source,
     format: Format,
-    reasoning: (usize, usize, bool),
+    reasoning: (usize, usize, Option<bool>),
     messages: usize,
     new: usize,
     size: usize,
@@ -476,10 +477,10 @@ fn model_call(
     match reasoning {
         (0, _, _) => {}
         (n, chars, recorded) => {
-            let template = if recorded {
-                REPLAY_REASONING_SENT
-            } else {
-                REPLAY_REASONING_BEFORE
+            let template = match recorded {
+                Some(true) => REPLAY_REASONING_IN_BODY,
+                Some(false) => REPLAY_REASONING_SENT,
+                None => REPLAY_REASONING_BEFORE,
             };
             s.push_str(&template.fill(
                 lang,

@@ -1,10 +1,13 @@
 //! The wire view of the context panel (`w`): the request body of the
 //! latest model call exactly as its provider receives it, pretty-printed,
 //! the items new since the call before marked `+`; once the model has
-//! answered, its response under it.
+//! answered, its response under it. A replayed run's body is the one its
+//! file (or the tap) recorded, as recorded; where the file holds none, the
+//! body is rebuilt from the messages and the heading says so.
 //!
-//! Like the readable list, it is built from the newest item backwards and
-//! only as far as the panel shows, so a long run costs no more to draw.
+//! Like the readable list, a body built from the trace is built from the
+//! newest item backwards and only as far as the panel shows, so a long run
+//! costs no more to draw.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -45,10 +48,23 @@ fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     };
     // Built once a frame: the heading and the lines both need it.
     let reply = reply_at(trace, index, s.step);
-    let top = heading(s, trace, index, reply.is_some(), w);
-    let room = h.saturating_sub(top.len());
+    let mut top = heading(s, trace, index, reply.is_some(), w);
     let scroll = scroll as usize;
-    let (body, more) = body_lines(s, trace, index, reply, w, room * 2 + scroll + 1);
+    let (body, more) = match trace.model_calls[index].body {
+        Some(_) => {
+            let (lines, marked) = recorded_lines(s, trace, index, reply, w);
+            if !marked {
+                let said = i18n::WIRE_NEW_UNKNOWN.get(s.lang);
+                top.extend(hanging(vec![], said, s.theme.muted(), w));
+            }
+            (lines, false)
+        }
+        None => {
+            let room = h.saturating_sub(top.len());
+            body_lines(s, trace, index, reply, w, room * 2 + scroll + 1)
+        }
+    };
+    let room = h.saturating_sub(top.len());
     let win = super::window::Window::from_end(body.len(), more, room, scroll);
     super::window::draw_lines(&top, area, buf);
     let list = Rect {
@@ -85,6 +101,17 @@ fn heading(
         ],
     );
     let mut lines = hanging(vec![], &text, s.theme.title(), w);
+    if mc.body.is_some() {
+        let model = wire::recorded_model(trace, index)
+            .unwrap_or_else(|| i18n::NOT_RECORDED.get(s.lang).to_string());
+        let tokens = wire::context_tokens_ready(trace, index)
+            .map_or_else(|| "…".to_string(), |n| n.to_string());
+        let said = i18n::WIRE_RECORDED.fill(s.lang, &[("model", &model), ("tokens", &tokens)]);
+        lines.extend(hanging(vec![], &said, s.theme.muted(), w));
+    } else if wire::rebuilt(trace, index) {
+        let said = i18n::WIRE_REBUILT.get(s.lang);
+        lines.extend(hanging(vec![], said, s.theme.muted(), w));
+    }
     // A lesson's `call_1` is shorthand: say what the provider's ids look
     // like, so no one reads the body as a real log's.
     let short = |id: &str| {
@@ -178,6 +205,65 @@ fn body_lines(
     }
     lines.reverse();
     (lines, more)
+}
+
+/// The body of model call `index` as recorded, pretty-printed, whole: its
+/// members in the order recorded, the items of its list new since the call
+/// before marked `+` where they can be told (the previous body recorded,
+/// and this list extends it: returned true); the response under it once
+/// it has come.
+fn recorded_lines(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    reply: Option<Value>,
+    w: usize,
+) -> (Vec<Line<'static>>, bool) {
+    // The list stands aside while the rest is written; this string marks
+    // its place, and `LIST` is how serde writes it there.
+    const MARK: &str = "\u{1}list";
+    const LIST: &str = "\"\\u0001list\"";
+    let mut body = wire::request(trace, index);
+    let key = wire::list_key(trace.provider);
+    let list = match body.get_mut(key) {
+        Some(list @ Value::Array(_)) => std::mem::replace(list, MARK.into()),
+        _ => Value::Null,
+    };
+    let items = list.as_array().map_or(&[][..], Vec::as_slice);
+    let new_from = wire::recorded_new_from(trace, index, items);
+    let mut out: Vec<Line<'static>> = Vec::new();
+    let text = serde_json::to_string_pretty(&body).unwrap_or_default();
+    let at = format!("  \"{key}\": {LIST}");
+    for l in text.lines() {
+        if list.is_null() || !l.starts_with(&at) {
+            out.extend(wrapped(l, Style::new(), w));
+            continue;
+        }
+        let comma = if l.ends_with(',') { "," } else { "" };
+        if items.is_empty() {
+            out.extend(wrapped(&format!("  \"{key}\": []{comma}"), Style::new(), w));
+            continue;
+        }
+        out.extend(wrapped(&format!("  \"{key}\": ["), Style::new(), w));
+        for (k, item) in items.iter().enumerate() {
+            let new = new_from.is_some_and(|from| k >= from);
+            let style = if new {
+                s.theme.new_message()
+            } else {
+                Style::new()
+            };
+            let mut block = json_lines(item, 4, k + 1 < items.len(), style, w);
+            mark(&mut block, new, s.theme.new_message());
+            out.extend(block);
+        }
+        out.extend(wrapped(&format!("  ]{comma}"), Style::new(), w));
+    }
+    if let Some(reply) = reply {
+        let label = i18n::WIRE_RESPONSE.fill(s.lang, &[("status", &wire::status(trace, index))]);
+        out.push(Line::styled(format!("── {label} "), s.theme.muted()));
+        out.extend(response_lines(s, reply, w));
+    }
+    (out, new_from.is_some())
 }
 
 /// A response's lines. A Responses response echoes the request's tools
@@ -292,11 +378,17 @@ fn json_lines(
 }
 
 /// One line of JSON in the panel: two columns for the new-item mark, a
-/// long line wrapped under its own indentation.
+/// long line wrapped under its own indentation. A recorded body's strings
+/// are the file's: made safe for the screen here.
 fn wrapped(line: &str, style: Style, w: usize) -> Vec<Line<'static>> {
     let indent = line.len() - line.trim_start().len();
     let prefix = vec![Span::raw(" ".repeat(2 + indent))];
-    hanging(prefix, line.trim_start(), style, w)
+    hanging(
+        prefix,
+        &crate::safe::for_screen(line.trim_start()),
+        style,
+        w,
+    )
 }
 
 fn plain(line: &str, w: usize) -> Line<'static> {

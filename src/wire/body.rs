@@ -20,12 +20,91 @@ pub const ANTHROPIC_MODEL: &str = "claude-sonnet-4-5";
 /// Anthropic requires `max_tokens` on every request.
 pub const MAX_TOKENS: u32 = 1024;
 
-/// The model a trace's bodies name.
-pub fn model(trace: &Trace) -> &str {
-    match trace.provider {
+/// The model a lesson's bodies name (its scripted model stands in for
+/// it); None for a replayed run's body rebuilt from its messages, whose
+/// file does not record the model: none is invented.
+pub fn model(trace: &Trace) -> Option<&str> {
+    if trace.recorded.is_some() {
+        return None;
+    }
+    Some(match trace.provider {
         Provider::Anthropic => ANTHROPIC_MODEL,
         Provider::Chat | Provider::Responses => OPENAI_MODEL,
+    })
+}
+
+/// The model call's request as recorded, parsed; None where it is rebuilt.
+fn recorded_request(trace: &Trace, index: usize) -> Option<Value> {
+    let body = trace.model_calls[index].body.as_ref()?;
+    serde_json::from_str(&body.request).ok()
+}
+
+/// Where the items new since the call before start in model call
+/// `index`'s recorded list (`list`, its `messages` or `input`): after the
+/// items of the previous call's recorded list, where this list begins with
+/// them (Anthropic's `cache_control` marks aside: clients move them to the
+/// newest message on every call). None where that cannot be told: the
+/// previous body is not recorded, or this list does not extend it.
+pub fn recorded_new_from(trace: &Trace, index: usize, list: &[Value]) -> Option<usize> {
+    let Some(prev) = index.checked_sub(1) else {
+        return Some(0);
+    };
+    let before = recorded_request(trace, prev)?;
+    let before = before.get(list_key(trace.provider))?.as_array()?;
+    let extends = before.len() <= list.len()
+        && before
+            .iter()
+            .zip(list)
+            .all(|(a, b)| unmarked(a) == unmarked(b));
+    extends.then_some(before.len())
+}
+
+/// A message without Anthropic's `cache_control` marks (a client moves
+/// them to its newest messages on every call), and a content of one text
+/// block written as the string it stands for (the Messages API's own
+/// shorthand: Claude Code sends its newest message as a block, to mark it,
+/// and the same message as a string on the next call).
+pub fn unmarked(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => {
+            let mut out: serde_json::Map<String, Value> = map
+                .iter()
+                .filter(|(k, _)| k.as_str() != "cache_control")
+                .map(|(k, v)| (k.clone(), unmarked(v)))
+                .collect();
+            if let Some(Value::Array(blocks)) = out.get("content")
+                && let [Value::Object(block)] = blocks.as_slice()
+                && block.len() == 2
+                && block.get("type").and_then(Value::as_str) == Some("text")
+                && let Some(text) = block.get("text").filter(|t| t.is_string())
+            {
+                let text = text.clone();
+                out.insert("content".into(), text);
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(unmarked).collect()),
+        other => other.clone(),
     }
+}
+
+/// Is model call `index`'s request body rebuilt from a replayed run's
+/// messages (its file records no body)? Then it names no model and no
+/// parameters. A lesson's body is its own, not rebuilt.
+pub fn rebuilt(trace: &Trace, index: usize) -> bool {
+    trace.recorded.is_some() && trace.model_calls[index].body.is_none()
+}
+
+/// The model a recorded request names, made safe for a screen.
+pub fn recorded_model(trace: &Trace, index: usize) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(borrow)]
+        model: Option<std::borrow::Cow<'a, str>>,
+    }
+    let body = trace.model_calls[index].body.as_ref()?;
+    let named: Named = serde_json::from_str(&body.request).ok()?;
+    Some(crate::safe::for_screen(&named.model?).into_owned())
 }
 
 /// The `id` of the Responses `function_call` item that carries a call. The
@@ -77,6 +156,13 @@ pub fn schema(tool: &crate::trace::OfferedTool) -> Value {
 /// The tool definitions as the provider receives them.
 pub fn tools(trace: &Trace) -> Value {
     let defs = trace.tools.iter().map(|t| {
+        // A provider's own tool is named by its type, not made a function.
+        if let Some(kind) = &t.builtin {
+            return match trace.provider {
+                Provider::Anthropic => json!({ "type": kind, "name": t.name }),
+                Provider::Chat | Provider::Responses => json!({ "type": kind }),
+            };
+        }
         let parameters = schema(t);
         match trace.provider {
             Provider::Chat => json!({
@@ -294,7 +380,9 @@ fn output_limit(trace: &Trace) -> Option<usize> {
 /// first (a Chat system message): model, system, tools.
 fn envelope(trace: &Trace) -> (Value, usize) {
     let mut o = Map::new();
-    o.insert("model".into(), model(trace).into());
+    if let Some(model) = model(trace) {
+        o.insert("model".into(), model.into());
+    }
     let system = trace.system.as_deref().filter(|s| !s.is_empty());
     let limit = output_limit(trace);
     let mut fixed = Vec::new();
@@ -316,8 +404,11 @@ fn envelope(trace: &Trace) -> (Value, usize) {
             }
         }
         Provider::Anthropic => {
-            let limit = limit.unwrap_or(MAX_TOKENS as usize);
-            o.insert("max_tokens".into(), limit.into());
+            // A replayed run's limit is not recorded where its body is not.
+            let limit = limit.or((trace.recorded.is_none()).then_some(MAX_TOKENS as usize));
+            if let Some(limit) = limit {
+                o.insert("max_tokens".into(), limit.into());
+            }
             if let Some(s) = system {
                 o.insert("system".into(), s.into());
             }
@@ -340,8 +431,12 @@ pub fn list_key(provider: Provider) -> &'static str {
 }
 
 /// The request body of model call `index` (into `trace.model_calls`), as
-/// its provider receives it.
+/// its provider receives it: as recorded, where the run's file holds it;
+/// else built from the messages.
 pub fn request(trace: &Trace, index: usize) -> Value {
+    if let Some(body) = recorded_request(trace, index) {
+        return body;
+    }
     let mc = &trace.model_calls[index];
     let (mut body, _) = envelope(trace);
     let key = list_key(trace.provider);
@@ -379,6 +474,34 @@ pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
 /// streamed); the body of a 400 when the provider refused the request
 /// (`status`); None when the run records no reply.
 pub fn response(trace: &Trace, index: usize) -> Option<Value> {
+    let mc = &trace.model_calls[index];
+    let recorded = mc.body.as_ref().and_then(|b| b.response.as_deref());
+    if let Some(response) = recorded.and_then(|r| serde_json::from_str(r).ok()) {
+        return Some(response);
+    }
+    let mut response = rebuilt_response(trace, index)?;
+    if trace.recorded.is_some()
+        && let Value::Object(o) = &mut response
+    {
+        // A replayed run's response rebuilt from its reply: the model and
+        // the settings a response echoes are not recorded; none invented.
+        for key in [
+            "model",
+            "service_tier",
+            "max_output_tokens",
+            "parallel_tool_calls",
+            "temperature",
+            "tool_choice",
+            "top_p",
+        ] {
+            o.shift_remove(key);
+        }
+    }
+    Some(response)
+}
+
+/// `response`, built from the trace.
+fn rebuilt_response(trace: &Trace, index: usize) -> Option<Value> {
     let mc = &trace.model_calls[index];
     if let Some(error) = trace.rejection(mc) {
         // The body of the 400, in the provider's error shape.
@@ -703,8 +826,16 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
         } else {
             starts.saturating_sub(1)
         };
-        mc.context_size = mc.recorded_size.unwrap_or(envelope_bytes + bytes + commas);
-        mc.tools_size = tools_bytes;
+        match &mc.body {
+            Some(body) => {
+                mc.context_size = body.request.len();
+                mc.tools_size = body.tools_bytes;
+            }
+            None => {
+                mc.context_size = envelope_bytes + bytes + commas;
+                mc.tools_size = tools_bytes;
+            }
+        }
         if !lazy {
             mc.context_tokens = fixed_tokens + tokens_upto[to] - tokens_upto[from];
         }
@@ -771,8 +902,10 @@ pub fn context_tokens(trace: &Trace, index: usize) -> usize {
     let mc = &trace.model_calls[index];
     trace
         .counts
-        .request(index, || {
-            fixed_of(trace) + messages_tokens(trace, mc.context_start..mc.context_len)
+        .request(index, || match &mc.body {
+            // The body as recorded, every byte of it.
+            Some(body) => tokens::count(&body.request),
+            None => fixed_of(trace) + messages_tokens(trace, mc.context_start..mc.context_len),
         })
         .unwrap_or(mc.context_tokens)
 }
@@ -783,10 +916,11 @@ pub fn context_tokens(trace: &Trace, index: usize) -> usize {
 /// never waits for it.
 pub fn context_tokens_ready(trace: &Trace, index: usize) -> Option<usize> {
     let mc = &trace.model_calls[index];
-    trace
-        .counts
-        .ready(index, mc.context_start..mc.context_len)
-        .then(|| context_tokens(trace, index))
+    let ready = match mc.body {
+        Some(_) => trace.counts.body_ready(index),
+        None => trace.counts.ready(index, mc.context_start..mc.context_len),
+    };
+    ready.then(|| context_tokens(trace, index))
 }
 
 /// Compaction `index`'s next request in tokens, before and after it (as
@@ -834,6 +968,16 @@ pub fn reply_tokens(text: &str, calls: &[&ToolCall]) -> usize {
 /// system message counted), and how many of them are new since the call
 /// before: an Anthropic user message is new if any block in it is.
 pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
+    let mc = &trace.model_calls[index];
+    if let Some(body) = &mc.body {
+        let (_, new) = list_counts_rebuilt(trace, index);
+        return (body.items, new.min(body.items));
+    }
+    list_counts_rebuilt(trace, index)
+}
+
+/// `list_counts` of the body built from the messages.
+fn list_counts_rebuilt(trace: &Trace, index: usize) -> (usize, usize) {
     let mc = &trace.model_calls[index];
     let fixed = usize::from(
         trace.provider == Provider::Chat && trace.system.as_deref().is_some_and(|s| !s.is_empty()),
@@ -1039,7 +1183,8 @@ mod tests {
 
     /// A replayed run's counts, made when asked, are those of every
     /// message counted as a lesson's are when recorded: what every request
-    /// carries and each message it sends (its calls as proposed then).
+    /// carries and each message it sends (its calls as proposed then); a
+    /// request whose body the file records, that body's.
     #[test]
     fn a_transcripts_counts_made_when_asked_are_its_messages_counted_one_by_one() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -1068,10 +1213,19 @@ mod tests {
                     };
                     let fixed = fixed_tokens(trace);
                     for (index, mc) in trace.model_calls.iter().enumerate() {
-                        let counted: usize = (mc.context_start..mc.context_len).map(message).sum();
+                        // A body the file records is counted as recorded.
+                        let counted = match &mc.body {
+                            Some(body) => tokens::count(&body.request),
+                            None => {
+                                fixed
+                                    + (mc.context_start..mc.context_len)
+                                        .map(message)
+                                        .sum::<usize>()
+                            }
+                        };
                         assert_eq!(
                             context_tokens(trace, index),
-                            fixed + counted,
+                            counted,
                             "{} call #{}",
                             path.display(),
                             mc.number

@@ -26,8 +26,9 @@ pub mod tokens;
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
     context_tokens_ready, fixed_tokens, item_id, items, list_counts, list_key, message_tokens,
-    model, orphan_rejection, place_all, place_changed, rejection, reply, reply_tokens, request,
-    response, schema, status, tokens_besides_text, tokens_of_message, tools,
+    model, orphan_rejection, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
+    rejection, reply, reply_tokens, request, response, schema, status, tokens_besides_text,
+    tokens_of_message, tools, unmarked,
 };
 
 pub use place::Place;
@@ -35,11 +36,20 @@ pub use provider::Provider;
 
 use serde::{Deserialize, Serialize};
 
+/// What a requests line says where its body is rebuilt from a replayed
+/// run's messages (the file records no request body).
+pub const REBUILT: &str = "request rebuilt from the messages; model and parameters: not recorded";
+
 /// One line of `export --format requests`: a model call as its provider
 /// received it and answered it.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Exchange {
     pub provider: Provider,
+    /// Set (`REBUILT`) where the request is rebuilt from a replayed run's
+    /// messages, not recorded; absent where it is the body as recorded,
+    /// or a lesson's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rebuilt: Option<String>,
     pub request: serde_json::Value,
     /// The response's HTTP status: 200, or 400 when the provider refused.
     pub status: u16,
@@ -55,6 +65,7 @@ pub fn write_requests(
     for k in 0..trace.model_calls.len() {
         let line = Exchange {
             provider: trace.provider,
+            rebuilt: rebuilt(trace, k).then(|| REBUILT.to_string()),
             request: request(trace, k),
             status: status(trace, k),
             response: response(trace, k),

@@ -101,14 +101,19 @@ impl Counts {
         Some(besides + text as usize)
     }
 
-    /// Count every message's text on a thread of its own, in order
-    /// (`texts`: the trace's message texts), so that a frame far into a
-    /// long run finds its request counted: End pressed a moment after the
-    /// first frame draws at once. A frame that needs a text not counted
-    /// yet counts it itself (or waits for the one being counted). None
-    /// for a lesson, or where no thread could be started; the thread ends
-    /// when every text is counted.
-    pub fn count_in_background(&self, texts: Vec<Arc<str>>) -> Option<std::thread::JoinHandle<()>> {
+    /// Count every request body the file records (`bodies`, one per model
+    /// call, None where it is rebuilt), then every message's text, in
+    /// order (`texts`: the trace's message texts), on a thread of its own,
+    /// so that a frame far into a long run finds its request counted: End
+    /// pressed a moment after the first frame draws at once. A frame that
+    /// needs a count not made yet makes it itself (or waits for the one
+    /// being made). None for a lesson, or where no thread could be
+    /// started; the thread ends when everything is counted.
+    pub fn count_in_background(
+        &self,
+        texts: Vec<Arc<str>>,
+        bodies: Vec<Option<Arc<str>>>,
+    ) -> Option<std::thread::JoinHandle<()>> {
         let cells = self.0.clone()?;
         cells.counting.store(true, Ordering::Release);
         let thread = std::thread::Builder::new()
@@ -116,6 +121,11 @@ impl Counts {
             .spawn({
                 let cells = cells.clone();
                 move || {
+                    for (cell, body) in cells.requests.iter().zip(&bodies) {
+                        if let Some(body) = body {
+                            cell.get_or_init(|| count(body));
+                        }
+                    }
                     for (cell, text) in cells.text.iter().zip(&texts) {
                         cell.get_or_init(|| count(text) as u32);
                     }
@@ -149,6 +159,17 @@ impl Counts {
                 .text
                 .get(range)
                 .is_some_and(|texts| texts.iter().all(|t| t.get().is_some()))
+    }
+
+    /// Whether model call `index`'s recorded body can be told without
+    /// counting: counted already, or no thread is counting (then whoever
+    /// asks counts).
+    pub fn body_ready(&self, index: usize) -> bool {
+        let Some(cells) = self.0.as_ref() else {
+            return true;
+        };
+        !cells.counting.load(Ordering::Acquire)
+            || cells.requests.get(index).is_some_and(|r| r.get().is_some())
     }
 
     /// Model call `index`'s request, counted by `count` the first time;
@@ -435,6 +456,38 @@ mod tests {
         assert!(again.is_empty(), "counted again: {again:?}");
     }
 
+    /// A request whose body the file records is counted as that body: on
+    /// the thread, first, and not ready while the thread has not reached it.
+    #[test]
+    fn a_recorded_body_is_counted_on_the_thread_first() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let path = root.join("tests/transcripts/cases/tap-sdk-gpt5.jsonl");
+        let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
+        let trace = &opened.loaded.traces[0];
+        let bodies: Vec<Option<Arc<str>>> = trace
+            .model_calls
+            .iter()
+            .map(|mc| mc.body.as_ref().map(|b| b.request.clone()))
+            .collect();
+        assert!(bodies.iter().all(Option::is_some), "{bodies:?}");
+        let cells = trace.counts.0.as_ref().unwrap();
+        cells.counting.store(true, Ordering::Release);
+        assert_eq!(crate::wire::context_tokens_ready(trace, 1), None);
+        trace
+            .counts
+            .count_in_background(Vec::new(), bodies.clone())
+            .unwrap()
+            .join()
+            .unwrap();
+        for (k, body) in bodies.iter().enumerate() {
+            let body = body.as_deref().unwrap();
+            assert_eq!(
+                crate::wire::context_tokens_ready(trace, k),
+                Some(count(body))
+            );
+        }
+    }
+
     /// While the thread counts a just-opened transcript, a request whose
     /// texts it has not reached is not ready (the screen shows `…` and
     /// draws it when the thread is done, instead of a key waiting); one
@@ -465,7 +518,7 @@ mod tests {
         let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
         trace
             .counts
-            .count_in_background(texts)
+            .count_in_background(texts, Vec::new())
             .unwrap()
             .join()
             .unwrap();
