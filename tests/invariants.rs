@@ -316,9 +316,27 @@ fn check_context(f: &Frame<'_>, name: &str, rows: &[String], faults: &mut Vec<St
     let at_call = matches!(trace.steps[app.step].kind, StepKind::ModelCall { .. });
     let held = trace.messages.partition_point(|m| m.step <= app.step);
     let floor = trace.held_from(app.step);
-    let says_new_above = rows
-        .iter()
-        .any(|r| r.contains(agent_loop_sim::i18n::NEW_ABOVE.get(app.lang)));
+    let says_new_above = rows.iter().any(|r| {
+        r.contains(agent_loop_sim::i18n::NEW_ABOVE.get(app.lang))
+            || r.contains(agent_loop_sim::i18n::APPENDED_ABOVE.get(app.lang))
+    });
+    // At the call, as many numbered items marked `+` as the heading says
+    // are new (a Responses call is an item of its own).
+    if at_call && !says_new_above {
+        let (_, new) = agent_loop_sim::wire::list_counts(trace, mc_index);
+        let numbers: HashSet<u32> = rows
+            .iter()
+            .filter_map(|r| r.strip_prefix('+'))
+            .filter_map(|r| r.split_whitespace().next()?.parse().ok())
+            .collect();
+        if numbers.len() < new {
+            faults.push(format!(
+                "[hidden] {name}: {} of {new} new items on screen:\n{}",
+                numbers.len(),
+                rows.join("\n")
+            ));
+        }
+    }
     for index in floor.max(mc.context_start)..held {
         let Some(place) = trace.places.get(index) else {
             continue;

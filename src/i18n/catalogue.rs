@@ -165,6 +165,7 @@ catalogue! {
     MORE_ABOVE = ["↑ 上方还有", "↑ more above"];
     MORE_BELOW = ["↓ 下方还有", "↓ more below"];
     NEW_ABOVE = ["↑ 上方还有新消息（+）", "↑ new (+) above"];
+    APPENDED_ABOVE = ["↑ 上方还有此后追加的消息", "↑ more appended above"];
     LINES_LEFT_OUT = ["（略去 {n} {lines}）", "({n} more {lines})"];
     CHARS_IN_ALL = ["（全文 {chars} 字符）", "({chars} chars in all)"];
     CONDITIONS = ["固定输入与条件", "Fixed inputs and conditions"];

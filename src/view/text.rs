@@ -178,10 +178,10 @@ pub const BROKEN: char = '↩';
 fn wrap_loose(text: &str, max: usize) -> Vec<String> {
     text.split('\n')
         .flat_map(|paragraph| {
-            // A word wider than the line is broken; its pieces need a
-            // column for the mark.
-            let long = max > 2 && longest_word(paragraph) > max;
-            let max = if long { max - 1 } else { max };
+            // A word wider than the line is broken, with a mark.
+            if max > 2 && longest_word(paragraph) > max {
+                return wrap_marking(paragraph, max);
+            }
             let paths_fit = paragraph
                 .split_whitespace()
                 .filter(|w| w.contains('/'))
@@ -200,8 +200,6 @@ fn wrap_loose(text: &str, max: usize) -> Vec<String> {
             };
             if lines.is_empty() {
                 vec![String::new()]
-            } else if long {
-                mark_broken_words(paragraph, lines)
             } else {
                 lines
             }
@@ -220,23 +218,49 @@ fn longest_word(paragraph: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// `lines` (wrapped from `paragraph`) with `BROKEN` after each piece that
-/// ends inside a Latin word or an id.
-fn mark_broken_words(paragraph: &str, lines: Vec<String>) -> Vec<String> {
+/// `paragraph` wrapped to `max` columns, a line at a time: where a line
+/// ends inside a word (a break the wrapper had to make), its last
+/// character goes to the next line and `BROKEN` takes its place. Lines
+/// that break where the text may break are as `wrap` makes them. A very
+/// long paragraph (wrapped again from each line on) is wrapped a column
+/// narrower and marked after.
+fn wrap_marking(paragraph: &str, max: usize) -> Vec<String> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let mut at = 0;
-    let n = lines.len();
-    let mut out = Vec::with_capacity(n);
-    for (i, mut line) in lines.into_iter().enumerate() {
-        if let Some(p) = paragraph[at..].find(line.as_str()) {
-            let end = at + p + line.len();
-            let next = paragraph[end..].chars().next();
-            if i + 1 < n && line.ends_with(word) && next.is_some_and(word) {
-                line.push(BROKEN);
+    let mut out = Vec::new();
+    let mut rest = paragraph;
+    while !rest.is_empty() {
+        let narrow = rest.len() > 4096;
+        let lines = textwrap::wrap(rest, options(if narrow { max - 1 } else { max }));
+        let Some(first) = lines.first().map(|l| l.to_string()) else {
+            break;
+        };
+        let (Some(at), false) = (rest.find(first.as_str()), narrow || lines.len() == 1) else {
+            // The last line, or too long to go a line at a time.
+            out.extend(lines.iter().map(|l| l.to_string()));
+            if narrow {
+                let end = out.len();
+                for k in 0..end.saturating_sub(1) {
+                    if out[k].ends_with(word) && out[k + 1].starts_with(word) {
+                        out[k].push(BROKEN);
+                    }
+                }
             }
-            at = end;
+            break;
+        };
+        let end = at + first.len();
+        let next = rest[end..].chars().next();
+        let last = first.chars().last().unwrap_or(' ');
+        if first.chars().count() > 1 && word(last) && next.is_some_and(word) {
+            let keep = first.len() - last.len_utf8();
+            out.push(format!("{}{BROKEN}", &first[..keep]));
+            rest = &rest[at + keep..];
+        } else {
+            out.push(first);
+            rest = rest[end..].trim_start_matches(' ');
         }
-        out.push(line);
+    }
+    if out.is_empty() {
+        out.push(String::new());
     }
     out
 }

@@ -1,0 +1,555 @@
+//! The context list as items: each message the host holds at a step, the
+//! divider between what was sent and what was appended since, and the
+//! system prompt, each drawn as its lines in its provider's shape.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::i18n;
+use crate::trace::{Message, Role, StepKind, Trace};
+use crate::view::scene::Scene;
+use crate::view::text::{hanging, truncate, width};
+use crate::wire::Provider;
+
+/// A message longer than this many lines is folded ...
+const FOLD_OVER: usize = 14;
+/// ... to this many, and a line that says how much is left.
+const FOLD_KEEP: usize = 8;
+
+/// One entry of the context list: a message, the divider between what
+/// was sent and what was appended since, or the system prompt.
+pub(super) struct Item {
+    /// As the scrolled list shows it.
+    pub(super) lines: Vec<Line<'static>>,
+    /// A message's lines of text before its tool calls, and their indent.
+    pub(super) text_end: usize,
+    pub(super) indent: usize,
+    /// Where each tool call's lines begin, counted from `text_end`.
+    pub(super) calls: Vec<usize>,
+    pub(super) what: What,
+    /// It must show unscrolled: new at this call, the divider, or
+    /// appended since (`fitted`).
+    pub(super) must: bool,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum What {
+    Message { index: usize, new: bool },
+    Divider,
+    System,
+}
+
+/// The messages the host holds at this step, newest first, built
+/// backwards until `wanted` lines exist and every item that must show is
+/// there, the newest in at most `newest` lines; with `compacted` (right
+/// after a compaction) all but the host's in brief. Also whether older
+/// messages were left out.
+pub(super) fn items(
+    s: &Scene<'_>,
+    w: usize,
+    wanted: usize,
+    newest: usize,
+    compacted: bool,
+) -> (Vec<Item>, bool) {
+    let trace = s.trace;
+    let lang = s.lang;
+    let theme = s.theme;
+    let current = trace.steps[s.step].model_call;
+    let sent = current.map_or(0, |i| trace.model_calls[i].context_len);
+    let held = trace.messages.partition_point(|m| m.step <= s.step);
+    // After the host compacted, it holds its compacted copy only.
+    let floor = trace.held_from(s.step);
+    // What must show unscrolled: at a model call what is new at it, after
+    // it what was appended since; built at least back to there.
+    let at_call = matches!(trace.steps[s.step].kind, StepKind::ModelCall { .. });
+    let new_from = match current {
+        Some(i) if at_call && i > 0 => trace.model_calls[i - 1].context_len.max(floor),
+        Some(_) if at_call => floor,
+        _ => sent.max(floor),
+    };
+    // Messages below the divider have not been sent; once the loop has
+    // ended they never will be.
+    let divider_label = if floor > sent {
+        i18n::COMPACTED_NOT_SENT
+    } else if trace.steps[s.step].end.is_some() && sent > 0 {
+        i18n::APPENDED_AFTER_END
+    } else if sent == 0 {
+        i18n::HOST_HOLDS
+    } else {
+        i18n::APPENDED_SINCE
+    };
+    let divider_item = || Item {
+        lines: vec![divider(divider_label.get(lang), w, theme.muted())],
+        text_end: 0,
+        indent: 0,
+        calls: Vec::new(),
+        what: What::Divider,
+        must: true,
+    };
+    let mut items = Vec::new();
+    let mut lines = 0;
+    let mut index = held;
+    let mut divider_done = held == sent;
+    // Every item takes a row at least when the list is fitted unscrolled
+    // (`fitted`): as many items as `wanted` rows, besides the lines.
+    while index > floor && (lines < wanted || items.len() < wanted || index > new_from) {
+        index -= 1;
+        let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
+        let brief = compacted && !s.unfold && trace.messages[index].host_insert.is_none();
+        let block = message_lines(s, trace, index, floor, new, brief, w);
+        // A reply too tall for the panel reads from its start (a final
+        // answer); a tool result keeps its end in sight, as before.
+        let reply = trace.messages[index].role == Role::Assistant;
+        // Under the divider it shares the rows under the marker with it.
+        let most = if held > sent {
+            newest.saturating_sub(1).max(2)
+        } else {
+            newest
+        };
+        let (calls, indent) = (block.lines.len() - block.text_end, block.indent);
+        let call_starts = block.calls.clone();
+        let block_lines = if index + 1 == held && reply {
+            fold_to(s, trace, index, block, most, w)
+        } else {
+            block.lines
+        };
+        // Folding shortens the text; the calls stay under it.
+        let text_end = block_lines.len() - calls;
+        if !divider_done && index < sent {
+            items.push(divider_item());
+            lines += 1;
+            divider_done = true;
+        }
+        lines += block_lines.len();
+        items.push(Item {
+            lines: block_lines,
+            text_end,
+            indent,
+            calls: call_starts,
+            what: What::Message { index, new },
+            // Right after a compaction, what the host put in too.
+            must: if at_call { new } else { index >= sent }
+                || (compacted && trace.messages[index].host_insert.is_some()),
+        });
+    }
+    if !divider_done {
+        items.push(divider_item());
+    }
+    // The system prompt goes first in every request (and is an item like
+    // the others: the list is complete only with it).
+    if index == floor {
+        let system = system_lines(s, trace, compacted, w);
+        if !system.is_empty() {
+            items.push(Item {
+                lines: system,
+                text_end: 0,
+                // The mark, the number's room and the role column.
+                indent: 4 + role_width(s) + 1,
+                calls: Vec::new(),
+                what: What::System,
+                must: at_call && current == Some(0),
+            });
+        }
+    }
+    (items, index > floor)
+}
+
+/// The items (newest first) as one list of lines, oldest first; where the
+/// divider stands, and where each item begins.
+pub(super) fn flatten(items: &[Item]) -> (Vec<Line<'static>>, Option<usize>, Vec<usize>) {
+    let mut body = Vec::new();
+    let mut divider_at = None;
+    let mut starts = Vec::new();
+    for item in items.iter().rev() {
+        starts.push(body.len());
+        if matches!(item.what, What::Divider) {
+            divider_at = Some(body.len());
+        }
+        body.extend(item.lines.iter().cloned());
+    }
+    (body, divider_at, starts)
+}
+
+/// A message too tall for the panel, in `most` lines: the first lines of
+/// its text, how long the text is (`f` shows it whole), then its tool
+/// calls, which stay. A message that fits is left as it is.
+fn fold_to(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    block: Block,
+    most: usize,
+    w: usize,
+) -> Vec<Line<'static>> {
+    if s.unfold {
+        return block.lines;
+    }
+    fold_block(s, trace, index, block, most, w)
+}
+
+/// `fold_to` whether or not the screen unfolds messages: to fit a panel.
+pub(super) fn fold_block(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    block: Block,
+    most: usize,
+    w: usize,
+) -> Vec<Line<'static>> {
+    let Block {
+        mut lines,
+        text_end,
+        indent,
+        ..
+    } = block;
+    if lines.len() <= most.saturating_add(1) || text_end == 0 {
+        return lines;
+    }
+    let m = &trace.messages[index];
+    let note = hanging(
+        vec![Span::raw(" ".repeat(indent))],
+        &i18n::folded(m.text.chars().count(), s.key_hints, s.lang),
+        s.theme.muted(),
+        w,
+    );
+    let calls = lines.split_off(text_end);
+    let keep = most.saturating_sub(calls.len() + note.len()).max(1);
+    // Folding must leave the text shorter and the whole within `most`.
+    if keep >= text_end || keep + note.len() + calls.len() > most {
+        lines.extend(calls);
+        return lines;
+    }
+    // Its own fold note, if it had one, goes with the lines cut.
+    lines.truncate(keep);
+    lines.extend(note);
+    lines.extend(calls);
+    lines
+}
+
+/// The role column fits the longest role word of the language.
+pub(super) fn role_width(s: &Scene<'_>) -> usize {
+    [Role::User, Role::Assistant, Role::Tool]
+        .map(|r| width(i18n::role_name(r, s.lang)))
+        .into_iter()
+        .max()
+        .unwrap_or(9)
+}
+
+fn divider(label: &str, w: usize, style: Style) -> Line<'static> {
+    let text = format!("── {label} ");
+    let rest = w.saturating_sub(width(&text));
+    Line::styled(truncate(&(text + &"─".repeat(rest)), w), style)
+}
+
+/// Fewer columns than this beside a call id, and the id takes a line of
+/// its own.
+const MIN_TEXT_ROOM: usize = 20;
+
+/// A message's lines: its text first (`text_end` lines, `indent` columns
+/// in), then one or more per tool call it proposes.
+pub(super) struct Block {
+    pub(super) lines: Vec<Line<'static>>,
+    pub(super) text_end: usize,
+    pub(super) indent: usize,
+    /// Where each tool call's lines begin, counted from `text_end`.
+    pub(super) calls: Vec<usize>,
+}
+
+/// The system prompt, as every request sends it first: Chat's first
+/// message, Responses' `instructions`, Anthropic's `system`.
+pub(super) fn system_lines(
+    s: &Scene<'_>,
+    trace: &Trace,
+    compacted: bool,
+    w: usize,
+) -> Vec<Line<'static>> {
+    let Some(system) = trace.system.as_deref().filter(|s| !s.is_empty()) else {
+        return Vec::new();
+    };
+    let theme = s.theme;
+    let (number, label) = match trace.provider {
+        Provider::Chat => (" 1 ", i18n::ROLE_SYSTEM.get(s.lang)),
+        Provider::Responses => ("   ", i18n::INSTRUCTIONS.get(s.lang)),
+        Provider::Anthropic => ("   ", i18n::ROLE_SYSTEM.get(s.lang)),
+    };
+    let pad = " ".repeat(role_width(s).saturating_sub(width(label)));
+    // New on the first model call only: every later one resends it.
+    let first = trace.steps[s.step].model_call == Some(0);
+    let (mark, mark_style) = if first {
+        ("+", theme.new_message())
+    } else {
+        (" ", theme.muted())
+    };
+    let prefix = vec![
+        Span::styled(format!("{mark}{number}"), mark_style),
+        Span::styled(format!("{label}{pad} "), theme.muted()),
+    ];
+    let indent: usize = prefix.iter().map(|s| s.width()).sum();
+    let room = w.saturating_sub(indent).max(8);
+    if compacted && !s.unfold {
+        let line = truncate(&i18n::one_line(system), room);
+        let mut lines = hanging(prefix, &line, theme.muted(), w);
+        lines.truncate(1);
+        return lines;
+    }
+    let (shown, long) = if s.unfold {
+        (system, false)
+    } else {
+        crate::view::text::head(system, FOLD_OVER, room)
+    };
+    let mut lines = hanging(prefix, shown, theme.muted(), w);
+    if !s.unfold && (long || lines.len() > FOLD_OVER) {
+        lines.truncate(FOLD_KEEP);
+        let note = i18n::folded(system.chars().count(), s.key_hints, s.lang);
+        lines.extend(hanging(
+            vec![Span::raw(" ".repeat(indent))],
+            &note,
+            theme.muted(),
+            w,
+        ));
+    }
+    lines
+}
+
+/// What a message is called in its provider's list: its role, or for a
+/// Responses result the item's type; blank where it continues the
+/// Anthropic user message before it.
+fn label(s: &Scene<'_>, trace: &Trace, m: &Message, joins: bool) -> String {
+    if joins {
+        return String::new();
+    }
+    match (trace.provider, m.role) {
+        (Provider::Responses, Role::Tool) => "function_call_output".to_string(),
+        // Anthropic has no tool role: results go back in a user message.
+        (Provider::Anthropic, Role::Tool) => i18n::role_name(Role::User, s.lang).to_string(),
+        (_, role) => i18n::role_name(role, s.lang).to_string(),
+    }
+}
+
+pub(super) fn message_lines(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    floor: usize,
+    new: bool,
+    brief: bool,
+    w: usize,
+) -> Block {
+    let theme = s.theme;
+    let m: &Message = &trace.messages[index];
+    let place = trace.places.get(index).copied().unwrap_or_default();
+    let joins = place.joins() && index > floor;
+    let provider = trace.provider;
+    let mark = if new { "+" } else { " " };
+    let role_style = match m.role {
+        Role::User => theme.user(),
+        Role::Assistant => theme.lane_style(crate::trace::Lane::Model),
+        Role::Tool if provider == Provider::Anthropic => theme.user(),
+        Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
+    };
+    let role = label(s, trace, m, joins);
+    let role_w = role_width(s);
+    let pad = " ".repeat(role_w.saturating_sub(width(&role)));
+    let number_style = if new {
+        theme.new_message()
+    } else {
+        theme.muted()
+    };
+    let number = if joins {
+        "  ".to_string()
+    } else {
+        format!("{:>2}", place.number)
+    };
+    let mut prefix = vec![
+        Span::styled(format!("{mark}{number} "), number_style),
+        Span::styled(format!("{role}{pad} "), role_style),
+    ];
+    // Anthropic: a result is a `tool_result` block of the user message.
+    if provider == Provider::Anthropic && m.role == Role::Tool {
+        prefix.push(Span::styled(
+            "tool_result ",
+            theme.lane_style(crate::trace::Lane::Tool),
+        ));
+    }
+    let mut lines = Vec::new();
+    if let Some(id) = &m.call_id {
+        // An id longer than the panel keeps its start and its end.
+        let base: usize = prefix.iter().map(|s| s.width()).sum();
+        let shown = middle(&id.0, w.saturating_sub(base + 3));
+        let id = Span::styled(format!("[{shown}] "), theme.call_id(trace.id_place(id)));
+        // A long real id (toolu_01…, 30 characters) leaves the text too
+        // little room beside it: the id gets a line of its own.
+        let base: usize = prefix.iter().map(|s| s.width()).sum();
+        if w.saturating_sub(base + id.width()) < MIN_TEXT_ROOM {
+            let mut head = prefix.clone();
+            head.push(id);
+            lines.push(Line::from(head));
+            prefix = vec![Span::raw(" ".repeat(base))];
+        } else {
+            prefix.push(id);
+        }
+    }
+    let text_style = if m.is_error {
+        theme.error()
+    } else {
+        Style::new()
+    };
+    if !m.text.is_empty() || m.calls.is_empty() {
+        // The simulator's marks stand before the text, in a style of their
+        // own (the glossary names them): the text is exactly what was sent.
+        let mut text_prefix = prefix.clone();
+        if m.is_error && m.role == Role::Tool {
+            text_prefix.push(Span::styled("✗", theme.sim_mark(true)));
+            text_prefix.push(Span::raw(" "));
+            if provider == Provider::Anthropic {
+                // The only provider whose request marks a failed result:
+                // a field of the block, not words of the text.
+                text_prefix.push(Span::styled("is_error: true · ", theme.muted()));
+            }
+        } else if m.host_insert.is_some() {
+            // Written by the host in place of what it removed.
+            text_prefix.push(Span::styled("✂", theme.sim_mark(false)));
+            text_prefix.push(Span::raw(" "));
+        }
+        // The marks leave the text too little room beside them: they stand
+        // on the line of the id, the text under them.
+        let marked: usize = text_prefix.iter().map(|s| s.width()).sum();
+        if text_prefix.len() > prefix.len() && w.saturating_sub(marked) < MIN_TEXT_ROOM {
+            let base: usize = prefix.iter().map(|s| s.width()).sum();
+            lines.push(Line::from(std::mem::take(&mut text_prefix)));
+            text_prefix = vec![Span::raw(" ".repeat(base))];
+        }
+        let text: &str = &m.text;
+        // A long message (a whole file, a test log) is folded to its first
+        // lines, saying how long it is; `f` shows it whole. Only the shown
+        // part is wrapped: a 10 KB output costs what three lines cost.
+        let indent: usize = text_prefix.iter().map(|s| s.width()).sum();
+        let room = w.saturating_sub(indent).max(8);
+        let (shown, long) = if s.unfold {
+            (text, false)
+        } else {
+            crate::view::text::head(text, FOLD_OVER, room)
+        };
+        let shown = tidy(shown);
+        let mut body = hanging(text_prefix.clone(), &shown, text_style, w);
+        if brief {
+            let line = truncate(&crate::i18n::one_line(text), room);
+            body = hanging(text_prefix, &line, text_style, w);
+            body.truncate(1);
+        } else if !s.unfold && (long || body.len() > FOLD_OVER) {
+            body.truncate(FOLD_KEEP);
+            let note = i18n::folded(m.text.chars().count(), s.key_hints, s.lang);
+            body.extend(hanging(
+                vec![Span::raw(" ".repeat(indent))],
+                &note,
+                theme.muted(),
+                w,
+            ));
+        }
+        lines.extend(body);
+    }
+    let indent: usize = prefix.iter().map(|s| s.width()).sum();
+    let text_end = lines.len();
+    // Responses: each call is an item of its own, numbered after the text.
+    let mut item = place.number as usize + usize::from(!lines.is_empty());
+    let mut call_starts = Vec::new();
+    for id in &m.calls {
+        let Some(call) = trace.call(id) else { continue };
+        call_starts.push(lines.len() - text_end);
+        let mut spans = if provider == Provider::Responses {
+            // The item's own id on its line, the call_id that pairs under it.
+            let kind = "function_call";
+            let pad = " ".repeat(role_w.saturating_sub(width(kind)));
+            let mut first = vec![
+                Span::styled(format!("{mark}{item:>2} "), number_style),
+                Span::styled(format!("{kind}{pad} "), role_style),
+            ];
+            let used: usize = first.iter().map(|s| s.width()).sum();
+            let item_id = format!("id {}", crate::wire::item_id(id));
+            first.push(Span::styled(
+                middle(&item_id, w.saturating_sub(used)),
+                theme.muted(),
+            ));
+            lines.push(Line::from(first));
+            item += 1;
+            vec![
+                Span::raw(" ".repeat(used)),
+                Span::styled("call_id ", theme.muted()),
+            ]
+        } else if lines.is_empty() {
+            prefix.clone()
+        } else {
+            vec![Span::raw(" ".repeat(indent))]
+        };
+        match provider {
+            Provider::Chat => spans.push(Span::styled("→ ", theme.muted())),
+            Provider::Anthropic => spans.push(Span::styled("→ tool_use ", theme.muted())),
+            Provider::Responses => {}
+        }
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let shown = middle(&id.0, w.saturating_sub(used + 1));
+        spans.push(Span::styled(
+            format!("{shown} "),
+            theme.call_id(trace.id_place(id)),
+        ));
+        let rest = format!("{} {}", call.tool, call.args_text());
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        if brief {
+            // The tool's name whole or not at all: `…` stands for it.
+            let room = w.saturating_sub(used);
+            let name = rest.split_whitespace().next().map_or(0, width);
+            let shown = if name + 2 > room {
+                "…".to_string()
+            } else {
+                truncate(&rest, room)
+            };
+            spans.push(Span::raw(shown));
+            lines.push(Line::from(spans));
+            continue;
+        }
+        if w.saturating_sub(used) < MIN_TEXT_ROOM {
+            // As above: a long id on its own line, the call under it.
+            lines.push(Line::from(spans));
+            spans = vec![Span::raw(" ".repeat(indent + 2))];
+        }
+        lines.extend(hanging(spans, &rest, Style::new(), w));
+    }
+    Block {
+        lines,
+        text_end,
+        indent,
+        calls: call_starts,
+    }
+}
+
+/// A message's text as the list shows it: no blank lines at its end, and
+/// one blank line at most in a row (`w` shows the text exactly).
+fn tidy(text: &str) -> std::borrow::Cow<'_, str> {
+    let text = text.trim_end();
+    let blank = |l: &str| l.trim().is_empty();
+    let lines: Vec<&str> = text.split('\n').collect();
+    if !lines.windows(2).any(|p| blank(p[0]) && blank(p[1])) {
+        return text.into();
+    }
+    let kept: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .filter(|&(i, l)| !(blank(l) && i > 0 && blank(lines[i - 1])))
+        .map(|(_, l)| *l)
+        .collect();
+    kept.join("\n").into()
+}
+
+/// An id cut in its middle to `max` columns (`fc_cb4cc…c575`): its start
+/// and end identify it; the wire view (`w`) shows it whole.
+pub(super) fn middle(id: &str, max: usize) -> String {
+    if width(id) <= max || max < 8 {
+        return id.to_string();
+    }
+    let chars: Vec<char> = id.chars().collect();
+    let tail = 4.min(chars.len());
+    let head = max.saturating_sub(tail + 1);
+    let start: String = chars[..head.min(chars.len())].iter().collect();
+    let end: String = chars[chars.len() - tail..].iter().collect();
+    format!("{start}…{end}")
+}
