@@ -15,7 +15,7 @@ use super::text::{hanging, truncate, width, wrap};
 use crate::i18n;
 use crate::trace::{StepKind, Trace};
 use fit::{fitted, least_rows};
-use list::{Item, flatten, items};
+use list::{Item, What, flatten, fold_newest_reply, items};
 
 /// The context panel of one run at its step: the messages of the model
 /// call as sent, what is new, and what the model has not seen.
@@ -38,13 +38,21 @@ fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let w = area.width as usize;
     let h = area.height as usize;
     let scroll = scroll as usize;
-    let (top, disk) = top_and_disk(s, w, h);
-    let room = h.saturating_sub(top.len() + disk.len());
-
     // Right after a compaction the list reads from the top, where the
-    // host's placeholder or summary stands; the compacted list is short.
-    if !s.context_anchored() {
-        let (items, _) = items(s, w, usize::MAX, usize::MAX, true);
+    // host's placeholder or summary stands; the compacted list is short
+    // and built whole. Else it is built from the newest message back,
+    // only as many lines as the window needs, and a screenful more to know
+    // how far it can scroll.
+    let compacted = !s.context_anchored();
+    let wanted = if compacted {
+        usize::MAX
+    } else {
+        h * 2 + scroll + 1
+    };
+    let (mut items, more) = items(s, w, wanted, compacted);
+    let (top, disk) = top_and_disk(s, w, h, &items, more);
+    let room = h.saturating_sub(top.len() + disk.len());
+    if compacted {
         let (body, _, _) = flatten(&items);
         let win = super::window::Window::from_top(body.len(), room, scroll);
         // Too long even so: what must show first, as below.
@@ -53,12 +61,16 @@ fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         }
         return draw(s, &top, &body, win, &disk, area, buf);
     }
-    // Build from the newest message back, only as many lines as the window
-    // needs, and a screenful more to know how far it can scroll.
-    // The newest reply is folded to fit under the markers, so it shows
-    // from its first line (a long final answer does not open mid-sentence).
+    // The newest reply is folded to fit under the markers (and the
+    // divider, when it stands under it), so it shows from its first line.
     let newest = room.saturating_sub(2).max(2);
-    let (items, more) = items(s, w, room * 2 + scroll + 1, newest, false);
+    let under_divider = items.iter().any(|i| matches!(i.what, What::Divider));
+    let most = if under_divider {
+        newest.saturating_sub(1).max(2)
+    } else {
+        newest
+    };
+    fold_newest_reply(s, &mut items, most, w);
     let (body, divider_at, _) = flatten(&items);
     let win = super::window::Window::from_end(body.len(), more, room, scroll);
     // Unscrolled (every still figure, and the screen on arrival) and too
@@ -132,13 +144,18 @@ fn draw_fitted(
 /// list needs: a row for each message that must show (what is new at
 /// this call, or appended since), one for the divider and one for the
 /// marker above them, and at least four in all where the list has them.
-fn top_and_disk(s: &Scene<'_>, w: usize, h: usize) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
-    let (items, more) = items(s, w, h, h, !s.context_anchored());
+fn top_and_disk(
+    s: &Scene<'_>,
+    w: usize,
+    h: usize,
+    items: &[Item],
+    more: bool,
+) -> (Vec<Line<'static>>, Vec<Line<'static>>) {
     // Every item up to the oldest that must show keeps a row at least,
     // so nothing between two shown items is left out unmarked.
     let must = items.iter().rposition(|i| i.must).map_or(0, |p| p + 1);
     let least: usize = items[..must].iter().map(|i| least_rows(s, i)).sum();
-    let total: usize = items.iter().map(|i| i.lines.len()).sum::<usize>() + usize::from(more);
+    let total: usize = items.iter().map(|i| i.block.lines.len()).sum::<usize>() + usize::from(more);
     let want = total.min((least + 1).max(4));
     let mut tight = 0;
     loop {

@@ -59,6 +59,16 @@ pub fn truncate(s: &str, max: usize) -> String {
     }
 }
 
+/// `truncate`, but a Latin first word too wide for `max` is not cut
+/// inside: `…` alone stands for the text.
+pub fn truncate_words(s: &str, max: usize) -> String {
+    let first = s.split_whitespace().next().map_or(0, width);
+    if s.starts_with(|c: char| c.is_ascii()) && first + 2 > max {
+        return "…".repeat(max.min(1));
+    }
+    truncate(s, max)
+}
+
 /// Between two Chinese characters any break is allowed, so a cut may split
 /// a word (现为 → 现…). Back up to the nearest punctuation within a
 /// few columns, where there is one; else keep the cut.

@@ -4,8 +4,8 @@
 
 use ratatui::text::{Line, Span};
 
-use super::super::text::{hanging, truncate, width};
-use super::list::{Block, Item, What, fold_block, message_lines, middle};
+use super::super::text::{hanging, truncate_words, width};
+use super::list::{Item, What, fold_block, message_lines, middle};
 use crate::i18n;
 use crate::view::scene::Scene;
 
@@ -59,10 +59,9 @@ pub(super) fn least_rows(s: &Scene<'_>, item: &Item) -> usize {
         crate::wire::Provider::Responses => 2,
         _ => 1,
     };
-    let text = usize::from(item.text_end > 0 || item.calls.is_empty());
-    (text + call * item.calls.len())
-        .min(item.lines.len())
-        .max(1)
+    let b = &item.block;
+    let text = usize::from(b.text_end > 0 || b.calls.is_empty());
+    (text + call * b.calls.len()).min(b.lines.len()).max(1)
 }
 
 /// `item` in at most `rows` rows (at least one): whole if it fits; else
@@ -71,32 +70,27 @@ pub(super) fn least_rows(s: &Scene<'_>, item: &Item) -> usize {
 /// first: what the model asked for is the point, and a call cut to one
 /// row keeps its id); else a row each for as many as fit.
 fn fit_item(s: &Scene<'_>, item: &Item, rows: usize, w: usize) -> Vec<Line<'static>> {
-    if item.lines.len() <= rows {
-        return item.lines.clone();
+    let b = &item.block;
+    if b.lines.len() <= rows {
+        return b.lines.clone();
     }
     let (index, new) = match item.what {
         What::Message { index, new } => (index, new),
         What::System => {
             let chars = s.trace.system.as_deref().map_or(0, |t| t.chars().count());
-            return cut_text(s, &item.lines, chars, item.indent, rows, w);
+            return cut_text(s, &b.lines, chars, b.indent, rows, w);
         }
-        What::Divider => return item.lines[..rows.min(item.lines.len())].to_vec(),
+        What::Divider => return b.lines[..rows.min(b.lines.len())].to_vec(),
     };
-    let block = Block {
-        lines: item.lines.clone(),
-        text_end: item.text_end,
-        indent: item.indent,
-        calls: item.calls.clone(),
-    };
-    let folded = fold_block(s, s.trace, index, block, rows, w);
+    let folded = fold_block(s, s.trace, index, b.clone(), rows, w);
     if folded.len() <= rows {
         return folded;
     }
     let chars = s.trace.messages[index].text.chars().count();
-    let (text, calls) = item.lines.split_at(item.text_end);
+    let (text, calls) = b.lines.split_at(b.text_end);
     let mut groups: Vec<&[Line<'static>]> = Vec::new();
-    let mut ends = item.calls.iter().skip(1).copied().chain([calls.len()]);
-    for &start in &item.calls {
+    let mut ends = b.calls.iter().skip(1).copied().chain([calls.len()]);
+    for &start in &b.calls {
         let end = ends.next().unwrap_or(calls.len());
         groups.push(&calls[start.min(end)..end]);
     }
@@ -139,7 +133,7 @@ fn fit_item(s: &Scene<'_>, item: &Item, rows: usize, w: usize) -> Vec<Line<'stat
     } else {
         match one_row(s, index, text, 1 + extra, w) {
             Some(line) => vec![line],
-            None => cut_text(s, text, chars, item.indent, 1 + extra, w),
+            None => cut_text(s, text, chars, b.indent, 1 + extra, w),
         }
     };
     lines.extend(shown_calls);
@@ -180,15 +174,7 @@ fn one_row(
     let used: usize = spans.iter().map(|sp| sp.width()).sum();
     let rest = i18n::one_line(m.text.trim_end());
     let room = w.saturating_sub(used);
-    // Its first word whole or not at all: `…` stands for the text.
-    let first = rest.split_whitespace().next().map_or(0, width);
-    let ascii = rest.starts_with(|c: char| c.is_ascii());
-    let shown = if ascii && first + 2 > room {
-        "…".to_string()
-    } else {
-        truncate(&rest, room)
-    };
-    spans.push(Span::raw(shown));
+    spans.push(Span::raw(truncate_words(&rest, room)));
     Some(Line::from(spans))
 }
 
@@ -302,13 +288,7 @@ fn cut_spans(line: Line<'static>, max: usize) -> Vec<Span<'static>> {
         }
         let room = max.saturating_sub(used);
         let content = span.content.trim_end();
-        let first = content.split_whitespace().next().map_or(0, width);
-        let ascii = content.chars().next().is_some_and(|c| c.is_ascii());
-        if ascii && first + 2 > room {
-            out.push(Span::styled("…", span.style));
-        } else {
-            out.push(Span::styled(truncate(content, room), span.style));
-        }
+        out.push(Span::styled(truncate_words(content, room), span.style));
         break;
     }
     out

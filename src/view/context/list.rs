@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use crate::i18n;
 use crate::trace::{Message, Role, StepKind, Trace};
 use crate::view::scene::Scene;
-use crate::view::text::{hanging, truncate, width};
+use crate::view::text::{hanging, truncate, truncate_words, width};
 use crate::wire::Provider;
 
 /// A message longer than this many lines is folded ...
@@ -19,13 +19,8 @@ const FOLD_KEEP: usize = 8;
 /// One entry of the context list: a message, the divider between what
 /// was sent and what was appended since, or the system prompt.
 pub(super) struct Item {
-    /// As the scrolled list shows it.
-    pub(super) lines: Vec<Line<'static>>,
-    /// A message's lines of text before its tool calls, and their indent.
-    pub(super) text_end: usize,
-    pub(super) indent: usize,
-    /// Where each tool call's lines begin, counted from `text_end`.
-    pub(super) calls: Vec<usize>,
+    /// Its lines as the scrolled list shows them.
+    pub(super) block: Block,
     pub(super) what: What,
     /// It must show unscrolled: new at this call, the divider, or
     /// appended since (`fitted`).
@@ -41,16 +36,9 @@ pub(super) enum What {
 
 /// The messages the host holds at this step, newest first, built
 /// backwards until `wanted` lines exist and every item that must show is
-/// there, the newest in at most `newest` lines; with `compacted` (right
-/// after a compaction) all but the host's in brief. Also whether older
-/// messages were left out.
-pub(super) fn items(
-    s: &Scene<'_>,
-    w: usize,
-    wanted: usize,
-    newest: usize,
-    compacted: bool,
-) -> (Vec<Item>, bool) {
+/// there; with `compacted` (right after a compaction) all but the host's
+/// in brief. Also whether older messages were left out.
+pub(super) fn items(s: &Scene<'_>, w: usize, wanted: usize, compacted: bool) -> (Vec<Item>, bool) {
     let trace = s.trace;
     let lang = s.lang;
     let theme = s.theme;
@@ -79,10 +67,7 @@ pub(super) fn items(
         i18n::APPENDED_SINCE
     };
     let divider_item = || Item {
-        lines: vec![divider(divider_label.get(lang), w, theme.muted())],
-        text_end: 0,
-        indent: 0,
-        calls: Vec::new(),
+        block: Block::plain(vec![divider(divider_label.get(lang), w, theme.muted())], 0),
         what: What::Divider,
         must: true,
     };
@@ -97,35 +82,14 @@ pub(super) fn items(
         let new = index < sent && current.is_some_and(|i| trace.is_new(i, index));
         let brief = compacted && !s.unfold && trace.messages[index].host_insert.is_none();
         let block = message_lines(s, trace, index, floor, new, brief, w);
-        // A reply too tall for the panel reads from its start (a final
-        // answer); a tool result keeps its end in sight, as before.
-        let reply = trace.messages[index].role == Role::Assistant;
-        // Under the divider it shares the rows under the marker with it.
-        let most = if held > sent {
-            newest.saturating_sub(1).max(2)
-        } else {
-            newest
-        };
-        let (calls, indent) = (block.lines.len() - block.text_end, block.indent);
-        let call_starts = block.calls.clone();
-        let block_lines = if index + 1 == held && reply {
-            fold_to(s, trace, index, block, most, w)
-        } else {
-            block.lines
-        };
-        // Folding shortens the text; the calls stay under it.
-        let text_end = block_lines.len() - calls;
         if !divider_done && index < sent {
             items.push(divider_item());
             lines += 1;
             divider_done = true;
         }
-        lines += block_lines.len();
+        lines += block.lines.len();
         items.push(Item {
-            lines: block_lines,
-            text_end,
-            indent,
-            calls: call_starts,
+            block,
             what: What::Message { index, new },
             // Right after a compaction, what the host put in too.
             must: if at_call { new } else { index >= sent }
@@ -141,11 +105,8 @@ pub(super) fn items(
         let system = system_lines(s, trace, compacted, w);
         if !system.is_empty() {
             items.push(Item {
-                lines: system,
-                text_end: 0,
                 // The mark, the number's room and the role column.
-                indent: 4 + role_width(s) + 1,
-                calls: Vec::new(),
+                block: Block::plain(system, 4 + role_width(s) + 1),
                 what: What::System,
                 must: at_call && current == Some(0),
             });
@@ -165,29 +126,42 @@ pub(super) fn flatten(items: &[Item]) -> (Vec<Line<'static>>, Option<usize>, Vec
         if matches!(item.what, What::Divider) {
             divider_at = Some(body.len());
         }
-        body.extend(item.lines.iter().cloned());
+        body.extend(item.block.lines.iter().cloned());
     }
     (body, divider_at, starts)
 }
 
-/// A message too tall for the panel, in `most` lines: the first lines of
-/// its text, how long the text is (`f` shows it whole), then its tool
-/// calls, which stay. A message that fits is left as it is.
-fn fold_to(
-    s: &Scene<'_>,
-    trace: &Trace,
-    index: usize,
-    block: Block,
-    most: usize,
-    w: usize,
-) -> Vec<Line<'static>> {
-    if s.unfold {
-        return block.lines;
+/// The newest item, when it is the model's reply, in at most `most`
+/// lines: a reply too tall for the panel reads from its start (a final
+/// answer does not open mid-sentence); a tool result keeps its end in
+/// sight, as before. `f` leaves it whole.
+pub(super) fn fold_newest_reply(s: &Scene<'_>, items: &mut [Item], most: usize, w: usize) {
+    let Some(first) = items.first_mut() else {
+        return;
+    };
+    let What::Message { index, .. } = first.what else {
+        return;
+    };
+    if s.unfold || s.trace.messages[index].role != Role::Assistant {
+        return;
     }
-    fold_block(s, trace, index, block, most, w)
+    let calls = first.block.lines.len() - first.block.text_end;
+    let block = std::mem::replace(&mut first.block, Block::plain(Vec::new(), 0));
+    let starts = block.calls.clone();
+    let indent = block.indent;
+    let lines = fold_block(s, s.trace, index, block, most, w);
+    // Folding shortens the text; the calls stay under it.
+    first.block = Block {
+        text_end: lines.len() - calls,
+        lines,
+        indent,
+        calls: starts,
+    };
 }
 
-/// `fold_to` whether or not the screen unfolds messages: to fit a panel.
+/// A message too tall for `most` lines: the first lines of its text, how
+/// long the text is (`f` shows it whole), then its tool calls, which stay.
+/// A message that fits is left as it is.
 pub(super) fn fold_block(
     s: &Scene<'_>,
     trace: &Trace,
@@ -247,12 +221,25 @@ const MIN_TEXT_ROOM: usize = 20;
 
 /// A message's lines: its text first (`text_end` lines, `indent` columns
 /// in), then one or more per tool call it proposes.
+#[derive(Clone)]
 pub(super) struct Block {
     pub(super) lines: Vec<Line<'static>>,
     pub(super) text_end: usize,
     pub(super) indent: usize,
     /// Where each tool call's lines begin, counted from `text_end`.
     pub(super) calls: Vec<usize>,
+}
+
+impl Block {
+    /// Lines with no tool calls: the divider, the system prompt.
+    fn plain(lines: Vec<Line<'static>>, indent: usize) -> Block {
+        Block {
+            text_end: lines.len(),
+            lines,
+            indent,
+            calls: Vec::new(),
+        }
+    }
 }
 
 /// The system prompt, as every request sends it first: Chat's first
@@ -497,13 +484,7 @@ pub(super) fn message_lines(
         if brief {
             // The tool's name whole or not at all: `…` stands for it.
             let room = w.saturating_sub(used);
-            let name = rest.split_whitespace().next().map_or(0, width);
-            let shown = if name + 2 > room {
-                "…".to_string()
-            } else {
-                truncate(&rest, room)
-            };
-            spans.push(Span::raw(shown));
+            spans.push(Span::raw(truncate_words(&rest, room)));
             lines.push(Line::from(spans));
             continue;
         }
