@@ -40,6 +40,7 @@ pub fn write_with_quiz(
     }
     writeln!(out)?;
     let timeline = crate::trace::Timeline::of(trace);
+    let at = ByStep::of(trace);
     for index in 0..trace.len() {
         let step = &trace.steps[index];
         let question = quiz.and_then(|loaded| crate::quiz::asked(loaded, trace, index));
@@ -78,8 +79,8 @@ pub fn write_with_quiz(
         if let (StepKind::ModelCall { .. }, Some(i)) = (&step.kind, step.model_call) {
             context(trace, i, shape, out)?;
         }
-        reply(trace, index, out)?;
-        calls(trace, index, out)?;
+        reply(trace, at.reply[index], out)?;
+        calls(trace, &at.changed[index], index, out)?;
         if let StepKind::Rejected { error, .. } = &step.kind {
             writeln!(out, "{}{error}", i18n::provider_says(trace.provider, lang))?;
         }
@@ -247,21 +248,60 @@ fn disk_text(trace: &Trace, timeline: &crate::trace::Timeline, step: usize) -> S
     format!("{}{list}", lead(i18n::DISK, lang))
 }
 
-/// The model's reply in its own words, at the step it arrives: a final
-/// answer is read here, not only in the next call's context (there is none).
-fn reply(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
-    let lang = trace.lang;
-    if !matches!(
-        trace.steps[index].kind,
-        StepKind::Proposes { .. } | StepKind::Answers { .. }
-    ) {
-        return Ok(());
+/// What each step writes that is found elsewhere in the trace, looked up
+/// once for the whole run (a search at every step made `transcript`
+/// quadratic in the run's length, issue 39).
+struct ByStep {
+    /// The reply a step carries: the last assistant message of a step that
+    /// proposes or answers.
+    reply: Vec<Option<usize>>,
+    /// The calls a step changed (proposed, judged, decided, started or
+    /// finished), in proposal order.
+    changed: Vec<Vec<usize>>,
+}
+
+impl ByStep {
+    fn of(trace: &Trace) -> ByStep {
+        let mut reply = vec![None; trace.len()];
+        for (k, m) in trace.messages.iter().enumerate() {
+            let replies = matches!(
+                trace.steps.get(m.step).map(|s| &s.kind),
+                Some(StepKind::Proposes { .. } | StepKind::Answers { .. })
+            );
+            if replies && m.role == Role::Assistant {
+                reply[m.step] = Some(k);
+            }
+        }
+        let mut changed = vec![Vec::new(); trace.len()];
+        for (k, c) in trace.calls.iter().enumerate() {
+            let mut steps = [
+                Some(c.proposed),
+                c.verdict.as_ref().map(|(s, _)| *s),
+                c.decision.as_ref().map(|(s, _)| *s),
+                c.started,
+                c.finished,
+            ];
+            steps.sort();
+            for (j, step) in steps.iter().enumerate() {
+                if let Some(step) = *step
+                    && step >= c.proposed
+                    && steps[..j].last() != Some(&Some(step))
+                    && let Some(list) = changed.get_mut(step)
+                {
+                    list.push(k);
+                }
+            }
+        }
+        ByStep { reply, changed }
     }
-    let Some(m) = trace
-        .messages
-        .iter()
-        .rfind(|m| m.step == index && m.role == crate::trace::Role::Assistant)
-    else {
+}
+
+/// The model's reply in its own words (message `reply`), at the step it
+/// arrives: a final answer is read here, not only in the next call's
+/// context (there is none).
+fn reply(trace: &Trace, reply: Option<usize>, out: &mut impl Write) -> io::Result<()> {
+    let lang = trace.lang;
+    let Some(m) = reply.map(|k| &trace.messages[k]) else {
         return Ok(());
     };
     if m.text.trim().is_empty() {
@@ -289,20 +329,12 @@ fn numbers(list: &[u32]) -> String {
         .join(", ")
 }
 
-/// The calls as they stand at a step that changed one of them, each with
-/// its status and the result attached to it.
-fn calls(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
+/// The calls as they stand at a step that changed one of them (`changed`,
+/// indices into the trace's calls), each with its status and the result
+/// attached to it.
+fn calls(trace: &Trace, changed: &[usize], index: usize, out: &mut impl Write) -> io::Result<()> {
     let lang = trace.lang;
-    let changed = trace.calls_at(index).iter().filter(|c| {
-        [
-            Some(c.proposed),
-            c.verdict.as_ref().map(|(s, _)| *s),
-            c.decision.as_ref().map(|(s, _)| *s),
-            c.started,
-            c.finished,
-        ]
-        .contains(&Some(index))
-    });
+    let changed = changed.iter().map(|&k| &trace.calls[k]);
     for call in changed {
         let Some(status) = trace.status_at(call, index) else {
             continue;

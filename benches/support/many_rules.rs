@@ -41,3 +41,36 @@ pub fn json(rules: usize) -> String {
     });
     serde_json::to_string(&scenario).expect("a JSON value always serializes")
 }
+
+/// A scenario of `rules` rules each of which fires once (`once`): rule i
+/// reads file i, so the run makes `rules` tool calls, one per model call,
+/// and its output grows with the number of rules. The shape of the
+/// hostile `transcript` input of issue 39; 10,000 rules stay under the
+/// 1 MiB limit.
+#[allow(dead_code)] // Not every bench or test that shares this file uses it.
+pub fn once_each(rules: usize) -> String {
+    let text = |s: &str| serde_json::json!({ "zh": s, "en": s });
+    let mut model: Vec<serde_json::Value> = (0..rules)
+        .map(|i| {
+            let file =
+                serde_json::json!({ "tool": "read_file", "args": { "path": format!("f{i}") } });
+            serde_json::json!({ "once": true, "calls": [file] })
+        })
+        .collect();
+    model.push(serde_json::json!({ "say": text("done") }));
+    let files: serde_json::Map<String, serde_json::Value> = (0..rules)
+        .map(|i| (format!("f{i}"), format!("{i}").into()))
+        .collect();
+    let scenario = serde_json::json!({
+        "name": "once-each",
+        "title": text("Each rule once"),
+        "task": text("Read every file once."),
+        "about": { "why": text("Length."), "how": text("Rules."), "cost": text("Steps."), "check": text("Linear.") },
+        "files": files,
+        "tools": [{ "name": "read_file", "description": text("Read a file"), "params": ["path"] }],
+        "budget": rules as u32 + 1,
+        "model": model,
+        "expect": "completed"
+    });
+    serde_json::to_string(&scenario).expect("a JSON value always serializes")
+}
