@@ -34,6 +34,7 @@ pub mod split;
 pub mod summary;
 mod swe_agent;
 mod text;
+mod titus;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};

@@ -12,11 +12,18 @@
 //! so is one that an allowlist (global or the rule's) allows by regex or
 //! stop word. Path and commit allowlists do not apply to a transcript.
 //!
+//! Titus's rules come next (`titus.rs`, vendored unchanged in `titus/`):
+//! formats gitleaks' list leaves out (Google OAuth access tokens, Azure
+//! connection strings) and keys followed by a sentence's `.` or `,`.
+//!
 //! A few rules of our own come after them, for what a scanner of source
 //! code leaves to its allowlists but a transcript should not show: a
 //! password of any length after `password=`, a bearer or basic header,
 //! the credentials of a URL (`https://user:pass@host`), a private key cut
-//! off before its END line, and email addresses.
+//! off before its END line, email addresses, and keys by their prefix
+//! alone (cut short, or longer than their format). A finding that stops
+//! inside a word is masked to the word's end, so nothing of a key with a
+//! character too many is left behind.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -164,7 +171,7 @@ fn compile(pattern: &str) -> Result<Regex, String> {
 /// - Go takes a `{` that starts no repetition (`{\d+}`, `${{ env }}`) as a
 ///   literal; Rust wants it escaped. Braces of a repetition (`{3}`, `{2,}`,
 ///   `{1,5}`) and everything in a class stay as they are.
-fn go_syntax(pattern: &str) -> Cow<'_, str> {
+pub(crate) fn go_syntax(pattern: &str) -> Cow<'_, str> {
     if !pattern.contains(['{', '}', '\\']) {
         return Cow::Borrowed(pattern);
     }
@@ -241,7 +248,8 @@ fn go_syntax(pattern: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Go's ASCII meaning of a Perl class `\c`, in a class or outside one.
+/// Go's ASCII meaning of a Perl class `\c`, in a class or outside one
+/// (a space as `\x20`: in `(?x)` a literal one would be ignored).
 fn ascii_class(c: u8, in_class: bool) -> Option<&'static str> {
     Some(match (c, in_class) {
         (b'w', false) => "[[:word:]]",
@@ -252,9 +260,9 @@ fn ascii_class(c: u8, in_class: bool) -> Option<&'static str> {
         (b'd', true) => "0-9",
         (b'D', false) => "[^0-9]",
         (b'D', true) => "[:^digit:]",
-        (b's', false) => "[\\t\\n\\f\\r ]",
-        (b's', true) => "\\t\\n\\f\\r ",
-        (b'S', false) => "[^\\t\\n\\f\\r ]",
+        (b's', false) => "[\\t\\n\\f\\r\\x20]",
+        (b's', true) => "\\t\\n\\f\\r\\x20",
+        (b'S', false) => "[^\\t\\n\\f\\r\\x20]",
         (b'b', false) => "(?-u:\\b)",
         (b'B', false) => "(?-u:\\B)",
         _ => return None,
@@ -351,8 +359,9 @@ static OWN: LazyLock<Vec<(Regex, usize, &'static str)>> = LazyLock::new(|| {
             "assignment",
         ),
         (
-            // Keys by their prefix alone: gitleaks wants one of `'" ;` or
-            // the end after them, and a sentence puts `.` or `,` there.
+            // Keys by their prefix alone, for what both rule sets leave: a
+            // key cut short or followed by a sentence's `.` (gitleaks wants
+            // one of `'" ;` after it, Titus an exact length).
             r"\b(?:sk-(?:ant-[a-z]+[0-9]*-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}|[sr]k_(?:live|test|prod)_[A-Za-z0-9]{10,}|npm_[A-Za-z0-9]{36}|pypi-AgE[A-Za-z0-9_-]{50,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abeoprs]-[A-Za-z0-9-]{10,}|AIza[A-Za-z0-9_-]{35}|(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}|hf_[A-Za-z0-9]{30,})",
             0,
             "key",
@@ -384,7 +393,7 @@ static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Shannon entropy in bits per character, over the byte length as gitleaks
 /// computes it.
-fn entropy(text: &str) -> f64 {
+pub(crate) fn entropy(text: &str) -> f64 {
     if text.is_empty() {
         return 0.0;
     }
@@ -481,6 +490,15 @@ pub fn redact_strings(v: &mut serde_json::Value) {
 pub fn redact(text: &str) -> Cow<'_, str> {
     let mut spans = Vec::new();
     gitleaks_spans(&GITLEAKS_RULES, text, &mut spans);
+    let titus = &*super::titus::RULES;
+    titus.find(text, |start, end, rule| {
+        spans.push(Span {
+            start,
+            end,
+            label: &titus.rules[rule].label,
+            rank: 0,
+        })
+    });
     for (regex, group, label) in OWN.iter() {
         for caps in regex.captures_iter(text) {
             // `max_tokens: 4096` is a count, not a token.
@@ -513,6 +531,20 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     spans.retain(|s| {
         s.label != "email" || !passwords.iter().any(|&(a, b)| (a..b).contains(&s.start))
     });
+    // Titus's finding of a URL with credentials is the whole URL: the
+    // password alone is masked, so the host stays readable.
+    spans.retain(|s| {
+        s.label != "uri-with-username-and-secret"
+            || !passwords.iter().any(|&(a, b)| s.start <= a && b <= s.end)
+    });
+    // A match that stops inside a word (a key with one character too
+    // many) is masked to the word's end: nothing of it is left behind.
+    for span in &mut spans {
+        span.end += text[span.end..]
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+            .count();
+    }
     spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
@@ -599,7 +631,7 @@ mod tests {
         let cases = [
             (
                 "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.abc",
-                "Authorization: Bearer [redacted: authorization]",
+                "Authorization: Bearer [redacted: http-bearer-token]",
             ),
             (
                 "password: hunter2hunter2",
@@ -673,6 +705,17 @@ mod tests {
             }
         }
         assert!(leaks.is_empty(), "{}", leaks.join("\n"));
+    }
+
+    #[test]
+    fn a_key_longer_than_its_format_is_masked_to_its_end() {
+        // One character more than a Google API key has: no rule set takes
+        // it whole, and none of it may be left behind.
+        let key = "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7X";
+        assert_eq!(
+            redact(&format!("the key {key}, for the demo")),
+            "the key [redacted: key], for the demo"
+        );
     }
 
     #[test]
