@@ -195,6 +195,13 @@ pub enum Command {
         /// agent, `claude` or `codex` without a prompt, needs it).
         #[arg(long)]
         no_live: bool,
+        /// Seconds a request head may take to arrive whole (and a kept-alive
+        /// connection may stay idle) before the tap closes the connection.
+        #[arg(long, value_name = "SECS", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=3600))]
+        head_timeout: u64,
+        /// Connections the tap serves at once; one more gets a 503.
+        #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        max_connections: u32,
         /// The agent to start, after `--`, pointed at the tap.
         #[arg(last = true, value_name = "COMMAND")]
         command: Vec<String>,

@@ -3,13 +3,14 @@
 //! Completions, OpenAI Responses, Anthropic Messages).
 //!
 //! Transparent: each request goes upstream with its body byte for byte
-//! and its headers as sent, except `Host` (the upstream's), `Accept-Encoding:
-//! identity` (so the recording can read the response) and `Connection:
-//! close` (one upstream connection per request). The response comes back as
-//! the upstream sends it, each piece written to the agent as soon as it is
+//! and its end-to-end headers as sent, except `Host` (the upstream's) and
+//! `Accept-Encoding: identity` (so the recording can read the response),
+//! one upstream connection per request. The response comes back as the
+//! upstream sends it, each piece written to the agent as soon as it is
 //! read: a stream (SSE) is never held back. An upstream error status reaches
 //! the agent unchanged; an upstream that closes mid-response or stays silent
-//! for ten minutes closes the agent's connection the same way.
+//! for ten minutes closes the agent's connection the same way. The HTTP is
+//! hyper's (`proxy`): what it refuses, and the limits, are listed there.
 //!
 //! The recording (`--out FILE`, appended) has one JSON line per model call,
 //! written as soon as the call ends:
@@ -22,7 +23,7 @@
 //!  "status": 200,                  // the upstream's HTTP status, null if none came
 //!  "stream": true,                 // only for a streamed (SSE) response
 //!  "incomplete": true, "error": "…",  // only for a call that did not end whole
-//!  "path": "/v1/responses",        // the request's path as the agent sent it
+//!  "path": "/v1/responses",        // the request's path as the agent sent it, credentials in its query masked
 //!  "side": "count_tokens"|"no_tools"}   // only for a side request
 //! ```
 //!
@@ -39,25 +40,21 @@
 //! A tap stopped by a signal writes each call still in flight as incomplete
 //! before it exits; a killed one loses only those.
 
-mod http;
 mod live;
+mod proxy;
 mod record;
 mod upstream;
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::cli::{Cli, Command};
 use crate::output::{self, EXIT_BAD_INPUT};
-use http::{Framing, read_head, write_head};
-use record::{Call, GRACE, Recorder, cannot_start, classify, now_ms, stop};
+use record::{GRACE, Recorder, cannot_start, now_ms, stop};
 use upstream::Upstream;
 
 /// `agent-loop-sim tap …`.
@@ -67,6 +64,8 @@ pub fn run(cli: &Cli) -> ExitCode {
         listen,
         out,
         no_live,
+        head_timeout,
+        max_connections,
         command,
     }) = &cli.command
     else {
@@ -108,7 +107,11 @@ pub fn run(cli: &Cli) -> ExitCode {
     let base = format!("http://{local}");
     {
         let (upstream, recorder) = (upstream.clone(), recorder.clone());
-        std::thread::spawn(move || accept(listener, upstream, recorder));
+        let limits = proxy::Limits {
+            head_timeout: Duration::from_secs(*head_timeout),
+            connections: *max_connections as usize,
+        };
+        std::thread::spawn(move || proxy::accept(listener, upstream, recorder, limits));
     }
     let scheme = if upstream.tls { "https" } else { "http" };
     output::error(format_args!(
@@ -200,14 +203,6 @@ fn open_out(path: &Path) -> Result<File, String> {
         })
 }
 
-fn accept(listener: TcpListener, upstream: Arc<Upstream>, recorder: Arc<Recorder>) {
-    for client in listener.incoming() {
-        let Ok(client) = client else { continue };
-        let (upstream, recorder) = (upstream.clone(), recorder.clone());
-        std::thread::spawn(move || serve(client, &upstream, &recorder));
-    }
-}
-
 /// Without a command: until SIGINT, SIGTERM or SIGHUP.
 fn wait_for_signal(recorder: &Recorder) -> ExitCode {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -268,228 +263,6 @@ fn run_agent(command: &[String], base: &str, recorder: &Arc<Recorder>) -> ExitCo
             ExitCode::FAILURE
         }
     }
-}
-
-/// One connection from the agent: its requests, one after another.
-fn serve(client: TcpStream, upstream: &Upstream, recorder: &Recorder) {
-    let _ = client.set_nodelay(true);
-    let Ok(read_half) = client.try_clone() else {
-        return;
-    };
-    let mut reader = BufReader::with_capacity(64 * 1024, read_half);
-    let mut writer = client;
-    while let Ok(true) = exchange(&mut reader, &mut writer, upstream, recorder) {}
-    let _ = writer.shutdown(Shutdown::Both);
-}
-
-/// A plain error answer from the tap itself (never from the upstream).
-fn answer(writer: &mut TcpStream, status: u16, reason: &str, message: &str) {
-    let body = serde_json::json!({"error": {"type": "tap_error", "message": message}}).to_string();
-    let text = format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = writer.write_all(text.as_bytes());
-}
-
-/// One request and its response. `Ok(true)`: the connection may carry
-/// another request.
-fn exchange(
-    reader: &mut BufReader<TcpStream>,
-    writer: &mut TcpStream,
-    upstream: &Upstream,
-    recorder: &Recorder,
-) -> std::io::Result<bool> {
-    let head = match read_head(reader, true) {
-        Ok(Some(h)) => h,
-        Ok(None) => return Ok(false),
-        Err(e) => {
-            if e.kind() == std::io::ErrorKind::InvalidData {
-                answer(
-                    writer,
-                    400,
-                    "Bad Request",
-                    &format!("the tap could not read the request: {e}"),
-                );
-            }
-            return Ok(false);
-        }
-    };
-    let mut framing = match head.request_framing() {
-        Ok(f) => f,
-        Err(e) => {
-            answer(writer, 400, "Bad Request", &e);
-            return Ok(false);
-        }
-    };
-    // A client that waits for `100 Continue` before its body (curl does,
-    // for large ones) gets it from the tap, which needs the body first.
-    let expects = head
-        .header("expect")
-        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"));
-    if expects && writer.write_all(b"HTTP/1.1 100 Continue\r\n\r\n").is_err() {
-        return Ok(false);
-    }
-    // The request body, whole (the agent sends it at once); raw for the
-    // upstream, decoded for the recording.
-    let mut raw = Vec::new();
-    let mut content = Vec::new();
-    while !framing.done() {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(false);
-        }
-        let used = match framing.feed(buf, &mut content) {
-            Ok(n) => n,
-            Err(e) => {
-                answer(writer, 400, "Bad Request", &e);
-                return Ok(false);
-            }
-        };
-        raw.extend_from_slice(&buf[..used]);
-        reader.consume(used);
-    }
-    let start = now_ms();
-    let call = classify(&head.method, &head.path).map(|(provider, side)| {
-        let encoded = head
-            .header("content-encoding")
-            .filter(|e| !e.eq_ignore_ascii_case("identity"));
-        let request = match encoded {
-            Some(e) => Value::String(format!(
-                "[a request body in content-encoding {e}, {} bytes: the tap records bodies it can read as sent, and does not decode this one]",
-                content.len()
-            )),
-            None => serde_json::from_slice(&content)
-                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&content).into_owned())),
-        };
-        let mut call = Call::new(provider, &head.path, request, start);
-        call.side = side.map(str::to_string);
-        recorder.begin(call)
-    });
-    drop(content);
-    let end = |cut: Option<&str>| {
-        if let Some((id, _)) = &call {
-            recorder.end(*id, cut);
-        }
-    };
-    let feed = |f: &mut dyn FnMut(&mut Call)| {
-        if let Some((_, c)) = &call {
-            f(&mut c.lock().unwrap_or_else(|e| e.into_inner()));
-        }
-    };
-
-    let sent = upstream.connect().and_then(|mut conn| {
-        let first = format!("{} {} HTTP/1.1", head.method, upstream.target(&head.path));
-        let out = write_head(
-            &first,
-            &head,
-            &[
-                ("host", Some(&upstream.authority)),
-                ("accept-encoding", Some("identity")),
-                ("connection", Some("close")),
-                ("keep-alive", None),
-                ("expect", None),
-            ],
-        );
-        conn.write_all(&out)?;
-        conn.write_all(&raw)?;
-        conn.flush()?;
-        Ok(conn)
-    });
-    drop(raw);
-    let conn = match sent {
-        Ok(c) => c,
-        Err(e) => {
-            let why = format!(
-                "the tap could not send the request upstream: {}",
-                output::io_reason(&e)
-            );
-            answer(writer, 502, "Bad Gateway", &why);
-            end(Some(&why));
-            return Ok(false);
-        }
-    };
-    let mut from = BufReader::with_capacity(64 * 1024, conn);
-    let reply = loop {
-        match read_head(&mut from, false) {
-            Ok(Some(h)) if (100..200).contains(&h.status) && h.status != 101 => {
-                // An interim answer (100 Continue) goes on as it came.
-                let first = format!("HTTP/1.1 {} {}", h.status, h.reason);
-                if writer.write_all(&write_head(&first, &h, &[])).is_err() {
-                    end(Some("the agent closed the connection"));
-                    return Ok(false);
-                }
-            }
-            Ok(Some(h)) => break h,
-            Ok(None) | Err(_) => {
-                let why = "the upstream closed the connection without an answer";
-                answer(writer, 502, "Bad Gateway", why);
-                end(Some(why));
-                return Ok(false);
-            }
-        }
-    };
-    let event_stream = reply
-        .header("content-type")
-        .is_some_and(|t| t.to_ascii_lowercase().starts_with("text/event-stream"));
-    feed(&mut |c| c.respond(reply.status, event_stream));
-    let mut framing = reply.response_framing(&head.method);
-    let close_after = matches!(framing, Framing::Close) || head.wants_close();
-    let first = format!("HTTP/1.1 {} {}", reply.status, reply.reason);
-    let keep = if close_after { Some("close") } else { None };
-    if writer
-        .write_all(&write_head(&first, &reply, &[("connection", keep)]))
-        .is_err()
-    {
-        end(Some("the agent closed the connection before the answer"));
-        return Ok(false);
-    }
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut content = Vec::new();
-    while !framing.done() {
-        let n = match from.read(&mut buf) {
-            Ok(0) if matches!(framing, Framing::Close) => break,
-            Ok(0) => {
-                end(Some(
-                    "the upstream closed the connection before the response ended",
-                ));
-                return Ok(false);
-            }
-            Ok(n) => n,
-            Err(e) => {
-                let why = if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) {
-                    format!(
-                        "the upstream sent nothing for {} s",
-                        upstream::IDLE.as_secs()
-                    )
-                } else {
-                    format!("the upstream connection failed: {}", output::io_reason(&e))
-                };
-                end(Some(&why));
-                return Ok(false);
-            }
-        };
-        content.clear();
-        let used = match framing.feed(&buf[..n], &mut content) {
-            Ok(used) => used,
-            Err(e) => {
-                end(Some(&format!(
-                    "the upstream's response framing is broken: {e}"
-                )));
-                return Ok(false);
-            }
-        };
-        if writer.write_all(&buf[..used]).is_err() {
-            end(Some("the agent closed the connection during the response"));
-            return Ok(false);
-        }
-        feed(&mut |c| c.content(&content));
-    }
-    end(None);
-    Ok(!close_after)
 }
 
 #[cfg(test)]

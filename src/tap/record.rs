@@ -46,6 +46,33 @@ pub fn classify(method: &str, path: &str) -> Option<(Provider, Option<&'static s
     }
 }
 
+/// The request's path as recorded: the value of a query parameter that
+/// carries a credential (`?key=`, as Google's Gemini API takes its key;
+/// `access_token`, `api_key`, `sig`, …) is masked, with or without
+/// `--redact`, as headers are never written.
+pub fn recorded_path(path: &str) -> String {
+    let Some((route, query)) = path.split_once('?') else {
+        return path.to_string();
+    };
+    let credential = |name: &str| {
+        let n = name.to_ascii_lowercase();
+        matches!(n.as_str(), "key" | "sig" | "signature" | "code")
+            || ["key", "token", "secret", "passw", "auth", "credential"]
+                .iter()
+                .any(|w| n.contains(w))
+    };
+    let params: Vec<String> = query
+        .split('&')
+        .map(|param| match param.split_once('=') {
+            Some((name, value)) if credential(name) && !value.is_empty() => {
+                format!("{name}=[redacted]")
+            }
+            _ => param.to_string(),
+        })
+        .collect();
+    format!("{route}?{}", params.join("&"))
+}
+
 /// A call as the live view sees it: its line so far (the request alone
 /// while it runs), by the order calls began in; `ended`: the line as
 /// written, seen in the order the recording has them.
@@ -944,6 +971,20 @@ mod tests {
         assert_eq!(lines[4]["incomplete"], true);
         assert_eq!(lines[4]["error"], "stopped");
         let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn credentials_in_the_query_are_masked_in_the_recorded_path() {
+        assert_eq!(
+            recorded_path("/v1beta/models/g:generateContent?key=AIzaSyFAKE&alt=sse"),
+            "/v1beta/models/g:generateContent?key=[redacted]&alt=sse"
+        );
+        assert_eq!(
+            recorded_path("/v1/x?access_token=ya29.x&api-version=2024"),
+            "/v1/x?access_token=[redacted]&api-version=2024"
+        );
+        assert_eq!(recorded_path("/v1/messages"), "/v1/messages");
+        assert_eq!(recorded_path("/v1/models?limit=5"), "/v1/models?limit=5");
     }
 
     #[test]

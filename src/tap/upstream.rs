@@ -1,12 +1,16 @@
 //! The upstream: the provider's API (or a local server) that the tap
-//! forwards to, over plain TCP or TLS. TLS is rustls with the system's
+//! forwards to, over plain TCP or TLS. TLS is rustls (tokio-rustls) with the system's
 //! root certificates (rustls-native-certs; `SSL_CERT_FILE` names another
 //! bundle, as with OpenSSL).
 
-use std::io::{self, Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::io;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
 
 use rustls::pki_types::ServerName;
 
@@ -98,29 +102,23 @@ impl Upstream {
         }
     }
 
-    /// A new connection.
-    pub fn connect(&self) -> io::Result<Conn> {
-        let addr = (self.host.as_str(), self.port)
-            .to_socket_addrs()?
-            .next()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::NotFound, "no address for the host"))?;
-        let tcp = TcpStream::connect_timeout(&addr, Duration::from_secs(30))?;
+    /// A new connection (the TLS handshake done, so a certificate error
+    /// is the connect's error).
+    pub async fn connect(&self) -> io::Result<Conn> {
+        let connect = tokio::net::TcpStream::connect((self.host.as_str(), self.port));
+        let tcp = tokio::time::timeout(Duration::from_secs(30), connect)
+            .await
+            .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "connecting took over 30 s"))??;
         tcp.set_nodelay(true)?;
-        tcp.set_read_timeout(Some(IDLE))?;
-        tcp.set_write_timeout(Some(IDLE))?;
         let Some(config) = &self.tls_config else {
             return Ok(Conn::Plain(tcp));
         };
         let name = ServerName::try_from(self.host.clone())
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        let conn = rustls::ClientConnection::new(config.clone(), name)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
-        let mut stream = rustls::StreamOwned::new(conn, tcp);
-        // The handshake now, so a certificate error is the connect's error.
-        while stream.conn.is_handshaking() {
-            stream.conn.complete_io(&mut stream.sock)?;
-        }
-        Ok(Conn::Tls(Box::new(stream)))
+        let tls = tokio_rustls::TlsConnector::from(config.clone())
+            .connect(name, tcp)
+            .await?;
+        Ok(Conn::Tls(Box::new(tls)))
     }
 }
 
@@ -151,35 +149,53 @@ fn tls_config() -> Result<Arc<rustls::ClientConfig>, String> {
 /// A connection to the upstream.
 pub enum Conn {
     Plain(TcpStream),
-    Tls(Box<rustls::StreamOwned<rustls::ClientConnection, TcpStream>>),
+    Tls(Box<tokio_rustls::client::TlsStream<TcpStream>>),
 }
 
-impl Read for Conn {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Conn::Plain(s) => s.read(buf),
+impl AsyncRead for Conn {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Conn::Plain(s) => Pin::new(s).poll_read(cx, buf),
             // A peer that closes without close_notify ends a close-delimited
             // body all the same (servers commonly do); the framing decides
             // whether that cut a message short.
-            Conn::Tls(s) => match s.read(buf) {
-                Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => Ok(0),
+            Conn::Tls(s) => match Pin::new(s).poll_read(cx, buf) {
+                Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                    Poll::Ready(Ok(()))
+                }
                 other => other,
             },
         }
     }
 }
 
-impl Write for Conn {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Conn::Plain(s) => s.write(buf),
-            Conn::Tls(s) => s.write(buf),
+impl AsyncWrite for Conn {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Conn::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Conn::Tls(s) => Pin::new(s).poll_write(cx, buf),
         }
     }
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Conn::Plain(s) => s.flush(),
-            Conn::Tls(s) => s.flush(),
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Conn::Plain(s) => Pin::new(s).poll_flush(cx),
+            Conn::Tls(s) => Pin::new(s).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Conn::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Conn::Tls(s) => Pin::new(s).poll_shutdown(cx),
         }
     }
 }

@@ -126,9 +126,15 @@ pub struct Tap {
 
 impl Tap {
     pub fn start(upstream: &str, out: &Path, env: &[(&str, &str)]) -> Tap {
+        Tap::start_with(upstream, out, env, &[])
+    }
+
+    /// `start`, with more options for the tap (`--head-timeout 1`).
+    pub fn start_with(upstream: &str, out: &Path, env: &[(&str, &str)], args: &[&str]) -> Tap {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_agent-loop-sim"));
         cmd.args(["tap", "--upstream", upstream, "--out"])
             .arg(out)
+            .args(args)
             .stderr(Stdio::piped())
             .stdout(Stdio::null())
             .stdin(Stdio::null());
