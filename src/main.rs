@@ -1,4 +1,5 @@
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 
@@ -16,6 +17,14 @@ fn main() -> ExitCode {
             agent_loop_sim::output::error(format_args!("agent-loop-sim: {why}"));
         }
         return ExitCode::from(agent_loop_sim::output::EXIT_BAD_INPUT);
+    }
+    let prints = !matches!(cli.command, None | Some(Command::Tap { .. }));
+    if prints && STDOUT_CLOSED.load(Ordering::Relaxed) {
+        agent_loop_sim::output::error(format_args!(
+            "agent-loop-sim {}: cannot write the output: standard output is closed",
+            cli.command_name()
+        ));
+        return ExitCode::FAILURE;
     }
     match cli.command {
         None => tui::main(&cli),
@@ -49,3 +58,19 @@ fn command_line_error(e: clap::Error) -> ExitCode {
         }
     }
 }
+
+/// Was descriptor 1 closed when the process started (`>&-`)? Rust's
+/// runtime reopens it on /dev/null before `main`, after which every write
+/// "succeeds" and a command would end with 0 having printed nothing; so it
+/// is looked at by a constructor, which runs before the runtime does.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn note_closed_stdout() {
+    // SAFETY: fcntl(2) F_GETFD on descriptor 1 only reads its flags.
+    let closed = unsafe { libc::fcntl(1, libc::F_GETFD) } == -1;
+    STDOUT_CLOSED.store(closed, Ordering::Relaxed);
+}
+
+#[used]
+#[unsafe(link_section = ".init_array")]
+static NOTE_CLOSED_STDOUT: extern "C" fn() = note_closed_stdout;

@@ -195,10 +195,26 @@ const BAD: &[(&str, &str, &str)] = &[
         "85:11 at model[1].when.has_result.tool",
         "unknown tool \"open_file\"",
     ),
+    // Faults a run cannot show (issue 39).
+    (
+        "reads-missing-file.json",
+        "39:53 at tools[0].results[0].reads[0]",
+        "\"src/confg.ts\" is no file of this scenario; expected a file of \"files\"",
+    ),
+    (
+        "twin-of-another-task.json",
+        "3:3 at twin",
+        "the twin \"wrong-path-first\" is a different task (the tasks differ)",
+    ),
+    (
+        "unknown-arg-in-match.json",
+        "39:64 at model[1].when.has_result.args.file",
+        "tool \"read_file\" has no argument \"file\"; expected one of: \"path\"",
+    ),
     (
         "escape-in-tool-name.json",
         "75:11 at model[0].calls[0].tool",
-        "unknown tool \"\\u001b[31mred",
+        "unknown tool \"\\u{1b}[31mred",
     ),
     (
         "verify-unknown-tool.json",

@@ -439,7 +439,7 @@ fn a_file_name_holding_a_control_is_refused_by_check_as_by_every_command() {
     }
     let first = messages[0].lines().next().unwrap();
     assert!(
-        first.contains(r#"at files["a\u001b[31mred\u{202e}.txt"]: expected a file name without control, bidirectional or invisible characters"#),
+        first.contains(r#"at files["a\u{1b}[31mred\u{202e}.txt"]: expected a file name without control, bidirectional or invisible characters"#),
         "{first}"
     );
     for m in &messages[1..] {

@@ -16,8 +16,20 @@ use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 use super::error::ExportError;
 
 pub fn create_dir(dir: &Path) -> Result<(), ExportError> {
-    fs::create_dir_all(dir)
-        .map_err(|e| ExportError::Io(format!("cannot create the folder {}: {e}", dir.display())))
+    // `--out` naming a file: say so, not "File exists".
+    if dir.exists() && !dir.is_dir() {
+        return Err(ExportError::Io(format!(
+            "--out {} is a file; expected a folder to write the files into (made if missing)",
+            dir.display()
+        )));
+    }
+    fs::create_dir_all(dir).map_err(|e| {
+        ExportError::Io(format!(
+            "cannot create the folder {}: {}",
+            dir.display(),
+            crate::output::io_reason(&e)
+        ))
+    })
 }
 
 /// Write `dir/name` with `contents`, atomically; its path when done.

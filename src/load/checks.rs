@@ -64,6 +64,7 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
         }
     }
     found.extend(check_tools(s));
+    found.extend(check_reads(s));
     let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
     if !(1..=10_000).contains(&s.budget) {
         bad("budget".into(), format!("expected {BUDGET_RANGE}"));
@@ -322,6 +323,99 @@ fn check_custom_verify_args(v: &crate::scenario::Verify, tool: &ToolDef) -> Vec<
     )]
 }
 
+/// A scripted result's `args` are the tool's, and its `reads` names a
+/// file the run can have: one the scenario starts with, one a scripted
+/// result writes, or one a call of the script names as its `path`.
+fn check_reads(s: &Scenario) -> Vec<Found> {
+    let written = s
+        .tools
+        .iter()
+        .flat_map(|t| &t.results)
+        .filter_map(|r| r.writes.as_ref().map(|w| w.path.as_str()));
+    let called = s
+        .model
+        .iter()
+        .flat_map(|rule| &rule.calls)
+        .filter_map(|c| c.args.get("path").map(String::as_str));
+    let known: Vec<&str> = s
+        .files
+        .keys()
+        .map(String::as_str)
+        .chain(written)
+        .chain(called)
+        .collect();
+    let mut found = Vec::new();
+    for (i, tool) in s.tools.iter().enumerate() {
+        for (j, result) in tool.results.iter().enumerate() {
+            let place = format!("tools[{i}].results[{j}].args");
+            found.extend(unknown_args(s, &tool.name, result.args.keys(), &place));
+            for (k, path) in result.reads.iter().enumerate() {
+                if !known.contains(&path.as_str()) {
+                    found.push(error(
+                        format!("tools[{i}].results[{j}].reads[{k}]"),
+                        format!(
+                            "{} is no file of this scenario; expected a file of \"files\", or one a result writes or a call names: {}",
+                            quoted(path),
+                            known.iter().map(|p| quoted(p)).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Argument names a match or a scripted result asks about that `tool`
+/// does not take: such a match can never hold, so it is a fault of the
+/// file, not a mismatch at run time.
+fn unknown_args<'a>(
+    s: &Scenario,
+    tool: &str,
+    names: impl Iterator<Item = &'a String>,
+    place: &str,
+) -> Vec<Found> {
+    let Some(def) = s.tools.iter().find(|t| t.name == tool) else {
+        return Vec::new();
+    };
+    let schema: Vec<&str> = def
+        .parameters
+        .as_ref()
+        .and_then(|p| p.get("properties"))
+        .and_then(|p| p.as_object())
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    // A built-in tool takes what the host runs it with, whatever the
+    // file declares (a wrong declaration is reported by `check_tools`).
+    let builtin = BuiltinTool::parse(tool).filter(|_| def.results.is_empty());
+    let mut takes: Vec<&str> = match builtin {
+        Some(b) => b.params().to_vec(),
+        None => def.params.iter().map(String::as_str).collect(),
+    };
+    takes.extend(schema);
+    if takes.is_empty() {
+        return Vec::new();
+    }
+    names
+        .filter(|n| !takes.contains(&n.as_str()) && n.as_str() != "op_id")
+        .map(|n| {
+            error(
+                key_path(place, n),
+                format!(
+                    "tool {} has no argument {}; expected one of: {}",
+                    quoted(tool),
+                    quoted(n),
+                    takes
+                        .iter()
+                        .map(|t| quoted(t))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )
+        })
+        .collect()
+}
+
 fn error(path: String, message: String) -> Found {
     (Severity::Error, path, message)
 }
@@ -459,6 +553,12 @@ pub(super) fn check_conditions(s: &Scenario) -> Vec<Found> {
                         format!("{at}.{field}.count"),
                         "expected a count from 1 (how many matching results; 1 if left out)".into(),
                     ));
+                }
+            }
+            for (field, m) in ["has_result", "lacks_result"].iter().zip(matches) {
+                if let Some(m) = m {
+                    let place = format!("{at}.{field}.args");
+                    found.extend(unknown_args(s, &m.tool, m.args.keys(), &place));
                 }
             }
             if when.any.as_ref().is_some_and(Vec::is_empty) {

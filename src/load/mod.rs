@@ -425,6 +425,14 @@ fn twin_file(scenario: &Scenario, file: &str) -> Result<Option<String>, String> 
         return Ok(None);
     };
     let Err(unknown) = check_twin(scenario) else {
+        // A shipped lesson: the same task, or it is no twin.
+        let shipped = CATALOG.iter().find(|(name, _)| *name == twin);
+        // Parsed only, not run: every load of a lesson looks at its twin.
+        if let Some((name, text)) = shipped
+            && let Some(other) = errors::parse_all(name, text.as_bytes()).scenario
+        {
+            same_task(twin, scenario, &other)?;
+        }
         return Ok(None);
     };
     // A shipped lesson, or text handed over with no file, has no folder.
@@ -449,10 +457,31 @@ fn twin_file(scenario: &Scenario, file: &str) -> Result<Option<String>, String> 
         ));
     }
     match prepare_with(&shown, &bytes, None, false) {
-        Ok(loaded) if !loaded.has_errors() => Ok(Some(shown)),
+        Ok(loaded) if !loaded.has_errors() => {
+            if let Some(other) = &loaded.lesson {
+                same_task(twin, scenario, other)?;
+            }
+            Ok(Some(shown))
+        }
         Ok(loaded) => Err(twin_fault(twin, &loaded.faults)),
         Err(faults) => Err(twin_fault(twin, &faults)),
     }
+}
+
+/// A twin runs the same task (the same words, the same files at the
+/// start) under another harness: Err with what differs.
+fn same_task(twin: &str, scenario: &Scenario, other: &Scenario) -> Result<(), String> {
+    let differs = if other.task.zh != scenario.task.zh || other.task.en != scenario.task.en {
+        "the tasks"
+    } else if other.files != scenario.files {
+        "the files at the start"
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "the twin {} is a different task ({differs} differ); expected the same task and files under a correct harness",
+        wording::quoted(twin)
+    ))
 }
 
 /// The twin file's first fault, as `check` would show it.

@@ -91,10 +91,12 @@ pub(super) fn key_path(parent: &str, key: &str) -> String {
     }
 }
 
-/// A value from the file, JSON-quoted and cut short for an error message.
+/// A value from the file, quoted and cut short for an error message;
+/// control characters escaped the one way every message escapes them
+/// (`\u{1b}`, as `safe::escape`), not JSON's `\u001b`.
 pub(super) fn quoted(s: &str) -> String {
     let short: String = s.chars().take(MAX_QUOTED_CHARS).collect();
-    let json = serde_json::to_string(&short).unwrap_or_default();
+    let json = format!("{short:?}");
     if short.len() < s.len() {
         format!("{}…\"", &json[..json.len() - 1])
     } else {

@@ -253,6 +253,9 @@ pub struct Builder {
     pub(crate) redact: bool,
     /// `FILE#N`: the run chosen in a file of many runs.
     pub(crate) run: Option<usize>,
+    /// The file holds runs to choose from (a results file, a tap
+    /// recording): `run` was read.
+    pub(crate) runs_read: bool,
     /// Said once among the warnings and in the about overlay (which run of
     /// many is shown): [zh, en].
     notes: Vec<[String; 2]>,

@@ -164,6 +164,15 @@ fn open_showing(
             ));
         }
     };
+    if let Some(n) = run.filter(|&n| n != 1 && !builder.runs_read) {
+        return Err(error(
+            path,
+            None,
+            format!(
+                "the file holds one run; run {n} is not one of them (the file itself, or FILE#1)"
+            ),
+        ));
+    }
     let warnings = builder.warnings(path);
     let loaded = builder.finish(format, path)?;
     Ok(Opened {
@@ -428,6 +437,7 @@ fn document(
     // A file of many runs (tau-bench results: `[{task_id, reward, traj}]`):
     // one of them, chosen with FILE#N.
     if let Some(runs) = runs_of(value) {
+        builder.runs_read = true;
         let n = builder.run.unwrap_or(1);
         let Some(run) = runs.get(n.wrapping_sub(1)) else {
             return Err(at_line(
@@ -775,6 +785,7 @@ fn read_lines(
         }
         Format::Chat | Format::Responses | Format::Anthropic if split::is_tap_line(&first.1) => {
             // A tap's recording: one conversation of it, side requests apart.
+            builder.runs_read = true;
             let shown = builder.run.unwrap_or(1);
             let mut splitter = split::Splitter::default();
             let mut read = |placed: Vec<(usize, Value, split::Place)>| {
