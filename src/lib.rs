@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod keymap;
 pub mod live;
 pub mod load;
+pub mod opening;
 pub mod output;
 pub mod picker;
 pub mod plain;

@@ -11,80 +11,174 @@ use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers
 
 use crate::app::{self, Action, App};
 use crate::backend::LeanBackend;
-use crate::cli::{Cli, ThemeArg};
+use crate::cli::Cli;
 use crate::keymap;
-use crate::load::{self, DEFAULT_SCENARIO};
-use crate::output::{self, EXIT_BAD_INPUT};
-use crate::picker::{self, Picker, Source};
+use crate::output;
 use crate::safe;
-use crate::theme::Theme;
 use crate::view;
 
 pub fn main(cli: &Cli) -> ExitCode {
-    // A bad scenario is refused before the terminal is touched.
-    let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
-    let loaded = match &cli.transcript {
-        Some(file) => {
-            crate::transcript::load_all(file, cli.transcript_format, cli.redact, Some(cli.lang))
+    let terminal = io::stdout().is_terminal() && io::stdin().is_terminal();
+    // A transcript can take seconds to open: the screen is taken first and
+    // shows how far it is, and q or Esc stop it (`loading`). A lesson opens
+    // in milliseconds, and a bad one is refused before the terminal is
+    // touched.
+    if terminal && let Some(file) = &cli.transcript {
+        return open_on_screen(cli, file);
+    }
+    match crate::opening::prepare(cli, None) {
+        Ok((app, warnings)) => {
+            warnings.iter().for_each(output::error);
+            show(app)
         }
-        None => load::load_as(name, cli.provider).map(|l| (l, Vec::new())),
-    };
-    // A tap recording of several conversations: the others, for `s`.
-    let (loaded, others) = match loaded {
-        Ok(loaded) => loaded,
-        Err(e) => {
-            output::error(e);
-            return ExitCode::from(EXIT_BAD_INPUT);
+        Err((why, code)) => {
+            output::error(why);
+            code
         }
-    };
-    // How the command line named the open lesson, for the picker (`o`).
-    let open = match &cli.transcript {
-        Some(file) => Source::Transcript(file.clone()),
-        None => match load::CATALOG.iter().find(|(n, _)| *n == name) {
-            Some((shipped, _)) => Source::Shipped(shipped),
-            None => Source::File(name.to_string()),
-        },
-    };
-    let other = match cli
-        .compare
-        .as_deref()
-        .map(|other| crate::compare::load_other(other, cli.provider))
-        .transpose()
-    {
-        Ok(other) => other,
-        Err(e) => {
-            output::error(e);
-            return ExitCode::from(EXIT_BAD_INPUT);
-        }
-    };
-    let name = match &cli.transcript {
-        Some(file) => format!("--transcript {file}"),
-        None => name.to_string(),
-    };
-    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        output::error(format_args!(
-            "agent-loop-sim: the interactive simulator needs a terminal, and this is not one.\n\
-             For scripts and files, use `agent-loop-sim export --format txt --out DIR` \
-             or `agent-loop-sim trace {}`.",
-            safe::escape(&name)
-        ));
-        return ExitCode::FAILURE;
     }
-    let app = App::new(loaded, cli.lang, theme_for(cli.theme));
-    let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
-    let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
-    if cli.quiz {
-        app::update(&mut app, Action::ToggleQuiz);
-    }
-    if let Some(other) = other {
-        app = app.with_comparison(other);
-    }
-    if !others.is_empty() {
-        let mut conversations = vec![app.loaded.clone()];
-        conversations.extend(others.into_iter().map(std::sync::Arc::new));
-        app.live = Some(crate::live::Live::recorded(conversations));
-    }
+}
 
+/// The terminal taken at once, a loading screen on it (the file's name,
+/// how far it has been read, then how long the steps have taken to put
+/// together) until the first frame, while `prepare` runs on a thread of
+/// its own; q, Esc and Ctrl-C stop it at any moment.
+fn open_on_screen(cli: &Cli, file: &str) -> ExitCode {
+    install_panic_message();
+    let mut terminal = match take_terminal() {
+        Ok(terminal) => terminal,
+        Err(e) => {
+            restore();
+            output::error(format_args!("agent-loop-sim: terminal error: {e}"));
+            return ExitCode::FAILURE;
+        }
+    };
+    handle_signals();
+    let watch = crate::transcript::Watch::default();
+    let name = std::path::Path::new(file)
+        .file_name()
+        .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned());
+    let name = safe::escape(&name).into_owned();
+    let prepared = std::thread::scope(|scope| {
+        let loading = scope.spawn(|| crate::opening::prepare(cli, Some(&watch)));
+        let started = Instant::now();
+        while !loading.is_finished() {
+            if RESUMED.swap(false, Ordering::SeqCst)
+                && let Ok(t) = ratatui::Terminal::new(LeanBackend::new(io::stdout()))
+            {
+                terminal = t;
+            }
+            let line = loading_line(watch.stage(), &name, started.elapsed(), cli.lang);
+            if let Err(e) = draw_text(&mut terminal, &line) {
+                return Err((
+                    format!("agent-loop-sim: terminal error: {e}"),
+                    ExitCode::FAILURE,
+                ));
+            }
+            let quit = match event::poll(LIVE_LOOK).and_then(|ready| match ready {
+                true => event::read().map(Some),
+                false => Ok(None),
+            }) {
+                Ok(Some(Event::Key(key))) if key.kind == KeyEventKind::Press => quits(&key),
+                Ok(_) => None,
+                Err(e) => {
+                    return Err((
+                        format!("agent-loop-sim: terminal error: {e}"),
+                        ExitCode::FAILURE,
+                    ));
+                }
+            };
+            // The loading thread cannot be stopped halfway; the process ends.
+            if let Some(code) = quit {
+                restore();
+                std::process::exit(code);
+            }
+        }
+        loading.join().unwrap_or_else(|_| {
+            Err((
+                "agent-loop-sim: the transcript could not be opened".into(),
+                ExitCode::FAILURE,
+            ))
+        })
+    });
+    match prepared {
+        Ok((app, warnings)) => {
+            let result = run(&mut terminal, app, None);
+            restore();
+            warnings.iter().for_each(output::error);
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    output::error(format_args!("agent-loop-sim: terminal error: {e}"));
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err((why, code)) => {
+            restore();
+            output::error(why);
+            code
+        }
+    }
+}
+
+/// The loading screen's text for a transcript at `stage`: what is
+/// being done to `file`, how far, and the keys that stop it.
+fn loading_line(
+    stage: crate::transcript::Stage,
+    file: &str,
+    elapsed: std::time::Duration,
+    lang: crate::scenario::Lang,
+) -> String {
+    use crate::transcript::Stage;
+    let mb = |bytes: u64| bytes.div_ceil(1 << 20);
+    let line = match stage {
+        Stage::Starting => crate::i18n::LOADING_OPENING.fill(lang, &[("file", &file)]),
+        Stage::Reading { read, len } => crate::i18n::LOADING_TRANSCRIPT.fill(
+            lang,
+            &[
+                ("file", &file),
+                ("read", &(read >> 20)),
+                ("total", &mb(len)),
+                ("percent", &(read * 100 / len.max(1))),
+            ],
+        ),
+        Stage::Building { len } => crate::i18n::LOADING_BUILDING.fill(
+            lang,
+            &[
+                ("file", &file),
+                ("total", &mb(len)),
+                ("seconds", &elapsed.as_secs()),
+            ],
+        ),
+    };
+    format!("{line}\n\n{}", crate::i18n::LOADING_KEYS.get(lang))
+}
+
+/// The exit code a key quits the loading screen with: q and Esc 0,
+/// Ctrl-C 130 (as the shell reports an interrupt).
+fn quits(key: &event::KeyEvent) -> Option<i32> {
+    match key.code {
+        KeyCode::Char('c') if key.modifiers.contains(KeyModifiers::CONTROL) => Some(130),
+        KeyCode::Char('q') | KeyCode::Esc => Some(0),
+        _ => None,
+    }
+}
+
+/// A screen of plain text (the loading and waiting screens), wrapped.
+fn draw_text(terminal: &mut Screen, text: &str) -> io::Result<()> {
+    use ratatui::widgets::{Paragraph, Widget, Wrap};
+    let _writing = writing();
+    terminal.draw(|frame| {
+        let area = frame.area();
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
+            .render(area, frame.buffer_mut());
+    })?;
+    Ok(())
+}
+
+/// The simulator on `app`, in the terminal, until the user quits.
+pub(crate) fn show(app: App) -> ExitCode {
     install_panic_message();
     let mut terminal = match take_terminal() {
         Ok(terminal) => terminal,
@@ -118,9 +212,10 @@ pub fn live(
     on_live_terminal(on_signal, |terminal| run(terminal, app, Some(feed)))
 }
 
-/// The live view of a tap without a command: `waiting` (how to point an
-/// agent at the tap) on screen until the first run with a step comes, then
-/// the run, opened by `open`. `q`, Esc or Ctrl-C on the waiting screen quits.
+/// The live view of a tap before its first model call: `waiting` (how to
+/// point an agent at the tap, or which agent it waits for) on screen until
+/// the first run with a step comes, then the run, opened by `open`. `q`,
+/// Esc or Ctrl-C on the waiting screen quits, and so does the agent's end.
 pub fn live_waiting(
     waiting: &str,
     open: impl FnOnce(Vec<std::sync::Arc<crate::load::Loaded>>) -> App,
@@ -163,7 +258,6 @@ fn wait_for_run(
     waiting: &str,
     feed: &Receiver<crate::live::Update>,
 ) -> io::Result<Option<Vec<std::sync::Arc<crate::load::Loaded>>>> {
-    use ratatui::widgets::{Paragraph, Widget, Wrap};
     let mut dirty = true;
     loop {
         if RESUMED.swap(false, Ordering::SeqCst) {
@@ -171,18 +265,14 @@ fn wait_for_run(
             dirty = true;
         }
         if dirty {
-            let _writing = writing();
-            terminal.draw(|frame| {
-                let area = frame.area();
-                Paragraph::new(waiting)
-                    .wrap(Wrap { trim: false })
-                    .render(area, frame.buffer_mut());
-            })?;
+            draw_text(terminal, waiting)?;
             dirty = false;
         }
         loop {
             match feed.try_recv() {
                 Ok(crate::live::Update::Grown(runs)) if !runs.is_empty() => return Ok(Some(runs)),
+                // The agent ended before its first model call.
+                Ok(crate::live::Update::Ended(_)) => return Ok(None),
                 Ok(_) => {}
                 Err(std::sync::mpsc::TryRecvError::Empty) => break,
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => return Ok(None),
@@ -213,15 +303,7 @@ const LIVE_LOOK: Duration = Duration::from_millis(50);
 /// Run before exiting on a fatal signal, after the terminal is restored.
 static ON_FATAL: OnceLock<Box<dyn Fn() + Send + Sync>> = OnceLock::new();
 
-/// `--theme`, and `NO_COLOR` (https://no-color.org) wins over both.
-pub fn theme_for(arg: ThemeArg) -> Theme {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    match (no_color, arg) {
-        (true, _) => Theme::PLAIN,
-        (false, ThemeArg::Dark) => Theme::DARK,
-        (false, ThemeArg::Light) => Theme::LIGHT,
-    }
-}
+pub use crate::opening::theme_for;
 
 /// Set to `1`, the simulator panics right after its first draw: the
 /// end-to-end test (tests/pty.rs) checks that the panic message is short

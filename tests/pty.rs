@@ -542,10 +542,10 @@ fn the_lesson_picker_switches_lessons_without_restarting() {
     s.assert_restored();
 }
 
-#[test]
-fn a_big_transcript_says_how_far_it_has_been_read_before_the_screen_is_drawn() {
-    // A Codex rollout of 33 MiB and more: 700 shell calls of 50 kB output.
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("big-progress.jsonl");
+/// A Codex rollout of 33 MiB and more (700 shell calls of 50 kB output),
+/// written once for the tests that open a big transcript.
+fn big_transcript(name: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
     let mut text = String::from(
         "{\"timestamp\":\"2026-11-30T10:00:00.000Z\",\"type\":\"response_item\",\"payload\":{\"type\":\"message\",\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"Read every log.\"}]}}\n",
     );
@@ -558,27 +558,62 @@ fn a_big_transcript_says_how_far_it_has_been_read_before_the_screen_is_drawn() {
     }
     assert!(text.len() > 33 << 20, "{}", text.len());
     std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_big_transcript_shows_how_far_it_has_been_read_until_the_first_frame() {
+    let path = big_transcript("big-progress.jsonl");
     let args = ["--transcript", path.to_str().unwrap(), "--lang", "en"];
     let mut s = Session::start_with(120, 40, &[], &args);
-    drop(
-        s.wait_for_within("the progress line", Duration::from_secs(120), |o| {
-            String::from_utf8_lossy(&o.raw).contains("reading big-progress.jsonl: ")
-        }),
+    // The loading screen, on the terminal the simulator has taken (keys
+    // are not echoed), until the first step replaces it.
+    s.wait_for_text_within(
+        &["big-progress.jsonl", "q or Esc: stop and quit"],
+        Duration::from_secs(120),
     );
     s.wait_for_text_within(&["step 1/", "Codex CLI rollout"], Duration::from_secs(120));
     s.press("q");
     assert_eq!(s.exit_code(), 0);
     s.assert_restored();
-    // The line was cleared before the screen was taken over.
     let out = s.wait_for("the end", |o| o.closed);
     let raw = String::from_utf8_lossy(&out.raw);
-    let progress = raw.rfind("reading big-progress.jsonl").unwrap();
     let alternate = raw.find("\u{1b}[?1049h").unwrap();
+    let loading = raw.find("q or Esc: stop and quit").unwrap();
     assert!(
-        progress < alternate,
-        "the progress line came after the screen was taken over"
+        alternate < loading,
+        "the loading screen is drawn on the taken screen"
     );
-    assert!(raw[progress..alternate].contains("\r\u{1b}[K"));
+    drop(out);
+    std::fs::remove_file(&path).ok();
+}
+
+#[test]
+fn q_stops_a_big_transcript_while_it_loads() {
+    let path = big_transcript("big-stopped.jsonl");
+    let args = ["--transcript", path.to_str().unwrap(), "--lang", "en"];
+    let mut s = Session::start_with(120, 40, &[], &args);
+    s.wait_for_text_within(
+        &["big-stopped.jsonl", "q or Esc: stop and quit"],
+        Duration::from_secs(120),
+    );
+    let (canonical, echo) = s.line_mode();
+    assert!(!canonical && !echo, "keys are not echoed while it loads");
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    // The terminal as it was (the loading screen is text only, so the
+    // order of draws that `assert_restored` checks does not apply).
+    assert_eq!(s.line_mode(), (true, true), "raw mode left");
+    let out = s.wait_for("the end", |o| o.closed);
+    let raw = String::from_utf8_lossy(&out.raw);
+    assert!(!raw.contains("step 1/"), "stopped before the first step");
+    let left = raw
+        .rfind("\u{1b}[?1049l")
+        .expect("the alternate screen was left");
+    assert!(
+        raw[left..].contains("\u{1b}[?25h"),
+        "the cursor is shown again"
+    );
     drop(out);
     std::fs::remove_file(&path).ok();
 }

@@ -301,6 +301,58 @@ fn an_agent_that_ends_by_itself_says_so_and_q_quits_without_asking() {
     assert_eq!(read_jsonl(&out).len(), 2);
 }
 
+/// Before the agent's first model call, the tap has the terminal: the
+/// screen says what it waits for, keys are not echoed, and q quits,
+/// stopping the agent (issue 39).
+#[test]
+fn before_the_first_model_call_the_screen_waits_and_q_stops_the_agent() {
+    let dir = fresh_dir("live-before-first");
+    let out = dir.join("run.jsonl");
+    let argv: Vec<String> = [
+        env!("CARGO_BIN_EXE_agent-loop-sim"),
+        "--lang",
+        "en",
+        "tap",
+        "--upstream",
+        "http://127.0.0.1:9",
+        "--out",
+        &out.display().to_string(),
+        "--",
+        "sleep",
+        "30",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut s = Session::start(100, 30, &argv);
+    s.wait_for_screen(
+        &["waiting for the first model call of sleep 30", "q quits"],
+        &[],
+    );
+    let termios = s.master.get_termios().expect("termios");
+    let flags = termios.local_flags.bits();
+    assert_eq!(
+        flags & (libc::ICANON | libc::ECHO),
+        0,
+        "keys are not echoed"
+    );
+    s.press("x");
+    s.press("q");
+    let code = s.exit_code();
+    s.assert_restored();
+    assert_eq!(
+        code,
+        128 + 15,
+        "the agent was ended by SIGTERM: {}",
+        s.text()
+    );
+    assert!(
+        s.text().contains("tap: the agent was stopped"),
+        "{}",
+        s.text()
+    );
+}
+
 /// Without `-- COMMAND`, in a terminal: the screen says where to point an
 /// agent until the first model call, then the lanes grow as an agent
 /// started elsewhere works; `q` quits at once (the tap started no agent).

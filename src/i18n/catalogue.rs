@@ -630,7 +630,9 @@ catalogue! {
     PICKER_TRANSCRIPT = ["真实运行的记录", "transcript of a real run"];
     /// On stderr while a big transcript is read, before the screen is drawn.
     LOADING_TRANSCRIPT = ["正在读取 {file}：{read} / {total} MB（{percent}%）", "reading {file}: {read} / {total} MB ({percent}%)"];
-    LOADING_BUILDING = ["正在读取 {file}：{total} MB 已读完，正在整理步骤……", "reading {file}: all {total} MB read, putting the steps together…"];
+    LOADING_BUILDING = ["正在读取 {file}：{total} MB 已读完，正在整理步骤……（{seconds} 秒）", "reading {file}: all {total} MB read, putting the steps together… ({seconds} s)"];
+    LOADING_OPENING = ["正在打开 {file}……", "opening {file}…"];
+    LOADING_KEYS = ["q 或 Esc：停止并退出", "q or Esc: stop and quit"];
     // A real run replayed from its file (transcript/text.rs).
     REPLAY_FIRST_USER = [
         "真实运行的回放（{format}，{place}）：用户的消息先到主机。模型此时什么都没看到。",
@@ -857,6 +859,11 @@ catalogue! {
     TAP_WAITING = [
         "agent-loop-sim tap：等待第一次模型调用\n\ntap 在 {base} 监听，转发到 {upstream}；每次模型调用都追加到 {file}。\n\n在另一个终端里让代理连到这里：\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   （或 anthropic.Anthropic(base_url=\"{base}\")）\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   （或 openai.OpenAI(base_url=\"{base}/v1\")）\n  Codex CLI        codex exec {codex} \"任务\"\n                   （Codex 不读 OPENAI_BASE_URL，要用它的模型提供方设置：见 README）\n\n第一次模型调用一到，泳道就在这里打开。q 退出。",
         "agent-loop-sim tap: waiting for the first model call\n\nThe tap listens at {base} and forwards to {upstream}; each model call is appended to {file}.\n\nPoint an agent at it, in another terminal:\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   (or anthropic.Anthropic(base_url=\"{base}\"))\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   (or openai.OpenAI(base_url=\"{base}/v1\"))\n  Codex CLI        codex exec {codex} \"TASK\"\n                   (Codex ignores OPENAI_BASE_URL; it takes a model provider's base_url: see the README)\n\nThe lanes open here at the first model call. q quits.",
+    ];
+    // The live view of `tap -- COMMAND`, before the agent's first model call (tap/live.rs).
+    TAP_AGENT_WAITING = [
+        "agent-loop-sim tap：等待 {agent} 的第一次模型调用\n\ntap 在 {base} 监听；每次模型调用都追加到 {file}。\n代理自己的输出写到 {log}。\n\n第一次模型调用一到，泳道就在这里打开。q 退出（并停止代理）。",
+        "agent-loop-sim tap: waiting for the first model call of {agent}\n\nThe tap listens at {base}; each model call is appended to {file}.\nThe agent's own output goes to {log}.\n\nThe lanes open here at its first model call. q quits (and stops the agent).",
     ];
     TAP_NO_MODEL = ["未记录模型", "model not recorded"];
     TAP_NO_STATUS = ["无", "none"];

@@ -124,37 +124,33 @@ pub fn run(
             });
         }
     }
-    output::error(format_args!(
-        "tap: the agent's own output goes to {}; the simulator opens at its first model call",
-        log_path.display()
-    ));
-    // The first run with a step in it opens the view.
-    let mut first = None;
-    for update in feed.iter() {
-        match update {
-            Update::Grown(c) if !c.is_empty() => {
-                first = Some(c);
-                break;
-            }
-            Update::Grown(_) => {}
-            Update::Ended(_) => break,
-        }
-    }
-    if let Some(conversations) = first {
-        let app = open_app(cli, conversations, recording, None);
-        let on_signal = {
-            let (status, recorder) = (status.clone(), recorder.clone());
-            Box::new(move || {
-                stop_agent(pid, &status);
-                stop(
-                    &recorder,
-                    "the tap was stopped while the call was in flight",
-                );
-            })
-        };
-        if let Err(e) = crate::tui::live(app, &feed, on_signal) {
-            output::error(format_args!("tap: terminal error: {e}"));
-        }
+    // The terminal is taken at once: before the first model call the screen
+    // says what it waits for, keys are not echoed, and q quits.
+    let log_file = crate::safe::escape(&log_path.display().to_string()).into_owned();
+    let file = crate::safe::escape(&recording).into_owned();
+    let agent = crate::safe::escape(&command.join(" ")).into_owned();
+    let waiting = crate::i18n::TAP_AGENT_WAITING.fill(
+        cli.lang,
+        &[
+            ("agent", &agent),
+            ("base", &base),
+            ("file", &file),
+            ("log", &log_file),
+        ],
+    );
+    let on_signal = {
+        let (status, recorder) = (status.clone(), recorder.clone());
+        Box::new(move || {
+            stop_agent(pid, &status);
+            stop(
+                &recorder,
+                "the tap was stopped while the call was in flight",
+            );
+        })
+    };
+    let open = |conversations| open_app(cli, conversations, recording, None);
+    if let Err(e) = crate::tui::live_waiting(&waiting, open, &feed, on_signal) {
+        output::error(format_args!("tap: terminal error: {e}"));
     }
     let stopped = stop_agent(pid, &status);
     if stopped {

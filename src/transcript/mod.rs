@@ -30,6 +30,7 @@ mod progress;
 pub(crate) mod redact;
 mod responses;
 mod shape;
+pub use progress::{Stage, Watch};
 pub mod split;
 pub mod summary;
 mod swe_agent;
@@ -45,7 +46,6 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
-use crate::scenario::Lang;
 use errors::{at_line, error, json_error, not_a_transcript};
 use shape::{Lenient, Object, Present};
 
@@ -85,13 +85,13 @@ pub fn open_with(
     open_showing(path, forced, redact, None)
 }
 
-/// `open_with`, saying on stderr in `progress`'s language how far a big
-/// file has been read (when stderr is a terminal).
+/// `open_with`, telling `progress` (the simulator's loading screen) how
+/// far the file has been read.
 fn open_showing(
     path: &str,
     forced: Option<Format>,
     redact: bool,
-    progress: Option<Lang>,
+    progress: Option<&Watch>,
 ) -> Result<Opened, ScenarioError> {
     let (path, run) = split_run(path);
     let path = path.as_str();
@@ -114,8 +114,9 @@ fn open_showing(
     }
     let file = File::open(path)
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
-    let _progress =
-        progress.and_then(|lang| progress::Progress::start(&file, meta.len(), path, lang));
+    if let Some(watch) = progress {
+        watch.reading(&file, meta.len());
+    }
     let mut reader = BufReader::with_capacity(1 << 16, file);
     let first = first_byte(&mut reader)
         .map_err(|e| error(path, None, format!("cannot read: {}", io_reason(&e))))?;
@@ -203,13 +204,13 @@ pub fn load(path: &str, forced: Option<Format>, redact: bool) -> Result<Loaded, 
     load_showing(path, forced, redact, None)
 }
 
-/// `load`, with a progress line on stderr in `lang` while a big file is
-/// read (the simulator, before it takes the terminal over).
+/// `load`, telling `progress` (the simulator's loading screen) how far
+/// the file has been read.
 pub fn load_showing(
     path: &str,
     forced: Option<Format>,
     redact: bool,
-    progress: Option<Lang>,
+    progress: Option<&Watch>,
 ) -> Result<Loaded, ScenarioError> {
     let opened = open_showing(path, forced, redact, progress)?;
     for warning in &opened.warnings {
@@ -337,12 +338,24 @@ pub fn load_all(
     path: &str,
     forced: Option<Format>,
     redact: bool,
-    progress: Option<Lang>,
+    progress: Option<&Watch>,
 ) -> Result<(Loaded, Vec<Loaded>), ScenarioError> {
-    let opened = open_showing(path, forced, redact, progress)?;
-    for warning in &opened.warnings {
+    let (loaded, others, warnings) = open_all(path, forced, redact, progress)?;
+    for warning in &warnings {
         eprintln!("{warning}");
     }
+    Ok((loaded, others))
+}
+
+/// `load_all`, its warnings returned (one line each) rather than printed:
+/// the simulator prints them when it gives the terminal back.
+pub fn open_all(
+    path: &str,
+    forced: Option<Format>,
+    redact: bool,
+    progress: Option<&Watch>,
+) -> Result<(Loaded, Vec<Loaded>, Vec<String>), ScenarioError> {
+    let opened = open_showing(path, forced, redact, progress)?;
     count_in_background(&opened.loaded);
     let mut others = Vec::new();
     // Only a whole file: `FILE#N` opens the one conversation it names.
@@ -353,7 +366,8 @@ pub fn load_all(
             others.push(other);
         }
     }
-    Ok((opened.loaded, others))
+    let warnings = opened.warnings.iter().map(ToString::to_string).collect();
+    Ok((opened.loaded, others, warnings))
 }
 
 /// The simulator's transcript: its tokens counted on a thread of their

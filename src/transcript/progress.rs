@@ -1,81 +1,51 @@
-//! How far a big transcript has been read, on stderr, while the simulator
-//! still has a blank screen to show (issue 22: 10 s of nothing for a
-//! 500 MB file). The reader is not touched: a second handle on the same
-//! open file shares its offset, and a thread asks it where the reading is.
+//! How far a transcript has been read, for the simulator's loading screen
+//! (issue 22: 10 s of nothing for a 500 MB file; issue 39: progress until
+//! the first frame). The reader is not touched: a second handle on the
+//! same open file shares its offset, and the screen asks it where the
+//! reading is.
 
 use std::fs::File;
-use std::io::{IsTerminal, Seek, Write};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::io::Seek;
+use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::i18n;
-use crate::scenario::Lang;
+/// Where a load is: shared between the thread that loads and the screen
+/// that shows it.
+#[derive(Debug, Clone, Default)]
+pub struct Watch(Arc<Mutex<Option<Reading>>>);
 
-/// Files smaller than this load in well under a second: no line.
-const SHOWN_FROM: u64 = 32 << 20;
-/// How often the line is written again.
-const EVERY: Duration = Duration::from_millis(100);
-
-/// The progress line while it is shown; erased when dropped.
-pub(super) struct Progress {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+#[derive(Debug)]
+struct Reading {
+    /// A second handle on the file being read (the same offset).
+    file: File,
+    len: u64,
 }
 
-impl Progress {
-    /// Start saying how far `file` (`len` bytes, named `path`) has been
-    /// read, if it is big and stderr is a terminal.
-    pub(super) fn start(file: &File, len: u64, path: &str, lang: Lang) -> Option<Progress> {
-        if len < SHOWN_FROM || !std::io::stderr().is_terminal() {
-            return None;
-        }
-        let mut shared = file.try_clone().ok()?;
-        let name = std::path::Path::new(path)
-            .file_name()
-            .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned());
-        let name = crate::safe::escape(&name).into_owned();
-        let (stop, stopped) = mpsc::channel::<()>();
-        let thread = std::thread::spawn(move || {
-            let mb = |bytes: u64| bytes.div_ceil(1 << 20);
-            loop {
-                match stopped.recv_timeout(EVERY) {
-                    Err(RecvTimeoutError::Timeout) => {}
-                    _ => return,
-                }
-                let Ok(read) = shared.stream_position() else {
-                    return;
-                };
-                let line = if read >= len {
-                    i18n::LOADING_BUILDING.fill(lang, &[("file", &name), ("total", &mb(len))])
-                } else {
-                    i18n::LOADING_TRANSCRIPT.fill(
-                        lang,
-                        &[
-                            ("file", &name),
-                            ("read", &(read >> 20)),
-                            ("total", &mb(len)),
-                            ("percent", &(read * 100 / len)),
-                        ],
-                    )
-                };
-                // Back to the line's start, the text, the rest of the line cleared.
-                let _ = write!(std::io::stderr(), "\r{line}\x1b[K");
-            }
-        });
-        Some(Progress {
-            stop: Some(stop),
-            thread: Some(thread),
-        })
+/// How far a load has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// The file is not open yet.
+    Starting,
+    /// This many of so many bytes read.
+    Reading { read: u64, len: u64 },
+    /// All `len` bytes read; the steps are being put together.
+    Building { len: u64 },
+}
+
+impl Watch {
+    /// The load reads `file`, `len` bytes long.
+    pub(super) fn reading(&self, file: &File, len: u64) {
+        let shared = file.try_clone().ok().map(|file| Reading { file, len });
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = shared;
     }
-}
 
-impl Drop for Progress {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+    pub fn stage(&self) -> Stage {
+        let mut reading = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(r) = reading.as_mut() else {
+            return Stage::Starting;
+        };
+        match r.file.stream_position() {
+            Ok(read) if read < r.len => Stage::Reading { read, len: r.len },
+            _ => Stage::Building { len: r.len },
         }
-        let _ = write!(std::io::stderr(), "\r\x1b[K");
     }
 }
