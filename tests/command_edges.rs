@@ -12,7 +12,11 @@ use common::{command, run, wait};
 /// drops every write without an error, so the command must notice itself.
 #[test]
 fn a_closed_standard_output_is_an_error_not_a_silent_success() {
-    for args in [&["list"][..], &["trace", "read-config-timeout"], &["transcript", "read-config-timeout"]] {
+    for args in [
+        &["list"][..],
+        &["trace", "read-config-timeout"],
+        &["transcript", "read-config-timeout"],
+    ] {
         let mut cmd = command(args);
         cmd.stderr(Stdio::piped());
         // SAFETY: close(2) in the child before exec; no allocation.
@@ -32,7 +36,11 @@ fn a_closed_standard_output_is_an_error_not_a_silent_success() {
     }
     // /dev/null, as a shell or Python's DEVNULL (read-write) opens it, is
     // a reader like any other.
-    let null = std::fs::File::options().read(true).write(true).open("/dev/null").unwrap();
+    let null = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .unwrap();
     let mut child = command(&["list"]).stdout(null).spawn().unwrap();
     assert_eq!(wait(&mut child, &["list"]).code(), Some(0));
 }
@@ -44,20 +52,28 @@ fn out_naming_a_file_says_so() {
     let out = run(&["export", "--format", "txt", "--out", file.to_str().unwrap()]);
     let err = &out.stderr;
     assert_ne!(out.code, 0, "{err}");
-    assert!(
-        err.contains("is a file; expected a folder"),
-        "{err}"
-    );
+    assert!(err.contains("is a file; expected a folder"), "{err}");
     assert!(!err.contains("File exists"), "{err}");
 }
 
 #[test]
 fn a_run_number_on_a_file_of_one_run_is_refused() {
-    let out = run(&["transcript", "--transcript", "tests/transcripts/chat.jsonl#7"]);
+    let out = run(&[
+        "transcript",
+        "--transcript",
+        "tests/transcripts/chat.jsonl#7",
+    ]);
     let err = &out.stderr;
     assert_eq!(out.code, 2, "{err}");
-    assert!(err.contains("the file holds one run; run 7 is not one of them"), "{err}");
+    assert!(
+        err.contains("the file holds one run; run 7 is not one of them"),
+        "{err}"
+    );
     // `#1` is the one run.
-    let out = run(&["transcript", "--transcript", "tests/transcripts/chat.jsonl#1"]);
+    let out = run(&[
+        "transcript",
+        "--transcript",
+        "tests/transcripts/chat.jsonl#1",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
