@@ -10,6 +10,7 @@
 //!     cargo bench --bench plain
 
 #[path = "support/many_rules.rs"]
+#[allow(dead_code)] // This bench uses `once_each` only.
 mod many_rules;
 
 use std::hint::black_box;
