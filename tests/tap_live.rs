@@ -186,6 +186,27 @@ fn tap_argv(upstream: &str, out: &Path, hold: Option<&Path>) -> Vec<String> {
     .collect()
 }
 
+/// The tap in `lang` before an upstream no one answers at, recording to
+/// `out`, starting `command` when there is one.
+fn tap_unreachable(lang: &str, out: &Path, command: &[&str]) -> Vec<String> {
+    let out = out.display().to_string();
+    let mut argv = vec![
+        env!("CARGO_BIN_EXE_agent-loop-sim"),
+        "--lang",
+        lang,
+        "tap",
+        "--upstream",
+        "http://127.0.0.1:9",
+        "--out",
+        &out,
+    ];
+    if !command.is_empty() {
+        argv.push("--");
+        argv.extend(command);
+    }
+    argv.iter().map(|s| s.to_string()).collect()
+}
+
 /// The number of steps, from the header's "step k/N".
 fn steps_in(screen: &str) -> usize {
     let at = screen.find(" step ").expect("the header's step counter") + " step ".len();
@@ -308,22 +329,7 @@ fn an_agent_that_ends_by_itself_says_so_and_q_quits_without_asking() {
 fn before_the_first_model_call_the_screen_waits_and_q_stops_the_agent() {
     let dir = fresh_dir("live-before-first");
     let out = dir.join("run.jsonl");
-    let argv: Vec<String> = [
-        env!("CARGO_BIN_EXE_agent-loop-sim"),
-        "--lang",
-        "en",
-        "tap",
-        "--upstream",
-        "http://127.0.0.1:9",
-        "--out",
-        &out.display().to_string(),
-        "--",
-        "sleep",
-        "30",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let argv = tap_unreachable("en", &out, &["sleep", "30"]);
     let mut s = Session::start(100, 30, &argv);
     s.wait_for_screen(
         &["waiting for the first model call of sleep 30", "q quits"],
@@ -426,19 +432,7 @@ fn without_a_command_the_screen_says_where_to_point_an_agent_then_shows_its_lane
 fn without_a_command_q_quits_the_waiting_screen() {
     let dir = fresh_dir("live-serve-q");
     let out = dir.join("run.jsonl");
-    let argv: Vec<String> = [
-        env!("CARGO_BIN_EXE_agent-loop-sim"),
-        "--lang",
-        "zh",
-        "tap",
-        "--upstream",
-        "http://127.0.0.1:9",
-        "--out",
-        &out.display().to_string(),
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let argv = tap_unreachable("zh", &out, &[]);
     let mut s = Session::start(80, 24, &argv);
     s.wait_for_screen(
         &["等待第一次模型调用", "ANTHROPIC_BASE_URL=http://127.0.0.1:"],
