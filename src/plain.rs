@@ -41,6 +41,7 @@ pub fn write_with_quiz(
     writeln!(out)?;
     let timeline = crate::trace::Timeline::of(trace);
     let at = ByStep::of(trace);
+    let mut sent = SentRuns::default();
     for index in 0..trace.len() {
         let step = &trace.steps[index];
         let question = quiz.and_then(|loaded| crate::quiz::asked(loaded, trace, index));
@@ -77,7 +78,7 @@ pub fn write_with_quiz(
         )?;
         writeln!(out, "{}", i18n::counters(trace, step, false, lang))?;
         if let (StepKind::ModelCall { .. }, Some(i)) = (&step.kind, step.model_call) {
-            context(trace, i, shape, out)?;
+            context(trace, i, shape, &mut sent, out)?;
         }
         reply(trace, at.reply[index], out)?;
         calls(trace, &at.changed[index], index, out)?;
@@ -132,7 +133,13 @@ pub fn write_with_quiz(
 /// the system prompt (Responses' `instructions`, Anthropic's `system`)
 /// first. In the linear shape, those sent before only by their numbers
 /// (`1–4, 6`), each having been written on an earlier call.
-fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -> io::Result<()> {
+fn context(
+    trace: &Trace,
+    i: usize,
+    shape: ContextShape,
+    sent: &mut SentRuns,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
     let (items, new) = crate::wire::list_counts(trace, i);
@@ -144,7 +151,21 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
     let system = trace.system.as_deref().filter(|s| !s.is_empty());
     let chat_system = system.is_some() && trace.provider == Provider::Chat;
     let range = mc.context_start..mc.context_len;
-    let new: Vec<bool> = range.clone().map(|m| trace.is_new(i, m)).collect();
+    // What the call before sent is not new; only the rest is asked
+    // (`is_new` follows compaction copies), and in the linear shape only
+    // the rest is written: a call costs what is new on it, plus one light
+    // pass for the numbers of what was sent before.
+    let sent_before = match i.checked_sub(1).map(|p| &trace.model_calls[p]) {
+        Some(p) => p.context_start.max(range.start)..p.context_len.min(range.end),
+        None => 0..0,
+    };
+    let new = |k: usize| {
+        let m = mc.context_start + k;
+        !sent_before.contains(&m) && trace.is_new(i, m)
+    };
+    // The part of this context the call before sent, as indices.
+    let a = sent_before.start.clamp(range.start, range.end);
+    let b = sent_before.end.clamp(a, range.end);
     // Each message's number in the list; None where it joins the one
     // before (it then has no number of its own).
     let fixed = u32::from(chat_system);
@@ -157,12 +178,20 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
         }
     };
     if shape == ContextShape::Linear {
-        let sent: Vec<u32> = (chat_system && i > 0)
-            .then_some(1)
-            .into_iter()
-            .chain((0..new.len()).filter(|&k| !new[k]).filter_map(number))
-            .collect();
-        let before = numbers(&sent);
+        let mut runs = Vec::new();
+        if chat_system && i > 0 {
+            push_run(&mut runs, (1, 1));
+        }
+        let outside = |ms: std::ops::Range<usize>| {
+            ms.map(|m| m - range.start)
+                .filter(|&k| !new(k))
+                .filter_map(number)
+        };
+        outside(range.start..a).for_each(|n| push_run(&mut runs, (n, n)));
+        let covered = sent.covering(range.start, a, b, |m| number(m - range.start));
+        covered.iter().for_each(|&run| push_run(&mut runs, run));
+        outside(b..range.end).for_each(|n| push_run(&mut runs, (n, n)));
+        let before = written_runs(&runs);
         if !before.is_empty() {
             writeln!(
                 out,
@@ -184,11 +213,21 @@ fn context(trace: &Trace, i: usize, shape: ContextShape, out: &mut impl Write) -
         let text = system.replace('\n', "\n       ");
         writeln!(out, "  {mark}{number} {label}{colon}{text}")?;
     }
-    for (k, m) in trace.context(mc).iter().enumerate() {
-        if shape == ContextShape::Linear && !new[k] {
-            continue;
+    // The linear shape writes the new messages only: those outside what
+    // the call before sent.
+    let written: Box<dyn Iterator<Item = usize>> = match shape {
+        ContextShape::Full => Box::new(0..range.len()),
+        ContextShape::Linear => {
+            let before = (range.start..a).map(|m| m - range.start);
+            let after = (b..range.end).map(|m| m - range.start);
+            Box::new(before.chain(after).filter(|&k| new(k)))
         }
-        let mark = if new[k] { "+" } else { " " };
+    };
+    let context = trace.context(mc);
+    for k in written {
+        let m = &context[k];
+        let is_new = new(k);
+        let mark = if is_new { "+" } else { " " };
         let number = number(k);
         let role = match (trace.provider, m.role, number) {
             (Provider::Anthropic, Role::Tool, None) => "tool_result".to_string(),
@@ -311,15 +350,63 @@ fn reply(trace: &Trace, reply: Option<usize>, out: &mut impl Write) -> io::Resul
     writeln!(out, "{}{text}", lead(i18n::PLAIN_REPLY, lang))
 }
 
-/// Item numbers, in runs: `1–4, 6`.
-fn numbers(list: &[u32]) -> String {
-    let mut runs: Vec<(u32, u32)> = Vec::new();
-    for &n in list {
-        match runs.last_mut() {
-            Some(run) if run.1 + 1 == n => run.1 = n,
-            _ => runs.push((n, n)),
+/// The runs of item numbers of the messages `from..to` of a context
+/// starting at `start`, kept from one model call to the next: a context
+/// that grows at its end is read again only where it grew (the numbers of
+/// everything sent before, read at every call, made `transcript`
+/// quadratic).
+#[derive(Default)]
+struct SentRuns {
+    start: usize,
+    from: usize,
+    to: usize,
+    runs: Vec<(u32, u32)>,
+}
+
+impl SentRuns {
+    fn covering(
+        &mut self,
+        start: usize,
+        from: usize,
+        to: usize,
+        number: impl Fn(usize) -> Option<u32>,
+    ) -> &[(u32, u32)] {
+        if (self.start, self.from) != (start, from) || to < self.to {
+            *self = SentRuns {
+                start,
+                from,
+                to: from,
+                runs: Vec::new(),
+            };
         }
+        for n in (self.to..to).filter_map(number) {
+            push_run(&mut self.runs, (n, n));
+        }
+        self.to = to;
+        &self.runs
     }
+}
+
+/// `run` after `runs`, joined to the last one where it follows it.
+fn push_run(runs: &mut Vec<(u32, u32)>, run: (u32, u32)) {
+    match runs.last_mut() {
+        Some(last) if last.1 + 1 == run.0 => last.1 = run.1,
+        _ => runs.push(run),
+    }
+}
+
+/// Item numbers, in runs: `1–4, 6`.
+#[cfg(test)]
+fn numbers(list: impl IntoIterator<Item = u32>) -> String {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for n in list {
+        push_run(&mut runs, (n, n));
+    }
+    written_runs(&runs)
+}
+
+/// Runs of item numbers as written: `1–4, 6`.
+fn written_runs(runs: &[(u32, u32)]) -> String {
     runs.iter()
         .map(|&(a, b)| match a == b {
             true => a.to_string(),
@@ -373,7 +460,7 @@ fn calls(trace: &Trace, changed: &[usize], index: usize, out: &mut impl Write) -
 mod tests {
     #[test]
     fn numbers_are_written_in_runs() {
-        let n = super::numbers;
+        let n = |list: &[u32]| super::numbers(list.iter().copied());
         assert_eq!(n(&[]), "");
         assert_eq!(n(&[1, 2, 3, 4, 6]), "1–4, 6");
         assert_eq!(n(&[2, 4, 5]), "2, 4–5");

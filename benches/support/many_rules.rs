@@ -43,8 +43,9 @@ pub fn json(rules: usize) -> String {
 }
 
 /// A scenario of `rules` rules each of which fires once (`once`): rule i
-/// reads file i, so the run makes `rules` tool calls, one per model call,
-/// and its output grows with the number of rules. The shape of the
+/// reads file i (there is none: an error result), so the run makes
+/// `rules` tool calls, one per model call, and its output grows linearly
+/// with the number of rules. The shape of the
 /// hostile `transcript` input of issue 39; 10,000 rules stay under the
 /// 1 MiB limit.
 #[allow(dead_code)] // Not every bench or test that shares this file uses it.
@@ -58,9 +59,9 @@ pub fn once_each(rules: usize) -> String {
         })
         .collect();
     model.push(serde_json::json!({ "say": text("done") }));
-    let files: serde_json::Map<String, serde_json::Value> = (0..rules)
-        .map(|i| (format!("f{i}"), format!("{i}").into()))
-        .collect();
+    // No files: each read is an error result, and the disk line stays
+    // empty, so the text of each step does not grow with the rules.
+    let files = serde_json::Map::new();
     let scenario = serde_json::json!({
         "name": "once-each",
         "title": text("Each rule once"),
@@ -68,9 +69,10 @@ pub fn once_each(rules: usize) -> String {
         "about": { "why": text("Length."), "how": text("Rules."), "cost": text("Steps."), "check": text("Linear.") },
         "files": files,
         "tools": [{ "name": "read_file", "description": text("Read a file"), "params": ["path"] }],
-        "budget": rules as u32 + 1,
+        // The budget's limit is 10,000 calls: 10,000 rules end on it.
+        "budget": (rules as u32 + 1).min(BUDGET),
         "model": model,
-        "expect": "completed"
+        "expect": if rules < BUDGET as usize { "completed" } else { "budget_exhausted" }
     });
     serde_json::to_string(&scenario).expect("a JSON value always serializes")
 }
