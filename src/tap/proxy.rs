@@ -17,8 +17,9 @@
 //! - limits (`Limits`): a request head must arrive whole within
 //!   `--head-timeout` (20 s) and fit in `MAX_HEAD`; at most
 //!   `--max-connections` (512) connections are served at once, the next
-//!   ones get a 503 and are closed; running out of file descriptors pauses
-//!   accepting instead of spinning;
+//!   ones get a 503 and are closed (fewer where the descriptor limit
+//!   allows fewer: two a connection, and some to spare to answer);
+//!   running out of file descriptors pauses accepting instead of spinning;
 //! - pass-through: the request body is read whole (it is recorded before it
 //!   goes on), the response is streamed, each piece written to the agent as
 //!   soon as it is read, and fed to the recording on the way.
@@ -84,25 +85,43 @@ pub fn accept(
             return;
         }
     };
-    raise_descriptor_limit();
+    // Each connection served holds two descriptors (the agent's and the
+    // upstream's), and one more must stay free to answer 503: the limit
+    // never promises more than the descriptors allow.
+    let descriptors = raise_descriptor_limit();
+    let limits = Limits {
+        connections: limits
+            .connections
+            .min(descriptors.saturating_sub(64) / 2)
+            .max(1),
+        ..limits
+    };
     runtime.block_on(serve_all(listener, upstream, recorder, limits));
 }
 
-/// Each connection the tap serves holds two descriptors (the agent's and
-/// the upstream's): the soft limit (often 1,024) is raised to the hard one.
-fn raise_descriptor_limit() {
+/// The soft limit on descriptors (often 1,024) raised to the hard one;
+/// the limit now in force.
+fn raise_descriptor_limit() -> usize {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit(2) and setrlimit(2) on a local struct.
     unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
-        {
-            limit.rlim_cur = limit.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return usize::MAX;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                ..limit
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
         }
     }
+    usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
 }
 
 async fn serve_all(
