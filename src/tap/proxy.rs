@@ -38,7 +38,7 @@ use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use serde_json::Value;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Semaphore;
 
 use super::record::{Call, Recorder, classify, now_ms, recorded_path};
@@ -187,6 +187,19 @@ async fn busy(mut stream: tokio::net::TcpStream, most: usize) {
     let write = stream.write_all(text.as_bytes());
     let _ = tokio::time::timeout(Duration::from_secs(5), write).await;
     let _ = stream.shutdown().await;
+    // What the agent is still sending is read and dropped for a moment, so
+    // its writes do not fail (a reset) before it reads the answer.
+    let drain = async {
+        let mut buf = [0u8; 16 * 1024];
+        let mut left: usize = 1 << 20;
+        while left > 0 {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => left = left.saturating_sub(n),
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
 }
 
 fn error_json(message: &str) -> String {
