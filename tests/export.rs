@@ -653,13 +653,14 @@ fn the_command_reports_bad_input_and_io_errors_clearly() {
     assert_eq!(stderr, check_stderr);
     assert!(!dir.exists());
 
-    // The folder cannot be made: a file is in the way. Exit code 1.
+    // The folder cannot be made: a file is in the way, and it says so.
+    // Exit code 1.
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(&dir, "not a folder").unwrap();
     let (code, _, stderr) = run(&["export", "--format", "svg", "--out", dir_arg]);
     assert_eq!(code, 1);
     assert!(
-        stderr.starts_with("export: cannot create the folder "),
+        stderr.starts_with("export: --out ") && stderr.contains(" is a file; expected a folder"),
         "{stderr}"
     );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");

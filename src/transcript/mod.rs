@@ -26,6 +26,7 @@ mod gemini_cli;
 mod jsonl;
 mod mini_swe_agent;
 mod otel;
+mod patterns;
 mod progress;
 pub(crate) mod redact;
 mod responses;

@@ -134,7 +134,7 @@ fn rust_syntax(pattern: &str) -> String {
         };
     }
     out.push_str(rest);
-    super::redact::go_syntax(&out).into_owned()
+    super::patterns::go_syntax(&out).into_owned()
 }
 
 fn label(name: &str) -> String {
@@ -220,7 +220,7 @@ impl Rules {
                     continue;
                 };
                 let value = secret.as_str();
-                if rule.min_entropy != 0.0 && super::redact::entropy(value) <= rule.min_entropy {
+                if rule.min_entropy != 0.0 && super::patterns::entropy(value) <= rule.min_entropy {
                     continue;
                 }
                 if !rule.requirements.met_by(value) {
