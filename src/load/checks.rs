@@ -350,7 +350,8 @@ fn check_reads(s: &Scenario) -> Vec<Found> {
             let place = format!("tools[{i}].results[{j}].args");
             found.extend(unknown_args(s, &tool.name, result.args.keys(), &place));
             for (k, path) in result.reads.iter().enumerate() {
-                if !known.contains(&path.as_str()) {
+                // A path outside the workspace is reported as such elsewhere.
+                if engine::inside_workspace(path) && !known.contains(&path.as_str()) {
                     found.push(error(
                         format!("tools[{i}].results[{j}].reads[{k}]"),
                         format!(

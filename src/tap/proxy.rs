@@ -360,6 +360,7 @@ async fn exchange(
         body,
         call: call.map(|(id, c)| (id, c, recorder.clone())),
         idle: Box::pin(tokio::time::sleep(IDLE)),
+        cut: None,
     };
     Response::from_parts(head, body.boxed())
 }
@@ -454,6 +455,10 @@ struct Recorded {
     body: Incoming,
     call: Option<(u64, Arc<Mutex<Call>>, Arc<Recorder>)>,
     idle: Pin<Box<tokio::time::Sleep>>,
+    /// Why the body was cut, given to hyper at the next poll: the pieces
+    /// before the cut are written to the agent first (an error at once
+    /// would drop those hyper has not flushed yet).
+    cut: Option<BoxError>,
 }
 
 impl Recorded {
@@ -473,13 +478,16 @@ impl Body for Recorded {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         let this = &mut *self;
+        // An error cuts the body: hyper closes the agent's connection.
+        if let Some(cut) = this.cut.take() {
+            return Poll::Ready(Some(Err(cut)));
+        }
         let polled = Pin::new(&mut this.body).poll_frame(cx);
         let frame = match polled {
             Poll::Pending => {
                 ready!(this.idle.as_mut().poll(cx));
                 let why = format!("the upstream sent nothing for {} s", IDLE.as_secs());
                 this.end(Some(&why));
-                // An error cuts the body: hyper closes the agent's connection.
                 return Poll::Ready(Some(Err(why.into())));
             }
             Poll::Ready(frame) => frame,
@@ -503,6 +511,10 @@ impl Body for Recorded {
                     format!("the upstream connection failed: {e}")
                 };
                 this.end(Some(&why));
+                // Pending once, so hyper flushes what it holds first.
+                this.cut = Some(why.into());
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
             }
             None => this.end(None),
         }
