@@ -143,6 +143,8 @@ catalogue! {
     NONE = ["无", "none"];
     /// Where a replayed file is silent: never "none".
     NOT_RECORDED = ["文件未记录", "not recorded"];
+    /// A reasoning item's content only its provider can read.
+    ENCRYPTED_CHARS = ["加密内容 {n} 字符", "encrypted: {n} chars"];
     /// A tool offered that the provider runs on its servers, by its type.
     SERVER_TOOL = ["{name}（服务器端工具 {type}）", "{name} (server tool {type})"];
     /// A tool the provider defines and the host runs, by its type.

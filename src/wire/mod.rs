@@ -19,20 +19,22 @@
 //! and `--transcript` reads such a file back.
 
 mod body;
-mod place;
-mod provider;
-pub mod tokens;
+mod reasoning;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
-    context_tokens_ready, fixed_tokens, item_id, items, list_counts, list_key, message_tokens,
-    model, orphan_rejection, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
-    rejection, reply, reply_tokens, request, response, schema, status, tokens_besides_text,
-    tokens_of_message, tools, unmarked,
+    context_tokens_ready, fixed_tokens, item_id, item_id_of, items, list_counts, list_key,
+    message_tokens, model, orphan_rejection, place_all, place_changed, rebuilt, recorded_model,
+    recorded_new_from, rejection, reply, reply_tokens, request, response, schema, status,
+    tokens_besides_text, tokens_of_message, tools, unmarked,
 };
 
-pub use place::Place;
-pub use provider::Provider;
+pub use crate::place::Place;
+pub use crate::provider::Provider;
+pub use reasoning::{Reasoning, number_past, reasoning_items};
+// The provider, placing and counting sit below the trace; the wire reads
+// traces. Their old paths under `wire` stay.
+pub use crate::tokens;
 
 use serde::{Deserialize, Serialize};
 
