@@ -30,9 +30,9 @@
 //!   defines the item, never as the `mod.rs`. Importing a module itself
 //!   (`use crate::view;`) is no edge by itself; the paths through it are.
 //! - **What is not an edge.** `mod child;` (declaring a file is structure,
-//!   not use); a `pub use` line of a file that never names the item again
-//!   (it only passes it on, and the paths through it are followed to the
-//!   defining file instead); a path back into the same file.
+//!   not use); a path back into the same file. A `pub use` is an edge of
+//!   its file (re-exports included), and paths through it are followed to
+//!   the defining file as well.
 //!
 //! A cycle is a strongly connected set of two or more files. The test
 //! fails listing each one with the edges that make it, `file:line path`.
@@ -211,9 +211,6 @@ struct Parsed {
     children: BTreeSet<String>,
     uses: Vec<UsePath>,
     paths: Vec<CodePath>,
-    /// Every identifier outside `use` statements, to tell whether a
-    /// `pub use` is also used by its own file.
-    named: BTreeSet<String>,
     /// Items the file declares at its top level (`fn x`, `struct X`, …).
     items: BTreeSet<String>,
 }
@@ -291,7 +288,6 @@ fn parse(src: &str) -> Parsed {
                 {
                     p.items.insert(name.to_string());
                 }
-                p.named.insert(k.clone());
                 let after_sep = i > 0 && toks[i - 1].0 == Tok::Sep;
                 if !after_sep && toks.get(i + 1).map(|t| &t.0) == Some(&Tok::Sep) {
                     let mut segs = vec![k.clone()];
@@ -300,7 +296,6 @@ fn parse(src: &str) -> Parsed {
                         match ident(toks.get(j + 1)) {
                             Some(s) => {
                                 segs.push(s.to_string());
-                                p.named.insert(s.to_string());
                                 j += 2;
                             }
                             None => break,
@@ -547,6 +542,41 @@ impl Graph {
         Some(file.clone())
     }
 
+    /// Edges between the crate's top modules (`wire`, `trace`, …): a path
+    /// is an edge to the module it is written through, re-exports not
+    /// followed, so `crate::wire::Provider` ties to `wire` wherever
+    /// `Provider` is defined.
+    fn module_edges(&self) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        for (file, p) in &self.parsed {
+            let Some(from) = module_of(file).first().cloned() else {
+                continue;
+            };
+            let written = p
+                .uses
+                .iter()
+                .map(|u| (&u.segs, &u.inline, u.line))
+                .chain(p.paths.iter().map(|c| (&c.segs, &c.inline, c.line)));
+            for (segs, inline, line) in written {
+                let Some(to) = self
+                    .absolute(file, inline, segs)
+                    .and_then(|a| a.first().cloned())
+                else {
+                    continue;
+                };
+                if to != from && self.files.contains_key(std::slice::from_ref(&to)) {
+                    edges.push(Edge {
+                        from: from.clone(),
+                        to,
+                        line,
+                        path: format!("{file}: {}", segs.join("::")),
+                    });
+                }
+            }
+        }
+        edges
+    }
+
     fn edges(&self) -> Vec<Edge> {
         let mut edges = Vec::new();
         for (file, p) in &self.parsed {
@@ -565,12 +595,17 @@ impl Graph {
                     });
                 }
             };
+            // A re-export is an edge too: a file that passes an item on
+            // cannot be built without the file that defines it.
             for u in &p.uses {
-                // A `pub use` the file does not name again only passes the
-                // item on: paths through it are followed to its file.
-                let passes_on = u.public && u.name.as_ref().is_none_or(|n| !p.named.contains(n));
-                if !passes_on {
-                    add(&u.segs, &u.inline, u.line);
+                match u.name {
+                    Some(_) => add(&u.segs, &u.inline, u.line),
+                    // A glob takes every item of its module's file.
+                    None => add(
+                        &[&u.segs[..], &["*".to_string()]].concat(),
+                        &u.inline,
+                        u.line,
+                    ),
                 }
             }
             for c in &p.paths {
@@ -695,6 +730,21 @@ fn no_import_cycles_between_files() {
     assert!(
         report.is_empty(),
         "import cycles between files of src/:\n{report}"
+    );
+}
+
+/// The same between the crate's top modules, every `use` and path counted
+/// as written (re-exports included): `scenario` → `wire` → `trace` →
+/// `scenario` was such a cycle while no two files made one.
+#[test]
+fn no_import_cycles_between_modules() {
+    let graph = Graph::new(&library_sources());
+    let edges = graph.module_edges();
+    let found = cycles(&edges);
+    let report: String = found.iter().map(|set| describe(set, &edges)).collect();
+    assert!(
+        report.is_empty(),
+        "import cycles between the modules of src/:\n{report}"
     );
 }
 
@@ -824,7 +874,9 @@ fn a_mod_rs_reexport_is_followed_to_the_file_that_defines_it() {
         graph_of(&files),
         [
             pair("src/app.rs", "src/view/frame.rs"),
-            pair("src/app.rs", "src/view/glob.rs")
+            pair("src/app.rs", "src/view/glob.rs"),
+            pair("src/view/mod.rs", "src/view/frame.rs"),
+            pair("src/view/mod.rs", "src/view/glob.rs"),
         ]
     );
     // Naming an item of the mod.rs itself is an edge to the mod.rs.
@@ -837,7 +889,13 @@ fn a_mod_rs_reexport_is_followed_to_the_file_that_defines_it() {
         ("src/view/frame.rs", "pub fn draw() {}"),
         ("src/app.rs", "use crate::view; fn f() { view::Limits; }"),
     ];
-    assert_eq!(graph_of(&files), [pair("src/app.rs", "src/view/mod.rs")]);
+    assert_eq!(
+        graph_of(&files),
+        [
+            pair("src/app.rs", "src/view/mod.rs"),
+            pair("src/view/mod.rs", "src/view/frame.rs"),
+        ]
+    );
 }
 
 #[test]
@@ -863,13 +921,13 @@ fn super_child_modules_and_inline_modules_resolve_where_they_are_written() {
 }
 
 #[test]
-fn a_pub_use_that_only_passes_an_item_on_is_no_edge_of_its_file() {
+fn a_pub_use_is_an_edge_of_its_file() {
     let files = [
         ("src/lib.rs", "pub mod a; pub mod b;"),
         ("src/a.rs", "pub use crate::b::B;"),
         ("src/b.rs", "pub struct B;"),
     ];
-    assert_eq!(graph_of(&files), []);
+    assert_eq!(graph_of(&files), [pair("src/a.rs", "src/b.rs")]);
     let files = [
         ("src/lib.rs", "pub mod a; pub mod b;"),
         ("src/a.rs", "pub use crate::b::B; fn f() -> B { B }"),

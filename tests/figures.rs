@@ -788,8 +788,8 @@ fn a_gif_has_one_frame_per_step_the_dwell_as_delay_and_a_pause_at_the_end() {
     opts.lang = Lang::En;
     let files = match export::export(&opts, |_| {}) {
         Ok(files) => files,
-        Err(ExportError::Missing(e)) if std::env::var_os("CI").is_none() => {
-            eprintln!("SKIPPED: {e}");
+        Err(ExportError::Missing(e)) => {
+            common::missing_tool("gif", &e.to_string());
             return;
         }
         Err(e) => panic!("{e}"),
