@@ -20,6 +20,16 @@ fn distinct(n: usize, more: &str) -> String {
     format!("{} {n:02} {more}", letter.repeat(12))
 }
 
+/// Eight rows of a list from item `first` on, beside a column that stays.
+fn lines(first: u16) -> Buffer {
+    let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
+    for y in 0..8 {
+        b.set_string(0, y, distinct(usize::from(first + y), ""), Style::new());
+        b.set_string(24, y, "│ x", Style::new());
+    }
+    b
+}
+
 /// A list on the left that moves up a row and back, beside a column
 /// that stays, in a background: the rows are scrolled, the row
 /// scrolled in shows the default background where nothing is drawn
@@ -59,14 +69,6 @@ fn scrolled_rows_leave_default_blanks_and_no_region() {
 /// take them on); a foreground and bold are kept, as for erasing.
 #[test]
 fn the_look_before_scrolling_shows_nothing_on_a_blank() {
-    let lines = |first: u16| {
-        let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
-        for y in 0..8 {
-            b.set_string(0, y, distinct(usize::from(first + y), ""), Style::new());
-            b.set_string(24, y, "│ x", Style::new());
-        }
-        b
-    };
     let pen = |fg, bg, modifier| Some(Pen { fg, bg, modifier });
     for (set, kept) in [
         (pen(Color::Reset, Color::Blue, Modifier::empty()), false),
@@ -139,14 +141,6 @@ fn a_region_left_by_a_failed_write_is_reset() {
         }
     }
     let mut out = Vec::new();
-    let lines = |first: u16| {
-        let mut b = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
-        for y in 0..8 {
-            b.set_string(0, y, distinct(usize::from(first + y), ""), Style::new());
-            b.set_string(24, y, "│ x", Style::new());
-        }
-        b
-    };
     let mut backend = LeanBackend::with_size(Cut(Vec::new()), 30, 8);
     let empty = Buffer::empty(ratatui::layout::Rect::new(0, 0, 30, 8));
     let (a, b) = (lines(0), lines(1));
@@ -187,34 +181,23 @@ fn erased_blanks_take_the_right_look() {
     let bold_red = Style::new().fg(Color::Red).add_modifier(Modifier::BOLD);
     let full = "x".repeat(40);
     let wide = "中文字符".repeat(5);
+    let looks = [
+        (0, full.as_str(), red_on_blue),
+        (1, &full, reversed),
+        (2, &wide, bold_red),
+        (3, &full, underlined),
+        (4, &full, green_bg),
+    ];
     let frames = [
         buffer(
             40,
             8,
-            &[
-                (0, &full, red_on_blue),
-                (1, &full, reversed),
-                (2, &wide, bold_red),
-                (3, &full, underlined),
-                (4, &full, green_bg),
-                (5, "abc", plain),
-                (6, &wide, plain),
-            ],
+            &[&looks[..], &[(5, "abc", plain), (6, &wide, plain)]].concat(),
         ),
         // Blanks over all of that, where the pen (blue background,
         // reversed, underlined, green background) would show on them.
         {
-            let mut b = buffer(
-                40,
-                8,
-                &[
-                    (0, &full, red_on_blue),
-                    (1, &full, reversed),
-                    (2, &wide, bold_red),
-                    (3, &full, underlined),
-                    (4, &full, green_bg),
-                ],
-            );
+            let mut b = buffer(40, 8, &looks);
             for y in 0..5 {
                 b.set_string(2, y, "a", red_on_blue);
                 // Default blanks in the middle of the row and to its end.
