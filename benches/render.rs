@@ -18,7 +18,6 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_loop_sim::app::{self, Action, App, Panel};
-use agent_loop_sim::backend::LeanBackend;
 use agent_loop_sim::engine;
 use agent_loop_sim::export;
 use agent_loop_sim::frames;
@@ -27,6 +26,7 @@ use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
 use criterion::{BenchmarkId, Criterion};
+use lean_backend::LeanBackend;
 use ratatui::backend::Backend;
 
 #[path = "support/counting.rs"]

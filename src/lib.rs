@@ -3,7 +3,6 @@
 
 pub mod action;
 pub mod app;
-pub mod backend;
 pub mod batch;
 pub mod cli;
 pub mod compare;

@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::app::{self, Action, App};
-use crate::backend::LeanBackend;
 use crate::cli::{Cli, ThemeArg};
 use crate::keymap;
 use crate::load::{self, DEFAULT_SCENARIO};
@@ -19,6 +18,7 @@ use crate::picker::{self, Picker, Source};
 use crate::safe;
 use crate::theme::Theme;
 use crate::view;
+use lean_backend::LeanBackend;
 
 pub fn main(cli: &Cli) -> ExitCode {
     // A bad scenario is refused before the terminal is touched.
@@ -491,7 +491,7 @@ fn install_panic_message() {
 fn restore() {
     // Before the alternate screen is left: a frame cut off halfway may
     // have left a scroll region set (see `LeanBackend`'s scrolling).
-    let _ = crate::backend::reset_scroll_region(&mut io::stdout());
+    let _ = lean_backend::reset_scroll_region(&mut io::stdout());
     // A frame leaves the look of its last cell set (the next frame goes on
     // from it): the shell gets the default one back.
     let _ = io::stdout().write_all(b"\x1b[m");
