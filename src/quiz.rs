@@ -723,8 +723,12 @@ pub struct Quiz {
     /// The choice made for each answered step (0-based step → answer).
     pub answers: BTreeMap<usize, Answer>,
     /// A key that moves on was pressed while a question is open (or a digit
-    /// with no choice): the panel says what to do.
+    /// with no choice), or a digit right after an answer was held: the
+    /// panel says what to do.
     pub hint: bool,
+    /// A digit answered a question and no other key came since: a digit
+    /// now was typed as part of a step number, and is not a jump.
+    pub just_answered: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

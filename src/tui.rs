@@ -376,7 +376,7 @@ const PENDING: Duration = Duration::from_micros(1);
 
 /// Keys whose escape sequence crossterm cut in two. It reads the terminal
 /// in pieces, and when a piece ends right after the ESC that starts a
-/// sequence, it reports an Esc key (which quits) and then the rest as
+/// sequence, it reports an Esc key (which closes what is open) and then the rest as
 /// characters: `ESC` `[` `C` instead of Right, in the middle of a burst of
 /// keys (crossterm issue #993). No one types Esc and `[` within a
 /// millisecond, so Esc followed by `[` or `O` and the rest of a sequence in

@@ -547,7 +547,11 @@ fn enter_on_the_open_lesson_in_the_picker_keeps_the_step_and_the_score() {
 fn a_comparison_asks_nothing_and_esc_goes_back_to_one_run() {
     let mut app = quiz_app("harness-drops-results", Lang::En, (120, 40));
     assert!(app.quiz.asking.is_some());
+    // `c` with a question open is held: two runs would step past it.
     apply(&mut app, &[Action::ToggleCompare]);
+    assert!(app.comparing().is_none() && app.quiz.asking.is_some());
+    assert!(text(&app).contains("answer first"));
+    apply(&mut app, &[Action::Back, Action::ToggleCompare]);
     assert!(app.comparing().is_some());
     assert_eq!(app.quiz.asking, None);
     for code in [KeyCode::Char('1'), KeyCode::Char('2'), KeyCode::Right] {
@@ -643,4 +647,38 @@ fn quiz_steps_limit_the_quiz_to_the_marked_steps() {
             .any(|f| f.contains("quiz_steps[1]") && f.contains("model call #9 gets no reply")),
         "{faults:?}"
     );
+}
+
+/// At 80×24 a digit typed while another panel is tabbed over the question
+/// does not answer it unseen: it brings the question back.
+#[test]
+fn at_80x24_a_digit_answers_only_a_question_on_screen() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (80, 24));
+    apply(&mut app, &[Action::FocusNext, Action::FocusNext]);
+    assert!(!text(&app).contains("▶ [Predict step 2]"));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right)]);
+    assert_eq!((app.step, app.quiz.asking), (0, Some(1)), "answered unseen");
+    let screen = text(&app);
+    assert!(screen.contains("▶ [Predict step 2]"), "{screen}");
+    assert!(screen.contains("answer first"), "{screen}");
+    apply(&mut app, &[Action::Answer(right)]);
+    assert_eq!((app.step, app.quiz.score()), (1, (1, 1)));
+}
+
+/// `1 1` typed for step 11 while a question is open: the first digit
+/// answers, the second is held (not a jump to step 1) and says why.
+#[test]
+fn a_digit_right_after_an_answer_is_not_a_jump() {
+    let mut app = quiz_app("patch-and-test", Lang::En, (120, 40));
+    apply(&mut app, &[Action::Answer(1), Action::Jump(1)]);
+    assert_eq!(app.step, 1, "the second digit jumped");
+    let screen = text(&app);
+    assert!(screen.contains("did not jump"), "{screen}");
+    // Another key in between: digits jump again.
+    apply(
+        &mut app,
+        &[Action::Next, Action::Back, Action::Jump(1), Action::Jump(1)],
+    );
+    assert_eq!(app.step, 10);
 }

@@ -101,6 +101,10 @@ fn lines(p: &QuizPanel<'_>, w: usize, h: usize) -> Vec<Line<'static>> {
                         theme.error()
                     };
                     out.extend(hanging(vec![], &verdict, style, w));
+                    if p.hint {
+                        let held = i18n::QUIZ_DIGIT_HELD.get(lang);
+                        out.extend(hanging(vec![], held, theme.error(), w));
+                    }
                     if let Some(why) = &q.why {
                         out.extend(hanging(vec![], why, Style::new(), w));
                     }
