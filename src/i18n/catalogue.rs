@@ -389,8 +389,8 @@ catalogue! {
     WHY_TASK = ["任务先到主机。模型此时什么都没看到。", "The task reaches the host first. The model has seen nothing yet."];
     WHY_USER_TURN = ["这不是新任务：用户的消息追加在之前的一切之后，模型下一次调用时连同前面的消息一起看到它。", "Not a new task: the user's message is appended after everything before it, and the model sees it, with all that came before, on its next call."];
     WHY_MODEL_CALL = [
-        "主机把当前的消息列表和工具定义发给模型。模型只知道这些，看不到磁盘。",
-        "The host sends the message list and the tool definitions. That is all the model knows; it cannot see the disk.",
+        "主机把当前的消息列表和工具定义发给模型（提供方可能再加上自己的系统文字）。模型看不到磁盘。",
+        "The host sends the message list and the tool definitions (the provider may add system text of its own). The model cannot see the disk.",
     ];
     WHY_PROPOSES = [
         "模型的回复里有工具调用。它们只是数据：在主机执行之前，什么都没有发生。",
@@ -956,8 +956,8 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 10] = [
     (
         l(["上下文", "context"]),
         l([
-            "某一次调用时主机发给模型的全部消息和工具定义；模型只知道这些。",
-            "All messages and tool definitions the host sends on one call; all the model knows.",
+            "某一次调用时主机发给模型的全部消息和工具定义，加上提供方自己添加的内容（Anthropic 在提供工具时会加一段几百 token 的工具使用系统提示词）；除此之外模型一无所知。",
+            "All messages and tool definitions the host sends on one call, plus what the provider adds (Anthropic adds a tool-use system prompt of a few hundred tokens when tools are offered); the model knows nothing else.",
         ]),
     ),
     (
