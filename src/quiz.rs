@@ -31,8 +31,6 @@ pub enum Kind {
     ReplyHolds,
     /// Who runs an approved call, and when the model sees what it gives.
     WhoRuns,
-    /// What the user answers when the host asks about a call.
-    UserDecides,
     /// A question the scenario's author wrote (`quiz` in the JSON).
     Author,
 }
@@ -68,7 +66,6 @@ enum Choice {
     Host(HostMove),
     Reply(ReplyHolds),
     Runs(RunMove),
-    User(UserMove),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,13 +87,6 @@ enum RunMove {
     ModelRuns,
     /// The misconception that the result goes to the model at once.
     StraightToModel,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum UserMove {
-    Approves,
-    Edits,
-    Denies,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +165,10 @@ pub fn question(trace: &Trace, authored: &[QuizItem], index: usize) -> Option<Qu
             why: item.why.as_ref().map(|w| w.get(lang).to_string()),
         });
     }
+    // What a user will answer cannot be predicted from the run: not asked.
+    if matches!(trace.steps[index].kind, StepKind::UserDecides { .. }) {
+        return None;
+    }
     let (kind, correct, others) = generated(trace, index)
         .filter(|(_, correct, others)| distinct(correct, others).len() > 1)
         .unwrap_or_else(|| who_acts(trace, index));
@@ -248,21 +242,6 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
                 Choice::Runs(RunMove::StraightToModel),
             ],
         )),
-        StepKind::UserDecides { decision, .. } => {
-            let correct = match decision {
-                crate::trace::Decision::Approved => UserMove::Approves,
-                crate::trace::Decision::Edited(_) => UserMove::Edits,
-                crate::trace::Decision::Denied(_) => UserMove::Denies,
-            };
-            Some((
-                Kind::UserDecides,
-                Choice::User(correct),
-                [UserMove::Approves, UserMove::Edits, UserMove::Denies]
-                    .into_iter()
-                    .map(Choice::User)
-                    .collect(),
-            ))
-        }
         StepKind::Proposes { number, calls } => {
             let calls: Vec<&crate::trace::ToolCall> =
                 calls.iter().filter_map(|c| trace.call(c)).collect();
@@ -596,10 +575,6 @@ fn prompt(trace: &Trace, index: usize, kind: Kind) -> String {
                 });
             i18n::QUIZ_WHO_RUNS.fill(lang, &[("n", &n), ("what", &what)])
         }
-        (Kind::UserDecides, StepKind::UserDecides { call, .. }) => {
-            let tool = trace.call(call).map_or("", |c| c.tool.as_str());
-            i18n::QUIZ_USER_DECIDES.fill(lang, &[("n", &n), ("call", call), ("tool", &tool)])
-        }
         _ => i18n::QUIZ_WHO_ACTS.fill(lang, &[("n", &n)]),
     }
 }
@@ -684,13 +659,6 @@ fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
             RunMove::HostRuns => i18n::QUIZ_RUNS_HOST,
             RunMove::ModelRuns => i18n::QUIZ_RUNS_MODEL,
             RunMove::StraightToModel => i18n::QUIZ_RUNS_STRAIGHT,
-        }
-        .get(lang)
-        .to_string(),
-        Choice::User(u) => match u {
-            UserMove::Approves => i18n::QUIZ_USER_APPROVES,
-            UserMove::Edits => i18n::QUIZ_USER_EDITS,
-            UserMove::Denies => i18n::QUIZ_USER_DENIES,
         }
         .get(lang)
         .to_string(),
@@ -880,13 +848,6 @@ mod tests {
                 );
                 i18n::QUIZ_RUNS_HOST.get(lang).to_string()
             }
-            (Kind::UserDecides, StepKind::UserDecides { decision, .. }) => match decision {
-                crate::trace::Decision::Approved => i18n::QUIZ_USER_APPROVES,
-                crate::trace::Decision::Edited(_) => i18n::QUIZ_USER_EDITS,
-                crate::trace::Decision::Denied(_) => i18n::QUIZ_USER_DENIES,
-            }
-            .get(lang)
-            .to_string(),
             (Kind::HostDecides, StepKind::Replays { conflict, .. }) => if *conflict {
                 i18n::QUIZ_OP_CONFLICT
             } else {
@@ -987,7 +948,6 @@ mod tests {
             Kind::WhoActs,
             Kind::ReplyHolds,
             Kind::WhoRuns,
-            Kind::UserDecides,
             Kind::WhichCall,
             Kind::LoopGoesOn,
             Kind::NewInContext,

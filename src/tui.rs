@@ -27,7 +27,9 @@ pub fn main(cli: &Cli) -> ExitCode {
         Some(file) => {
             crate::transcript::load_all(file, cli.transcript_format, cli.redact, Some(cli.lang))
         }
-        None => load::load_as(name, cli.provider).map(|l| (l, Vec::new())),
+        None => load::load_as(name, cli.provider)
+            .and_then(|l| load::quiz_steps_from(l, cli.quiz_steps.as_deref()))
+            .map(|l| (l, Vec::new())),
     };
     // A tap recording of several conversations: the others, for `s`.
     let (loaded, others) = match loaded {

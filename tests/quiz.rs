@@ -13,8 +13,16 @@ use agent_loop_sim::scenario::Lang;
 use common::snapshot_settings as settings;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
+/// A lesson with the quiz on, asking before every step: these tests are
+/// about the quiz's keys and panel, so the lesson's own few `quiz_steps`
+/// are set aside (`every_lesson_asks_three_to_six_chosen_questions` tests
+/// them).
 fn quiz_app(name: &str, lang: Lang, (w, h): (u16, u16)) -> App {
-    let mut app = common::app(name, lang);
+    let mut loaded = agent_loop_sim::load::load(name).unwrap();
+    if let Some(lesson) = &mut loaded.lesson {
+        lesson.quiz_steps.clear();
+    }
+    let mut app = App::new(loaded, lang, agent_loop_sim::theme::Theme::DARK);
     frames::apply(&mut app, Action::Resize(w, h));
     frames::apply(&mut app, Action::ToggleQuiz);
     app
@@ -240,8 +248,14 @@ fn every_question_shows_every_choice_at_both_sizes() {
         for lang in Lang::ALL {
             for size in [(120, 40), (80, 24)] {
                 let mut app = quiz_app(name, lang, size);
+                let mut asked = 0;
                 while app.step < app.last() {
-                    let q = app.question().expect("a question before each new step");
+                    // A user's answer to the host is never asked about.
+                    let Some(q) = app.question() else {
+                        apply(&mut app, &[Action::Next]);
+                        continue;
+                    };
+                    asked += 1;
                     let screen = text(&app);
                     // A word too long for a line is broken with a mark.
                     let panel = quiz_panel(&app).replace(agent_loop_sim::view::text::BROKEN, "");
@@ -257,8 +271,8 @@ fn every_question_shows_every_choice_at_both_sizes() {
                     }
                     apply(&mut app, &[Action::Answer(q.answer + 1), Action::Next]);
                 }
-                let (right, asked) = app.quiz.score();
-                assert_eq!((right, asked), (app.last(), app.last()), "{name}");
+                assert_eq!(app.quiz.score(), (asked, asked), "{name}");
+                assert!(asked + 3 >= app.last(), "{name}: {asked} of {}", app.last());
             }
         }
     }
@@ -681,4 +695,76 @@ fn a_digit_right_after_an_answer_is_not_a_jump() {
         &[Action::Next, Action::Back, Action::Jump(1), Action::Jump(1)],
     );
     assert_eq!(app.step, 10);
+}
+
+/// Every shipped lesson asks a few chosen questions (3 to 6, its
+/// `quiz_steps`), each of which is asked; none asks what a user will answer.
+#[test]
+fn every_lesson_asks_three_to_six_chosen_questions() {
+    for (name, _) in agent_loop_sim::load::CATALOG {
+        let loaded = agent_loop_sim::load::load(name).unwrap();
+        for lang in Lang::ALL {
+            let trace = loaded.trace(lang);
+            let asked: Vec<usize> = (0..trace.len())
+                .filter(|&i| quiz::asked(&loaded, trace, i).is_some())
+                .collect();
+            assert!(
+                (3..=6).contains(&asked.len()),
+                "{name}: {} questions",
+                asked.len()
+            );
+            let steps = &loaded.lesson.as_ref().unwrap().quiz_steps;
+            assert_eq!(
+                asked.len(),
+                steps.len(),
+                "{name}: a chosen step asks nothing"
+            );
+            for i in asked {
+                let user = matches!(
+                    trace.steps[i].kind,
+                    agent_loop_sim::trace::StepKind::UserDecides { .. }
+                );
+                assert!(
+                    !user,
+                    "{name}: asks what the user will answer at step {}",
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+/// `--quiz-steps` asks before the steps it names instead of the lesson's
+/// own; a key that names no step is refused with its place, exit 2.
+#[test]
+fn quiz_steps_on_the_command_line_override_the_lessons() {
+    let out = common::run(&[
+        "transcript",
+        "read-config-timeout",
+        "--quiz",
+        "--quiz-steps",
+        "4,reply.2",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = &out.stdout;
+    let asked: Vec<&str> = text.lines().filter(|l| l.starts_with("Quiz:")).collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked[0].contains("Step 4"), "{asked:?}");
+    let out = common::run(&[
+        "transcript",
+        "read-config-timeout",
+        "--quiz",
+        "--quiz-steps",
+        "99",
+    ]);
+    assert_eq!(out.code, 2);
+    let err = &out.stderr;
+    assert!(
+        err.contains("--quiz-steps") && err.contains("\"99\""),
+        "{err}"
+    );
+    let out = common::run(&["transcript", "read-config-timeout", "--quiz-steps", "4"]);
+    assert_eq!(out.code, 2);
 }

@@ -107,6 +107,9 @@ pub struct Options {
     pub provider: Option<crate::wire::Provider>,
     /// `--panel wire`: the context panel as the request's JSON body.
     pub wire: bool,
+    /// `--quiz-steps`: ask only before these steps (the lesson's own
+    /// choice otherwise).
+    pub quiz_steps: Option<Vec<String>>,
 }
 
 impl Options {
@@ -132,6 +135,7 @@ impl Options {
             player_only: false,
             provider: None,
             wire: false,
+            quiz_steps: None,
         }
     }
 
@@ -194,6 +198,7 @@ impl Options {
             player_only: *player_only,
             provider: cli.provider,
             wire: matches!(panel, Some(PanelArg::Wire)),
+            quiz_steps: cli.quiz_steps.clone(),
         })
     }
 }
@@ -234,6 +239,13 @@ pub fn run(cli: &Cli) -> ExitCode {
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
     };
+    let loaded = match load::quiz_steps_from(loaded, options.quiz_steps.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     // The binary, not the library, owns the process's signals.
     write::remove_on_signal();
     let mut out = output::stdout();
@@ -262,6 +274,7 @@ pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathB
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
         None => load::load_as(&options.scenario, options.provider),
     }
+    .and_then(|l| load::quiz_steps_from(l, options.quiz_steps.as_deref()))
     .map_err(ExportError::Scenario)?;
     export_loaded(options, loaded, written)
 }

@@ -535,13 +535,6 @@ catalogue! {
     QUIZ_RUNS_HOST = ["主机让工具去运行；模型要到下一次模型调用，在上下文里才看到结果", "the host has the tool run it; the model sees the result only in the next call's context"];
     QUIZ_RUNS_MODEL = ["模型自己运行它，立刻拿到结果", "the model runs it itself and gets the result at once"];
     QUIZ_RUNS_STRAIGHT = ["工具运行后把结果直接送给模型，不经过主机", "the tool runs it and sends the result straight to the model, past the host"];
-    QUIZ_USER_DECIDES = [
-        "第 {n} 步：主机问用户要不要运行 {call}（{tool}）。用户会怎么答？",
-        "Step {n}: the host asks the user about {call} ({tool}). What will the user answer?",
-    ];
-    QUIZ_USER_APPROVES = ["照原样批准：按模型的参数运行", "approves it as it is: it runs with the model's arguments"];
-    QUIZ_USER_EDITS = ["改了参数再批准：按用户的参数运行", "edits the arguments and approves: it runs with the user's"];
-    QUIZ_USER_DENIES = ["拒绝：什么都不运行，理由作为结果交给模型", "denies it: nothing runs, and the reason goes to the model as the result"];
     QUIZ_NOT_APPENDED = [
         "哪个都不用：主机留着结果却从不追加，消息里 {id} 没有结果",
         "none: the host keeps the result but never appends it, so {id} has no result in the messages",

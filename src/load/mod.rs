@@ -87,6 +87,34 @@ impl Loaded {
     }
 }
 
+/// The lesson with its quiz asked only before the steps `keys` name (step
+/// numbers or step keys, as `quiz_steps` takes them), or what is wrong
+/// with a key: `--quiz-steps 7,9` overrides the lesson's own choice.
+pub fn with_quiz_steps(mut loaded: Loaded, keys: &[String]) -> Result<Loaded, ScenarioError> {
+    let file = loaded.card.name.to_string();
+    let trace = &loaded.traces[0];
+    for key in keys {
+        anchors::step_of(key, trace).map_err(|why| ScenarioError {
+            file: file.clone(),
+            place: Some("--quiz-steps".to_string()),
+            message: format!("{key:?}: {why}"),
+        })?;
+    }
+    if let Some(lesson) = &mut loaded.lesson {
+        lesson.quiz_steps = keys.to_vec();
+    }
+    Ok(loaded)
+}
+
+/// `with_quiz_steps` where `--quiz-steps` was given; else the lesson as
+/// loaded.
+pub fn quiz_steps_from(loaded: Loaded, keys: Option<&[String]>) -> Result<Loaded, ScenarioError> {
+    match keys {
+        Some(keys) => with_quiz_steps(loaded, keys),
+        None => Ok(loaded),
+    }
+}
+
 /// A shipped scenario's name, or else a path to a scenario file. Err is
 /// the first fault of a file that cannot be run; a file that runs is Ok,
 /// with its faults in `Loaded::faults`.

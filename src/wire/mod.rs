@@ -26,9 +26,9 @@ pub mod tokens;
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
     context_tokens_ready, fixed_tokens, item_id, items, list_counts, list_key, message_tokens,
-    model, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
-    rejection, reply, reply_tokens, request, response, schema, status, tokens_besides_text,
-    tokens_of_message, tools, unmarked,
+    model, place_all, place_changed, rebuilt, recorded_model, recorded_new_from, rejection, reply,
+    reply_tokens, request, response, schema, status, tokens_besides_text, tokens_of_message, tools,
+    unmarked,
 };
 
 pub use place::Place;
@@ -78,7 +78,10 @@ pub fn write_requests(
         let line = Exchange {
             provider: trace.provider,
             rebuilt: rebuilt(trace, k).then(|| REBUILT.to_string()),
-            usage: trace.recorded.is_none().then(|| ESTIMATED_USAGE.to_string()),
+            usage: trace
+                .recorded
+                .is_none()
+                .then(|| ESTIMATED_USAGE.to_string()),
             request: request(trace, k),
             status: status(trace, k),
             response: response(trace, k),
