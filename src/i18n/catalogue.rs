@@ -155,7 +155,8 @@ catalogue! {
     READ = ["已读", "read"];
     WRITTEN = ["已写入", "written"];
     ATTACHED_TO = ["被挂到", "attached to"];
-    WRONG_ID = ["错误的 id！", "wrong id!"];
+    // The simulator knows the pairing is wrong; the host that made it does not.
+    WRONG_ID = ["错误的 id！（模拟器看得出，主机看不出）", "wrong id! (the simulator sees it; the host does not)"];
     REPLAYED = ["重放：主机按记录作答，没有执行", "replayed: answered from the host's record, nothing ran"];
     DROPPED = ["未追加！这个调用一直没有结果", "not appended! the call stays unanswered"];
     CALL_DROPPED = ["未追加！调用和结果都不在消息里", "not appended! neither the call nor its result is in the messages"];
