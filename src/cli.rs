@@ -53,8 +53,10 @@ pub struct Cli {
     pub lang: Lang,
 
     /// Colour theme (light is made for paper and bright projectors).
-    #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
-    pub theme: ThemeArg,
+    /// Default: dark, except light for a quiz handout in PDF (`export
+    /// --format pdf --quiz`), which is printed.
+    #[arg(long, value_enum, global = true)]
+    pub theme: Option<ThemeArg>,
 
     /// Predict, then reveal: before each step, a question about it with
     /// numbered choices, answered with the digit keys (key p turns it on and off).

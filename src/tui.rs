@@ -72,7 +72,11 @@ pub fn main(cli: &Cli) -> ExitCode {
         ));
         return ExitCode::FAILURE;
     }
-    let app = App::new(loaded, cli.lang, theme_for(cli.theme));
+    let app = App::new(
+        loaded,
+        cli.lang,
+        theme_for(cli.theme.unwrap_or(ThemeArg::Dark)),
+    );
     let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
     if cli.quiz {

@@ -768,3 +768,26 @@ fn quiz_steps_on_the_command_line_override_the_lessons() {
     let out = common::run(&["transcript", "read-config-timeout", "--quiz-steps", "4"]);
     assert_eq!(out.code, 2);
 }
+
+/// An author's question about a step `quiz_steps` leaves out would never
+/// be asked: `check` says so, with the question's place, instead of "ok".
+#[test]
+fn a_question_outside_quiz_steps_is_a_fault() {
+    let mut json = common::shipped_json("read-config-timeout");
+    json["quiz_steps"] = serde_json::json!(["3", "7"]);
+    json["quiz"] = serde_json::json!([{
+        "step": 5,
+        "question": { "zh": "谁运行它？", "en": "Who runs it?" },
+        "choices": [ { "zh": "工具", "en": "the tool" }, { "zh": "模型", "en": "the model" } ],
+        "answer": 1
+    }]);
+    let faults = common::faults_of("q.json", &json);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("quiz[0].step") && f.contains("not among quiz_steps")),
+        "{faults:?}"
+    );
+    json["quiz_steps"] = serde_json::json!(["3", "5", "7"]);
+    assert!(common::faults_of("q.json", &json).is_empty());
+}

@@ -100,9 +100,9 @@ fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
         [
             "31:11 at retries",
             "32:9 at modle",
-            "46:34 at narration.2",
-            "47:10 at narration.3",
-            "54:1",
+            "47:34 at narration.2",
+            "48:10 at narration.3",
+            "55:1",
         ],
         "{lines:#?}"
     );
@@ -111,12 +111,12 @@ fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
     assert!(lines[1].contains("unknown field \"modle\"; did you mean \"model\"?"));
     assert_eq!(
         lines[2],
-        "46:34 at narration.2: missing field \"zh\", which is required"
+        "47:34 at narration.2: missing field \"zh\", which is required"
     );
     assert!(lines[3].contains("expected an object {\"zh\""));
     assert_eq!(
         lines[4],
-        "54:1: missing field \"budget\", which is required"
+        "55:1: missing field \"budget\", which is required"
     );
 }
 

@@ -173,7 +173,11 @@ impl Options {
             size: *size,
             steps: *steps,
             lang: cli.lang,
-            theme: theme_for(cli.theme),
+            // A quiz handout in PDF is printed: light unless asked.
+            theme: theme_for(cli.theme.unwrap_or(match (format, cli.quiz) {
+                (ExportFormat::Pdf, true) => ThemeArg::Light,
+                _ => ThemeArg::Dark,
+            })),
             dwell: *dwell,
             framing: Framing {
                 bare: *bare,
@@ -377,28 +381,35 @@ pub fn export_loaded(
             } else {
                 (1, None)
             };
-            let indices: Vec<usize> = steps.clone().collect();
-            for page in indices.chunks(per_page) {
-                let frame = figure(&app, page, size, framing);
-                fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                handout
-                    .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
-                    .map_err(|e| {
-                        ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
-                    })?;
-            }
             if options.quiz {
+                // The quiz: each question after the frame of the step
+                // before it (the situation it asks about, never its
+                // answer), then the answer key; no question or answer is
+                // split over two pages.
                 let questions = handout::questions(trace, &app.loaded, steps.clone());
-                let text = handout::text(trace, &questions);
-                // The answer key on a page of its own, after the questions.
-                let key = i18n::HANDOUT_KEY.get(app.lang);
-                let (asked, answers) = match text.find(&format!("\n{key}\n")) {
-                    Some(at) => text.split_at(at + 1),
-                    None => (text.as_str(), ""),
-                };
-                handout.text(asked);
-                if !answers.is_empty() {
-                    handout.text(answers);
+                let asked = handout::question_blocks(trace, &questions);
+                handout.text(&handout::heading(trace));
+                for (q, block) in questions.iter().zip(asked) {
+                    let frame = figure(&app, &[q.step - 1], size, framing);
+                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                    handout
+                        .figure(&svg::render_for_pdf(&frame, app.theme), None)
+                        .map_err(|e| {
+                            ExportError::Io(format!("cannot draw step {}: {e}", q.step))
+                        })?;
+                    handout.blocks(&[block]);
+                }
+                handout.blocks(&handout::key_blocks(trace, &questions));
+            } else {
+                let indices: Vec<usize> = steps.clone().collect();
+                for page in indices.chunks(per_page) {
+                    let frame = figure(&app, page, size, framing);
+                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                    handout
+                        .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
+                        .map_err(|e| {
+                            ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
+                        })?;
                 }
             }
             let bytes = handout.finish().map_err(ExportError::Io)?;

@@ -379,6 +379,9 @@ fn prepare_with(
     for (path, message) in key_faults(&scenario, &zh) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    for (path, message) in unchosen_questions(&scenario, &zh) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     let (narrated, _) = anchors::resolve(&scenario.narration, &zh);
     let (mut zh, mut en) = (zh, en);
     for trace in [&mut zh, &mut en] {
@@ -540,6 +543,34 @@ fn key_faults(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
         }
     }
     bad
+}
+
+/// The author's questions about steps `quiz_steps` leaves out: never
+/// asked, so a fault rather than a silent drop.
+fn unchosen_questions(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
+    if scenario.quiz_steps.is_empty() {
+        return Vec::new();
+    }
+    let chosen: Vec<usize> = scenario
+        .quiz_steps
+        .iter()
+        .filter_map(|key| anchors::step_of(key, trace).ok())
+        .collect();
+    scenario
+        .quiz
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| !chosen.contains(&q.step.saturating_sub(1)))
+        .map(|(i, q)| {
+            (
+                format!("quiz[{i}].step"),
+                format!(
+                    "step {} is not among quiz_steps, so this question is never asked; expected \"{}\" in quiz_steps, or another step",
+                    q.step, q.step
+                ),
+            )
+        })
+        .collect()
 }
 
 /// The narration and quiz keys that name no step of the run as the file
