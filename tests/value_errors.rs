@@ -182,3 +182,26 @@ fn the_shipped_scenarios_load_without_a_fault() {
         assert_eq!(loaded.faults, [], "{name}");
     }
 }
+
+/// A number in the wrong shape is said in an author's words, never in
+/// Rust's (`usize`).
+#[test]
+fn a_quiz_step_that_is_not_a_number_is_said_in_plain_words() {
+    let mut json = common::shipped_json("read-config-timeout");
+    json["quiz"] = serde_json::json!([{
+        "step": "two",
+        "question": { "zh": "问", "en": "Q" },
+        "choices": [ { "zh": "甲", "en": "a" }, { "zh": "乙", "en": "b" } ],
+        "answer": 1
+    }]);
+    let faults = common::faults_of("q.json", &json);
+    let fault = faults
+        .iter()
+        .find(|f| f.contains("quiz[0].step"))
+        .expect("a fault at the step");
+    assert!(
+        fault.contains("expected a whole number (0 or more)"),
+        "{fault}"
+    );
+    assert!(!fault.contains("usize"), "{fault}");
+}
