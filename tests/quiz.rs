@@ -791,3 +791,22 @@ fn a_question_outside_quiz_steps_is_a_fault() {
     json["quiz_steps"] = serde_json::json!(["3", "5", "7"]);
     assert!(common::faults_of("q.json", &json).is_empty());
 }
+
+/// A step the lesson does not ask about says so, not "reached by a jump".
+#[test]
+fn a_step_the_lesson_does_not_ask_about_says_so() {
+    let mut app = common::app(DEFAULT_SCENARIO, Lang::En);
+    apply(&mut app, &[Action::Resize(120, 40), Action::ToggleQuiz]);
+    // The default lesson asks first about step 3: step 2 is not asked.
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, None));
+    assert!(text(&app).contains("No question here"));
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, Some(2)));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right), Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (3, None));
+    let screen = text(&app);
+    assert!(screen.contains("No question here"), "{screen}");
+    assert!(!screen.contains("reached by a jump"), "{screen}");
+}

@@ -581,6 +581,7 @@ catalogue! {
     QUIZ_RIGHT = ["✓ 答对了：[{n}] {choice}", "✓ Right: [{n}] {choice}"];
     QUIZ_WRONG = ["✗ 没答对：你选了 [{chosen}] {yours}；答案是 [{n}] {choice}", "✗ Not this time: you chose [{chosen}] {yours}; the answer is [{n}] {choice}"];
     QUIZ_DIGIT_HELD = ["上一个数字已用来作答，这个数字没有跳转；要跳到某一步，请再输入步数。", "That digit answered the question, so the next one did not jump; to jump to a step, type its number again."];
+    QUIZ_NOT_CHOSEN = ["这一课不在这一步提问，它只在几个选定的步骤提问。", "No question here: this lesson asks only at a few chosen steps."];
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
