@@ -27,7 +27,9 @@ pub fn main(cli: &Cli) -> ExitCode {
         Some(file) => {
             crate::transcript::load_all(file, cli.transcript_format, cli.redact, Some(cli.lang))
         }
-        None => load::load_as(name, cli.provider).map(|l| (l, Vec::new())),
+        None => load::load_as(name, cli.provider)
+            .and_then(|l| load::quiz_steps_from(l, cli.quiz_steps.as_deref()))
+            .map(|l| (l, Vec::new())),
     };
     // A tap recording of several conversations: the others, for `s`.
     let (loaded, others) = match loaded {
@@ -70,7 +72,11 @@ pub fn main(cli: &Cli) -> ExitCode {
         ));
         return ExitCode::FAILURE;
     }
-    let app = App::new(loaded, cli.lang, theme_for(cli.theme));
+    let app = App::new(
+        loaded,
+        cli.lang,
+        theme_for(cli.theme.unwrap_or(ThemeArg::Dark)),
+    );
     let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
     if cli.quiz {
@@ -376,7 +382,7 @@ const PENDING: Duration = Duration::from_micros(1);
 
 /// Keys whose escape sequence crossterm cut in two. It reads the terminal
 /// in pieces, and when a piece ends right after the ESC that starts a
-/// sequence, it reports an Esc key (which quits) and then the rest as
+/// sequence, it reports an Esc key (which closes what is open) and then the rest as
 /// characters: `ESC` `[` `C` instead of Right, in the middle of a burst of
 /// keys (crossterm issue #993). No one types Esc and `[` within a
 /// millisecond, so Esc followed by `[` or `O` and the rest of a sequence in

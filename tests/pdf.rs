@@ -130,11 +130,13 @@ fn a_pdf_has_a_page_a_step_with_the_frames_text() {
     }
 }
 
-/// With `--quiz` the frames come first, the same pages, then the
-/// questions and then the answer key, each right choice under its step.
+/// With `--quiz` the PDF is the quiz: a page on how to use it, then each
+/// question after the frame of the step before it (the situation it asks
+/// about, never its answer), each question whole on its page, then the
+/// answer key, each right choice with its reason.
 #[test]
-fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
-    let test = "a_quiz_pdf_ends_with_the_questions_and_the_answer_key";
+fn a_quiz_pdf_shows_the_situation_before_each_question_then_the_key() {
+    let test = "a_quiz_pdf_shows_the_situation_before_each_question_then_the_key";
     for lang in [Lang::En, Lang::Zh] {
         let (plain_pdf, _) = export_pdf(&format!("noquiz-{lang:?}"), lang, false);
         let (pdf, o) = export_pdf(&format!("quiz-{lang:?}"), lang, true);
@@ -143,34 +145,45 @@ fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
             return;
         };
         let all = pages(test, &pdf, false).unwrap();
-        let steps = frames.len();
-        assert!(all.len() >= steps + 2, "{} pages", all.len());
-        assert_eq!(all[..steps], frames[..], "the frames come first");
-
         let loaded = agent_loop_sim::load::load(&o.scenario).unwrap();
         let trace = loaded.trace(lang);
         let questions: Vec<_> = (0..trace.len())
             .filter_map(|i| agent_loop_sim::quiz::asked(&loaded, trace, i))
             .collect();
         assert!(!questions.is_empty());
+        let n = questions.len();
+        assert!(all.len() > 1 + 2 * n, "{} pages", all.len());
+        for (k, q) in questions.iter().enumerate() {
+            assert_eq!(
+                all[1 + 2 * k],
+                frames[q.step - 1],
+                "question {}: the frame before step {}",
+                k + 1,
+                q.step + 1
+            );
+            let page = squeeze(&all[2 + 2 * k]);
+            assert!(page.contains(&squeeze(&q.prompt)), "{}", q.prompt);
+            for c in &q.choices {
+                assert!(page.contains(&squeeze(c)), "{c}");
+            }
+        }
         let key_word = match lang {
             Lang::Zh => "答案",
             Lang::En => "Answer key",
         };
-        let at = (steps..all.len())
-            .find(|&p| all[p].trim_start().starts_with(key_word))
-            .expect("the answer key starts a page");
-        assert!(at > steps, "the questions come before the key");
-        let asked = squeeze(&all[steps..at].concat());
-        let key = squeeze(&all[at..].concat());
+        assert!(
+            all[1 + 2 * n].trim_start().starts_with(key_word),
+            "{}",
+            all[1 + 2 * n]
+        );
+        let key = squeeze(&all[1 + 2 * n..].concat());
         for q in &questions {
-            assert!(asked.contains(&squeeze(&q.prompt)), "{}", q.prompt);
-            for c in &q.choices {
-                assert!(asked.contains(&squeeze(c)), "{c}");
-            }
             let line = format!("[{}]{}", q.answer + 1, squeeze(&q.choices[q.answer]));
             assert!(key.contains(&line), "{line}");
         }
+        // A generated question's reason is its step's own explanation.
+        let why = trace.steps[questions[0].step].narration.clone().unwrap();
+        assert!(key.contains(&squeeze(&why)), "{why}");
     }
 }
 

@@ -107,6 +107,9 @@ pub struct Options {
     pub provider: Option<crate::wire::Provider>,
     /// `--panel wire`: the context panel as the request's JSON body.
     pub wire: bool,
+    /// `--quiz-steps`: ask only before these steps (the lesson's own
+    /// choice otherwise).
+    pub quiz_steps: Option<Vec<String>>,
 }
 
 impl Options {
@@ -132,6 +135,7 @@ impl Options {
             player_only: false,
             provider: None,
             wire: false,
+            quiz_steps: None,
         }
     }
 
@@ -169,7 +173,11 @@ impl Options {
             size: *size,
             steps: *steps,
             lang: cli.lang,
-            theme: theme_for(cli.theme),
+            // A quiz handout in PDF is printed: light unless asked.
+            theme: theme_for(cli.theme.unwrap_or(match (format, cli.quiz) {
+                (ExportFormat::Pdf, true) => ThemeArg::Light,
+                _ => ThemeArg::Dark,
+            })),
             dwell: *dwell,
             framing: Framing {
                 bare: *bare,
@@ -194,6 +202,7 @@ impl Options {
             player_only: *player_only,
             provider: cli.provider,
             wire: matches!(panel, Some(PanelArg::Wire)),
+            quiz_steps: cli.quiz_steps.clone(),
         })
     }
 }
@@ -234,6 +243,13 @@ pub fn run(cli: &Cli) -> ExitCode {
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
     };
+    let loaded = match load::quiz_steps_from(loaded, options.quiz_steps.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     // The binary, not the library, owns the process's signals.
     write::remove_on_signal();
     let mut out = output::stdout();
@@ -262,6 +278,7 @@ pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathB
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
         None => load::load_as(&options.scenario, options.provider),
     }
+    .and_then(|l| load::quiz_steps_from(l, options.quiz_steps.as_deref()))
     .map_err(ExportError::Scenario)?;
     export_loaded(options, loaded, written)
 }
@@ -364,28 +381,35 @@ pub fn export_loaded(
             } else {
                 (1, None)
             };
-            let indices: Vec<usize> = steps.clone().collect();
-            for page in indices.chunks(per_page) {
-                let frame = figure(&app, page, size, framing);
-                fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                handout
-                    .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
-                    .map_err(|e| {
-                        ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
-                    })?;
-            }
             if options.quiz {
+                // The quiz: each question after the frame of the step
+                // before it (the situation it asks about, never its
+                // answer), then the answer key; no question or answer is
+                // split over two pages.
                 let questions = handout::questions(trace, &app.loaded, steps.clone());
-                let text = handout::text(trace, &questions);
-                // The answer key on a page of its own, after the questions.
-                let key = i18n::HANDOUT_KEY.get(app.lang);
-                let (asked, answers) = match text.find(&format!("\n{key}\n")) {
-                    Some(at) => text.split_at(at + 1),
-                    None => (text.as_str(), ""),
-                };
-                handout.text(asked);
-                if !answers.is_empty() {
-                    handout.text(answers);
+                let asked = handout::question_blocks(trace, &questions);
+                handout.text(&handout::heading(trace));
+                for (q, block) in questions.iter().zip(asked) {
+                    let frame = figure(&app, &[q.step - 1], size, framing);
+                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                    handout
+                        .figure(&svg::render_for_pdf(&frame, app.theme), None)
+                        .map_err(|e| {
+                            ExportError::Io(format!("cannot draw step {}: {e}", q.step))
+                        })?;
+                    handout.blocks(&[block]);
+                }
+                handout.blocks(&handout::key_blocks(trace, &questions));
+            } else {
+                let indices: Vec<usize> = steps.clone().collect();
+                for page in indices.chunks(per_page) {
+                    let frame = figure(&app, page, size, framing);
+                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                    handout
+                        .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
+                        .map_err(|e| {
+                            ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
+                        })?;
                 }
             }
             let bytes = handout.finish().map_err(ExportError::Io)?;

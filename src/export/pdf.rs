@@ -155,55 +155,59 @@ impl<'f> Handout<'f> {
     /// Text on A4 portrait pages, starting on a new page: each line
     /// wrapped at `TEXT_COLUMNS` columns.
     pub fn text(&mut self, text: &str) {
-        let mut lines = Vec::new();
-        for line in text.lines() {
-            if line.width() <= TEXT_COLUMNS {
-                lines.push(line.to_string());
+        self.blocks(&[text.to_string()]);
+    }
+
+    /// Blocks of text (a question with its choices, an answer with its
+    /// reason) on A4 portrait pages, starting on a new page: a block that
+    /// fits a page is never split over two.
+    pub fn blocks(&mut self, blocks: &[String]) {
+        let per_page = (((A4_LONG - 2.0 * MARGIN) / LINE_HEIGHT) as usize).max(1);
+        let mut page: Vec<String> = Vec::new();
+        for block in blocks {
+            let lines = wrapped(block);
+            if !page.is_empty() && page.len() + lines.len() > per_page {
+                self.page_of_lines(&page);
+                page.clear();
+            }
+            page.extend(lines);
+            while page.len() > per_page {
+                let rest = page.split_off(per_page);
+                self.page_of_lines(&page);
+                page = rest;
+            }
+        }
+        if !page.is_empty() {
+            self.page_of_lines(&page);
+        }
+    }
+
+    /// One A4 portrait page of lines, already wrapped.
+    fn page_of_lines(&mut self, chunk: &[String]) {
+        let settings = PageSettings::from_wh(A4_SHORT, A4_LONG).expect("A4 is a size");
+        let mut page = self.document.start_page_with(settings);
+        let mut surface = page.surface();
+        surface.set_fill(Some(Fill {
+            paint: rgb::Color::new(0, 0, 0).into(),
+            opacity: NormalizedF32::ONE,
+            rule: Default::default(),
+        }));
+        for (k, line) in chunk.iter().enumerate() {
+            if line.trim().is_empty() {
                 continue;
             }
-            // Continued under the text: after the leading blanks and a
-            // number such as "4. ".
-            let blanks = line.len() - line.trim_start().len();
-            let rest = &line[blanks..];
-            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-            let numbered = digits > 0 && rest[digits..].starts_with(". ");
-            let indent = " ".repeat(blanks + if numbered { digits + 2 } else { 0 });
-            let options = textwrap::Options::new(TEXT_COLUMNS)
-                .subsequent_indent(&indent)
-                .word_splitter(textwrap::WordSplitter::NoHyphenation);
-            lines.extend(
-                textwrap::wrap(line, options)
-                    .into_iter()
-                    .map(|l| l.into_owned()),
+            let y = MARGIN + TEXT_SIZE + k as f32 * LINE_HEIGHT;
+            surface.draw_text(
+                Point::from_xy(MARGIN, y),
+                self.text_font.clone(),
+                TEXT_SIZE,
+                line,
+                false,
+                TextDirection::Auto,
             );
         }
-        let per_page = ((A4_LONG - 2.0 * MARGIN) / LINE_HEIGHT) as usize;
-        for chunk in lines.chunks(per_page.max(1)) {
-            let settings = PageSettings::from_wh(A4_SHORT, A4_LONG).expect("A4 is a size");
-            let mut page = self.document.start_page_with(settings);
-            let mut surface = page.surface();
-            surface.set_fill(Some(Fill {
-                paint: rgb::Color::new(0, 0, 0).into(),
-                opacity: NormalizedF32::ONE,
-                rule: Default::default(),
-            }));
-            for (k, line) in chunk.iter().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                let y = MARGIN + TEXT_SIZE + k as f32 * LINE_HEIGHT;
-                surface.draw_text(
-                    Point::from_xy(MARGIN, y),
-                    self.text_font.clone(),
-                    TEXT_SIZE,
-                    line,
-                    false,
-                    TextDirection::Auto,
-                );
-            }
-            surface.finish();
-            page.finish();
-        }
+        surface.finish();
+        page.finish();
     }
 
     /// The PDF file.
@@ -212,4 +216,31 @@ impl<'f> Handout<'f> {
             .finish()
             .map_err(|e| format!("cannot write the PDF: {e}"))
     }
+}
+
+/// A block's lines, each wrapped at `TEXT_COLUMNS` columns.
+fn wrapped(text: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        if line.width() <= TEXT_COLUMNS {
+            lines.push(line.to_string());
+            continue;
+        }
+        // Continued under the text: after the leading blanks and a
+        // number such as "4. ".
+        let blanks = line.len() - line.trim_start().len();
+        let rest = &line[blanks..];
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let numbered = digits > 0 && rest[digits..].starts_with(". ");
+        let indent = " ".repeat(blanks + if numbered { digits + 2 } else { 0 });
+        let options = textwrap::Options::new(TEXT_COLUMNS)
+            .subsequent_indent(&indent)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        lines.extend(
+            textwrap::wrap(line, options)
+                .into_iter()
+                .map(|l| l.into_owned()),
+        );
+    }
+    lines
 }

@@ -1114,28 +1114,6 @@ pub fn status(trace: &Trace, index: usize) -> u16 {
     }
 }
 
-/// The 400 a provider answers when a result names an id that no call in
-/// the request has (a Responses `function_call_output` under the item's
-/// `fc_…` id, say), in the provider's own words.
-pub fn orphan_rejection(provider: Provider, id: &CallId) -> String {
-    let id = &id.0;
-    match provider {
-        Provider::Responses => format!(
-            "400 invalid_request_error: No tool call found for function call output with call_id {id}."
-        ),
-        Provider::Chat => {
-            "400 invalid_request_error: Invalid parameter: messages with role 'tool' \
-                           must be a response to a preceeding message with 'tool_calls'."
-                .to_string()
-        }
-        Provider::Anthropic => format!(
-            "400 invalid_request_error: unexpected `tool_use_id` found in `tool_result` blocks: \
-             {id}. Each `tool_result` block must have a corresponding `tool_use` block in the \
-             previous message."
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
