@@ -21,6 +21,7 @@ mod fonts;
 mod frame;
 mod handout;
 mod html;
+mod name;
 mod pdf;
 mod png;
 mod svg;
@@ -291,10 +292,11 @@ pub fn export_loaded(
         };
         // The questions of some steps do not overwrite those of all.
         let name = format!(
-            "{}.{}{}.quiz.{kind}",
-            run_name(&app),
+            "{}.{}{}{}.quiz.{kind}",
+            name::source(options),
             app.lang.code(),
-            steps_tag(&app, &steps)
+            name::run_settings(options),
+            name::steps_tag(app.steps(), &steps)
         );
         let path = write::file(&options.out, &name, |out| out.write_all(page.as_bytes()))?;
         written(&path);
@@ -320,15 +322,15 @@ pub fn export_loaded(
     let size = options.size;
     let framing = options.framing;
     let dir = &options.out;
-    let scenario = run_name(&app);
+    let scenario = name::source(options);
     let lang = app.lang.code();
-    let mut variant = variant(options);
+    let mut variant = name::variant(options);
     // A file of several steps names the steps when they are not all.
     if matches!(
         options.format,
         ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
     ) {
-        variant.push_str(&steps_tag(&app, &steps));
+        variant.push_str(&name::steps_tag(app.steps(), &steps));
     }
     match options.format {
         ExportFormat::Gif => {
@@ -368,8 +370,24 @@ pub fn export_loaded(
             for page in indices.chunks(per_page) {
                 let frame = figure(&app, page, size, framing);
                 fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                let (first, last) = (page[0], page[page.len() - 1]);
+                let bookmark = if first == last {
+                    format!(
+                        "{} · {}",
+                        step_of(&app, first),
+                        i18n::step_title(trace, first)
+                    )
+                } else {
+                    format!(
+                        "{} {}–{}/{}",
+                        i18n::STEP.get(app.lang),
+                        first + 1,
+                        last + 1,
+                        app.steps()
+                    )
+                };
                 handout
-                    .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
+                    .figure(&svg::render_for_pdf(&frame, app.theme), at_most, &bookmark)
                     .map_err(|e| {
                         ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
                     })?;
@@ -383,9 +401,12 @@ pub fn export_loaded(
                     Some(at) => text.split_at(at + 1),
                     None => (text.as_str(), ""),
                 };
-                handout.text(asked);
+                handout.text(
+                    asked,
+                    &i18n::HANDOUT_TITLE.fill(app.lang, &[("title", &trace.title)]),
+                );
                 if !answers.is_empty() {
-                    handout.text(answers);
+                    handout.text(answers, key);
                 }
             }
             let bytes = handout.finish().map_err(ExportError::Io)?;
@@ -393,7 +414,7 @@ pub fn export_loaded(
         }
         // Not a figure: the request bodies, one model call a line.
         ExportFormat::Requests => {
-            let name = format!("{scenario}.requests.jsonl");
+            let name = format!("{scenario}.{lang}{variant}.requests.jsonl");
             done(write::file(dir, &name, |out| {
                 crate::wire::write_requests(app.trace(), out)
             })?);
@@ -417,6 +438,7 @@ pub fn export_loaded(
                 dwell: options.dwell,
                 fonts: embedded.as_ref(),
                 player_only: options.player_only,
+                packed: steps.clone().count() > html::PACK_AFTER,
             };
             done(write::file(dir, &name, |out| {
                 write_html(&app, steps, size, framing, &page, out)
@@ -430,10 +452,11 @@ pub fn export_loaded(
             };
             for indices in figures {
                 let frame = figure(&app, &indices, size, framing);
-                let stem = match indices.as_slice() {
-                    [one] => file_stem(&app, &variant, *one),
-                    many => strip_stem(&app, &variant, many),
-                };
+                let (first, last) = (indices[0], indices[indices.len() - 1]);
+                let stem = format!(
+                    "{scenario}.{lang}{variant}{}",
+                    name::one_or_range(app.steps(), first, last)
+                );
                 let contents = match format {
                     ExportFormat::Svg => match embed_from {
                         Some(db) => {
@@ -587,142 +610,6 @@ pub fn step_range(
             )))
         }
     }
-}
-
-/// `read-config-timeout.zh.step-03.svg`: names sort in step order (zero
-/// padded to the width of the step count, at least two digits). This is
-/// the name at the default settings; see `variant` for the others.
-pub fn file_name(app: &App, index: usize, ext: &str) -> String {
-    format!("{}.{ext}", file_stem(app, "", index))
-}
-
-/// What sets a figure apart from the one at the default settings, as the
-/// part of its name after the language: `.light.80x24.bare.context` for a
-/// light, 80x24, bare figure of the context panel; then `.x1.5` for a PNG
-/// scale, `.3s` for a dwell time, `.fonts` for embedded fonts (and `.strip` for
-/// a PDF of strips, after the panel). Each setting that
-/// changes the file and is not at its default is named, so two exports
-/// into one folder never write the same name for different figures. A
-/// setting the format does not draw is left out (no theme in plain text,
-/// no `bare` or `keys` in the HTML player, whose frames are always bare).
-pub fn variant(options: &Options) -> String {
-    let format = options.format;
-    let mut out = String::new();
-    if format != ExportFormat::Txt && options.theme != Theme::DARK {
-        out.push_str(".light");
-    }
-    let (w, h) = options.size;
-    if (w, h) != (120, 40) {
-        out.push_str(&format!(".{w}x{h}"));
-    }
-    if format != ExportFormat::Html {
-        if options.framing.bare {
-            out.push_str(".bare");
-        } else if options.framing.keys {
-            out.push_str(".keys");
-        }
-    }
-    if let Some(panel) = options.framing.panel {
-        out.push('.');
-        out.push_str(panel_name(panel));
-    }
-    // Where only one panel fits under the lanes, the one chosen for all.
-    if let Some(panel) = options.framing.lower
-        && (w < WIDE_WIDTH || h < WIDE_HEIGHT)
-    {
-        out.push_str(".lower-");
-        out.push_str(panel_name(panel));
-    }
-    // The other formats name a strip by its steps, a file each.
-    if format == ExportFormat::Pdf && options.strip {
-        out.push_str(".strip");
-    }
-    if matches!(format, ExportFormat::Png | ExportFormat::Gif)
-        && options.scale != scale_default(format)
-    {
-        out.push_str(&format!(".x{}", options.scale));
-    }
-    if matches!(
-        format,
-        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
-    ) && options.dwell != DWELL_DEFAULT_SECS
-    {
-        out.push_str(&format!(".{}s", options.dwell));
-    }
-    if options.embed_fonts {
-        out.push_str(".fonts");
-    }
-    if options.player_only {
-        out.push_str(".player");
-    }
-    out
-}
-
-/// `.steps-03-05` (or `.step-07`) when `steps` are not all the run's
-/// steps, else nothing: a file of several steps says which it holds.
-fn steps_tag(app: &App, steps: &std::ops::RangeInclusive<usize>) -> String {
-    let (first, last) = (*steps.start(), *steps.end());
-    if (first, last) == (0, app.steps() - 1) {
-        return String::new();
-    }
-    let (a, b) = (
-        step_number(first, app.steps()),
-        step_number(last, app.steps()),
-    );
-    if first == last {
-        format!(".step-{a}")
-    } else {
-        format!(".steps-{a}-{b}")
-    }
-}
-
-/// A panel as `--panel` names it.
-fn panel_name(panel: Panel) -> &'static str {
-    match panel {
-        Panel::Lanes => "lanes",
-        Panel::Context => "context",
-        Panel::Pairing => "pairing",
-        Panel::Explain => "explanation",
-    }
-}
-
-fn file_stem(app: &App, variant: &str, index: usize) -> String {
-    format!(
-        "{}.{}{variant}.step-{}",
-        run_name(app),
-        app.lang.code(),
-        step_number(index, app.steps())
-    )
-}
-
-/// The scenario's name, or for two runs compared `MAIN.vs.OTHER`.
-fn run_name(app: &App) -> String {
-    match app.comparing() {
-        Some(c) => format!(
-            "{}.vs.{}",
-            app.trace().scenario,
-            c.other.trace(app.lang).scenario
-        ),
-        None => app.trace().scenario.clone(),
-    }
-}
-
-/// `read-config-timeout.zh.steps-03-05`: a strip of steps 3 to 5.
-fn strip_stem(app: &App, variant: &str, indices: &[usize]) -> String {
-    let (first, last) = (indices[0], indices[indices.len() - 1]);
-    format!(
-        "{}.{}{variant}.steps-{}-{}",
-        run_name(app),
-        app.lang.code(),
-        step_number(first, app.steps()),
-        step_number(last, app.steps())
-    )
-}
-
-/// Step `index + 1`, zero-padded to the width of `total` (at least 2).
-fn step_number(index: usize, total: usize) -> String {
-    let digits = total.to_string().len().max(2);
-    format!("{:0digits$}", index + 1)
 }
 
 /// Step `index` (0-based) of `app`'s scenario at `width`×`height`.
@@ -1004,6 +891,7 @@ pub fn html(
         dwell,
         fonts: None,
         player_only: false,
+        packed: steps.clone().count() > html::PACK_AFTER,
     };
     let mut out = Vec::new();
     write_html(app, steps, size, framing, &page, &mut out).expect("writing to memory cannot fail");
@@ -1030,10 +918,12 @@ pub fn html_fonts(
     }
     // The page's words, and the labels its script swaps in (Play / Pause)
     // from attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    // Unpacked: every word of the page is read as text.
     let page = html::Page {
         dwell: DWELL_DEFAULT_SECS,
         fonts: None,
         player_only,
+        packed: false,
     };
     let mut text = Vec::new();
     html::write(
@@ -1094,22 +984,5 @@ fn html_step(app: &App, index: usize) -> html::Step {
             .end
             .map(|end| i18n::loop_ended(end, trace.task, app.lang)),
         explanation: explanation(app, index),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn step_numbers_sort_in_step_order() {
-        assert_eq!(step_number(2, 8), "03");
-        assert_eq!(step_number(9, 12), "10");
-        assert_eq!(step_number(2, 120), "003");
-        assert_eq!(step_number(119, 120), "120");
-        let names: Vec<String> = (0..120).map(|i| step_number(i, 120)).collect();
-        let mut sorted = names.clone();
-        sorted.sort();
-        assert_eq!(names, sorted);
     }
 }

@@ -17,9 +17,11 @@ use std::sync::Arc;
 
 use krilla::Document;
 use krilla::color::rgb;
+use krilla::destination::XyzDestination;
 use krilla::geom::{Point, Size, Transform};
 use krilla::metadata::Metadata;
 use krilla::num::NormalizedF32;
+use krilla::outline::{Outline, OutlineNode};
 use krilla::page::PageSettings;
 use krilla::paint::Fill;
 use krilla::text::{Font, TextDirection};
@@ -78,6 +80,9 @@ pub struct Handout<'f> {
     fonts: &'f png::Fonts,
     /// The face the quiz pages are set in.
     text_font: Font,
+    /// A bookmark a step (or strip, or part of the quiz), to its page.
+    outline: Outline,
+    pages: usize,
 }
 
 impl<'f> Handout<'f> {
@@ -126,14 +131,23 @@ impl<'f> Handout<'f> {
             document,
             fonts,
             text_font,
+            outline: Outline::new(),
+            pages: 0,
         })
     }
 
     /// One page: the SVG figure, scaled to fit an A4 landscape page, and
     /// no larger than `at_most` points a pixel (the strip pages of one
     /// handout are drawn at one scale, the last, shorter one too).
-    pub fn figure(&mut self, svg: &str, at_most: Option<f32>) -> Result<(), String> {
+    /// `bookmark` names the page in the PDF's outline.
+    pub fn figure(
+        &mut self,
+        svg: &str,
+        at_most: Option<f32>,
+        bookmark: &str,
+    ) -> Result<(), String> {
         let tree = self.fonts.tree(svg)?;
+        self.bookmark(bookmark);
         let (w, h) = (tree.size().width(), tree.size().height());
         let scale = at_most.map_or(fit(w, h), |s| s.min(fit(w, h)));
         let (sw, sh) = (w * scale, h * scale);
@@ -152,9 +166,17 @@ impl<'f> Handout<'f> {
         Ok(())
     }
 
+    /// The page about to be started, in the outline.
+    fn bookmark(&mut self, text: &str) {
+        let to = XyzDestination::new(self.pages, Point::from_xy(0.0, 0.0));
+        self.outline
+            .push_child(OutlineNode::new(text.to_string(), to));
+        self.pages += 1;
+    }
+
     /// Text on A4 portrait pages, starting on a new page: each line
-    /// wrapped at `TEXT_COLUMNS` columns.
-    pub fn text(&mut self, text: &str) {
+    /// wrapped at `TEXT_COLUMNS` columns. `bookmark` names its first page.
+    pub fn text(&mut self, text: &str, bookmark: &str) {
         let mut lines = Vec::new();
         for line in text.lines() {
             if line.width() <= TEXT_COLUMNS {
@@ -178,7 +200,12 @@ impl<'f> Handout<'f> {
             );
         }
         let per_page = ((A4_LONG - 2.0 * MARGIN) / LINE_HEIGHT) as usize;
-        for chunk in lines.chunks(per_page.max(1)) {
+        for (k, chunk) in lines.chunks(per_page.max(1)).enumerate() {
+            if k == 0 {
+                self.bookmark(bookmark);
+            } else {
+                self.pages += 1;
+            }
             let settings = PageSettings::from_wh(A4_SHORT, A4_LONG).expect("A4 is a size");
             let mut page = self.document.start_page_with(settings);
             let mut surface = page.surface();
@@ -207,7 +234,8 @@ impl<'f> Handout<'f> {
     }
 
     /// The PDF file.
-    pub fn finish(self) -> Result<Vec<u8>, String> {
+    pub fn finish(mut self) -> Result<Vec<u8>, String> {
+        self.document.set_outline(self.outline);
         self.document
             .finish()
             .map_err(|e| format!("cannot write the PDF: {e}"))
