@@ -280,3 +280,66 @@ fn pdf_refuses_options_it_cannot_draw() {
         r.stderr
     );
 }
+
+/// The words of a page with their left edges, from `pdftotext -bbox`.
+fn words(test: &str, pdf: &Path, page: usize) -> Option<Vec<(f64, String)>> {
+    let n = page.to_string();
+    let out = match Command::new("pdftotext")
+        .args(["-bbox", "-f", &n, "-l", &n, "-enc", "UTF-8"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            common::missing_tool(test, &format!("pdftotext (poppler-utils) cannot run: {e}"));
+            return None;
+        }
+    };
+    let html = String::from_utf8(out.stdout).unwrap();
+    Some(
+        html.lines()
+            .filter_map(|l| {
+                let x = l.split("xMin=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+                Some((x, word))
+            })
+            .collect(),
+    )
+}
+
+/// Chinese sits on the cell grid as in the PNG, yet reads as phrases: a
+/// wrapped line keeps its indent, one space stays one where Chinese meets
+/// Latin, and each page has a bookmark named by its step.
+#[test]
+fn chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step() {
+    let test = "chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step";
+    let (pdf, _) = export_pdf("grid", Lang::Zh, false);
+    let Some(plain) = pages(test, &pdf, false) else {
+        return;
+    };
+    let page = &plain[2];
+    for phrase in [
+        "第 1 次调用的请求 534 字节",
+        "行动方：模型 → 主机",
+        "步骤 3/8 读取超时配置 · 模型提出工具调用 call_1",
+    ] {
+        assert!(page.contains(phrase), "{phrase:?} not on page 3:\n{page}");
+    }
+    // The system prompt wraps in the context panel: the continued line
+    // starts at the column of the first.
+    let words = words(test, &pdf, 3).unwrap();
+    let left = |start: &str| {
+        words
+            .iter()
+            .find(|(_, w)| w.starts_with(start))
+            .unwrap_or_else(|| panic!("{start} not on page 3: {words:?}"))
+            .0
+    };
+    let (first, continued) = (left("你是在用户项目"), left("手。你看不到"));
+    assert!((first - continued).abs() < 0.2, "{first} vs {continued}");
+    let bytes = std::fs::read(&pdf).unwrap();
+    let raw = String::from_utf8_lossy(&bytes);
+    assert_eq!(raw.matches("/Dest").count(), 8, "a bookmark a step");
+    assert!(raw.contains("/Outlines"), "the outline is the document's");
+}

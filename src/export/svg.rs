@@ -34,6 +34,9 @@ const PAD: Units = 10 * PX;
 /// reads as a word space.
 const WIDE_PDF_PX: Units = 1850;
 const WIDE_PDF_SPACING: Units = 2 * CELL_W - WIDE_PDF_PX;
+/// How much lower a wide run's baseline is: its ideographic box (0.88 em
+/// over the baseline) then starts inside its row, as at 16 px.
+const WIDE_PDF_DROP: Units = 150;
 /// The text's size in pixels (`font-size`).
 pub const FONT_PX: u16 = 16;
 /// From the top of the cell; a 16 px font in a 20 px row.
@@ -353,14 +356,18 @@ fn write_text(
         let text: String = glyphs[k..end].iter().map(|(_, s)| *s).collect();
         // The spacing goes between glyphs (none after the last), so the
         // run centred on its cells puts each glyph on its own two.
-        let wide = if join_wide && symbol.width() == 2 {
-            format!(
-                " font-size=\"{}\" letter-spacing=\"{}\"",
+        // Larger, the run's glyphs sit lower (`WIDE_PDF_DROP`) to stay
+        // inside their row; a y on a tspan holds for those after it, so in
+        // a PDF figure every tspan says its own.
+        let wide = match (join_wide, symbol.width() == 2) {
+            (true, true) => format!(
+                " y=\"{}\" font-size=\"{}\" letter-spacing=\"{}\"",
+                num(baseline + WIDE_PDF_DROP),
                 num(WIDE_PDF_PX),
                 num(WIDE_PDF_SPACING)
-            )
-        } else {
-            String::new()
+            ),
+            (true, false) => format!(" y=\"{}\"", num(baseline)),
+            (false, _) => String::new(),
         };
         let _ = write!(
             out,
