@@ -174,18 +174,19 @@ fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
     }
 }
 
-/// With `--strip` each page is a strip of steps side by side, as many as
-/// keep the text at 5 pt: two 120-column frames a page, three of 80
+/// With `--strip` each page holds strips of steps side by side, as many
+/// as keep the text at 5 pt (two 120-column frames a strip, three of 80
+/// columns), one under another: four 120-column steps a page, nine of 80
 /// columns. Each page has every piece of text of each of its steps; the
 /// name says it is a strip, and which steps when they are not all.
 #[test]
 fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
     let test = "a_strip_pdf_has_the_steps_side_by_side_on_pages";
     for (lang, size, per_page, steps) in [
-        (Lang::En, (120, 40), 2, None),
-        (Lang::Zh, (120, 40), 2, None),
-        (Lang::En, (80, 24), 3, None),
-        (Lang::Zh, (80, 24), 3, Some((2, 6))),
+        (Lang::En, (120, 40), 4, None),
+        (Lang::Zh, (120, 40), 4, None),
+        (Lang::En, (80, 24), 9, None),
+        (Lang::Zh, (80, 24), 9, Some((2, 6))),
     ] {
         let name = format!("strip-{lang:?}-{}x{}", size.0, size.1);
         let (pdf, o) = export_with(&name, lang, |o| {
@@ -210,7 +211,7 @@ fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
         let (first, last) = steps.map_or((0, app.steps() - 1), |(a, b)| (a - 1, b - 1));
         let chosen: Vec<usize> = (first..=last).collect();
         let strips: Vec<&[usize]> = chosen.chunks(per_page).collect();
-        assert_eq!(layout.len(), strips.len(), "{name}: a page a strip");
+        assert_eq!(layout.len(), strips.len(), "{name}: pages of strips");
         for (page, strip) in layout.iter().zip(&strips) {
             for &index in *strip {
                 let text = export::txt(&app, index, size);

@@ -24,6 +24,7 @@ mod html;
 mod name;
 mod pdf;
 mod png;
+mod strip;
 mod svg;
 mod write;
 
@@ -33,7 +34,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 
 use crate::app::{App, Panel};
 use crate::cli::{Cli, Command, ExportFormat, LowerArg, PanelArg, ThemeArg};
@@ -70,9 +70,6 @@ pub fn scale_default(format: ExportFormat) -> f32 {
         _ => SCALE_DEFAULT,
     }
 }
-
-/// Columns between the frames of a strip.
-const STRIP_GAP: u16 = 2;
 
 /// What to export, as the command line asked for it.
 #[derive(Debug, Clone)]
@@ -360,15 +357,16 @@ pub fn export_loaded(
                 .map_err(ExportError::Missing)?;
             // A page a step, or with --strip each page a strip of the
             // steps that fit it, all at one scale.
-            let (per_page, at_most) = if options.strip {
-                let (n, scale) = pdf::strip_pages(size.0, size.1, STRIP_GAP);
-                (n, Some(scale))
+            let (per_row, per_page, at_most) = if options.strip {
+                let (n, rows, scale) =
+                    pdf::strip_pages(size.0, size.1, strip::STRIP_GAP, strip::ROW_GAP);
+                (n, n * rows, Some(scale))
             } else {
-                (1, None)
+                (1, 1, None)
             };
             let indices: Vec<usize> = steps.clone().collect();
             for page in indices.chunks(per_page) {
-                let frame = figure(&app, page, size, framing);
+                let frame = strip::rows(&app, page, per_row, size, framing);
                 fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
                 let (first, last) = (page[0], page[page.len() - 1]);
                 let bookmark = if first == last {
@@ -451,7 +449,7 @@ pub fn export_loaded(
                 steps.map(|i| vec![i]).collect()
             };
             for indices in figures {
-                let frame = figure(&app, &indices, size, framing);
+                let frame = strip::figure(&app, &indices, size, framing);
                 let (first, last) = (indices[0], indices[indices.len() - 1]);
                 let stem = format!(
                     "{scenario}.{lang}{variant}{}",
@@ -680,57 +678,6 @@ fn explanation(app: &App, index: usize) -> String {
         .narration
         .clone()
         .unwrap_or_else(|| i18n::generic_explanation(trace, index))
-}
-
-/// The figure of one step, or for several a strip: the steps side by side,
-/// each labelled by its own header (step k/N and the step's title).
-fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> Frame {
-    if let [one] = indices {
-        return framed(app, *one, size, framing);
-    }
-    let (w, h) = size;
-    let n = indices.len() as u16;
-    let width = n * w + (n - 1) * STRIP_GAP;
-    let area = Rect::new(0, 0, width, h);
-    let mut buffer = Buffer::empty(area);
-    buffer.set_style(area, app.theme.base());
-    let mut description = String::new();
-    for (k, &index) in indices.iter().enumerate() {
-        let frame = framed(app, index, size, framing);
-        let left = k as u16 * (w + STRIP_GAP);
-        for y in 0..h {
-            for x in 0..w {
-                buffer[(left + x, y)] = frame.buffer[(x, y)].clone();
-            }
-        }
-        if !description.is_empty() {
-            description.push('\n');
-        }
-        description.push_str(&format!("{}\n{}", step_of(app, index), frame.description));
-    }
-    let (first, last) = (indices[0], indices[indices.len() - 1]);
-    let title = match app.comparing() {
-        Some(c) => i18n::COMPARE_FIGURE.fill(
-            app.lang,
-            &[
-                ("main", &app.trace().title),
-                ("other", &c.other.trace(app.lang).title),
-            ],
-        ),
-        None => app.trace().title.clone(),
-    };
-    Frame {
-        buffer,
-        title: format!(
-            "{title} · {} {}–{}/{}",
-            i18n::STEP.get(app.lang),
-            first + 1,
-            last + 1,
-            app.steps()
-        ),
-        description,
-        lang: app.lang,
-    }
 }
 
 /// The frame as an SVG document.

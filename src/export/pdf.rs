@@ -44,7 +44,8 @@ const LINE_HEIGHT: f32 = 15.0;
 const TEXT_COLUMNS: usize = 80;
 
 /// The text of a strip page is at least this size: two 120-column frames
-/// fit side by side on a page (5.05 pt), or three of 80 columns (5.01 pt).
+/// fit side by side on a page (5.05 pt), or three of 80 columns (5.01 pt);
+/// then as many such strips as fit go one under another.
 const STRIP_TEXT_MIN_PT: f32 = 5.0;
 
 /// Points a pixel that fit a `w`×`h` pixel figure within the margins of an
@@ -53,22 +54,33 @@ fn fit(w: f32, h: f32) -> f32 {
     ((A4_LONG - 2.0 * MARGIN) / w).min((A4_SHORT - 2.0 * MARGIN) / h)
 }
 
-/// `--strip` pages of `cols`×`rows` frames `gap` columns apart: how many
-/// frames a page's strip holds (as many as keep the text at
-/// `STRIP_TEXT_MIN_PT`, at least one) and the scale they are drawn at.
-pub fn strip_pages(cols: u16, rows: u16, gap: u16) -> (usize, f32) {
-    let scale = |n: u16| {
-        let width = n
-            .saturating_mul(cols)
-            .saturating_add((n - 1).saturating_mul(gap));
-        let (w, h) = svg::figure_px(width, rows);
+/// `--strip` pages of `cols`×`rows` frames, `gap` columns apart in a
+/// strip and strips `row_gap` rows apart: how many frames a strip holds
+/// (as many as keep the text at `STRIP_TEXT_MIN_PT`, at least one), how
+/// many strips a page holds one under another at that scale, and the
+/// scale.
+pub fn strip_pages(cols: u16, rows: u16, gap: u16, row_gap: u16) -> (usize, usize, f32) {
+    let width = |n: u16| {
+        n.saturating_mul(cols)
+            .saturating_add((n - 1).saturating_mul(gap))
+    };
+    let height = |r: u16| {
+        r.saturating_mul(rows)
+            .saturating_add((r - 1).saturating_mul(row_gap))
+    };
+    let scale = |n: u16, r: u16| {
+        let (w, h) = svg::figure_px(width(n), height(r));
         fit(w, h)
     };
     let mut n: u16 = 1;
-    while n < 64 && scale(n + 1) * f32::from(svg::FONT_PX) >= STRIP_TEXT_MIN_PT {
+    while n < 64 && scale(n + 1, 1) * f32::from(svg::FONT_PX) >= STRIP_TEXT_MIN_PT {
         n += 1;
     }
-    (usize::from(n), scale(n))
+    let mut r: u16 = 1;
+    while r < 64 && scale(n, r + 1) >= scale(n, 1) {
+        r += 1;
+    }
+    (usize::from(n), usize::from(r), scale(n, 1))
 }
 
 /// A handout being written: pages are added in order, `finish` gives the
