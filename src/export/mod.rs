@@ -22,6 +22,7 @@ mod frame;
 mod handout;
 mod html;
 mod name;
+mod options;
 mod pdf;
 mod png;
 mod strip;
@@ -35,175 +36,28 @@ use std::process::ExitCode;
 
 use ratatui::buffer::Buffer;
 
-use crate::app::{App, Panel};
-use crate::cli::{Cli, Command, ExportFormat, LowerArg, PanelArg, ThemeArg};
+use crate::app::App;
+use crate::cli::{Cli, ExportFormat};
 use crate::frames::{self, Framing};
 use crate::i18n;
-use crate::load::{self, DEFAULT_SCENARIO};
+use crate::load;
 use crate::output::{self, EXIT_BAD_INPUT};
 use crate::safe;
 use crate::scenario::Lang;
-use crate::theme::Theme;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH};
 
 pub use error::ExportError;
-pub use frame::Frame;
+pub use frame::{Frame, frame, framed};
+use frame::{explanation, step_of};
+pub use options::{
+    DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, scale_default, theme_for,
+};
 pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
-/// Seconds each step stays on screen in an asciicast or an HTML player,
-/// unless `--dwell`.
-pub const DWELL_DEFAULT_SECS: f64 = 2.0;
-/// PNG pixels per SVG pixel, unless `--scale`: 120 columns give 2,440 px.
-pub const SCALE_DEFAULT: f32 = 2.0;
-/// GIF pixels per SVG pixel, unless `--scale`: 1,220 px for 120 columns,
-/// a slide's width, and a quarter of the pixels to quantise.
-pub const GIF_SCALE_DEFAULT: f32 = 1.0;
 /// The last step of a GIF stays this many dwell times, at least
 /// `GIF_LAST_MIN_SECS`, before it starts again.
 const GIF_LAST_DWELLS: f64 = 3.0;
 const GIF_LAST_MIN_SECS: f64 = 4.0;
-
-/// The scale when `--scale` is not given.
-pub fn scale_default(format: ExportFormat) -> f32 {
-    match format {
-        ExportFormat::Gif => GIF_SCALE_DEFAULT,
-        _ => SCALE_DEFAULT,
-    }
-}
-
-/// What to export, as the command line asked for it.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// A shipped scenario's name or a scenario file.
-    pub scenario: String,
-    /// A transcript file, a forced format and `--redact`, to export instead.
-    pub transcript: Option<(String, Option<crate::transcript::Format>, bool)>,
-    pub format: ExportFormat,
-    pub out: PathBuf,
-    pub size: (u16, u16),
-    /// 1-based, inclusive; all steps when None.
-    pub steps: Option<(usize, usize)>,
-    pub lang: Lang,
-    pub theme: Theme,
-    /// Seconds per step in an asciicast, and the HTML player's first dwell.
-    pub dwell: f64,
-    /// `--bare` and `--panel`.
-    pub framing: Framing,
-    /// `--strip`: the chosen steps side by side in one figure.
-    pub strip: bool,
-    /// PNG pixels per SVG pixel.
-    pub scale: f32,
-    /// `--embed-fonts`: subsets of the fonts used inside the SVG or HTML.
-    pub embed_fonts: bool,
-    /// `--compare NAME|FILE`: the frames of the two runs side by side.
-    pub compare: Option<String>,
-    /// `--quiz`: the quiz as a handout (txt or html) instead of frames.
-    pub quiz: bool,
-    /// `--player-only`: an HTML player without heading, about or glossary.
-    pub player_only: bool,
-    /// `--provider`: the API whose requests the lesson is shown as.
-    pub provider: Option<crate::wire::Provider>,
-    /// `--panel wire`: the context panel as the request's JSON body.
-    pub wire: bool,
-}
-
-impl Options {
-    /// Options for `format` into `out` with every other setting at its
-    /// command-line default.
-    pub fn new(format: ExportFormat, out: PathBuf) -> Options {
-        Options {
-            scenario: DEFAULT_SCENARIO.to_string(),
-            transcript: None,
-            format,
-            out,
-            size: (120, 40),
-            steps: None,
-            lang: Lang::Zh,
-            theme: Theme::DARK,
-            dwell: DWELL_DEFAULT_SECS,
-            framing: Framing::default(),
-            strip: false,
-            scale: SCALE_DEFAULT,
-            embed_fonts: false,
-            compare: None,
-            quiz: false,
-            player_only: false,
-            provider: None,
-            wire: false,
-        }
-    }
-
-    /// The options of an `export` command line; None for any other command.
-    pub fn from_cli(cli: &Cli) -> Option<Options> {
-        let Some(Command::Export {
-            format,
-            out,
-            size,
-            steps,
-            dwell,
-            bare,
-            keys,
-            panel,
-            lower,
-            strip,
-            scale,
-            embed_fonts,
-            player_only,
-        }) = &cli.command
-        else {
-            return None;
-        };
-        Some(Options {
-            scenario: cli
-                .scenario
-                .clone()
-                .unwrap_or_else(|| DEFAULT_SCENARIO.to_string()),
-            transcript: cli
-                .transcript
-                .clone()
-                .map(|t| (t, cli.transcript_format, cli.redact)),
-            format: *format,
-            out: out.clone(),
-            size: *size,
-            steps: *steps,
-            lang: cli.lang,
-            theme: theme_for(cli.theme),
-            dwell: *dwell,
-            framing: Framing {
-                bare: *bare,
-                keys: *keys,
-                panel: panel.map(|p| match p {
-                    PanelArg::Lanes => Panel::Lanes,
-                    PanelArg::Context | PanelArg::Wire => Panel::Context,
-                    PanelArg::Pairing => Panel::Pairing,
-                    PanelArg::Explanation => Panel::Explain,
-                }),
-                lower: lower.map(|p| match p {
-                    LowerArg::Context => Panel::Context,
-                    LowerArg::Pairing => Panel::Pairing,
-                    LowerArg::Explanation => Panel::Explain,
-                }),
-            },
-            strip: *strip,
-            scale: scale.unwrap_or(scale_default(*format)),
-            embed_fonts: *embed_fonts,
-            compare: cli.compare.clone(),
-            quiz: cli.quiz,
-            player_only: *player_only,
-            provider: cli.provider,
-            wire: matches!(panel, Some(PanelArg::Wire)),
-        })
-    }
-}
-
-/// `--theme` for figures. Unlike the terminal, export ignores `NO_COLOR`
-/// (see the module comment).
-pub fn theme_for(arg: ThemeArg) -> Theme {
-    match arg {
-        ThemeArg::Dark => Theme::DARK,
-        ThemeArg::Light => Theme::LIGHT,
-    }
-}
 
 /// The `export` command: write the files, one line per file on stdout.
 /// A closed stdout (`export … | head -1`) does not stop the export: the
@@ -608,76 +462,6 @@ pub fn step_range(
             )))
         }
     }
-}
-
-/// Step `index` (0-based) of `app`'s scenario at `width`×`height`.
-pub fn frame(app: &App, index: usize, size: (u16, u16)) -> Frame {
-    framed(app, index, size, Framing::default())
-}
-
-/// Step `index` (0-based), framed for notes (`--bare`, `--panel`).
-pub fn framed(app: &App, index: usize, (width, height): (u16, u16), framing: Framing) -> Frame {
-    let at = frames::at_step_framed(app, index, width, height, framing);
-    let buffer = frames::render_framed(&at, width, height, framing);
-    if let Some((title, description)) = at
-        .comparing()
-        .map(|c| c.figure_words(at.trace(), at.lang, at.step))
-    {
-        return Frame {
-            buffer,
-            title,
-            description,
-            lang: at.lang,
-        };
-    }
-    let trace = at.trace();
-    let lang = at.lang;
-    let title = format!(
-        "{} · {} · {}",
-        trace.title,
-        step_of(app, index),
-        i18n::step_title(trace, index)
-    );
-    Frame {
-        buffer,
-        title,
-        description: description(app, index),
-        lang,
-    }
-}
-
-/// "步骤 3/8" or "step 3/8".
-fn step_of(app: &App, index: usize) -> String {
-    format!("{} {}/{}", i18n::STEP.get(app.lang), index + 1, app.steps())
-}
-
-/// Who acts at step `index`, how the loop ended there, and what the step
-/// means: the figure's alt text.
-fn description(app: &App, index: usize) -> String {
-    let trace = app.trace();
-    let lang = app.lang;
-    let step = &trace.steps[index];
-    let mut text = format!(
-        "{}{}\n{}\n",
-        i18n::lead(i18n::ACTING, lang),
-        i18n::who_acts(step, lang),
-        i18n::step_title(trace, index)
-    );
-    if let Some(end) = step.end {
-        text.push_str(&i18n::loop_ended(end, trace.task, lang));
-        text.push('\n');
-    }
-    text.push_str(&explanation(app, index));
-    text
-}
-
-/// The step's narration, or the generic words for its kind.
-fn explanation(app: &App, index: usize) -> String {
-    let trace = app.trace();
-    trace.steps[index]
-        .narration
-        .clone()
-        .unwrap_or_else(|| i18n::generic_explanation(trace, index))
 }
 
 /// The frame as an SVG document.

@@ -12,7 +12,7 @@ use crate::load::CATALOG;
 use crate::theme::Theme;
 use crate::view::{WIDE_HEIGHT, WIDE_WIDTH};
 
-use super::{DWELL_DEFAULT_SECS, Options, scale_default};
+use super::options::{DWELL_DEFAULT_SECS, Options, scale_default};
 use crate::safe::file_part as slug;
 
 /// Where the run comes from, as the first part of every name: a shipped

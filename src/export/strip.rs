@@ -4,7 +4,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use super::{Frame, framed, step_of};
+use super::frame::{Frame, framed, step_of};
 use crate::app::App;
 use crate::frames::Framing;
 use crate::i18n;
