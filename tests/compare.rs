@@ -381,7 +381,10 @@ fn export_writes_the_side_by_side_frames() {
     let status = txt.lines().last().unwrap();
     assert!(status.ends_with(" 6/8"), "{status}");
     assert!(lines[39].starts_with(" ‖ paused · dwell 2.0s · focus: main run "));
-    assert!(!status.contains("paused") && !status.contains("focus"), "{status}");
+    assert!(
+        !status.contains("paused") && !status.contains("focus"),
+        "{status}"
+    );
     // The SVG says what it shows, in its title and alt text.
     let svg = std::fs::read_to_string(dir.join(format!("{name}.svg"))).unwrap();
     assert!(

@@ -83,3 +83,23 @@ fn a_cast_plays_without_saying_paused() {
         }
     }
 }
+
+#[test]
+fn a_comparison_figure_marks_neither_run_as_focused() {
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("figure-state-compare");
+    let _ = std::fs::remove_dir_all(&out);
+    for (keys, expect) in [(false, false), (true, true)] {
+        let mut opts = Options::new(ExportFormat::Txt, out.clone());
+        opts.lang = Lang::En;
+        opts.scenario = "harness-drops-results".into();
+        opts.compare = Some("read-config-timeout".into());
+        opts.steps = Some((6, 6));
+        opts.framing.keys = keys;
+        let files = export::export(&opts, |_| {}).unwrap();
+        let text = std::fs::read_to_string(&files[0]).unwrap();
+        assert_eq!(text.contains("▶ main run"), expect, "keys {keys}\n{text}");
+        assert_eq!(text.contains('┏'), expect, "keys {keys}\n{text}");
+        // The explanation still says whose step it explains.
+        assert!(text.contains("Explanation · main run"), "{text}");
+    }
+}

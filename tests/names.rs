@@ -114,37 +114,10 @@ fn files_from_two_folders_or_with_one_scenario_name_write_apart() {
     let by = all_distinct(
         &out,
         &[
-            vec![
-                "--format",
-                "txt",
-                "--steps",
-                "1",
-                "--lang",
-                "en",
-                "--scenario",
-                &ax,
-            ],
-            vec![
-                "--format",
-                "txt",
-                "--steps",
-                "1",
-                "--lang",
-                "en",
-                "--scenario",
-                &bx,
-            ],
-            vec![
-                "--format",
-                "txt",
-                "--steps",
-                "1",
-                "--lang",
-                "en",
-                "--scenario",
-                &ay,
-            ],
-            vec!["--format", "txt", "--steps", "1", "--lang", "en"],
+            first_step(Some(&ax)),
+            first_step(Some(&bx)),
+            first_step(Some(&ay)),
+            first_step(None),
         ],
     );
     assert_eq!(
@@ -159,6 +132,16 @@ fn files_from_two_folders_or_with_one_scenario_name_write_apart() {
     assert!(b.contains("quickly"), "{b}");
     let a = std::fs::read_to_string(out.join("a.x.en.step-01.txt")).unwrap();
     assert!(!a.contains("quickly"), "{a}");
+}
+
+/// The first step as text, in English, of `scenario` (the default lesson
+/// when None).
+fn first_step(scenario: Option<&str>) -> Vec<&str> {
+    let mut args = vec!["--format", "txt", "--steps", "1", "--lang", "en"];
+    if let Some(file) = scenario {
+        args.extend(["--scenario", file]);
+    }
+    args
 }
 
 fn load_lesson() -> serde_json::Value {
