@@ -408,7 +408,10 @@ fn output_names_never_start_with_a_dash_and_foreign_names_stay_apart() {
     // Named by folder (target/tmp) and file; a name that had to change
     // keeps what it can and gains `+` and a hash.
     assert!(names.iter().any(|n| n.starts_with("tmp.rf+")), "{names:?}");
-    assert!(names.iter().any(|n| n.starts_with("tmp.r-sum+")), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("tmp.r-sum+")),
+        "{names:?}"
+    );
 }
 
 #[test]

@@ -618,15 +618,29 @@ pub fn html(
     framing: Framing,
     dwell: f64,
 ) -> String {
+    let mut out = Vec::new();
+    write_player(app, steps, size, framing, dwell, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the page is UTF-8")
+}
+
+/// `html`, written step by step to `out` (packed past `html::PACK_AFTER`
+/// steps, as the export writes it).
+pub fn write_player(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    dwell: f64,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let page = html::Page {
         dwell,
         fonts: None,
         player_only: false,
         packed: steps.clone().count() > html::PACK_AFTER,
     };
-    let mut out = Vec::new();
-    write_html(app, steps, size, framing, &page, &mut out).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("the page is UTF-8")
+    write_html(app, steps, size, framing, &page, out)
 }
 
 /// The fonts an HTML player uses, subset to the characters of its frames
