@@ -112,6 +112,36 @@ fn cast_memory() {
     );
 }
 
+/// The HTML player of the same trace, packed (gzip blocks of its steps):
+/// its size, its peak heap and the time to write it.
+fn html_memory() {
+    const CALLS: u32 = 2000;
+    let json = long_scenario::json(CALLS);
+    let loaded = load::prepare("<bench:html>", json.as_bytes()).unwrap();
+    let app = App::new(loaded, Lang::Zh, Theme::DARK);
+    let steps = app.trace().len();
+    let start = Instant::now();
+    let mut sink = CountingSink(0);
+    let (result, peak, _) = heap_of(|| {
+        export::write_player(
+            &app,
+            0..=steps - 1,
+            (120, 40),
+            frames::Framing::default(),
+            2.0,
+            &mut sink,
+        )
+    });
+    result.unwrap();
+    println!(
+        "memory: html export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
+         peak heap {:.2} MiB, {:.1} s",
+        mib(sink.0),
+        mib(peak),
+        start.elapsed().as_secs_f64()
+    );
+}
+
 /// A writer that keeps only the count of bytes.
 struct CountingSink(usize);
 
@@ -424,6 +454,9 @@ fn main() {
     }
     if wanted("memory/cast") {
         cast_memory();
+    }
+    if wanted("memory/html") {
+        html_memory();
     }
     if wanted("long/export-txt-all-frames") {
         export_long_once();

@@ -323,6 +323,19 @@ impl Cli {
                 "a transcript (--transcript FILE)",
             );
         }
+        // Pixels per SVG pixel: only the formats drawn as pixels read it.
+        if let Some(Command::Export {
+            format,
+            scale: Some(_),
+            ..
+        }) = &self.command
+            && !matches!(format, ExportFormat::Png | ExportFormat::Gif)
+        {
+            out.push(format!(
+                "--scale is not used by export --format {}; it applies to png and gif (an svg or pdf is drawn as vectors, at any size)",
+                format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+            ));
+        }
         // A scenario named twice: one of them would be ignored.
         if let (
             Some(_),

@@ -187,18 +187,19 @@ fn a_quiz_pdf_shows_the_situation_before_each_question_then_the_key() {
     }
 }
 
-/// With `--strip` each page is a strip of steps side by side, as many as
-/// keep the text at 5 pt: two 120-column frames a page, three of 80
+/// With `--strip` each page holds strips of steps side by side, as many
+/// as keep the text at 5 pt (two 120-column frames a strip, three of 80
+/// columns), one under another: four 120-column steps a page, nine of 80
 /// columns. Each page has every piece of text of each of its steps; the
 /// name says it is a strip, and which steps when they are not all.
 #[test]
 fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
     let test = "a_strip_pdf_has_the_steps_side_by_side_on_pages";
     for (lang, size, per_page, steps) in [
-        (Lang::En, (120, 40), 2, None),
-        (Lang::Zh, (120, 40), 2, None),
-        (Lang::En, (80, 24), 3, None),
-        (Lang::Zh, (80, 24), 3, Some((2, 6))),
+        (Lang::En, (120, 40), 4, None),
+        (Lang::Zh, (120, 40), 4, None),
+        (Lang::En, (80, 24), 9, None),
+        (Lang::Zh, (80, 24), 9, Some((2, 6))),
     ] {
         let name = format!("strip-{lang:?}-{}x{}", size.0, size.1);
         let (pdf, o) = export_with(&name, lang, |o| {
@@ -223,7 +224,7 @@ fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
         let (first, last) = steps.map_or((0, app.steps() - 1), |(a, b)| (a - 1, b - 1));
         let chosen: Vec<usize> = (first..=last).collect();
         let strips: Vec<&[usize]> = chosen.chunks(per_page).collect();
-        assert_eq!(layout.len(), strips.len(), "{name}: a page a strip");
+        assert_eq!(layout.len(), strips.len(), "{name}: pages of strips");
         for (page, strip) in layout.iter().zip(&strips) {
             for &index in *strip {
                 let text = export::txt(&app, index, size);
@@ -292,4 +293,67 @@ fn pdf_refuses_options_it_cannot_draw() {
         "{}",
         r.stderr
     );
+}
+
+/// The words of a page with their left edges, from `pdftotext -bbox`.
+fn words(test: &str, pdf: &Path, page: usize) -> Option<Vec<(f64, String)>> {
+    let n = page.to_string();
+    let out = match Command::new("pdftotext")
+        .args(["-bbox", "-f", &n, "-l", &n, "-enc", "UTF-8"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            common::missing_tool(test, &format!("pdftotext (poppler-utils) cannot run: {e}"));
+            return None;
+        }
+    };
+    let html = String::from_utf8(out.stdout).unwrap();
+    Some(
+        html.lines()
+            .filter_map(|l| {
+                let x = l.split("xMin=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+                Some((x, word))
+            })
+            .collect(),
+    )
+}
+
+/// Chinese sits on the cell grid as in the PNG, yet reads as phrases: a
+/// wrapped line keeps its indent, one space stays one where Chinese meets
+/// Latin, and each page has a bookmark named by its step.
+#[test]
+fn chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step() {
+    let test = "chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step";
+    let (pdf, _) = export_pdf("grid", Lang::Zh, false);
+    let Some(plain) = pages(test, &pdf, false) else {
+        return;
+    };
+    let page = &plain[2];
+    for phrase in [
+        "第 1 次调用的请求 534 字节",
+        "行动方：模型 → 主机",
+        "步骤 3/8 读取超时配置 · 模型提出工具调用 call_1",
+    ] {
+        assert!(page.contains(phrase), "{phrase:?} not on page 3:\n{page}");
+    }
+    // The system prompt wraps in the context panel: the continued line
+    // starts at the column of the first.
+    let words = words(test, &pdf, 3).unwrap();
+    let left = |start: &str| {
+        words
+            .iter()
+            .find(|(_, w)| w.starts_with(start))
+            .unwrap_or_else(|| panic!("{start} not on page 3: {words:?}"))
+            .0
+    };
+    let (first, continued) = (left("你是在用户项目"), left("手。你看不到"));
+    assert!((first - continued).abs() < 0.2, "{first} vs {continued}");
+    let bytes = std::fs::read(&pdf).unwrap();
+    let raw = String::from_utf8_lossy(&bytes);
+    assert_eq!(raw.matches("/Dest").count(), 8, "a bookmark a step");
+    assert!(raw.contains("/Outlines"), "the outline is the document's");
 }

@@ -101,13 +101,16 @@ pub fn html(trace: &Trace, questions: &[Question]) -> String {
     let title = i18n::HANDOUT_TITLE.fill(lang, &[("title", &trace.title)]);
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
-         <style>\nbody{{font-family:sans-serif;max-width:46em;margin:2em auto;line-height:1.45}}\n\
+         <style>\nbody{{font-family:{fonts}, sans-serif;max-width:46em;margin:2em auto;line-height:1.45}}\n\
          ol.choices{{list-style:none;padding-left:1.5em}}\nli.q{{margin-bottom:1.2em;break-inside:avoid}}\n\
          section.key{{break-before:page}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n<ol>\n",
-        lang.code(),
+        // Named as the player names them: Chromium draws `sans-serif`
+        // Chinese in the Japanese forms of Noto Sans CJK.
+        super::frame::lang_tag(lang),
         e(&title),
         e(&title),
-        e(i18n::HANDOUT_INTRO.get(lang))
+        e(i18n::HANDOUT_INTRO.get(lang)),
+        fonts = super::html::BODY_FONTS,
     );
     for q in questions {
         out.push_str(&format!(
