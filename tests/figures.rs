@@ -698,12 +698,12 @@ fn still_figures_and_casts_name_no_key_unless_asked() {
 
 #[test]
 fn the_readme_examples_write_distinct_files() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/figures.md");
     let section = readme
         .split("## Figures for your notes")
         .nth(1)
         .and_then(|s| s.split("Each file is printed").next())
-        .expect("the README's figure section");
+        .expect("docs/figures.md's figure section");
     let out = scratch("readme");
     let dir = out.join("figures");
     let mut written: Vec<String> = Vec::new();
