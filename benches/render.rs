@@ -18,7 +18,6 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use agent_loop_sim::app::{self, Action, App, Panel};
-use agent_loop_sim::backend::LeanBackend;
 use agent_loop_sim::engine;
 use agent_loop_sim::export;
 use agent_loop_sim::frames;
@@ -27,6 +26,7 @@ use agent_loop_sim::load::{self, DEFAULT_SCENARIO};
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::theme::Theme;
 use criterion::{BenchmarkId, Criterion};
+use lean_backend::LeanBackend;
 use ratatui::backend::Backend;
 
 #[path = "support/counting.rs"]
@@ -105,6 +105,36 @@ fn cast_memory() {
     result.unwrap();
     println!(
         "memory: cast export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
+         peak heap {:.2} MiB, {:.1} s",
+        mib(sink.0),
+        mib(peak),
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// The HTML player of the same trace, packed (gzip blocks of its steps):
+/// its size, its peak heap and the time to write it.
+fn html_memory() {
+    const CALLS: u32 = 2000;
+    let json = long_scenario::json(CALLS);
+    let loaded = load::prepare("<bench:html>", json.as_bytes()).unwrap();
+    let app = App::new(loaded, Lang::Zh, Theme::DARK);
+    let steps = app.trace().len();
+    let start = Instant::now();
+    let mut sink = CountingSink(0);
+    let (result, peak, _) = heap_of(|| {
+        export::write_player(
+            &app,
+            0..=steps - 1,
+            (120, 40),
+            frames::Framing::default(),
+            2.0,
+            &mut sink,
+        )
+    });
+    result.unwrap();
+    println!(
+        "memory: html export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
          peak heap {:.2} MiB, {:.1} s",
         mib(sink.0),
         mib(peak),
@@ -424,6 +454,9 @@ fn main() {
     }
     if wanted("memory/cast") {
         cast_memory();
+    }
+    if wanted("memory/html") {
+        html_memory();
     }
     if wanted("long/export-txt-all-frames") {
         export_long_once();

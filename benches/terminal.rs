@@ -257,7 +257,7 @@ impl Floor {
     }
 }
 
-/// The most rows the backend scrolls a band by (`backend::scroll`).
+/// The most rows the backend scrolls a band by (`lean-backend/src/scroll.rs`).
 const MAX_SHIFT: usize = 3;
 
 /// The least a step can cost when rows move only by full-width scrolling

@@ -89,4 +89,7 @@ pub struct Limits {
     pub picker_rows: u16,
     /// Each side's lanes, when two runs are compared.
     pub sides: [u16; 2],
+    /// The explanation's place, where a quiz question is asked, is not on
+    /// screen (80×24 with another panel tabbed in, or another zoomed).
+    pub explain_hidden: bool,
 }

@@ -272,6 +272,8 @@ impl App {
         if step != self.step {
             self.step = step;
             self.scroll = [0; 4];
+            // A hint is about the step it was given at.
+            self.quiz.hint = false;
             if let Some(c) = &mut self.compare {
                 c.scroll = [0; 2];
             }
@@ -349,12 +351,21 @@ impl App {
             self.quiz.hint = true;
             return;
         }
+        // A panel tabbed over the question (80×24): the digit brings it
+        // back instead of answering a question no one could read.
+        if self.limits.explain_hidden {
+            self.focus = Panel::Explain;
+            self.zoom = false;
+            self.quiz.hint = true;
+            return;
+        }
         let answer = quiz::Answer {
             choice: n - 1,
             right: n - 1 == q.answer,
         };
         self.quiz.answers.insert(q.step, answer);
         self.close_question();
+        self.quiz.just_answered = true;
         self.go(q.step);
     }
 }
@@ -362,13 +373,19 @@ impl App {
 /// Apply one action. The only place the app state changes.
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
-    // A key does something only where what is on screen offers it: a
-    // digit under help answers nothing, PageDown under the picker moves
-    // nothing. Ticks, draws and resizes are not keys.
     let keyed = !matches!(
         action,
         Action::Tick | Action::Drawn(_) | Action::Resize(..) | Action::GoTo(_)
     );
+    // A digit typed right after a digit answered a question was meant
+    // with it (`1 1` for step 11): it is held, not taken as a jump.
+    if keyed && std::mem::take(&mut app.quiz.just_answered) && matches!(action, Action::Jump(_)) {
+        app.quiz.hint = true;
+        return;
+    }
+    // A key does something only where what is on screen offers it: a
+    // digit under help answers nothing, PageDown under the picker moves
+    // nothing. Ticks, draws and resizes are not keys.
     // A search being typed takes its own keys (`keymap::typing_action`).
     let typing = app.search.typing
         && matches!(
@@ -455,9 +472,9 @@ pub fn update(app: &mut App, action: Action) {
             } else if app.comparing().is_some() {
                 // Back to one run, as `c` does; q still quits.
                 update(app, Action::ToggleCompare);
-            } else {
-                quit(app);
             }
+            // With nothing to close, Esc does nothing: one key too many
+            // must not end a class (its step and quiz score). q quits.
         }
         Action::Resize(w, h) => app.size = (w, h),
         Action::ToggleCompare => toggle_compare(app),
@@ -548,6 +565,11 @@ fn question_holds(app: &mut App, action: Action) -> bool {
             true
         }
         Action::Tick | Action::Zoom => true,
+        // Two runs would hide the question and step past it unanswered.
+        Action::ToggleCompare => {
+            app.quiz.hint = true;
+            true
+        }
         // Moving elsewhere closes it unanswered.
         Action::Prev
         | Action::First

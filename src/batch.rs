@@ -191,7 +191,7 @@ pub fn plain(cli: &Cli) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let loaded = match loaded {
+    let loaded = match loaded.and_then(|l| load::quiz_steps_from(l, cli.quiz_steps.as_deref())) {
         Ok(loaded) => loaded,
         Err(e) => {
             output::error(e);

@@ -53,8 +53,10 @@ pub struct Cli {
     pub lang: Lang,
 
     /// Colour theme (light is made for paper and bright projectors).
-    #[arg(long, value_enum, default_value_t = ThemeArg::Dark, global = true)]
-    pub theme: ThemeArg,
+    /// Default: dark, except light for a quiz handout in PDF (`export
+    /// --format pdf --quiz`), which is printed.
+    #[arg(long, value_enum, global = true)]
+    pub theme: Option<ThemeArg>,
 
     /// Predict, then reveal: before each step, a question about it with
     /// numbered choices, answered with the digit keys (key p turns it on and off).
@@ -62,6 +64,11 @@ pub struct Cli {
     /// `export`: a printable handout (txt, html, or pdf after the frames).
     #[arg(long, global = true)]
     pub quiz: bool,
+    /// With --quiz: ask only before these steps, in place of the lesson's
+    /// own choice (`quiz_steps`): step numbers or the lesson's step keys,
+    /// e.g. `--quiz-steps 7,9` or `--quiz-steps reply.2,end`.
+    #[arg(long, value_name = "STEPS", value_delimiter = ',', global = true)]
+    pub quiz_steps: Option<Vec<String>>,
     /// Also offer this scenario file in the interactive simulator's lesson
     /// picker (key o), after the shipped ones; repeat for more. A file that
     /// cannot be used shows its error there.
@@ -237,6 +244,15 @@ impl Cli {
             Some(Command::Export { .. }) => (true, true, true, true, false),
         };
         let mut out = Vec::new();
+        if self.quiz_steps.is_some() && !self.quiz {
+            out.push("--quiz-steps chooses the quiz's questions; give --quiz with it".into());
+        }
+        if self.quiz_steps.is_some() && self.transcript.is_some() {
+            out.push(
+                "--quiz-steps applies to a lesson, not to --transcript (a transcript asks before every step)"
+                    .into(),
+            );
+        }
         let mut refuse = |given: bool, read: bool, flag: &str, applies: &str| {
             if given && !read {
                 out.push(format!(
@@ -313,6 +329,19 @@ impl Cli {
                 "--transcript-format",
                 "a transcript (--transcript FILE)",
             );
+        }
+        // Pixels per SVG pixel: only the formats drawn as pixels read it.
+        if let Some(Command::Export {
+            format,
+            scale: Some(_),
+            ..
+        }) = &self.command
+            && !matches!(format, ExportFormat::Png | ExportFormat::Gif)
+        {
+            out.push(format!(
+                "--scale is not used by export --format {}; it applies to png and gif (an svg or pdf is drawn as vectors, at any size)",
+                format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
+            ));
         }
         // A scenario named twice: one of them would be ignored.
         if let (

@@ -64,8 +64,12 @@ pub fn to_text(buf: &Buffer) -> String {
 /// How an exported figure is framed for notes. The TUI always draws the
 /// whole screen; a figure may leave its controls out or show one panel.
 /// By default (`keys` false) a figure names no key, since none works in
-/// it: the footer's row of key hints is left out (the status line stays)
-/// and the panels' hints ("scroll ↑", "f shows all", "Tab") are not drawn.
+/// it: the footer's row of key hints is left out and the panels' hints
+/// ("scroll ↑", "f shows all", "Tab") are not drawn. Nor does it show the
+/// program's state, which says nothing about the lesson: the status line
+/// keeps only the progress (no "paused", dwell time or focus), and the
+/// focused panel is drawn like the others (no `▶`, heavier border or
+/// "[zoomed]").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Framing {
     /// The lesson alone: no key hints or status line (the footer's two
@@ -130,9 +134,8 @@ pub fn render_framed(app: &App, width: u16, height: u16, framing: Framing) -> Bu
     }
     let tall = height.saturating_add(cut);
     let mut full = render(app, width, tall);
-    if framing.bare {
-        unmark_focus(app, &mut full, Rect::new(0, 0, width, tall));
-    }
+    // A figure shows the lesson, not where the terminal's focus was.
+    unmark_focus(app, &mut full, Rect::new(0, 0, width, tall));
     // Without keys the status line, the last row, moves up into the place
     // of the key hints above it.
     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));

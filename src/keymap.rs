@@ -318,8 +318,8 @@ pub const KEYMAP: &[Binding] = &[
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
         help: Label::new([
-            "关闭浮层、放大、测验问题或并排对照；否则退出",
-            "close an overlay, zoom, quiz question or comparison; else quit",
+            "关闭浮层、放大、测验问题或并排对照（Esc 从不退出程序）",
+            "close an overlay, zoom, quiz question or comparison (Esc never quits)",
         ]),
         hint: None,
     },

@@ -3,7 +3,6 @@
 
 pub mod action;
 pub mod app;
-pub mod backend;
 pub mod batch;
 pub mod cli;
 pub mod compare;
@@ -18,7 +17,9 @@ pub mod load;
 pub mod opening;
 pub mod output;
 pub mod picker;
+pub mod place;
 pub mod plain;
+pub mod provider;
 #[cfg(test)]
 mod pseudo;
 pub mod quiz;
@@ -29,6 +30,7 @@ pub mod scenario;
 pub mod tap;
 pub mod theme;
 pub mod timelines;
+pub mod tokens;
 pub mod trace;
 pub mod trace_json;
 pub mod transcript;

@@ -25,7 +25,9 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
     let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
         Some(file) => crate::transcript::open_all(file, cli.transcript_format, cli.redact, watch),
-        None => load::load_as(name, cli.provider).map(|l| (l, Vec::new(), Vec::new())),
+        None => load::load_as(name, cli.provider)
+            .and_then(|l| load::quiz_steps_from(l, cli.quiz_steps.as_deref()))
+            .map(|l| (l, Vec::new(), Vec::new())),
     };
     // A tap recording of several conversations: the others, for `s`.
     let (loaded, others, warnings) = loaded.map_err(|e| bad(&e))?;
@@ -58,7 +60,11 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
             ExitCode::FAILURE,
         ));
     }
-    let app = App::new(loaded, cli.lang, theme_for(cli.theme));
+    let app = App::new(
+        loaded,
+        cli.lang,
+        theme_for(cli.theme.unwrap_or(ThemeArg::Dark)),
+    );
     let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
     if cli.quiz {

@@ -448,7 +448,8 @@ fn calls(trace: &Trace, changed: &[usize], index: usize, out: &mut impl Write) -
             Some(result) => writeln!(
                 out,
                 " ⇒ {}",
-                i18n::result_in_words(call, &result.text, lang).replace('\n', "\n    ")
+                i18n::result_in_words(call, &result.text, |id| id.0.to_string(), lang)
+                    .replace('\n', "\n    ")
             )?,
             None => writeln!(out)?,
         }

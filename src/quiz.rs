@@ -31,8 +31,6 @@ pub enum Kind {
     ReplyHolds,
     /// Who runs an approved call, and when the model sees what it gives.
     WhoRuns,
-    /// What the user answers when the host asks about a call.
-    UserDecides,
     /// A question the scenario's author wrote (`quiz` in the JSON).
     Author,
 }
@@ -68,7 +66,6 @@ enum Choice {
     Host(HostMove),
     Reply(ReplyHolds),
     Runs(RunMove),
-    User(UserMove),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,13 +87,6 @@ enum RunMove {
     ModelRuns,
     /// The misconception that the result goes to the model at once.
     StraightToModel,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum UserMove {
-    Approves,
-    Edits,
-    Denies,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -175,6 +165,10 @@ pub fn question(trace: &Trace, authored: &[QuizItem], index: usize) -> Option<Qu
             why: item.why.as_ref().map(|w| w.get(lang).to_string()),
         });
     }
+    // What a user will answer cannot be predicted from the run: not asked.
+    if matches!(trace.steps[index].kind, StepKind::UserDecides { .. }) {
+        return None;
+    }
     let (kind, correct, others) = generated(trace, index)
         .filter(|(_, correct, others)| distinct(correct, others).len() > 1)
         .unwrap_or_else(|| who_acts(trace, index));
@@ -248,21 +242,6 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
                 Choice::Runs(RunMove::StraightToModel),
             ],
         )),
-        StepKind::UserDecides { decision, .. } => {
-            let correct = match decision {
-                crate::trace::Decision::Approved => UserMove::Approves,
-                crate::trace::Decision::Edited(_) => UserMove::Edits,
-                crate::trace::Decision::Denied(_) => UserMove::Denies,
-            };
-            Some((
-                Kind::UserDecides,
-                Choice::User(correct),
-                [UserMove::Approves, UserMove::Edits, UserMove::Denies]
-                    .into_iter()
-                    .map(Choice::User)
-                    .collect(),
-            ))
-        }
         StepKind::Proposes { number, calls } => {
             let calls: Vec<&crate::trace::ToolCall> =
                 calls.iter().filter_map(|c| trace.call(c)).collect();
@@ -596,10 +575,6 @@ fn prompt(trace: &Trace, index: usize, kind: Kind) -> String {
                 });
             i18n::QUIZ_WHO_RUNS.fill(lang, &[("n", &n), ("what", &what)])
         }
-        (Kind::UserDecides, StepKind::UserDecides { call, .. }) => {
-            let tool = trace.call(call).map_or("", |c| c.tool.as_str());
-            i18n::QUIZ_USER_DECIDES.fill(lang, &[("n", &n), ("call", call), ("tool", &tool)])
-        }
         _ => i18n::QUIZ_WHO_ACTS.fill(lang, &[("n", &n)]),
     }
 }
@@ -687,13 +662,6 @@ fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
         }
         .get(lang)
         .to_string(),
-        Choice::User(u) => match u {
-            UserMove::Approves => i18n::QUIZ_USER_APPROVES,
-            UserMove::Edits => i18n::QUIZ_USER_EDITS,
-            UserMove::Denies => i18n::QUIZ_USER_DENIES,
-        }
-        .get(lang)
-        .to_string(),
         Choice::Host(m) => match m {
             HostMove::Approves { path: true } => i18n::QUIZ_APPROVES.get(lang).to_string(),
             HostMove::Approves { path: false } => i18n::QUIZ_APPROVES_NO_PATH.get(lang).to_string(),
@@ -723,8 +691,12 @@ pub struct Quiz {
     /// The choice made for each answered step (0-based step → answer).
     pub answers: BTreeMap<usize, Answer>,
     /// A key that moves on was pressed while a question is open (or a digit
-    /// with no choice): the panel says what to do.
+    /// with no choice), or a digit right after an answer was held: the
+    /// panel says what to do.
     pub hint: bool,
+    /// A digit answered a question and no other key came since: a digit
+    /// now was typed as part of a step number, and is not a jump.
+    pub just_answered: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -876,13 +848,6 @@ mod tests {
                 );
                 i18n::QUIZ_RUNS_HOST.get(lang).to_string()
             }
-            (Kind::UserDecides, StepKind::UserDecides { decision, .. }) => match decision {
-                crate::trace::Decision::Approved => i18n::QUIZ_USER_APPROVES,
-                crate::trace::Decision::Edited(_) => i18n::QUIZ_USER_EDITS,
-                crate::trace::Decision::Denied(_) => i18n::QUIZ_USER_DENIES,
-            }
-            .get(lang)
-            .to_string(),
             (Kind::HostDecides, StepKind::Replays { conflict, .. }) => if *conflict {
                 i18n::QUIZ_OP_CONFLICT
             } else {
@@ -960,8 +925,17 @@ mod tests {
                     "{name}: step 1 is shown first"
                 );
                 for index in 1..trace.len() {
-                    let q = question(trace, &[], index)
-                        .unwrap_or_else(|| panic!("{name} step {}: no question", index + 1));
+                    // What a user will answer is not predictable: never asked.
+                    let user = matches!(trace.steps[index].kind, StepKind::UserDecides { .. });
+                    let Some(q) = question(trace, &[], index) else {
+                        assert!(user, "{name} step {}: no question", index + 1);
+                        continue;
+                    };
+                    assert!(
+                        !user,
+                        "{name} step {}: asks what the user will say",
+                        index + 1
+                    );
                     let at = format!("{name} {lang:?} step {}: {q:?}", index + 1);
                     assert_eq!(q.step, index);
                     assert!((2..=4).contains(&q.choices.len()), "{at}");
@@ -983,7 +957,6 @@ mod tests {
             Kind::WhoActs,
             Kind::ReplyHolds,
             Kind::WhoRuns,
-            Kind::UserDecides,
             Kind::WhichCall,
             Kind::LoopGoesOn,
             Kind::NewInContext,
@@ -1000,11 +973,11 @@ mod tests {
     fn the_right_choice_moves_but_is_the_same_in_every_language() {
         for (name, loaded) in every_trace().into_iter().take(CATALOG.len()) {
             let places: Vec<usize> = (1..loaded.trace(Lang::Zh).len())
-                .map(|i| {
-                    let zh = question(loaded.trace(Lang::Zh), &[], i).unwrap();
+                .filter_map(|i| {
+                    let zh = question(loaded.trace(Lang::Zh), &[], i)?;
                     let en = question(loaded.trace(Lang::En), &[], i).unwrap();
                     assert_eq!((zh.answer, zh.kind), (en.answer, en.kind), "{name} {i}");
-                    zh.answer
+                    Some(zh.answer)
                 })
                 .collect();
             let mut distinct = places.clone();

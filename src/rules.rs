@@ -551,6 +551,7 @@ mod tests {
             id: CallId(id.into()),
             tool: tool.into(),
             raw_args: None,
+            item_id: None,
             args: args
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))

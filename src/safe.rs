@@ -116,6 +116,37 @@ fn indicator_letter(c: char) -> char {
     char::from(b'A' + (u32::from(c) - 0x1F1E6) as u8)
 }
 
+/// A part of a file name made from outside text (a file's, a folder's): ASCII letters, digits, '-' and '_', not starting
+/// with '-' (`rm *` would read `-rf.zh.step-01.svg` as an option), at most
+/// 64 characters. A name that had to change (`résumé`, `a b`, `a.b`,
+/// `-rf`) keeps what it can and gains `+` and a short hash of the whole
+/// name: `+` is never kept, so a changed name never equals one that was
+/// kept (`run-207a6e72` and `run-é` stay apart), and two changed names
+/// differ by their hashes.
+pub fn file_part(name: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let kept = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+    let plain = !name.is_empty()
+        && name.chars().count() <= 64
+        && !name.starts_with('-')
+        && name.chars().all(kept);
+    if plain {
+        return name.to_string();
+    }
+    let part: String = name
+        .chars()
+        .map(|c| if kept(c) { c } else { '-' })
+        .take(64)
+        .collect();
+    let part = match part.trim_matches('-') {
+        "" => "file",
+        part => part,
+    };
+    let hash = Sha256::digest(name.as_bytes());
+    let hex: String = hash[..4].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{part}+{hex}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +236,25 @@ mod tests {
             .map(|c| unicode_width::UnicodeWidthChar::width(c).unwrap_or(0))
             .sum();
         assert_eq!(safe.width(), one_by_one, "{safe}");
+    }
+
+    #[test]
+    fn a_changed_name_never_equals_a_kept_one() {
+        assert_eq!(file_part("run-207a6e72"), "run-207a6e72");
+        let accented = file_part("run-é");
+        assert!(accented.starts_with("run+"), "{accented}");
+        assert_ne!(accented, file_part("run-207a6e72"));
+        // Two names that read alike once made safe stay apart.
+        assert_ne!(file_part("a b"), file_part("a-b"));
+        assert_ne!(file_part("a b"), file_part("a.b"));
+        assert_ne!(file_part("-rf"), file_part("rf"));
+        assert!(!file_part("-rf").starts_with('-'));
+        assert!(
+            file_part("会话").starts_with("file+"),
+            "{}",
+            file_part("会话")
+        );
+        let long = "a".repeat(70);
+        assert_ne!(file_part(&long), file_part(&"a".repeat(71)));
     }
 }

@@ -122,13 +122,13 @@ pub struct Scenario {
     /// The API the host talks to; by default it follows `ids` (Anthropic
     /// ids mean Anthropic Messages, others OpenAI Chat Completions).
     #[serde(default)]
-    pub provider: Option<crate::wire::Provider>,
+    pub provider: Option<crate::provider::Provider>,
 }
 
 impl Scenario {
     /// The provider its model calls go to: as written, else as its ids say.
-    pub fn provider(&self) -> crate::wire::Provider {
-        use crate::wire::Provider;
+    pub fn provider(&self) -> crate::provider::Provider {
+        use crate::provider::Provider;
         self.provider.unwrap_or(match self.ids {
             IdStyle::Anthropic => Provider::Anthropic,
             IdStyle::Sequential | IdStyle::Openai => Provider::Chat,

@@ -282,6 +282,8 @@ pub struct ToolCall {
     /// The arguments exactly as a replayed transcript wrote them (JSON),
     /// shown instead of `args` where present.
     pub raw_args: Option<String>,
+    /// A replayed Responses call's item `id`, as the file records it.
+    pub item_id: Option<String>,
     /// The model call (1-based) whose reply proposed it.
     pub model_call: u32,
     pub proposed: usize,
@@ -318,6 +320,7 @@ impl ToolCall {
             tool,
             args,
             raw_args: None,
+            item_id: None,
             model_call,
             proposed: step,
             verdict: None,
@@ -888,16 +891,16 @@ pub struct Trace {
     /// The scenario's context window in tokens, if it sets one.
     pub window: Option<usize>,
     /// The API the model calls go to, whose shape the requests take.
-    pub provider: crate::wire::Provider,
+    pub provider: crate::provider::Provider,
     /// The system prompt every request sends first, if there is one.
     pub system: Option<String>,
     /// Where each message sits in its provider's requests (parallel to
     /// `messages`; `wire::place_all`).
-    pub places: Vec<crate::wire::Place>,
+    pub places: Vec<crate::place::Place>,
     /// A replayed transcript's token counts, made when first asked
     /// (`wire::context_tokens`); a lesson's are in its messages and model
     /// calls.
-    pub counts: crate::wire::tokens::Counts,
+    pub counts: crate::tokens::Counts,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,

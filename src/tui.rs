@@ -10,12 +10,12 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
 
 use crate::app::{self, Action, App};
-use crate::backend::LeanBackend;
 use crate::cli::Cli;
 use crate::keymap;
 use crate::output;
 use crate::safe;
 use crate::view;
+use lean_backend::LeanBackend;
 
 pub fn main(cli: &Cli) -> ExitCode {
     let terminal = io::stdout().is_terminal() && io::stdin().is_terminal();
@@ -458,7 +458,7 @@ const PENDING: Duration = Duration::from_micros(1);
 
 /// Keys whose escape sequence crossterm cut in two. It reads the terminal
 /// in pieces, and when a piece ends right after the ESC that starts a
-/// sequence, it reports an Esc key (which quits) and then the rest as
+/// sequence, it reports an Esc key (which closes what is open) and then the rest as
 /// characters: `ESC` `[` `C` instead of Right, in the middle of a burst of
 /// keys (crossterm issue #993). No one types Esc and `[` within a
 /// millisecond, so Esc followed by `[` or `O` and the rest of a sequence in
@@ -573,7 +573,7 @@ fn install_panic_message() {
 fn restore() {
     // Before the alternate screen is left: a frame cut off halfway may
     // have left a scroll region set (see `LeanBackend`'s scrolling).
-    let _ = crate::backend::reset_scroll_region(&mut io::stdout());
+    let _ = lean_backend::reset_scroll_region(&mut io::stdout());
     // A frame leaves the look of its last cell set (the next frame goes on
     // from it): the shell gets the default one back.
     let _ = io::stdout().write_all(b"\x1b[m");

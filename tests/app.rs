@@ -131,7 +131,7 @@ fn focus_cycles_and_scroll_stays_within_the_content() {
 }
 
 #[test]
-fn esc_closes_an_overlay_then_zoom_then_quits() {
+fn esc_closes_an_overlay_then_zoom_and_never_quits() {
     let mut a = app();
     apply(&mut a, &[Action::Zoom, Action::ToggleHelp]);
     assert_eq!(a.overlay, Some(Overlay::Help));
@@ -142,7 +142,10 @@ fn esc_closes_an_overlay_then_zoom_then_quits() {
     assert!(a.zoom && !a.quit);
     apply(&mut a, &[Action::Back]);
     assert!(!a.zoom && !a.quit);
-    apply(&mut a, &[Action::Back]);
+    // Nothing left to close: one Esc too many does not end the class.
+    apply(&mut a, &[Action::Back, Action::Back]);
+    assert!(!a.quit);
+    apply(&mut a, &[Action::Quit]);
     assert!(a.quit);
 }
 

@@ -5,12 +5,13 @@
 //! the binary is a crate of its own that nothing in the library can name)
 //! and builds that graph by these rules:
 //!
-//! - **What is read.** Comments (doc comments too: an intra-doc link is no
-//!   import), string and char literals are skipped. Every `use` tree is
-//!   expanded (`use crate::a::{b, c::D}` is two paths), and every other path
-//!   in the code (`crate::i18n::X`, `super::error(..)`, `frame::draw(..)`)
-//!   counts as well. Items under `#[cfg(test)]` (the unit-test modules)
-//!   are left out: they stand above their file as a file of `tests/`
+//! - **What is read.** Each file is parsed by `syn`, so comments (doc
+//!   comments too: an intra-doc link is no import), string and char
+//!   literals are no code. Every `use` tree is expanded (`use
+//!   crate::a::{b, c::D}` is two paths), and every other path in the code
+//!   (`crate::i18n::X`, `super::error(..)`, `frame::draw(..)`, and in a
+//!   macro call's tokens) counts as well. Items and statements under
+//!   `#[cfg(test)]` (the unit-test modules) are left out: they stand above their file as a file of `tests/`
 //!   does, and are no part of what the file needs to build.
 //! - **Where a path starts.** `crate::` is the crate root, `super::` and
 //!   `self::` are relative to the module the path is written in (an inline
@@ -30,9 +31,9 @@
 //!   defines the item, never as the `mod.rs`. Importing a module itself
 //!   (`use crate::view;`) is no edge by itself; the paths through it are.
 //! - **What is not an edge.** `mod child;` (declaring a file is structure,
-//!   not use); a `pub use` line of a file that never names the item again
-//!   (it only passes it on, and the paths through it are followed to the
-//!   defining file instead); a path back into the same file.
+//!   not use); a path back into the same file. A `pub use` is an edge of
+//!   its file (re-exports included), and paths through it are followed to
+//!   the defining file as well.
 //!
 //! A cycle is a strongly connected set of two or more files. The test
 //! fails listing each one with the edges that make it, `file:line path`.
@@ -42,145 +43,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-// ---------------------------------------------------------------- lexer
-
-#[derive(Debug, Clone, PartialEq)]
-enum Tok {
-    Ident(String),
-    /// `::`
-    Sep,
-    Punct(char),
-}
-
-/// Tokens with their 1-based line; comments, strings, chars, lifetimes and
-/// numbers are dropped.
-fn lex(src: &str) -> Vec<(Tok, usize)> {
-    let c: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
-    let mut i = 0;
-    let mut line = 1;
-    let n = c.len();
-    let ident_start = |ch: char| ch == '_' || ch.is_alphabetic();
-    let ident_char = |ch: char| ch == '_' || ch.is_alphanumeric();
-    while i < n {
-        let ch = c[i];
-        if ch == '\n' {
-            line += 1;
-            i += 1;
-        } else if ch.is_whitespace() {
-            i += 1;
-        } else if ch == '/' && c.get(i + 1) == Some(&'/') {
-            while i < n && c[i] != '\n' {
-                i += 1;
-            }
-        } else if ch == '/' && c.get(i + 1) == Some(&'*') {
-            let mut depth = 0;
-            while i < n {
-                if c[i] == '/' && c.get(i + 1) == Some(&'*') {
-                    depth += 1;
-                    i += 2;
-                } else if c[i] == '*' && c.get(i + 1) == Some(&'/') {
-                    depth -= 1;
-                    i += 2;
-                    if depth == 0 {
-                        break;
-                    }
-                } else {
-                    if c[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-            }
-        } else if let Some(after) = raw_string_end(&c, i) {
-            line += c[i..after].iter().filter(|&&x| x == '\n').count();
-            i = after;
-        } else if ch == '"' || (matches!(ch, 'b' | 'c') && c.get(i + 1) == Some(&'"')) {
-            i += if ch == '"' { 1 } else { 2 };
-            while i < n && c[i] != '"' {
-                if c[i] == '\\' {
-                    i += 1;
-                }
-                if i < n && c[i] == '\n' {
-                    line += 1;
-                }
-                i += 1;
-            }
-            i += 1;
-        } else if ch == '\'' || (ch == 'b' && c.get(i + 1) == Some(&'\'')) {
-            let q = if ch == '\'' { i } else { i + 1 };
-            if c.get(q + 1) == Some(&'\\') {
-                // An escaped char: up to the closing quote.
-                i = q + 2;
-                while i < n && c[i] != '\'' {
-                    i += 1;
-                }
-                i += 1;
-            } else if c.get(q + 2) == Some(&'\'') {
-                i = q + 3;
-            } else {
-                // A lifetime or a label: skip the quote and its name.
-                i = q + 1;
-                while i < n && ident_char(c[i]) {
-                    i += 1;
-                }
-            }
-        } else if ch.is_ascii_digit() {
-            while i < n && (ident_char(c[i]) || c[i] == '.' && c.get(i + 1) != Some(&'.')) {
-                i += 1;
-            }
-        } else if ident_start(ch) {
-            let mut s = i;
-            if ch == 'r' && c.get(i + 1) == Some(&'#') {
-                s = i + 2;
-            }
-            let mut e = s;
-            while e < n && ident_char(c[e]) {
-                e += 1;
-            }
-            out.push((Tok::Ident(c[s..e].iter().collect()), line));
-            i = e;
-        } else if ch == ':' && c.get(i + 1) == Some(&':') {
-            out.push((Tok::Sep, line));
-            i += 2;
-        } else {
-            out.push((Tok::Punct(ch), line));
-            i += 1;
-        }
-    }
-    out
-}
-
-/// Where a raw string (`r"…"`, `r#"…"#`, `br#"…"#`) starting at `i` ends.
-fn raw_string_end(c: &[char], i: usize) -> Option<usize> {
-    let mut j = i;
-    if c.get(j) == Some(&'b') || c.get(j) == Some(&'c') {
-        j += 1;
-    }
-    if c.get(j) != Some(&'r') {
-        return None;
-    }
-    if i > 0 && (c[i - 1] == '_' || c[i - 1].is_alphanumeric()) {
-        return None;
-    }
-    j += 1;
-    let mut hashes = 0;
-    while c.get(j) == Some(&'#') {
-        hashes += 1;
-        j += 1;
-    }
-    if c.get(j) != Some(&'"') {
-        return None;
-    }
-    j += 1;
-    while j < c.len() {
-        if c[j] == '"' && (0..hashes).all(|h| c.get(j + 1 + h) == Some(&'#')) {
-            return Some(j + 1 + hashes);
-        }
-        j += 1;
-    }
-    Some(c.len())
-}
+use syn::visit::Visit;
 
 // ---------------------------------------------------------------- parse
 
@@ -211,238 +74,207 @@ struct Parsed {
     children: BTreeSet<String>,
     uses: Vec<UsePath>,
     paths: Vec<CodePath>,
-    /// Every identifier outside `use` statements, to tell whether a
-    /// `pub use` is also used by its own file.
-    named: BTreeSet<String>,
     /// Items the file declares at its top level (`fn x`, `struct X`, …).
     items: BTreeSet<String>,
 }
 
-fn ident(t: Option<&(Tok, usize)>) -> Option<&str> {
-    match t {
-        Some((Tok::Ident(s), _)) => Some(s),
-        _ => None,
-    }
-}
-
+/// A file read by `syn`: its `use` trees, the paths in its code (in macro
+/// calls too, read from their tokens), its child modules and top-level
+/// items; what stands under `#[cfg(test)]` is left out.
 fn parse(src: &str) -> Parsed {
-    let toks = without_test_items(lex(src));
-    let mut p = Parsed::default();
-    let mut depth = 0usize;
-    // (name, brace depth inside it)
-    let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut i = 0;
-    while i < toks.len() {
-        let here: Vec<String> = inline.iter().map(|(m, _)| m.clone()).collect();
-        match &toks[i].0 {
-            Tok::Punct('{') => {
-                depth += 1;
-                i += 1;
-            }
-            Tok::Punct('}') => {
-                if inline.last().is_some_and(|(_, d)| *d == depth) {
-                    inline.pop();
-                }
-                depth = depth.saturating_sub(1);
-                i += 1;
-            }
-            Tok::Ident(k) if k == "mod" => match (ident(toks.get(i + 1)), toks.get(i + 2)) {
-                (Some(name), Some((Tok::Punct(';'), _))) => {
-                    if inline.is_empty() {
-                        p.children.insert(name.to_string());
-                    }
-                    i += 3;
-                }
-                (Some(name), Some((Tok::Punct('{'), _))) => {
-                    depth += 1;
-                    inline.push((name.to_string(), depth));
-                    i += 3;
-                }
-                _ => i += 1,
-            },
-            Tok::Ident(k) if k == "use" => {
-                let public = is_public(&toks, i);
-                let line = toks[i].1;
-                let mut j = i + 1;
-                let mut out = Vec::new();
-                use_tree(&toks, &mut j, Vec::new(), &mut out);
-                for (segs, name) in out {
-                    p.uses.push(UsePath {
-                        segs,
-                        name,
-                        public,
-                        inline: here.clone(),
-                        line,
-                    });
-                }
-                while j < toks.len() && toks[j].0 != Tok::Punct(';') {
-                    j += 1;
-                }
-                i = j + 1;
-            }
-            Tok::Ident(k) => {
-                if inline.is_empty()
-                    && depth == 0
-                    && matches!(
-                        k.as_str(),
-                        "fn" | "struct" | "enum" | "const" | "static" | "type" | "trait" | "union"
-                    )
-                    && let Some(name) = ident(toks.get(i + 1))
-                {
-                    p.items.insert(name.to_string());
-                }
-                p.named.insert(k.clone());
-                let after_sep = i > 0 && toks[i - 1].0 == Tok::Sep;
-                if !after_sep && toks.get(i + 1).map(|t| &t.0) == Some(&Tok::Sep) {
-                    let mut segs = vec![k.clone()];
-                    let mut j = i + 1;
-                    while toks.get(j).map(|t| &t.0) == Some(&Tok::Sep) {
-                        match ident(toks.get(j + 1)) {
-                            Some(s) => {
-                                segs.push(s.to_string());
-                                p.named.insert(s.to_string());
-                                j += 2;
-                            }
-                            None => break,
-                        }
-                    }
-                    p.paths.push(CodePath {
-                        segs,
-                        inline: here,
-                        line: toks[i].1,
-                    });
-                    i = j;
-                } else {
-                    i += 1;
-                }
-            }
-            _ => i += 1,
-        }
+    let file = syn::parse_file(src).expect("a file of src/ that parses");
+    let mut reader = Reader::default();
+    for item in &file.items {
+        reader.visit_item(item);
     }
-    p
+    reader.p
 }
 
-/// The tokens without the items under `#[cfg(test)]`: a unit-test module
-/// stands above its file as a file of `tests/` would, it is no part of
-/// what the file needs.
-fn without_test_items(toks: Vec<(Tok, usize)>) -> Vec<(Tok, usize)> {
-    let attr: Vec<Tok> = ["#", "[", "cfg", "(", "test", ")", "]"]
-        .iter()
-        .map(|t| match *t {
-            "cfg" | "test" => Tok::Ident(t.to_string()),
-            p => Tok::Punct(p.chars().next().unwrap()),
-        })
-        .collect();
-    let mut out = Vec::with_capacity(toks.len());
-    let mut i = 0;
-    while i < toks.len() {
-        let at_attr = toks.len() - i >= attr.len()
-            && toks[i..i + attr.len()]
-                .iter()
-                .zip(&attr)
-                .all(|(t, a)| t.0 == *a);
-        if !at_attr {
-            out.push(toks[i].clone());
-            i += 1;
-            continue;
-        }
-        // Skip the item: up to its `;` or the `}` that closes its body.
-        i += attr.len();
-        let mut depth = 0i32;
-        while i < toks.len() {
-            let t = &toks[i].0;
-            i += 1;
-            match t {
-                Tok::Punct('(' | '[' | '{') => depth += 1,
-                Tok::Punct(')' | ']') => depth -= 1,
-                Tok::Punct('}') => {
-                    depth -= 1;
-                    if depth == 0 {
-                        break;
-                    }
+#[derive(Default)]
+struct Reader {
+    p: Parsed,
+    /// The inline modules (`mod x { .. }`) the reader is in.
+    inline: Vec<String>,
+    /// How many blocks deep: items in a function body are not the file's.
+    depth: usize,
+}
+
+fn test_only(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| {
+        a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+    })
+}
+
+fn line_of(span: proc_macro2::Span) -> usize {
+    span.start().line
+}
+
+impl Reader {
+    fn top(&self) -> bool {
+        self.inline.is_empty() && self.depth == 0
+    }
+
+    fn use_tree(&mut self, tree: &syn::UseTree, prefix: &[String], public: bool, line: usize) {
+        let path = |last: &syn::Ident| [prefix, &[last.to_string()]].concat();
+        let mut add = |segs: Vec<String>, name: Option<String>| {
+            self.p.uses.push(UsePath {
+                segs,
+                name,
+                public,
+                inline: self.inline.clone(),
+                line,
+            })
+        };
+        match tree {
+            syn::UseTree::Path(p) => self.use_tree(&p.tree, &path(&p.ident), public, line),
+            // `use a::b::{self}` binds `b`.
+            syn::UseTree::Name(n) if n.ident == "self" => {
+                add(prefix.to_vec(), prefix.last().cloned())
+            }
+            syn::UseTree::Name(n) => add(path(&n.ident), Some(n.ident.to_string())),
+            syn::UseTree::Rename(r) => add(path(&r.ident), Some(r.rename.to_string())),
+            syn::UseTree::Glob(_) => add(prefix.to_vec(), None),
+            syn::UseTree::Group(g) => {
+                for t in &g.items {
+                    self.use_tree(t, prefix, public, line);
                 }
-                Tok::Punct(';') if depth == 0 => break,
+            }
+        }
+    }
+
+    fn code_path(&mut self, segs: Vec<String>, line: usize) {
+        if segs.len() >= 2 {
+            self.p.paths.push(CodePath {
+                segs,
+                inline: self.inline.clone(),
+                line,
+            });
+        }
+    }
+
+    /// Paths in a macro call's tokens (`format!("{}", crate::a::B)`):
+    /// identifiers joined by `::`, the longest run each.
+    fn macro_paths(&mut self, tokens: proc_macro2::TokenStream) {
+        use proc_macro2::TokenTree;
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let sep = |k: usize| {
+            matches!((tokens.get(k), tokens.get(k + 1)),
+                (Some(TokenTree::Punct(a)), Some(TokenTree::Punct(b))) if a.as_char() == ':' && b.as_char() == ':')
+        };
+        let mut k = 0;
+        while k < tokens.len() {
+            match &tokens[k] {
+                TokenTree::Group(g) => self.macro_paths(g.stream()),
+                TokenTree::Ident(first) if k < 2 || !sep(k - 2) => {
+                    let mut segs = vec![first.to_string()];
+                    while sep(k + 1)
+                        && let Some(TokenTree::Ident(next)) = tokens.get(k + 3)
+                    {
+                        segs.push(next.to_string());
+                        k += 3;
+                    }
+                    self.code_path(segs, line_of(first.span()));
+                }
                 _ => {}
             }
+            k += 1;
         }
     }
-    out
 }
 
-/// `pub use`, `pub(crate) use`, `pub(super) use`, `pub(in path) use`.
-fn is_public(toks: &[(Tok, usize)], use_at: usize) -> bool {
-    let mut j = use_at;
-    if j >= 1 && toks[j - 1].0 == Tok::Punct(')') {
-        while j > 0 && toks[j - 1].0 != Tok::Punct('(') {
-            j -= 1;
+impl<'a> Visit<'a> for Reader {
+    fn visit_item(&mut self, item: &'a syn::Item) {
+        use syn::Item;
+        let attrs = match item {
+            Item::Const(i) => &i.attrs,
+            Item::Enum(i) => &i.attrs,
+            Item::Fn(i) => &i.attrs,
+            Item::Impl(i) => &i.attrs,
+            Item::Macro(i) => &i.attrs,
+            Item::Mod(i) => &i.attrs,
+            Item::Static(i) => &i.attrs,
+            Item::Struct(i) => &i.attrs,
+            Item::Trait(i) => &i.attrs,
+            Item::Type(i) => &i.attrs,
+            Item::Union(i) => &i.attrs,
+            Item::Use(i) => &i.attrs,
+            _ => return syn::visit::visit_item(self, item),
+        };
+        if test_only(attrs) {
+            return;
         }
-        j = j.saturating_sub(1);
-    }
-    j >= 1 && ident(toks.get(j - 1)) == Some("pub")
-}
-
-/// Expand a use tree at `j` into (path, bound name) pairs.
-fn use_tree(
-    toks: &[(Tok, usize)],
-    j: &mut usize,
-    prefix: Vec<String>,
-    out: &mut Vec<(Vec<String>, Option<String>)>,
-) {
-    let mut segs = prefix;
-    if toks.get(*j).map(|t| &t.0) == Some(&Tok::Sep) {
-        *j += 1;
-    }
-    loop {
-        match toks.get(*j).map(|t| &t.0) {
-            Some(Tok::Ident(s)) if s == "self" && !segs.is_empty() => {
-                // `a::{self, ..}`: the module a itself.
-                *j += 1;
-                let name = bound_name(toks, j).or_else(|| segs.last().cloned());
-                out.push((segs, name));
-                return;
+        let declared = match item {
+            Item::Const(i) => Some(&i.ident),
+            Item::Enum(i) => Some(&i.ident),
+            Item::Fn(i) => Some(&i.sig.ident),
+            Item::Static(i) => Some(&i.ident),
+            Item::Struct(i) => Some(&i.ident),
+            Item::Trait(i) => Some(&i.ident),
+            Item::Type(i) => Some(&i.ident),
+            Item::Union(i) => Some(&i.ident),
+            _ => None,
+        };
+        if let Some(name) = declared.filter(|_| self.top()) {
+            self.p.items.insert(name.to_string());
+        }
+        match item {
+            Item::Use(u) => {
+                let public = !matches!(u.vis, syn::Visibility::Inherited);
+                self.use_tree(&u.tree, &[], public, line_of(u.use_token.span));
             }
-            Some(Tok::Ident(s)) => {
-                segs.push(s.clone());
-                *j += 1;
-                if toks.get(*j).map(|t| &t.0) == Some(&Tok::Sep) {
-                    *j += 1;
-                    continue;
+            Item::Mod(m) => match &m.content {
+                None if self.top() => {
+                    self.p.children.insert(m.ident.to_string());
                 }
-                let name = bound_name(toks, j).or_else(|| segs.last().cloned());
-                out.push((segs, name));
-                return;
-            }
-            Some(Tok::Punct('*')) => {
-                *j += 1;
-                out.push((segs, None));
-                return;
-            }
-            Some(Tok::Punct('{')) => {
-                *j += 1;
-                loop {
-                    match toks.get(*j).map(|t| &t.0) {
-                        Some(Tok::Punct('}')) => {
-                            *j += 1;
-                            return;
-                        }
-                        Some(Tok::Punct(',')) => *j += 1,
-                        None => return,
-                        _ => use_tree(toks, j, segs.clone(), out),
+                None => {}
+                Some((_, items)) => {
+                    self.inline.push(m.ident.to_string());
+                    for i in items {
+                        self.visit_item(i);
                     }
+                    self.inline.pop();
                 }
-            }
-            _ => return,
+            },
+            _ => syn::visit::visit_item(self, item),
         }
     }
-}
 
-fn bound_name(toks: &[(Tok, usize)], j: &mut usize) -> Option<String> {
-    if ident(toks.get(*j)) == Some("as") {
-        let name = ident(toks.get(*j + 1)).map(str::to_string);
-        *j += 2;
-        return name;
+    fn visit_block(&mut self, block: &'a syn::Block) {
+        self.depth += 1;
+        syn::visit::visit_block(self, block);
+        self.depth -= 1;
     }
-    None
+
+    fn visit_stmt(&mut self, stmt: &'a syn::Stmt) {
+        // `#[cfg(test)] if …` and `#[cfg(test)] tests::saw(text);`
+        let attrs: &[syn::Attribute] = match stmt {
+            syn::Stmt::Local(l) => &l.attrs,
+            syn::Stmt::Macro(m) => &m.attrs,
+            syn::Stmt::Expr(syn::Expr::If(e), _) => &e.attrs,
+            syn::Stmt::Expr(syn::Expr::Call(e), _) => &e.attrs,
+            syn::Stmt::Expr(syn::Expr::MethodCall(e), _) => &e.attrs,
+            syn::Stmt::Expr(syn::Expr::Block(e), _) => &e.attrs,
+            syn::Stmt::Expr(syn::Expr::Macro(e), _) => &e.attrs,
+            _ => &[],
+        };
+        if !test_only(attrs) {
+            syn::visit::visit_stmt(self, stmt);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'a syn::Path) {
+        if path.leading_colon.is_none() {
+            let segs = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            let line = path.segments.first().map_or(0, |s| line_of(s.ident.span()));
+            self.code_path(segs, line);
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'a syn::Macro) {
+        self.macro_paths(mac.tokens.clone());
+        syn::visit::visit_macro(self, mac);
+    }
 }
 
 // ---------------------------------------------------------------- graph
@@ -547,6 +379,41 @@ impl Graph {
         Some(file.clone())
     }
 
+    /// Edges between the crate's top modules (`wire`, `trace`, …): a path
+    /// is an edge to the module it is written through, re-exports not
+    /// followed, so `crate::wire::Provider` ties to `wire` wherever
+    /// `Provider` is defined.
+    fn module_edges(&self) -> Vec<Edge> {
+        let mut edges = Vec::new();
+        for (file, p) in &self.parsed {
+            let Some(from) = module_of(file).first().cloned() else {
+                continue;
+            };
+            let written = p
+                .uses
+                .iter()
+                .map(|u| (&u.segs, &u.inline, u.line))
+                .chain(p.paths.iter().map(|c| (&c.segs, &c.inline, c.line)));
+            for (segs, inline, line) in written {
+                let Some(to) = self
+                    .absolute(file, inline, segs)
+                    .and_then(|a| a.first().cloned())
+                else {
+                    continue;
+                };
+                if to != from && self.files.contains_key(std::slice::from_ref(&to)) {
+                    edges.push(Edge {
+                        from: from.clone(),
+                        to,
+                        line,
+                        path: format!("{file}: {}", segs.join("::")),
+                    });
+                }
+            }
+        }
+        edges
+    }
+
     fn edges(&self) -> Vec<Edge> {
         let mut edges = Vec::new();
         for (file, p) in &self.parsed {
@@ -565,12 +432,17 @@ impl Graph {
                     });
                 }
             };
+            // A re-export is an edge too: a file that passes an item on
+            // cannot be built without the file that defines it.
             for u in &p.uses {
-                // A `pub use` the file does not name again only passes the
-                // item on: paths through it are followed to its file.
-                let passes_on = u.public && u.name.as_ref().is_none_or(|n| !p.named.contains(n));
-                if !passes_on {
-                    add(&u.segs, &u.inline, u.line);
+                match u.name {
+                    Some(_) => add(&u.segs, &u.inline, u.line),
+                    // A glob takes every item of its module's file.
+                    None => add(
+                        &[&u.segs[..], &["*".to_string()]].concat(),
+                        &u.inline,
+                        u.line,
+                    ),
                 }
             }
             for c in &p.paths {
@@ -698,12 +570,27 @@ fn no_import_cycles_between_files() {
     );
 }
 
-/// The README's map of the code ("How it is built") names every file and
+/// The same between the crate's top modules, every `use` and path counted
+/// as written (re-exports included): `scenario` → `wire` → `trace` →
+/// `scenario` was such a cycle while no two files made one.
+#[test]
+fn no_import_cycles_between_modules() {
+    let graph = Graph::new(&library_sources());
+    let edges = graph.module_edges();
+    let found = cycles(&edges);
+    let report: String = found.iter().map(|set| describe(set, &edges)).collect();
+    assert!(
+        report.is_empty(),
+        "import cycles between the modules of src/:\n{report}"
+    );
+}
+
+/// The map of the code (docs/architecture.md, "How it is built") names every file and
 /// folder directly under src/, so a newcomer finds each in it (issue 23).
 #[test]
 fn the_readmes_map_names_every_file_and_folder_of_src() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
     let start = readme
         .find("## How it is built")
         .expect("the map's section");
@@ -723,7 +610,10 @@ fn the_readmes_map_names_every_file_and_folder_of_src() {
         }
     }
     missing.sort();
-    assert!(missing.is_empty(), "not in README's map: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "not in docs/architecture.md's map: {missing:?}"
+    );
 }
 
 /// The engine knows no language (issue 23): host and tool texts are facts
@@ -824,7 +714,9 @@ fn a_mod_rs_reexport_is_followed_to_the_file_that_defines_it() {
         graph_of(&files),
         [
             pair("src/app.rs", "src/view/frame.rs"),
-            pair("src/app.rs", "src/view/glob.rs")
+            pair("src/app.rs", "src/view/glob.rs"),
+            pair("src/view/mod.rs", "src/view/frame.rs"),
+            pair("src/view/mod.rs", "src/view/glob.rs"),
         ]
     );
     // Naming an item of the mod.rs itself is an edge to the mod.rs.
@@ -837,7 +729,13 @@ fn a_mod_rs_reexport_is_followed_to_the_file_that_defines_it() {
         ("src/view/frame.rs", "pub fn draw() {}"),
         ("src/app.rs", "use crate::view; fn f() { view::Limits; }"),
     ];
-    assert_eq!(graph_of(&files), [pair("src/app.rs", "src/view/mod.rs")]);
+    assert_eq!(
+        graph_of(&files),
+        [
+            pair("src/app.rs", "src/view/mod.rs"),
+            pair("src/view/mod.rs", "src/view/frame.rs"),
+        ]
+    );
 }
 
 #[test]
@@ -863,13 +761,13 @@ fn super_child_modules_and_inline_modules_resolve_where_they_are_written() {
 }
 
 #[test]
-fn a_pub_use_that_only_passes_an_item_on_is_no_edge_of_its_file() {
+fn a_pub_use_is_an_edge_of_its_file() {
     let files = [
         ("src/lib.rs", "pub mod a; pub mod b;"),
         ("src/a.rs", "pub use crate::b::B;"),
         ("src/b.rs", "pub struct B;"),
     ];
-    assert_eq!(graph_of(&files), []);
+    assert_eq!(graph_of(&files), [pair("src/a.rs", "src/b.rs")]);
     let files = [
         ("src/lib.rs", "pub mod a; pub mod b;"),
         ("src/a.rs", "pub use crate::b::B; fn f() -> B { B }"),

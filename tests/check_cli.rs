@@ -679,10 +679,10 @@ fn narration_faults_are_all_reported_and_the_run_is_still_shown() {
         lines,
         [
             format!(
-                "{file}: 46:5 at narration.01: expected a step number from 1 to 8, or an event: {EVENTS}"
+                "{file}: 47:5 at narration.01: expected a step number from 1 to 8, or an event: {EVENTS}"
             ),
             format!(
-                "{file}: 45:5 at narration.9: expected a step number from 1 to 8, or an event: {EVENTS}"
+                "{file}: 46:5 at narration.9: expected a step number from 1 to 8, or an event: {EVENTS}"
             ),
         ]
     );
@@ -725,7 +725,7 @@ fn an_unknown_tool_and_a_bad_narration_key_are_reported_together() {
     );
     assert!(
         lines[1].starts_with(&format!(
-            "{file}: 45:5 at narration.99: expected a step number from 1 to "
+            "{file}: 46:5 at narration.99: expected a step number from 1 to "
         )),
         "{}",
         lines[1]

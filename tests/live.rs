@@ -259,9 +259,11 @@ fn quitting_while_the_agent_runs_asks_first_and_not_once_it_has_ended() {
     assert!(!a.quit && !a.live.as_ref().unwrap().confirm_quit);
     app::update(&mut a, Action::Back);
     assert!(
-        a.live.as_ref().unwrap().confirm_quit,
-        "Esc with nothing open asks too"
+        !a.quit && !a.live.as_ref().unwrap().confirm_quit,
+        "Esc never quits"
     );
+    app::update(&mut a, Action::Quit);
+    assert!(a.live.as_ref().unwrap().confirm_quit);
     app::update(&mut a, Action::QuitYes);
     assert!(a.quit);
 

@@ -177,7 +177,8 @@ const SCREEN_HEIGHT: u16 = 24;
 /// The lesson at its first step with the quiz on: the question about
 /// step 2 is open.
 fn asking(lang: Lang) -> App {
-    let mut app = frames::at_step(&app(LESSON, lang), 0, 120, 40);
+    // Step 2: the lesson's first chosen question is about step 3.
+    let mut app = frames::at_step(&app(LESSON, lang), 1, 120, 40);
     frames::apply(&mut app, Action::ToggleQuiz);
     app
 }

@@ -130,11 +130,13 @@ fn a_pdf_has_a_page_a_step_with_the_frames_text() {
     }
 }
 
-/// With `--quiz` the frames come first, the same pages, then the
-/// questions and then the answer key, each right choice under its step.
+/// With `--quiz` the PDF is the quiz: a page on how to use it, then each
+/// question after the frame of the step before it (the situation it asks
+/// about, never its answer), each question whole on its page, then the
+/// answer key, each right choice with its reason.
 #[test]
-fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
-    let test = "a_quiz_pdf_ends_with_the_questions_and_the_answer_key";
+fn a_quiz_pdf_shows_the_situation_before_each_question_then_the_key() {
+    let test = "a_quiz_pdf_shows_the_situation_before_each_question_then_the_key";
     for lang in [Lang::En, Lang::Zh] {
         let (plain_pdf, _) = export_pdf(&format!("noquiz-{lang:?}"), lang, false);
         let (pdf, o) = export_pdf(&format!("quiz-{lang:?}"), lang, true);
@@ -143,49 +145,61 @@ fn a_quiz_pdf_ends_with_the_questions_and_the_answer_key() {
             return;
         };
         let all = pages(test, &pdf, false).unwrap();
-        let steps = frames.len();
-        assert!(all.len() >= steps + 2, "{} pages", all.len());
-        assert_eq!(all[..steps], frames[..], "the frames come first");
-
         let loaded = agent_loop_sim::load::load(&o.scenario).unwrap();
         let trace = loaded.trace(lang);
         let questions: Vec<_> = (0..trace.len())
             .filter_map(|i| agent_loop_sim::quiz::asked(&loaded, trace, i))
             .collect();
         assert!(!questions.is_empty());
+        let n = questions.len();
+        assert!(all.len() > 1 + 2 * n, "{} pages", all.len());
+        for (k, q) in questions.iter().enumerate() {
+            assert_eq!(
+                all[1 + 2 * k],
+                frames[q.step - 1],
+                "question {}: the frame before step {}",
+                k + 1,
+                q.step + 1
+            );
+            let page = squeeze(&all[2 + 2 * k]);
+            assert!(page.contains(&squeeze(&q.prompt)), "{}", q.prompt);
+            for c in &q.choices {
+                assert!(page.contains(&squeeze(c)), "{c}");
+            }
+        }
         let key_word = match lang {
             Lang::Zh => "答案",
             Lang::En => "Answer key",
         };
-        let at = (steps..all.len())
-            .find(|&p| all[p].trim_start().starts_with(key_word))
-            .expect("the answer key starts a page");
-        assert!(at > steps, "the questions come before the key");
-        let asked = squeeze(&all[steps..at].concat());
-        let key = squeeze(&all[at..].concat());
+        assert!(
+            all[1 + 2 * n].trim_start().starts_with(key_word),
+            "{}",
+            all[1 + 2 * n]
+        );
+        let key = squeeze(&all[1 + 2 * n..].concat());
         for q in &questions {
-            assert!(asked.contains(&squeeze(&q.prompt)), "{}", q.prompt);
-            for c in &q.choices {
-                assert!(asked.contains(&squeeze(c)), "{c}");
-            }
             let line = format!("[{}]{}", q.answer + 1, squeeze(&q.choices[q.answer]));
             assert!(key.contains(&line), "{line}");
         }
+        // A generated question's reason is its step's own explanation.
+        let why = trace.steps[questions[0].step].narration.clone().unwrap();
+        assert!(key.contains(&squeeze(&why)), "{why}");
     }
 }
 
-/// With `--strip` each page is a strip of steps side by side, as many as
-/// keep the text at 5 pt: two 120-column frames a page, three of 80
+/// With `--strip` each page holds strips of steps side by side, as many
+/// as keep the text at 5 pt (two 120-column frames a strip, three of 80
+/// columns), one under another: four 120-column steps a page, nine of 80
 /// columns. Each page has every piece of text of each of its steps; the
 /// name says it is a strip, and which steps when they are not all.
 #[test]
 fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
     let test = "a_strip_pdf_has_the_steps_side_by_side_on_pages";
     for (lang, size, per_page, steps) in [
-        (Lang::En, (120, 40), 2, None),
-        (Lang::Zh, (120, 40), 2, None),
-        (Lang::En, (80, 24), 3, None),
-        (Lang::Zh, (80, 24), 3, Some((2, 6))),
+        (Lang::En, (120, 40), 4, None),
+        (Lang::Zh, (120, 40), 4, None),
+        (Lang::En, (80, 24), 9, None),
+        (Lang::Zh, (80, 24), 9, Some((2, 6))),
     ] {
         let name = format!("strip-{lang:?}-{}x{}", size.0, size.1);
         let (pdf, o) = export_with(&name, lang, |o| {
@@ -210,7 +224,7 @@ fn a_strip_pdf_has_the_steps_side_by_side_on_pages() {
         let (first, last) = steps.map_or((0, app.steps() - 1), |(a, b)| (a - 1, b - 1));
         let chosen: Vec<usize> = (first..=last).collect();
         let strips: Vec<&[usize]> = chosen.chunks(per_page).collect();
-        assert_eq!(layout.len(), strips.len(), "{name}: a page a strip");
+        assert_eq!(layout.len(), strips.len(), "{name}: pages of strips");
         for (page, strip) in layout.iter().zip(&strips) {
             for &index in *strip {
                 let text = export::txt(&app, index, size);
@@ -279,4 +293,67 @@ fn pdf_refuses_options_it_cannot_draw() {
         "{}",
         r.stderr
     );
+}
+
+/// The words of a page with their left edges, from `pdftotext -bbox`.
+fn words(test: &str, pdf: &Path, page: usize) -> Option<Vec<(f64, String)>> {
+    let n = page.to_string();
+    let out = match Command::new("pdftotext")
+        .args(["-bbox", "-f", &n, "-l", &n, "-enc", "UTF-8"])
+        .arg(pdf)
+        .arg("-")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            common::missing_tool(test, &format!("pdftotext (poppler-utils) cannot run: {e}"));
+            return None;
+        }
+    };
+    let html = String::from_utf8(out.stdout).unwrap();
+    Some(
+        html.lines()
+            .filter_map(|l| {
+                let x = l.split("xMin=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+                Some((x, word))
+            })
+            .collect(),
+    )
+}
+
+/// Chinese sits on the cell grid as in the PNG, yet reads as phrases: a
+/// wrapped line keeps its indent, one space stays one where Chinese meets
+/// Latin, and each page has a bookmark named by its step.
+#[test]
+fn chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step() {
+    let test = "chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step";
+    let (pdf, _) = export_pdf("grid", Lang::Zh, false);
+    let Some(plain) = pages(test, &pdf, false) else {
+        return;
+    };
+    let page = &plain[2];
+    for phrase in [
+        "第 1 次调用的请求 534 字节",
+        "行动方：模型 → 主机",
+        "步骤 3/8 读取超时配置 · 模型提出工具调用 call_1",
+    ] {
+        assert!(page.contains(phrase), "{phrase:?} not on page 3:\n{page}");
+    }
+    // The system prompt wraps in the context panel: the continued line
+    // starts at the column of the first.
+    let words = words(test, &pdf, 3).unwrap();
+    let left = |start: &str| {
+        words
+            .iter()
+            .find(|(_, w)| w.starts_with(start))
+            .unwrap_or_else(|| panic!("{start} not on page 3: {words:?}"))
+            .0
+    };
+    let (first, continued) = (left("你是在用户项目"), left("手。你看不到"));
+    assert!((first - continued).abs() < 0.2, "{first} vs {continued}");
+    let bytes = std::fs::read(&pdf).unwrap();
+    let raw = String::from_utf8_lossy(&bytes);
+    assert_eq!(raw.matches("/Dest").count(), 8, "a bookmark a step");
+    assert!(raw.contains("/Outlines"), "the outline is the document's");
 }

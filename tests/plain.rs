@@ -180,9 +180,18 @@ fn transcript_quiz_reads_each_question_then_the_step_then_its_answer() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let loaded = load::load("patch-and-test").unwrap();
     let trace = loaded.trace(Lang::En);
+    let asked = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("Quiz: "))
+        .count();
+    let mut chosen = 0;
     for index in 1..trace.len() {
-        let q = agent_loop_sim::quiz::question(trace, &loaded.lesson.as_ref().unwrap().quiz, index)
-            .unwrap();
+        // Only the lesson's chosen steps (`quiz_steps`) are asked about.
+        let Some(q) = agent_loop_sim::quiz::asked(&loaded, trace, index) else {
+            continue;
+        };
+        chosen += 1;
         let block = out
             .stdout
             .split(&format!("Step {}/{} — ", index + 1, trace.len()))
@@ -200,6 +209,7 @@ fn transcript_quiz_reads_each_question_then_the_step_then_its_answer() {
         let answer = format!("Answer: [{}] {}", q.answer + 1, q.choices[q.answer]);
         assert!(step.contains(&answer), "{step}");
     }
+    assert_eq!((asked, chosen), (chosen, 5));
     // Without --quiz, no question.
     let plain = run(&["transcript", "patch-and-test", "--lang", "en"]).stdout;
     assert!(!plain.contains("Quiz: ") && !plain.contains("Answer: ["));

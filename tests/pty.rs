@@ -480,7 +480,9 @@ fn a_burst_of_keys_is_taken_in_full() {
 
 #[test]
 fn the_quiz_asks_before_step_2_and_a_digit_reveals_it_with_the_score() {
-    let mut s = Session::start_with(120, 40, &[], &["--quiz", "--lang", "en"]);
+    // The lesson asks from step 3 on; `--quiz-steps 2` asks about step 2.
+    let args = ["--quiz", "--quiz-steps", "2", "--lang", "en"];
+    let mut s = Session::start_with(120, 40, &[], &args);
     let screen = s.wait_for_text(&["step 1/8", "Predict step 2", "[1] ", "[2] ", "score 0/0"]);
     assert!(!screen.contains("step 2/8"), "{screen}");
     s.press("1");

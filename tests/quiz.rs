@@ -13,8 +13,16 @@ use agent_loop_sim::scenario::Lang;
 use common::snapshot_settings as settings;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
+/// A lesson with the quiz on, asking before every step: these tests are
+/// about the quiz's keys and panel, so the lesson's own few `quiz_steps`
+/// are set aside (`every_lesson_asks_three_to_six_chosen_questions` tests
+/// them).
 fn quiz_app(name: &str, lang: Lang, (w, h): (u16, u16)) -> App {
-    let mut app = common::app(name, lang);
+    let mut loaded = agent_loop_sim::load::load(name).unwrap();
+    if let Some(lesson) = &mut loaded.lesson {
+        lesson.quiz_steps.clear();
+    }
+    let mut app = App::new(loaded, lang, agent_loop_sim::theme::Theme::DARK);
     frames::apply(&mut app, Action::Resize(w, h));
     frames::apply(&mut app, Action::ToggleQuiz);
     app
@@ -240,8 +248,14 @@ fn every_question_shows_every_choice_at_both_sizes() {
         for lang in Lang::ALL {
             for size in [(120, 40), (80, 24)] {
                 let mut app = quiz_app(name, lang, size);
+                let mut asked = 0;
                 while app.step < app.last() {
-                    let q = app.question().expect("a question before each new step");
+                    // A user's answer to the host is never asked about.
+                    let Some(q) = app.question() else {
+                        apply(&mut app, &[Action::Next]);
+                        continue;
+                    };
+                    asked += 1;
                     let screen = text(&app);
                     // A word too long for a line is broken with a mark.
                     let panel = quiz_panel(&app).replace(agent_loop_sim::view::text::BROKEN, "");
@@ -257,8 +271,8 @@ fn every_question_shows_every_choice_at_both_sizes() {
                     }
                     apply(&mut app, &[Action::Answer(q.answer + 1), Action::Next]);
                 }
-                let (right, asked) = app.quiz.score();
-                assert_eq!((right, asked), (app.last(), app.last()), "{name}");
+                assert_eq!(app.quiz.score(), (asked, asked), "{name}");
+                assert!(asked + 3 >= app.last(), "{name}: {asked} of {}", app.last());
             }
         }
     }
@@ -547,7 +561,11 @@ fn enter_on_the_open_lesson_in_the_picker_keeps_the_step_and_the_score() {
 fn a_comparison_asks_nothing_and_esc_goes_back_to_one_run() {
     let mut app = quiz_app("harness-drops-results", Lang::En, (120, 40));
     assert!(app.quiz.asking.is_some());
+    // `c` with a question open is held: two runs would step past it.
     apply(&mut app, &[Action::ToggleCompare]);
+    assert!(app.comparing().is_none() && app.quiz.asking.is_some());
+    assert!(text(&app).contains("answer first"));
+    apply(&mut app, &[Action::Back, Action::ToggleCompare]);
     assert!(app.comparing().is_some());
     assert_eq!(app.quiz.asking, None);
     for code in [KeyCode::Char('1'), KeyCode::Char('2'), KeyCode::Right] {
@@ -643,4 +661,152 @@ fn quiz_steps_limit_the_quiz_to_the_marked_steps() {
             .any(|f| f.contains("quiz_steps[1]") && f.contains("model call #9 gets no reply")),
         "{faults:?}"
     );
+}
+
+/// At 80×24 a digit typed while another panel is tabbed over the question
+/// does not answer it unseen: it brings the question back.
+#[test]
+fn at_80x24_a_digit_answers_only_a_question_on_screen() {
+    let mut app = quiz_app(DEFAULT_SCENARIO, Lang::En, (80, 24));
+    apply(&mut app, &[Action::FocusNext, Action::FocusNext]);
+    assert!(!text(&app).contains("▶ [Predict step 2]"));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right)]);
+    assert_eq!((app.step, app.quiz.asking), (0, Some(1)), "answered unseen");
+    let screen = text(&app);
+    assert!(screen.contains("▶ [Predict step 2]"), "{screen}");
+    assert!(screen.contains("answer first"), "{screen}");
+    apply(&mut app, &[Action::Answer(right)]);
+    assert_eq!((app.step, app.quiz.score()), (1, (1, 1)));
+}
+
+/// `1 1` typed for step 11 while a question is open: the first digit
+/// answers, the second is held (not a jump to step 1) and says why.
+#[test]
+fn a_digit_right_after_an_answer_is_not_a_jump() {
+    let mut app = quiz_app("patch-and-test", Lang::En, (120, 40));
+    apply(&mut app, &[Action::Answer(1), Action::Jump(1)]);
+    assert_eq!(app.step, 1, "the second digit jumped");
+    let screen = text(&app);
+    assert!(screen.contains("did not jump"), "{screen}");
+    // Another key in between: digits jump again.
+    apply(
+        &mut app,
+        &[Action::Next, Action::Back, Action::Jump(1), Action::Jump(1)],
+    );
+    assert_eq!(app.step, 10);
+}
+
+/// Every shipped lesson asks a few chosen questions (3 to 6, its
+/// `quiz_steps`), each of which is asked; none asks what a user will answer.
+#[test]
+fn every_lesson_asks_three_to_six_chosen_questions() {
+    for (name, _) in agent_loop_sim::load::CATALOG {
+        let loaded = agent_loop_sim::load::load(name).unwrap();
+        for lang in Lang::ALL {
+            let trace = loaded.trace(lang);
+            let asked: Vec<usize> = (0..trace.len())
+                .filter(|&i| quiz::asked(&loaded, trace, i).is_some())
+                .collect();
+            assert!(
+                (3..=6).contains(&asked.len()),
+                "{name}: {} questions",
+                asked.len()
+            );
+            let steps = &loaded.lesson.as_ref().unwrap().quiz_steps;
+            assert_eq!(
+                asked.len(),
+                steps.len(),
+                "{name}: a chosen step asks nothing"
+            );
+            for i in asked {
+                let user = matches!(
+                    trace.steps[i].kind,
+                    agent_loop_sim::trace::StepKind::UserDecides { .. }
+                );
+                assert!(
+                    !user,
+                    "{name}: asks what the user will answer at step {}",
+                    i + 1
+                );
+            }
+        }
+    }
+}
+
+/// `--quiz-steps` asks before the steps it names instead of the lesson's
+/// own; a key that names no step is refused with its place, exit 2.
+#[test]
+fn quiz_steps_on_the_command_line_override_the_lessons() {
+    let out = common::run(&[
+        "transcript",
+        "read-config-timeout",
+        "--quiz",
+        "--quiz-steps",
+        "4,reply.2",
+        "--lang",
+        "en",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = &out.stdout;
+    let asked: Vec<&str> = text.lines().filter(|l| l.starts_with("Quiz:")).collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked[0].contains("Step 4"), "{asked:?}");
+    let out = common::run(&[
+        "transcript",
+        "read-config-timeout",
+        "--quiz",
+        "--quiz-steps",
+        "99",
+    ]);
+    assert_eq!(out.code, 2);
+    let err = &out.stderr;
+    assert!(
+        err.contains("--quiz-steps") && err.contains("\"99\""),
+        "{err}"
+    );
+    let out = common::run(&["transcript", "read-config-timeout", "--quiz-steps", "4"]);
+    assert_eq!(out.code, 2);
+}
+
+/// An author's question about a step `quiz_steps` leaves out would never
+/// be asked: `check` says so, with the question's place, instead of "ok".
+#[test]
+fn a_question_outside_quiz_steps_is_a_fault() {
+    let mut json = common::shipped_json("read-config-timeout");
+    json["quiz_steps"] = serde_json::json!(["3", "7"]);
+    json["quiz"] = serde_json::json!([{
+        "step": 5,
+        "question": { "zh": "谁运行它？", "en": "Who runs it?" },
+        "choices": [ { "zh": "工具", "en": "the tool" }, { "zh": "模型", "en": "the model" } ],
+        "answer": 1
+    }]);
+    let faults = common::faults_of("q.json", &json);
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("quiz[0].step") && f.contains("not among quiz_steps")),
+        "{faults:?}"
+    );
+    json["quiz_steps"] = serde_json::json!(["3", "5", "7"]);
+    assert!(common::faults_of("q.json", &json).is_empty());
+}
+
+/// A step the lesson does not ask about says so, not "reached by a jump".
+#[test]
+fn a_step_the_lesson_does_not_ask_about_says_so() {
+    let mut app = common::app(DEFAULT_SCENARIO, Lang::En);
+    apply(&mut app, &[Action::Resize(120, 40), Action::ToggleQuiz]);
+    // The default lesson asks first about step 3: step 2 is not asked.
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, None));
+    assert!(text(&app).contains("No question here"));
+    apply(&mut app, &[Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (1, Some(2)));
+    let (right, _) = right_and_wrong(&app);
+    apply(&mut app, &[Action::Answer(right), Action::Next]);
+    assert_eq!((app.step, app.quiz.asking), (3, None));
+    let screen = text(&app);
+    assert!(screen.contains("No question here"), "{screen}");
+    assert!(!screen.contains("reached by a jump"), "{screen}");
 }

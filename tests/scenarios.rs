@@ -127,7 +127,11 @@ fn every_scenario_has_its_story_and_end() {
             "TMPXMPXMPXMPVERMA",
             EndStatus::Completed,
         ),
-        ("reply-cut-off", "TMPVERMPXMPVERMAYF", EndStatus::Completed),
+        (
+            "reply-cut-off",
+            "TMPVVERRMPXMPVERMAYF",
+            EndStatus::Completed,
+        ),
         (
             "prompt-injection-in-file",
             "TMPVERMPXMA",
@@ -1066,7 +1070,8 @@ fn a_network_tool_that_asks_first_keeps_the_secret_in() {
 #[test]
 fn a_half_written_call_is_refused_and_writes_nothing() {
     let t = trace("reply-cut-off");
-    let cut = &t.calls[1];
+    // call_1 and call_2 read NOTES.md and CHANGELOG.md; call_3 is cut.
+    let cut = &t.calls[2];
     assert_eq!(cut.tool, "write_file");
     assert!(
         matches!(
@@ -1080,7 +1085,7 @@ fn a_half_written_call_is_refused_and_writes_nothing() {
         cut.verdict
     );
     assert_eq!(cut.started, None);
-    let patch = &t.calls[2];
+    let patch = &t.calls[3];
     assert_eq!(patch.tool, "patch_file");
     let first_write = t
         .file_events
@@ -1089,7 +1094,7 @@ fn a_half_written_call_is_refused_and_writes_nothing() {
         .unwrap();
     assert!(
         first_write.step >= patch.started.unwrap(),
-        "nothing written before call_3 ran"
+        "nothing written before call_4 ran"
     );
     assert_eq!(t.end, EndStatus::Completed);
     assert_eq!(t.task, TaskOutcome::Verified);

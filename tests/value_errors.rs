@@ -100,9 +100,9 @@ fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
         [
             "31:11 at retries",
             "32:9 at modle",
-            "46:34 at narration.2",
-            "47:10 at narration.3",
-            "54:1",
+            "47:34 at narration.2",
+            "48:10 at narration.3",
+            "55:1",
         ],
         "{lines:#?}"
     );
@@ -111,12 +111,12 @@ fn an_unknown_top_level_key_a_map_entry_and_missing_fields_are_all_reported() {
     assert!(lines[1].contains("unknown field \"modle\"; did you mean \"model\"?"));
     assert_eq!(
         lines[2],
-        "46:34 at narration.2: missing field \"zh\", which is required"
+        "47:34 at narration.2: missing field \"zh\", which is required"
     );
     assert!(lines[3].contains("expected an object {\"zh\""));
     assert_eq!(
         lines[4],
-        "54:1: missing field \"budget\", which is required"
+        "55:1: missing field \"budget\", which is required"
     );
 }
 
@@ -181,4 +181,27 @@ fn the_shipped_scenarios_load_without_a_fault() {
             .unwrap_or_else(|faults| panic!("{name}: {faults:?}"));
         assert_eq!(loaded.faults, [], "{name}");
     }
+}
+
+/// A number in the wrong shape is said in an author's words, never in
+/// Rust's (`usize`).
+#[test]
+fn a_quiz_step_that_is_not_a_number_is_said_in_plain_words() {
+    let mut json = common::shipped_json("read-config-timeout");
+    json["quiz"] = serde_json::json!([{
+        "step": "two",
+        "question": { "zh": "问", "en": "Q" },
+        "choices": [ { "zh": "甲", "en": "a" }, { "zh": "乙", "en": "b" } ],
+        "answer": 1
+    }]);
+    let faults = common::faults_of("q.json", &json);
+    let fault = faults
+        .iter()
+        .find(|f| f.contains("quiz[0].step"))
+        .expect("a fault at the step");
+    assert!(
+        fault.contains("expected a whole number (0 or more)"),
+        "{fault}"
+    );
+    assert!(!fault.contains("usize"), "{fault}");
 }

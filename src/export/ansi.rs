@@ -53,7 +53,7 @@ fn visible(cell: &Cell) -> bool {
 /// nothing leaks from the cell before.
 fn sgr(cell: &Cell) -> String {
     let mut codes: Vec<String> = vec!["0".into()];
-    for (modifier, code) in crate::backend::SGR_MODIFIERS {
+    for (modifier, code) in lean_backend::SGR_MODIFIERS {
         if cell.modifier.contains(modifier) {
             codes.push(code.into());
         }
@@ -61,7 +61,7 @@ fn sgr(cell: &Cell) -> String {
     // After the reset, the terminal's own colours need no code.
     for (c, background) in [(cell.fg, false), (cell.bg, true)] {
         if c != Color::Reset {
-            codes.push(crate::backend::colour(c, background));
+            codes.push(lean_backend::colour(c, background));
         }
     }
     format!("\x1b[{}m", codes.join(";"))
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn every_colour_has_its_code() {
-        use crate::backend::colour;
+        use lean_backend::colour;
         assert_eq!(colour(Color::DarkGray, false), "90");
         assert_eq!(colour(Color::Gray, true), "47");
         assert_eq!(colour(Color::Indexed(208), false), "38;5;208");

@@ -9,7 +9,9 @@ use crate::load::Loaded;
 use crate::quiz::{self, Question};
 use crate::trace::Trace;
 
-/// The questions asked before the steps chosen (0-based indices).
+/// The questions asked before the steps chosen (0-based indices). A
+/// question the simulator made has no author's reason: the key gives the
+/// step's own explanation, as the screen does after the answer.
 pub fn questions(
     trace: &Trace,
     loaded: &Loaded,
@@ -17,42 +19,77 @@ pub fn questions(
 ) -> Vec<Question> {
     steps
         .filter_map(|index| quiz::asked(loaded, trace, index))
+        .map(|mut q| {
+            if q.why.is_none() {
+                let step = &trace.steps[q.step];
+                let why = step.narration.clone();
+                q.why = Some(why.unwrap_or_else(|| i18n::generic_explanation(trace, q.step)));
+            }
+            q
+        })
         .collect()
 }
 
-/// The handout as plain text.
-pub fn text(trace: &Trace, questions: &[Question]) -> String {
+/// The handout's title and how to use it.
+pub fn heading(trace: &Trace) -> String {
     let lang = trace.lang;
-    let mut out = String::new();
-    out.push_str(&i18n::HANDOUT_TITLE.fill(lang, &[("title", &trace.title)]));
-    out.push_str("\n\n");
-    out.push_str(i18n::HANDOUT_INTRO.get(lang));
-    out.push_str("\n\n");
-    for (k, q) in questions.iter().enumerate() {
-        out.push_str(&format!(
-            "{}. {}\n",
-            k + 1,
-            i18n::HANDOUT_BEFORE.fill(lang, &[("n", &(q.step + 1)), ("prompt", &q.prompt)])
-        ));
-        for (c, choice) in q.choices.iter().enumerate() {
-            out.push_str(&format!("   [{}] {choice}\n", c + 1));
-        }
-        out.push('\n');
-    }
-    out.push_str(i18n::HANDOUT_KEY.get(lang));
-    out.push('\n');
-    for (k, q) in questions.iter().enumerate() {
-        out.push_str(&format!(
+    format!(
+        "{}\n\n{}\n",
+        i18n::HANDOUT_TITLE.fill(lang, &[("title", &trace.title)]),
+        i18n::HANDOUT_INTRO.get(lang)
+    )
+}
+
+/// Each question with its choices, as a block of text.
+pub fn question_blocks(trace: &Trace, questions: &[Question]) -> Vec<String> {
+    let lang = trace.lang;
+    questions
+        .iter()
+        .enumerate()
+        .map(|(k, q)| {
+            let mut out = format!(
+                "{}. {}\n",
+                k + 1,
+                i18n::HANDOUT_BEFORE.fill(lang, &[("n", &(q.step + 1)), ("prompt", &q.prompt)])
+            );
+            for (c, choice) in q.choices.iter().enumerate() {
+                out.push_str(&format!("   [{}] {choice}\n", c + 1));
+            }
+            out
+        })
+        .collect()
+}
+
+/// The answer key's heading, then each answer with its reason, as blocks.
+pub fn key_blocks(trace: &Trace, questions: &[Question]) -> Vec<String> {
+    let lang = trace.lang;
+    let answers = questions.iter().enumerate().map(|(k, q)| {
+        let mut out = format!(
             "{}. ({}) [{}] {}\n",
             k + 1,
             i18n::HANDOUT_STEP.fill(lang, &[("n", &(q.step + 1))]),
             q.answer + 1,
             q.choices[q.answer]
-        ));
+        );
         if let Some(why) = &q.why {
             out.push_str(&format!("   {why}\n"));
         }
+        out
+    });
+    std::iter::once(format!("{}\n", i18n::HANDOUT_KEY.get(lang)))
+        .chain(answers)
+        .collect()
+}
+
+/// The handout as plain text.
+pub fn text(trace: &Trace, questions: &[Question]) -> String {
+    let mut out = heading(trace);
+    out.push('\n');
+    for block in question_blocks(trace, questions) {
+        out.push_str(&block);
+        out.push('\n');
     }
+    out.push_str(&key_blocks(trace, questions).concat());
     out
 }
 
@@ -64,13 +101,16 @@ pub fn html(trace: &Trace, questions: &[Question]) -> String {
     let title = i18n::HANDOUT_TITLE.fill(lang, &[("title", &trace.title)]);
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
-         <style>\nbody{{font-family:sans-serif;max-width:46em;margin:2em auto;line-height:1.45}}\n\
+         <style>\nbody{{font-family:{fonts}, sans-serif;max-width:46em;margin:2em auto;line-height:1.45}}\n\
          ol.choices{{list-style:none;padding-left:1.5em}}\nli.q{{margin-bottom:1.2em;break-inside:avoid}}\n\
          section.key{{break-before:page}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n<ol>\n",
-        lang.code(),
+        // Named as the player names them: Chromium draws `sans-serif`
+        // Chinese in the Japanese forms of Noto Sans CJK.
+        super::frame::lang_tag(lang),
         e(&title),
         e(&title),
-        e(i18n::HANDOUT_INTRO.get(lang))
+        e(i18n::HANDOUT_INTRO.get(lang)),
+        fonts = super::html::BODY_FONTS,
     );
     for q in questions {
         out.push_str(&format!(

@@ -36,7 +36,23 @@ pub struct Page<'a> {
     /// `--player-only`: the figure, its controls and the step's words, no
     /// heading, about or glossary: a page to put in an iframe of notes.
     pub player_only: bool,
+    /// The steps after the first as packed data (`packed`), drawn when
+    /// shown: a long run's page opens at once. See `PACK_AFTER`.
+    pub packed: bool,
 }
+
+/// A run of more steps than this is written packed: the first step as
+/// markup, the others in gzip blocks of `PER_BLOCK` steps (base64 in
+/// `<script type="text/plain">`, which the browser keeps as text and
+/// never builds into elements), each block unpacked by the page's script
+/// (`DecompressionStream`) when one of its steps is shown. The script
+/// comes before the blocks, so the controls work while they arrive. Ten
+/// thousand inlined SVG frames are a page of some 500 MB that a browser
+/// takes minutes to build; packed, frames of neighbouring steps share
+/// most of their text and compress about twentyfold.
+pub const PACK_AFTER: usize = 100;
+/// Steps a packed block holds.
+const PER_BLOCK: usize = 32;
 
 const PLAYER: Label = Label::new(["逐步播放器", "Step-by-step player"]);
 const CONTROLS: Label = Label::new(["播放控制", "Player controls"]);
@@ -55,6 +71,18 @@ const UNZOOM: Label = Label::new(["✕ 关闭放大", "✕ Close zoom"]);
 const STEP_OF: Label = Label::new(["当前步骤", "Current step"]);
 const PROGRESS: Label = Label::new(["进度", "Progress"]);
 const JUMP: Label = Label::new(["跳到步骤", "Go to step"]);
+/// `#step=N` that the player does not hold; `{n}` and `{shown}` are filled
+/// in by the script.
+const NO_STEP: Label = Label::new([
+    "这里没有第 {n} 步，显示的是第 {shown} 步。",
+    "There is no step {n} here; this is step {shown}.",
+]);
+/// A packed step whose block has not arrived yet.
+const LOADING: Label = Label::new(["第 {n} 步还在载入……", "Step {n} is still loading…"]);
+const BROKEN: Label = Label::new([
+    "这个浏览器解不开第 {n} 步（需要 DecompressionStream）。",
+    "This browser cannot unpack step {n} (it needs DecompressionStream).",
+]);
 const HINT: Label = Label::new([
     "默认静止：看完说明再点“下一步”。“播放”每隔停留时间前进一步，到最后一步自动停止。\
      播放器获得焦点后（点击它或用 Tab 进入），← → 逐步，空格 播放/暂停，Home / End 跳到第一步/最后一步。\
@@ -124,16 +152,20 @@ pub fn write(
         }
     )?;
     let first = *steps.start();
-    for index in steps.clone() {
+    // Packed, the first step alone is markup; the script fills its place.
+    let inline = if page.packed {
+        first..=first
+    } else {
+        steps.clone()
+    };
+    for index in inline.clone() {
         let figure = svg(index);
-        let figure = figure
-            .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-            .unwrap_or(&figure);
         write!(
             out,
-            "<div class=\"frame\" data-step=\"{}\"{}>\n{figure}</div>\n",
+            "<div class=\"frame\" data-step=\"{}\"{}>\n{}</div>\n",
             index + 1,
-            hidden(index - first)
+            hidden(index - first),
+            inlined(&figure)
         )?;
     }
     out.write_all(b"</div>\n")?;
@@ -157,7 +189,9 @@ pub fn write(
          </div>\n\
          <div class=\"progress\"><label for=\"jump\">{jump}</label> \
          <input id=\"jump\" type=\"range\" min=\"{first_number}\" max=\"{last_number}\" step=\"1\" \
-         value=\"{first_number}\" aria-label=\"{progress}\" aria-valuetext=\"{first_number}/{of}\"></div>\n",
+         value=\"{first_number}\" aria-label=\"{progress}\" aria-valuetext=\"{first_number}/{of}\"></div>\n\
+         <p id=\"note\" class=\"note\" role=\"status\" hidden data-nostep=\"{no_step}\" \
+         data-loading=\"{loading}\" data-broken=\"{broken}\"></p>\n",
         controls = l(CONTROLS),
         first_label = l(FIRST),
         prev = l(PREV),
@@ -174,31 +208,19 @@ pub fn write(
         unzoom = l(UNZOOM),
         jump = l(JUMP),
         progress = l(PROGRESS),
+        no_step = l(NO_STEP),
+        loading = l(LOADING),
+        broken = l(BROKEN),
         last_number = first + total,
     )?;
     out.write_all(b"<div class=\"steps\" aria-live=\"polite\">\n")?;
-    for index in steps {
-        let step = words(index);
+    for index in inline {
         write!(
             out,
-            "<article class=\"step\" data-step=\"{}\"{}>\n<h2>{} {}/{} · {}</h2>\n\
-             <p class=\"acting\">{}: {}</p>\n",
-            step.number,
+            "<article class=\"step\" data-step=\"{}\"{}>\n{}</article>\n",
+            index + 1,
             hidden(index - first),
-            l(i18n::STEP),
-            step.number,
-            of,
-            escape(&step.title),
-            l(i18n::ACTING),
-            escape(&step.acting)
-        )?;
-        if let Some(ended) = &step.ended {
-            writeln!(out, "<p class=\"ended\">■ {}</p>", escape(ended))?;
-        }
-        write!(
-            out,
-            "<p class=\"explanation\">{}</p>\n</article>\n",
-            escape(&step.explanation)
+            article(&words(index), of, lang)
         )?;
     }
     write!(
@@ -212,9 +234,75 @@ pub fn write(
     }
     write!(
         out,
-        "</main>\n<script>\n{}</script>\n</body>\n</html>\n",
-        script(total, first_number, of)
-    )
+        "</main>\n<script>\n{}</script>\n",
+        script(total, first_number, of, page.packed)
+    )?;
+    if page.packed {
+        packed(out, steps, of, lang, svg, words)?;
+    }
+    out.write_all(b"</body>\n</html>\n")
+}
+
+/// An SVG document as markup inside the page.
+fn inlined(figure: &str) -> &str {
+    figure
+        .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        .unwrap_or(figure)
+}
+
+/// A step's words, as the inside of its `<article>`.
+fn article(step: &Step, of: usize, lang: crate::scenario::Lang) -> String {
+    let l = |label: Label| escape(label.get(lang));
+    let mut out = format!(
+        "<h2>{} {}/{} · {}</h2>\n<p class=\"acting\">{}: {}</p>\n",
+        l(i18n::STEP),
+        step.number,
+        of,
+        escape(&step.title),
+        l(i18n::ACTING),
+        escape(&step.acting)
+    );
+    if let Some(ended) = &step.ended {
+        let _ = writeln!(out, "<p class=\"ended\">■ {}</p>", escape(ended));
+    }
+    let _ = writeln!(
+        out,
+        "<p class=\"explanation\">{}</p>",
+        escape(&step.explanation)
+    );
+    out
+}
+
+/// The steps in blocks of `PER_BLOCK`: each step's figure and words,
+/// separated by NUL (in neither), gzip-compressed and base64-encoded into
+/// `<script type="text/plain" id="pK">`; one block in memory at a time.
+fn packed(
+    out: &mut dyn Write,
+    steps: RangeInclusive<usize>,
+    of: usize,
+    lang: crate::scenario::Lang,
+    svg: &mut dyn FnMut(usize) -> String,
+    words: &dyn Fn(usize) -> Step,
+) -> io::Result<()> {
+    use base64::Engine as _;
+    let indices: Vec<usize> = steps.collect();
+    for (k, block) in indices.chunks(PER_BLOCK).enumerate() {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        for (j, &index) in block.iter().enumerate() {
+            if j > 0 {
+                gz.write_all(b"\0")?;
+            }
+            gz.write_all(inlined(&svg(index)).as_bytes())?;
+            gz.write_all(b"\0")?;
+            gz.write_all(article(&words(index), of, lang).as_bytes())?;
+        }
+        let data = base64::engine::general_purpose::STANDARD.encode(gz.finish()?);
+        writeln!(
+            out,
+            "<script type=\"text/plain\" id=\"p{k}\" class=\"packed\">{data}</script>"
+        )?;
+    }
+    Ok(())
 }
 
 /// About this scenario: its fixed inputs, why / how / cost / check, and
@@ -259,7 +347,7 @@ fn about(out: &mut dyn Write, app: &App) -> io::Result<()> {
 }
 
 /// The page's own text: the reader's interface fonts, then CJK ones.
-const BODY_FONTS: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'Noto Sans SC', \
+pub(super) const BODY_FONTS: &str = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans CJK SC', 'Noto Sans SC', \
      'PingFang SC', 'Microsoft YaHei'";
 
 /// The embedded faces, and the page's text trying them before `system-ui`,
@@ -307,6 +395,21 @@ h3 {{ font-size: 1em; margin: 1em 0 0.2em; }}
 .player {{ border: 1px solid {line}; border-radius: 6px; padding: 8px; }}
 .player:focus {{ outline: 3px solid {accent}; outline-offset: 2px; }}
 main.embed {{ max-width: none; padding: 4px; }}
+/* The player alone (an iframe of notes): the whole player in the frame's
+   height, the figure taking what the controls and the step's words leave,
+   the words scrolling within their own box. */
+main.embed .player {{ display: flex; flex-direction: column; height: calc(100vh - 8px); }}
+main.embed .figure {{ flex: 1 1 0; min-height: 120px; }}
+main.embed .figure .frame {{ height: 100%; }}
+main.embed .figure svg {{ width: 100%; height: 100%; }}
+main.embed .steps {{ flex: 0 1 auto; max-height: 24vh; overflow-y: auto; }}
+main.embed .controls {{ margin: 4px 0; gap: 4px; }}
+main.embed button, main.embed input {{ min-height: 32px; padding: 2px 8px; }}
+/* The keys stay the player's description for screen readers; the notes
+   around the frame have room for them, the frame has not. */
+main.embed .hint {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; }}
+main.embed .player.zoomed .figure svg {{ height: auto; }}
 .figure {{ position: relative; }}
 .figure svg {{ display: block; width: 100%; height: auto; }}
 .figure svg text {{ white-space: pre; }}
@@ -335,6 +438,7 @@ button[aria-pressed=true] {{ border-color: {fg}; font-weight: bold; }}
 .acting, .hint {{ color: {muted}; }}
 .ended {{ font-weight: bold; }}
 .hint {{ font-size: 0.9em; }}
+.note {{ font-weight: bold; margin: 0.3em 0; }}
 dt {{ font-weight: bold; margin-top: 0.5em; }}
 dd {{ margin-left: 1.5em; }}
 ",
@@ -344,11 +448,11 @@ dd {{ margin-left: 1.5em; }}
 
 /// The player's behaviour. `total` frames are in the page; `first` is the
 /// scenario step number of the first one (`--steps`), of `of` steps.
-fn script(total: usize, first: usize, of: usize) -> String {
+fn script(total: usize, first: usize, of: usize, packed: bool) -> String {
     format!(
         r#"(function () {{
   'use strict';
-  var total = {total}, first = {first}, of = {of};
+  var total = {total}, first = {first}, of = {of}, packed = {packed}, per = {PER_BLOCK};
   var player = document.getElementById('player');
   var frames = player.querySelectorAll('.frame');
   var texts = player.querySelectorAll('.step');
@@ -357,19 +461,71 @@ fn script(total: usize, first: usize, of: usize) -> String {
   var dwell = document.getElementById('dwell');
   var zoom = document.getElementById('zoom');
   var jump = document.getElementById('jump');
+  var note = document.getElementById('note');
   var current = 0, timer = null;
 
+  // `#step=N` (the scenario's step N); one this player lacks shows the
+  // nearest it has, and the note says so.
+  var missing = null;
   function fromHash() {{
     var m = /^#step=(\d+)$/.exec(location.hash);
     if (!m) return null;
-    var i = parseInt(m[1], 10) - first;
-    return i >= 0 && i < total ? i : null;
+    var n = parseInt(m[1], 10), i = Math.max(0, Math.min(total - 1, n - first));
+    missing = i + first === n ? null : n;
+    return i;
+  }}
+  function fill(template, n) {{
+    return template.replace('{{n}}', n).replace('{{shown}}', first + current);
+  }}
+  // Packed: the shown step's block is unpacked (one kept) and its figure
+  // and words put in the one frame and article of the page.
+  var block = -1, blockSteps = null, wanted = -1;
+  function unpack(el) {{
+    var bin = atob(el.textContent), bytes = new Uint8Array(bin.length);
+    for (var j = 0; j < bin.length; j++) bytes[j] = bin.charCodeAt(j);
+    var text = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(text).text();
+  }}
+  function waiting(template, i) {{
+    frames[0].textContent = fill(template, first + i);
+    texts[0].textContent = '';
+  }}
+  function put(i) {{
+    var j = (i % per) * 2;
+    frames[0].innerHTML = blockSteps[j];
+    texts[0].innerHTML = blockSteps[j + 1];
+    frames[0].dataset.step = texts[0].dataset.step = first + i;
+  }}
+  function load(i) {{
+    wanted = i;
+    var k = Math.floor(i / per);
+    if (k === block) {{ put(i); return; }}
+    var el = document.getElementById('p' + k);
+    // A block is whole once the next has begun, or the page has ended.
+    var whole = el && (document.getElementById('p' + (k + 1)) || document.readyState !== 'loading');
+    if (!whole) {{
+      waiting(note.dataset.loading, i);
+      setTimeout(function () {{ if (wanted === i) load(i); }}, 100);
+      return;
+    }}
+    unpack(el).then(function (text) {{
+      block = k;
+      blockSteps = text.split('\u0000');
+      if (wanted === i) put(i); else load(wanted);
+    }}, function () {{ waiting(note.dataset.broken, i); }});
   }}
   function show(i, follow) {{
     current = Math.max(0, Math.min(total - 1, i));
-    for (var j = 0; j < total; j++) {{
-      frames[j].hidden = j !== current;
-      texts[j].hidden = j !== current;
+    note.hidden = missing === null;
+    note.textContent = missing === null ? '' : fill(note.dataset.nostep, missing);
+    missing = null;
+    if (packed) {{
+      load(current);
+    }} else {{
+      for (var j = 0; j < total; j++) {{
+        frames[j].hidden = j !== current;
+        texts[j].hidden = j !== current;
+      }}
     }}
     counter.textContent = (first + current) + '/' + of;
     jump.value = first + current;

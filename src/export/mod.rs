@@ -21,8 +21,11 @@ mod fonts;
 mod frame;
 mod handout;
 mod html;
+mod name;
+mod options;
 mod pdf;
 mod png;
+mod strip;
 mod svg;
 mod write;
 
@@ -32,180 +35,29 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 
-use crate::app::{App, Panel};
-use crate::cli::{Cli, Command, ExportFormat, LowerArg, PanelArg, ThemeArg};
+use crate::app::App;
+use crate::cli::{Cli, ExportFormat};
 use crate::frames::{self, Framing};
 use crate::i18n;
-use crate::load::{self, DEFAULT_SCENARIO};
+use crate::load;
 use crate::output::{self, EXIT_BAD_INPUT};
 use crate::safe;
 use crate::scenario::Lang;
-use crate::theme::Theme;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH};
 
 pub use error::ExportError;
-pub use frame::Frame;
+pub use frame::{Frame, frame, framed};
+use frame::{explanation, step_of};
+pub use options::{
+    DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, scale_default, theme_for,
+};
 pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
-/// Seconds each step stays on screen in an asciicast or an HTML player,
-/// unless `--dwell`.
-pub const DWELL_DEFAULT_SECS: f64 = 2.0;
-/// PNG pixels per SVG pixel, unless `--scale`: 120 columns give 2,440 px.
-pub const SCALE_DEFAULT: f32 = 2.0;
-/// GIF pixels per SVG pixel, unless `--scale`: 1,220 px for 120 columns,
-/// a slide's width, and a quarter of the pixels to quantise.
-pub const GIF_SCALE_DEFAULT: f32 = 1.0;
 /// The last step of a GIF stays this many dwell times, at least
 /// `GIF_LAST_MIN_SECS`, before it starts again.
 const GIF_LAST_DWELLS: f64 = 3.0;
 const GIF_LAST_MIN_SECS: f64 = 4.0;
-
-/// The scale when `--scale` is not given.
-pub fn scale_default(format: ExportFormat) -> f32 {
-    match format {
-        ExportFormat::Gif => GIF_SCALE_DEFAULT,
-        _ => SCALE_DEFAULT,
-    }
-}
-
-/// Columns between the frames of a strip.
-const STRIP_GAP: u16 = 2;
-
-/// What to export, as the command line asked for it.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// A shipped scenario's name or a scenario file.
-    pub scenario: String,
-    /// A transcript file, a forced format and `--redact`, to export instead.
-    pub transcript: Option<(String, Option<crate::transcript::Format>, bool)>,
-    pub format: ExportFormat,
-    pub out: PathBuf,
-    pub size: (u16, u16),
-    /// 1-based, inclusive; all steps when None.
-    pub steps: Option<(usize, usize)>,
-    pub lang: Lang,
-    pub theme: Theme,
-    /// Seconds per step in an asciicast, and the HTML player's first dwell.
-    pub dwell: f64,
-    /// `--bare` and `--panel`.
-    pub framing: Framing,
-    /// `--strip`: the chosen steps side by side in one figure.
-    pub strip: bool,
-    /// PNG pixels per SVG pixel.
-    pub scale: f32,
-    /// `--embed-fonts`: subsets of the fonts used inside the SVG or HTML.
-    pub embed_fonts: bool,
-    /// `--compare NAME|FILE`: the frames of the two runs side by side.
-    pub compare: Option<String>,
-    /// `--quiz`: the quiz as a handout (txt or html) instead of frames.
-    pub quiz: bool,
-    /// `--player-only`: an HTML player without heading, about or glossary.
-    pub player_only: bool,
-    /// `--provider`: the API whose requests the lesson is shown as.
-    pub provider: Option<crate::wire::Provider>,
-    /// `--panel wire`: the context panel as the request's JSON body.
-    pub wire: bool,
-}
-
-impl Options {
-    /// Options for `format` into `out` with every other setting at its
-    /// command-line default.
-    pub fn new(format: ExportFormat, out: PathBuf) -> Options {
-        Options {
-            scenario: DEFAULT_SCENARIO.to_string(),
-            transcript: None,
-            format,
-            out,
-            size: (120, 40),
-            steps: None,
-            lang: Lang::Zh,
-            theme: Theme::DARK,
-            dwell: DWELL_DEFAULT_SECS,
-            framing: Framing::default(),
-            strip: false,
-            scale: SCALE_DEFAULT,
-            embed_fonts: false,
-            compare: None,
-            quiz: false,
-            player_only: false,
-            provider: None,
-            wire: false,
-        }
-    }
-
-    /// The options of an `export` command line; None for any other command.
-    pub fn from_cli(cli: &Cli) -> Option<Options> {
-        let Some(Command::Export {
-            format,
-            out,
-            size,
-            steps,
-            dwell,
-            bare,
-            keys,
-            panel,
-            lower,
-            strip,
-            scale,
-            embed_fonts,
-            player_only,
-        }) = &cli.command
-        else {
-            return None;
-        };
-        Some(Options {
-            scenario: cli
-                .scenario
-                .clone()
-                .unwrap_or_else(|| DEFAULT_SCENARIO.to_string()),
-            transcript: cli
-                .transcript
-                .clone()
-                .map(|t| (t, cli.transcript_format, cli.redact)),
-            format: *format,
-            out: out.clone(),
-            size: *size,
-            steps: *steps,
-            lang: cli.lang,
-            theme: theme_for(cli.theme),
-            dwell: *dwell,
-            framing: Framing {
-                bare: *bare,
-                keys: *keys,
-                panel: panel.map(|p| match p {
-                    PanelArg::Lanes => Panel::Lanes,
-                    PanelArg::Context | PanelArg::Wire => Panel::Context,
-                    PanelArg::Pairing => Panel::Pairing,
-                    PanelArg::Explanation => Panel::Explain,
-                }),
-                lower: lower.map(|p| match p {
-                    LowerArg::Context => Panel::Context,
-                    LowerArg::Pairing => Panel::Pairing,
-                    LowerArg::Explanation => Panel::Explain,
-                }),
-            },
-            strip: *strip,
-            scale: scale.unwrap_or(scale_default(*format)),
-            embed_fonts: *embed_fonts,
-            compare: cli.compare.clone(),
-            quiz: cli.quiz,
-            player_only: *player_only,
-            provider: cli.provider,
-            wire: matches!(panel, Some(PanelArg::Wire)),
-        })
-    }
-}
-
-/// `--theme` for figures. Unlike the terminal, export ignores `NO_COLOR`
-/// (see the module comment).
-pub fn theme_for(arg: ThemeArg) -> Theme {
-    match arg {
-        ThemeArg::Dark => Theme::DARK,
-        ThemeArg::Light => Theme::LIGHT,
-    }
-}
 
 /// The `export` command: write the files, one line per file on stdout.
 /// A closed stdout (`export … | head -1`) does not stop the export: the
@@ -233,6 +85,13 @@ pub fn run(cli: &Cli) -> ExitCode {
             Some(loaded) => loaded,
             None => return ExitCode::from(EXIT_BAD_INPUT),
         },
+    };
+    let loaded = match load::quiz_steps_from(loaded, options.quiz_steps.as_deref()) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            output::error(e);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
     };
     // The binary, not the library, owns the process's signals.
     write::remove_on_signal();
@@ -262,6 +121,7 @@ pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathB
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
         None => load::load_as(&options.scenario, options.provider),
     }
+    .and_then(|l| load::quiz_steps_from(l, options.quiz_steps.as_deref()))
     .map_err(ExportError::Scenario)?;
     export_loaded(options, loaded, written)
 }
@@ -291,10 +151,11 @@ pub fn export_loaded(
         };
         // The questions of some steps do not overwrite those of all.
         let name = format!(
-            "{}.{}{}.quiz.{kind}",
-            run_name(&app),
+            "{}.{}{}{}.quiz.{kind}",
+            name::source(options),
             app.lang.code(),
-            steps_tag(&app, &steps)
+            name::run_settings(options),
+            name::steps_tag(app.steps(), &steps)
         );
         let path = write::file(&options.out, &name, |out| out.write_all(page.as_bytes()))?;
         written(&path);
@@ -320,15 +181,15 @@ pub fn export_loaded(
     let size = options.size;
     let framing = options.framing;
     let dir = &options.out;
-    let scenario = run_name(&app);
+    let scenario = name::source(options);
     let lang = app.lang.code();
-    let mut variant = variant(options);
+    let mut variant = name::variant(options);
     // A file of several steps names the steps when they are not all.
     if matches!(
         options.format,
         ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
     ) {
-        variant.push_str(&steps_tag(&app, &steps));
+        variant.push_str(&name::steps_tag(app.steps(), &steps));
     }
     match options.format {
         ExportFormat::Gif => {
@@ -358,34 +219,70 @@ pub fn export_loaded(
                 .map_err(ExportError::Missing)?;
             // A page a step, or with --strip each page a strip of the
             // steps that fit it, all at one scale.
-            let (per_page, at_most) = if options.strip {
-                let (n, scale) = pdf::strip_pages(size.0, size.1, STRIP_GAP);
-                (n, Some(scale))
+            let (per_row, per_page, at_most) = if options.strip {
+                let (n, rows, scale) =
+                    pdf::strip_pages(size.0, size.1, strip::STRIP_GAP, strip::ROW_GAP);
+                (n, n * rows, Some(scale))
             } else {
-                (1, None)
+                (1, 1, None)
             };
-            let indices: Vec<usize> = steps.clone().collect();
-            for page in indices.chunks(per_page) {
-                let frame = figure(&app, page, size, framing);
-                fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                handout
-                    .figure(&svg::render_for_pdf(&frame, app.theme), at_most)
-                    .map_err(|e| {
-                        ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
-                    })?;
-            }
             if options.quiz {
+                // The quiz: each question after the frame of the step
+                // before it (the situation it asks about, never its
+                // answer), then the answer key; no question or answer is
+                // split over two pages.
                 let questions = handout::questions(trace, &app.loaded, steps.clone());
-                let text = handout::text(trace, &questions);
-                // The answer key on a page of its own, after the questions.
-                let key = i18n::HANDOUT_KEY.get(app.lang);
-                let (asked, answers) = match text.find(&format!("\n{key}\n")) {
-                    Some(at) => text.split_at(at + 1),
-                    None => (text.as_str(), ""),
-                };
-                handout.text(asked);
-                if !answers.is_empty() {
-                    handout.text(answers);
+                let asked = handout::question_blocks(trace, &questions);
+                handout.text(
+                    &handout::heading(trace),
+                    &i18n::HANDOUT_TITLE.fill(app.lang, &[("title", &trace.title)]),
+                );
+                for (q, block) in questions.iter().zip(asked) {
+                    let at = q.step - 1;
+                    let frame = strip::rows(&app, &[at], 1, size, framing);
+                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                    let bookmark =
+                        format!("{} · {}", step_of(&app, at), i18n::step_title(trace, at));
+                    handout
+                        .figure(&svg::render_for_pdf(&frame, app.theme), None, &bookmark)
+                        .map_err(|e| {
+                            ExportError::Io(format!("cannot draw step {}: {e}", q.step))
+                        })?;
+                    handout.blocks(
+                        &[block],
+                        &format!("{} {}", i18n::STEP.get(app.lang), q.step),
+                    );
+                }
+                handout.blocks(
+                    &handout::key_blocks(trace, &questions),
+                    i18n::HANDOUT_KEY.get(app.lang),
+                );
+            } else {
+                let indices: Vec<usize> = steps.clone().collect();
+                for page in indices.chunks(per_page) {
+                    let frame = strip::rows(&app, page, per_row, size, framing);
+                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
+                    let (first, last) = (page[0], page[page.len() - 1]);
+                    let bookmark = if first == last {
+                        format!(
+                            "{} · {}",
+                            step_of(&app, first),
+                            i18n::step_title(trace, first)
+                        )
+                    } else {
+                        format!(
+                            "{} {}–{}/{}",
+                            i18n::STEP.get(app.lang),
+                            first + 1,
+                            last + 1,
+                            app.steps()
+                        )
+                    };
+                    handout
+                        .figure(&svg::render_for_pdf(&frame, app.theme), at_most, &bookmark)
+                        .map_err(|e| {
+                            ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
+                        })?;
                 }
             }
             let bytes = handout.finish().map_err(ExportError::Io)?;
@@ -393,7 +290,7 @@ pub fn export_loaded(
         }
         // Not a figure: the request bodies, one model call a line.
         ExportFormat::Requests => {
-            let name = format!("{scenario}.requests.jsonl");
+            let name = format!("{scenario}.{lang}{variant}.requests.jsonl");
             done(write::file(dir, &name, |out| {
                 crate::wire::write_requests(app.trace(), out)
             })?);
@@ -417,6 +314,7 @@ pub fn export_loaded(
                 dwell: options.dwell,
                 fonts: embedded.as_ref(),
                 player_only: options.player_only,
+                packed: steps.clone().count() > html::PACK_AFTER,
             };
             done(write::file(dir, &name, |out| {
                 write_html(&app, steps, size, framing, &page, out)
@@ -429,11 +327,12 @@ pub fn export_loaded(
                 steps.map(|i| vec![i]).collect()
             };
             for indices in figures {
-                let frame = figure(&app, &indices, size, framing);
-                let stem = match indices.as_slice() {
-                    [one] => file_stem(&app, &variant, *one),
-                    many => strip_stem(&app, &variant, many),
-                };
+                let frame = strip::figure(&app, &indices, size, framing);
+                let (first, last) = (indices[0], indices[indices.len() - 1]);
+                let stem = format!(
+                    "{scenario}.{lang}{variant}{}",
+                    name::one_or_range(app.steps(), first, last)
+                );
                 let contents = match format {
                     ExportFormat::Svg => match embed_from {
                         Some(db) => {
@@ -586,263 +485,6 @@ pub fn step_range(
                 app.trace().scenario
             )))
         }
-    }
-}
-
-/// `read-config-timeout.zh.step-03.svg`: names sort in step order (zero
-/// padded to the width of the step count, at least two digits). This is
-/// the name at the default settings; see `variant` for the others.
-pub fn file_name(app: &App, index: usize, ext: &str) -> String {
-    format!("{}.{ext}", file_stem(app, "", index))
-}
-
-/// What sets a figure apart from the one at the default settings, as the
-/// part of its name after the language: `.light.80x24.bare.context` for a
-/// light, 80x24, bare figure of the context panel; then `.x1.5` for a PNG
-/// scale, `.3s` for a dwell time, `.fonts` for embedded fonts (and `.strip` for
-/// a PDF of strips, after the panel). Each setting that
-/// changes the file and is not at its default is named, so two exports
-/// into one folder never write the same name for different figures. A
-/// setting the format does not draw is left out (no theme in plain text,
-/// no `bare` or `keys` in the HTML player, whose frames are always bare).
-pub fn variant(options: &Options) -> String {
-    let format = options.format;
-    let mut out = String::new();
-    if format != ExportFormat::Txt && options.theme != Theme::DARK {
-        out.push_str(".light");
-    }
-    let (w, h) = options.size;
-    if (w, h) != (120, 40) {
-        out.push_str(&format!(".{w}x{h}"));
-    }
-    if format != ExportFormat::Html {
-        if options.framing.bare {
-            out.push_str(".bare");
-        } else if options.framing.keys {
-            out.push_str(".keys");
-        }
-    }
-    if let Some(panel) = options.framing.panel {
-        out.push('.');
-        out.push_str(panel_name(panel));
-    }
-    // Where only one panel fits under the lanes, the one chosen for all.
-    if let Some(panel) = options.framing.lower
-        && (w < WIDE_WIDTH || h < WIDE_HEIGHT)
-    {
-        out.push_str(".lower-");
-        out.push_str(panel_name(panel));
-    }
-    // The other formats name a strip by its steps, a file each.
-    if format == ExportFormat::Pdf && options.strip {
-        out.push_str(".strip");
-    }
-    if matches!(format, ExportFormat::Png | ExportFormat::Gif)
-        && options.scale != scale_default(format)
-    {
-        out.push_str(&format!(".x{}", options.scale));
-    }
-    if matches!(
-        format,
-        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
-    ) && options.dwell != DWELL_DEFAULT_SECS
-    {
-        out.push_str(&format!(".{}s", options.dwell));
-    }
-    if options.embed_fonts {
-        out.push_str(".fonts");
-    }
-    if options.player_only {
-        out.push_str(".player");
-    }
-    out
-}
-
-/// `.steps-03-05` (or `.step-07`) when `steps` are not all the run's
-/// steps, else nothing: a file of several steps says which it holds.
-fn steps_tag(app: &App, steps: &std::ops::RangeInclusive<usize>) -> String {
-    let (first, last) = (*steps.start(), *steps.end());
-    if (first, last) == (0, app.steps() - 1) {
-        return String::new();
-    }
-    let (a, b) = (
-        step_number(first, app.steps()),
-        step_number(last, app.steps()),
-    );
-    if first == last {
-        format!(".step-{a}")
-    } else {
-        format!(".steps-{a}-{b}")
-    }
-}
-
-/// A panel as `--panel` names it.
-fn panel_name(panel: Panel) -> &'static str {
-    match panel {
-        Panel::Lanes => "lanes",
-        Panel::Context => "context",
-        Panel::Pairing => "pairing",
-        Panel::Explain => "explanation",
-    }
-}
-
-fn file_stem(app: &App, variant: &str, index: usize) -> String {
-    format!(
-        "{}.{}{variant}.step-{}",
-        run_name(app),
-        app.lang.code(),
-        step_number(index, app.steps())
-    )
-}
-
-/// The scenario's name, or for two runs compared `MAIN.vs.OTHER`.
-fn run_name(app: &App) -> String {
-    match app.comparing() {
-        Some(c) => format!(
-            "{}.vs.{}",
-            app.trace().scenario,
-            c.other.trace(app.lang).scenario
-        ),
-        None => app.trace().scenario.clone(),
-    }
-}
-
-/// `read-config-timeout.zh.steps-03-05`: a strip of steps 3 to 5.
-fn strip_stem(app: &App, variant: &str, indices: &[usize]) -> String {
-    let (first, last) = (indices[0], indices[indices.len() - 1]);
-    format!(
-        "{}.{}{variant}.steps-{}-{}",
-        run_name(app),
-        app.lang.code(),
-        step_number(first, app.steps()),
-        step_number(last, app.steps())
-    )
-}
-
-/// Step `index + 1`, zero-padded to the width of `total` (at least 2).
-fn step_number(index: usize, total: usize) -> String {
-    let digits = total.to_string().len().max(2);
-    format!("{:0digits$}", index + 1)
-}
-
-/// Step `index` (0-based) of `app`'s scenario at `width`×`height`.
-pub fn frame(app: &App, index: usize, size: (u16, u16)) -> Frame {
-    framed(app, index, size, Framing::default())
-}
-
-/// Step `index` (0-based), framed for notes (`--bare`, `--panel`).
-pub fn framed(app: &App, index: usize, (width, height): (u16, u16), framing: Framing) -> Frame {
-    let at = frames::at_step_framed(app, index, width, height, framing);
-    let buffer = frames::render_framed(&at, width, height, framing);
-    if let Some((title, description)) = at
-        .comparing()
-        .map(|c| c.figure_words(at.trace(), at.lang, at.step))
-    {
-        return Frame {
-            buffer,
-            title,
-            description,
-            lang: at.lang,
-        };
-    }
-    let trace = at.trace();
-    let lang = at.lang;
-    let title = format!(
-        "{} · {} · {}",
-        trace.title,
-        step_of(app, index),
-        i18n::step_title(trace, index)
-    );
-    Frame {
-        buffer,
-        title,
-        description: description(app, index),
-        lang,
-    }
-}
-
-/// "步骤 3/8" or "step 3/8".
-fn step_of(app: &App, index: usize) -> String {
-    format!("{} {}/{}", i18n::STEP.get(app.lang), index + 1, app.steps())
-}
-
-/// Who acts at step `index`, how the loop ended there, and what the step
-/// means: the figure's alt text.
-fn description(app: &App, index: usize) -> String {
-    let trace = app.trace();
-    let lang = app.lang;
-    let step = &trace.steps[index];
-    let mut text = format!(
-        "{}{}\n{}\n",
-        i18n::lead(i18n::ACTING, lang),
-        i18n::who_acts(step, lang),
-        i18n::step_title(trace, index)
-    );
-    if let Some(end) = step.end {
-        text.push_str(&i18n::loop_ended(end, trace.task, lang));
-        text.push('\n');
-    }
-    text.push_str(&explanation(app, index));
-    text
-}
-
-/// The step's narration, or the generic words for its kind.
-fn explanation(app: &App, index: usize) -> String {
-    let trace = app.trace();
-    trace.steps[index]
-        .narration
-        .clone()
-        .unwrap_or_else(|| i18n::generic_explanation(trace, index))
-}
-
-/// The figure of one step, or for several a strip: the steps side by side,
-/// each labelled by its own header (step k/N and the step's title).
-fn figure(app: &App, indices: &[usize], size: (u16, u16), framing: Framing) -> Frame {
-    if let [one] = indices {
-        return framed(app, *one, size, framing);
-    }
-    let (w, h) = size;
-    let n = indices.len() as u16;
-    let width = n * w + (n - 1) * STRIP_GAP;
-    let area = Rect::new(0, 0, width, h);
-    let mut buffer = Buffer::empty(area);
-    buffer.set_style(area, app.theme.base());
-    let mut description = String::new();
-    for (k, &index) in indices.iter().enumerate() {
-        let frame = framed(app, index, size, framing);
-        let left = k as u16 * (w + STRIP_GAP);
-        for y in 0..h {
-            for x in 0..w {
-                buffer[(left + x, y)] = frame.buffer[(x, y)].clone();
-            }
-        }
-        if !description.is_empty() {
-            description.push('\n');
-        }
-        description.push_str(&format!("{}\n{}", step_of(app, index), frame.description));
-    }
-    let (first, last) = (indices[0], indices[indices.len() - 1]);
-    let title = match app.comparing() {
-        Some(c) => i18n::COMPARE_FIGURE.fill(
-            app.lang,
-            &[
-                ("main", &app.trace().title),
-                ("other", &c.other.trace(app.lang).title),
-            ],
-        ),
-        None => app.trace().title.clone(),
-    };
-    Frame {
-        buffer,
-        title: format!(
-            "{title} · {} {}–{}/{}",
-            i18n::STEP.get(app.lang),
-            first + 1,
-            last + 1,
-            app.steps()
-        ),
-        description,
-        lang: app.lang,
     }
 }
 
@@ -1000,14 +642,29 @@ pub fn html(
     framing: Framing,
     dwell: f64,
 ) -> String {
+    let mut out = Vec::new();
+    write_player(app, steps, size, framing, dwell, &mut out)
+        .expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("the page is UTF-8")
+}
+
+/// `html`, written step by step to `out` (packed past `html::PACK_AFTER`
+/// steps, as the export writes it).
+pub fn write_player(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    dwell: f64,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let page = html::Page {
         dwell,
         fonts: None,
         player_only: false,
+        packed: steps.clone().count() > html::PACK_AFTER,
     };
-    let mut out = Vec::new();
-    write_html(app, steps, size, framing, &page, &mut out).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("the page is UTF-8")
+    write_html(app, steps, size, framing, &page, out)
 }
 
 /// The fonts an HTML player uses, subset to the characters of its frames
@@ -1030,10 +687,12 @@ pub fn html_fonts(
     }
     // The page's words, and the labels its script swaps in (Play / Pause)
     // from attributes. Markup adds a few ASCII glyphs, not worth parsing for.
+    // Unpacked: every word of the page is read as text.
     let page = html::Page {
         dwell: DWELL_DEFAULT_SECS,
         fonts: None,
         player_only,
+        packed: false,
     };
     let mut text = Vec::new();
     html::write(
@@ -1094,22 +753,5 @@ fn html_step(app: &App, index: usize) -> html::Step {
             .end
             .map(|end| i18n::loop_ended(end, trace.task, app.lang)),
         explanation: explanation(app, index),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn step_numbers_sort_in_step_order() {
-        assert_eq!(step_number(2, 8), "03");
-        assert_eq!(step_number(9, 12), "10");
-        assert_eq!(step_number(2, 120), "003");
-        assert_eq!(step_number(119, 120), "120");
-        let names: Vec<String> = (0..120).map(|i| step_number(i, 120)).collect();
-        let mut sorted = names.clone();
-        sorted.sort();
-        assert_eq!(names, sorted);
     }
 }

@@ -15,6 +15,9 @@ use std::sync::{Mutex, MutexGuard, Once, PoisonError};
 
 use super::error::ExportError;
 
+/// Create the folder, and remove from it what earlier exports left when
+/// they were killed outright (`kill -9`, a power cut): no handler runs
+/// then, and their temporary files would stay for good.
 pub fn create_dir(dir: &Path) -> Result<(), ExportError> {
     // `--out` naming a file: say so, not "File exists".
     if dir.exists() && !dir.is_dir() {
@@ -29,7 +32,71 @@ pub fn create_dir(dir: &Path) -> Result<(), ExportError> {
             dir.display(),
             crate::output::io_reason(&e)
         ))
-    })
+    })?;
+    for left in sweep(dir) {
+        eprintln!(
+            "export: removed {}, left by an export that was stopped before it finished",
+            safe_path(&left)
+        );
+    }
+    Ok(())
+}
+
+/// Remove the temporary files (`.NAME.PID.N.tmp`) in `dir` whose export is
+/// no longer running; the names removed. A process of that number that
+/// still runs keeps its files (it may be a second export into the folder).
+fn sweep(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let ours = std::process::id();
+    let writing = in_progress().clone();
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temp_pid) else {
+            continue;
+        };
+        let path = entry.path();
+        let stale = if pid == ours {
+            !writing.contains(&path)
+        } else {
+            !running(pid)
+        };
+        // Only a plain file: a link or folder of that name is not ours.
+        let plain = entry.file_type().is_ok_and(|t| t.is_file());
+        if stale && plain && fs::remove_file(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    removed
+}
+
+/// The process number in a temporary file's name, `.NAME.PID.N.tmp`.
+fn temp_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (rest, n) = rest.rsplit_once('.')?;
+    let (stem, pid) = rest.rsplit_once('.')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (!stem.is_empty() && digits(n) && digits(pid))
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// Whether process `pid` exists: `kill(pid, 0)` sends nothing, it only
+/// looks the process up (a process of another user answers EPERM).
+fn running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    !matches!(
+        rustix::process::test_kill_process(pid),
+        Err(rustix::io::Errno::SRCH)
+    )
 }
 
 /// Write `dir/name` with `contents`, atomically; its path when done.
@@ -46,12 +113,18 @@ pub fn file(
         writing.push(temp.clone());
         (temp, file)
     };
-    let written = (|| {
-        let mut out = BufWriter::new(file);
-        contents(&mut out)?;
-        out.into_inner().map_err(|e| e.into_error())?;
+    let mut out = Measured {
+        out: BufWriter::new(file),
+        bytes: 0,
+        path: &path,
+    };
+    let written = contents(&mut out).and_then(|()| {
+        out.out.into_inner().map_err(|e| e.into_error())?;
         Ok(())
-    })();
+    });
+    if out.bytes > LARGE {
+        eprintln!("export: {} is {}", safe_path(&path), megabytes(out.bytes));
+    }
     // Renamed (or removed) and forgotten at once: a signal sees the
     // temporary file either still there, or gone for good.
     let result = {
@@ -65,6 +138,47 @@ pub fn file(
     };
     result.map_err(error)?;
     Ok(path)
+}
+
+/// A file larger than this is said on stderr when it passes the size (a
+/// long run's HTML or cast can reach gigabytes), and again when done.
+const LARGE: u64 = 100_000_000;
+
+/// A writer that counts what it has written, and says once that the
+/// file has grown past `LARGE`.
+struct Measured<'a, W> {
+    out: W,
+    bytes: u64,
+    path: &'a Path,
+}
+
+impl<W: Write> Write for Measured<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        let before = self.bytes;
+        self.bytes += n as u64;
+        if before <= LARGE && self.bytes > LARGE {
+            eprintln!(
+                "export: {} has passed {} and is still being written; \
+                 a part of the run (--steps A-B) makes a smaller file",
+                safe_path(self.path),
+                megabytes(LARGE)
+            );
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn megabytes(bytes: u64) -> String {
+    format!("{:.0} MB", bytes as f64 / 1e6)
+}
+
+fn safe_path(path: &Path) -> String {
+    crate::safe::escape(&path.display().to_string()).into_owned()
 }
 
 /// The temporary files being written now.
@@ -111,5 +225,35 @@ fn create_temp(dir: &Path, name: &str) -> io::Result<(PathBuf, File)> {
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => n += 1,
             Err(e) => return Err(e),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_a_killed_export_left_is_removed_and_nothing_else() {
+        let dir = std::env::temp_dir().join(format!("als-sweep-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let ours = std::process::id();
+        // No process has a number this large (Linux's highest is 2^22).
+        let gone = format!(".x.zh.html.{}.0.tmp", 1u32 << 30);
+        let own = format!(".x.zh.svg.{ours}.3.tmp");
+        // Process 1 always runs: its file may be an export under way.
+        let alive = ".x.zh.cast.1.0.tmp".to_string();
+        let others = [alive.as_str(), ".notes.tmp", "x.zh.1.0.tmp", ".x.abc.0.tmp"];
+        for name in [gone.as_str(), own.as_str()].iter().chain(&others) {
+            fs::write(dir.join(name), "half a figure").unwrap();
+        }
+        let removed = sweep(&dir);
+        assert_eq!(removed, [dir.join(&gone), dir.join(&own)]);
+        for name in others {
+            assert!(dir.join(name).exists(), "{name} kept");
+        }
+        assert_eq!(temp_pid(".a.b.c.12.3.tmp"), Some(12));
+        assert_eq!(temp_pid(".12.3.tmp"), None);
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

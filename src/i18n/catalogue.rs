@@ -143,6 +143,8 @@ catalogue! {
     NONE = ["无", "none"];
     /// Where a replayed file is silent: never "none".
     NOT_RECORDED = ["文件未记录", "not recorded"];
+    /// A reasoning item's content only its provider can read.
+    ENCRYPTED_CHARS = ["加密内容 {n} 字符", "encrypted: {n} chars"];
     /// A tool offered that the provider runs on its servers, by its type.
     SERVER_TOOL = ["{name}（服务器端工具 {type}）", "{name} (server tool {type})"];
     /// A tool the provider defines and the host runs, by its type.
@@ -155,7 +157,8 @@ catalogue! {
     READ = ["已读", "read"];
     WRITTEN = ["已写入", "written"];
     ATTACHED_TO = ["被挂到", "attached to"];
-    WRONG_ID = ["错误的 id！", "wrong id!"];
+    // The simulator knows the pairing is wrong; the host that made it does not.
+    WRONG_ID = ["错误的 id！（模拟器看得出，主机看不出）", "wrong id! (the simulator sees it; the host does not)"];
     REPLAYED = ["重放：主机按记录作答，没有执行", "replayed: answered from the host's record, nothing ran"];
     DROPPED = ["未追加！这个调用一直没有结果", "not appended! the call stays unanswered"];
     CALL_DROPPED = ["未追加！调用和结果都不在消息里", "not appended! neither the call nor its result is in the messages"];
@@ -389,8 +392,8 @@ catalogue! {
     WHY_TASK = ["任务先到主机。模型此时什么都没看到。", "The task reaches the host first. The model has seen nothing yet."];
     WHY_USER_TURN = ["这不是新任务：用户的消息追加在之前的一切之后，模型下一次调用时连同前面的消息一起看到它。", "Not a new task: the user's message is appended after everything before it, and the model sees it, with all that came before, on its next call."];
     WHY_MODEL_CALL = [
-        "主机把当前的消息列表和工具定义发给模型。模型只知道这些，看不到磁盘。",
-        "The host sends the message list and the tool definitions. That is all the model knows; it cannot see the disk.",
+        "主机把当前的消息列表和工具定义发给模型（提供方可能再加上自己的系统文字）。模型看不到磁盘。",
+        "The host sends the message list and the tool definitions (the provider may add system text of its own). The model cannot see the disk.",
     ];
     WHY_PROPOSES = [
         "模型的回复里有工具调用。它们只是数据：在主机执行之前，什么都没有发生。",
@@ -535,13 +538,6 @@ catalogue! {
     QUIZ_RUNS_HOST = ["主机让工具去运行；模型要到下一次模型调用，在上下文里才看到结果", "the host has the tool run it; the model sees the result only in the next call's context"];
     QUIZ_RUNS_MODEL = ["模型自己运行它，立刻拿到结果", "the model runs it itself and gets the result at once"];
     QUIZ_RUNS_STRAIGHT = ["工具运行后把结果直接送给模型，不经过主机", "the tool runs it and sends the result straight to the model, past the host"];
-    QUIZ_USER_DECIDES = [
-        "第 {n} 步：主机问用户要不要运行 {call}（{tool}）。用户会怎么答？",
-        "Step {n}: the host asks the user about {call} ({tool}). What will the user answer?",
-    ];
-    QUIZ_USER_APPROVES = ["照原样批准：按模型的参数运行", "approves it as it is: it runs with the model's arguments"];
-    QUIZ_USER_EDITS = ["改了参数再批准：按用户的参数运行", "edits the arguments and approves: it runs with the user's"];
-    QUIZ_USER_DENIES = ["拒绝：什么都不运行，理由作为结果交给模型", "denies it: nothing runs, and the reason goes to the model as the result"];
     QUIZ_NOT_APPENDED = [
         "哪个都不用：主机留着结果却从不追加，消息里 {id} 没有结果",
         "none: the host keeps the result but never appends it, so {id} has no result in the messages",
@@ -586,6 +582,8 @@ catalogue! {
     QUIZ_WAITING = ["先作答：按 1–{max}；或按 Esc 关闭问题，停在这一步", "answer first: press 1–{max}, or Esc to close the question and stay here"];
     QUIZ_RIGHT = ["✓ 答对了：[{n}] {choice}", "✓ Right: [{n}] {choice}"];
     QUIZ_WRONG = ["✗ 没答对：你选了 [{chosen}] {yours}；答案是 [{n}] {choice}", "✗ Not this time: you chose [{chosen}] {yours}; the answer is [{n}] {choice}"];
+    QUIZ_DIGIT_HELD = ["上一个数字已用来作答，这个数字没有跳转；要跳到某一步，请再输入步数。", "That digit answered the question, so the next one did not jump; to jump to a step, type its number again."];
+    QUIZ_NOT_CHOSEN = ["这一课不在这一步提问，它只在几个选定的步骤提问。", "No question here: this lesson asks only at a few chosen steps."];
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
@@ -857,8 +855,8 @@ catalogue! {
     TAP_PLACE_REQUEST = ["第 {n} 个请求", "request {n}"];
     // The live view of a tap without a command, before its first model call (tap/live.rs).
     TAP_WAITING = [
-        "agent-loop-sim tap：等待第一次模型调用\n\ntap 在 {base} 监听，转发到 {upstream}；每次模型调用都追加到 {file}。\n\n在另一个终端里让代理连到这里：\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   （或 anthropic.Anthropic(base_url=\"{base}\")）\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   （或 openai.OpenAI(base_url=\"{base}/v1\")）\n  Codex CLI        codex exec {codex} \"任务\"\n                   （Codex 不读 OPENAI_BASE_URL，要用它的模型提供方设置：见 README）\n\n第一次模型调用一到，泳道就在这里打开。q 退出。",
-        "agent-loop-sim tap: waiting for the first model call\n\nThe tap listens at {base} and forwards to {upstream}; each model call is appended to {file}.\n\nPoint an agent at it, in another terminal:\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   (or anthropic.Anthropic(base_url=\"{base}\"))\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   (or openai.OpenAI(base_url=\"{base}/v1\"))\n  Codex CLI        codex exec {codex} \"TASK\"\n                   (Codex ignores OPENAI_BASE_URL; it takes a model provider's base_url: see the README)\n\nThe lanes open here at the first model call. q quits.",
+        "agent-loop-sim tap：等待第一次模型调用\n\ntap 在 {base} 监听，转发到 {upstream}；每次模型调用都追加到 {file}。\n\n在另一个终端里让代理连到这里：\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   （或 anthropic.Anthropic(base_url=\"{base}\")）\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   （或 openai.OpenAI(base_url=\"{base}/v1\")）\n  Codex CLI        codex exec {codex} \"任务\"\n                   （Codex 不读 OPENAI_BASE_URL，要用它的模型提供方设置：见 docs/replay-and-tap.md）\n\n第一次模型调用一到，泳道就在这里打开。q 退出。",
+        "agent-loop-sim tap: waiting for the first model call\n\nThe tap listens at {base} and forwards to {upstream}; each model call is appended to {file}.\n\nPoint an agent at it, in another terminal:\n\n  Claude Code      ANTHROPIC_BASE_URL={base} claude\n  Anthropic SDK    ANTHROPIC_BASE_URL={base} python agent.py\n                   (or anthropic.Anthropic(base_url=\"{base}\"))\n  OpenAI SDK       OPENAI_BASE_URL={base}/v1 python agent.py\n                   (or openai.OpenAI(base_url=\"{base}/v1\"))\n  Codex CLI        codex exec {codex} \"TASK\"\n                   (Codex ignores OPENAI_BASE_URL; it takes a model provider's base_url: see docs/replay-and-tap.md)\n\nThe lanes open here at the first model call. q quits.",
     ];
     // The live view of `tap -- COMMAND`, before the agent's first model call (tap/live.rs).
     TAP_AGENT_WAITING = [
@@ -962,8 +960,8 @@ pub const GLOSSARY_ENTRIES: [(Label, Label); 10] = [
     (
         l(["上下文", "context"]),
         l([
-            "某一次调用时主机发给模型的全部消息和工具定义；模型只知道这些。",
-            "All messages and tool definitions the host sends on one call; all the model knows.",
+            "某一次调用时主机发给模型的全部消息和工具定义，加上提供方自己添加的内容（Anthropic 在提供工具时会加一段几百 token 的工具使用系统提示词）；除此之外模型一无所知。",
+            "All messages and tool definitions the host sends on one call, plus what the provider adds (Anthropic adds a tool-use system prompt of a few hundred tokens when tools are offered); the model knows nothing else.",
         ]),
     ),
     (

@@ -97,12 +97,19 @@ pub fn more_files(n: usize, lang: Lang) -> String {
 /// A result as attached to its call, with what went wrong in the pairing
 /// and what answered the call said in words (the table and the plain
 /// transcript say the same).
-pub fn result_in_words(call: &crate::trace::ToolCall, text: &str, lang: Lang) -> String {
+/// `id` writes the id a result was attached to (a panel cuts a long one).
+pub fn result_in_words(
+    call: &crate::trace::ToolCall,
+    text: &str,
+    id: impl Fn(&CallId) -> String,
+    lang: Lang,
+) -> String {
     let mut out = String::new();
     match call.pairing() {
         Some(Pairing::WrongId(to)) => out.push_str(&format!(
-            "{} {to} ✗ {} · ",
+            "{} {} ✗ {} · ",
             ATTACHED_TO.get(lang),
+            id(&to),
             WRONG_ID.get(lang)
         )),
         Some(Pairing::Dropped) => out.push_str(&format!("{} · ", DROPPED.get(lang))),

@@ -87,6 +87,34 @@ impl Loaded {
     }
 }
 
+/// The lesson with its quiz asked only before the steps `keys` name (step
+/// numbers or step keys, as `quiz_steps` takes them), or what is wrong
+/// with a key: `--quiz-steps 7,9` overrides the lesson's own choice.
+pub fn with_quiz_steps(mut loaded: Loaded, keys: &[String]) -> Result<Loaded, ScenarioError> {
+    let file = loaded.card.name.to_string();
+    let trace = &loaded.traces[0];
+    for key in keys {
+        anchors::step_of(key, trace).map_err(|why| ScenarioError {
+            file: file.clone(),
+            place: Some("--quiz-steps".to_string()),
+            message: format!("{key:?}: {why}"),
+        })?;
+    }
+    if let Some(lesson) = &mut loaded.lesson {
+        lesson.quiz_steps = keys.to_vec();
+    }
+    Ok(loaded)
+}
+
+/// `with_quiz_steps` where `--quiz-steps` was given; else the lesson as
+/// loaded.
+pub fn quiz_steps_from(loaded: Loaded, keys: Option<&[String]>) -> Result<Loaded, ScenarioError> {
+    match keys {
+        Some(keys) => with_quiz_steps(loaded, keys),
+        None => Ok(loaded),
+    }
+}
+
 /// A shipped scenario's name, or else a path to a scenario file. Err is
 /// the first fault of a file that cannot be run; a file that runs is Ok,
 /// with its faults in `Loaded::faults`.
@@ -351,6 +379,9 @@ fn prepare_with(
     for (path, message) in key_faults(&scenario, &zh) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    for (path, message) in unchosen_questions(&scenario, &zh) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     let (narrated, _) = anchors::resolve(&scenario.narration, &zh);
     let (mut zh, mut en) = (zh, en);
     for trace in [&mut zh, &mut en] {
@@ -541,6 +572,34 @@ fn key_faults(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
         }
     }
     bad
+}
+
+/// The author's questions about steps `quiz_steps` leaves out: never
+/// asked, so a fault rather than a silent drop.
+fn unchosen_questions(scenario: &Scenario, trace: &Trace) -> Vec<(String, String)> {
+    if scenario.quiz_steps.is_empty() {
+        return Vec::new();
+    }
+    let chosen: Vec<usize> = scenario
+        .quiz_steps
+        .iter()
+        .filter_map(|key| anchors::step_of(key, trace).ok())
+        .collect();
+    scenario
+        .quiz
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| !chosen.contains(&q.step.saturating_sub(1)))
+        .map(|(i, q)| {
+            (
+                format!("quiz[{i}].step"),
+                format!(
+                    "step {} is not among quiz_steps, so this question is never asked; expected \"{}\" in quiz_steps, or another step",
+                    q.step, q.step
+                ),
+            )
+        })
+        .collect()
 }
 
 /// The narration and quiz keys that name no step of the run as the file

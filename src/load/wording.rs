@@ -225,7 +225,10 @@ pub(super) fn backticked(s: &str) -> Vec<&str> {
 
 pub(super) fn expected_words(expected: &str) -> String {
     match expected {
-        "u32" => "a whole number (0 or more)".into(),
+        // Rust's names for numbers are no words for an author.
+        "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number (0 or more)".into(),
+        "i8" | "i16" | "i32" | "i64" | "isize" => "a whole number".into(),
+        "f32" | "f64" => "a number".into(),
         "a boolean" => "true or false".into(),
         "a sequence" => "a list [ ... ]".into(),
         "a map" => "an object { ... }".into(),

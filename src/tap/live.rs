@@ -182,7 +182,7 @@ fn open_app(
     let mut app = App::new(
         (*conversations[0]).clone(),
         cli.lang,
-        crate::tui::theme_for(cli.theme),
+        crate::tui::theme_for(cli.theme.unwrap_or(crate::cli::ThemeArg::Dark)),
     );
     app.live = Some(Live {
         recording,

@@ -145,6 +145,7 @@ pub fn blocks_of(
                 id: str_of(&fields.id),
                 name: str_of(&fields.name),
                 args: args_of(block.get("input").unwrap_or(&Value::Null)),
+                item_id: None,
             }),
             "tool_result" => out.push(Msg::Tool {
                 call_id: str_of(&fields.tool_use_id),

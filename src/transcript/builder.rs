@@ -28,6 +28,9 @@ pub struct CallSpec {
     pub id: String,
     pub name: String,
     pub args: CallArgs,
+    /// A Responses `function_call` item's own `id` (`fc_…`), where the
+    /// file records one; the result pairs by `id` above (the `call_id`).
+    pub item_id: Option<String>,
 }
 
 /// A call's arguments: as name → value pairs (strings as they are, other
@@ -825,6 +828,7 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
                 .into_iter()
                 .map(|c| CallSpec {
                     id: clean(c.id),
+                    item_id: c.item_id.map(clean),
                     name: clean(c.name),
                     args: CallArgs {
                         pairs: c
@@ -929,7 +933,7 @@ impl Build {
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),
-                counts: crate::wire::tokens::Counts::lazy(),
+                counts: crate::tokens::Counts::lazy(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),
                     writes: writes_known(format),
@@ -1352,6 +1356,7 @@ impl Build {
                 proposed,
             );
             call.raw_args = spec.args.raw.clone();
+            call.item_id = spec.item_id.clone();
             // The latest call by an id is the one its next result answers.
             ids.push(self.rec.propose(call));
         }

@@ -129,6 +129,7 @@ fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
                 id: c.id.0.unwrap_or("").to_string(),
                 name: f.name.0.unwrap_or("").to_string(),
                 args: args_of_json_text(f.arguments.0.unwrap_or("")),
+                item_id: None,
             }
         })
         .collect();

@@ -416,6 +416,7 @@ fn record(
                     id: f.id.0.unwrap_or("").to_string(),
                     name: f.name.0.unwrap_or("").to_string(),
                     args: args_of(c.get("args").unwrap_or(&Value::Null)),
+                    item_id: None,
                 })
                 .collect();
             b.push(Msg::Assistant {
@@ -531,6 +532,7 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
                         id,
                         name: name.to_string(),
                         args: args_of(p.pointer("/functionCall/args").unwrap_or(&Value::Null)),
+                        item_id: None,
                     });
                 } else if part.thought.0 == Some(true) {
                     b.push(Msg::Reasoning {

@@ -179,6 +179,7 @@ fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), Sce
                         id: id.clone(),
                         name: "bash".into(),
                         args: vec![("command".to_string(), command.clone())].into(),
+                        item_id: None,
                     });
                     pending = Some(id);
                     calls += 1;

@@ -401,6 +401,7 @@ fn message(m: &Value, line: usize, tokens_out: Option<u64>, out: &mut Vec<Msg>, 
                     Some(v) => args_of(v),
                     None => Default::default(),
                 },
+                item_id: None,
             }),
             "tool_call_response" => out.push(Msg::Tool {
                 call_id: part

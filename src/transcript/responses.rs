@@ -200,6 +200,8 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
             id: call_id(&it),
             name,
             args,
+            // Without a `call_id` the `id` served as one (`call_id`).
+            item_id: it.call_id.0.and(it.id.0).map(String::from),
         }],
         tokens_out,
         line: at,

@@ -737,31 +737,9 @@ pub fn about(f: &Facts) -> [[String; Lang::COUNT]; 4] {
     ]
 }
 
-/// A name for files (export) from the transcript's file name: ASCII
-/// letters, digits, '-' and '_', never starting with '-' (`rm *` would
-/// read a file `-rf.zh.step-01.svg` as an option). A name with other
-/// characters (`会话.jsonl`, `résumé.json`) keeps what it can and gains a
-/// short hash of the whole name, so two such transcripts exported to one
-/// folder do not overwrite each other's files.
+/// A name for files from the transcript's file name, without its
+/// extension (`crate::safe::file_part`).
 pub fn slug(file: &str) -> String {
-    use sha2::{Digest, Sha256};
     let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-    let kept = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
-    let slug: String = stem
-        .chars()
-        .map(|c| if kept(c) { c } else { '-' })
-        .take(64)
-        .collect();
-    let slug = slug.trim_start_matches('-');
-    let slug = if slug.trim_matches('-').is_empty() {
-        "transcript"
-    } else {
-        slug
-    };
-    if stem.is_ascii() {
-        return slug.to_string();
-    }
-    let hash = Sha256::digest(stem.as_bytes());
-    let hex: String = hash[..4].iter().map(|b| format!("{b:02x}")).collect();
-    format!("{}-{hex}", slug.trim_end_matches('-'))
+    crate::safe::file_part(stem)
 }

@@ -188,7 +188,8 @@ fn draw_side(
     buf: &mut Buffer,
 ) -> u16 {
     let theme = app.theme;
-    let focused = c.focus == side;
+    // A figure (no keys) marks neither run: the focus is the terminal's.
+    let focused = c.focus == side && app.key_hints;
     let marker = if focused { "▶ " } else { "" };
     let title = format!(" {marker}{} · {} ", side_label(app, side), one.trace.title);
     let block = Block::new()

@@ -260,6 +260,10 @@ pub struct Footer<'a> {
     pub steps: usize,
     /// The quiz's score (right, asked), while the quiz is on.
     pub score: Option<(usize, usize)>,
+    /// The program's state (playing or paused, dwell, focus) is said: in
+    /// the terminal, and in a figure exported with `--keys`. A figure
+    /// shows the lesson, so it says only where the step stands.
+    pub program_state: bool,
 }
 
 impl<'a> Footer<'a> {
@@ -289,6 +293,7 @@ impl<'a> Footer<'a> {
             step: app.step,
             steps: app.steps(),
             score: app.quiz.on.then(|| app.quiz.score()),
+            program_state: app.key_hints,
         }
     }
 
@@ -405,6 +410,13 @@ fn footer(f: &Footer<'_>, area: Rect, buf: &mut Buffer) {
                 .find(|t| fits(t))
                 .unwrap_or_else(|| format!(" {short} "));
         }
+    }
+    if !f.program_state {
+        // A figure: where the step stands, and a recording's own status.
+        left = match f.live.map(|live| live_status(live, lang, false)) {
+            Some(status) if width(&status) + width(&counter) + 3 < room => format!(" {status} "),
+            _ => " ".to_string(),
+        };
     }
     let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
     let filled = if steps <= 1 {

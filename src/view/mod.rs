@@ -172,6 +172,7 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
         frame::faults(app, line, buf);
     }
     frame::Footer::of(app).render(areas.footer, buf);
+    limits.explain_hidden = !areas.panels.iter().any(|(p, ..)| *p == Panel::Explain);
     for (panel, rect, tabbed) in areas.panels {
         limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
     }

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::scene::Scene;
-use super::text::{Row, truncate, width};
+use super::text::{Row, middle, truncate, width};
 use crate::i18n::{self, one_line, status_name};
 use crate::trace::{CallId, CallStatus, Lane, Pairing, ToolCall};
 
@@ -289,7 +289,14 @@ fn result_text(s: &Scene<'_>, call: &ToolCall, status: CallStatus) -> Option<Str
                 | CallStatus::Compacted
         )
     })?;
-    let text = i18n::result_in_words(call, &one_line(&result.text), s.lang);
+    // The id beside the result is the table's own row: cut in its middle,
+    // so the result text keeps its lines.
+    let text = i18n::result_in_words(
+        call,
+        &one_line(&result.text),
+        |id| middle(&id.0, 16),
+        s.lang,
+    );
     if status != CallStatus::Compacted {
         return Some(text);
     }

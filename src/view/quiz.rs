@@ -26,6 +26,9 @@ pub struct QuizPanel<'a> {
     /// A key that moves on was pressed while the question is open: the
     /// hint says what to do, in the error's style.
     pub hint: bool,
+    /// The step shown is one the lesson asks about (`quiz_steps`): when
+    /// not, an unanswered step says the lesson chose others.
+    pub chosen: bool,
 }
 
 impl<'a> QuizPanel<'a> {
@@ -39,6 +42,7 @@ impl<'a> QuizPanel<'a> {
                 (*a, asked)
             }),
             hint: app.quiz.hint,
+            chosen: crate::quiz::asked(&app.loaded, app.trace(), app.step).is_some(),
         }
     }
 
@@ -101,6 +105,10 @@ fn lines(p: &QuizPanel<'_>, w: usize, h: usize) -> Vec<Line<'static>> {
                         theme.error()
                     };
                     out.extend(hanging(vec![], &verdict, style, w));
+                    if p.hint {
+                        let held = i18n::QUIZ_DIGIT_HELD.get(lang);
+                        out.extend(hanging(vec![], held, theme.error(), w));
+                    }
                     if let Some(why) = &q.why {
                         out.extend(hanging(vec![], why, Style::new(), w));
                     }
@@ -111,12 +119,12 @@ fn lines(p: &QuizPanel<'_>, w: usize, h: usize) -> Vec<Line<'static>> {
                 }
             }
             None => {
-                out.extend(hanging(
-                    vec![],
-                    i18n::QUIZ_UNASKED.get(lang),
-                    theme.muted(),
-                    w,
-                ));
+                let unasked = if p.chosen {
+                    i18n::QUIZ_UNASKED
+                } else {
+                    i18n::QUIZ_NOT_CHOSEN
+                };
+                out.extend(hanging(vec![], unasked.get(lang), theme.muted(), w));
             }
         }
     }

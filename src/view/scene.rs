@@ -23,6 +23,9 @@ pub struct Scene<'a> {
     pub key_hints: bool,
     /// Long context messages shown whole (`f`).
     pub unfold: bool,
+    /// The reasoning items of the step's model call (`reasoning`), read
+    /// from its recorded body when first asked.
+    reasoning: std::cell::OnceCell<Vec<crate::wire::Reasoning>>,
 }
 
 impl<'a> Scene<'a> {
@@ -36,7 +39,20 @@ impl<'a> Scene<'a> {
             theme: app.theme,
             key_hints: app.key_hints,
             unfold: app.unfold,
+            reasoning: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The reasoning items the step's model call sent, where its request
+    /// is recorded (`wire::reasoning_items`): the context list draws them
+    /// and numbers the other items past them.
+    pub fn reasoning(&self) -> &[crate::wire::Reasoning] {
+        self.reasoning.get_or_init(|| {
+            self.trace.steps[self.step]
+                .model_call
+                .map(|i| crate::wire::reasoning_items(self.trace, i))
+                .unwrap_or_default()
+        })
     }
 
     /// Does the context panel (its list of messages) show its newest lines

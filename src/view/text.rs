@@ -403,6 +403,20 @@ impl Row {
     }
 }
 
+/// An id cut in its middle to `max` columns (`fc_cb4cc…c575`): its start
+/// and end identify it; the wire view (`w`) shows it whole.
+pub fn middle(id: &str, max: usize) -> String {
+    if width(id) <= max || max < 8 {
+        return id.to_string();
+    }
+    let chars: Vec<char> = id.chars().collect();
+    let tail = 4.min(chars.len());
+    let head = max.saturating_sub(tail + 1);
+    let start: String = chars[..head.min(chars.len())].iter().collect();
+    let end: String = chars[chars.len() - tail..].iter().collect();
+    format!("{start}…{end}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

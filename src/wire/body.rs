@@ -8,9 +8,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::place::Place;
-use super::provider::Provider;
-use super::tokens;
+use crate::place::Place;
+use crate::provider::Provider;
+use crate::tokens;
 use crate::trace::{CallId, Message, Role, ToolCall, Trace};
 
 /// The model an OpenAI body names: the scripted model stands in for it.
@@ -105,6 +105,17 @@ pub fn recorded_model(trace: &Trace, index: usize) -> Option<String> {
     let body = trace.model_calls[index].body.as_ref()?;
     let named: Named = serde_json::from_str(&body.request).ok()?;
     Some(crate::safe::for_screen(&named.model?).into_owned())
+}
+
+/// The item `id` a call is shown and sent with: the one its file records;
+/// a lesson's own (`item_id`); none for a replayed call whose file has none
+/// (an invented `fc_…` would read as recorded).
+pub fn item_id_of(trace: &Trace, call: &ToolCall) -> Option<String> {
+    match (&call.item_id, &trace.recorded) {
+        (Some(id), _) => Some(id.clone()),
+        (None, None) => Some(item_id(&call.id)),
+        (None, Some(_)) => None,
+    }
 }
 
 /// The `id` of the Responses `function_call` item that carries a call. The
@@ -288,7 +299,7 @@ fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
                 m.calls
                     .iter()
                     .filter_map(|id| call_of(trace, id))
-                    .map(|c| function_call(c, false)),
+                    .map(|c| function_call(trace, c, false)),
             );
             items
         }
@@ -296,14 +307,18 @@ fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
 }
 
 /// A Responses `function_call` item; an output item also has a status.
-fn function_call(c: &ToolCall, output: bool) -> Value {
-    let mut item = json!({
-        "type": "function_call",
-        "id": item_id(&c.id),
-        "call_id": &*c.id.0,
-        "name": c.tool,
-        "arguments": arguments_text(c),
-    });
+/// The item `id` is optional in a request: a replayed file that records
+/// none gets none (`item_id_of`).
+fn function_call(trace: &Trace, c: &ToolCall, output: bool) -> Value {
+    let mut item = serde_json::Map::new();
+    item.insert("type".into(), "function_call".into());
+    if let Some(id) = item_id_of(trace, c) {
+        item.insert("id".into(), id.into());
+    }
+    item.insert("call_id".into(), c.id.0.to_string().into());
+    item.insert("name".into(), c.tool.clone().into());
+    item.insert("arguments".into(), arguments_text(c).into());
+    let mut item = Value::Object(item);
     if output {
         item["status"] = "completed".into();
     }
@@ -606,7 +621,7 @@ fn rebuilt_response(trace: &Trace, index: usize) -> Option<Value> {
                     "content": [{ "type": "output_text", "text": &*m.text, "annotations": [] }],
                 }));
             }
-            output_items.extend(calls.iter().map(|c| function_call(c, true)));
+            output_items.extend(calls.iter().map(|c| function_call(trace, c, true)));
             // Cut at the limit: the response and its last item are incomplete.
             if mc.cut_off
                 && let Some(last) = output_items.last_mut()
@@ -970,7 +985,12 @@ pub fn reply_tokens(text: &str, calls: &[&ToolCall]) -> usize {
 pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
     let mc = &trace.model_calls[index];
     if let Some(body) = &mc.body {
-        let (_, new) = list_counts_rebuilt(trace, index);
+        let (drawn, new) = list_counts_rebuilt(trace, index);
+        // A reasoning item is new with the reply it comes before (the
+        // context list marks it so).
+        let reasoning = super::reasoning_items(trace, index);
+        let last_old = super::number_past(drawn.saturating_sub(new) as u32, &reasoning);
+        let new = new + reasoning.iter().filter(|r| r.number > last_old).count();
         return (body.items, new.min(body.items));
     }
     list_counts_rebuilt(trace, index)
@@ -1091,28 +1111,6 @@ pub fn status(trace: &Trace, index: usize) -> u16 {
     match trace.rejection(&trace.model_calls[index]) {
         Some(_) => 400,
         None => 200,
-    }
-}
-
-/// The 400 a provider answers when a result names an id that no call in
-/// the request has (a Responses `function_call_output` under the item's
-/// `fc_…` id, say), in the provider's own words.
-pub fn orphan_rejection(provider: Provider, id: &CallId) -> String {
-    let id = &id.0;
-    match provider {
-        Provider::Responses => format!(
-            "400 invalid_request_error: No tool call found for function call output with call_id {id}."
-        ),
-        Provider::Chat => {
-            "400 invalid_request_error: Invalid parameter: messages with role 'tool' \
-                           must be a response to a preceeding message with 'tool_calls'."
-                .to_string()
-        }
-        Provider::Anthropic => format!(
-            "400 invalid_request_error: unexpected `tool_use_id` found in `tool_result` blocks: \
-             {id}. Each `tool_result` block must have a corresponding `tool_use` block in the \
-             previous message."
-        ),
     }
 }
 

@@ -19,26 +19,36 @@
 //! and `--transcript` reads such a file back.
 
 mod body;
-mod place;
-mod provider;
-pub mod tokens;
+mod reasoning;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
-    context_tokens_ready, fixed_tokens, item_id, items, list_counts, list_key, message_tokens,
-    model, orphan_rejection, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
+    context_tokens_ready, fixed_tokens, item_id, item_id_of, items, list_counts, list_key,
+    message_tokens, model, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
     rejection, reply, reply_tokens, request, response, schema, status, tokens_besides_text,
     tokens_of_message, tools, unmarked,
 };
 
-pub use place::Place;
-pub use provider::Provider;
+pub use crate::place::Place;
+pub use crate::provider::Provider;
+pub use reasoning::{Reasoning, number_past, reasoning_items};
+// The provider, placing and counting sit below the trace; the wire reads
+// traces. Their old paths under `wire` stay.
+pub use crate::tokens;
 
 use serde::{Deserialize, Serialize};
 
 /// What a requests line says where its body is rebuilt from a replayed
 /// run's messages (the file records no request body).
 pub const REBUILT: &str = "request rebuilt from the messages; model and parameters: not recorded";
+
+/// What a requests line says where the response is the lesson's own: its
+/// `usage` is our count, never a provider's. Anthropic, for one, adds a
+/// tool-use system prompt of a few hundred tokens whenever `tools` is set
+/// (docs.anthropic.com, "Tool use pricing and tokens").
+pub const ESTIMATED_USAGE: &str = "usage: o200k_base tokens of this body and reply, counted by the \
+     simulator; a provider counts with its own tokenizer and adds input of its own (Anthropic: a \
+     tool-use system prompt when tools are offered)";
 
 /// One line of `export --format requests`: a model call as its provider
 /// received it and answered it.
@@ -50,6 +60,10 @@ pub struct Exchange {
     /// or a lesson's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rebuilt: Option<String>,
+    /// Set (`ESTIMATED_USAGE`) where the response's `usage` is the
+    /// simulator's count, not one a provider reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<String>,
     pub request: serde_json::Value,
     /// The response's HTTP status: 200, or 400 when the provider refused.
     pub status: u16,
@@ -66,6 +80,10 @@ pub fn write_requests(
         let line = Exchange {
             provider: trace.provider,
             rebuilt: rebuilt(trace, k).then(|| REBUILT.to_string()),
+            usage: trace
+                .recorded
+                .is_none()
+                .then(|| ESTIMATED_USAGE.to_string()),
             request: request(trace, k),
             status: status(trace, k),
             response: response(trace, k),

@@ -150,3 +150,24 @@ pub fn faults_of(file: &str, scenario: &serde_json::Value) -> Vec<String> {
     };
     faults.iter().map(|f| f.to_string()).collect()
 }
+
+/// An HTML player's page with its packed steps (a run of more than 100
+/// steps: gzip blocks in base64, see `export/html.rs`) unpacked after it,
+/// so a test reads every step's figure and words as text.
+pub fn unpacked_html(page: &str) -> String {
+    use base64::Engine as _;
+    use std::io::Read as _;
+    let mut out = page.to_string();
+    for block in page.split("class=\"packed\">").skip(1) {
+        let data = block.split('<').next().unwrap_or_default();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .expect("a packed block is base64");
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .read_to_string(&mut text)
+            .expect("a packed block is gzip of UTF-8");
+        out.push_str(&text.replace('\0', "\n"));
+    }
+    out
+}

@@ -64,7 +64,8 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
                 "--out",
                 out.to_str().unwrap(),
             ]);
-            let file = out.join(format!("{lesson}.requests.jsonl"));
+            // Named by language (zh, the default) and the provider asked for.
+            let file = out.join(format!("{lesson}.zh.{provider}.requests.jsonl"));
             assert!(
                 file.is_file(),
                 "{lesson} ({provider}): no {}",

@@ -13,21 +13,34 @@ pub const SERVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/model_s
 
 /// Is `program` runnable? Under CI=true a missing tool fails the test (CI
 /// installs it); elsewhere the test says so and is skipped.
+/// The skip is written straight to stderr with the true reason (the
+/// program missing, or what it printed: a Python module not installed).
 pub fn have(program: &str, args: &[&str]) -> bool {
-    let ok = Command::new(program)
+    let why = match Command::new(program)
         .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{program} {args:?} is not runnable; .ci/run installs it"
-        );
-        eprintln!("skipped: {program} is not installed (.ci/run installs it)");
-    }
-    ok
+        .stdin(Stdio::null())
+        .output()
+    {
+        Ok(out) if out.status.success() => return true,
+        Ok(out) => {
+            let said = String::from_utf8_lossy(&out.stderr);
+            let last = said
+                .lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("");
+            format!(
+                "`{program} {}` failed ({}): {last}",
+                args.join(" "),
+                out.status
+            )
+        }
+        Err(e) => format!("{program} cannot be run: {e}"),
+    };
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(!ci, "{why}; .ci/run installs it");
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {why} (.ci/run installs it)");
+    false
 }
 
 pub fn have_python_sdks() -> bool {

@@ -5,9 +5,10 @@
 use ratatui::text::{Line, Span};
 
 use super::super::text::{hanging, truncate_words, width};
-use super::list::{Item, What, fold_block, message_lines, middle};
+use super::list::{Item, What, fold_block, message_lines};
 use crate::i18n;
 use crate::view::scene::Scene;
+use crate::view::text::middle;
 
 /// The list unscrolled in `rows` rows under the "more above" marker,
 /// oldest first: the items that must show (the messages new at this
@@ -80,7 +81,7 @@ fn fit_item(s: &Scene<'_>, item: &Item, rows: usize, w: usize) -> Vec<Line<'stat
             let chars = s.trace.system.as_deref().map_or(0, |t| t.chars().count());
             return cut_text(s, &b.lines, chars, b.indent, rows, w);
         }
-        What::Divider => return b.lines[..rows.min(b.lines.len())].to_vec(),
+        What::Divider | What::Reasoning => return b.lines[..rows.min(b.lines.len())].to_vec(),
     };
     let folded = fold_block(s, s.trace, index, b.clone(), rows, w);
     if folded.len() <= rows {

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use crate::i18n;
 use crate::trace::{Message, Role, StepKind, Trace};
 use crate::view::scene::Scene;
-use crate::view::text::{hanging, truncate, truncate_words, width};
+use crate::view::text::{hanging, middle, truncate, truncate_words, width};
 use crate::wire::Provider;
 
 /// A message longer than this many lines is folded ...
@@ -17,7 +17,8 @@ const FOLD_OVER: usize = 14;
 const FOLD_KEEP: usize = 8;
 
 /// One entry of the context list: a message, the divider between what
-/// was sent and what was appended since, or the system prompt.
+/// was sent and what was appended since, the system prompt, or a
+/// reasoning item a recorded Responses request sent back.
 pub(super) struct Item {
     /// Its lines as the scrolled list shows them.
     pub(super) block: Block,
@@ -32,6 +33,7 @@ pub(super) enum What {
     Message { index: usize, new: bool },
     Divider,
     System,
+    Reasoning,
 }
 
 /// The messages the host holds at this step, newest first, built
@@ -75,6 +77,10 @@ pub(super) fn items(s: &Scene<'_>, w: usize, wanted: usize, compacted: bool) -> 
     let mut lines = 0;
     let mut index = held;
     let mut divider_done = held == sent;
+    // A recorded request's reasoning items, newest first, each drawn before
+    // the newer message it precedes in the request.
+    let mut reasoning = s.reasoning().iter().rev().peekable();
+    let mut newer_new = false;
     // Every item takes a row at least when the list is fitted unscrolled
     // (`fitted`): as many items as `wanted` rows, besides the lines.
     while index > floor && (lines < wanted || items.len() < wanted || index > new_from) {
@@ -87,6 +93,12 @@ pub(super) fn items(s: &Scene<'_>, w: usize, wanted: usize, compacted: bool) -> 
             lines += 1;
             divider_done = true;
         }
+        let number = place_number(s, index);
+        while let Some(r) = reasoning.next_if(|r| r.number > number) {
+            items.push(reasoning_item(s, r, newer_new, at_call, w));
+            lines += 1;
+        }
+        newer_new = new;
         lines += block.lines.len();
         items.push(Item {
             block,
@@ -98,6 +110,11 @@ pub(super) fn items(s: &Scene<'_>, w: usize, wanted: usize, compacted: bool) -> 
     }
     if !divider_done {
         items.push(divider_item());
+    }
+    if index == floor {
+        for r in reasoning {
+            items.push(reasoning_item(s, r, newer_new, at_call, w));
+        }
     }
     // The system prompt goes first in every request (and is an item like
     // the others: the list is complete only with it).
@@ -198,6 +215,60 @@ pub(super) fn fold_block(
     lines.extend(note);
     lines.extend(calls);
     lines
+}
+
+/// A message's number in its request: its place, past the reasoning items
+/// a recorded request holds before it.
+fn place_number(s: &Scene<'_>, index: usize) -> u32 {
+    let place = s.trace.places.get(index).copied().unwrap_or_default();
+    crate::wire::number_past(place.number, s.reasoning())
+}
+
+/// A reasoning item in one row: its number, its type, its id, how much is
+/// encrypted and its summary (the wire view, `w`, shows it whole).
+fn reasoning_item(
+    s: &Scene<'_>,
+    r: &crate::wire::Reasoning,
+    new: bool,
+    at_call: bool,
+    w: usize,
+) -> Item {
+    let theme = s.theme;
+    let kind = "reasoning";
+    let pad = " ".repeat(role_width(s).saturating_sub(width(kind)));
+    let mut said: Vec<String> = r.id.iter().cloned().collect();
+    if r.encrypted > 0 {
+        said.push(i18n::ENCRYPTED_CHARS.fill(s.lang, &[("n", &r.encrypted)]));
+    }
+    if !r.summary.is_empty() {
+        said.push(i18n::one_line(&r.summary));
+    }
+    let head = vec![
+        Span::styled(
+            format!("{}{:>2} ", if new { "+" } else { " " }, r.number),
+            if new {
+                theme.new_message()
+            } else {
+                theme.muted()
+            },
+        ),
+        Span::styled(
+            format!("{kind}{pad} "),
+            theme.lane_style(crate::trace::Lane::Model),
+        ),
+    ];
+    let used: usize = head.iter().map(|s| s.width()).sum();
+    let mut spans = head;
+    spans.push(Span::styled(
+        truncate(&said.join(" · "), w.saturating_sub(used)),
+        theme.muted(),
+    ));
+    Item {
+        block: Block::plain(vec![Line::from(spans)], used),
+        what: What::Reasoning,
+        // Like a message: new at this call, it must show.
+        must: new && at_call,
+    }
 }
 
 /// The role column fits the longest role word of the language.
@@ -345,7 +416,7 @@ pub(super) fn message_lines(
     let number = if joins {
         "  ".to_string()
     } else {
-        format!("{:>2}", place.number)
+        format!("{:>2}", place_number(s, index))
     };
     let mut prefix = vec![
         Span::styled(format!("{mark}{number} "), number_style),
@@ -438,7 +509,7 @@ pub(super) fn message_lines(
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
     let text_end = lines.len();
     // Responses: each call is an item of its own, numbered after the text.
-    let mut item = place.number as usize + usize::from(!lines.is_empty());
+    let mut item = place.number + u32::from(!lines.is_empty());
     let mut call_starts = Vec::new();
     for id in &m.calls {
         let Some(call) = trace.call(id) else { continue };
@@ -447,12 +518,16 @@ pub(super) fn message_lines(
             // The item's own id on its line, the call_id that pairs under it.
             let kind = "function_call";
             let pad = " ".repeat(role_w.saturating_sub(width(kind)));
+            let number = crate::wire::number_past(item, s.reasoning());
             let mut first = vec![
-                Span::styled(format!("{mark}{item:>2} "), number_style),
+                Span::styled(format!("{mark}{number:>2} "), number_style),
                 Span::styled(format!("{kind}{pad} "), role_style),
             ];
             let used: usize = first.iter().map(|s| s.width()).sum();
-            let item_id = format!("id {}", crate::wire::item_id(id));
+            let item_id = match crate::wire::item_id_of(trace, call) {
+                Some(item) => format!("id {item}"),
+                None => format!("id: {}", i18n::NOT_RECORDED.get(s.lang)),
+            };
             first.push(Span::styled(
                 middle(&item_id, w.saturating_sub(used)),
                 theme.muted(),
@@ -519,18 +594,4 @@ fn tidy(text: &str) -> std::borrow::Cow<'_, str> {
         .map(|(_, l)| *l)
         .collect();
     kept.join("\n").into()
-}
-
-/// An id cut in its middle to `max` columns (`fc_cb4cc…c575`): its start
-/// and end identify it; the wire view (`w`) shows it whole.
-pub(super) fn middle(id: &str, max: usize) -> String {
-    if width(id) <= max || max < 8 {
-        return id.to_string();
-    }
-    let chars: Vec<char> = id.chars().collect();
-    let tail = 4.min(chars.len());
-    let head = max.saturating_sub(tail + 1);
-    let start: String = chars[..head.min(chars.len())].iter().collect();
-    let end: String = chars[chars.len() - tail..].iter().collect();
-    format!("{start}…{end}")
 }

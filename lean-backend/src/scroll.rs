@@ -1,10 +1,11 @@
-//! Rows that move (issue 22): when a step scrolls the lanes or the call_id
-//! table by a row, the terminal can move the rows it already shows instead
-//! of being sent them again, as ncurses does (`hashmap.c` pairs old and new
-//! lines, `hardscroll.c` scrolls them into place).
+//! Rows that move: when a frame scrolls a list by a row (in agent-loop-sim,
+//! the lanes or the call_id table), the terminal can move the rows it
+//! already shows instead of being sent them again, as ncurses does
+//! (`hashmap.c` pairs old and new lines, `hardscroll.c` scrolls them into
+//! place).
 //!
-//! ncurses pairs whole lines by their hashes; here the panels on the right
-//! stay while those on the left scroll, so no row of the screen comes back
+//! ncurses pairs whole lines by their hashes; here panels on one side may
+//! stay while those on the other scroll, so no row of the screen comes back
 //! whole. Instead each row of the next screen is priced (about the bytes
 //! its cells would cost to write: their text, a move before each run of
 //! them, an SGR at each change of look, a run of blanks erased; `Price`)

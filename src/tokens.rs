@@ -231,6 +231,8 @@ impl Hasher for Fnv {
     }
 }
 
+mod known;
+
 type Pieces = HashMap<Box<[u8]>, u32, BuildHasherDefault<Fnv>>;
 
 thread_local! {
@@ -247,6 +249,16 @@ pub fn count(text: &str) -> usize {
     }
     #[cfg(test)]
     tests::saw(text);
+    // The shipped lessons' texts are counted already: building the
+    // tokenizer costs 60 MB and most of a start-up's time.
+    match known::count(text) {
+        Some(n) => n as usize,
+        None => counted(text),
+    }
+}
+
+/// `count` with the tokenizer, whatever the table of known counts holds.
+fn counted(text: &str) -> usize {
     let tokenizer = bpe_openai::o200k_base();
     PIECES.with(|pieces| {
         let mut pieces = pieces.borrow_mut();
@@ -350,6 +362,71 @@ mod tests {
             }
         }
         assert_eq!(checked, pieces.len() * pieces.len() * 4);
+    }
+
+    /// Every text a shipped lesson counts, in each provider it runs in, is
+    /// in the table of known counts with the tokenizer's count: opening a
+    /// lesson never builds the tokenizer. `KNOWN_TOKENS=write` writes the
+    /// table again (after a lesson's texts change).
+    #[test]
+    fn every_text_the_lessons_count_is_known_and_right() {
+        use crate::wire::Provider;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<_> = std::fs::read_dir(root.join("scenarios"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
+        files.sort();
+        SEEN.with(|s| *s.borrow_mut() = Some(Vec::new()));
+        let providers = [
+            None,
+            Some(Provider::Chat),
+            Some(Provider::Responses),
+            Some(Provider::Anthropic),
+        ];
+        let mut runs = 0;
+        for file in &files {
+            for provider in providers {
+                runs +=
+                    usize::from(crate::load::load_as(&file.to_string_lossy(), provider).is_ok());
+            }
+        }
+        let seen = SEEN.with(|s| s.borrow_mut().take()).unwrap();
+        assert!(runs > files.len(), "{runs} runs of {} lessons", files.len());
+        let mut counts: Vec<(String, usize)> = seen
+            .into_iter()
+            .map(|text| {
+                let n = counted(&text);
+                (text, n)
+            })
+            .collect();
+        counts.sort();
+        counts.dedup();
+        let path = root.join("src/tokens/known.bin");
+        if std::env::var("KNOWN_TOKENS").as_deref() == Ok("write") {
+            std::fs::write(&path, known::table(counts.clone())).unwrap();
+            return;
+        }
+        // One key a text: two texts of one key would share a count.
+        let mut keys: Vec<u64> = counts.iter().map(|(t, _)| known::key(t)).collect();
+        keys.sort_unstable();
+        let len = keys.len();
+        keys.dedup();
+        assert_eq!(keys.len(), len, "two texts share a key");
+        let wrong: Vec<&(String, usize)> = counts
+            .iter()
+            .filter(|(text, n)| known::count(text) != Some(*n as u32))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{} of {} texts the lessons count are missing from {} or counted otherwise there \
+             (first: {:?}); write it again: KNOWN_TOKENS=write cargo test --lib known_and_right",
+            wrong.len(),
+            counts.len(),
+            path.display(),
+            wrong[0],
+        );
     }
 
     /// Every text counted while every lesson and every transcript fixture
