@@ -1,5 +1,5 @@
 // The vendored rule files (README.md says how to make this list anew).
-[
+const FILES: &[(&str, &str)] = &[
     ("adafruitio.yml", include_str!("rules/adafruitio.yml")),
     ("adobe.yml", include_str!("rules/adobe.yml")),
     ("age.yml", include_str!("rules/age.yml")),
@@ -297,4 +297,4 @@
     ("zhipu.yml", include_str!("rules/zhipu.yml")),
     ("zohocrm.yml", include_str!("rules/zohocrm.yml")),
     ("zuplo.yml", include_str!("rules/zuplo.yml")),
-]
+];
