@@ -105,6 +105,36 @@ fn catalog(c: &mut Criterion) {
     });
 }
 
+/// The whole process, as a teacher starts it: `trace` of the default
+/// lesson beside `--version` (a process that loads nothing). The lessons'
+/// token counts come from `src/tokens/known.bin`, so neither builds the
+/// tokenizer (issue 33: about 65 ms and 74 MiB before, when it did).
+fn start_up(c: &mut Criterion) {
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_agent-loop-sim");
+    let mut group = c.benchmark_group("start-up");
+    group.sample_size(20);
+    for (name, args) in [
+        ("version", &["--version"][..]),
+        (
+            "trace-default-lesson",
+            &["trace", load::DEFAULT_SCENARIO][..],
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let status = Command::new(bin)
+                    .args(args)
+                    .stdout(Stdio::null())
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+            })
+        });
+    }
+    group.finish();
+}
+
 fn main() {
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
@@ -113,5 +143,6 @@ fn main() {
     many_rules(&mut c);
     compaction(&mut c);
     catalog(&mut c);
+    start_up(&mut c);
     c.final_summary();
 }
