@@ -598,6 +598,10 @@ pub struct RecordedBody {
     pub tools_bytes: usize,
     /// Items of its `messages` (or `input`) list.
     pub items: usize,
+    /// The 1-based numbers of the `reasoning` items in its `input` (a
+    /// Responses request that sends reasoning back): the context list
+    /// numbers the items it draws past them.
+    pub reasoning_at: Vec<u32>,
     /// The response as recorded, compact JSON, where the file has it.
     pub response: Option<Arc<str>>,
 }

@@ -338,7 +338,7 @@ fn check_context(f: &Frame<'_>, name: &str, rows: &[String], faults: &mut Vec<St
         }
     }
     // A recorded Responses request's reasoning items are numbered too.
-    let reasoning = agent_loop_sim::wire::reasoning_items(trace, mc_index);
+    let reasoning = agent_loop_sim::wire::reasoning_at(trace, mc_index);
     for index in floor.max(mc.context_start)..held {
         let Some(place) = trace.places.get(index) else {
             continue;
@@ -354,7 +354,7 @@ fn check_context(f: &Frame<'_>, name: &str, rows: &[String], faults: &mut Vec<St
             continue;
         }
         let mark = if new { '+' } else { ' ' };
-        let number = agent_loop_sim::wire::number_past(place.number, &reasoning);
+        let number = agent_loop_sim::wire::number_past(place.number, reasoning);
         let lead = format!("{mark}{number:>2} ");
         if !rows.iter().any(|r| r.starts_with(&lead)) && !says_new_above {
             faults.push(format!(

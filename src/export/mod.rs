@@ -226,6 +226,9 @@ pub fn export_loaded(
             } else {
                 (1, 1, None)
             };
+            // A step's page in the outline: its number and its title.
+            let step_bookmark =
+                |at: usize| format!("{} · {}", step_of(&app, at), i18n::step_title(trace, at));
             if options.quiz {
                 // The quiz: each question after the frame of the step
                 // before it (the situation it asks about, never its
@@ -241,10 +244,12 @@ pub fn export_loaded(
                     let at = q.step - 1;
                     let frame = strip::rows(&app, &[at], 1, size, framing);
                     fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                    let bookmark =
-                        format!("{} · {}", step_of(&app, at), i18n::step_title(trace, at));
                     handout
-                        .figure(&svg::render_for_pdf(&frame, app.theme), None, &bookmark)
+                        .figure(
+                            &svg::render_for_pdf(&frame, app.theme),
+                            None,
+                            &step_bookmark(at),
+                        )
                         .map_err(|e| {
                             ExportError::Io(format!("cannot draw step {}: {e}", q.step))
                         })?;
@@ -264,11 +269,7 @@ pub fn export_loaded(
                     fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
                     let (first, last) = (page[0], page[page.len() - 1]);
                     let bookmark = if first == last {
-                        format!(
-                            "{} · {}",
-                            step_of(&app, first),
-                            i18n::step_title(trace, first)
-                        )
+                        step_bookmark(first)
                     } else {
                         format!(
                             "{} {}–{}/{}",

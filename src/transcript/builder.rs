@@ -532,10 +532,22 @@ impl Builder {
             .iter()
             .find_map(|k| body.get(*k))
             .map_or(0, |list| list.as_array().map_or(1, Vec::len));
+        let reasoning_at = body
+            .get("input")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .zip(1..)
+            .filter(|(item, _)| {
+                item.get("type").and_then(serde_json::Value::as_str) == Some("reasoning")
+            })
+            .map(|(_, number)| number)
+            .collect();
         RecordedBody {
             request: text(body),
             tools_bytes,
             items,
+            reasoning_at,
             response: response.map(text),
         }
     }

@@ -55,6 +55,13 @@ impl<'a> Scene<'a> {
         })
     }
 
+    /// Their numbers, read from the recorded body without parsing it.
+    pub fn reasoning_at(&self) -> &[u32] {
+        self.trace.steps[self.step]
+            .model_call
+            .map_or(&[], |i| crate::wire::reasoning_at(self.trace, i))
+    }
+
     /// Does the context panel (its list of messages) show its newest lines
     /// at the bottom? Not right after the host compacted the context: it
     /// reads from the top then, so the placeholder or summary shows

@@ -988,9 +988,9 @@ pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
         let (drawn, new) = list_counts_rebuilt(trace, index);
         // A reasoning item is new with the reply it comes before (the
         // context list marks it so).
-        let reasoning = super::reasoning_items(trace, index);
-        let last_old = super::number_past(drawn.saturating_sub(new) as u32, &reasoning);
-        let new = new + reasoning.iter().filter(|r| r.number > last_old).count();
+        let reasoning = super::reasoning_at(trace, index);
+        let last_old = super::number_past(drawn.saturating_sub(new) as u32, reasoning);
+        let new = new + reasoning.iter().filter(|&&at| at > last_old).count();
         return (body.items, new.min(body.items));
     }
     list_counts_rebuilt(trace, index)

@@ -31,7 +31,7 @@ pub use body::{
 
 pub use crate::place::Place;
 pub use crate::provider::Provider;
-pub use reasoning::{Reasoning, number_past, reasoning_items};
+pub use reasoning::{Reasoning, number_past, reasoning_at, reasoning_items};
 // The provider, placing and counting sit below the trace; the wire reads
 // traces. Their old paths under `wire` stay.
 pub use crate::tokens;

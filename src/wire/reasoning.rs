@@ -50,7 +50,8 @@ pub fn reasoning_items(trace: &Trace, index: usize) -> Vec<Reasoning> {
     let Some(body) = trace.model_calls.get(index).and_then(|m| m.body.as_ref()) else {
         return Vec::new();
     };
-    if trace.provider != Provider::Responses {
+    // Read again only for a body that holds some (`reasoning_at`).
+    if trace.provider != Provider::Responses || body.reasoning_at.is_empty() {
         return Vec::new();
     }
     // A body of another shape (an `input` that is text) holds none.
@@ -76,34 +77,35 @@ pub fn reasoning_items(trace: &Trace, index: usize) -> Vec<Reasoning> {
 }
 
 /// The number in the request of the item the list without reasoning
-/// numbers `drawn`: past every reasoning item that comes before it.
-pub fn number_past(drawn: u32, reasoning: &[Reasoning]) -> u32 {
+/// numbers `drawn`: past every reasoning item (numbered `reasoning_at`,
+/// in order) that comes before it.
+pub fn number_past(drawn: u32, reasoning_at: &[u32]) -> u32 {
     let mut number = drawn;
-    for r in reasoning {
-        if r.number <= number {
+    for &at in reasoning_at {
+        if at <= number {
             number += 1;
         }
     }
     number
 }
 
+/// The numbers of model call `index`'s reasoning items, as its recorded
+/// body keeps them (none for a body rebuilt or of another provider).
+pub fn reasoning_at(trace: &Trace, index: usize) -> &[u32] {
+    match trace.model_calls.get(index).and_then(|m| m.body.as_ref()) {
+        Some(body) if trace.provider == Provider::Responses => &body.reasoning_at,
+        _ => &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn at(number: u32) -> Reasoning {
-        Reasoning {
-            number,
-            id: None,
-            summary: String::new(),
-            encrypted: 0,
-        }
-    }
-
     #[test]
     fn numbers_step_past_the_reasoning_before_them() {
         // input: 1 user, 2 reasoning, 3 call, 4 call, 5 reasoning, 6 output
-        let r = [at(2), at(5)];
+        let r = [2, 5];
         let drawn: Vec<u32> = (1..=4).map(|n| number_past(n, &r)).collect();
         assert_eq!(drawn, [1, 3, 4, 6]);
         assert_eq!(number_past(3, &[]), 3);

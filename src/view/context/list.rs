@@ -221,7 +221,7 @@ pub(super) fn fold_block(
 /// a recorded request holds before it.
 fn place_number(s: &Scene<'_>, index: usize) -> u32 {
     let place = s.trace.places.get(index).copied().unwrap_or_default();
-    crate::wire::number_past(place.number, s.reasoning())
+    crate::wire::number_past(place.number, s.reasoning_at())
 }
 
 /// A reasoning item in one row: its number, its type, its id, how much is
@@ -518,7 +518,7 @@ pub(super) fn message_lines(
             // The item's own id on its line, the call_id that pairs under it.
             let kind = "function_call";
             let pad = " ".repeat(role_w.saturating_sub(width(kind)));
-            let number = crate::wire::number_past(item, s.reasoning());
+            let number = crate::wire::number_past(item, s.reasoning_at());
             let mut first = vec![
                 Span::styled(format!("{mark}{number:>2} "), number_style),
                 Span::styled(format!("{kind}{pad} "), role_style),
