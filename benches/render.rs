@@ -81,49 +81,31 @@ fn report_memory() {
     );
 }
 
-/// The asciicast of a 2,000-call trace (10,002 steps) written to a sink:
-/// the export streams, so its peak heap is one screen's worth, not the
-/// recording's (issue 12 asks for under 50 MB).
-fn cast_memory() {
-    const CALLS: u32 = 2000;
-    let json = long_scenario::json(CALLS);
-    let loaded = load::prepare("<bench:cast>", json.as_bytes()).unwrap();
-    let app = App::new(loaded, Lang::Zh, Theme::DARK);
-    let steps = app.trace().len();
-    let start = Instant::now();
-    let mut sink = CountingSink(0);
-    let (result, peak, _) = heap_of(|| {
-        export::write_cast(
-            &app,
-            0..=steps - 1,
-            (120, 40),
-            frames::Framing::default(),
-            2.0,
-            &mut sink,
-        )
-    });
-    result.unwrap();
-    println!(
-        "memory: cast export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
-         peak heap {:.2} MiB, {:.1} s",
-        mib(sink.0),
-        mib(peak),
-        start.elapsed().as_secs_f64()
-    );
-}
+/// `export::write_cast` and `export::write_player`: steps to a writer.
+type WriteExport = fn(
+    &App,
+    std::ops::RangeInclusive<usize>,
+    (u16, u16),
+    frames::Framing,
+    f64,
+    &mut dyn std::io::Write,
+) -> std::io::Result<()>;
 
-/// The HTML player of the same trace, packed (gzip blocks of its steps):
-/// its size, its peak heap and the time to write it.
-fn html_memory() {
+/// An export of a 2,000-call trace (10,002 steps) written to a sink: the
+/// asciicast streams, so its peak heap is one screen's worth, not the
+/// recording's (issue 12 asks for under 50 MB); the HTML player is packed
+/// (gzip blocks of its steps): its size, its peak heap and the time to
+/// write it.
+fn export_memory(what: &str, write: WriteExport) {
     const CALLS: u32 = 2000;
     let json = long_scenario::json(CALLS);
-    let loaded = load::prepare("<bench:html>", json.as_bytes()).unwrap();
+    let loaded = load::prepare("<bench:export>", json.as_bytes()).unwrap();
     let app = App::new(loaded, Lang::Zh, Theme::DARK);
     let steps = app.trace().len();
     let start = Instant::now();
     let mut sink = CountingSink(0);
     let (result, peak, _) = heap_of(|| {
-        export::write_player(
+        write(
             &app,
             0..=steps - 1,
             (120, 40),
@@ -134,7 +116,7 @@ fn html_memory() {
     });
     result.unwrap();
     println!(
-        "memory: html export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
+        "memory: {what} export of the {CALLS}-call trace ({steps} steps, {:.1} MiB written): \
          peak heap {:.2} MiB, {:.1} s",
         mib(sink.0),
         mib(peak),
@@ -453,10 +435,10 @@ fn main() {
         report_memory();
     }
     if wanted("memory/cast") {
-        cast_memory();
+        export_memory("cast", export::write_cast);
     }
     if wanted("memory/html") {
-        html_memory();
+        export_memory("html", export::write_player);
     }
     if wanted("long/export-txt-all-frames") {
         export_long_once();
