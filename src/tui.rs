@@ -420,8 +420,19 @@ fn run(
         // or a clicker's burst is applied in full and in order, with one
         // draw at the end, and a `q` behind it is not kept waiting.
         let mut events = vec![first];
-        while event::poll(PENDING)? {
-            events.push(Some(event::read()?));
+        loop {
+            while event::poll(PENDING)? {
+                events.push(Some(event::read()?));
+            }
+            // A burst cut right after an ESC: the rest of its sequence is
+            // still being written, so wait for it rather than take an Esc
+            // and two characters (`rejoin_split_keys`). A typed Esc waits
+            // these few milliseconds too.
+            let cut = matches!(events.last(), Some(Some(Event::Key(k)))
+                if k.code == KeyCode::Esc && k.modifiers.is_empty());
+            if !(cut && event::poll(ESC_REST)?) {
+                break;
+            }
         }
         for event in rejoin_split_keys(events) {
             let action = match event {
@@ -455,6 +466,10 @@ fn run(
 /// what crossterm holds and one poll(2) of the terminal; the rest of a
 /// burst still being written is taken by the next `read`, one draw later.
 const PENDING: Duration = Duration::from_micros(1);
+
+/// How long an Esc at the end of a burst waits for the rest of an escape
+/// sequence crossterm may have cut after it.
+const ESC_REST: Duration = Duration::from_millis(5);
 
 /// Keys whose escape sequence crossterm cut in two. It reads the terminal
 /// in pieces, and when a piece ends right after the ESC that starts a
