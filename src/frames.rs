@@ -3,6 +3,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType, Borders, Widget};
 use unicode_width::UnicodeWidthStr;
@@ -60,6 +61,84 @@ pub fn to_text(buf: &Buffer) -> String {
     }
     out
 }
+
+/// The frame as text, then its look: one row of marks per screen row,
+/// a mark per cell (so a wide character, two cells, gets two), and a key
+/// saying which colours and modifiers each mark stands for. The look
+/// most cells share is a blank, so only what stands out is marked. A
+/// snapshot of this fails when a colour or a modifier changes, not only
+/// when a character does.
+pub fn to_styled_text(buf: &Buffer) -> String {
+    type Look = (Color, Color, Modifier);
+    let area = buf.area;
+    // Each row's looks, a wide character's second cell taking its first's
+    // (ratatui resets that cell, though the terminal paints it as one).
+    let rows: Vec<Vec<Look>> = (area.top()..area.bottom())
+        .map(|y| {
+            let mut row: Vec<Look> = Vec::with_capacity(area.width.into());
+            let mut skip = 0;
+            for x in area.left()..area.right() {
+                let cell = &buf[(x, y)];
+                match row.last() {
+                    Some(&look) if skip > 0 => {
+                        skip -= 1;
+                        row.push(look);
+                    }
+                    _ => {
+                        skip = cell.symbol().width().saturating_sub(1);
+                        row.push((cell.fg, cell.bg, cell.modifier));
+                    }
+                }
+            }
+            row
+        })
+        .collect();
+    // Looks in the order they first appear, and how many cells take each.
+    let mut looks: Vec<(Look, usize)> = Vec::new();
+    for look in rows.iter().flatten() {
+        match looks.iter_mut().find(|(l, _)| l == look) {
+            Some((_, n)) => *n += 1,
+            None => looks.push((*look, 1)),
+        }
+    }
+    let common = looks.iter().max_by_key(|(_, n)| *n).map(|(l, _)| *l);
+    let mut marks = MARKS.chars();
+    let key: Vec<(Look, char)> = looks
+        .iter()
+        .map(|(l, _)| {
+            let mark = if Some(*l) == common {
+                ' '
+            } else {
+                marks.next().unwrap_or('?')
+            };
+            (*l, mark)
+        })
+        .collect();
+    let mark_of = |look: &Look| key.iter().find(|(l, _)| l == look).map_or('?', |(_, m)| *m);
+    let mut out = to_text(buf);
+    out.push_str("── look ──\n");
+    for row in &rows {
+        let marks: String = row.iter().map(mark_of).collect();
+        out.push_str(marks.trim_end());
+        out.push('\n');
+    }
+    for ((fg, bg, modifier), mark) in &key {
+        let mark = if *mark == ' ' {
+            "blank".to_string()
+        } else {
+            mark.to_string()
+        };
+        out.push_str(&format!("{mark}: fg {fg} · bg {bg}"));
+        if !modifier.is_empty() {
+            out.push_str(&format!(" · {modifier:?}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Marks for the looks of a frame, in the order they first appear.
+const MARKS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
 /// How an exported figure is framed for notes. The TUI always draws the
 /// whole screen; a figure may leave its controls out or show one panel.

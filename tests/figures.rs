@@ -158,7 +158,7 @@ fn html_of_chosen_steps_counts_in_scenario_steps() {
     let html = read(&export_one(&opts)[0]);
     assert_eq!(html.matches("<svg ").count(), 3);
     assert!(html.contains(">3/8</output>"));
-    assert!(html.contains("var total = 3, first = 3, of = 8, packed = false,"));
+    assert!(html.contains("var agentLoopPlayer = { total: 3, first: 3, of: 8, packed: false,"));
     assert!(html.contains("value=\"0.5\""));
 }
 

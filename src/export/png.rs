@@ -292,9 +292,15 @@ pub fn with_resolution(png: Vec<u8>, scale: f32) -> Vec<u8> {
     out
 }
 
+// The tests' one reading of `CI`, shared with tests/common.
+#[cfg(test)]
+#[path = "../../tests/common/ci.rs"]
+mod ci;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ci::in_ci;
     use ratatui::layout::Rect;
 
     #[test]
@@ -320,12 +326,9 @@ mod tests {
     fn chinese_is_drawn_in_the_simplified_chinese_mono_face_at_its_weight() {
         let fonts = match Fonts::named(true) {
             Ok(fonts) => fonts,
-            // CI as tests/common's `in_ci` reads it; the skip goes
-            // straight to stderr, shown even when the test passes.
-            Err(e)
-                if !std::env::var("CI")
-                    .is_ok_and(|v| !v.is_empty() && v != "false" && v != "0") =>
-            {
+            // The skip goes straight to stderr, shown even when the
+            // test passes.
+            Err(e) if !in_ci() => {
                 use std::io::Write as _;
                 let _ = writeln!(std::io::stderr(), "SKIPPED: {e}");
                 return;

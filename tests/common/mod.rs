@@ -48,11 +48,8 @@ pub fn wait(child: &mut std::process::Child, args: &[&str]) -> ExitStatus {
     }
 }
 
-/// Whether the tests run in CI: `CI` set, and not to `false` or `0`
-/// (`.ci/run` runs with `CI=true`, as insta reads it too).
-pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
-}
+mod ci;
+pub use ci::in_ci;
 
 /// A tool that a test needs (a browser, a font, python3, node…) is missing.
 /// Outside CI the test is skipped with a notice on stderr; under `CI=true` it

@@ -9,6 +9,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+#[path = "../common/ci.rs"]
+mod ci;
+
 pub const SERVER_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/model_server");
 
 /// Is `program` runnable? Under CI=true a missing tool fails the test (CI
@@ -37,8 +40,7 @@ pub fn have(program: &str, args: &[&str]) -> bool {
         }
         Err(e) => format!("{program} cannot be run: {e}"),
     };
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    assert!(!ci, "{why}; .ci/run installs it");
+    assert!(!ci::in_ci(), "{why}; .ci/run installs it");
     let _ = writeln!(std::io::stderr(), "SKIPPED: {why} (.ci/run installs it)");
     false
 }
