@@ -21,7 +21,10 @@ pub fn list() -> ExitCode {
         .try_for_each(|(name, _)| match load::load(name) {
             Ok(loaded) => output::line(
                 &mut out,
-                format_args!("{name:<28} {}", safe::escape(&loaded.card.title.en)),
+                format_args!(
+                    "{name:<28} {}",
+                    safe::escape(loaded.card.title.get(Lang::En))
+                ),
             ),
             Err(e) => output::line(&mut out, format_args!("{name:<28} (broken: {e})")),
         });

@@ -1062,15 +1062,12 @@ mod tests {
         let loaded = load::load("read-config-timeout").unwrap();
         let item = QuizItem {
             step: 3,
-            question: crate::scenario::Text {
-                zh: "模型会调用哪个工具？".into(),
-                en: "Which tool will the model call?".into(),
-            },
+            question: crate::scenario::Text::new([
+                "模型会调用哪个工具？".into(),
+                "Which tool will the model call?".into(),
+            ]),
             choices: ["read_file", "write_file", "run_tests"]
-                .map(|t| crate::scenario::Text {
-                    zh: t.into(),
-                    en: t.into(),
-                })
+                .map(crate::scenario::Text::same)
                 .to_vec(),
             answer: 1,
             why: None,

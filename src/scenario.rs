@@ -42,24 +42,52 @@ impl Lang {
     }
 }
 
-/// A text in both languages.
+/// A text in every language: one column per `Lang`, in `Lang::ALL`'s
+/// order. A lesson file writes it as `{"zh": "…", "en": "…"}`; a third
+/// language is a third key there and a third column here.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct Text {
-    pub zh: String,
-    pub en: String,
+#[serde(from = "file::Text")]
+pub struct Text([String; Lang::COUNT]);
+
+/// `Text` as a lesson file writes it, under the same name for serde's
+/// errors ("expected struct Text", which `load::wording` words).
+mod file {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Text {
+        pub zh: String,
+        pub en: String,
+    }
+}
+
+impl From<file::Text> for Text {
+    fn from(file: file::Text) -> Text {
+        Text([file.zh, file.en])
+    }
 }
 
 impl Text {
+    /// The texts in `Lang::ALL`'s order.
+    pub fn new(by_lang: [String; Lang::COUNT]) -> Text {
+        Text(by_lang)
+    }
+
+    /// Each language's text, made by `f`.
+    pub fn of(f: impl Fn(Lang) -> String) -> Text {
+        Text(Lang::ALL.map(f))
+    }
+
+    /// The same words in every language (a name, a path).
+    pub fn same(text: &str) -> Text {
+        Text::of(|_| text.to_string())
+    }
+
     pub fn get(&self, lang: Lang) -> &str {
         #[cfg(test)]
         if lang == Lang::En && crate::pseudo::on() {
-            return crate::pseudo::of(&self.en);
+            return crate::pseudo::of(&self.0[Lang::En.index()]);
         }
-        match lang {
-            Lang::Zh => &self.zh,
-            Lang::En => &self.en,
-        }
+        &self.0[lang.index()]
     }
 }
 

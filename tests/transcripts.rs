@@ -495,7 +495,7 @@ fn what_is_not_drawn_is_listed_by_type_count_and_line_everywhere() {
         .card
         .conditions
         .iter()
-        .map(|c| c.en.as_str())
+        .map(|c| c.get(Lang::En))
         .collect();
     let line =
         "Not drawn as steps: event_msg/user_message ×1 (line 4); future_item_type ×1 (line 14).";
@@ -836,7 +836,9 @@ fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position()
     );
     let about = &opened.loaded.card.conditions;
     assert!(
-        about.iter().any(|c| c.en.contains("paired by position")),
+        about
+            .iter()
+            .any(|c| c.get(Lang::En).contains("paired by position")),
         "{about:?}"
     );
     // With tool calling, the file's ids are used as they are.
@@ -963,17 +965,19 @@ fn a_real_gemini_cli_session_reads_as_the_run_it_was() {
     assert!(
         unread
             .iter()
-            .any(|c| c.en.contains("user/functionResponse ×2")),
+            .any(|c| c.get(Lang::En).contains("user/functionResponse ×2")),
         "{unread:?}"
     );
     // What those lines are is said in both languages.
     assert!(
-        unread.iter().any(|c| c.en.contains("a second time")
-            && c.en.contains("lines 8, 13")
-            && c.zh.contains("再写一次")),
+        unread
+            .iter()
+            .any(|c| c.get(Lang::En).contains("a second time")
+                && c.get(Lang::En).contains("lines 8, 13")
+                && c.get(Lang::Zh).contains("再写一次")),
         "{unread:?}"
     );
-    let how = &opened.loaded.card.about.how.en;
+    let how = &opened.loaded.card.about.how.get(Lang::En);
     assert!(
         how.contains("functionResponse names the functionCall it answers by its id"),
         "{how}"
@@ -1023,15 +1027,27 @@ fn the_about_overlay_pairs_by_each_formats_own_rule() {
             .loaded
             .card;
         let (how, why) = (&card.about.how, &card.about.why);
-        assert!(how.en.contains(says), "{name}: {}", how.en);
+        assert!(
+            how.get(Lang::En).contains(says),
+            "{name}: {}",
+            how.get(Lang::En)
+        );
         // No format's line names a pairing it does not have.
         assert!(
-            !why.en.contains("call_id") && !why.zh.contains("call_id"),
+            !why.get(Lang::En).contains("call_id") && !why.get(Lang::Zh).contains("call_id"),
             "{name}"
         );
         if says == "paired by position" {
-            assert!(!how.en.contains("_id"), "{name}: {}", how.en);
-            assert!(how.zh.contains("按位置配对"), "{name}: {}", how.zh);
+            assert!(
+                !how.get(Lang::En).contains("_id"),
+                "{name}: {}",
+                how.get(Lang::En)
+            );
+            assert!(
+                how.get(Lang::Zh).contains("按位置配对"),
+                "{name}: {}",
+                how.get(Lang::Zh)
+            );
         }
     }
 }

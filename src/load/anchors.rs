@@ -137,8 +137,7 @@ pub(super) fn renumber_narration(
         let now = renumber(n, old)?;
         out.entry(now.to_string())
             .and_modify(|t: &mut Text| {
-                t.zh = format!("{} {}", t.zh, text.zh);
-                t.en = format!("{} {}", t.en, text.en);
+                *t = Text::of(|lang| format!("{} {}", t.get(lang), text.get(lang)));
             })
             .or_insert_with(|| text.clone());
     }

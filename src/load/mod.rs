@@ -502,7 +502,7 @@ fn twin_file(scenario: &Scenario, file: &str) -> Result<Option<String>, String> 
 /// A twin runs the same task (the same words, the same files at the
 /// start) under another harness: Err with what differs.
 fn same_task(twin: &str, scenario: &Scenario, other: &Scenario) -> Result<(), String> {
-    let differs = if other.task.zh != scenario.task.zh || other.task.en != scenario.task.en {
+    let differs = if other.task != scenario.task {
         "the tasks"
     } else if other.files != scenario.files {
         "the files at the start"

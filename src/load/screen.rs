@@ -196,7 +196,10 @@ mod tests {
         value["twin"] = serde_json::json!(key);
         value["files"] = serde_json::json!({"a\u{1b}.txt": "x\u{1b}"});
         let screen = read(&value.to_string()).unwrap().unwrap();
-        assert_eq!(screen.narration[key].en, r"b\u{1b}");
+        assert_eq!(
+            screen.narration[key].get(crate::scenario::Lang::En),
+            r"b\u{1b}"
+        );
         assert_eq!(screen.quiz_steps, [key]);
         assert_eq!(screen.twin.as_deref(), Some(key));
         assert_eq!(screen.files[r"a\u{1b}.txt"], r"x\u{1b}");

@@ -785,10 +785,7 @@ impl Builder {
         }
         let [zh, en] = &mut traces;
         debug_assert_eq!(zh.len(), en.len());
-        let both = |f: &dyn Fn(Lang) -> String| Text {
-            zh: f(Lang::Zh),
-            en: f(Lang::En),
-        };
+        let both = |f: &dyn Fn(Lang) -> String| Text::of(f);
         // What the file tells of the run; it has no lesson behind it.
         let card = Card {
             name: text::slug(&name),
@@ -796,10 +793,10 @@ impl Builder {
             task: both(&|l| text::task(&facts, l)),
             conditions: text::conditions(&facts)
                 .into_iter()
-                .map(|[zh, en]| Text { zh, en })
+                .map(Text::new)
                 .collect(),
             about: {
-                let [why, how, cost, check] = text::about(&facts).map(|[zh, en]| Text { zh, en });
+                let [why, how, cost, check] = text::about(&facts).map(Text::new);
                 About {
                     why,
                     how,
