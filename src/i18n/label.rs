@@ -60,8 +60,9 @@ impl Label {
     }
 }
 
-/// A word that changes with a count. Plural rules differ by language; this
-/// is the one place that knows them (Chinese has one form, English two).
+/// A word that changes with a count. Which form a count takes is the
+/// language's own rule (`Lang::plural`); Chinese writes one form for every
+/// count, so its two texts are the same.
 #[derive(Debug, Clone, Copy)]
 pub struct Plural {
     pub one: Label,
@@ -70,12 +71,36 @@ pub struct Plural {
 
 impl Plural {
     pub fn get(self, n: usize, lang: Lang) -> &'static str {
-        self.of(n).get(lang)
+        self.of(n, lang).get(lang)
     }
 
-    /// The form for `n`, e.g. to fill a whole sentence that changes with it.
-    pub fn of(self, n: usize) -> Label {
-        if n == 1 { self.one } else { self.other }
+    /// The form for `n` in `lang`, e.g. to fill a whole sentence that
+    /// changes with it.
+    pub fn of(self, n: usize, lang: Lang) -> Label {
+        match lang.plural(n) {
+            Form::One => self.one,
+            Form::Other => self.other,
+        }
+    }
+}
+
+/// The forms a count can take (CLDR's plural categories, of which our
+/// languages need two; a language with more adds them here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    One,
+    Other,
+}
+
+impl Lang {
+    /// The form of a word after the count `n` (CLDR: Chinese has only
+    /// "other"; English "one" for 1 and "other" for the rest).
+    pub fn plural(self, n: usize) -> Form {
+        match self {
+            Lang::Zh => Form::Other,
+            Lang::En if n == 1 => Form::One,
+            Lang::En => Form::Other,
+        }
     }
 }
 

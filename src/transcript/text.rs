@@ -531,7 +531,7 @@ pub fn note(note: &Note, unit: Unit, lang: Lang) -> String {
             let n = lines.len();
             let places = places.join(ENUMERATION_COMMA.get(lang));
             REPLAY_HARNESS_CONTEXT
-                .of(n)
+                .of(n, lang)
                 .fill(lang, &[("n", &n), ("places", &places)])
         }
         Note::Aborted { line, reason } => {
