@@ -88,6 +88,15 @@ pub(crate) fn exchange<'a>(
     }
 }
 
+/// Reads a list of messages: path, list, line, whether the list is the
+/// whole file.
+pub(crate) type ReadMessages =
+    fn(&str, &[Value], usize, bool, &mut Builder) -> Result<Vec<Msg>, ScenarioError>;
+
+/// Reads a response: the reply's messages and the prompt's tokens.
+pub(crate) type ReadReply =
+    fn(&str, &Value, usize, &mut Builder) -> Result<(Vec<Msg>, Option<u64>), ScenarioError>;
+
 /// How an API whose request holds a `messages` list (Chat Completions,
 /// Anthropic Messages) writes a value: the keys of its list and its
 /// response, where its tools keep their schema, where its system prompt
@@ -97,10 +106,9 @@ pub(crate) struct MessagesApi {
     pub schema_key: &'static str,
     /// A request body's own system prompt (Anthropic's `system`).
     pub system_key: Option<&'static str>,
-    pub messages: fn(&str, &[Value], usize, bool, &mut Builder) -> Result<Vec<Msg>, ScenarioError>,
+    pub messages: ReadMessages,
     /// A response: the reply's messages and the prompt's tokens.
-    pub reply:
-        fn(&str, &Value, usize, &mut Builder) -> Result<(Vec<Msg>, Option<u64>), ScenarioError>,
+    pub reply: ReadReply,
 }
 
 /// A value of such an API: a message list, or a request (its tools, its
