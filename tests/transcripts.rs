@@ -652,6 +652,24 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         ("cases/gemini-cli-session.json", Some("gemini-cli")),
         ("cases/gemini-cli-session.jsonl", Some("gemini-cli")),
         ("cases/gemini-cli-checkpoint.json", Some("gemini-cli")),
+        // The shapes of issue 34 (cases/make_readers.py).
+        (
+            "cases/claude-code-parallel-out-of-order.jsonl",
+            Some("claude-code"),
+        ),
+        (
+            "cases/claude-code-requests-merged.jsonl",
+            Some("claude-code"),
+        ),
+        ("cases/claude-code-harness-text.jsonl", Some("claude-code")),
+        ("cases/claude-code-with-subagent.jsonl", Some("claude-code")),
+        (
+            "cases/claude-code-with-subagent/subagents/agent-a1b2c3d.jsonl",
+            Some("claude-code"),
+        ),
+        ("cases/codex-unified-exec.jsonl", Some("codex")),
+        ("cases/swe-agent-history-only.traj", Some("swe-agent")),
+        ("cases/mini-swe-agent-messages.json", Some("mini-swe-agent")),
     ];
     let real = files.iter().map(|f| {
         (

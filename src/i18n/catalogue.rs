@@ -656,6 +656,19 @@ catalogue! {
     FORMAT_SWE_AGENT = ["SWE-agent 轨迹（.traj）", "SWE-agent trajectory (.traj)"];
     FORMAT_MINI_SWE_AGENT = ["mini-swe-agent 轨迹（.traj.json）", "mini-swe-agent trajectory (.traj.json)"];
     FORMAT_GEMINI_CLI = ["Gemini CLI 会话", "Gemini CLI session"];
+    FORMAT_OPENHANDS = ["OpenHands 事件流", "OpenHands event stream"];
+    CLAUDE_SUBAGENTS_STARTED = [
+        "这次会话的调用启动了子智能体，每个都是单独的一段对话（按 s 切换）：{list}（子智能体 ← 启动它的调用（结果所在行））。",
+        "Calls of this session started sub-agents, each a conversation of its own (s switches): {list} (sub-agent ← the call that started it (its result's line)).",
+    ];
+    CLAUDE_SUBAGENT_FILE = [
+        "这是子智能体 agent-{agent} 自己的文件：它的每一行都是会话的旁支（isSidechain），这里当作一段对话来读；启动它的是主会话里的一次 Task（Agent）调用。",
+        "This is sub-agent agent-{agent}'s own file: every line is the session's side chain (isSidechain), read here as one conversation; a Task (Agent) call of the main session started it.",
+    ];
+    OTEL_CALLS_BY_ORDER = [
+        "这些 span 不记录调用 id（any-agent 的导出）：这里按顺序给调用编号 call-1、call-2……，每个 execute_tool span 回答同名工具中最早一个还没有结果的调用。",
+        "These spans record no call ids (an any-agent export): the calls are numbered here in order (call-1, call-2, …), and each execute_tool span answers the earliest call of its tool's name still without a result.",
+    ];
     // Where in a replayed file: a line, an item of a list, a live request.
     PLACE_LINE = ["第 {n} 行", "line {n}"];
     PLACE_ITEM = ["第 {n} 项", "item {n}"];

@@ -6,8 +6,9 @@ use std::fmt;
 use super::wording::{char_column, describe_json_error, in_file, join_path, json_path, printable};
 
 /// Longest message shown for one error: an error is a line or two,
-/// whatever the file holds.
-const MAX_MESSAGE_CHARS: usize = 400;
+/// whatever the file holds (long enough for "not a transcript" to name
+/// every format read, 11 of them).
+const MAX_MESSAGE_CHARS: usize = 500;
 
 /// A scenario that cannot be used, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]

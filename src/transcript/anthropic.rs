@@ -7,58 +7,47 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::builder::{
-    Builder, CallSpec, Msg, args_of, attachment, offered_tools, size_text, text_of,
-};
+use super::api;
+use super::builder::{Builder, CallSpec, Msg, args_of, attachment, size_text, text_of};
 use super::errors::at_line;
-use super::exchange::{exchange, refusal};
+use super::exchange::{MessagesApi, read_messages};
+use super::format::{Format, PairRule};
+use super::reader::{Jsonl, ReadValue, Reader};
 use super::shape::{Lenient, Object, Usage};
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
 
-pub fn document(
-    path: &str,
-    value: &Value,
-    line: usize,
-    whole: bool,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
-    let parts = exchange(path, value, line, "messages", "content")?;
-    if let Some(items) = parts.list {
-        for msg in messages(path, items, line, whole, b)? {
-            b.push(msg);
-        }
-        return Ok(());
-    }
-    let reply = parts.response.map(|r| {
+/// Anthropic Messages, told from the other APIs by its shape.
+pub(crate) const READER: Reader = Reader {
+    format: Format::Anthropic,
+    name: i18n::FORMAT_ANTHROPIC,
+    about: "Anthropic Messages: a request body or a messages array",
+    provider: Provider::Anthropic,
+    pairing: PairRule::ToolUseId,
+    score: |value, ask| api::score(Format::Anthropic, value, ask),
+    document: Some(READ),
+    request: Some(READ),
+    jsonl: Jsonl::Requests,
+};
+
+/// Anthropic Messages as `exchange::read_messages` reads it.
+const API: MessagesApi = MessagesApi {
+    response_key: "content",
+    schema_key: "input_schema",
+    system_key: Some("system"),
+    messages,
+    reply: |_, r, line, b| {
         let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
         let mut msgs = Vec::new();
         blocks_of(r, line, "assistant", usage.output_tokens.0, &mut msgs, b);
-        (msgs, usage.input_tokens.0)
-    });
-    if let Some(request) = parts.request {
-        if let Some(system) = request.get("system") {
-            b.system(&text_of(system));
-        }
-        if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(offered_tools(tools, "input_schema"));
-        }
-        let items = request
-            .get("messages")
-            .and_then(Value::as_array)
-            .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
-        let msgs = messages(path, items, line, whole, b)?;
-        let tokens_in = reply.as_ref().and_then(|r| r.1);
-        let refused = refusal(value);
-        if !parts.rebuilt {
-            b.recorded_body(request, parts.response);
-        }
-        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
-    }
-    for msg in reply.map(|r| r.0).unwrap_or_default() {
-        b.push(msg);
-    }
-    Ok(())
-}
+        Ok((msgs, usage.input_tokens.0))
+    },
+};
+
+/// A value of this API, whole or one line of a JSONL.
+const READ: ReadValue =
+    |path, value, line, whole, b| read_messages(&API, path, value, line, whole, b);
 
 /// Messages with string or block content, in order.
 pub fn messages(

@@ -293,8 +293,12 @@ impl Builder {
     pub fn push(&mut self, msg: Msg) {
         let mut msg = cleaned(msg, self.redact);
         if let Msg::Tool {
-            call_id, is_error, ..
+            call_id,
+            is_error,
+            text,
+            ..
         } = &mut msg
+            && !still_running(text)
             && let Some(code) = self.exit_codes.remove(call_id.as_str())
         {
             *is_error |= code != 0;
@@ -476,9 +480,15 @@ impl Builder {
                 Event::Msg(Msg::Tool {
                     call_id: id,
                     is_error,
+                    text,
                     ..
                 }) if id == call_id => {
-                    latest = Some(is_error);
+                    // A process still running when the call returned (Codex
+                    // unified exec): its exit code is the later
+                    // `write_stdin`'s to report, not this result's.
+                    if !still_running(text) {
+                        latest = Some(is_error);
+                    }
                     break;
                 }
                 Event::Msg(Msg::Assistant { calls, .. })
@@ -1519,6 +1529,16 @@ impl Build {
             say,
         );
     }
+}
+
+/// A unified exec output that says its process was still running: its
+/// header (the lines before `Output:`) has `Process running with session
+/// ID N` (codex-rs `unified_exec`).
+fn still_running(text: &str) -> bool {
+    text.lines()
+        .take(8)
+        .take_while(|l| l.trim_end() != "Output:")
+        .any(|l| l.starts_with("Process running with session ID"))
 }
 
 /// Formats that name the tools that change files: their writes are counted.

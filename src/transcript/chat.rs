@@ -7,51 +7,42 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
+use super::api;
+use super::builder::{Builder, CallSpec, Msg, args_of_json_text, text_of};
 use super::errors::at_line;
-use super::exchange::{exchange, refusal};
+use super::exchange::{MessagesApi, read_messages};
+use super::format::{Format, PairRule};
+use super::reader::{Jsonl, ReadValue, Reader};
 use super::shape::{Lenient, Object};
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
 
-pub fn document(
-    path: &str,
-    value: &Value,
-    line: usize,
-    whole: bool,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
-    let parts = exchange(path, value, line, "messages", "choices")?;
-    if let Some(items) = parts.list {
-        for msg in messages(path, items, line, whole, b)? {
-            b.push(msg);
-        }
-        return Ok(());
-    }
-    let reply = match parts.response {
-        Some(r) => Some(response(path, r, line)?),
-        None => None,
-    };
-    if let Some(request) = parts.request {
-        if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(offered_tools(tools, "parameters"));
-        }
-        let items = request
-            .get("messages")
-            .and_then(Value::as_array)
-            .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
-        let msgs = messages(path, items, line, whole, b)?;
-        let tokens_in = reply.as_ref().and_then(|r| r.1);
-        let refused = refusal(value);
-        if !parts.rebuilt {
-            b.recorded_body(request, parts.response);
-        }
-        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
-    }
-    if let Some((msg, _)) = reply {
-        b.push(msg);
-    }
-    Ok(())
-}
+/// OpenAI Chat Completions, told from the other APIs by its shape.
+pub(crate) const READER: Reader = Reader {
+    format: Format::Chat,
+    name: i18n::FORMAT_CHAT,
+    about: "OpenAI Chat Completions: a messages array, a request body, or JSONL of requests (and their responses)",
+    provider: Provider::Chat,
+    pairing: PairRule::ToolCallId,
+    score: |value, ask| api::score(Format::Chat, value, ask),
+    document: Some(READ),
+    request: Some(READ),
+    jsonl: Jsonl::Requests,
+};
+
+/// Chat Completions as `exchange::read_messages` reads it.
+const API: MessagesApi = MessagesApi {
+    response_key: "choices",
+    schema_key: "parameters",
+    system_key: None,
+    messages,
+    reply: |path, r, line, _| response(path, r, line).map(|(msg, tokens)| (vec![msg], tokens)),
+};
+
+/// A value of this API, whole or one line of a JSONL.
+const READ: ReadValue =
+    |path, value, line, whole, b| read_messages(&API, path, value, line, whole, b);
 
 /// A chat.completion object: its first choice's message and the usage.
 fn response(path: &str, r: &Value, line: usize) -> Result<(Msg, Option<u64>), ScenarioError> {
@@ -110,7 +101,7 @@ struct Function<'a> {
     arguments: Lenient<&'a str>,
 }
 
-fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
+pub(crate) fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg {
     let mut text = m.get("content").map(text_of).unwrap_or_default();
     // Not an object: no refusal and no calls, as for an object without them.
     let reply = Object::<Reply>::of(m);

@@ -13,18 +13,37 @@
 //! `keep`: how many of its messages come first, `tail`: the hashes of the
 //! blobs after them). An assistant line's `requestRef` names its request:
 //! that model call is drawn with the request's system prompt, tools and
-//! size.
+//! size. A request names a message the session holds by the hash of the
+//! message as the API is sent it: a reply's lines, or a turn's results,
+//! are one message there.
+//!
+//! Since 2.1 each result of a parallel group parents its own call, and
+//! results arrive in any order: the lines that hang off the chain but
+//! belong to its turns are read with it (`Session::conversation`). Text the
+//! CLI writes into the user's turn (`isMeta` lines, a `role: "system"`
+//! message, `<system-reminder>` blocks) is context, not the user's words.
+//! A session's sub-agents write files of their own (`subagent_files`); one
+//! read alone is all side chain, and that is its conversation.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::anthropic;
 use super::builder::{Builder, Msg, offered_tools, text_of};
+use super::format::{Format, PairRule};
 use super::jsonl::Lines;
+use super::reader::{Ask, Jsonl, Reader, Score, Seen};
 use super::shape::{Lenient, Object, Usage};
+use super::text;
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
 
 struct Entry {
     parent: Option<String>,
@@ -37,6 +56,13 @@ struct Entry {
     compaction: bool,
     /// `requestRef`: the `api-request` this reply answers.
     request: Option<String>,
+    /// An assistant line's `message.id`: the lines of one reply share it.
+    reply: Option<String>,
+    /// A user line that holds tool results and nothing else.
+    results: bool,
+    /// The hash of its message `{role, content}` among the blobs: the API
+    /// is sent a reply's lines, or a turn's, as one message.
+    wire: Option<String>,
 }
 
 /// An `api-request` line: its messages are `base`'s first `keep` and then
@@ -62,6 +88,90 @@ struct Requests {
 }
 
 impl Requests {
+    /// An `api-request-shape`, `api-request-blob` or `api-request` line.
+    fn line(&mut self, line: usize, l: Line, v: &Value) {
+        match l.kind.0 {
+            Some("api-request-shape") => {
+                if let Some(hash) = l.shape_hash.0 {
+                    let shape = l.shape.0.unwrap_or_default();
+                    let tools = shape.tools.0.unwrap_or_default();
+                    self.shapes
+                        .insert(hash.to_string(), (shape.system.unwrap_or_default(), tools));
+                }
+            }
+            Some("api-request-blob") => {
+                if let (Some(hash), Some(message)) = (l.hash.0, v.get("message")) {
+                    self.blobs.insert(hash.to_string(), message.clone());
+                }
+            }
+            _ => {
+                let Some(id) = l.id.0 else { return };
+                let request = ApiRequest {
+                    line,
+                    shape: l.shape_hash.0.unwrap_or_default().to_string(),
+                    params: l.params.unwrap_or_default(),
+                    base: l.base.0.map(str::to_string),
+                    keep: l.keep.0.unwrap_or(0) as usize,
+                    tail: l
+                        .tail
+                        .0
+                        .unwrap_or_default()
+                        .into_iter()
+                        .filter_map(|hash| hash.0.map(str::to_string))
+                        .collect(),
+                };
+                self.requests.insert(id.to_string(), request);
+            }
+        }
+    }
+
+    /// A message the conversation holds, which a request may name by its
+    /// hash without a blob.
+    fn blob(&mut self, role: &str, content: &Value) -> String {
+        let hash = message_hash(role, content);
+        self.blobs
+            .entry(hash.clone())
+            .or_insert_with(|| serde_json::json!({"role": role, "content": content}));
+        hash
+    }
+
+    /// The conversation's messages as the API is sent them: the lines of
+    /// one reply, and a turn's consecutive user lines (its results), are
+    /// one message there, named by the hash of the whole.
+    fn wire_messages(&mut self, entries: &[Entry], order: &[usize]) {
+        if self.requests.is_empty() {
+            return;
+        }
+        let mut current: Option<(String, Vec<Value>, usize)> = None;
+        for hash in order.iter().filter_map(|&i| entries[i].wire.as_ref()) {
+            let Some(message) = self.blobs.get(hash) else {
+                continue;
+            };
+            let role = message["role"].as_str().unwrap_or("").to_string();
+            let blocks = match &message["content"] {
+                Value::Array(blocks) => blocks.clone(),
+                text => vec![serde_json::json!({"type": "text", "text": text})],
+            };
+            match &mut current {
+                Some((r, merged, parts)) if *r == role => {
+                    merged.extend(blocks);
+                    *parts += 1;
+                }
+                _ => {
+                    self.merged(current.take());
+                    current = Some((role, blocks, 1));
+                }
+            }
+        }
+        self.merged(current);
+    }
+
+    fn merged(&mut self, message: Option<(String, Vec<Value>, usize)>) {
+        if let Some((role, blocks, _)) = message.filter(|m| m.2 > 1) {
+            self.blob(&role, &Value::Array(blocks));
+        }
+    }
+
     /// A request's messages, in order; None where a base or blob it
     /// names is missing from the file.
     fn messages(&self, id: &str, depth: usize) -> Option<Vec<&Value>> {
@@ -79,6 +189,35 @@ impl Requests {
             out.push(self.blobs.get(hash)?);
         }
         Some(out)
+    }
+
+    /// Draw the request `id` before the reply that answers it, where the
+    /// file holds all of it.
+    fn replay(&self, id: &str, b: &mut Builder) {
+        let Some(r) = self.requests.get(id) else {
+            return;
+        };
+        let (Some(messages), Some((system, tools))) =
+            (self.messages(id, 0), self.shapes.get(&r.shape))
+        else {
+            return;
+        };
+        b.system(&text_of(system));
+        b.tools(offered_tools(tools, "input_schema"));
+        // The body as sent, rebuilt from the records: the parameters, the
+        // shape's system prompt and tools, the messages.
+        let mut body = match &r.params {
+            Value::Object(o) => o.clone(),
+            _ => serde_json::Map::new(),
+        };
+        body.insert("system".into(), system.clone());
+        body.insert("tools".into(), Value::Array(tools.clone()));
+        let count = messages.len();
+        body.insert(
+            "messages".into(),
+            Value::Array(messages.into_iter().cloned().collect()),
+        );
+        b.recorded_request(r.line, count, &Value::Object(body));
     }
 }
 
@@ -134,6 +273,12 @@ struct Line<'a> {
     request_ref: Lenient<&'a str>,
     #[serde(rename = "isSidechain")]
     sidechain: Lenient<bool>,
+    /// A sub-agent's lines name it (`agentId`).
+    #[serde(rename = "agentId", borrow)]
+    agent: Lenient<&'a str>,
+    /// A Task (Agent) call's result names the sub-agent it ran.
+    #[serde(rename = "toolUseResult", borrow)]
+    tool_use_result: Object<ToolUseResult<'a>>,
     #[serde(rename = "isApiErrorMessage")]
     api_error: Lenient<bool>,
     #[serde(rename = "isMeta")]
@@ -161,6 +306,14 @@ struct Line<'a> {
     tail: Lenient<Vec<Lenient<&'a str>>>,
 }
 
+/// A result's `toolUseResult`: for a Task (Agent) call, the sub-agent's id.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ToolUseResult<'a> {
+    #[serde(rename = "agentId", borrow)]
+    agent: Lenient<&'a str>,
+}
+
 /// An `api-request-shape`'s `shape`: the system prompt as recorded and
 /// the tool definitions.
 #[derive(Debug, Default, Deserialize)]
@@ -177,6 +330,8 @@ struct Shape {
 struct Message<'a> {
     #[serde(borrow)]
     role: Lenient<&'a str>,
+    #[serde(borrow)]
+    id: Lenient<&'a str>,
     usage: Object<Usage>,
 }
 
@@ -191,19 +346,64 @@ const BOOKKEEPING: [&str; 7] = [
     "progress",
 ];
 
+/// Claude Code sessions: JSON lines only, told by their first line.
+pub(crate) const READER: Reader = Reader {
+    format: Format::ClaudeCode,
+    name: i18n::FORMAT_CLAUDE_CODE,
+    about: "Claude Code session JSONL (~/.claude/projects/<dir>/<uuid>.jsonl)",
+    provider: Provider::Anthropic,
+    pairing: PairRule::ToolUseId,
+    score,
+    document: None,
+    request: None,
+    jsonl: Jsonl::Own(read),
+};
+
+/// A first line with a `type` and a key of Claude Code's own.
+fn score(value: &Value, ask: &Ask) -> Score {
+    let Some(o) = value.as_object().filter(|_| ask.seen == Seen::FirstLine) else {
+        return 0;
+    };
+    let claude_keys = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId"];
+    let typed = o.get("type").is_some_and(Value::is_string);
+    match typed && claude_keys.iter().any(|k| o.contains_key(*k)) {
+        true => 110,
+        false => 0,
+    }
+}
+
 pub fn read(
     _path: &str,
     first: (usize, Value),
     lines: &mut Lines,
     b: &mut Builder,
 ) -> Result<(), ScenarioError> {
-    let mut entries: Vec<Entry> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut recorded = Requests::default();
-    let mut next = Some(first);
-    while let Some((line, v)) = next {
-        let l = Object::<Line>::of(&v);
+    let mut session = Session::default();
+    lines.each(first, |line, v| {
+        session.line(line, &v, b);
+        Ok(())
+    })?;
+    session.replay(b);
+    Ok(())
+}
+
+/// A session as read so far: its lines, by `uuid`, and the requests.
+#[derive(Default)]
+struct Session {
+    entries: Vec<Entry>,
+    index: HashMap<String, usize>,
+    recorded: Requests,
+    /// The sub-agents the session's calls ran: (agent id, call id, line).
+    agents: Vec<(String, String, usize)>,
+    /// The sub-agent whose lines these are, in its own file.
+    agent: Option<String>,
+}
+
+impl Session {
+    fn line(&mut self, line: usize, v: &Value, b: &mut Builder) {
+        let l = Object::<Line>::of(v);
         let kind = l.kind.0.unwrap_or("");
+        let uuid = l.uuid.0;
         let mut entry = Entry {
             parent: l.parent.0.or(l.logical_parent.0).map(str::to_string),
             line,
@@ -212,6 +412,9 @@ pub fn read(
             message: false,
             compaction: false,
             request: l.request_ref.0.map(str::to_string),
+            reply: None,
+            results: false,
+            wire: None,
         };
         match kind {
             "user" | "assistant" => {
@@ -219,37 +422,7 @@ pub fn read(
                     // Written by Claude Code, not by the model.
                     b.skip("assistant line marked isApiErrorMessage", line);
                 } else if let Some(message) = v.get("message") {
-                    let m = Object::<Message>::of(message);
-                    let role = m.role.0.unwrap_or(kind);
-                    // A request may name this message by its hash.
-                    if let Some(content) = message.get("content") {
-                        recorded
-                            .blobs
-                            .entry(message_hash(role, content))
-                            .or_insert_with(
-                                || serde_json::json!({"role": role, "content": content}),
-                            );
-                    }
-                    let tokens = if role == "assistant" {
-                        m.usage.0.and_then(|u| u.output_tokens.0)
-                    } else {
-                        None
-                    };
-                    anthropic::blocks_of(message, line, role, tokens, &mut entry.msgs, b);
-                    if l.meta.0 == Some(true) {
-                        // Written by Claude Code into the user's turn
-                        // (command output, reminders), not by the user.
-                        for msg in &mut entry.msgs {
-                            if let Msg::User { text, line } = msg {
-                                *msg = Msg::Context {
-                                    text: std::mem::take(text),
-                                    line: *line,
-                                };
-                            }
-                        }
-                    }
-                    entry.conversation = l.sidechain.0 != Some(true);
-                    entry.message = true;
+                    self.message(&mut entry, &l, kind, message, b);
                 }
                 entry.compaction = l.compact_summary.0 == Some(true);
             }
@@ -259,100 +432,237 @@ pub fn read(
                     b.skip(&format!("system/{}", l.subtype.0.unwrap_or("?")), line);
                 }
             }
-            "api-request-shape" => {
-                if let Some(hash) = l.shape_hash.0 {
-                    let shape = l.shape.0.unwrap_or_default();
-                    let tools = shape.tools.0.unwrap_or_default();
-                    recorded
-                        .shapes
-                        .insert(hash.to_string(), (shape.system.unwrap_or_default(), tools));
-                }
-            }
-            "api-request-blob" => {
-                if let (Some(hash), Some(message)) = (l.hash.0, v.get("message")) {
-                    recorded.blobs.insert(hash.to_string(), message.clone());
-                }
-            }
-            "api-request" => {
-                if let Some(id) = l.id.0 {
-                    let request = ApiRequest {
-                        line,
-                        shape: l.shape_hash.0.unwrap_or_default().to_string(),
-                        params: l.params.unwrap_or_default(),
-                        base: l.base.0.map(str::to_string),
-                        keep: l.keep.0.unwrap_or(0) as usize,
-                        tail: l
-                            .tail
-                            .0
-                            .unwrap_or_default()
-                            .into_iter()
-                            .filter_map(|hash| hash.0.map(str::to_string))
-                            .collect(),
-                    };
-                    recorded.requests.insert(id.to_string(), request);
-                }
+            "api-request-shape" | "api-request-blob" | "api-request" => {
+                self.recorded.line(line, l, v);
             }
             // Part of the session, not of the loop: listed, not drawn.
             k if BOOKKEEPING.contains(&k) => b.skip(k, line),
             "" => b.skip("line without a type", line),
             other => b.skip(other, line),
         }
-        if let Some(uuid) = l.uuid.0 {
-            index.insert(uuid.to_string(), entries.len());
+        if let Some(uuid) = uuid {
+            self.index.insert(uuid.to_string(), self.entries.len());
         }
-        entries.push(entry);
-        next = lines.next_value()?;
+        self.entries.push(entry);
     }
-    // The conversation: from the last message back along parentUuid.
-    let Some(leaf) = entries.iter().rposition(|e| e.conversation) else {
-        return Ok(());
-    };
-    let mut chain = vec![leaf];
-    let mut at = leaf;
-    while let Some(&parent) = entries[at].parent.as_ref().and_then(|p| index.get(p)) {
-        if chain.len() > entries.len() {
-            break; // a cycle: stop rather than loop
+
+    /// A user or assistant line's message.
+    fn message(
+        &mut self,
+        entry: &mut Entry,
+        l: &Line,
+        kind: &str,
+        message: &Value,
+        b: &mut Builder,
+    ) {
+        let m = Object::<Message>::of(message);
+        let role = m.role.0.unwrap_or(kind);
+        let content = message.get("content");
+        // A request may name this message by its hash.
+        if let Some(content) = content {
+            entry.wire = Some(self.recorded.blob(role, content));
         }
-        chain.push(parent);
-        at = parent;
+        let tokens = if role == "assistant" {
+            entry.reply = m.id.0.map(str::to_string);
+            m.usage.0.and_then(|u| u.output_tokens.0)
+        } else {
+            None
+        };
+        let api_role = if role == "system" { "user" } else { role };
+        anthropic::blocks_of(message, entry.line, api_role, tokens, &mut entry.msgs, b);
+        // Written by Claude Code into the user's turn (command output,
+        // reminders, its `system` environment message), not by the user.
+        let harness = l.meta.0 == Some(true) || role == "system";
+        entry.msgs = std::mem::take(&mut entry.msgs)
+            .into_iter()
+            .flat_map(|msg| harness_apart(msg, harness))
+            .collect();
+        entry.results = role == "user"
+            && content.and_then(Value::as_array).is_some_and(|blocks| {
+                !blocks.is_empty()
+                    && blocks
+                        .iter()
+                        .all(|b| b.get("type").and_then(Value::as_str) == Some("tool_result"))
+            });
+        entry.conversation = l.sidechain.0 != Some(true);
+        entry.message = true;
+        if let Some(agent) = l.agent.0 {
+            self.agent.get_or_insert_with(|| agent.to_string());
+        }
+        let started = l.tool_use_result.0.as_ref().and_then(|r| r.agent.0);
+        let call = entry.msgs.iter().find_map(|m| match m {
+            Msg::Tool { call_id, .. } => Some(call_id.clone()),
+            _ => None,
+        });
+        if let (Some(agent), Some(call)) = (started, call) {
+            self.agents.push((agent.to_string(), call, entry.line));
+        }
     }
-    chain.reverse();
-    let on_chain = chain.iter().filter(|&&i| entries[i].message).count();
-    let messages = entries.iter().filter(|e| e.message).count();
-    b.off_chain(messages - on_chain);
-    let mut sent = std::collections::HashSet::new();
-    for i in chain {
-        let entry = &mut entries[i];
-        if entry.compaction {
-            b.compacted(entry.line);
+
+    /// The lines of the conversation drawn, in order: the `parentUuid`
+    /// chain that ends at the last message, with the lines that hang off
+    /// it but belong to its turns (a reply's later blocks and the results
+    /// of a parallel group, each parenting its own call, in any order),
+    /// each reply's lines before the results that answer it.
+    fn conversation(&self) -> Vec<usize> {
+        let entries = &self.entries;
+        let Some(leaf) = entries.iter().rposition(|e| e.conversation) else {
+            return Vec::new();
+        };
+        let mut on = vec![false; entries.len()];
+        let mut at = leaf;
+        on[at] = true;
+        let mut steps = 0;
+        while let Some(&parent) = entries[at].parent.as_ref().and_then(|p| self.index.get(p)) {
+            steps += 1;
+            if steps > entries.len() {
+                break; // a cycle: stop rather than loop
+            }
+            on[parent] = true;
+            at = parent;
         }
-        // The first line of a reply whose request the file records.
-        if let Some(id) = entry.request.take()
-            && sent.insert(id.clone())
-            && let Some(r) = recorded.requests.get(&id)
-            && let Some(messages) = recorded.messages(&id, 0)
-            && let Some((system, tools)) = recorded.shapes.get(&r.shape)
-        {
-            b.system(&text_of(system));
-            b.tools(offered_tools(tools, "input_schema"));
-            // The body as sent, rebuilt from the records: the parameters,
-            // the shape's system prompt and tools, the messages.
-            let mut body = match &r.params {
-                Value::Object(o) => o.clone(),
-                _ => serde_json::Map::new(),
-            };
-            body.insert("system".into(), system.clone());
-            body.insert("tools".into(), Value::Array(tools.clone()));
-            let count = messages.len();
-            body.insert(
-                "messages".into(),
-                Value::Array(messages.into_iter().cloned().collect()),
-            );
-            b.recorded_request(r.line, count, &Value::Object(body));
+        // Off the chain but of its turns: a result to an included line, or
+        // a later block of an included reply.
+        for (i, e) in entries.iter().enumerate() {
+            let parent = e.parent.as_ref().and_then(|p| self.index.get(p));
+            if on[i] || !e.conversation {
+                continue;
+            }
+            if let Some(&p) = parent.filter(|&&p| on[p]) {
+                let same_reply = e.reply.is_some() && e.reply == entries[p].reply;
+                on[i] = e.results || same_reply;
+            }
         }
-        for msg in std::mem::take(&mut entry.msgs) {
-            b.push(msg);
+        // A reply's lines come before the results held back meanwhile.
+        let mut order = Vec::new();
+        let mut held = Vec::new();
+        let mut reply: Option<&String> = None;
+        for i in (0..entries.len()).filter(|&i| on[i]) {
+            let e = &entries[i];
+            if e.results {
+                held.push(i);
+                continue;
+            }
+            if e.reply.is_none() || e.reply.as_ref() != reply {
+                order.append(&mut held);
+                reply = e.reply.as_ref();
+            }
+            order.push(i);
+        }
+        order.append(&mut held);
+        order
+    }
+
+    /// Feed the conversation to the builder.
+    fn replay(mut self, b: &mut Builder) {
+        // A sub-agent's file (`agent-*.jsonl`) holds only its side chain:
+        // that is its conversation.
+        if !self.entries.iter().any(|e| e.conversation) {
+            for e in &mut self.entries {
+                e.conversation = e.message;
+            }
+            if let Some(agent) = &self.agent {
+                b.note(text::every(i18n::CLAUDE_SUBAGENT_FILE, |_| {
+                    vec![("agent", agent.clone())]
+                }));
+            }
+        }
+        if !self.agents.is_empty() {
+            let list: Vec<String> = self
+                .agents
+                .iter()
+                .map(|(agent, call, line)| format!("agent-{agent} ← {call} ({line})"))
+                .collect();
+            b.note(text::every(i18n::CLAUDE_SUBAGENTS_STARTED, |_| {
+                vec![("list", list.join(", "))]
+            }));
+        }
+        let order = self.conversation();
+        self.recorded.wire_messages(&self.entries, &order);
+        let shown = order.iter().filter(|&&i| self.entries[i].message).count();
+        let messages = self.entries.iter().filter(|e| e.message).count();
+        b.off_chain(messages - shown);
+        let mut sent = std::collections::HashSet::new();
+        for i in order {
+            let entry = &mut self.entries[i];
+            if entry.compaction {
+                b.compacted(entry.line);
+            }
+            // The first line of a reply whose request the file records.
+            if let Some(id) = entry.request.take()
+                && sent.insert(id.clone())
+            {
+                self.recorded.replay(&id, b);
+            }
+            for msg in std::mem::take(&mut entry.msgs) {
+                b.push(msg);
+            }
         }
     }
-    Ok(())
 }
+
+/// The sub-agents' own files of the session at `path`: Claude Code 2.1
+/// writes them in `<session>/subagents/agent-<id>.jsonl`, earlier versions
+/// beside the session as `agent-<id>.jsonl` (those of this session name
+/// its id, the file's stem, as their `sessionId`). In name order.
+pub fn subagent_files(path: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(stem)) = (path.parent(), path.file_stem().and_then(|s| s.to_str())) else {
+        return Vec::new();
+    };
+    let agents = |dir: &Path| -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("agent-") && n.ends_with(".jsonl"))
+                    && p.as_path() != path
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    let mut files = agents(&dir.join(stem).join("subagents"));
+    let session = format!("\"sessionId\":\"{stem}\"");
+    files.extend(agents(dir).into_iter().filter(|p| {
+        std::fs::File::open(p).is_ok_and(|f| {
+            let mut first = String::new();
+            std::io::BufRead::read_line(&mut std::io::BufReader::new(f), &mut first).is_ok()
+                && first.replace(' ', "").contains(&session)
+        })
+    }));
+    files
+}
+
+/// A user message's text with Claude Code's own parts apart: a whole
+/// message the harness wrote (`harness`), and `<system-reminder>` blocks
+/// it puts into the user's turn, are context, not the user's words.
+fn harness_apart(msg: Msg, harness: bool) -> Vec<Msg> {
+    let Msg::User { text, line } = msg else {
+        return vec![msg];
+    };
+    if harness {
+        return vec![Msg::Context { text, line }];
+    }
+    let reminders: Vec<&str> = REMINDER.find_iter(&text).map(|m| m.as_str()).collect();
+    if reminders.is_empty() {
+        return vec![Msg::User { text, line }];
+    }
+    let own = REMINDER.replace_all(&text, "").trim().to_string();
+    let mut out = vec![Msg::Context {
+        text: reminders.join("\n"),
+        line,
+    }];
+    if !own.is_empty() {
+        out.push(Msg::User { text: own, line });
+    }
+    out
+}
+
+/// A `<system-reminder>` block Claude Code adds to a user message.
+static REMINDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?s)<system-reminder>.*?</system-reminder>").expect("a valid regex")
+});

@@ -3,7 +3,8 @@
 
 use serde_json::Value;
 
-use super::errors::not_a_transcript;
+use super::builder::{Builder, Msg, offered_tools, text_of};
+use super::errors::{at_line, not_a_transcript};
 use crate::load::ScenarioError;
 
 /// A transcript value split into what it holds: a bare list of messages or
@@ -85,4 +86,73 @@ pub(crate) fn exchange<'a>(
         }
         other => Err(not_a_transcript(path, line, other)),
     }
+}
+
+/// Reads a list of messages: path, list, line, whether the list is the
+/// whole file.
+pub(crate) type ReadMessages =
+    fn(&str, &[Value], usize, bool, &mut Builder) -> Result<Vec<Msg>, ScenarioError>;
+
+/// Reads a response: the reply's messages and the prompt's tokens.
+pub(crate) type ReadReply =
+    fn(&str, &Value, usize, &mut Builder) -> Result<(Vec<Msg>, Option<u64>), ScenarioError>;
+
+/// How an API whose request holds a `messages` list (Chat Completions,
+/// Anthropic Messages) writes a value: the keys of its list and its
+/// response, where its tools keep their schema, where its system prompt
+/// is, and how its messages and a response read.
+pub(crate) struct MessagesApi {
+    pub response_key: &'static str,
+    pub schema_key: &'static str,
+    /// A request body's own system prompt (Anthropic's `system`).
+    pub system_key: Option<&'static str>,
+    pub messages: ReadMessages,
+    /// A response: the reply's messages and the prompt's tokens.
+    pub reply: ReadReply,
+}
+
+/// A value of such an API: a message list, or a request (its tools, its
+/// messages, the body as recorded) and then its response's reply.
+pub(crate) fn read_messages(
+    api: &MessagesApi,
+    path: &str,
+    value: &Value,
+    line: usize,
+    whole: bool,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    let parts = exchange(path, value, line, "messages", api.response_key)?;
+    if let Some(items) = parts.list {
+        for msg in (api.messages)(path, items, line, whole, b)? {
+            b.push(msg);
+        }
+        return Ok(());
+    }
+    let reply = match parts.response {
+        Some(r) => Some((api.reply)(path, r, line, b)?),
+        None => None,
+    };
+    if let Some(request) = parts.request {
+        if let Some(system) = api.system_key.and_then(|k| request.get(k)) {
+            b.system(&text_of(system));
+        }
+        if let Some(tools) = request.get("tools").and_then(Value::as_array) {
+            b.tools(offered_tools(tools, api.schema_key));
+        }
+        let items = request
+            .get("messages")
+            .and_then(Value::as_array)
+            .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
+        let msgs = (api.messages)(path, items, line, whole, b)?;
+        let tokens_in = reply.as_ref().and_then(|r| r.1);
+        let refused = refusal(value);
+        if !parts.rebuilt {
+            b.recorded_body(request, parts.response);
+        }
+        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
+    }
+    for msg in reply.map(|r| r.0).unwrap_or_default() {
+        b.push(msg);
+    }
+    Ok(())
 }

@@ -1,56 +1,67 @@
-//! The transcript formats the importer reads.
+//! The transcript formats the importer reads: a `Format` names one of the
+//! readers in `reader::READERS`, where each format says what it is.
 
-/// The transcript formats the importer reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, strum::IntoStaticStr)]
-#[strum(serialize_all = "kebab-case")]
-pub enum Format {
-    /// OpenAI Chat Completions: a messages array, a request body, or JSONL
-    /// of requests (and their responses).
-    Chat,
-    /// OpenAI Responses: input/output items, request bodies, responses.
-    Responses,
-    /// Anthropic Messages: a request body or a messages array.
-    Anthropic,
-    /// Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl).
-    Codex,
-    /// Claude Code session JSONL (~/.claude/projects/<dir>/<uuid>.jsonl).
-    ClaudeCode,
-    /// OpenTelemetry GenAI spans in OTLP JSON.
-    Otel,
-    /// OpenTelemetry GenAI spans as the SDKs print them (`span.to_json()`,
-    /// the console exporter): one object per span, attributes plain.
-    OtelSdk,
-    /// A SWE-agent trajectory (`.traj`): its `history` of Chat messages,
-    /// results naming their calls in `tool_call_ids`.
-    SweAgent,
-    /// A mini-swe-agent trajectory (`.traj.json`): `messages` and `info`;
-    /// text-based runs name no call (paired by position, said so).
-    MiniSweAgent,
-    /// A Gemini CLI session (`chats/session-*.json` or `.jsonl`) or a
-    /// `/chat save` checkpoint (`functionCall` / `functionResponse` parts).
-    GeminiCli,
+use std::fmt;
+
+use super::reader::{READERS, Reader};
+
+/// A transcript format, by the name the command line gives it
+/// (`--transcript-format`). Its reader (`reader`) says everything else.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Format(&'static str);
+
+// The formats other code names; any other is found by its code.
+#[allow(non_upper_case_globals)]
+impl Format {
+    pub const Chat: Format = Format("chat");
+    pub const Responses: Format = Format("responses");
+    pub const Anthropic: Format = Format("anthropic");
+    pub const Codex: Format = Format("codex");
+    pub const ClaudeCode: Format = Format("claude-code");
+    pub const Otel: Format = Format("otel");
+    pub const OtelSdk: Format = Format("otel-sdk");
+    pub const SweAgent: Format = Format("swe-agent");
+    pub const MiniSweAgent: Format = Format("mini-swe-agent");
+    pub const GeminiCli: Format = Format("gemini-cli");
 }
 
 impl Format {
-    pub const ALL: [Format; 10] = [
-        Format::Chat,
-        Format::Responses,
-        Format::Anthropic,
-        Format::Codex,
-        Format::ClaudeCode,
-        Format::Otel,
-        Format::OtelSdk,
-        Format::SweAgent,
-        Format::MiniSweAgent,
-        Format::GeminiCli,
-    ];
-
-    /// The name used on the command line and in snapshot names.
-    /// (kebab-case, as clap names the `--transcript-format` values; a test
-    /// checks the two agree.)
-    pub fn code(self) -> &'static str {
-        self.into()
+    /// A format's code, as its reader is listed with it.
+    pub(crate) const fn new(code: &'static str) -> Format {
+        Format(code)
     }
+
+    /// Every format read, in the order detection asks them.
+    pub const ALL: [Format; READERS.len()] = {
+        let mut all = [Format(""); READERS.len()];
+        let mut i = 0;
+        while i < READERS.len() {
+            all[i] = READERS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    /// The format of this code (`chat`, `claude-code`, …), if one is read.
+    pub fn named(code: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.0 == code)
+    }
+
+    /// The name used on the command line and in snapshot names
+    /// (kebab-case; a test checks clap names the values so).
+    pub fn code(self) -> &'static str {
+        self.0
+    }
+
+    /// What reads this format and says what it is.
+    pub(crate) fn reader(self) -> &'static Reader {
+        // Every `Format` is one of READERS' (a test checks the constants).
+        READERS
+            .iter()
+            .find(|r| r.format == self)
+            .unwrap_or(&READERS[0])
+    }
+
     /// The format of a provider named as `export --format requests` names it.
     pub fn of_provider(name: &str) -> Option<Format> {
         use crate::wire::Provider;
@@ -65,22 +76,26 @@ impl Format {
     }
 
     /// The API whose requests this format holds or reflects (Codex talks
-    /// to the Responses API; Claude Code to Anthropic Messages).
+    /// to the Responses API; Claude Code to Anthropic Messages; the others
+    /// are drawn in Chat's shape, as a note says).
     pub fn provider(self) -> crate::wire::Provider {
-        use crate::wire::Provider;
-        match self {
-            // SWE-agent and mini-swe-agent keep Chat Completions messages;
-            // OTel spans and Gemini CLI sessions (the Gemini API is not
-            // drawn) are drawn in Chat's shape, as a note says.
-            Format::Chat
-            | Format::Otel
-            | Format::OtelSdk
-            | Format::SweAgent
-            | Format::MiniSweAgent
-            | Format::GeminiCli => Provider::Chat,
-            Format::Responses | Format::Codex => Provider::Responses,
-            Format::Anthropic | Format::ClaudeCode => Provider::Anthropic,
-        }
+        self.reader().provider
+    }
+}
+
+impl fmt::Debug for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl clap::ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Format::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0).help(self.reader().about))
     }
 }
 
@@ -112,12 +127,6 @@ pub enum PairRule {
 impl PairRule {
     /// The rule a format follows unless its reader says otherwise.
     pub fn of(format: Format) -> PairRule {
-        match format {
-            Format::Chat | Format::SweAgent | Format::MiniSweAgent => PairRule::ToolCallId,
-            Format::Responses | Format::Codex => PairRule::CallId,
-            Format::Anthropic | Format::ClaudeCode => PairRule::ToolUseId,
-            Format::GeminiCli => PairRule::FunctionResponseId,
-            Format::Otel | Format::OtelSdk => PairRule::PartId,
-        }
+        format.reader().pairing
     }
 }

@@ -32,11 +32,42 @@ use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of};
 use super::errors::at_line;
+use super::format::{Format, PairRule};
 use super::jsonl::Lines;
+use super::reader::{Ask, Jsonl, Reader, Score, Seen};
 use super::shape::{Lenient, Object, Present};
 use super::text;
 use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
+
+/// A session record (JSON or JSONL) or a `/chat save` checkpoint.
+pub(crate) const READER: Reader = Reader {
+    format: Format::GeminiCli,
+    name: i18n::FORMAT_GEMINI_CLI,
+    about: "A Gemini CLI session (`chats/session-*.json` or `.jsonl`) or a `/chat save` checkpoint (`functionCall` / `functionResponse` parts)",
+    provider: Provider::Chat,
+    pairing: PairRule::FunctionResponseId,
+    score,
+    document: Some(|path, value, _, _, b| document(path, value, b)),
+    request: None,
+    jsonl: Jsonl::Own(read),
+};
+
+/// A session's metadata (surer as a first line without a `type`, which
+/// Claude Code's lines, also naming a `sessionId`, have), or a checkpoint.
+fn score(value: &Value, ask: &Ask) -> Score {
+    match value {
+        Value::Object(o) if is_session(o) => {
+            match ask.seen == Seen::FirstLine && !o.get("type").is_some_and(Value::is_string) {
+                true => 120,
+                false => 92,
+            }
+        }
+        Value::Array(items) if is_checkpoint(items) => 92,
+        _ => 0,
+    }
+}
 
 /// A session record's top level (or the first line of a JSONL session).
 pub fn is_session(o: &serde_json::Map<String, Value>) -> bool {
@@ -246,8 +277,7 @@ pub fn read(
     b: &mut Builder,
 ) -> Result<(), ScenarioError> {
     let mut session = Session::default();
-    let mut next = Some(first);
-    while let Some((line, v)) = next {
+    lines.each(first, |line, v| {
         let keys = Object::<Line>::of(&v);
         let record = keys.kind.there && keys.id.there;
         if let Some(id) = keys.rewind_to.0 {
@@ -271,8 +301,8 @@ pub fn read(
         } else {
             b.skip("line without a message", line);
         }
-        next = lines.next_value()?;
-    }
+        Ok(())
+    })?;
     finish(path, session, b)
 }
 
@@ -398,56 +428,66 @@ fn record(
                     line,
                 });
             }
-            let tokens = fields.tokens.0.as_ref();
-            let (input, output) = (
-                tokens.and_then(|t| t.input.0),
-                tokens.and_then(|t| t.output.0),
-            );
-            let tool_calls: Vec<(&Value, ToolCall)> = m
-                .get("toolCalls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .map(|c| (c, Object::<ToolCall>::of(c)))
-                .collect();
-            let calls: Vec<CallSpec> = tool_calls
-                .iter()
-                .map(|(c, f)| CallSpec {
-                    id: f.id.0.unwrap_or("").to_string(),
-                    name: f.name.0.unwrap_or("").to_string(),
-                    args: args_of(c.get("args").unwrap_or(&Value::Null)),
-                    item_id: None,
-                })
-                .collect();
-            b.push(Msg::Assistant {
-                text: content,
-                calls,
-                tokens_out: output,
-                line,
-            });
-            if tokens.is_some() {
-                b.tokens(input, output);
-            }
-            // The results the CLI sent back, in the order of the calls.
-            for (c, f) in &tool_calls {
-                let Some(result) = c.get("result").filter(|r| !r.is_null()) else {
-                    continue;
-                };
-                let status = f.status.0;
-                let (text, failed) = response_text(result);
-                let id = f.id.0.unwrap_or("");
-                answered.insert(id.to_string());
-                b.push(Msg::Tool {
-                    call_id: id.to_string(),
-                    text,
-                    is_error: failed || matches!(status, Some("error" | "cancelled")),
-                    line,
-                });
-            }
+            reply(m, content, fields.tokens.0.as_ref(), line, b, answered);
         }
         other => b.skip(&format!("message type {other:?}"), line),
     }
     Ok(())
+}
+
+/// A `gemini` message: its reply, and the results the CLI sent back, in
+/// the order of the calls.
+fn reply(
+    m: &Value,
+    content: String,
+    tokens: Option<&Tokens>,
+    line: usize,
+    b: &mut Builder,
+    answered: &mut HashSet<String>,
+) {
+    let (input, output) = (
+        tokens.and_then(|t| t.input.0),
+        tokens.and_then(|t| t.output.0),
+    );
+    let tool_calls: Vec<(&Value, ToolCall)> = m
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|c| (c, Object::<ToolCall>::of(c)))
+        .collect();
+    let calls: Vec<CallSpec> = tool_calls
+        .iter()
+        .map(|(c, f)| CallSpec {
+            id: f.id.0.unwrap_or("").to_string(),
+            name: f.name.0.unwrap_or("").to_string(),
+            args: args_of(c.get("args").unwrap_or(&Value::Null)),
+            item_id: None,
+        })
+        .collect();
+    b.push(Msg::Assistant {
+        text: content,
+        calls,
+        tokens_out: output,
+        line,
+    });
+    if tokens.is_some() {
+        b.tokens(input, output);
+    }
+    for (c, f) in &tool_calls {
+        let Some(result) = c.get("result").filter(|r| !r.is_null()) else {
+            continue;
+        };
+        let (text, failed) = response_text(result);
+        let id = f.id.0.unwrap_or("");
+        answered.insert(id.to_string());
+        b.push(Msg::Tool {
+            call_id: id.to_string(),
+            text,
+            is_error: failed || matches!(f.status.0, Some("error" | "cancelled")),
+            line,
+        });
+    }
 }
 
 /// Does this `PartListUnion` hold a `functionResponse` part?

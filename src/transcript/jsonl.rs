@@ -38,6 +38,21 @@ impl Lines {
         }
     }
 
+    /// `first`, then every line after it, each given to `read` with its
+    /// line number: the loop every JSON lines reader runs.
+    pub fn each(
+        &mut self,
+        first: (usize, Value),
+        mut read: impl FnMut(usize, Value) -> Result<(), ScenarioError>,
+    ) -> Result<(), ScenarioError> {
+        let mut next = Some(first);
+        while let Some((line, value)) = next {
+            read(line, value)?;
+            next = self.next_value()?;
+        }
+        Ok(())
+    }
+
     /// The line number of a last line that was cut short, if any.
     pub fn truncated(&self) -> Option<usize> {
         self.truncated

@@ -31,8 +31,12 @@ use serde_json::Value;
 use super::builder::{Builder, CallSpec, Msg, text_of};
 use super::chat;
 use super::errors::at_line;
+use super::format::{Format, PairRule};
+use super::reader::{Ask, Jsonl, Reader, Score};
 use super::shape::{Lenient, Object, Present};
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
 
 /// The action blocks mini-swe-agent's text-based models parse (v1's
 /// `` ```bash ``, v2's `` ```mswea_bash_command ``), as its regex reads them.
@@ -105,6 +109,49 @@ struct Action<'a> {
     action: Lenient<&'a str>,
 }
 
+/// A `.traj.json`: one JSON document.
+pub(crate) const READER: Reader = Reader {
+    format: Format::MiniSweAgent,
+    name: i18n::FORMAT_MINI_SWE_AGENT,
+    about: "A mini-swe-agent trajectory (`.traj.json`): `messages` and `info`; text-based runs name no call (paired by position, said so)",
+    provider: Provider::Chat,
+    pairing: PairRule::ToolCallId,
+    score,
+    document: Some(|path, value, _, _, b| document(path, value, b)),
+    request: None,
+    jsonl: Jsonl::No,
+};
+
+/// A trajectory, or a bare list of its text-based messages (a run saved
+/// as its messages alone), which would read as Chat replies with no calls.
+fn score(value: &Value, _ask: &Ask) -> Score {
+    match value {
+        Value::Object(o) if is_trajectory(o) => 93,
+        Value::Array(items) if text_based_list(items) => 70,
+        _ => 0,
+    }
+}
+
+/// Chat-shaped messages with no calls of Chat's own, where an assistant
+/// message holds an action block and the user message after it is the
+/// agent's observation (`<returncode>…`).
+fn text_based_list(items: &[Value]) -> bool {
+    fn role(m: &Value) -> Option<&str> {
+        m.get("role").and_then(Value::as_str)
+    }
+    let text = |m: &Value| m.get("content").map(text_of).unwrap_or_default();
+    let chat_calls = items
+        .iter()
+        .any(|m| m.get("tool_calls").is_some() || matches!(role(m), Some("tool") | None));
+    !chat_calls
+        && items.windows(2).any(|pair| {
+            role(&pair[0]) == Some("assistant")
+                && ACTION.is_match(&text(&pair[0]))
+                && role(&pair[1]) == Some("user")
+                && RETURNCODE.is_match(&text(&pair[1]))
+        })
+}
+
 /// Is this a mini-swe-agent trajectory? Its `trajectory_format`, or the
 /// `info` only it writes (`mini_version`, a `minisweagent.` agent type).
 pub fn is_trajectory(o: &serde_json::Map<String, Value>) -> bool {
@@ -126,10 +173,13 @@ pub fn is_trajectory(o: &serde_json::Map<String, Value>) -> bool {
 }
 
 pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
-    let messages = value
-        .get("messages")
-        .and_then(Value::as_array)
-        .ok_or_else(|| at_line(path, 1, "expected \"messages\", a list of messages"))?;
+    let messages = match value {
+        Value::Array(messages) => messages,
+        _ => value
+            .get("messages")
+            .and_then(Value::as_array)
+            .ok_or_else(|| at_line(path, 1, "expected \"messages\", a list of messages"))?,
+    };
     let tool_calling = messages
         .iter()
         .map(Object::<Message>::of)

@@ -14,6 +14,7 @@
 //! validation step is never invented: a transcript records none.
 
 mod anthropic;
+mod api;
 mod builder;
 mod chat;
 mod claude_code;
@@ -25,9 +26,11 @@ mod format;
 mod gemini_cli;
 mod jsonl;
 mod mini_swe_agent;
+mod openhands;
 mod otel;
 mod patterns;
 mod progress;
+mod reader;
 pub(crate) mod redact;
 mod responses;
 mod shape;
@@ -42,13 +45,11 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
 use errors::{at_line, error, json_error, not_a_transcript};
-use shape::{Lenient, Object, Present};
+use reader::{Jsonl, Seen};
 
 pub use builder::Builder;
 pub use format::Format;
@@ -359,6 +360,7 @@ pub fn open_all(
     let opened = open_showing(path, forced, redact, progress)?;
     count_in_background(&opened.loaded);
     let mut others = Vec::new();
+    let mut warnings: Vec<String> = opened.warnings.clone();
     // Only a whole file: `FILE#N` opens the one conversation it names.
     if split_run(path).1.is_none() {
         for k in 2..=opened.conversations {
@@ -367,7 +369,16 @@ pub fn open_all(
             others.push(other);
         }
     }
-    let warnings = opened.warnings.iter().map(ToString::to_string).collect();
+    // A Claude Code session's sub-agents: each a conversation of its own.
+    if opened.format == Format::ClaudeCode {
+        for file in claude_code::subagent_files(Path::new(path)) {
+            let file = file.to_string_lossy();
+            let sub = open_with(&file, Some(Format::ClaudeCode), redact)?;
+            warnings.extend(sub.warnings);
+            count_in_background(&sub.loaded);
+            others.push(sub.loaded);
+        }
+    }
     Ok((opened.loaded, others, warnings))
 }
 
@@ -481,29 +492,9 @@ fn document(
         None => detect_document(value).ok_or_else(|| not_a_transcript(path, line, value))?,
     };
     builder.by_item();
-    match format {
-        Format::SweAgent => swe_agent::document(path, value, builder)?,
-        Format::MiniSweAgent => mini_swe_agent::document(path, value, builder)?,
-        Format::GeminiCli => gemini_cli::document(path, value, builder)?,
-        Format::OtelSdk => {
-            match value {
-                Value::Array(spans) => {
-                    for (i, span) in spans.iter().enumerate() {
-                        otel::sdk_span(span, i + 1, builder);
-                    }
-                }
-                span => otel::sdk_span(span, 1, builder),
-            }
-            otel::finish(builder);
-        }
-        Format::Chat => chat::document(path, value, line, true, builder)?,
-        Format::Anthropic => anthropic::document(path, value, line, true, builder)?,
-        Format::Responses => responses::document(path, value, line, true, builder)?,
-        Format::Otel => {
-            otel::document(path, value, line, true, builder)?;
-            otel::finish(builder);
-        }
-        Format::Codex | Format::ClaudeCode => {
+    match format.reader().document {
+        Some(read) => read(path, value, line, true, builder)?,
+        None => {
             return Err(at_line(
                 path,
                 line,
@@ -517,83 +508,10 @@ fn document(
     Ok(format)
 }
 
-/// The format of a whole-document transcript, from its shape.
+/// The format of a whole-document transcript (or of one line of a JSONL
+/// of requests), from its shape.
 fn detect_document(value: &Value) -> Option<Format> {
-    match value {
-        Value::Array(items) if items.first().is_some_and(is_sdk_span) => Some(Format::OtelSdk),
-        Value::Array(items) if gemini_cli::is_checkpoint(items) => Some(Format::GeminiCli),
-        Value::Array(items) => detect_items(items),
-        Value::Object(o) => {
-            if o.contains_key("resourceSpans") {
-                return Some(Format::Otel);
-            }
-            // A line of `export --format requests` (or of `tap`) names its
-            // provider.
-            if o.contains_key("request")
-                && let Some(p) = o.get("provider").and_then(Value::as_str)
-                && let Some(format) = Format::of_provider(p)
-            {
-                return Some(format);
-            }
-            if is_sdk_span(value) {
-                return Some(Format::OtelSdk);
-            }
-            if o.get("history").is_some_and(Value::is_array)
-                && (o.contains_key("trajectory") || o.contains_key("info"))
-            {
-                return Some(Format::SweAgent);
-            }
-            if mini_swe_agent::is_trajectory(o) {
-                return Some(Format::MiniSweAgent);
-            }
-            if gemini_cli::is_session(o) {
-                return Some(Format::GeminiCli);
-            }
-            if let Some(request) = o.get("request").or_else(|| o.get("body")) {
-                // The response's shape settles what the request leaves open.
-                let response = o.get("response").map(|r| r.get("body").unwrap_or(r));
-                return match (detect_document(request), response.and_then(response_format)) {
-                    (Some(Format::Chat), Some(by_response)) => Some(by_response),
-                    (found, by_response) => found.or(by_response),
-                };
-            }
-            if o.contains_key("input")
-                || o.get("object").and_then(Value::as_str) == Some("response")
-            {
-                return Some(Format::Responses);
-            }
-            let messages = o.get("messages")?.as_array()?;
-            let anthropic_tools = o
-                .get("tools")
-                .and_then(Value::as_array)
-                .is_some_and(|t| t.iter().any(|t| t.get("input_schema").is_some()));
-            // Keys only the Messages API takes, or a Claude model.
-            let anthropic_keys = ["anthropic_version", "stop_sequences", "top_k"]
-                .iter()
-                .any(|k| o.contains_key(*k))
-                || o.get("model")
-                    .and_then(Value::as_str)
-                    .is_some_and(|m| m.starts_with("claude"));
-            if o.contains_key("system") || anthropic_tools {
-                return Some(Format::Anthropic);
-            }
-            match detect_items(messages) {
-                Some(Format::Chat) if anthropic_keys && !chat_signals(&signals(messages)) => {
-                    Some(Format::Anthropic)
-                }
-                found => found.or(Some(Format::Chat)),
-            }
-        }
-        _ => None,
-    }
-}
-
-/// A span as the OpenTelemetry SDKs print it: a `name`, a `context` with
-/// its `span_id`, and `attributes` as an object.
-fn is_sdk_span(v: &Value) -> bool {
-    v.get("name").is_some_and(Value::is_string)
-        && v.pointer("/context/span_id").is_some()
-        && v.get("attributes").is_some_and(Value::is_object)
+    reader::detect(value, Seen::Document)
 }
 
 /// The runs of a results file: a list of objects that each hold a `traj`
@@ -616,121 +534,6 @@ fn run_label(run: &Value) -> String {
     match parts.is_empty() {
         true => String::new(),
         false => format!(" ({})", parts.join(", ")),
-    }
-}
-
-/// What telling the formats apart reads of a message or an item: its
-/// `type` and `role`, whether it carries a key only Chat has, and the
-/// blocks of its content when that is a list.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Signals<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Lenient<&'a str>,
-    #[serde(borrow)]
-    role: Lenient<&'a str>,
-    tool_calls: Present<IgnoredAny>,
-    tool_call_id: Present<IgnoredAny>,
-    function_call: Present<IgnoredAny>,
-    #[serde(borrow)]
-    content: Lenient<Vec<Object<Block<'a>>>>,
-}
-
-/// A content block's `type` (there, even when not a string).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Block<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Present<Lenient<&'a str>>,
-}
-
-impl Signals<'_> {
-    /// The content's blocks; none when it is not a list.
-    fn blocks(&self) -> &[Object<Block<'_>>] {
-        self.content.0.as_deref().unwrap_or_default()
-    }
-
-    /// A block of this type in its content.
-    fn has_block(&self, t: &str) -> bool {
-        self.blocks()
-            .iter()
-            .any(|b| b.0.as_ref().and_then(|b| b.kind.value.0) == Some(t))
-    }
-}
-
-fn signals(items: &[Value]) -> Vec<Signals<'_>> {
-    items.iter().map(Object::<Signals>::of).collect()
-}
-
-/// A messages or items array: Responses items carry a `type`, Anthropic
-/// messages carry content blocks, Chat messages a `role` (and tool roles).
-fn detect_items(items: &[Value]) -> Option<Format> {
-    if items.is_empty() || !items.iter().all(Value::is_object) {
-        return None;
-    }
-    let items = signals(items);
-    let typed = |t: &str| items.iter().any(|i| i.kind.0 == Some(t));
-    if [
-        "function_call",
-        "function_call_output",
-        "message",
-        "reasoning",
-        "custom_tool_call",
-    ]
-    .iter()
-    .any(|t| typed(t))
-    {
-        return Some(Format::Responses);
-    }
-    if !items.iter().all(|i| i.role.0.is_some()) {
-        return None;
-    }
-    let block = |t: &str| items.iter().any(|i| i.has_block(t));
-    if ["tool_use", "tool_result", "thinking", "redacted_thinking"]
-        .iter()
-        .any(|t| block(t))
-    {
-        return Some(Format::Anthropic);
-    }
-    // Content as a list of typed blocks, and nothing only Chat has.
-    let blocks = items.iter().any(|i| {
-        i.content.0.as_ref().is_some_and(|c| {
-            !c.is_empty() && c.iter().all(|b| b.0.as_ref().is_some_and(|b| b.kind.there))
-        })
-    });
-    if blocks && !chat_signals(&items) {
-        return Some(Format::Anthropic);
-    }
-    Some(Format::Chat)
-}
-
-/// What only OpenAI Chat messages have: system, developer and tool roles,
-/// `tool_calls`, `tool_call_id`, `function_call`, and content parts of
-/// Chat's own types.
-fn chat_signals(items: &[Signals]) -> bool {
-    items.iter().any(|i| {
-        matches!(i.role.0, Some("system" | "developer" | "tool" | "function"))
-            || i.tool_calls.there
-            || i.tool_call_id.there
-            || i.function_call.there
-            || ["image_url", "input_audio", "refusal", "file"]
-                .iter()
-                .any(|t| i.has_block(t))
-    })
-}
-
-/// A response's provider, from its shape: Chat's `choices`, the Messages
-/// API's `type: "message"` with `content` blocks, Responses' `output`.
-fn response_format(r: &Value) -> Option<Format> {
-    if r.get("choices").is_some() {
-        Some(Format::Chat)
-    } else if r.get("type").and_then(Value::as_str) == Some("message") && r.get("content").is_some()
-    {
-        Some(Format::Anthropic)
-    } else if r.get("output").is_some() {
-        Some(Format::Responses)
-    } else {
-        None
     }
 }
 
@@ -758,7 +561,7 @@ fn read_lines(
                 Some(v) => v.map_err(|e| json_error(path, &e))?,
                 None => return Err(at_line(path, 1, "the file is empty; expected a transcript")),
             };
-            if is_sdk_span(&value) && forced.is_none_or(|f| f == Format::OtelSdk) {
+            if otel::is_sdk_span(&value) && forced.is_none_or(|f| f == Format::OtelSdk) {
                 otel::sdk_span(&value, 1, builder);
                 builder.by_item();
                 for (i, v) in values.enumerate() {
@@ -776,76 +579,60 @@ fn read_lines(
         Some(f) => f,
         None => detect_line(&first.1).ok_or_else(|| not_a_transcript(path, first.0, &first.1))?,
     };
-    match format {
-        Format::OtelSdk => {
-            let mut next = Some(first);
-            while let Some((line, value)) = next {
-                otel::sdk_span(&value, line, builder);
-                next = lines.next_value()?;
-            }
-            otel::finish(builder);
+    match format.reader().jsonl {
+        Jsonl::No => return Err(not_a_transcript(path, first.0, &first.1)),
+        Jsonl::Own(read) => read(path, first, &mut lines, builder)?,
+        Jsonl::Requests if split::is_tap_line(&first.1) => {
+            *conversations = tap_lines(path, first, &mut lines, forced, builder)?;
         }
-        Format::SweAgent | Format::MiniSweAgent => {
-            return Err(not_a_transcript(path, first.0, &first.1));
-        }
-        Format::GeminiCli => gemini_cli::read(path, first, &mut lines, builder)?,
-        Format::Codex => codex::read(path, first, &mut lines, builder)?,
-        Format::ClaudeCode => claude_code::read(path, first, &mut lines, builder)?,
-        Format::Otel => {
-            otel::document(path, &first.1, first.0, false, builder)?;
-            while let Some((line, value)) = lines.next_value()? {
-                otel::document(path, &value, line, false, builder)?;
-            }
-            otel::finish(builder);
-        }
-        Format::Chat | Format::Responses | Format::Anthropic if split::is_tap_line(&first.1) => {
-            // A tap's recording: one conversation of it, side requests apart.
-            builder.runs_read = true;
-            let shown = builder.run.unwrap_or(1);
-            let mut splitter = split::Splitter::default();
-            let mut read = |placed: Vec<(usize, Value, split::Place)>| {
-                for (line, value, place) in placed {
-                    if place == split::Place::Conversation(shown - 1) {
-                        request_line(path, &value, line, forced, builder)?;
-                    }
-                }
-                Ok::<(), ScenarioError>(())
-            };
-            let mut next = Some(first);
-            while let Some((line, value)) = next.take() {
-                read(splitter.feed(line, value))?;
-                next = lines.next_value()?;
-            }
-            read(splitter.finish())?;
-            let count = splitter.conversations.len();
-            if shown > count.max(1) {
-                return Err(error(
-                    path,
-                    None,
-                    format!(
-                        "the recording holds {count} conversations; conversation {shown} is not one of them (FILE#1 to FILE#{count})"
-                    ),
-                ));
-            }
-            for note in split::notes(&splitter, shown - 1, split::Places::Lines) {
-                builder.note(note);
-            }
-            if count > 1 {
-                // Titled as the live view titles it, and as it is opened.
-                builder.rename(&format!("{}#{shown}", display_name(path)));
-            }
-            *conversations = count.max(1);
-        }
-        Format::Chat | Format::Responses | Format::Anthropic => {
-            let mut next = Some(first);
-            while let Some((line, value)) = next {
-                request_line(path, &value, line, forced, builder)?;
-                next = lines.next_value()?;
-            }
-        }
+        Jsonl::Requests => lines.each(first, |line, value| {
+            request_line(path, &value, line, forced, builder)
+        })?,
     }
     builder.skipped_lines(lines.truncated());
     Ok(format)
+}
+
+/// A tap's recording: the one conversation of it that `FILE#N` names, side
+/// requests apart. Returns how many conversations it holds.
+fn tap_lines(
+    path: &str,
+    first: (usize, Value),
+    lines: &mut jsonl::Lines,
+    forced: Option<Format>,
+    builder: &mut Builder,
+) -> Result<usize, ScenarioError> {
+    builder.runs_read = true;
+    let shown = builder.run.unwrap_or(1);
+    let mut splitter = split::Splitter::default();
+    let mut read = |placed: Vec<(usize, Value, split::Place)>| {
+        for (line, value, place) in placed {
+            if place == split::Place::Conversation(shown - 1) {
+                request_line(path, &value, line, forced, builder)?;
+            }
+        }
+        Ok::<(), ScenarioError>(())
+    };
+    lines.each(first, |line, value| read(splitter.feed(line, value)))?;
+    read(splitter.finish())?;
+    let count = splitter.conversations.len();
+    if shown > count.max(1) {
+        return Err(error(
+            path,
+            None,
+            format!(
+                "the recording holds {count} conversations; conversation {shown} is not one of them (FILE#1 to FILE#{count})"
+            ),
+        ));
+    }
+    for note in split::notes(&splitter, shown - 1, split::Places::Lines) {
+        builder.note(note);
+    }
+    if count > 1 {
+        // Titled as the live view titles it, and as it is opened.
+        builder.rename(&format!("{}#{shown}", display_name(path)));
+    }
+    Ok(count.max(1))
 }
 
 /// One line of a JSONL of model calls: a request body, `{request, response}`
@@ -861,49 +648,15 @@ fn request_line(
         Some(f) => f,
         None => detect_document(value).ok_or_else(|| not_a_transcript(path, line, value))?,
     };
-    match format {
-        Format::Chat => chat::document(path, value, line, false, builder),
-        Format::Anthropic => anthropic::document(path, value, line, false, builder),
-        Format::Responses => responses::document(path, value, line, false, builder),
-        Format::Otel => otel::document(path, value, line, false, builder),
-        Format::Codex
-        | Format::ClaudeCode
-        | Format::OtelSdk
-        | Format::SweAgent
-        | Format::MiniSweAgent
-        | Format::GeminiCli => Err(not_a_transcript(path, line, value)),
+    match format.reader().request {
+        Some(read) => read(path, value, line, false, builder),
+        None => Err(not_a_transcript(path, line, value)),
     }
 }
 
 /// The format of a JSONL file, from its first line.
 fn detect_line(value: &Value) -> Option<Format> {
-    let o = value.as_object()?;
-    let kind = o.get("type").and_then(Value::as_str);
-    if o.contains_key("payload") && kind.is_some() && o.contains_key("timestamp") {
-        return Some(Format::Codex);
-    }
-    // A Codex rollout from before the `payload` lines: `{id, timestamp,
-    // instructions}` first, or a `{"record_type": "state"}` marker.
-    let legacy_header = kind.is_none() && o.contains_key("id") && o.contains_key("timestamp");
-    if legacy_header || o.contains_key("record_type") {
-        return Some(Format::Codex);
-    }
-    if o.contains_key("resourceSpans") {
-        return Some(Format::Otel);
-    }
-    if is_sdk_span(value) {
-        return Some(Format::OtelSdk);
-    }
-    // A Gemini CLI JSONL session's metadata line (no `type`, unlike
-    // Claude Code's lines, which also name a `sessionId`).
-    if kind.is_none() && gemini_cli::is_session(o) {
-        return Some(Format::GeminiCli);
-    }
-    let claude_keys = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId"];
-    if kind.is_some() && claude_keys.iter().any(|k| o.contains_key(*k)) {
-        return Some(Format::ClaudeCode);
-    }
-    detect_document(value)
+    reader::detect(value, Seen::FirstLine)
 }
 
 #[cfg(test)]
@@ -929,7 +682,8 @@ mod tests {
                 "otel-sdk",
                 "swe-agent",
                 "mini-swe-agent",
-                "gemini-cli"
+                "gemini-cli",
+                "openhands"
             ]
         );
         for format in Format::ALL {

@@ -17,8 +17,108 @@ use super::builder::{
     Builder, CallSpec, Msg, Span, args_of, args_of_json_text, offered_tools, text_of,
 };
 use super::errors::at_line;
+use super::format::{Format, PairRule};
+use super::jsonl::Lines;
+use super::reader::{Ask, Jsonl, Reader, Score, Seen};
 use super::shape::{Lenient, Object, Present};
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
+
+/// OTLP JSON: a document, or one per line.
+pub(crate) const READER: Reader = Reader {
+    format: Format::Otel,
+    name: i18n::FORMAT_OTEL,
+    about: "OpenTelemetry GenAI spans in OTLP JSON",
+    provider: Provider::Chat,
+    pairing: PairRule::PartId,
+    score: |value, ask| match (value.get("resourceSpans"), ask.seen) {
+        (None, _) => 0,
+        (Some(_), Seen::FirstLine) => 140,
+        (Some(_), Seen::Document) => 97,
+    },
+    document: Some(|path, value, line, whole, b| {
+        document(path, value, line, whole, b)?;
+        finish(b);
+        Ok(())
+    }),
+    request: Some(document),
+    jsonl: Jsonl::Own(|path, first, lines, b| {
+        lines.each(first, |line, value| document(path, &value, line, false, b))?;
+        finish(b);
+        Ok(())
+    }),
+};
+
+/// Spans as the SDKs print them: a list, one a line, or one after another.
+pub(crate) const SDK_READER: Reader = Reader {
+    format: Format::OtelSdk,
+    name: i18n::FORMAT_OTEL_SDK,
+    about: "OpenTelemetry GenAI spans as the SDKs print them (`span.to_json()`, the console exporter): one object per span, attributes plain",
+    provider: Provider::Chat,
+    pairing: PairRule::PartId,
+    score: sdk_score,
+    document: Some(|_, value, _, _, b| {
+        match sdk_spans(value) {
+            Some(spans) => {
+                for (i, span) in spans.iter().enumerate() {
+                    sdk_span(span, i + 1, b);
+                }
+            }
+            None => sdk_span(value, 1, b),
+        }
+        finish(b);
+        Ok(())
+    }),
+    request: None,
+    jsonl: Jsonl::Own(sdk_lines),
+};
+
+/// An SDK span, or a list that starts with one.
+fn sdk_score(value: &Value, ask: &Ask) -> Score {
+    let span = match sdk_spans(value) {
+        Some(items) => items.first().is_some_and(is_sdk_span),
+        None => is_sdk_span(value),
+    };
+    match (span, ask.seen) {
+        (false, _) => 0,
+        (true, Seen::FirstLine) => 130,
+        (true, Seen::Document) => 95,
+    }
+}
+
+/// A list of SDK spans: the list itself, or the `spans` of an any-agent
+/// trace export (`AgentTrace`: `{spans, final_output}`).
+fn sdk_spans(value: &Value) -> Option<&Vec<Value>> {
+    match value {
+        Value::Array(items) => Some(items),
+        Value::Object(o) => o.get("spans").and_then(Value::as_array),
+        _ => None,
+    }
+}
+
+/// A span as the OpenTelemetry SDKs print it: a `name`, a `context` with
+/// its `span_id`, and `attributes` as an object.
+pub(crate) fn is_sdk_span(v: &Value) -> bool {
+    v.get("name").is_some_and(Value::is_string)
+        && v.pointer("/context/span_id").is_some()
+        && v.get("attributes").is_some_and(Value::is_object)
+}
+
+/// One SDK span a line.
+fn sdk_lines(
+    _path: &str,
+    first: (usize, Value),
+    lines: &mut Lines,
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    lines.each(first, |line, value| {
+        sdk_span(&value, line, b);
+        Ok(())
+    })?;
+    finish(b);
+    Ok(())
+}
 
 /// An OTLP JSON document: `resourceSpans`, each of `scopeSpans`, each of
 /// `spans`. A span that is not an object is read as one of no fields
@@ -127,8 +227,8 @@ struct SdkSpan<'a> {
     #[serde(borrow)]
     name: Lenient<&'a str>,
     attributes: Lenient<Map<String, Value>>,
-    #[serde(borrow)]
-    start_time: Lenient<&'a str>,
+    /// ISO 8601 (the SDKs' `to_json`) or nanoseconds (any-agent).
+    start_time: Option<Value>,
     #[serde(borrow)]
     status: Object<SdkStatus<'a>>,
 }
@@ -188,18 +288,22 @@ pub fn sdk_span(value: &Value, at: usize, b: &mut Builder) {
     let attributes = span.attributes.0.unwrap_or_default();
     // The time's digits, in order: the SDKs write one fixed ISO form, so
     // they sort as the times do.
-    let start = span
-        .start_time
+    let start = match &span.start_time {
+        Some(Value::Number(n)) => n.as_u64().map_or(0, u128::from),
+        Some(Value::String(t)) => t
+            .chars()
+            .filter(char::is_ascii_digit)
+            .take(38)
+            .collect::<String>()
+            .parse::<u128>()
+            .unwrap_or(0),
+        _ => 0,
+    };
+    let error = span
+        .status
         .0
-        .map(|t| {
-            t.chars()
-                .filter(char::is_ascii_digit)
-                .take(38)
-                .collect::<String>()
-        })
-        .and_then(|d| d.parse::<u128>().ok())
-        .unwrap_or(0);
-    let error = span.status.0.and_then(|s| s.status_code.0) == Some("ERROR");
+        .and_then(|s| s.status_code.0)
+        .is_some_and(|c| c.eq_ignore_ascii_case("ERROR"));
     collect(name, attributes, start, error, at, b);
 }
 
@@ -228,7 +332,17 @@ fn collect(
             first.to_string()
         }
     };
-    let op = op.as_str();
+    let op = match op.as_str() {
+        "call_llm" => {
+            any_agent_call(&mut attributes);
+            "chat"
+        }
+        "execute_tool" => {
+            any_agent_tool(&mut attributes);
+            "execute_tool"
+        }
+        op => op,
+    };
     if !matches!(
         op,
         "chat" | "text_completion" | "generate_content" | "execute_tool"
@@ -303,10 +417,139 @@ fn json_attr(attrs: &Map<String, Value>, key: &str) -> Option<Value> {
     }
 }
 
+/// The output an any-agent span records: `gen_ai.output` (`genai.output`
+/// before any-agent 0.20) and its `.type`.
+fn any_agent_output(a: &Map<String, Value>) -> Option<(Value, bool)> {
+    let (output, kind) = ["gen_ai.output", "genai.output"]
+        .into_iter()
+        .find_map(|k| Some((a.get(k)?.clone(), a.get(&format!("{k}.type")))))?;
+    Some((output, kind.and_then(Value::as_str) == Some("json")))
+}
+
+/// An any-agent `call_llm` span, in the GenAI conventions' terms: its
+/// input messages are Chat messages (`{role, content}`), its output the
+/// reply's text or, as JSON, its calls (`[{name, arguments}]`, with no
+/// ids: `finish` pairs them with the tool spans in order).
+fn any_agent_call(a: &mut Map<String, Value>) {
+    a.insert("gen_ai.operation.name".into(), "chat".into());
+    if let Some(Value::Array(messages)) = json_attr(a, "gen_ai.input.messages") {
+        let messages: Vec<Value> = messages
+            .into_iter()
+            .map(|m| {
+                let text = m.get("content").map(text_of).unwrap_or_default();
+                let part = match m.get("tool_call_id") {
+                    Some(id) => serde_json::json!({"type": "tool_call_response", "id": id, "response": text}),
+                    None => serde_json::json!({"type": "text", "content": text}),
+                };
+                match m.get("parts") {
+                    Some(_) => m,
+                    None => serde_json::json!({"role": m.get("role").cloned().unwrap_or_default(), "parts": [part]}),
+                }
+            })
+            .collect();
+        a.insert("gen_ai.input.messages".into(), Value::Array(messages));
+    }
+    if a.contains_key("gen_ai.output.messages") {
+        return;
+    }
+    let Some((output, json)) = any_agent_output(a) else {
+        return;
+    };
+    let calls = match (json, &output) {
+        (true, Value::String(s)) => serde_json::from_str::<Vec<Value>>(s).ok(),
+        (true, Value::Array(list)) => Some(list.clone()),
+        _ => None,
+    };
+    let parts: Vec<Value> = match calls {
+        Some(calls) => calls.iter().map(any_agent_call_part).collect(),
+        None => vec![serde_json::json!({"type": "text", "content": text_of(&output)})],
+    };
+    let reply = serde_json::json!([{"role": "assistant", "parts": parts}]);
+    a.insert("gen_ai.output.messages".into(), reply);
+}
+
+/// One call of an any-agent output, `{"tool.name", "tool.args"}`,
+/// earlier `{name, arguments}` or (the OpenAI framework's) Chat's `{id,
+/// function: {name, arguments}}`, as a part.
+fn any_agent_call_part(c: &Value) -> Value {
+    let f = c.get("function").unwrap_or(c);
+    let field = |key: &str, dotted: &str| {
+        f.get(key)
+            .or_else(|| c.get(dotted))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut part = serde_json::json!({
+        "type": "tool_call",
+        "name": field("name", "tool.name"),
+        "arguments": field("arguments", "tool.args"),
+    });
+    if let Some(id) = c.get("id").filter(|id| id.is_string()) {
+        part["id"] = id.clone();
+    }
+    part
+}
+
+/// An any-agent `execute_tool` span: its result is its output.
+fn any_agent_tool(a: &mut Map<String, Value>) {
+    if !a.contains_key("gen_ai.tool.call.result")
+        && let Some((output, _)) = any_agent_output(a)
+    {
+        a.insert("gen_ai.tool.call.result".into(), output);
+    }
+}
+
+/// Calls and tool spans that name no id (any-agent's): each call gets one
+/// (`call-N`, in order), and each tool span the id of the earliest call of
+/// its tool's name still unanswered. Says so, when it does.
+fn ids_by_order(spans: &mut [Span], b: &mut Builder) {
+    let mut open: Vec<(String, String)> = Vec::new();
+    let mut given = 0;
+    for span in spans.iter_mut() {
+        let a = &mut span.attributes;
+        if a.get("gen_ai.operation.name").and_then(Value::as_str) == Some("execute_tool") {
+            if a.contains_key("gen_ai.tool.call.id") {
+                continue;
+            }
+            let name = a
+                .get("gen_ai.tool.name")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if let Some(k) = open.iter().position(|(n, _)| n == name) {
+                let (_, id) = open.remove(k);
+                a.insert("gen_ai.tool.call.id".into(), id.into());
+            }
+            continue;
+        }
+        let Some(Value::Array(mut messages)) = a.get("gen_ai.output.messages").cloned() else {
+            continue;
+        };
+        for part in messages
+            .iter_mut()
+            .filter_map(|m| m.get_mut("parts")?.as_array_mut())
+            .flatten()
+            .filter(|p| {
+                p.get("type").and_then(Value::as_str) == Some("tool_call") && p.get("id").is_none()
+            })
+        {
+            given += 1;
+            let id = format!("call-{given}");
+            let name = part.get("name").map(text_of).unwrap_or_default();
+            open.push((name, id.clone()));
+            part["id"] = id.into();
+        }
+        a.insert("gen_ai.output.messages".into(), Value::Array(messages));
+    }
+    if given > 0 {
+        b.note(super::text::fixed(i18n::OTEL_CALLS_BY_ORDER));
+    }
+}
+
 /// Replay the collected spans in order of start time.
 pub fn finish(b: &mut Builder) {
     let mut spans = std::mem::take(&mut b.spans);
     spans.sort_by_key(|s| s.start);
+    ids_by_order(&mut spans, b);
     // A tool span may not record its result (`gen_ai.tool.call.result` is
     // opt-in); the next inference span's input then holds it.
     let mut responses: HashMap<String, String> = HashMap::new();

@@ -6,11 +6,29 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::api;
 use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
 use super::exchange::{exchange, refusal};
+use super::format::{Format, PairRule};
+use super::reader::{Jsonl, Reader};
 use super::shape::{Lenient, Object, Present, Usage};
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
+
+/// OpenAI Responses, told from the other APIs by its shape.
+pub(crate) const READER: Reader = Reader {
+    format: Format::Responses,
+    name: i18n::FORMAT_RESPONSES,
+    about: "OpenAI Responses: input/output items, request bodies, responses",
+    provider: Provider::Responses,
+    pairing: PairRule::CallId,
+    score: |value, ask| api::score(Format::Responses, value, ask),
+    document: Some(document),
+    request: Some(document),
+    jsonl: Jsonl::Requests,
+};
 
 pub fn document(
     path: &str,

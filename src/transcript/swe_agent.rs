@@ -10,7 +10,43 @@ use serde_json::Value;
 use super::builder::Builder;
 use super::chat;
 use super::errors::at_line;
+use super::format::{Format, PairRule};
+use super::reader::{Ask, Jsonl, Reader, Score};
+use crate::i18n;
 use crate::load::ScenarioError;
+use crate::provider::Provider;
+
+/// A `.traj`: one JSON document.
+pub(crate) const READER: Reader = Reader {
+    format: Format::SweAgent,
+    name: i18n::FORMAT_SWE_AGENT,
+    about: "A SWE-agent trajectory (`.traj`): its `history` of Chat messages, results naming their calls in `tool_call_ids`",
+    provider: Provider::Chat,
+    pairing: PairRule::ToolCallId,
+    score,
+    document: Some(|path, value, _, _, b| document(path, value, b)),
+    request: None,
+    jsonl: Jsonl::No,
+};
+
+/// A `history` list beside a `trajectory` or an `info`; a `history` of
+/// messages alone (a trajectory saved without the rest) less surely.
+fn score(value: &Value, _ask: &Ask) -> Score {
+    let Some(history) = value.get("history").and_then(Value::as_array) else {
+        return 0;
+    };
+    let messages = !history.is_empty()
+        && history
+            .iter()
+            .all(|m| m.get("role").is_some_and(Value::is_string));
+    if value.get("trajectory").is_some() || value.get("info").is_some() {
+        94
+    } else if messages {
+        50
+    } else {
+        0
+    }
+}
 
 pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
     let history = value

@@ -39,6 +39,13 @@ $rewindTo drops that id and all after it, $set.messages replaces all. A
 checkpoint (a list of {role, parts}) is the API history: a model item is a
 reply, its functionCall parts the calls, functionResponse parts the results
 (by id, else the first open call of that name).
+OpenHands (V0 event streams, openhands/events/serialization and
+memory/conversation_memory.py): a reply is one model response, the
+tool_call_metadata.model_response.id its actions share (its tool_calls the
+calls), or an agent "message" action without tool_call_metadata; an
+observation with tool_call_metadata is the result for its tool_call_id;
+an error is an "error" observation or a positive extras.metadata.exit_code
+(-1: the command was still running).
 """
 
 import json
@@ -101,6 +108,20 @@ def lines(path):
 
 
 EXIT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$")
+# Unified exec: the call returned while its process still ran; the process's
+# exit (an exec_command_end under this call's id) is reported by a later
+# write_stdin's output, not by this one.
+RUNNING = re.compile(r"^Process running with session ID")
+
+
+def still_running(output):
+    text = output if isinstance(output, str) else json.dumps(output)
+    for line in text.splitlines()[:8]:
+        if line.strip() == "Output:":
+            return False
+        if RUNNING.match(line):
+            return True
+    return False
 
 
 def codex_failed(output):
@@ -156,44 +177,78 @@ def codex(path):
             pending = None
         if t in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
             failed, _ = codex_failed(item.get("output"))
-            order.append(("result", item.get("call_id") or item.get("id"), failed))
+            running = still_running(item.get("output"))
+            order.append(("result", item.get("call_id") or item.get("id"), failed, running))
     if pending is not None:
         order.append(("reply", pending))
     for entry in order:
         if entry[0] == "reply":
             c.reply(entry[1])
         else:
-            _, cid, failed = entry
-            c.result(cid, failed or exits.get(cid, 0) != 0)
+            _, cid, failed, running = entry
+            c.result(cid, failed or (exits.get(cid, 0) != 0 and not running))
     return c.out()
 
 
 def claude_code(path):
     rows = list(lines(path))
     by_uuid = {r["uuid"]: r for r in rows if "uuid" in r}
-    convo = [
-        r
-        for r in rows
-        if r.get("type") in ("user", "assistant")
-        and not r.get("isSidechain")
-        and not r.get("isApiErrorMessage")
-        and "message" in r
-    ]
+
+    def message_row(r):
+        return r.get("type") in ("user", "assistant") and "message" in r and not r.get("isApiErrorMessage")
+
+    def results_only(r):
+        content = r["message"].get("content")
+        return (
+            r["message"].get("role", r["type"]) == "user"
+            and isinstance(content, list)
+            and len(content) > 0
+            and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
+        )
+
+    convo = [r for r in rows if message_row(r) and not r.get("isSidechain")]
+    if not convo:
+        # A sub-agent's own file: every line is its side chain.
+        convo = [r for r in rows if message_row(r)]
     if not convo:
         return Count().out()
-    chain = []
+    members = set(id(r) for r in convo)
+    included = set()
     at = convo[-1]
     seen = set()
     while at is not None and at["uuid"] not in seen:
         seen.add(at["uuid"])
-        chain.append(at)
+        included.add(id(at))
         parent = at.get("parentUuid") or at.get("logicalParentUuid")
         at = by_uuid.get(parent)
-    chain.reverse()
+    # Parallel calls and their results, each result parenting its own call
+    # (Claude Code 2.1): lines off the chain whose parent is on it, that are
+    # results, or later blocks of the same API message.
+    for r in rows:
+        if id(r) in included or id(r) not in members:
+            continue
+        parent = by_uuid.get(r.get("parentUuid"))
+        if parent is None or id(parent) not in included:
+            continue
+        same = r["type"] == "assistant" and "message" in parent and parent["message"].get("id") == r["message"].get("id")
+        if results_only(r) or same:
+            included.add(id(r))
+    chain = [r for r in rows if id(r) in included]
     c = Count()
     reply = None  # (message id, calls) being gathered
+    held = []  # results read while the reply's lines still come
+
+    def flush():
+        nonlocal reply, held
+        if reply is not None:
+            c.reply(reply[1])
+            reply = None
+        for cid, failed in held:
+            c.result(cid, failed)
+        held = []
+
     for r in chain:
-        if r.get("type") not in ("user", "assistant") or "message" not in r or r.get("isApiErrorMessage"):
+        if not message_row(r):
             continue
         m = r["message"]
         content = m.get("content")
@@ -204,18 +259,21 @@ def claude_code(path):
             if reply is not None and reply[0] == mid:
                 reply[1].extend(calls)
             else:
-                if reply is not None:
-                    c.reply(reply[1])
+                flush()
                 reply = (mid, calls)
             continue
-        if reply is not None:
-            c.reply(reply[1])
-            reply = None
-        for b in blocks:
-            if isinstance(b, dict) and b.get("type") == "tool_result":
-                c.result(b.get("tool_use_id"), b.get("is_error") is True)
-    if reply is not None:
-        c.reply(reply[1])
+        results = [
+            (b.get("tool_use_id"), b.get("is_error") is True)
+            for b in blocks
+            if isinstance(b, dict) and b.get("type") == "tool_result"
+        ]
+        if results_only(r):
+            held.extend(results)
+            continue
+        flush()
+        for cid, failed in results:
+            c.result(cid, failed)
+    flush()
     return c.out()
 
 
@@ -258,7 +316,9 @@ def returncode(m):
 
 def mini_swe_agent(path):
     with open(path, encoding="utf-8") as f:
-        msgs = json.load(f)["messages"]
+        doc = json.load(f)
+        # A run saved as its messages alone is the list itself.
+        msgs = doc if isinstance(doc, list) else doc["messages"]
     c = Count()
     if any(m.get("tool_calls") or m.get("role") == "tool" for m in msgs):
         for m in msgs:
@@ -386,6 +446,73 @@ def gemini_cli(path):
     return c.out()
 
 
+def any_agent(path):
+    """An any-agent trace export {spans: [...]}: in order of start_time, a
+    call_llm span is a reply, its calls the list its JSON output holds
+    (tool.name / name / function.name); an execute_tool span is the result
+    of the earliest open call of its tool's name (the export names no ids);
+    an error is a span whose status_code is error."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    spans = sorted(doc["spans"], key=lambda s: int(s.get("start_time") or 0))
+    c = Count()
+    open_calls = []  # (name, id)
+    n = 0
+    for s in spans:
+        a = s.get("attributes") or {}
+        op = a.get("gen_ai.operation.name")
+        failed = ((s.get("status") or {}).get("status_code") or "").lower() == "error"
+        if op == "call_llm":
+            out = a.get("gen_ai.output", a.get("genai.output"))
+            kind = a.get("gen_ai.output.type", a.get("genai.output.type"))
+            calls = []
+            if kind == "json":
+                try:
+                    v = json.loads(out) if isinstance(out, str) else out
+                except ValueError:
+                    v = None
+                if isinstance(v, list):
+                    calls = v
+            ids = []
+            for call in calls:
+                n += 1
+                name = call.get("tool.name") or call.get("name") or (call.get("function") or {}).get("name")
+                cid = "call-%d" % n
+                open_calls.append((name, cid))
+                ids.append(cid)
+            c.reply(ids)
+        elif op == "execute_tool":
+            name = a.get("gen_ai.tool.name")
+            match = [k for k, (nm, _) in enumerate(open_calls) if nm == name]
+            cid = open_calls.pop(match[0])[1] if match else None
+            c.result(cid, failed)
+    return c.out()
+
+
+def openhands(path):
+    with open(path, encoding="utf-8") as f:
+        events = json.load(f)
+    c = Count()
+    seen = set()
+    for e in events:
+        meta = e.get("tool_call_metadata") or {}
+        if "action" in e:
+            response = meta.get("model_response") or {}
+            if meta and response.get("id") in seen:
+                continue
+            if meta:
+                seen.add(response.get("id"))
+                message = (response.get("choices") or [{}])[0].get("message") or {}
+                c.reply([t["id"] for t in message.get("tool_calls") or []])
+            elif e["action"] == "message" and e.get("source") == "agent":
+                c.reply([])
+        elif "observation" in e and meta.get("tool_call_id"):
+            code = ((e.get("extras") or {}).get("metadata") or {}).get("exit_code")
+            failed = e["observation"] == "error" or (isinstance(code, int) and code > 0)
+            c.result(meta["tool_call_id"], failed)
+    return c.out()
+
+
 def main():
     path = sys.argv[1]
     fmt = sys.argv[2] if len(sys.argv) > 2 else None
@@ -405,10 +532,21 @@ def main():
         out = mini_swe_agent(path)
     elif fmt == "gemini-cli":
         out = gemini_cli(path)
+    elif fmt == "openhands":
+        out = openhands(path)
+    elif fmt == "otel-sdk":
+        out = any_agent(path)
     else:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
         items = doc.get("messages", doc) if isinstance(doc, dict) else doc
+        if fmt == "swe-agent":
+            # SWE-agent: the `history`; a tool message answers every id of
+            # its `tool_call_ids`.
+            items = []
+            for m in doc["history"]:
+                ids = m.get("tool_call_ids") if m.get("role") == "tool" else None
+                items.extend([dict(m, tool_call_id=i) for i in ids] if ids else [m])
         out = messages(items, fmt == "anthropic")
     print(json.dumps(out))
 

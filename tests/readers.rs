@@ -1,0 +1,234 @@
+//! The transcript readers (issue 33 item 2, issue 34 items 1–6 and 9): one
+//! interface every format is read through, an 11th format added as one
+//! file, and the files of today's agents read whole. Each case is a file of
+//! the shape the agent writes (tests/transcripts/cases/make_readers.py, its
+//! sources in cases/README.md, or a real file named in real/manifest.json);
+//! its counts are also checked against recount.py by transcripts.rs.
+
+mod common;
+
+use agent_loop_sim::scenario::Lang;
+use agent_loop_sim::trace::{Role, StepKind, Trace};
+use agent_loop_sim::transcript::{self, Format};
+use clap::ValueEnum as _;
+use serde_json::Value;
+
+fn path(name: &str) -> String {
+    format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The summary `trace --transcript` prints (with no format forced), and
+/// the trace as the library reads it.
+fn read(name: &str) -> (Value, transcript::Opened) {
+    let file = path(name);
+    let out = common::run(&["trace", "--transcript", &file, "--lang", "en"]);
+    assert_eq!(out.code, 0, "{name}: {}", out.stderr);
+    let summary = serde_json::from_str::<Value>(&out.stdout).unwrap()["summary"].clone();
+    (summary, transcript::open(&file, None).unwrap())
+}
+
+fn counts(summary: &Value) -> [u64; 7] {
+    [
+        "model_replies",
+        "tool_calls",
+        "paired",
+        "errors",
+        "parallel_groups",
+        "unanswered",
+        "orphans",
+    ]
+    .map(|k| summary[k].as_u64().unwrap())
+}
+
+fn trace(opened: &transcript::Opened) -> &Trace {
+    opened.loaded.trace(Lang::En)
+}
+
+fn conditions(opened: &transcript::Opened) -> Vec<String> {
+    opened
+        .loaded
+        .card
+        .conditions
+        .iter()
+        .map(|c| c.en.to_string())
+        .collect()
+}
+
+#[test]
+fn an_eleventh_format_is_one_file_and_one_line_in_the_list() {
+    // OpenHands: src/transcript/openhands.rs and its line in READERS.
+    let openhands = Format::named("openhands").expect("a format named openhands");
+    assert!(Format::ALL.contains(&openhands));
+    assert_eq!(Format::ALL.len(), 11);
+    let value = openhands.to_possible_value().unwrap();
+    assert_eq!(value.get_name(), "openhands");
+    assert_eq!(transcript::format_name(openhands), "OpenHands event stream");
+    // Detected from the content, and read: two real event streams.
+    let (summary, opened) = read("real/openhands-wrong-initial-state.json");
+    assert_eq!(opened.format, openhands);
+    // read, run, read answered; the finish call ends the run unanswered.
+    assert_eq!(counts(&summary), [4, 4, 3, 0, 0, 1, 0], "{summary}");
+    let (summary, opened) = read("real/openhands-basic-gui-mode.json");
+    assert_eq!(opened.format, openhands);
+    assert_eq!(counts(&summary), [5, 4, 4, 0, 0, 0, 0], "{summary}");
+    // The runtime's own events are listed, not drawn.
+    let unread: Vec<&str> = trace(&opened)
+        .recorded
+        .as_ref()
+        .unwrap()
+        .unread
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert!(
+        unread.contains(&"observation \"agent_state_changed\""),
+        "{unread:?}"
+    );
+    // The command line takes it too.
+    let out = common::run(&[
+        "trace",
+        "--transcript",
+        &path("real/openhands-basic-gui-mode.json"),
+        "--transcript-format",
+        "openhands",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+#[test]
+fn claude_code_parallel_results_that_arrive_out_of_order_are_all_read() {
+    // Three Reads of one reply; their results each parent their own call
+    // and arrive C, A, B: the chain from the last line holds only A and B's
+    // calls and B's result.
+    let (summary, opened) = read("cases/claude-code-parallel-out-of-order.jsonl");
+    assert_eq!(counts(&summary), [2, 3, 3, 0, 1, 0, 0], "{summary}");
+    let trace = trace(&opened);
+    let proposes: Vec<usize> = trace
+        .steps
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StepKind::Proposes { calls, .. } => Some(calls.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(proposes, [3]);
+    // Nothing is blamed on side chains or a retry.
+    assert!(
+        !conditions(&opened).iter().any(|c| c.contains("side chain")),
+        "{:?}",
+        conditions(&opened)
+    );
+}
+
+#[test]
+fn every_api_request_a_claude_code_session_records_is_drawn() {
+    // The second request names the reply (three lines) and the results
+    // (two lines) as the API is sent them: one message each, by hash.
+    let (summary, opened) = read("cases/claude-code-requests-merged.jsonl");
+    assert_eq!(counts(&summary), [2, 2, 2, 0, 1, 0, 0], "{summary}");
+    let trace = trace(&opened);
+    let bodies: Vec<bool> = trace.model_calls.iter().map(|m| m.body.is_some()).collect();
+    assert_eq!(bodies, [true, true]);
+    let second: Value =
+        serde_json::from_str(&trace.model_calls[1].body.as_ref().unwrap().request).unwrap();
+    let messages = second["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 3);
+    assert_eq!(messages[1]["content"].as_array().unwrap().len(), 3);
+    assert_eq!(messages[2]["content"].as_array().unwrap().len(), 2);
+    let said = trace.steps[trace.model_calls[1].step]
+        .narration
+        .clone()
+        .unwrap();
+    assert!(
+        said.contains("at line 10 (api-request): 3 messages"),
+        "{said}"
+    );
+}
+
+#[test]
+fn claude_code_harness_text_is_context_not_the_users_words() {
+    let (_, opened) = read("cases/claude-code-harness-text.jsonl");
+    let trace = trace(&opened);
+    let users: Vec<&StepKind> = trace
+        .steps
+        .iter()
+        .map(|s| &s.kind)
+        .filter(|k| matches!(k, StepKind::TaskArrives | StepKind::UserTurn))
+        .collect();
+    assert_eq!(users, [&StepKind::TaskArrives], "one task, no second turn");
+    let texts: Vec<&str> = trace
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .map(|m| &*m.text)
+        .collect();
+    // In the context as sent, the harness's first; the task is the user's
+    // own words alone.
+    assert_eq!(texts.len(), 3, "{texts:?}");
+    assert!(texts[0].starts_with("Environment:"), "{texts:?}");
+    assert!(texts[1].starts_with("<system-reminder>"), "{texts:?}");
+    assert_eq!(texts[2], "Say hello.");
+}
+
+#[test]
+fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
+    let session = path("cases/claude-code-with-subagent.jsonl");
+    let (main, others, _) = transcript::open_all(&session, None, false, None).unwrap();
+    assert_eq!(others.len(), 1, "the sub-agent's file beside the session");
+    let sub = others[0].trace(Lang::En);
+    assert_eq!(sub.model_calls.len(), 2);
+    let started = main
+        .card
+        .conditions
+        .iter()
+        .any(|c| c.en.contains("agent-a1b2c3d ← toolu_task (3)"));
+    assert!(started, "{:?}", main.card.conditions);
+    let back = others[0]
+        .card
+        .conditions
+        .iter()
+        .any(|c| c.en.contains("sub-agent agent-a1b2c3d's own file"));
+    assert!(back, "{:?}", others[0].card.conditions);
+    // Opened alone, a sub-agent's file (all side chain) reads as one.
+    let (summary, _) = read("cases/claude-code-with-subagent/subagents/agent-a1b2c3d.jsonl");
+    assert_eq!(counts(&summary), [2, 1, 1, 0, 0, 0, 0], "{summary}");
+}
+
+#[test]
+fn codex_unified_exec_still_running_is_not_the_later_exit_codes_error() {
+    // exec_command returned "Process running…"; the write_stdin after it
+    // reported exit code 2, which exec_command_end files under the first
+    // call's id.
+    let (summary, opened) = read("cases/codex-unified-exec.jsonl");
+    assert_eq!(counts(&summary), [3, 2, 2, 1, 0, 0, 0], "{summary}");
+    let errors: Vec<bool> = trace(&opened)
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.is_error)
+        .collect();
+    assert_eq!(errors, [false, true]);
+}
+
+#[test]
+fn shapes_once_forced_are_told_from_the_content() {
+    let (summary, opened) = read("cases/swe-agent-history-only.traj");
+    assert_eq!(opened.format, Format::SweAgent);
+    assert_eq!(counts(&summary), [2, 2, 1, 0, 0, 1, 0], "{summary}");
+    let (summary, opened) = read("cases/mini-swe-agent-messages.json");
+    assert_eq!(opened.format, Format::MiniSweAgent);
+    assert_eq!(counts(&summary), [3, 3, 2, 0, 0, 1, 0], "{summary}");
+    // any-agent's `{spans: [...]}`: its call_llm spans are the model calls.
+    let (summary, opened) = read("real/any-agent-openai-trace.json");
+    assert_eq!(opened.format, Format::OtelSdk);
+    assert_eq!(counts(&summary), [3, 2, 2, 0, 0, 0, 0], "{summary}");
+    assert!(
+        conditions(&opened)
+            .iter()
+            .any(|c| c.contains("record no call ids")),
+        "{:?}",
+        conditions(&opened)
+    );
+    let (summary, _) = read("real/any-agent-tinyagent-trace.json");
+    assert_eq!(counts(&summary), [4, 3, 3, 0, 0, 0, 0], "{summary}");
+}
