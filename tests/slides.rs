@@ -117,7 +117,7 @@ fn the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes() {
     let mut page = Page::open(&ws);
     for (lang, step, next_word, notes_word) in [
         ("zh", "步骤", "下一张", "演讲者备注"),
-        ("en", "Step", "Next slide", "Speaker notes"),
+        ("en", "step", "Next slide", "Speaker notes"),
     ] {
         let file = export(&dir, lang);
         let html = std::fs::read_to_string(&file).unwrap();

@@ -134,7 +134,7 @@ fn a_lesson_becomes_an_mp4_and_a_webm_of_its_png_figures() {
             "--format", "webm", "--lang", "en", "--dwell", "3", "--scale", "1",
         ],
     );
-    assert_eq!(webm, dir.join("read-config-timeout.en.3s.x1.webm"));
+    assert_eq!(webm, dir.join("read-config-timeout.en.x1.3s.webm"));
     assert!(said.contains("VP9 (libvpx-vp9) in WebM"), "{said}");
     let (codec, w, h, frames, secs) = probe(&webm);
     assert_eq!((codec.as_str(), w, h, frames), ("vp9", 1220, 820, 10));

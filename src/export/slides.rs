@@ -208,12 +208,13 @@ fn script(total: usize, first: usize, of: usize) -> String {
     else upcoming.textContent = view.dataset.last;
     view.querySelector('.said').replaceChildren(doc.importNode(slide.querySelector('.notes'), true));
   }}
-  function show(i) {{
+  // The address follows the slide once it is turned (not on opening).
+  function show(i, follow) {{
     current = Math.max(0, Math.min(total - 1, i));
     for (var j = 0; j < total; j++) slides[j].hidden = j !== current;
     number.textContent = (first + current) + '/' + of;
     var hash = '#step=' + (first + current);
-    if (location.hash !== hash) {{
+    if (follow !== false && location.hash !== hash) {{
       try {{ history.replaceState(null, '', hash); }} catch (e) {{ /* a sandboxed frame */ }}
     }}
     if (notes && !notes.closed) paint(notes.document);
@@ -254,9 +255,9 @@ fn script(total: usize, first: usize, of: usize) -> String {
     e.preventDefault();
   }}
   document.addEventListener('keydown', key);
-  window.addEventListener('hashchange', function () {{ show(fromHash()); }});
+  window.addEventListener('hashchange', function () {{ show(fromHash(), false); }});
   window.addEventListener('beforeunload', function () {{ if (notes) notes.close(); }});
-  show(fromHash());
+  show(fromHash(), false);
 }})();
 "#
     )
