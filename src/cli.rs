@@ -137,7 +137,7 @@ pub enum Command {
         /// Only these steps, e.g. 3 or 2-5.
         #[arg(long, value_name = "A-B", value_parser = parse_steps)]
         steps: Option<(usize, usize)>,
-        /// Seconds each step stays on screen when played (cast, html, gif).
+        /// Seconds each step stays on screen when played (cast, html, gif, mp4, webm).
         #[arg(long, value_name = "SECONDS", default_value = "2.0", value_parser = parse_dwell)]
         dwell: f64,
         /// The lesson alone: no status line, focus marks or hint of any key.
@@ -159,8 +159,8 @@ pub enum Command {
         /// The chosen steps (--steps A-B) side by side in one figure (svg, png, txt, ansi).
         #[arg(long)]
         strip: bool,
-        /// PNG pixels per SVG pixel (png only; 2 makes 120 columns 2,440 px wide).
-        /// (gif: default 1, 1220 px wide for 120 columns).
+        /// Pixels per SVG pixel (png, mp4, webm: 2 makes 120 columns 2,440 px
+        /// wide; gif: default 1, 1220 px wide for 120 columns).
         #[arg(long, value_name = "FACTOR", value_parser = parse_scale)]
         scale: Option<f32>,
         /// Put the fonts the figure uses, cut down to its characters, into the
@@ -336,10 +336,10 @@ impl Cli {
             scale: Some(_),
             ..
         }) = &self.command
-            && !matches!(format, ExportFormat::Png | ExportFormat::Gif)
+            && !crate::export::drawn_as_pixels(*format)
         {
             out.push(format!(
-                "--scale is not used by export --format {}; it applies to png and gif (an svg or pdf is drawn as vectors, at any size)",
+                "--scale is not used by export --format {}; it applies to png, gif, mp4 and webm (an svg or pdf is drawn as vectors, at any size)",
                 format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
             ));
         }
@@ -381,6 +381,13 @@ pub enum ExportFormat {
     Ansi,
     Cast,
     Html,
+    /// A video for slides: H.264 in MP4, through ffmpeg.
+    Mp4,
+    /// A video for slides: VP9 in WebM, through ffmpeg.
+    Webm,
+    /// A slide deck: one self-contained HTML page, a slide per step, the
+    /// step's explanation as speaker notes.
+    Slides,
     /// One JSON line per model call: `{provider, request, response}`, the
     /// request body exactly as the provider receives it (NAME.requests.jsonl).
     Requests,

@@ -208,3 +208,83 @@ fn a_redacted_export_is_never_replaced_by_the_unredacted_one() {
         "{names:?}"
     );
 }
+
+/// `p/a/x.json` and `q/a/x.json` give one name (`a.x`); the export of the
+/// second does not replace the first's figures but says so (exit code 1),
+/// while the first exported again replaces its own.
+#[test]
+fn a_figure_of_another_source_is_never_replaced() {
+    let root = scratch("same-names");
+    let lesson = load_lesson();
+    let mut other = lesson.clone();
+    other["task"]["en"] = "Find the timeout value in config.txt, quickly.".into();
+    for (path, body) in [("p/a/x.json", &lesson), ("q/a/x.json", &other)] {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, serde_json::to_string_pretty(body).unwrap()).unwrap();
+    }
+    let file = |p: &str| root.join(p).to_str().unwrap().to_string();
+    let (p, q) = (file("p/a/x.json"), file("q/a/x.json"));
+    let out = root.join("figures");
+    let figure = out.join("a.x.en.step-01.txt");
+    assert_eq!(export(&out, &first_step(Some(&p))), ["a.x.en.step-01.txt"]);
+    let first = std::fs::read_to_string(&figure).unwrap();
+
+    let mut args = vec!["export", "--out", out.to_str().unwrap()];
+    args.extend(first_step(Some(&q)));
+    let refused = common::run(&args);
+    assert_eq!(refused.code, 1, "{}", refused.stderr);
+    for said in [
+        "a.x.en.step-01.txt",
+        "../p/a/x.json",
+        "../q/a/x.json",
+        "own --out",
+    ] {
+        assert!(
+            refused.stderr.contains(said),
+            "{said:?} in {}",
+            refused.stderr
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&figure).unwrap(), first, "kept");
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        1,
+        "nothing left behind"
+    );
+
+    // Its own source replaces it; so does any source a file by another
+    // hand (no mark), as before.
+    assert_eq!(export(&out, &first_step(Some(&p))), ["a.x.en.step-01.txt"]);
+    std::fs::remove_file(&figure).unwrap();
+    std::fs::write(&figure, "notes of my own").unwrap();
+    assert_eq!(export(&out, &first_step(Some(&q))), ["a.x.en.step-01.txt"]);
+    let second = std::fs::read_to_string(&figure).unwrap();
+    assert!(second.contains("quickly"), "{second}");
+}
+
+#[test]
+fn slides_and_videos_are_named_by_their_settings() {
+    let out = scratch("slides");
+    let by = all_distinct(
+        &out,
+        &[
+            vec!["--format", "slides"],
+            vec!["--format", "slides", "--theme", "light", "--steps", "2-4"],
+            vec!["--format", "html"],
+            vec!["--format", "slides", "--lang", "en", "--size", "80x24"],
+        ],
+    );
+    assert_eq!(
+        by["--format slides"],
+        ["read-config-timeout.zh.slides.html"]
+    );
+    assert_eq!(
+        by["--format slides --theme light --steps 2-4"],
+        ["read-config-timeout.zh.light.steps-02-04.slides.html"]
+    );
+    assert_eq!(
+        by["--format slides --lang en --size 80x24"],
+        ["read-config-timeout.en.80x24.slides.html"]
+    );
+}

@@ -324,7 +324,8 @@ fn words(test: &str, pdf: &Path, page: usize) -> Option<Vec<(f64, String)>> {
 
 /// Chinese sits on the cell grid as in the PNG, yet reads as phrases: a
 /// wrapped line keeps its indent, one space stays one where Chinese meets
-/// Latin, and each page has a bookmark named by its step.
+/// Latin, a bracket stays beside Chinese, and each page has a bookmark
+/// named by its step.
 #[test]
 fn chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step() {
     let test = "chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step";
@@ -337,6 +338,8 @@ fn chinese_is_set_on_the_grid_in_phrases_with_a_bookmark_a_step() {
         "第 1 次调用的请求 534 字节",
         "行动方：模型 → 主机",
         "步骤 3/8 读取超时配置 · 模型提出工具调用 call_1",
+        // The acting lane, its brackets set as the Chinese beside them.
+        "[模型]",
     ] {
         assert!(page.contains(phrase), "{phrase:?} not on page 3:\n{page}");
     }

@@ -244,14 +244,14 @@ pub fn write(
 }
 
 /// An SVG document as markup inside the page.
-fn inlined(figure: &str) -> &str {
+pub(super) fn inlined(figure: &str) -> &str {
     figure
         .strip_prefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         .unwrap_or(figure)
 }
 
 /// A step's words, as the inside of its `<article>`.
-fn article(step: &Step, of: usize, lang: crate::scenario::Lang) -> String {
+pub(super) fn article(step: &Step, of: usize, lang: crate::scenario::Lang) -> String {
     let l = |label: Label| escape(label.get(lang));
     let mut out = format!(
         "<h2>{} {}/{} · {}</h2>\n<p class=\"acting\">{}: {}</p>\n",
@@ -371,7 +371,7 @@ fn hidden(i: usize) -> &'static str {
     if i == 0 { "" } else { " hidden" }
 }
 
-fn hex((r, g, b): Rgb) -> String {
+pub(super) fn hex((r, g, b): Rgb) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 

@@ -25,8 +25,10 @@ mod name;
 mod options;
 mod pdf;
 mod png;
+mod slides;
 mod strip;
 mod svg;
+mod video;
 mod write;
 
 use std::io::Write as _;
@@ -50,7 +52,8 @@ pub use error::ExportError;
 pub use frame::{Frame, frame, framed};
 use frame::{explanation, step_of};
 pub use options::{
-    DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, scale_default, theme_for,
+    DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, drawn_as_pixels, scale_default,
+    theme_for,
 };
 pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
@@ -157,12 +160,20 @@ pub fn export_loaded(
             name::run_settings(options),
             name::steps_tag(app.steps(), &steps)
         );
-        let path = write::file(&options.out, &name, |out| out.write_all(page.as_bytes()))?;
+        let path = write::Folder {
+            dir: &options.out,
+            source: name::identity(options),
+        }
+        .file(&name, |out| out.write_all(page.as_bytes()))?;
         written(&path);
         return Ok(vec![path]);
     }
     let fonts = match options.format {
-        ExportFormat::Png | ExportFormat::Gif | ExportFormat::Pdf => {
+        ExportFormat::Png
+        | ExportFormat::Gif
+        | ExportFormat::Pdf
+        | ExportFormat::Mp4
+        | ExportFormat::Webm => {
             Some(png::Fonts::named(options.lang == Lang::Zh).map_err(ExportError::Missing)?)
         }
         _ if options.embed_fonts => Some(png::Fonts::system()),
@@ -180,15 +191,15 @@ pub fn export_loaded(
     };
     let size = options.size;
     let framing = options.framing;
-    let dir = &options.out;
+    let dir = &write::Folder {
+        dir: &options.out,
+        source: name::identity(options),
+    };
     let scenario = name::source(options);
     let lang = app.lang.code();
     let mut variant = name::variant(options);
     // A file of several steps names the steps when they are not all.
-    if matches!(
-        options.format,
-        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif | ExportFormat::Pdf
-    ) {
+    if options::one_file(options.format) {
         variant.push_str(&name::steps_tag(app.steps(), &steps));
     }
     match options.format {
@@ -206,7 +217,7 @@ pub fn export_loaded(
                     .check(&framed(&app, index, size, framing).buffer)
                     .map_err(ExportError::Missing)?;
             }
-            done(write::file(dir, &name, |out| {
+            done(dir.file(&name, |out| {
                 write_gif(&app, steps, size, framing, fonts, gif, out)
             })?);
         }
@@ -287,18 +298,25 @@ pub fn export_loaded(
                 }
             }
             let bytes = handout.finish().map_err(ExportError::Io)?;
-            done(write::file(dir, &name, |out| out.write_all(&bytes))?);
+            done(dir.file(&name, |out| out.write_all(&bytes))?);
+        }
+        ExportFormat::Mp4 | ExportFormat::Webm => {
+            let name = format!("{scenario}.{lang}{variant}.{}", extension(options.format));
+            let fonts = fonts.as_ref().expect("fonts are loaded for video");
+            done(video::export(&app, options, steps, fonts, dir, &name)?);
+        }
+        ExportFormat::Slides => {
+            let name = format!("{scenario}.{lang}{variant}.slides.html");
+            done(dir.file(&name, |out| slides::deck(&app, steps, size, framing, out))?);
         }
         // Not a figure: the request bodies, one model call a line.
         ExportFormat::Requests => {
             let name = format!("{scenario}.{lang}{variant}.requests.jsonl");
-            done(write::file(dir, &name, |out| {
-                crate::wire::write_requests(app.trace(), out)
-            })?);
+            done(dir.file(&name, |out| crate::wire::write_requests(app.trace(), out))?);
         }
         ExportFormat::Cast => {
             let name = format!("{scenario}.{lang}{variant}.cast");
-            done(write::file(dir, &name, |out| {
+            done(dir.file(&name, |out| {
                 write_cast(&app, steps, size, framing, options.dwell, out)
             })?);
         }
@@ -317,7 +335,7 @@ pub fn export_loaded(
                 player_only: options.player_only,
                 packed: steps.clone().count() > html::PACK_AFTER,
             };
-            done(write::file(dir, &name, |out| {
+            done(dir.file(&name, |out| {
                 write_html(&app, steps, size, framing, &page, out)
             })?);
         }
@@ -360,7 +378,7 @@ pub fn export_loaded(
                     _ => ansi_text(&frame.buffer).into_bytes(),
                 };
                 let name = format!("{stem}.{}", extension(format));
-                done(write::file(dir, &name, |out| out.write_all(&contents))?);
+                done(dir.file(&name, |out| out.write_all(&contents))?);
             }
         }
     }
@@ -377,6 +395,9 @@ fn extension(format: ExportFormat) -> &'static str {
         ExportFormat::Png => "png",
         ExportFormat::Gif => "gif",
         ExportFormat::Pdf => "pdf",
+        ExportFormat::Mp4 => "mp4",
+        ExportFormat::Webm => "webm",
+        ExportFormat::Slides => "slides.html",
         ExportFormat::Requests => "requests.jsonl",
     }
 }
@@ -406,12 +427,7 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
             ));
         }
     }
-    if options.strip
-        && matches!(
-            options.format,
-            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
-        )
-    {
+    if options.strip && options::in_sequence(options.format) {
         return Err(ExportError::BadInput(format!(
             "--strip puts steps side by side in still figures; expected --format svg, png, txt, ansi or pdf, not {}",
             extension(options.format)
@@ -435,10 +451,7 @@ fn check_options(options: &Options) -> Result<(), ExportError> {
         )));
     }
     if options.compare.is_some() {
-        if matches!(
-            options.format,
-            ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
-        ) {
+        if options::in_sequence(options.format) {
             return Err(ExportError::BadInput(format!(
                 "--compare makes still figures; expected --format svg, png, txt, ansi or pdf, not {}",
                 extension(options.format)

@@ -4,7 +4,7 @@
 //! exports into one folder never write one name for two different figures.
 
 use std::ops::RangeInclusive;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::app::Panel;
 use crate::cli::ExportFormat;
@@ -12,7 +12,7 @@ use crate::load::CATALOG;
 use crate::theme::Theme;
 use crate::view::{WIDE_HEIGHT, WIDE_WIDTH};
 
-use super::options::{DWELL_DEFAULT_SECS, Options, scale_default};
+use super::options::{DWELL_DEFAULT_SECS, Options, drawn_as_pixels, scale_default, timed};
 use crate::safe::file_part as slug;
 
 /// Where the run comes from, as the first part of every name: a shipped
@@ -32,6 +32,71 @@ pub fn source(options: &Options) -> String {
     }
 }
 
+/// The source as a figure's mark records it (`write::Folder`): a shipped
+/// lesson's name, or a file's path from the `--out` folder (both
+/// resolved), so that figures and sources moved together keep their
+/// marks; `FILE#N` keeps its `#N`; a comparison is `MAIN vs OTHER`.
+pub fn identity(options: &Options) -> String {
+    let main = match &options.transcript {
+        Some((file, _, _)) => file_identity(file, &options.out),
+        None => scenario_identity(&options.scenario, &options.out),
+    };
+    match &options.compare {
+        Some(other) => format!("{main} vs {}", scenario_identity(other, &options.out)),
+        None => main,
+    }
+}
+
+fn scenario_identity(name_or_path: &str, out: &Path) -> String {
+    if CATALOG.iter().any(|(name, _)| *name == name_or_path) {
+        return format!("the lesson {name_or_path}");
+    }
+    file_identity(name_or_path, out)
+}
+
+fn file_identity(given: &str, out: &Path) -> String {
+    let (path, run) = split_run(given);
+    let whole = Path::new(path)
+        .canonicalize()
+        .unwrap_or_else(|_| PathBuf::from(path));
+    let out = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
+    let mut shown = relative(&whole, &out).display().to_string();
+    if let Some(n) = run {
+        shown.push_str(&format!("#{n}"));
+    }
+    shown
+}
+
+/// `path` from `base`, both absolute: `../lessons/x.json`.
+fn relative(path: &Path, base: &Path) -> PathBuf {
+    let (path_parts, base_parts): (Vec<_>, Vec<_>) =
+        (path.components().collect(), base.components().collect());
+    let common = path_parts
+        .iter()
+        .zip(&base_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut out = PathBuf::new();
+    for _ in common..base_parts.len() {
+        out.push("..");
+    }
+    for part in &path_parts[common..] {
+        out.push(part);
+    }
+    out
+}
+
+/// `FILE#N` as the file and run N, where `FILE#N` is not itself a file
+/// (as the transcript reader reads it).
+fn split_run(given: &str) -> (&str, Option<usize>) {
+    match given.rsplit_once('#') {
+        Some((file, n)) if !Path::new(given).exists() && Path::new(file).is_file() => {
+            (file, n.parse::<usize>().ok())
+        }
+        _ => (given, None),
+    }
+}
+
 fn of_scenario(name_or_path: &str) -> String {
     if CATALOG.iter().any(|(name, _)| *name == name_or_path) {
         return name_or_path.to_string();
@@ -42,12 +107,7 @@ fn of_scenario(name_or_path: &str) -> String {
 /// `FOLDER.STEM`, each part made safe (`slug`); `.run-N` for `FILE#N`
 /// where `FILE#N` is not itself a file (as the transcript reader reads it).
 fn of_file(given: &str) -> String {
-    let (path, run) = match given.rsplit_once('#') {
-        Some((file, n)) if !Path::new(given).exists() && Path::new(file).is_file() => {
-            (file, n.parse::<usize>().ok())
-        }
-        _ => (given, None),
-    };
+    let (path, run) = split_run(given);
     let path = Path::new(path);
     let whole = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     let stem = whole
@@ -92,7 +152,7 @@ pub fn variant(options: &Options) -> String {
     if (w, h) != (120, 40) {
         out.push_str(&format!(".{w}x{h}"));
     }
-    if format != ExportFormat::Html {
+    if !matches!(format, ExportFormat::Html | ExportFormat::Slides) {
         if options.framing.bare {
             out.push_str(".bare");
         } else if options.framing.keys {
@@ -118,16 +178,10 @@ pub fn variant(options: &Options) -> String {
     if format == ExportFormat::Pdf && options.strip {
         out.push_str(".strip");
     }
-    if matches!(format, ExportFormat::Png | ExportFormat::Gif)
-        && options.scale != scale_default(format)
-    {
+    if drawn_as_pixels(format) && options.scale != scale_default(format) {
         out.push_str(&format!(".x{}", options.scale));
     }
-    if matches!(
-        format,
-        ExportFormat::Cast | ExportFormat::Html | ExportFormat::Gif
-    ) && options.dwell != DWELL_DEFAULT_SECS
-    {
+    if timed(format) && options.dwell != DWELL_DEFAULT_SECS {
         out.push_str(&format!(".{}s", options.dwell));
     }
     if options.embed_fonts {
@@ -194,6 +248,14 @@ pub fn run_settings(options: &Options) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_source_is_named_from_the_out_folder() {
+        let r = |p: &str, b: &str| relative(Path::new(p), Path::new(b));
+        assert_eq!(r("/n/p/a/x.json", "/n/figures"), Path::new("../p/a/x.json"));
+        assert_eq!(r("/n/figures/x.json", "/n/figures"), Path::new("x.json"));
+        assert_eq!(r("/x.json", "/n/f"), Path::new("../../x.json"));
+    }
 
     #[test]
     fn step_numbers_sort_in_step_order() {

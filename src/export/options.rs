@@ -18,6 +18,31 @@ pub const SCALE_DEFAULT: f32 = 2.0;
 /// a slide's width, and a quarter of the pixels to quantise.
 pub const GIF_SCALE_DEFAULT: f32 = 1.0;
 
+/// Whether `format` is drawn as pixels, so `--scale` applies.
+pub fn drawn_as_pixels(format: ExportFormat) -> bool {
+    use ExportFormat::*;
+    matches!(format, Png | Gif | Mp4 | Webm)
+}
+
+/// Whether `format` writes one file of all the chosen steps.
+pub fn one_file(format: ExportFormat) -> bool {
+    use ExportFormat::*;
+    matches!(format, Cast | Html | Gif | Pdf | Mp4 | Webm | Slides)
+}
+
+/// Whether `format` shows its steps one after another (so no `--strip`
+/// or `--compare`).
+pub fn in_sequence(format: ExportFormat) -> bool {
+    use ExportFormat::*;
+    matches!(format, Cast | Html | Gif | Mp4 | Webm | Slides)
+}
+
+/// Whether `--dwell` times `format`.
+pub fn timed(format: ExportFormat) -> bool {
+    use ExportFormat::*;
+    matches!(format, Cast | Html | Gif | Mp4 | Webm)
+}
+
 /// The scale when `--scale` is not given.
 pub fn scale_default(format: ExportFormat) -> f32 {
     match format {

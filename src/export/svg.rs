@@ -338,6 +338,7 @@ fn write_text(
         out.push_str(" text-decoration=\"line-through\"");
     }
     out.push('>');
+    let beside = beside_wide(glyphs);
     // One <tspan> per character with one x: librsvg (rsvg-convert, pandoc)
     // and resvg (Typst) take only the first value of an x list.
     let mut k = 0;
@@ -359,12 +360,21 @@ fn write_text(
         // Larger, the run's glyphs sit lower (`WIDE_PDF_DROP`) to stay
         // inside their row; a y on a tspan holds for those after it, so in
         // a PDF figure every tspan says its own.
+        // Punctuation against Chinese (`[模型]`) is set at the Chinese
+        // size and baseline too, still centred on its own cell: poppler
+        // starts a new word wherever the size or baseline changes, and
+        // `pdftotext` gave `[ 模型 ]`.
         let wide = match (join_wide, symbol.width() == 2) {
             (true, true) => format!(
                 " y=\"{}\" font-size=\"{}\" letter-spacing=\"{}\"",
                 num(baseline + WIDE_PDF_DROP),
                 num(WIDE_PDF_PX),
                 num(WIDE_PDF_SPACING)
+            ),
+            (true, false) if beside[k] => format!(
+                " y=\"{}\" font-size=\"{}\"",
+                num(baseline + WIDE_PDF_DROP),
+                num(WIDE_PDF_PX)
             ),
             (true, false) => format!(" y=\"{}\"", num(baseline)),
             (false, _) => String::new(),
@@ -378,6 +388,30 @@ fn write_text(
         k = end;
     }
     out.push_str("</text>\n");
+}
+
+/// Which glyphs of a run are ASCII punctuation touching a wide glyph,
+/// directly or through other such punctuation (`[模型]`, `模型]:`): set
+/// at the wide glyphs' size in a PDF figure, they read as one word.
+fn beside_wide(glyphs: &[(Units, &str)]) -> Vec<bool> {
+    let wide = |k: usize| glyphs[k].1.width() == 2;
+    let punct = |k: usize| {
+        let mut chars = glyphs[k].1.chars();
+        matches!((chars.next(), chars.next()), (Some(c), None) if c.is_ascii_punctuation())
+    };
+    // Cells touch when their centres are half their widths apart.
+    let touch = |a: usize, b: usize| {
+        let half = |k: usize| glyphs[k].1.width() as Units * CELL_W / 2;
+        glyphs[b].0 - glyphs[a].0 == half(a) + half(b)
+    };
+    let mut beside = vec![false; glyphs.len()];
+    for k in 1..glyphs.len() {
+        beside[k] = punct(k) && touch(k - 1, k) && (wide(k - 1) || beside[k - 1]);
+    }
+    for k in (0..glyphs.len().saturating_sub(1)).rev() {
+        beside[k] |= punct(k) && touch(k, k + 1) && (wide(k + 1) || beside[k + 1]);
+    }
+    beside
 }
 
 /// The box-drawing `shape` in the cell at (`left`, `top`).

@@ -99,45 +99,119 @@ fn running(pid: u32) -> bool {
     )
 }
 
-/// Write `dir/name` with `contents`, atomically; its path when done.
-pub fn file(
-    dir: &Path,
-    name: &str,
-    contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<PathBuf, ExportError> {
-    let path = dir.join(name);
-    let error = |e: io::Error| ExportError::Io(format!("cannot write {}: {e}", path.display()));
-    let (temp, file) = {
-        let mut writing = in_progress();
-        let (temp, file) = create_temp(dir, name).map_err(error)?;
-        writing.push(temp.clone());
-        (temp, file)
-    };
-    let mut out = Measured {
-        out: BufWriter::new(file),
-        bytes: 0,
-        path: &path,
-    };
-    let written = contents(&mut out).and_then(|()| {
-        out.out.into_inner().map_err(|e| e.into_error())?;
-        Ok(())
-    });
-    if out.bytes > LARGE {
-        eprintln!("export: {} is {}", safe_path(&path), megabytes(out.bytes));
+/// The folder an export writes into, and the source its figures come
+/// from. Each figure is marked with its source (the extended attribute
+/// `MARK`), and a figure marked with another source is not replaced: two
+/// files of one name in folders of one name (`p/a/x.json`, `q/a/x.json`)
+/// give one figure name, and the second export says so instead of
+/// replacing the first's figures. A file without the mark (written by
+/// hand, by an older version, checked out by git, which keeps no
+/// attributes, or on a file system without them) is replaced as before.
+pub struct Folder<'a> {
+    pub dir: &'a Path,
+    /// The source as the mark records it (`name::identity`).
+    pub source: String,
+}
+
+/// The extended attribute that names a figure's source.
+const MARK: &str = "user.agent-loop-sim.source";
+
+impl Folder<'_> {
+    /// Write `name` with `contents`, atomically; its path when done.
+    pub fn file(
+        &self,
+        name: &str,
+        contents: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<PathBuf, ExportError> {
+        let path = self.dir.join(name);
+        self.in_place(name, |_, file| {
+            let mut out = Measured {
+                out: BufWriter::new(file),
+                bytes: 0,
+                path: &path,
+            };
+            let written = contents(&mut out).and_then(|()| {
+                out.out.into_inner().map_err(|e| e.into_error())?;
+                Ok(())
+            });
+            if out.bytes > LARGE {
+                eprintln!("export: {} is {}", safe_path(&path), megabytes(out.bytes));
+            }
+            written
+        })
     }
-    // Renamed (or removed) and forgotten at once: a signal sees the
-    // temporary file either still there, or gone for good.
-    let result = {
-        let mut writing = in_progress();
-        writing.retain(|t| *t != temp);
-        let result = written.and_then(|()| fs::rename(&temp, &path));
-        if result.is_err() {
-            let _ = fs::remove_file(&temp);
+
+    /// Write `name` atomically through a program that writes a file of
+    /// its own (ffmpeg): `make` gets the temporary file's path, to replace.
+    pub fn file_by(
+        &self,
+        name: &str,
+        make: impl FnOnce(&Path) -> io::Result<()>,
+    ) -> Result<PathBuf, ExportError> {
+        self.in_place(name, |temp, file| {
+            drop(file);
+            make(temp)
+        })
+    }
+
+    /// Refuse a figure of another source at `name`; create the temporary
+    /// file, let `write` fill it, mark it, and rename it to `name` (or
+    /// remove it when `write` failed).
+    fn in_place(
+        &self,
+        name: &str,
+        write: impl FnOnce(&Path, File) -> io::Result<()>,
+    ) -> Result<PathBuf, ExportError> {
+        let path = self.dir.join(name);
+        if let Some(other) = mark(&path).filter(|other| *other != self.source) {
+            return Err(ExportError::Io(format!(
+                "{} was exported from {}, not from {}; not replacing it: \
+                 export each into its own --out (or remove the file)",
+                safe_path(&path),
+                crate::safe::escape(&other),
+                crate::safe::escape(&self.source)
+            )));
         }
-        result
-    };
-    result.map_err(error)?;
-    Ok(path)
+        let error = |e: io::Error| ExportError::Io(format!("cannot write {}: {e}", path.display()));
+        let (temp, file) = {
+            let mut writing = in_progress();
+            let (temp, file) = create_temp(self.dir, name).map_err(error)?;
+            writing.push(temp.clone());
+            (temp, file)
+        };
+        // A file system without user attributes keeps no mark: the
+        // figure is still written.
+        let written = write(&temp, file).map(|()| {
+            let _ = rustix::fs::setxattr(
+                &temp,
+                MARK,
+                self.source.as_bytes(),
+                rustix::fs::XattrFlags::empty(),
+            );
+        });
+        // Renamed (or removed) and forgotten at once: a signal sees the
+        // temporary file either still there, or gone for good.
+        let result = {
+            let mut writing = in_progress();
+            writing.retain(|t| *t != temp);
+            let result = written.and_then(|()| fs::rename(&temp, &path));
+            if result.is_err() {
+                let _ = fs::remove_file(&temp);
+            }
+            result
+        };
+        result.map_err(error)?;
+        Ok(path)
+    }
+}
+
+/// The source marked on the file at `path`, if any (a symbolic link is
+/// not followed: it has no mark of ours).
+fn mark(path: &Path) -> Option<String> {
+    let mut value = vec![0u8; 4096];
+    let n = rustix::fs::lgetxattr(path, MARK, &mut value[..]).ok()?;
+    value.truncate(n);
+    String::from_utf8(value).ok()
 }
 
 /// A file larger than this is said on stderr when it passes the size (a

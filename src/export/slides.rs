@@ -1,0 +1,264 @@
+//! A slide deck in the manner of reveal.js: one self-contained HTML page,
+//! a slide per step (its title and its frame, the SVG the export makes),
+//! the step's explanation as the slide's speaker notes. → ← (and ↓ ↑,
+//! Page Down / Up, Space) turn the slides, Home / End go to the ends, the
+//! slide number is in the corner, and `S` opens the notes view in a window
+//! of its own, as reveal.js's speaker view does (current slide, next
+//! slide, notes); where a pop-up is refused it opens over the slides.
+//! `#step=N` opens step N and the address follows the slide, as in the
+//! player. No outside resource: the player's content security policy.
+
+use std::io::{self, Write};
+
+use crate::frames::Framing;
+use std::ops::RangeInclusive;
+
+use super::frame::lang_tag;
+use super::html::{self, BODY_FONTS, article, hex, inlined};
+use super::svg::escape;
+use crate::app::App;
+use crate::i18n::Label;
+use crate::theme::Theme;
+
+const NOTES: Label = Label::new(["演讲者备注", "Speaker notes"]);
+const NEXT: Label = Label::new(["下一张", "Next slide"]);
+const NO_NEXT: Label = Label::new(["（这是最后一张）", "(this is the last slide)"]);
+const KEYS: Label = Label::new([
+    "→ ← 翻页，Home / End 到第一张/最后一张，S 打开演讲者备注。",
+    "→ ← turn the slides, Home / End go to the first or last, S opens the speaker notes.",
+]);
+
+/// The slide deck of the steps, written slide by slide to `out`; its
+/// frames are bare, as the player's.
+pub fn deck(
+    app: &App,
+    steps: RangeInclusive<usize>,
+    size: (u16, u16),
+    framing: Framing,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let framing = super::html_framing(framing);
+    let mut out = std::io::BufWriter::new(out);
+    write(
+        &mut out,
+        app,
+        steps,
+        &mut |index| super::svg::render(&super::framed(app, index, size, framing), app.theme),
+        &|index| super::html_step(app, index),
+    )?;
+    out.flush()
+}
+
+/// Write the deck of `steps` (0-based) to `out`, one slide at a time:
+/// `svg` makes a step's figure and `words` its words when it is written.
+pub fn write(
+    out: &mut dyn Write,
+    app: &App,
+    steps: RangeInclusive<usize>,
+    svg: &mut dyn FnMut(usize) -> String,
+    words: &dyn Fn(usize) -> html::Step,
+) -> io::Result<()> {
+    let lang = app.lang;
+    let l = |label: Label| escape(label.get(lang));
+    let title = escape(app.loaded.card.title.get(lang));
+    let of = app.trace().len();
+    let first = *steps.start();
+    write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{tag}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n\
+         <title>{title}</title>\n<style>\n{css}</style>\n</head>\n<body>\n\
+         <main id=\"deck\" class=\"deck\" aria-label=\"{title}\" aria-describedby=\"keys\">\n",
+        tag = lang_tag(lang),
+        css = css(app.theme),
+    )?;
+    for index in steps.clone() {
+        let step = words(index);
+        write!(
+            out,
+            "<section class=\"slide\" data-step=\"{n}\"{hidden}>\n\
+             <h2>{step_label} {n}/{of} · {heading}</h2>\n<div class=\"frame\">\n{figure}</div>\n\
+             <aside class=\"notes\" aria-label=\"{notes}\">\n{words}</aside>\n</section>\n",
+            n = index + 1,
+            hidden = if index == first { "" } else { " hidden" },
+            step_label = l(crate::i18n::STEP),
+            heading = escape(&step.title),
+            figure = inlined(&svg(index)),
+            notes = l(NOTES),
+            words = article(&step, of, lang),
+        )?;
+    }
+    write!(
+        out,
+        "<output id=\"number\" class=\"number\">{}/{of}</output>\n\
+         <p id=\"keys\" class=\"keys\">{keys}</p>\n</main>\n\
+         <div id=\"speaker\" class=\"speaker\" hidden>\n{view}</div>\n\
+         <script type=\"text/plain\" id=\"speaker-page\">{page}</script>\n\
+         <script>\n{script}</script>\n</body>\n</html>\n",
+        first + 1,
+        keys = l(KEYS),
+        view = view(lang),
+        page = notes_page(app, &title),
+        script = script(steps.count(), first + 1, of),
+    )
+}
+
+/// The notes view: the slide and its number, the next slide, the notes.
+fn view(lang: crate::scenario::Lang) -> String {
+    let l = |label: Label| escape(label.get(lang));
+    format!(
+        "<div id=\"speaker-view\" class=\"view\" data-last=\"{last}\">\n\
+         <div class=\"now\"><p class=\"count\"></p><div class=\"shown\"></div></div>\n\
+         <div class=\"next\"><p>{next}</p><div class=\"upcoming\"></div></div>\n\
+         <div class=\"words\"><p class=\"label\">{notes}</p><div class=\"said\"></div>\
+         <p class=\"keys\">{keys}</p></div>\n</div>\n",
+        last = l(NO_NEXT),
+        next = l(NEXT),
+        notes = l(NOTES),
+        keys = l(KEYS),
+    )
+}
+
+/// The page of the notes window, written into it by the deck's script
+/// (the window has no script of its own: the deck fills it and hears its
+/// keys). Kept as the text of a `<script type="text/plain">`: its title is
+/// escaped, so no `</script` can end it early.
+fn notes_page(app: &App, title: &str) -> String {
+    let lang = app.lang;
+    format!(
+        "<!DOCTYPE html><html lang=\"{tag}\"><head><meta charset=\"utf-8\">\
+         <title>{notes} · {title}</title><style>\n{css}</style></head>\
+         <body class=\"notes-window\">{view}</body></html>",
+        tag = lang_tag(lang),
+        notes = escape(NOTES.get(lang)),
+        css = css(app.theme),
+        view = view(lang),
+    )
+}
+
+/// Slides that fill the window, in the figure's colours.
+fn css(theme: Theme) -> String {
+    let palette = theme.palette16();
+    let (bg, fg) = (hex(theme.page()), hex(theme.page_fg()));
+    let muted = hex(palette[7]);
+    let line = hex(palette[8]);
+    format!(
+        ":root {{ color-scheme: {scheme}; }}
+* {{ box-sizing: border-box; }}
+[hidden] {{ display: none !important; }}
+html, body {{ margin: 0; height: 100%; background: {bg}; color: {fg};
+  font: 16px/1.5 {BODY_FONTS}, sans-serif; }}
+.deck {{ height: 100vh; overflow: hidden; position: relative; }}
+.deck:focus {{ outline: none; }}
+.slide {{ height: 100vh; display: flex; flex-direction: column; padding: 2vh 2vw 5vh; }}
+.slide h2 {{ font-size: clamp(16px, 3.6vh, 40px); margin: 0 0 1vh; font-weight: 600; }}
+.frame {{ flex: 1 1 0; min-height: 0; }}
+.frame svg {{ display: block; width: 100%; height: 100%; }}
+svg text {{ white-space: pre; }}
+.slide .notes {{ display: none; }}
+.number {{ position: absolute; right: 1.2vw; bottom: 1vh; font-size: clamp(12px, 2.4vh, 28px);
+  color: {muted}; }}
+.deck > .keys {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip-path: inset(50%); white-space: nowrap; }}
+.speaker {{ position: fixed; inset: 0; z-index: 10; background: {bg}; overflow: auto; }}
+.view {{ display: grid; grid-template-columns: 3fr 2fr; grid-template-rows: auto 1fr;
+  gap: 12px; padding: 12px; min-height: 100vh; }}
+.view .now {{ grid-row: 1 / 3; }}
+.view .count {{ font-size: 1.6em; margin: 0 0 6px; }}
+.view .shown svg, .view .upcoming svg {{ display: block; width: 100%; height: auto;
+  border: 1px solid {line}; }}
+.view .next p {{ margin: 0 0 6px; color: {muted}; }}
+.view .words {{ font-size: 1.25em; overflow: auto; }}
+.view .words .label, .view .words .keys {{ color: {muted}; font-size: 0.8em; }}
+.view .words h2 {{ font-size: 1.1em; margin: 0 0 0.4em; }}
+",
+        scheme = if theme == Theme::DARK {
+            "dark"
+        } else {
+            "light"
+        },
+    )
+}
+
+/// The deck's behaviour: `total` slides, the first being the scenario's
+/// step `first`, of `of` steps.
+fn script(total: usize, first: usize, of: usize) -> String {
+    format!(
+        r#"(function () {{
+  'use strict';
+  var total = {total}, first = {first}, of = {of};
+  var slides = document.querySelectorAll('.slide');
+  var number = document.getElementById('number');
+  var inPage = document.getElementById('speaker');
+  var current = 0, notes = null;
+  function fromHash() {{
+    var m = /^#step=(\d+)$/.exec(location.hash);
+    return m ? parseInt(m[1], 10) - first : 0;
+  }}
+  // The notes view of `doc` (the notes window's, or this page's).
+  function paint(doc) {{
+    var view = doc.getElementById('speaker-view');
+    var slide = slides[current], next = slides[current + 1];
+    view.querySelector('.count').textContent = number.textContent;
+    view.querySelector('.shown').replaceChildren(doc.importNode(slide.querySelector('svg'), true));
+    var upcoming = view.querySelector('.upcoming');
+    if (next) upcoming.replaceChildren(doc.importNode(next.querySelector('svg'), true));
+    else upcoming.textContent = view.dataset.last;
+    view.querySelector('.said').replaceChildren(doc.importNode(slide.querySelector('.notes'), true));
+  }}
+  // The address follows the slide once it is turned (not on opening).
+  function show(i, follow) {{
+    current = Math.max(0, Math.min(total - 1, i));
+    for (var j = 0; j < total; j++) slides[j].hidden = j !== current;
+    number.textContent = (first + current) + '/' + of;
+    var hash = '#step=' + (first + current);
+    if (follow !== false && location.hash !== hash) {{
+      try {{ history.replaceState(null, '', hash); }} catch (e) {{ /* a sandboxed frame */ }}
+    }}
+    if (notes && !notes.closed) paint(notes.document);
+    if (!inPage.hidden) paint(document);
+  }}
+  // As reveal.js: S opens the notes in a window of their own (or brings
+  // it forward); a refused pop-up shows them over the slides instead.
+  function openNotes() {{
+    if (notes && !notes.closed) {{ notes.focus(); return; }}
+    var w = window.open('', 'speaker-notes', 'popup,width=1100,height=700');
+    if (!w) {{
+      inPage.hidden = !inPage.hidden;
+      if (!inPage.hidden) paint(document);
+      return;
+    }}
+    w.document.open();
+    w.document.write(document.getElementById('speaker-page').textContent);
+    w.document.close();
+    w.document.addEventListener('keydown', key);
+    notes = w;
+    paint(w.document);
+  }}
+  function key(e) {{
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    switch (e.key) {{
+      case 'ArrowRight': case 'ArrowDown': case 'PageDown': case ' ': case 'n':
+        show(current + 1); break;
+      case 'ArrowLeft': case 'ArrowUp': case 'PageUp': case 'p':
+        show(current - 1); break;
+      case 'Home': show(0); break;
+      case 'End': show(total - 1); break;
+      case 's': case 'S': openNotes(); break;
+      case 'Escape':
+        if (inPage.hidden) return;
+        inPage.hidden = true; break;
+      default: return;
+    }}
+    e.preventDefault();
+  }}
+  document.addEventListener('keydown', key);
+  window.addEventListener('hashchange', function () {{ show(fromHash(), false); }});
+  window.addEventListener('beforeunload', function () {{ if (notes) notes.close(); }});
+  show(fromHash(), false);
+}})();
+"#
+    )
+}
