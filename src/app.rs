@@ -103,6 +103,9 @@ pub struct App {
     pub search: crate::find::Search,
     /// A tap's run as it grows (`tap -- COMMAND` in a terminal).
     pub live: Option<crate::live::Live>,
+    /// Where each lesson was left (self-study): kept by the interactive
+    /// simulator only (`study.rs`); None in exports and tests.
+    pub study: Option<crate::study::Kept>,
 }
 
 impl App {
@@ -134,6 +137,7 @@ impl App {
             compare: None,
             search: crate::find::Search::default(),
             live: None,
+            study: None,
         }
         .with_twin()
     }
@@ -142,6 +146,59 @@ impl App {
     pub fn with_lessons(mut self, picker: Picker) -> Self {
         self.picker = picker;
         self
+    }
+
+    /// The app keeping progress in `kept`, the open lesson resumed where it
+    /// was left.
+    pub fn with_study(mut self, kept: crate::study::Kept) -> Self {
+        self.study = Some(kept);
+        self.resume();
+        self
+    }
+
+    /// Where the open lesson (the picker's current one) was left, if it was.
+    pub fn progress(&self) -> Option<&crate::study::Progress> {
+        self.study.as_ref()?.of(self.picker.current?)
+    }
+
+    /// Go to the step the open lesson was left at, unless it was read to
+    /// its end (then it starts again from step 1).
+    fn resume(&mut self) {
+        if let Some(p) = self.progress().copied()
+            && p.step < p.steps
+            && p.steps == self.trace().len()
+        {
+            self.go(p.step.saturating_sub(1));
+        }
+    }
+
+    /// Record where the open lesson stands: the step on screen and, once a
+    /// question was answered, the quiz score. Returns whether anything
+    /// changed (the caller then saves it).
+    pub fn note_progress(&mut self) -> bool {
+        let Some(i) = self.picker.current else {
+            return false;
+        };
+        let steps = self.trace().len();
+        let step = (self.step + 1).min(steps);
+        let (right, answered) = self.quiz.score();
+        let Some(kept) = &mut self.study else {
+            return false;
+        };
+        let Some(Some(key)) = kept.keys.get(i) else {
+            return false;
+        };
+        let before = kept.study.lessons.get(key).copied();
+        let quiz = match answered {
+            0 => before.and_then(|p| p.quiz),
+            _ => Some((right, answered)),
+        };
+        let now = crate::study::Progress { step, steps, quiz };
+        if before == Some(now) {
+            return false;
+        }
+        kept.study.lessons.insert(key.clone(), now);
+        true
     }
 
     /// Show another lesson from its first step, as if just opened: the
@@ -166,12 +223,14 @@ impl App {
         // A new lesson starts a new quiz: the answers were about the old one.
         let quiz_on = self.quiz.on;
         self.quiz = Quiz::default();
+        // The twin offered is the new lesson's, if it has one.
+        self.offer_twin();
+        // A lesson read before opens where it was left.
+        self.resume();
         if quiz_on {
             self.quiz.on = true;
             self.ask_next();
         }
-        // The twin offered is the new lesson's, if it has one.
-        self.offer_twin();
     }
 
     /// A scenario that names its correct twin offers the comparison: the
@@ -406,6 +465,18 @@ pub fn update(app: &mut App, action: Action) {
         return;
     }
     match action {
+        // The last step of a lesson in today's plan: on to the next one.
+        Action::Next if app.step == app.last() && app.comparing().is_none() => {
+            if let Some((next, _)) = app.picker.next_in_plan()
+                && let Some(Ok(loaded)) = app.picker.lessons.get(next).map(|l| l.loaded.clone())
+            {
+                app.picker.current = Some(next);
+                app.picker.cursor = next;
+                app.open_lesson(loaded);
+            } else {
+                app.forward();
+            }
+        }
         Action::Next => app.forward(),
         Action::Prev => app.go(app.step.saturating_sub(1)),
         Action::First => app.go(0),
@@ -453,8 +524,13 @@ pub fn update(app: &mut App, action: Action) {
             app.focus = Panel::ALL[(app.focus.index() + shift) % n];
         }
         Action::Scroll(delta) => scroll(app, delta),
-        // Two runs have no single panel to zoom.
-        Action::Zoom if app.comparing().is_some() => {}
+        // Two runs: each side's context in place of its lanes, or back.
+        Action::Zoom if app.comparing().is_some() => {
+            if let Some(c) = &mut app.compare {
+                c.contexts = !c.contexts;
+                c.scroll = [0; 2];
+            }
+        }
         Action::Zoom => app.zoom = !app.zoom,
         Action::ToggleFold => app.unfold = !app.unfold,
         Action::ToggleWire => {

@@ -69,10 +69,13 @@ pub struct Cli {
     /// e.g. `--quiz-steps 7,9` or `--quiz-steps reply.2,end`.
     #[arg(long, value_name = "STEPS", value_delimiter = ',', global = true)]
     pub quiz_steps: Option<Vec<String>>,
-    /// Also offer this scenario file in the interactive simulator's lesson
-    /// picker (key o), after the shipped ones; repeat for more. A file that
-    /// cannot be used shows its error there.
-    #[arg(long = "lesson", value_name = "FILE")]
+    /// Today's lessons, in order: a shipped name or a scenario file, offered
+    /// in the interactive simulator's lesson picker (key o; a file after
+    /// the shipped ones) and repeated for more. The first opens (unless
+    /// --scenario names another, which then comes first), and the last
+    /// step of each offers the next (→). A file that cannot be used shows
+    /// its error in the picker.
+    #[arg(long = "lesson", value_name = "NAME|FILE")]
     pub lessons: Vec<String>,
     /// Another run to show beside this one, stepped together: a shipped
     /// name or a scenario file (e.g. a harness mistake and its correct twin).

@@ -62,15 +62,39 @@ pub struct Comparison {
     pub focus: Side,
     /// Lines each side's lanes are scrolled up from the newest.
     pub scroll: [u16; 2],
+    /// Each side shows the context it sent in place of its lanes (`z`).
+    pub contexts: bool,
     /// Where the runs first differ, per language (0-based step index),
     /// found once here rather than on every frame.
     first_difference: [Option<usize>; Lang::COUNT],
+    /// Where the contexts they send first differ, per language.
+    context_difference: [Option<ContextDifference>; Lang::COUNT],
+}
+
+/// The first model call whose context differs between the two runs: a
+/// message differs, one is missing, or one run never makes that call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ContextDifference {
+    /// The model call (0-based).
+    pub call: usize,
+    /// The step each run makes it at (`Side::index`); None where that run
+    /// never makes it.
+    pub steps: [Option<usize>; 2],
+}
+
+impl ContextDifference {
+    /// The earlier of the two steps: where the header names it.
+    pub fn step(&self) -> usize {
+        self.steps.into_iter().flatten().min().unwrap_or(0)
+    }
 }
 
 impl Comparison {
     pub fn new(main: &Loaded, other: Arc<Loaded>, shown: bool) -> Comparison {
         let first_difference =
             Lang::ALL.map(|lang| first_difference(main.trace(lang), other.trace(lang)));
+        let context_difference =
+            Lang::ALL.map(|lang| first_context_difference(main.trace(lang), other.trace(lang)));
         let twin =
             main.lesson.as_ref().and_then(|l| l.twin.as_deref()) == Some(other.card.name.as_str());
         Comparison {
@@ -80,8 +104,15 @@ impl Comparison {
             twin,
             focus: Side::Main,
             scroll: [0; 2],
+            contexts: false,
             first_difference,
+            context_difference,
         }
+    }
+
+    /// The first model call (and its steps) where the contexts sent differ.
+    pub fn context_difference(&self, lang: Lang) -> Option<ContextDifference> {
+        self.context_difference[lang.index()]
     }
 
     /// The first step (0-based) where the two runs differ in `lang`.
@@ -211,11 +242,44 @@ fn step_differs_with(
         return true;
     }
     let (ma, mb) = (appended_at(a, i), appended_at(b, i));
-    ma.len() != mb.len()
-        || ma.iter().zip(mb).any(|(x, y)| {
-            (x.role, &x.text, &x.calls, &x.call_id, x.is_error)
-                != (y.role, &y.text, &y.calls, &y.call_id, y.is_error)
+    ma.len() != mb.len() || ma.iter().zip(mb).any(|(x, y)| !same_message(x, y))
+}
+
+/// The first model call whose context is not the same in both runs.
+pub fn first_context_difference(a: &Trace, b: &Trace) -> Option<ContextDifference> {
+    let n = a.model_calls.len().max(b.model_calls.len());
+    (0..n)
+        .find(|&k| match (a.model_calls.get(k), b.model_calls.get(k)) {
+            (Some(x), Some(y)) => {
+                let (x, y) = (a.context(x), b.context(y));
+                x.len() != y.len() || x.iter().zip(y).any(|(m, n)| !same_message(m, n))
+            }
+            _ => true,
         })
+        .map(|call| ContextDifference {
+            call,
+            steps: [a, b].map(|t| t.model_calls.get(call).map(|c| c.step)),
+        })
+}
+
+/// For each message `a` holds at its step `sa`: is it other than the
+/// message at the same place among those `b` holds at `sb` (or is there
+/// none)? The context panels mark these `≠`.
+pub fn differing_messages(a: &Trace, sa: usize, b: &Trace, sb: usize) -> Vec<bool> {
+    let held = |t: &Trace, s: usize| t.messages.partition_point(|m| m.step <= s);
+    let theirs = &b.messages[..held(b, sb)];
+    a.messages[..held(a, sa)]
+        .iter()
+        .enumerate()
+        .map(|(i, m)| theirs.get(i).is_none_or(|n| !same_message(m, n)))
+        .collect()
+}
+
+/// The same message as the model reads it: role, text, calls, the id it
+/// answers, error or not.
+fn same_message(x: &Message, y: &Message) -> bool {
+    (x.role, &x.text, &x.calls, &x.call_id, x.is_error)
+        == (y.role, &y.text, &y.calls, &y.call_id, y.is_error)
 }
 
 /// For each step, the calls (indices into `trace.calls`) it proposes,
@@ -317,6 +381,28 @@ mod tests {
         b.steps.truncate(5);
         assert_eq!(first_difference(&a, &b), Some(5));
         assert_eq!(side_step(&b, 7), 4);
+    }
+
+    /// The dropped result: the runs differ at step 6, the contexts they
+    /// send at call #2 (step 7 in both), where only the correct host's
+    /// holds call_1's result; the crashing host never makes call #2.
+    #[test]
+    fn the_contexts_first_differ_where_a_result_is_missing_or_a_call_never_made() {
+        let (bad, good) = traces("harness-drops-results", "read-config-timeout");
+        let d = first_context_difference(&bad, &good).expect("the contexts differ");
+        assert_eq!((d.call, d.steps, d.step()), (1, [Some(6), Some(6)], 6));
+        let marked = differing_messages(&good, 6, &bad, 6);
+        let tool: Vec<usize> = (0..marked.len()).filter(|&i| marked[i]).collect();
+        assert_eq!(tool.len(), 1, "{marked:?}");
+        assert!(good.messages[tool[0]].call_id.is_some());
+        assert!(differing_messages(&bad, 6, &good, 6).iter().all(|d| !d));
+        let (a, b) = traces("read-config-timeout", "read-config-timeout");
+        assert_eq!(first_context_difference(&a, &b), None);
+        let (crash, twin) = traces("harness-crashes-on-error", "wrong-path-first");
+        let d = first_context_difference(&crash, &twin).unwrap();
+        assert_eq!(d.call, 1);
+        assert_eq!(d.steps[0], None);
+        assert_eq!(d.steps[1], Some(twin.model_calls[1].step));
     }
 
     #[test]

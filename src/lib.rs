@@ -27,6 +27,7 @@ pub mod recorder;
 pub mod rules;
 pub mod safe;
 pub mod scenario;
+pub mod study;
 pub mod tap;
 pub mod theme;
 pub mod timelines;

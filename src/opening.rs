@@ -22,7 +22,12 @@ pub type Prepared = Result<(App, Vec<String>), (String, ExitCode)>;
 /// the exit code.
 pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared {
     let bad = |e: &dyn std::fmt::Display| (e.to_string(), ExitCode::from(EXIT_BAD_INPUT));
-    let name = cli.scenario.as_deref().unwrap_or(DEFAULT_SCENARIO);
+    // Today's plan (`--lesson`, in order) starts with its first lesson.
+    let name = cli
+        .scenario
+        .as_deref()
+        .or(cli.lessons.first().map(String::as_str))
+        .unwrap_or(DEFAULT_SCENARIO);
     let loaded = match &cli.transcript {
         Some(file) => crate::transcript::open_all(file, cli.transcript_format, cli.redact, watch),
         None => load::load_as(name, cli.provider)
@@ -65,8 +70,16 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
         cli.lang,
         theme_for(cli.theme.unwrap_or(ThemeArg::Dark)),
     );
-    let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
-    let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
+    let (lessons, current) = picker::gather(open.clone(), app.loaded.clone(), &cli.lessons);
+    let plan = picker::plan(&lessons, &open, &cli.lessons);
+    let mut app = app.with_lessons(Picker::new(lessons, Some(current)).with_plan(plan));
+    // Self-study: each lesson opens where it was left.
+    let mut warnings = warnings;
+    if let Some(path) = crate::study::path(None) {
+        let (kept, note) = crate::study::open(path, &app.picker.lessons);
+        warnings.extend(note);
+        app = app.with_study(kept);
+    }
     if cli.quiz {
         app::update(&mut app, Action::ToggleQuiz);
     }

@@ -43,6 +43,9 @@ pub struct Picker {
     pub cursor: usize,
     /// The first row shown; kept so the cursor stays in view.
     pub top: usize,
+    /// Today's lessons in the teacher's order (`--lesson`), as indices
+    /// into `lessons`: the last step of one offers the next.
+    pub plan: Arc<[usize]>,
 }
 
 impl Picker {
@@ -52,7 +55,26 @@ impl Picker {
             current,
             cursor: current.unwrap_or(0),
             top: 0,
+            plan: Arc::from([]),
         }
+    }
+
+    /// The picker with today's plan (see `plan`).
+    pub fn with_plan(mut self, plan: Vec<usize>) -> Picker {
+        self.plan = plan.into();
+        self
+    }
+
+    /// The lesson after the open one in today's plan, and its place in
+    /// the plan (1-based), when there is one that can be opened.
+    pub fn next_in_plan(&self) -> Option<(usize, usize)> {
+        let current = self.current?;
+        let at = self.plan.iter().position(|&i| i == current)?;
+        let next = *self.plan.get(at + 1)?;
+        self.lessons
+            .get(next)
+            .is_some_and(|l| l.loaded.is_ok())
+            .then_some((next, at + 2))
     }
 
     /// Highlight the lesson on screen (when the list opens).
@@ -112,10 +134,7 @@ pub fn gather(open: Source, loaded: Arc<Loaded>, extra: &[String]) -> (Vec<Lesso
         });
     }
     for file in extra {
-        let source = match CATALOG.iter().find(|(n, _)| n == file) {
-            Some((name, _)) => Source::Shipped(name),
-            None => Source::File(file.clone()),
-        };
+        let source = source_of(file);
         if !lessons.iter().any(|l| l.source == source) {
             lessons.push(Lesson {
                 source,
@@ -133,6 +152,33 @@ pub fn gather(open: Source, loaded: Arc<Loaded>, extra: &[String]) -> (Vec<Lesso
         };
     }
     (lessons, current)
+}
+
+/// How `--lesson` names a lesson: a shipped name, else a file.
+fn source_of(name: &str) -> Source {
+    match CATALOG.iter().find(|(n, _)| *n == name) {
+        Some((name, _)) => Source::Shipped(name),
+        None => Source::File(name.to_string()),
+    }
+}
+
+/// Today's plan, when the command line names lessons (`--lesson`, in
+/// order): the lesson opened first, then each one named, once each, as
+/// indices into `lessons` (made by `gather`). Empty without `--lesson`.
+pub fn plan(lessons: &[Lesson], open: &Source, extra: &[String]) -> Vec<usize> {
+    if extra.is_empty() {
+        return Vec::new();
+    }
+    let mut plan: Vec<usize> = Vec::new();
+    let sources = std::iter::once(open.clone()).chain(extra.iter().map(|e| source_of(e)));
+    for source in sources {
+        if let Some(i) = lessons.iter().position(|l| l.source == source)
+            && !plan.contains(&i)
+        {
+            plan.push(i);
+        }
+    }
+    plan
 }
 
 /// The catalogue alone, every entry prepared (tests, and an app opened

@@ -290,6 +290,33 @@ pub struct ContextLimit {
     /// one text for every compaction, or a list, the Nth for the Nth.
     #[serde(default)]
     pub summary: Option<Summaries>,
+    /// How the window is counted: `o200k` (when not said), or `estimate`,
+    /// as files written before 2026-12-01 meant it (`WindowCount`). A file
+    /// that does not say, and fails as counted now but not as counted
+    /// then, is read as then, with a warning (`load`).
+    #[serde(default)]
+    pub count: Option<WindowCount>,
+    /// The file did not say, and is read as counted before (`load`).
+    #[serde(skip)]
+    pub count_assumed: bool,
+}
+
+/// How the host counts the request against the window.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize, strum::IntoStaticStr,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum WindowCount {
+    /// o200k_base tokens of the whole request: the system prompt, the
+    /// tools' schemas and every message as its provider receives it.
+    #[default]
+    O200k,
+    /// The count before 2026-12-01: about four ASCII characters a token
+    /// and one a token for any other character, over the messages (texts,
+    /// call ids, tool names and arguments) and the tools' signatures and
+    /// descriptions; no system prompt, no JSON.
+    Estimate,
 }
 
 impl ContextLimit {

@@ -894,6 +894,9 @@ pub struct Trace {
     pub compactions: Vec<Compaction>,
     /// The scenario's context window in tokens, if it sets one.
     pub window: Option<usize>,
+    /// The window (and each compaction's counts) is counted as files
+    /// written before 2026-12-01 meant it (`WindowCount::Estimate`).
+    pub window_estimated: bool,
     /// The API the model calls go to, whose shape the requests take.
     pub provider: crate::provider::Provider,
     /// The system prompt every request sends first, if there is one.

@@ -454,6 +454,13 @@ fn run(
                 break;
             }
         }
+        // Self-study: where the lesson stands, saved as it changes. A file
+        // that cannot be written costs the learner only the resuming.
+        if app.note_progress()
+            && let Some(kept) = &app.study
+        {
+            let _ = crate::study::write(&kept.path, &kept.study);
+        }
     }
 }
 

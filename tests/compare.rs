@@ -473,3 +473,103 @@ fn a_twin_may_be_a_lesson_file_beside_the_lesson() {
         "the twin file \"fixed/broken.json\" does not pass check: ",
     );
 }
+
+/// The step where the contexts sent first differ is named in the header
+/// and marked `≠` in both runs' lanes, and each run's context stands
+/// under its lanes (at 120×40), the message only one of them holds
+/// marked `≠` (issue 35 item 13).
+#[test]
+fn the_contexts_sent_differ_at_call_2_and_both_contexts_are_on_screen() {
+    let app = compared("harness-drops-results", Lang::En);
+    let d = app
+        .comparing()
+        .unwrap()
+        .context_difference(Lang::En)
+        .unwrap();
+    assert_eq!((d.call, d.steps), (1, [Some(6), Some(6)]));
+    let (w, h) = (120, 40);
+    let at = frames::at_step(&app, 6, w, h);
+    let buf = frames::render(&at, w, h);
+    let text = frames::to_text(&buf);
+    assert!(
+        text.contains("the contexts sent, from call #2 (step 7)"),
+        "{text}"
+    );
+    let marked = |digit: &str| {
+        (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| buf[(x, y)].symbol() == "≠")
+            .filter(|&(x, y)| x + 1 < w && buf[(x + 1, y)].symbol() == digit)
+            .count()
+    };
+    // Steps 6 and 7 in both lanes.
+    assert_eq!((marked("6"), marked("7")), (2, 2), "{text}");
+    assert!(text.contains("Context · main run"), "{text}");
+    assert!(text.contains("Context · other run"), "{text}");
+    // call_1's result, only in the correct host's context.
+    let lines: Vec<&str> = text.lines().collect();
+    let result = lines
+        .iter()
+        .find(|l| l.contains("≠ 4 tool"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(result.contains("timeout=30"), "{result}");
+}
+
+/// At the end, each run's final answer is on screen together with the
+/// other's, at both sizes, in both languages.
+#[test]
+fn both_answers_stand_on_screen_together_at_the_end() {
+    for (name, twin) in TWINS {
+        for lang in Lang::ALL {
+            let app = compared(name, lang);
+            let answers: Vec<String> = [name, twin]
+                .iter()
+                .filter_map(|n| {
+                    let loaded = load::load(n).unwrap();
+                    let t = loaded.trace(lang);
+                    let last = t.messages.last()?;
+                    let ended = t.steps.last()?.end.is_some();
+                    (ended
+                        && last.calls.is_empty()
+                        && last.role == agent_loop_sim::trace::Role::Assistant)
+                        .then(|| {
+                            agent_loop_sim::i18n::one_line(&last.text)
+                                .chars()
+                                .take(12)
+                                .collect()
+                        })
+                })
+                .collect();
+            assert!(!answers.is_empty(), "{name}");
+            for size in SIZES {
+                let text = frame_text(&app, app.steps() - 1, size);
+                for answer in &answers {
+                    assert!(
+                        text.contains(answer.as_str()),
+                        "{name} {size:?}: {answer}\n{text}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// `z` shows each run's context in place of its lanes, at 80×24 too,
+/// and `z` again brings the lanes back.
+#[test]
+fn z_shows_each_context_in_place_of_the_lanes() {
+    let mut app = compared("harness-drops-results", Lang::En);
+    frames::apply(&mut app, Action::Resize(80, 24));
+    frames::apply(&mut app, Action::Jump(7));
+    let lanes = frames::to_text(&frames::render(&app, 80, 24));
+    frames::apply(&mut app, Action::Zoom);
+    assert!(app.comparing().unwrap().contexts);
+    let contexts = frames::to_text(&frames::render(&app, 80, 24));
+    assert!(
+        lanes.contains("Model") && !contexts.contains("  Model  "),
+        "{contexts}"
+    );
+    assert!(contexts.matches("Call #2").count() >= 2, "{contexts}");
+    frames::apply(&mut app, Action::Zoom);
+    assert_eq!(frames::to_text(&frames::render(&app, 80, 24)), lanes);
+}

@@ -44,7 +44,7 @@ fn opened(lang: Lang) -> App {
 fn draw(panel: Panel, scene: &Scene, area: Rect) -> Buffer {
     let mut buf = Buffer::empty(area);
     match panel {
-        Panel::Lanes => Lanes { scene, mark: None }.render(area, 0, &mut buf),
+        Panel::Lanes => Lanes { scene, mark: &[] }.render(area, 0, &mut buf),
         Panel::Context => Context { scene }.render(area, 0, &mut buf),
         Panel::Pairing => PairingTable { scene }.render(area, 0, &mut buf),
         Panel::Explain => Explain { scene }.render(area, 0, &mut buf),

@@ -58,6 +58,9 @@ impl Session {
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        // Progress is kept in a state directory of the test's own, never
+        // the user's (and each session starts with none).
+        cmd.env("XDG_STATE_HOME", fresh_state_dir());
         for (k, v) in env {
             cmd.env(k, v);
         }
@@ -544,6 +547,43 @@ fn the_lesson_picker_switches_lessons_without_restarting() {
     s.assert_restored();
 }
 
+/// Self-study: the step a lesson was left at is kept in the state
+/// directory the environment names ($XDG_STATE_HOME), and the next start
+/// opens the lesson there; a broken state file is ignored with a note.
+#[test]
+fn a_lesson_opens_again_where_it_was_left() {
+    let state = fresh_state_dir();
+    let env = [("XDG_STATE_HOME", state.to_str().unwrap())];
+    let mut s = Session::start_with(120, 40, &env, &["--lang", "en"]);
+    s.wait_for_text(&["1/8", "config.txt"]);
+    s.press(RIGHT);
+    s.press(RIGHT);
+    s.press(RIGHT);
+    s.wait_for_text(&["4/8"]);
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    let kept = std::fs::read_to_string(state.join("agent-loop-sim/progress.json")).unwrap();
+    let kept: serde_json::Value = serde_json::from_str(&kept).unwrap();
+    assert_eq!(kept["lessons"]["read-config-timeout"]["step"], 4, "{kept}");
+    let mut s = Session::start_with(120, 40, &env, &["--lang", "en"]);
+    s.wait_for_text(&["4/8"]);
+    s.press("o");
+    s.wait_for_text(&["seen 4/8"]);
+    s.press("\x1b");
+    s.wait_for_text(&["Explanation"]);
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    // A file this program did not write: ignored, and said after the run.
+    std::fs::write(state.join("agent-loop-sim/progress.json"), "{oops").unwrap();
+    let mut s = Session::start_with(120, 40, &env, &["--lang", "en"]);
+    s.wait_for_text(&["1/8"]);
+    s.press("q");
+    assert_eq!(s.exit_code(), 0);
+    // Printed before the screen was taken, seen again once it is given back.
+    s.wait_for_text(&["ignoring the progress file"]);
+    let _ = std::fs::remove_dir_all(&state);
+}
+
 /// A Codex rollout of 33 MiB and more (700 shell calls of 50 kB output),
 /// written once for the tests that open a big transcript.
 fn big_transcript(name: &str) -> std::path::PathBuf {
@@ -618,4 +658,14 @@ fn q_stops_a_big_transcript_while_it_loads() {
     );
     drop(out);
     std::fs::remove_file(&path).ok();
+}
+
+/// An empty directory for one session's kept progress.
+fn fresh_state_dir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("als-state-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }

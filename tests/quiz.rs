@@ -430,6 +430,40 @@ fn a_bad_quiz_field_names_the_file_and_the_place() {
     );
 }
 
+/// Every faulty question is reported, not only the first; and the run is
+/// still printed by `transcript` and `trace`, with the good questions, the
+/// faults on stderr and exit code 2 (issue 35 item 15).
+#[test]
+fn every_quiz_fault_is_reported_and_the_rest_is_still_printed() {
+    let good = r#"{"step": 3, "question": {"zh": "模型会调用哪个工具？", "en": "Which tool will the model call?"},
+         "choices": [{"zh": "write_file", "en": "write_file"}, {"zh": "read_file", "en": "read_file"}], "answer": 2}"#;
+    let late = r#"{"step": 30, "question": {"zh": "问", "en": "Q"},
+         "choices": [{"zh": "甲", "en": "A"}, {"zh": "乙", "en": "B"}], "answer": 1}"#;
+    let wrong = r#"{"step": 4, "question": {"zh": "问", "en": "Q"},
+         "choices": [{"zh": "甲", "en": "A"}, {"zh": "乙", "en": "B"}], "answer": 5}"#;
+    let path = common::scenario_file(
+        "quiz-bad-several.json",
+        &with_quiz(&format!("[{good}, {late}, {wrong}]")),
+    );
+    let out = common::run(&["check", &path]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("quiz[1].step"), "{}", out.stderr);
+    assert!(out.stderr.contains("quiz[2].answer"), "{}", out.stderr);
+    let out = common::run(&["transcript", "--quiz", &path, "--lang", "en"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("quiz[1].step"), "{}", out.stderr);
+    assert!(out.stderr.contains("quiz[2].answer"), "{}", out.stderr);
+    assert!(out.stdout.contains("Step 8/8"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("Which tool will the model call?"),
+        "{}",
+        out.stdout
+    );
+    let out = common::run(&["trace", &path, "--lang", "en"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stdout.contains("\"steps\""), "{}", out.stdout);
+}
+
 /// At the narrowest screen the score and the step counter both stay whole.
 #[test]
 fn the_score_stays_on_a_narrow_screen() {

@@ -928,7 +928,74 @@ fn files_written_for_the_old_format_still_pass_check() {
         }
         checked += 1;
     }
-    assert_eq!(checked, 14);
+    assert_eq!(checked, 16);
+}
+
+/// A compaction lesson as shipped before 2026-12-01, when the window
+/// counted an estimate of the messages and tools: counted as now (o200k
+/// tokens of the whole request) it fails `check` (the host compacts at
+/// other calls and the budget runs out); read as its author meant it, it
+/// passes with a warning that says how to keep that meaning, and compacts
+/// once, where its narration says (issue 35 item 16). (Its twin,
+/// `context-compaction-summary` of then, passes either way.)
+#[test]
+fn a_window_written_before_the_o200k_count_keeps_its_meaning() {
+    for name in ["context-compaction-lost-fact"] {
+        let file = format!(
+            "{}/tests/old-format/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        // Counted as now: it fails (a text made in memory is not read as
+        // an old file, nor is a file that says how it counts).
+        let now = load::prepare_all("<now>", &serde_json::to_vec(&json).unwrap());
+        assert!(
+            now.is_err() || now.unwrap().has_errors(),
+            "{name} passes as counted now"
+        );
+        json["context"]["count"] = "o200k".into();
+        let path = common::scenario_file(&format!("{name}-o200k.json"), &json.to_string());
+        let now = load::examine(&path);
+        assert!(
+            now.is_err() || now.unwrap().has_errors(),
+            "{name} passes as counted now"
+        );
+        // Not said: read as counted then, with the warning.
+        let loaded = load::examine(&file).unwrap_or_else(|faults| panic!("{name}: {}", faults[0]));
+        assert!(!loaded.has_errors(), "{name}: {:?}", loaded.faults);
+        let warning = loaded
+            .faults
+            .iter()
+            .map(|f| f.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            warning.contains("counted as before 2026-12-01"),
+            "{name}: {warning}"
+        );
+        assert!(
+            warning.contains("\"count\": \"estimate\""),
+            "{name}: {warning}"
+        );
+        for lang in Lang::ALL {
+            let t = loaded.trace(lang);
+            assert!(t.window_estimated);
+            assert_eq!(t.compactions.len(), 1, "{name}");
+            let step = t.compactions[0].step;
+            let narrated = json["narration"]["compacts.1"][lang.code()]
+                .as_str()
+                .unwrap();
+            assert_eq!(t.steps[step].narration.as_deref(), Some(narrated), "{name}");
+            assert!(t.compactions[0].tokens_before > 640, "{name}");
+            assert!(t.compactions[0].tokens_after <= 640, "{name}");
+        }
+        // Said to count as then: the same run, and no warning.
+        json["context"]["count"] = "estimate".into();
+        let said = load::prepare_all("<then>", &serde_json::to_vec(&json).unwrap()).unwrap();
+        assert!(said.faults.is_empty(), "{name}: {:?}", said.faults);
+        assert_eq!(said.trace(Lang::En).len(), loaded.trace(Lang::En).len());
+    }
 }
 
 /// A file written when a replayed call took two steps (the host executes,
@@ -1014,6 +1081,14 @@ fn the_host_checks_the_users_edit_again() {
     assert_eq!(call.started, None, "nothing ran");
     assert_eq!(call.outcome(), Some(Outcome::Refused));
     assert!(t.files.iter().all(|f| !f.contains("passwd")));
+    // The refusal the model reads says the user changed the arguments:
+    // the model never wrote ../etc/passwd (issue 35 item 15).
+    let result = &call.result.as_ref().unwrap().text;
+    assert!(
+        result.contains("the user changed the arguments to: {\"path\": \"../etc/passwd\"}"),
+        "{result}"
+    );
+    assert!(result.contains("nothing ran"), "{result}");
 
     // The type: max_results edited to "high" on a schema that says integer.
     let mut json = common::shipped_json("malformed-arguments");

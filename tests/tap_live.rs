@@ -45,6 +45,9 @@ impl Session {
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env_remove("NO_COLOR");
+        // Progress is kept in a state directory of the test's own, never
+        // the user's (and each session starts with none).
+        cmd.env("XDG_STATE_HOME", fresh_state_dir());
         let child = pty.slave.spawn_command(cmd).expect("spawn the tap");
         drop(pty.slave);
         let output = Arc::new((
@@ -501,4 +504,14 @@ fn the_live_view_shows_claude_codes_second_model_call_while_it_runs() {
     assert!(log.contains("limit to 42"), "{log}");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(!text.contains("claude-dummy"), "the key was recorded");
+}
+
+/// An empty directory for one session's kept progress.
+fn fresh_state_dir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("als-state-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
 }

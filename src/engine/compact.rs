@@ -17,9 +17,11 @@
 //! the copy (`ModelCall::context_start`) and the scripted model starts over
 //! on it (`RuleMatcher::restart`): it sees only what the host now sends.
 
+use crate::scenario::WindowCount;
 use crate::trace::{CallId, Compaction, HostInsert, Lane, Role, Said, StepKind};
 
 use super::EngineError;
+use super::count;
 use super::plan::{Item, Sight};
 use super::run::Run;
 
@@ -30,7 +32,23 @@ impl Run<'_> {
         let Some(limit) = self.scenario.context.as_ref() else {
             return Ok(());
         };
-        let before = self.rec.messages_tokens + self.rec.fixed_tokens;
+        let held: Vec<usize> = (self.rec.held_from..self.rec.trace.messages.len()).collect();
+        // The window counted as the file means it: o200k tokens, or the
+        // estimate of files written before 2026-12-01 (`count.rs`).
+        let estimated = (limit.count == Some(WindowCount::Estimate)).then(|| {
+            let trace = &self.rec.trace;
+            (count::weights(trace), count::tools(trace))
+        });
+        let (fixed, before) = match &estimated {
+            Some((weights, tools)) => (
+                *tools,
+                held.iter().map(|&i| weights[i]).sum::<usize>() + tools,
+            ),
+            None => (
+                self.rec.fixed_tokens,
+                self.rec.messages_tokens + self.rec.fixed_tokens,
+            ),
+        };
         if before <= limit.window {
             return Ok(());
         }
@@ -40,7 +58,6 @@ impl Run<'_> {
             tokens,
             window: limit.window,
         };
-        let held: Vec<usize> = (self.rec.held_from..self.rec.trace.messages.len()).collect();
         // Messages not sent yet (appended since the latest model call) stay:
         // the model has not read them.
         let sent_to = self
@@ -49,12 +66,13 @@ impl Run<'_> {
             .model_calls
             .last()
             .map_or(0, |mc| mc.context_len);
-        let budget = limit.window.saturating_sub(self.rec.fixed_tokens);
+        let budget = limit.window.saturating_sub(fixed);
         let summary = limit.summary(self.rec.trace.compactions.len());
         let sight = Sight {
             messages: &self.rec.trace.messages,
             words: self.words,
             lang: self.lang,
+            weights: estimated.as_ref().map(|(w, _)| w.as_slice()),
         };
         let plan = sight.plan(limit.policy, &held, sent_to, budget, summary);
         let Some(plan) = plan else {
@@ -106,7 +124,13 @@ impl Run<'_> {
         }
         let copy = &self.rec.trace.messages[start..];
         let after_messages: usize = copy.iter().map(|m| m.tokens).sum();
-        let after = after_messages + self.rec.fixed_tokens;
+        let after = match estimated {
+            Some(_) => {
+                let trace = &self.rec.trace;
+                copy.iter().map(|m| count::message(trace, m)).sum::<usize>() + fixed
+            }
+            None => after_messages + fixed,
+        };
         self.rec.messages_tokens = after_messages;
         self.rec.messages_size = copy.iter().map(|m| m.size).sum();
         let compaction = Compaction {

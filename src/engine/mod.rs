@@ -19,6 +19,7 @@
 use std::fmt;
 
 mod compact;
+mod count;
 mod custom;
 mod host;
 mod ids;
@@ -166,6 +167,10 @@ impl<'a> Run<'a> {
                 task: TaskOutcome::Answered,
                 compactions: Vec::new(),
                 window: scenario.context.as_ref().map(|c| c.window),
+                window_estimated: scenario
+                    .context
+                    .as_ref()
+                    .is_some_and(|c| c.count == Some(crate::scenario::WindowCount::Estimate)),
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 places: Vec::new(),

@@ -16,9 +16,30 @@ pub(super) struct Sight<'m> {
     pub(super) messages: &'m [Message],
     pub(super) words: Words,
     pub(super) lang: Lang,
+    /// Each message's count where the window is counted as before
+    /// 2026-12-01 (`count.rs`); None: its o200k tokens.
+    pub(super) weights: Option<&'m [usize]>,
 }
 
 impl Sight<'_> {
+    /// Message `i` as the window counts it.
+    fn tokens(&self, i: usize) -> usize {
+        self.weights.map_or(self.messages[i].tokens, |w| w[i])
+    }
+
+    /// The host's placeholder `text` in place of result `m`, as the
+    /// window counts it.
+    fn placeholder(&self, m: &Message, text: String) -> usize {
+        match self.weights {
+            Some(_) => super::count::text(&text, m.call_id.as_ref().map(|id| &*id.0)),
+            None => {
+                let mut placeholder = m.clone();
+                placeholder.text = text.into();
+                wire::message_tokens(&placeholder, &[])
+            }
+        }
+    }
+
     /// The compacted list of the `held` messages that fits `budget`, by
     /// `policy`; None when the policy can remove nothing.
     pub(super) fn plan(
@@ -38,7 +59,7 @@ impl Sight<'_> {
     /// Drop the oldest sent results until the messages fit `budget`.
     fn plan_drop(&self, held: &[usize], sent_to: usize, budget: usize) -> Option<Vec<Item>> {
         let messages = self.messages;
-        let mut total: usize = held.iter().map(|&i| messages[i].tokens).sum();
+        let mut total: usize = held.iter().map(|&i| self.tokens(i)).sum();
         let mut plan: Vec<Item> = held.iter().map(|&i| Item::Keep(i)).collect();
         for item in plan.iter_mut() {
             if total <= budget {
@@ -50,14 +71,12 @@ impl Sight<'_> {
             if !droppable {
                 continue;
             }
-            let mut placeholder = m.clone();
             let said = Said::Placeholder { tokens: m.tokens };
-            placeholder.text = (self.words)(&said, self.lang).into();
-            let placeholder = wire::message_tokens(&placeholder, &[]);
-            if placeholder >= m.tokens {
+            let placeholder = self.placeholder(m, (self.words)(&said, self.lang));
+            if placeholder >= self.tokens(i) {
                 continue;
             }
-            total = total - m.tokens + placeholder;
+            total = total - self.tokens(i) + placeholder;
             *item = Item::Placeholder(i);
         }
         plan.iter()
@@ -95,11 +114,15 @@ impl Sight<'_> {
         let summary_tokens = Lang::ALL
             .iter()
             .map(|&lang| {
-                wire::tokens::count(&(self.words)(&said, lang)) + wire::tokens::PER_MESSAGE
+                let text = (self.words)(&said, lang);
+                match self.weights {
+                    Some(_) => super::count::text(&text, None),
+                    None => wire::tokens::count(&text) + wire::tokens::PER_MESSAGE,
+                }
             })
             .max()
             .unwrap_or(0);
-        let tokens = |ids: &[usize]| ids.iter().map(|&i| messages[i].tokens).sum::<usize>();
+        let tokens = |ids: &[usize]| ids.iter().map(|&i| self.tokens(i)).sum::<usize>();
         let mut gone = old_summaries;
         let mut kept_turns = &turns[..];
         while kept_turns.len() > 1 {

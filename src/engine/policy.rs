@@ -100,7 +100,10 @@ impl<'a> Run<'a> {
             );
             self.rec.trace.calls[index].verdict = Some((checked, verdict));
             let tool = call.tool.clone();
-            let result = self.result(Said::Refusal { refusal, tool }, true);
+            // Saying that the user changed the arguments: the model reads
+            // a refusal of values it never wrote.
+            let refused = self.result(Said::Refusal { refusal, tool }, true);
+            let result = self.note_edit(index, refused);
             self.attach(index, call.id, result, checked);
             return false;
         }

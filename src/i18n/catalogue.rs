@@ -461,6 +461,7 @@ catalogue! {
     DENIED_BY_USER = ["用户拒绝了这个调用：{reason}", "denied by the user: {reason}"];
     DENIED_NO_REASON = ["用户拒绝了这个调用", "denied by the user"];
     EDITED_BY_USER = ["{result}（运行前，用户改了这些参数：{args}）", "{result} (before it ran, the user changed these arguments: {args})"];
+    EDITED_REFUSED = ["{result}（这些参数是用户改的：{args}；主机拒绝了它们，什么也没运行）", "{result} (the user changed the arguments to: {args}; the host refused them, so nothing ran)"];
     TITLE_ASKS_USER = ["主机校验 {call}：合法；这个工具要先问用户", "The host validates {call}: valid; this tool needs the user's approval"];
     TITLE_USER_APPROVES = ["用户批准 {call}", "The user approves {call}"];
     TITLE_USER_EDITS = ["用户修改 {call} 的参数后批准", "The user approves {call} with edited arguments"];
@@ -623,6 +624,10 @@ catalogue! {
     /// A lesson's length and how its run ends, e.g. "8 steps · final answer · answered (unchecked)".
     PICKER_SUMMARY = ["{steps} {unit} · {end} · {task}", "{steps} {unit} · {end} · {task}"];
     PICKER_SUMMARY_SHORT = ["{steps} {unit} · {end}", "{steps} {unit} · {end}"];
+    NEXT_LESSON = ["→ 下一课（今天第 {k}/{n} 课）：{title}", "→ next lesson ({k}/{n} today): {title}"];
+    // Self-study (study.rs): where a lesson was left, in the picker.
+    PICKER_SEEN = ["看到 {step}/{steps}", "seen {step}/{steps}"];
+    PICKER_SEEN_QUIZ = ["看到 {step}/{steps} · 测验 {right}/{answered} 对", "seen {step}/{steps} · quiz {right}/{answered} right"];
     PICKER_CANNOT_OPEN = ["✗ 无法打开", "✗ cannot open"];
     PICKER_NO_LESSONS = ["没有可选的课程。", "No lessons to choose from."];
     PICKER_TRANSCRIPT = ["真实运行的记录", "transcript of a real run"];
@@ -889,6 +894,9 @@ catalogue! {
     COMPARE_FIRST_DIFF_HERE = ["≠ 两次运行就从这一步（第 {n} 步）开始不同", "≠ The runs first differ here, at step {n}"];
     COMPARE_NO_DIFF = ["两次运行的每一步都相同", "The two runs do not differ at any step"];
     COMPARE_KEYS = ["Tab 换一边 · c 回到单个运行", "Tab other side · c one run"];
+    COMPARE_CONTEXT_DIFF = ["；发送的上下文从第 {call} 次调用（第 {n} 步）开始不同", "; the contexts sent, from call #{call} (step {n})"];
+    COMPARE_CONTEXT_DIFF_SHORT = ["；上下文从第 {call} 次调用起不同", "; contexts from call #{call}"];
+    ANSWER = ["答案", "answer"];
     COMPARE_ENDED = ["已结束，停在最后一步", "ended, stays on its last step"];
     COMPARE_MAIN = ["主运行", "main run"];
     COMPARE_OTHER = ["对照运行", "other run"];
@@ -928,6 +936,10 @@ catalogue! {
     WINDOW_LINE = [
         "窗口 {window} token",
         "Window {window} tokens",
+    ];
+    WINDOW_LINE_ESTIMATED = [
+        "窗口 {window}，按 2026-12-01 之前的估算计（约 4 个字符一个 token，只算消息和工具，不算系统提示；压缩的计数也是）",
+        "Window {window}, counted as before 2026-12-01 (about 4 characters a token, messages and tools only, no system prompt; so are the compaction counts)",
     ];
     RESULT_COMPACTED_DROP = ["✂ 模型现在只看到主机的占位结果。原结果：{text}", "✂ the model now sees only the host's placeholder; it was: {text}"];
     RESULT_COMPACTED_SUMMARY = ["✂ 模型现在只看到主机的摘要。原结果：{text}", "✂ the model now sees only the host's summary; it was: {text}"];

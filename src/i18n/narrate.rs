@@ -378,8 +378,12 @@ pub fn summary_message(text: &str, lang: Lang) -> String {
 
 /// The context window and the estimate behind it, for a scenario that
 /// sets one.
-pub fn window_line(window: usize, lang: Lang) -> String {
-    WINDOW_LINE.fill(lang, &[("window", &window)])
+pub fn window_line(window: usize, estimated: bool, lang: Lang) -> String {
+    match estimated {
+        true => WINDOW_LINE_ESTIMATED,
+        false => WINDOW_LINE,
+    }
+    .fill(lang, &[("window", &window)])
 }
 
 /// A compacted call's result in the pairing table: what the model sees
@@ -466,6 +470,10 @@ pub fn said(fact: &Said, lang: Lang) -> String {
         }
         Said::DeniedByUser { reason } => {
             denied_by_user(reason.as_ref().map_or("", |r| r.get(lang)), lang)
+        }
+        // The host refused the user's values: nothing ran.
+        Said::EditedByUser { args, said: inner } if matches!(**inner, Said::Refusal { .. }) => {
+            EDITED_REFUSED.fill(lang, &[("args", args), ("result", &said(inner, lang))])
         }
         Said::EditedByUser { args, said: inner } => edited_by_user(args, &said(inner, lang), lang),
         Said::Replayed(inner) => crate::trace::mark_replayed(&said(inner, lang)),

@@ -438,65 +438,67 @@ fn reads(params: &[&str]) -> String {
 
 /// The author's quiz questions: a step that exists and is not the first,
 /// one question per step, two to four distinct choices, an answer among
-/// them, every text in every language.
-pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Option<(String, String)> {
-    let empty = |path: String| Some((path, "expected a non-empty text".to_string()));
+/// them, every text in every language. Every fault of every question:
+/// the question's index, the JSON path and the message.
+pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Vec<(usize, String, String)> {
+    let mut faults = Vec::new();
     for (i, q) in s.quiz.iter().enumerate() {
         let at = |field: &str| format!("quiz[{i}].{field}");
+        let mut fault = |path: String, message: String| faults.push((i, path, message));
+        let empty = "expected a non-empty text".to_string();
         if !(2..=steps).contains(&q.step) {
-            return Some((
+            fault(
                 at("step"),
                 format!(
                     "expected a step number from 2 to {steps} (step 1 is on screen before \
                      any question), got {}",
                     q.step
                 ),
-            ));
+            );
         }
         if let Some(j) = s.quiz[..i].iter().position(|p| p.step == q.step) {
-            return Some((
+            fault(
                 at("step"),
                 format!(
                     "step {} already has a question (quiz[{j}]); expected one per step",
                     q.step
                 ),
-            ));
+            );
         }
         for lang in Lang::ALL {
             if q.question.get(lang).trim().is_empty() {
-                return empty(at(&format!("question.{}", lang.code())));
+                fault(at(&format!("question.{}", lang.code())), empty.clone());
             }
             if let Some(why) = &q.why
                 && why.get(lang).trim().is_empty()
             {
-                return empty(at(&format!("why.{}", lang.code())));
+                fault(at(&format!("why.{}", lang.code())), empty.clone());
             }
         }
         if !(2..=4).contains(&q.choices.len()) {
-            return Some((
+            fault(
                 at("choices"),
                 format!("expected 2 to 4 choices, got {}", q.choices.len()),
-            ));
+            );
         }
         for (k, choice) in q.choices.iter().enumerate() {
             for lang in Lang::ALL {
                 let text = choice.get(lang).trim();
                 if text.is_empty() {
-                    return empty(at(&format!("choices[{k}].{}", lang.code())));
-                }
-                if let Some(m) = q.choices[..k]
+                    fault(at(&format!("choices[{k}].{}", lang.code())), empty.clone());
+                } else if let Some(m) = q.choices[..k]
                     .iter()
                     .position(|c| c.get(lang).trim() == text)
                 {
-                    return Some((
+                    fault(
                         at(&format!("choices[{k}].{}", lang.code())),
                         format!("the same text as choices[{m}]; expected distinct choices"),
-                    ));
+                    );
                 }
             }
         }
         if !(1..=q.choices.len()).contains(&q.answer) {
-            return Some((
+            fault(
                 at("answer"),
                 format!(
                     "expected the number of the right choice, from 1 to {} (counted from 1, \
@@ -504,10 +506,10 @@ pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Option<(String, String)>
                     q.choices.len(),
                     q.answer
                 ),
-            ));
+            );
         }
     }
-    None
+    faults
 }
 
 /// `twin` names a shipped scenario, the same task under a correct

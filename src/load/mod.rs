@@ -85,6 +85,13 @@ impl Loaded {
     pub fn has_errors(&self) -> bool {
         self.faults.iter().any(Fault::is_error)
     }
+
+    /// Was its window read as counted before 2026-12-01, the file not
+    /// saying how (`prepare_with`)?
+    fn estimated_window_applied(&self) -> bool {
+        let limit = self.lesson.as_ref().and_then(|s| s.context.as_ref());
+        limit.is_some_and(|c| c.count_assumed)
+    }
 }
 
 /// The lesson with its quiz asked only before the steps `keys` name (step
@@ -149,7 +156,7 @@ pub fn examine_as(name_or_path: &str, provider: Option<Provider>) -> Result<Load
             },
         }]
     })?;
-    prepare_all_as(&file, &bytes, provider)
+    prepare_file(&file, &bytes, provider)
 }
 
 /// Parse, check and run a scenario, told in both languages; Err is the
@@ -191,6 +198,80 @@ fn prepare_with(
     provider: Option<Provider>,
     with_twin: bool,
 ) -> Result<Loaded, Vec<Fault>> {
+    prepare_counted(file, bytes, provider, with_twin, None)
+}
+
+/// A scenario file an author wrote, as `prepare_all_as` reads it; but a
+/// file whose window does not say how it is counted (`context.count`) and
+/// fails as counted now (o200k tokens of the whole request) is read as
+/// files written before 2026-12-01 meant it (`WindowCount::Estimate`) when
+/// that way it passes, with a warning that says so: it passed `check`
+/// then, and keeps passing. A shipped lesson, or a text made in memory,
+/// is read as counted now.
+fn prepare_file(
+    file: &str,
+    bytes: &[u8],
+    provider: Option<Provider>,
+) -> Result<Loaded, Vec<Fault>> {
+    let now = prepare_with(file, bytes, provider, true);
+    if now.as_ref().is_ok_and(|l| !l.has_errors()) {
+        return now;
+    }
+    let estimate = Some(crate::scenario::WindowCount::Estimate);
+    match prepare_counted(file, bytes, provider, true, estimate) {
+        Ok(mut then) if !then.has_errors() && then.estimated_window_applied() => {
+            let first = match &now {
+                Ok(l) => l.faults.iter().find(|f| f.is_error()).cloned(),
+                Err(faults) => faults.iter().find(|f| f.is_error()).cloned(),
+            };
+            then.faults.push(counted_as_before(file, &then, first));
+            Ok(then)
+        }
+        _ => now,
+    }
+}
+
+/// The warning of a file read with its window counted as before
+/// 2026-12-01: why, what to write to keep it, and the narration to re-read
+/// if the window is changed instead.
+fn counted_as_before(file: &str, then: &Loaded, first: Option<Fault>) -> Fault {
+    let trace = then.trace(Lang::En);
+    let steps: Vec<String> = trace
+        .compactions
+        .iter()
+        .map(|c| (c.step + 1).to_string())
+        .collect();
+    let why = first.map_or(String::new(), |f| format!(" ({})", f.error.message));
+    Fault {
+        severity: Severity::Warning,
+        error: ScenarioError {
+            file: file.to_string(),
+            place: Some("context.window".into()),
+            message: format!(
+                "the window is counted as before 2026-12-01 (about four characters a token, \
+                 over the messages and the tools; no system prompt), since counted as now (o200k \
+                 tokens of the whole request) the file fails{why}; expected \"count\": \
+                 \"estimate\" in \"context\" to keep this meaning, or a window of o200k tokens, \
+                 then re-read the narration at the steps where the host compacts (now {})",
+                if steps.is_empty() {
+                    "none".to_string()
+                } else {
+                    steps.join(", ")
+                }
+            ),
+        },
+    }
+}
+
+/// `prepare_with`, the window counted as `count` says where the file does
+/// not say.
+fn prepare_counted(
+    file: &str,
+    bytes: &[u8],
+    provider: Option<Provider>,
+    with_twin: bool,
+    count: Option<crate::scenario::WindowCount>,
+) -> Result<Loaded, Vec<Fault>> {
     let fault = |severity: Severity, place: String, message: String| Fault {
         severity,
         error: ScenarioError {
@@ -212,6 +293,14 @@ fn prepare_with(
         return Err(faults);
     };
     let mut screen = parsed.screen;
+    if count.is_some() {
+        for s in std::iter::once(&mut scenario).chain(screen.as_mut()) {
+            if let Some(limit) = s.context.as_mut().filter(|c| c.count.is_none()) {
+                limit.count = count;
+                limit.count_assumed = true;
+            }
+        }
+    }
     let keys = parsed.keys;
     let at = |path: &str| keys.place(path);
     for (severity, path, message) in check_fields(&scenario) {
@@ -394,9 +483,18 @@ fn prepare_with(
             }
         }
     }
-    if let Some((path, message)) = checks::check_quiz(&scenario, steps) {
-        faults.push(fault(Severity::Error, at(&path), message));
-        return Err(faults);
+    // A faulty question is said and left out: the run and the rest of
+    // the quiz are still shown (`trace`, `transcript`), the exit code 2.
+    let quiz_faults = checks::check_quiz(&scenario, steps);
+    for (_, path, message) in &quiz_faults {
+        faults.push(fault(Severity::Error, at(path), message.clone()));
+    }
+    if !quiz_faults.is_empty() {
+        let mut i = 0;
+        scenario.quiz.retain(|_| {
+            i += 1;
+            !quiz_faults.iter().any(|(q, _, _)| *q == i - 1)
+        });
     }
     Ok(Loaded {
         card: Card::of(&scenario),

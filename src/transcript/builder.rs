@@ -949,6 +949,7 @@ impl Build {
                 task: TaskOutcome::Unknown,
                 compactions: Vec::new(),
                 window: None,
+                window_estimated: false,
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),

@@ -13,12 +13,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Widget};
 
+use super::context::Context;
 use super::explain::Explain;
 use super::lanes::Lanes;
 use super::scene::Scene;
 use super::text::{truncate, width, wrap};
 use crate::app::App;
-use crate::compare::{Comparison, Side, side_step};
+use crate::compare::{Comparison, Side, differing_messages, side_step};
 use crate::i18n;
 use crate::trace::Timeline;
 
@@ -27,19 +28,25 @@ use crate::trace::Timeline;
 pub const MIN_WORDS_ROOM: usize = 24;
 
 /// One side as its panels see it: that side's run, at its own step (its
-/// last, once it has ended), in the app's language and theme.
+/// last, once it has ended), in the app's language and theme, with the
+/// messages it holds that the other run does not hold at the same place.
 fn side_scene<'a>(app: &'a App, c: &'a Comparison, side: Side) -> Scene<'a> {
-    let mut scene = Scene::of(app);
-    if side == Side::Other {
-        let trace = c.other.trace(app.lang);
-        scene.trace = trace;
-        scene.timeline = match c.other_timelines.of_run(&c.other, app.lang) {
-            Some(timeline) => Cow::Borrowed(timeline),
-            None => Cow::Owned(Timeline::of(trace)),
-        };
-    }
-    scene.step = side_step(scene.trace, app.step);
-    scene
+    let scene = |side: Side| {
+        let mut scene = Scene::of(app);
+        if side == Side::Other {
+            let trace = c.other.trace(app.lang);
+            scene.trace = trace;
+            scene.timeline = match c.other_timelines.of_run(&c.other, app.lang) {
+                Some(timeline) => Cow::Borrowed(timeline),
+                None => Cow::Owned(Timeline::of(trace)),
+            };
+        }
+        scene.step = side_step(scene.trace, app.step);
+        scene
+    };
+    let (mut one, other) = (scene(side), scene(side.flip()));
+    one.differs = differing_messages(one.trace, one.step, other.trace, other.step);
+    one
 }
 
 /// The side's short name: "main run" or "other run".
@@ -47,8 +54,19 @@ fn side_label(app: &App, side: Side) -> String {
     side.label().get(app.lang).to_string()
 }
 
+/// What stands in a side's place under its lines.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pane {
+    /// The lanes alone.
+    Lanes,
+    /// The lanes, and under them the context it sent.
+    LanesAndContext,
+    /// The context it sent, in place of the lanes (`z`).
+    Context,
+}
+
 /// Draw the comparison on `area` (at least the minimum size); returns how
-/// far each side's lanes can scroll.
+/// far each side's lanes (or context, with `z`) can scroll.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> [u16; 2] {
     let Some(c) = app.comparing() else {
         return [0; 2];
@@ -70,13 +88,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> [u16; 2] {
     let wide = sides.iter().all(|s| {
         Lanes {
             scene: s,
-            mark: None,
+            mark: &[],
         }
         .words_room(half.saturating_sub(2) as usize)
             >= MIN_WORDS_ROOM
     });
-    // The focused side's explanation, where the lanes keep room enough.
-    let explain_height = if wide && body.height >= 30 {
+    // Each side's context under its lanes where both keep room enough;
+    // else `z` shows it in place of the lanes.
+    let pane = match (c.contexts, wide && body.height >= 30) {
+        (true, _) => Pane::Context,
+        (false, true) => Pane::LanesAndContext,
+        (false, false) => Pane::Lanes,
+    };
+    // The focused side's explanation, on a screen tall enough for it too.
+    let explain_height = if wide && body.height >= 44 {
         (body.height / 5).clamp(5, 8)
     } else {
         0
@@ -91,12 +116,65 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) -> [u16; 2] {
     let mut limits = [0; 2];
     for side in Side::BOTH {
         let i = side.index();
-        limits[i] = draw_side(app, c, side, &sides[i], rects[i], wide, buf);
+        let mut rect = rects[i];
+        if pane == Pane::LanesAndContext {
+            let context_height = (runs.height * 2 / 5).max(8);
+            let [lanes, context] =
+                Layout::vertical([Constraint::Min(0), Constraint::Length(context_height)])
+                    .areas(rect);
+            rect = lanes;
+            draw_context_box(app, c, side, &sides[i], context, buf);
+        }
+        limits[i] = draw_side(app, c, side, &sides[i], (rect, pane), wide, buf);
     }
     if explain_height > 0 {
         draw_explanation(app, &sides[c.focus.index()], c.focus, explain, buf);
     }
     limits
+}
+
+/// The steps marked `≠` in the lanes: where the runs first differ, and
+/// where this side sends the first context that differs.
+fn marks(app: &App, c: &Comparison, side: Side) -> Vec<usize> {
+    let mut marks: Vec<usize> = c.first_difference(app.lang).into_iter().collect();
+    if let Some(d) = c.context_difference(app.lang)
+        && let Some(step) = d.steps[side.index()]
+        && !marks.contains(&step)
+    {
+        marks.push(step);
+    }
+    marks
+}
+
+/// A side's context, boxed and titled with the side's name, under its
+/// lanes.
+fn draw_context_box(
+    app: &App,
+    c: &Comparison,
+    side: Side,
+    one: &Scene<'_>,
+    area: Rect,
+    buf: &mut Buffer,
+) {
+    let focused = c.focus == side && app.key_hints;
+    let title = format!(
+        " {} · {} ",
+        i18n::CONTEXT.get(app.lang),
+        side_label(app, side)
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(app.theme.border(focused))
+        .title(Line::styled(
+            truncate(&title, area.width.saturating_sub(2) as usize),
+            app.theme.title(),
+        ));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    if inner.width > 0 && inner.height > 0 {
+        Context { scene: one }.render(inner, 0, buf);
+    }
 }
 
 /// Where we are, where the runs first differ, and the keys of this mode.
@@ -135,6 +213,21 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
         }
         None => (i18n::COMPARE_NO_DIFF.get(lang).to_string(), theme.ok()),
     };
+    // Where the contexts sent first differ, as long as it fits.
+    let context = c.context_difference(lang).map(|d| {
+        let call = d.call + 1;
+        let n = d.step() + 1;
+        [
+            i18n::COMPARE_CONTEXT_DIFF.fill(lang, &[("call", &call), ("n", &n)]),
+            i18n::COMPARE_CONTEXT_DIFF_SHORT.fill(lang, &[("call", &call)]),
+        ]
+    });
+    let text = context
+        .into_iter()
+        .flatten()
+        .map(|more| format!("{text}{more}"))
+        .find(|t| width(t) < room)
+        .unwrap_or(text);
     let second = Line::styled(
         format!(" {}", truncate(&text, room.saturating_sub(1))),
         style,
@@ -183,7 +276,7 @@ fn draw_side(
     c: &Comparison,
     side: Side,
     one: &Scene<'_>,
-    area: Rect,
+    (area, pane): (Rect, Pane),
     wide: bool,
     buf: &mut Buffer,
 ) -> u16 {
@@ -211,19 +304,52 @@ fn draw_side(
         return 0;
     }
     let w = inner.width as usize;
-    let lines = if wide {
+    let mut lines = if wide {
         wide_lines(app, one, w)
     } else {
         vec![stacked_line(app, one, w)]
     };
+    // The run's final answer, once it has one: both answers stand on
+    // screen together, whatever the panes below show.
+    lines.extend(answer_line(app, one, w));
     // The lanes keep at least a few rows; the lines above give way first.
     let shown = lines.len().min((inner.height as usize).saturating_sub(4));
     let [top, lanes] =
         Layout::vertical([Constraint::Length(shown as u16), Constraint::Min(0)]).areas(inner);
     super::window::draw_lines(&lines[..shown], top, buf);
     let scroll = c.scroll[side.index()];
-    let mark = c.first_difference(app.lang);
-    Lanes { scene: one, mark }.render(lanes, scroll, buf)
+    if pane == Pane::Context {
+        return Context { scene: one }.render(lanes, scroll, buf);
+    }
+    let mark = marks(app, c, side);
+    Lanes {
+        scene: one,
+        mark: &mark,
+    }
+    .render(lanes, scroll, buf)
+}
+
+/// `answer: …`, the final answer of a run whose loop has ended with one,
+/// in one line.
+fn answer_line(app: &App, one: &Scene<'_>, w: usize) -> Option<Line<'static>> {
+    let trace = one.trace;
+    trace.steps[one.step].end?;
+    let held = trace.messages.partition_point(|m| m.step <= one.step);
+    let answer = trace.messages[..held]
+        .iter()
+        .rev()
+        .find(|m| m.role == crate::trace::Role::Assistant)
+        .filter(|m| m.calls.is_empty())?;
+    let lead = i18n::lead(i18n::ANSWER, app.lang);
+    let room = w.saturating_sub(1 + width(&lead));
+    Some(Line::from(vec![
+        Span::raw(" "),
+        Span::styled(lead, app.theme.muted()),
+        Span::styled(
+            truncate(&i18n::one_line(&answer.text), room),
+            app.theme.current(),
+        ),
+    ]))
 }
 
 /// The step indicator of a side: `step k/N`, and once this run has ended

@@ -263,7 +263,7 @@ fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
             top.extend(if tight >= 3 { cut(head, 2) } else { head });
             // The window, and what the host's latest compaction took out.
             if let Some(window) = trace.window {
-                let mut line = i18n::window_line(window, lang);
+                let mut line = i18n::window_line(window, trace.window_estimated, lang);
                 let latest = trace.compactions.iter().rev().find(|c| c.step <= s.step);
                 if let Some(c) = latest {
                     line = format!("{line} · {}", i18n::compacted_line(c, lang));

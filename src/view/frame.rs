@@ -7,7 +7,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::scene::Scene;
-use super::text::width;
+use super::text::{truncate, width};
 use crate::app::{App, Panel};
 use crate::i18n;
 use crate::scenario::Lang;
@@ -260,6 +260,9 @@ pub struct Footer<'a> {
     pub steps: usize,
     /// The quiz's score (right, asked), while the quiz is on.
     pub score: Option<(usize, usize)>,
+    /// At the last step of a lesson in today's plan: the next one, offered
+    /// in the place of the program's state.
+    pub next: Option<String>,
     /// The program's state (playing or paused, dwell, focus) is said: in
     /// the terminal, and in a figure exported with `--keys`. A figure
     /// shows the lesson, so it says only where the step stands.
@@ -293,6 +296,7 @@ impl<'a> Footer<'a> {
             step: app.step,
             steps: app.steps(),
             score: app.quiz.on.then(|| app.quiz.score()),
+            next: next_lesson(app),
             program_state: app.key_hints,
         }
     }
@@ -301,6 +305,28 @@ impl<'a> Footer<'a> {
     pub fn render(&self, area: Rect, buf: &mut Buffer) {
         footer(self, area, buf);
     }
+}
+
+/// The next lesson of today's plan, at the last step of one in it (keys
+/// on screen, one run, no overlay): `→` opens it.
+fn next_lesson(app: &App) -> Option<String> {
+    if !app.key_hints
+        || app.step != app.last()
+        || app.comparing().is_some()
+        || app.overlay.is_some()
+    {
+        return None;
+    }
+    let (next, k) = app.picker.next_in_plan()?;
+    let loaded = app.picker.lessons[next].loaded.as_ref().ok()?;
+    Some(i18n::NEXT_LESSON.fill(
+        app.lang,
+        &[
+            ("k", &k),
+            ("n", &app.picker.plan.len()),
+            ("title", &loaded.trace(app.lang).title),
+        ],
+    ))
 }
 
 fn footer(f: &Footer<'_>, area: Rect, buf: &mut Buffer) {
@@ -410,6 +436,13 @@ fn footer(f: &Footer<'_>, area: Rect, buf: &mut Buffer) {
                 .find(|t| fits(t))
                 .unwrap_or_else(|| format!(" {short} "));
         }
+    }
+    if let Some(next) = &f.next {
+        // The next lesson in the place of the state, cut as room asks.
+        left = format!(
+            " {} ",
+            truncate(next, room.saturating_sub(width(&counter) + 3))
+        );
     }
     if !f.program_state {
         // A figure: where the step stands, and a recording's own status.

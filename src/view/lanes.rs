@@ -25,11 +25,12 @@ pub struct LanesView {
     pub max_scroll: u16,
 }
 
-/// The lanes panel of one run: what it draws from, and the step marked
-/// `≠` in its gutter (where two compared runs first differ), if any.
+/// The lanes panel of one run: what it draws from, and the steps marked
+/// `≠` in its gutter (where two compared runs first differ, and where
+/// their contexts do), if any.
 pub struct Lanes<'a> {
     pub scene: &'a Scene<'a>,
-    pub mark: Option<usize>,
+    pub mark: &'a [usize],
 }
 
 impl Lanes<'_> {
@@ -50,15 +51,8 @@ impl Lanes<'_> {
     }
 }
 
-/// The panel with step `mark` (0-based) marked `≠` in its gutter: where
-/// two compared runs first differ.
-fn render_marked(
-    s: &Scene<'_>,
-    area: Rect,
-    scroll: u16,
-    mark: Option<usize>,
-    buf: &mut Buffer,
-) -> u16 {
+/// The panel with the steps `mark` (0-based) marked `≠` in its gutter.
+fn render_marked(s: &Scene<'_>, area: Rect, scroll: u16, mark: &[usize], buf: &mut Buffer) -> u16 {
     let view = layout(s, area.width as usize, area.height as usize, scroll, mark);
     // Rows are drawn cell by cell: at every step of a long trace the panel
     // is full of them, and a Paragraph would split each into graphemes.
@@ -81,7 +75,7 @@ fn words_room(s: &Scene<'_>, w: usize) -> usize {
     Geometry::new(s, w, s.trace.len()).label_room()
 }
 
-fn layout(s: &Scene<'_>, w: usize, h: usize, scroll: u16, mark: Option<usize>) -> LanesView {
+fn layout(s: &Scene<'_>, w: usize, h: usize, scroll: u16, mark: &[usize]) -> LanesView {
     let trace = s.trace;
     let g = Geometry::new(s, w, trace.len());
     let env = environment(s, w, h);
@@ -111,7 +105,7 @@ fn layout(s: &Scene<'_>, w: usize, h: usize, scroll: u16, mark: Option<usize>) -
     let first_step = start / per_step;
     let last_step = (end - 1) / per_step;
     for index in first_step..=last_step {
-        for (k, row) in step_rows(s, trace, index, &g, per_step, mark == Some(index))
+        for (k, row) in step_rows(s, trace, index, &g, per_step, mark.contains(&index))
             .into_iter()
             .enumerate()
         {

@@ -236,7 +236,7 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
     match panel {
         Panel::Lanes => lanes::Lanes {
             scene: &Scene::of(app),
-            mark: None,
+            mark: &[],
         }
         .render(inner, scroll, buf),
         Panel::Context if context_answers_the_question(app) => {

@@ -33,6 +33,8 @@ pub struct PickerView<'a> {
     pub watching: bool,
     pub lang: Lang,
     pub theme: Theme,
+    /// Where each lesson was left (self-study), when progress is kept.
+    pub study: Option<&'a crate::study::Kept>,
 }
 
 impl<'a> PickerView<'a> {
@@ -43,6 +45,7 @@ impl<'a> PickerView<'a> {
             watching: app.live.as_ref().is_some_and(|l| l.watching),
             lang: app.lang,
             theme: app.theme,
+            study: app.study.as_ref(),
         }
     }
 
@@ -266,6 +269,12 @@ fn row_texts(
                 2 => Some(format!("{steps} {unit}")),
                 _ => None,
             };
+            // Where the learner left it, before the rest.
+            let summary = match (seen(v, i), summary) {
+                (Some(seen), Some(_)) if level == 2 => Some(seen),
+                (Some(seen), Some(summary)) => Some(format!("{seen} · {summary}")),
+                (_, summary) => summary,
+            };
             (title, summary.map(|s| (s, theme.muted())))
         }
         // Said at every level: the row cannot be opened.
@@ -277,6 +286,23 @@ fn row_texts(
             )),
         ),
     }
+}
+
+/// How far lesson `i` was read, and its quiz score, when progress is kept.
+fn seen(v: &PickerView<'_>, i: usize) -> Option<String> {
+    let p = v.study?.of(i)?;
+    Some(match p.quiz {
+        Some((right, answered)) => i18n::PICKER_SEEN_QUIZ.fill(
+            v.lang,
+            &[
+                ("step", &p.step),
+                ("steps", &p.steps),
+                ("right", &right),
+                ("answered", &answered),
+            ],
+        ),
+        None => i18n::PICKER_SEEN.fill(v.lang, &[("step", &p.step), ("steps", &p.steps)]),
+    })
 }
 
 /// The lesson as the command line names it, safe to draw.

@@ -23,6 +23,9 @@ pub struct Scene<'a> {
     pub key_hints: bool,
     /// Long context messages shown whole (`f`).
     pub unfold: bool,
+    /// Beside another run (`compare`): for each message held, whether it
+    /// differs from the other run's at the same place; marked `≠`.
+    pub differs: Vec<bool>,
     /// The reasoning items of the step's model call (`reasoning`), read
     /// from its recorded body when first asked.
     reasoning: std::cell::OnceCell<Vec<crate::wire::Reasoning>>,
@@ -39,6 +42,7 @@ impl<'a> Scene<'a> {
             theme: app.theme,
             key_hints: app.key_hints,
             unfold: app.unfold,
+            differs: Vec::new(),
             reasoning: std::cell::OnceCell::new(),
         }
     }

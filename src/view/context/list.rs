@@ -398,7 +398,12 @@ pub(super) fn message_lines(
     let place = trace.places.get(index).copied().unwrap_or_default();
     let joins = place.joins() && index > floor;
     let provider = trace.provider;
-    let mark = if new { "+" } else { " " };
+    let differs = s.differs.get(index) == Some(&true);
+    let mark = match (differs, new) {
+        (true, _) => "≠",
+        (false, true) => "+",
+        (false, false) => " ",
+    };
     let role_style = match m.role {
         Role::User => theme.user(),
         Role::Assistant => theme.lane_style(crate::trace::Lane::Model),
@@ -408,7 +413,9 @@ pub(super) fn message_lines(
     let role = label(s, trace, m, joins);
     let role_w = role_width(s);
     let pad = " ".repeat(role_w.saturating_sub(width(&role)));
-    let number_style = if new {
+    let number_style = if differs {
+        theme.error().add_modifier(ratatui::style::Modifier::BOLD)
+    } else if new {
         theme.new_message()
     } else {
         theme.muted()
