@@ -67,7 +67,8 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
     );
     let (lessons, current) = picker::gather(open, app.loaded.clone(), &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)));
-    if cli.quiz {
+    // The room answers the quiz's questions: --class asks them.
+    if cli.quiz || cli.class {
         app::update(&mut app, Action::ToggleQuiz);
     }
     if let Some(other) = other {
