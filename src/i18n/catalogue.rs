@@ -595,6 +595,7 @@ catalogue! {
     CLASS_NO_NETWORK = ["没有网络：这台电脑没有手机能访问的局域网地址（请连上教室的 Wi-Fi；或用 --class-addr 127.0.0.1:端口 在本机试用）。", "No network: this machine has no LAN address the phones could reach (join the room's Wi-Fi, or give --class-addr 127.0.0.1:PORT to try it here)."];
     CLASS_PORT_IN_USE = ["端口 {port} 已被占用：请用 --class-addr 换一个，例如 --class-addr 0.0.0.0:{other}。", "Port {port} is in use: choose another with --class-addr, e.g. --class-addr 0.0.0.0:{other}."];
     CLASS_NOT_HERE = ["{ip} 不是这台电脑的地址（--class-addr）。", "{ip} is not an address of this machine (--class-addr)."];
+    CLASS_CLOSE = ["Esc 关闭 · i 再次显示", "Esc closes · i shows it again"];
     CLASS_OTHER = ["无法监听 {why}", "Cannot listen on {why}"];
     CLASS_ANSWERED = ["{k} / {n} 人已作答", "{k} / {n} answered"];
     CLASS_ROUND_TWO = ["讨论之后再投：{k} / {n} 人已作答（第一轮 {first} 人）", "After discussion: {k} / {n} answered (first vote: {first})"];

@@ -41,7 +41,7 @@ impl Join<'_> {
                 out.extend(hanging(vec![], &unopened(why, self.lang), Style::new(), w));
                 out.extend(hanging(
                     vec![],
-                    i18n::CLOSE_HINT.get(self.lang),
+                    i18n::CLASS_CLOSE.get(self.lang),
                     self.theme.muted(),
                     w,
                 ));
