@@ -217,7 +217,7 @@ pub(crate) fn show(app: App) -> ExitCode {
     show_with(app, None)
 }
 
-fn show_with(app: App, mut class: Option<&mut crate::class::Link>) -> ExitCode {
+fn show_with(app: App, class: Option<&mut crate::class::Link>) -> ExitCode {
     install_panic_message();
     let mut terminal = match take_terminal() {
         Ok(terminal) => terminal,
@@ -228,7 +228,7 @@ fn show_with(app: App, mut class: Option<&mut crate::class::Link>) -> ExitCode {
         }
     };
     handle_signals();
-    let result = run(&mut terminal, app, None, class.as_deref_mut());
+    let result = run(&mut terminal, app, None, class);
     restore();
     match result {
         Ok(()) => ExitCode::SUCCESS,
