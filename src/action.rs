@@ -45,6 +45,12 @@ pub enum Action {
     ToggleQuiz,
     /// A digit while a question is open: choice n (1-based).
     Answer(usize),
+    /// `--class`: show the room's counts of the open question, then its step.
+    Reveal,
+    /// `--class`: peer instruction, the room votes again after discussing.
+    SecondRound,
+    /// `--class`: show or hide the QR code the phones join by.
+    ToggleJoin,
     /// Open or close the lesson picker. While it is open, ↑/↓ move in it,
     /// Home/End go to its ends and Open (Enter) opens the highlighted lesson.
     TogglePicker,

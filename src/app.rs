@@ -53,6 +53,8 @@ pub enum Overlay {
     About,
     /// The lesson picker (`o`); its state is `App::picker`.
     Picker,
+    /// `--class`: the QR code and address the phones join by (`i`).
+    Join,
 }
 
 #[derive(Debug, Clone)]
@@ -106,6 +108,8 @@ pub struct App {
     /// Where each lesson was left (self-study): kept by the interactive
     /// simulator only (`study.rs`); None in exports and tests.
     pub study: Option<crate::study::Kept>,
+    /// `--class`: the room's counts, as the server tells them.
+    pub class: Option<crate::class::Class>,
 }
 
 impl App {
@@ -138,6 +142,7 @@ impl App {
             search: crate::find::Search::default(),
             live: None,
             study: None,
+            class: None,
         }
         .with_twin()
     }
@@ -272,9 +277,13 @@ impl App {
             Some(Overlay::Picker) => Mode::Picker,
             Some(_) => Mode::Overlay,
             None if self.comparing().is_some() => Mode::Compare,
+            None if self.quiz.is_asking() && self.class.is_some() => Mode::ClassAsking {
+                choices: self.question().map_or(0, |q| q.choices.len()),
+            },
             None if self.quiz.is_asking() => Mode::Asking {
                 choices: self.question().map_or(0, |q| q.choices.len()),
             },
+            None if self.class.is_some() => Mode::ClassLesson,
             None => Mode::Lesson { quiz: self.quiz.on },
         }
     }
@@ -423,6 +432,10 @@ impl App {
             right: n - 1 == q.answer,
         };
         self.quiz.answers.insert(q.step, answer);
+        // The teacher answered for the room: the room sees the reveal.
+        if let Some(class) = &mut self.class {
+            class.reveal(q.step, q.choices.len());
+        }
         self.close_question();
         self.quiz.just_answered = true;
         self.go(q.step);
@@ -572,6 +585,14 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::Answer(n) => app.answer(n),
+        Action::Reveal => reveal(app),
+        Action::SecondRound => {
+            if let (Some(q), Some(class)) = (app.question(), &mut app.class) {
+                class.second_round(q.step, q.choices.len());
+            }
+        }
+        Action::ToggleJoin if app.class.is_some() => toggle_overlay(app, Overlay::Join),
+        Action::ToggleJoin => {}
         // Only the picker opens (`picker_update`).
         Action::Open => {}
         Action::SearchStart => {
@@ -627,6 +648,15 @@ pub fn update(app: &mut App, action: Action) {
                 app.picker.reset_cursor();
             }
         }
+    }
+}
+
+/// `--class`: show the room's counts of the open question, then its step.
+fn reveal(app: &mut App) {
+    if let (Some(q), Some(class)) = (app.question(), &mut app.class) {
+        class.reveal(q.step, q.choices.len());
+        app.close_question();
+        app.go(q.step);
     }
 }
 

@@ -69,6 +69,21 @@ pub struct Cli {
     /// e.g. `--quiz-steps 7,9` or `--quiz-steps reply.2,end`.
     #[arg(long, value_name = "STEPS", value_delimiter = ',', global = true)]
     pub quiz_steps: Option<Vec<String>>,
+    /// The whole class answers: a web server for the room, its QR code
+    /// on screen (key i); each question goes to the phones, key r reveals
+    /// their split, key v opens a second vote after discussion. Turns
+    /// --quiz on.
+    #[arg(long)]
+    pub class: bool,
+    /// With --class: where the room's server listens, HOST:PORT, an IP
+    /// address or a port (default 0.0.0.0:8737; the phones are given this
+    /// machine's LAN address).
+    #[arg(long, value_name = "ADDR")]
+    pub class_addr: Option<String>,
+    /// With --class: write each question's counts per round to FILE when
+    /// a question is revealed and at the end (.csv or .json; counts only).
+    #[arg(long, value_name = "FILE")]
+    pub class_results: Option<std::path::PathBuf>,
     /// Today's lessons, in order: a shipped name or a scenario file, offered
     /// in the interactive simulator's lesson picker (key o; a file after
     /// the shipped ones) and repeated for more. The first opens (unless
@@ -256,6 +271,11 @@ impl Cli {
                     .into(),
             );
         }
+        if (self.class_addr.is_some() || self.class_results.is_some()) && !self.class {
+            out.push(
+                "--class-addr and --class-results are for the room; give --class with them".into(),
+            );
+        }
         let mut refuse = |given: bool, read: bool, flag: &str, applies: &str| {
             if given && !read {
                 out.push(format!(
@@ -287,6 +307,12 @@ impl Cli {
             compare,
             "--compare",
             "the simulator and export",
+        );
+        refuse(
+            self.class,
+            self.command.is_none(),
+            "--class",
+            "the interactive simulator",
         );
         refuse(
             !self.lessons.is_empty(),

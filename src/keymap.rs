@@ -291,6 +291,33 @@ pub const KEYMAP: &[Binding] = &[
         hint: Some(Label::new(["作答", "answer"])),
     },
     Binding {
+        keys: &[Key::Char('r')],
+        action: Action::Reveal,
+        help: Label::new([
+            "--class：揭晓全班的选择（每个选项的票数），再显示这一步",
+            "--class: reveal the room's choices (the count of each), then the step",
+        ]),
+        hint: Some(Label::new(["揭晓", "reveal"])),
+    },
+    Binding {
+        keys: &[Key::Char('v')],
+        action: Action::SecondRound,
+        help: Label::new([
+            "--class：讨论之后同一个问题再投一轮（揭晓时两轮并列）",
+            "--class: a second vote on the same question after discussion (the reveal shows both)",
+        ]),
+        hint: Some(Label::new(["再投一轮", "vote again"])),
+    },
+    Binding {
+        keys: &[Key::Char('i')],
+        action: Action::ToggleJoin,
+        help: Label::new([
+            "--class：显示或隐藏手机加入用的二维码和地址",
+            "--class: show or hide the QR code and address the phones join by",
+        ]),
+        hint: Some(Label::new(["加入", "join"])),
+    },
+    Binding {
         keys: &[Key::Code(K::Enter)],
         action: Action::Open,
         help: Label::new([
@@ -366,6 +393,10 @@ pub enum Mode {
     Lesson { quiz: bool },
     /// A quiz question waits: the digits 1 to `choices` answer it.
     Asking { choices: usize },
+    /// `--class`: the lesson, the room joined (`j` shows how).
+    ClassLesson,
+    /// `--class`: a question waits for the room; `r` reveals its counts.
+    ClassAsking { choices: usize },
     /// Help or about over the lesson: nothing moves behind it.
     Overlay,
     /// The lesson picker: ↑↓ choose, Enter opens.
@@ -461,6 +492,21 @@ const ASKING: &[ModeKey] = &[
     key(Action::ToggleCompare, Hidden),
 ];
 
+/// `--class`: the QR code is a key away.
+const CLASS_LESSON: &[ModeKey] = &[
+    key(Action::ToggleJoin, Shown),
+    key(Action::ToggleQuiz, Hidden),
+];
+
+/// `--class` with a question open: reveal, vote again, the QR code; the
+/// digits still answer (the teacher's answer reveals too), not offered.
+const CLASS_ASKING: &[ModeKey] = &[
+    key(Action::Reveal, Shown),
+    key(Action::SecondRound, Shown),
+    key(Action::ToggleJoin, Shown),
+    key(Action::Answer(0), Hidden),
+];
+
 /// Help or about: scroll it, close it, switch to another overlay or
 /// language; `c` opens the comparison the about overlay offers.
 const OVERLAY: &[ModeKey] = &[
@@ -472,6 +518,8 @@ const OVERLAY: &[ModeKey] = &[
     key(Action::TogglePicker, Hidden),
     key(Action::ToggleCompare, Hidden),
     key(Action::Quit, Shown),
+    // The join panel (`--class`) closes with its own key too.
+    key(Action::ToggleJoin, Hidden),
 ];
 
 /// The picker: only Enter opens; →, PageDown (a clicker), digits and
@@ -531,6 +579,8 @@ impl Mode {
             Mode::Lesson { quiz: false } => (&[], LESSON),
             Mode::Lesson { quiz: true } => (QUIZ_ON, LESSON),
             Mode::Asking { .. } => (&[], ASKING),
+            Mode::ClassLesson => (CLASS_LESSON, LESSON),
+            Mode::ClassAsking { .. } => (CLASS_ASKING, ASKING),
             Mode::Overlay => (&[], OVERLAY),
             Mode::Picker => (&[], PICKER),
             Mode::Compare => (&[], COMPARE),

@@ -4,6 +4,7 @@
 pub mod action;
 pub mod app;
 pub mod batch;
+pub mod class;
 pub mod cli;
 pub mod compare;
 pub mod engine;

@@ -80,7 +80,8 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
         warnings.extend(note);
         app = app.with_study(kept);
     }
-    if cli.quiz {
+    // The room answers the quiz's questions: --class asks them.
+    if cli.quiz || cli.class {
         app::update(&mut app, Action::ToggleQuiz);
     }
     if let Some(other) = other {

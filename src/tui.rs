@@ -27,6 +27,10 @@ pub fn main(cli: &Cli) -> ExitCode {
         return open_on_screen(cli, file);
     }
     match crate::opening::prepare(cli, None) {
+        Ok((app, warnings)) if cli.class => {
+            warnings.iter().for_each(output::error);
+            class(cli, app)
+        }
         Ok((app, warnings)) => {
             warnings.iter().for_each(output::error);
             show(app)
@@ -102,7 +106,7 @@ fn open_on_screen(cli: &Cli, file: &str) -> ExitCode {
     });
     match prepared {
         Ok((app, warnings)) => {
-            let result = run(&mut terminal, app, None);
+            let result = run(&mut terminal, app, None, None);
             restore();
             warnings.iter().for_each(output::error);
             match result {
@@ -177,8 +181,43 @@ fn draw_text(terminal: &mut Screen, text: &str) -> io::Result<()> {
     Ok(())
 }
 
+/// `--class`: the room's server opened (a bad address or results file
+/// refused first, exit 2), its join panel shown, then the simulator. A
+/// room that cannot open says why on the join panel; the lesson runs.
+fn class(cli: &Cli, mut app: App) -> ExitCode {
+    let listen = crate::class::server::listen_addr(cli.class_addr.as_deref());
+    let format = cli
+        .class_results
+        .as_deref()
+        .map(crate::class::results::format_of);
+    let listen = match (listen, format.transpose()) {
+        (Ok(listen), Ok(_)) => listen,
+        (Err(why), _) | (_, Err(why)) => {
+            output::error(format_args!("agent-loop-sim: {why}"));
+            return ExitCode::from(output::EXIT_BAD_INPUT);
+        }
+    };
+    let room = crate::class::server::open(listen, crate::class::ballots::Bounds::default());
+    let join = room.as_ref().map(|r| r.url.clone()).map_err(Clone::clone);
+    app.class = Some(crate::class::Class::new(join));
+    app.overlay = Some(app::Overlay::Join);
+    let mut link = crate::class::Link::new(room.ok(), cli.class_results.clone());
+    let code = show_with(app, Some(&mut link));
+    match link.failed {
+        Some(why) => {
+            output::error(format_args!("agent-loop-sim: {}", safe::escape(&why)));
+            ExitCode::FAILURE
+        }
+        None => code,
+    }
+}
+
 /// The simulator on `app`, in the terminal, until the user quits.
 pub(crate) fn show(app: App) -> ExitCode {
+    show_with(app, None)
+}
+
+fn show_with(app: App, class: Option<&mut crate::class::Link>) -> ExitCode {
     install_panic_message();
     let mut terminal = match take_terminal() {
         Ok(terminal) => terminal,
@@ -189,7 +228,7 @@ pub(crate) fn show(app: App) -> ExitCode {
         }
     };
     handle_signals();
-    let result = run(&mut terminal, app, None);
+    let result = run(&mut terminal, app, None, class);
     restore();
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -209,7 +248,7 @@ pub fn live(
     feed: &Receiver<crate::live::Update>,
     on_signal: Box<dyn Fn() + Send + Sync>,
 ) -> io::Result<()> {
-    on_live_terminal(on_signal, |terminal| run(terminal, app, Some(feed)))
+    on_live_terminal(on_signal, |terminal| run(terminal, app, Some(feed), None))
 }
 
 /// The live view of a tap before its first model call: `waiting` (how to
@@ -224,7 +263,7 @@ pub fn live_waiting(
 ) -> io::Result<()> {
     on_live_terminal(on_signal, |terminal| {
         match wait_for_run(terminal, waiting, feed)? {
-            Some(first) => run(terminal, open(first), Some(feed)),
+            Some(first) => run(terminal, open(first), Some(feed), None),
             None => Ok(()),
         }
     })
@@ -334,6 +373,7 @@ fn run(
     terminal: &mut Screen,
     mut app: App,
     feed: Option<&Receiver<crate::live::Update>>,
+    mut class: Option<&mut crate::class::Link>,
 ) -> io::Result<()> {
     let size = terminal.size()?;
     app::update(&mut app, Action::Resize(size.width, size.height));
@@ -355,6 +395,11 @@ fn run(
                 dirty = true;
             }
         }
+        if let Some(link) = class.as_deref_mut() {
+            // The room's counts since the last look, never waited for.
+            dirty |= link.pump(&mut app);
+            link.publish(&app);
+        }
         if dirty {
             let mut limits = crate::action::Limits::default();
             {
@@ -374,6 +419,9 @@ fn run(
             }
         }
         if app.quit {
+            if let Some(link) = class.as_deref_mut() {
+                link.write(&app);
+            }
             return Ok(());
         }
         // Paused: block until something happens, so an idle screen costs
@@ -383,10 +431,10 @@ fn run(
                 Instant::now() + Duration::from_millis(u64::from(app.dwell_ms))
             });
             let wait = due.saturating_duration_since(Instant::now());
-            // Live, the feed is looked at meanwhile too.
-            let look = match feed {
-                Some(_) => wait.min(LIVE_LOOK),
-                None => wait,
+            // Live, the feed (or the room) is looked at meanwhile too.
+            let look = match feed.is_some() || class.is_some() {
+                true => wait.min(LIVE_LOOK),
+                false => wait,
             };
             if event::poll(look)? {
                 Some(event::read()?)
@@ -395,8 +443,10 @@ fn run(
             } else {
                 None
             }
-        } else if feed.is_some() && app.live.as_ref().is_some_and(|l| l.running) {
-            // Live: keys, or a look at the feed now and then.
+        } else if (feed.is_some() && app.live.as_ref().is_some_and(|l| l.running))
+            || class.as_ref().is_some_and(|l| l.room.is_some())
+        {
+            // Live or a room: keys, or a look at the feed now and then.
             next_tick = None;
             if !event::poll(LIVE_LOOK)? {
                 continue;

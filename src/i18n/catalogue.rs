@@ -588,6 +588,22 @@ catalogue! {
     QUIZ_UNASKED = ["这一步没有提问（跳转到达或测验未开），不计分。", "Not asked (reached by a jump, or shown with the quiz off): not scored."];
     QUIZ_WHY = ["为什么（这一步的说明）", "Why, in this step's own words"];
     QUIZ_SCORE = ["得分 {k}/{n}", "score {k}/{n}"];
+    // `--class`: the room answers on its phones.
+    CLASS_JOIN_TITLE = ["加入课堂：用手机扫描二维码，或在浏览器里打开这个地址", "Join the class: scan the code with a phone, or open this address"];
+    CLASS_JOIN_FOOT = ["{n} 部手机已连接 · Esc 关闭 · i 再次显示", "{n} phones connected · Esc closes · i shows it again"];
+    CLASS_TOO_SMALL = ["窗口太小，放不下二维码：请放大窗口，或打开上面的地址。", "The window is too small for the code: make it larger, or open the address above."];
+    CLASS_UNOPENED = ["课堂没有打开，这一课照常进行：", "The class room did not open; the lesson runs without it:"];
+    CLASS_NO_NETWORK = ["没有网络：这台电脑没有手机能访问的局域网地址（请连上教室的 Wi-Fi；或用 --class-addr 127.0.0.1:端口 在本机试用）。", "No network: this machine has no LAN address the phones could reach (join the room's Wi-Fi, or give --class-addr 127.0.0.1:PORT to try it here)."];
+    CLASS_PORT_IN_USE = ["端口 {port} 已被占用：请用 --class-addr 换一个，例如 --class-addr 0.0.0.0:{other}。", "Port {port} is in use: choose another with --class-addr, e.g. --class-addr 0.0.0.0:{other}."];
+    CLASS_NOT_HERE = ["{ip} 不是这台电脑的地址（--class-addr）。", "{ip} is not an address of this machine (--class-addr)."];
+    CLASS_CLOSE = ["Esc 关闭 · i 再次显示", "Esc closes · i shows it again"];
+    CLASS_OTHER = ["无法监听 {why}", "Cannot listen on {why}"];
+    CLASS_ANSWERED = ["{k} / {n} 人已作答", "{k} / {n} answered"];
+    CLASS_ROUND_TWO = ["讨论之后再投：{k} / {n} 人已作答（第一轮 {first} 人）", "After discussion: {k} / {n} answered (first vote: {first})"];
+    CLASS_KEYS = ["r 揭晓票数 · v 讨论之后再投一轮 · i 二维码", "r reveals the counts · v votes again after discussion · i the code"];
+    CLASS_SPLIT = ["全班的选择（{k} 人作答）：", "The room's choices ({k} answered):"];
+    CLASS_SPLIT_TWO = ["全班的选择：第一轮 → 讨论之后（{first} → {k} 人作答）：", "The room's choices, first vote → after discussion ({first} → {k} answered):"];
+    CLASS_RIGHT_MARK = ["✓ 正确", "✓ right"];
     // The quiz as a printed handout (`export --quiz`).
     HANDOUT_TITLE = ["{title} · 测验", "{title} · quiz"];
     HANDOUT_INTRO = [

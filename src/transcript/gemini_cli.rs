@@ -324,18 +324,17 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
             .map(usize::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        b.note(text::every(
-            i18n::GEMINI_RESULTS_TWICE.of(again.len()),
+        b.note(text::every_n(i18n::GEMINI_RESULTS_TWICE, again.len(),
             |_| vec![("lines", lines.clone())],
         ));
     }
     if rewound > 0 {
-        b.note(text::every(i18n::GEMINI_REWOUND.of(rewound), |_| {
+        b.note(text::every_n(i18n::GEMINI_REWOUND, rewound, |_| {
             vec![("n", rewound.to_string())]
         }));
     }
     if replaced > 0 {
-        b.note(text::every(i18n::GEMINI_REPLACED.of(replaced), |_| {
+        b.note(text::every_n(i18n::GEMINI_REPLACED, replaced, |_| {
             vec![("n", replaced.to_string())]
         }));
     }
@@ -623,7 +622,7 @@ fn checkpoint(items: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
         }
     }
     if rebuilt > 0 {
-        b.note(text::every(i18n::GEMINI_IDS_REBUILT.of(rebuilt), |_| {
+        b.note(text::every_n(i18n::GEMINI_IDS_REBUILT, rebuilt, |_| {
             vec![("n", rebuilt.to_string())]
         }));
     }

@@ -628,6 +628,19 @@ pub(super) fn every(
     })
 }
 
+/// `every` for a sentence that changes with the count `n`: each language
+/// takes the form its own plural rule gives.
+pub(super) fn every_n(
+    plural: crate::i18n::Plural,
+    n: usize,
+    values: impl Fn(Lang) -> Vec<(&'static str, String)>,
+) -> [String; Lang::COUNT] {
+    Lang::ALL.map(|lang| {
+        let mut texts = every(plural.of(n, lang), &values);
+        std::mem::take(&mut texts[lang.index()])
+    })
+}
+
 pub(super) fn fixed(label: Label) -> [String; Lang::COUNT] {
     Lang::ALL.map(|lang| label.get(lang).to_string())
 }

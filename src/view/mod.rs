@@ -1,6 +1,7 @@
 //! The view: a pure function of the app state onto a buffer. No clock, no
 //! I/O, no state changes. `render` draws the whole screen.
 
+pub mod class;
 mod compare;
 pub mod context;
 pub mod explain;
@@ -186,6 +187,12 @@ fn draw_overlay(app: &App, area: Rect, buf: &mut Buffer, limits: &mut Limits) {
     match app.overlay {
         Some(Overlay::Picker) => {
             limits.picker_rows = picker::PickerView::of(app).render(area, buf);
+        }
+        Some(Overlay::Join) => {
+            if let Some(class) = &app.class {
+                let (lang, theme) = (app.lang, app.theme);
+                class::Join { class, lang, theme }.render(area, buf);
+            }
         }
         Some(o) => limits.overlay = overlay::OverlayView::of(app, o).render(area, buf),
         None => {}

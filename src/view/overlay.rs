@@ -85,7 +85,8 @@ impl<'a> OverlayView<'a> {
                 }),
             },
             Overlay::Help => Content::Help,
-            Overlay::Picker => Content::Picker,
+            // The join panel draws itself (`view/class.rs`).
+            Overlay::Picker | Overlay::Join => Content::Picker,
         };
         OverlayView {
             content,

@@ -29,6 +29,9 @@ pub struct QuizPanel<'a> {
     /// The step shown is one the lesson asks about (`quiz_steps`): when
     /// not, an unanswered step says the lesson chose others.
     pub chosen: bool,
+    /// `--class`: the room's counts, and the question asked at the step
+    /// shown (for its revealed split).
+    pub class: Option<(&'a crate::class::Class, Option<Question>)>,
 }
 
 impl<'a> QuizPanel<'a> {
@@ -43,6 +46,10 @@ impl<'a> QuizPanel<'a> {
             }),
             hint: app.quiz.hint,
             chosen: crate::quiz::asked(&app.loaded, app.trace(), app.step).is_some(),
+            class: app.class.as_ref().map(|c| {
+                let asked = crate::quiz::asked(&app.loaded, app.trace(), app.step);
+                (c, asked)
+            }),
         }
     }
 
@@ -79,7 +86,22 @@ fn lines(p: &QuizPanel<'_>, w: usize, h: usize) -> Vec<Line<'static>> {
     let lang = s.lang;
     let theme = s.theme;
     let mut out = Vec::new();
-    if s.step > 0 {
+    // The room's split, revealed at this step, in place of one answer.
+    let revealed = p.class.as_ref().and_then(|(c, asked)| {
+        let rounds = c
+            .tallies
+            .get(&s.step)
+            .filter(|_| c.revealed.contains(&s.step))?;
+        let q = asked.as_ref()?;
+        Some(super::class::split_lines(rounds, q, lang, theme, w))
+    });
+    if let Some(split) = revealed {
+        out.extend(split);
+        out.push(Line::styled(
+            i18n::lead(i18n::QUIZ_WHY, lang),
+            theme.muted(),
+        ));
+    } else if s.step > 0 {
         match &p.answer {
             Some((answer, asked)) => {
                 // The question asked, as it reads in the current language.
@@ -148,6 +170,10 @@ fn question_lines(p: &QuizPanel<'_>, q: &Question, w: usize) -> Vec<Line<'static
             Style::new(),
             w,
         ));
+    }
+    if let Some((class, _)) = &p.class {
+        out.extend(super::class::answered_lines(class, q, lang, theme, w));
+        return out;
     }
     let max = q.choices.len();
     let (hint, style) = if p.hint {
