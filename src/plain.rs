@@ -145,7 +145,7 @@ fn context(
     let (items, new) = crate::wire::list_counts(trace, i);
     let heading = i18n::context_heading(trace, mc, items, new, lang);
     writeln!(out, "{heading}")?;
-    let tools = i18n::tools_offered(trace, lang);
+    let tools = i18n::tools_offered_at(trace, mc, lang);
     writeln!(out, "  {}{}", lead(i18n::TOOLS_OFFERED, lang), tools)?;
     let colon = i18n::colon(lang);
     let system = trace.system.as_deref().filter(|s| !s.is_empty());

@@ -151,7 +151,7 @@ pub fn question(trace: &Trace, authored: &[QuizItem], index: usize) -> Option<Qu
         return None;
     }
     let lang = trace.lang;
-    if let Some(item) = authored.iter().find(|q| q.step == index + 1) {
+    if let Some(item) = authored.iter().find(|q| q.step.number() == index + 1) {
         return Some(Question {
             step: index,
             kind: Kind::Author,
@@ -278,7 +278,8 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
                     Refusal::MissingArg(_)
                     | Refusal::UnknownArg(_)
                     | Refusal::InvalidJson(_)
-                    | Refusal::WrongType { .. },
+                    | Refusal::WrongType { .. }
+                    | Refusal::NotAllowed { .. },
                 ) => HostMove::BadArgs,
                 Verdict::Refused(Refusal::NotAuthorised) => HostMove::NotAuthorised,
                 Verdict::AwaitsApproval => HostMove::AsksUser,
@@ -1061,7 +1062,7 @@ mod tests {
     fn an_authored_question_replaces_the_generated_one() {
         let loaded = load::load("read-config-timeout").unwrap();
         let item = QuizItem {
-            step: 3,
+            step: crate::scenario::QuizStep::Number(3),
             question: crate::scenario::Text::new([
                 "模型会调用哪个工具？".into(),
                 "Which tool will the model call?".into(),

@@ -165,6 +165,7 @@ impl Recorder {
             context_start: self.held_from,
             body,
             cut_off: false,
+            tool_choice: None,
         });
         self.step(
             StepKind::ModelCall { number },

@@ -151,9 +151,28 @@ pub struct Scenario {
     /// ids mean Anthropic Messages, others OpenAI Chat Completions).
     #[serde(default)]
     pub provider: Option<crate::provider::Provider>,
+    /// What the host sends as `tool_choice`: one choice for every model
+    /// call, or a list, the Nth for model call N and the last for every
+    /// call after (`ToolChoice::parse`; `check` says what is wrong). Left
+    /// out, the request has none: the provider's default, auto.
+    #[serde(default)]
+    pub tool_choice: Option<serde_json::Value>,
 }
 
 impl Scenario {
+    /// The tool choice the host sends with model call `number` (1-based),
+    /// if the lesson sets one.
+    pub fn tool_choice_at(&self, number: u32) -> Option<ToolChoice> {
+        let list = match self.tool_choice.as_ref()? {
+            serde_json::Value::Array(list) => list.as_slice(),
+            one => std::slice::from_ref(one),
+        };
+        let at = (number as usize)
+            .saturating_sub(1)
+            .min(list.len().checked_sub(1)?);
+        ToolChoice::parse(&list[at]).ok()
+    }
+
     /// The provider its model calls go to: as written, else as its ids say.
     pub fn provider(&self) -> crate::provider::Provider {
         use crate::provider::Provider;
@@ -164,13 +183,56 @@ impl Scenario {
     }
 }
 
+/// How the host lets the model use its tools on one model call (Chat and
+/// Responses `tool_choice`; Anthropic `tool_choice.type`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolChoice {
+    /// The model decides: words, one call or several (the default).
+    Auto,
+    /// At least one call (Anthropic: `any`).
+    Required,
+    /// No call: words only.
+    None,
+    /// Exactly one call, of this tool.
+    Tool(String),
+}
+
+impl ToolChoice {
+    /// `"auto"`, `"required"`, `"none"` or `{"tool": NAME}`; Err says what
+    /// was expected.
+    pub fn parse(v: &serde_json::Value) -> Result<ToolChoice, String> {
+        const EXPECTED: &str =
+            "expected \"auto\", \"required\", \"none\" or {\"tool\": NAME} (a tool offered)";
+        match v {
+            serde_json::Value::String(s) => match s.as_str() {
+                "auto" => Ok(ToolChoice::Auto),
+                "required" => Ok(ToolChoice::Required),
+                "none" => Ok(ToolChoice::None),
+                other => Err(format!("unknown value {other:?}; {EXPECTED}")),
+            },
+            serde_json::Value::Object(o) => match (o.len(), o.get("tool")) {
+                (1, Some(serde_json::Value::String(name))) => Ok(ToolChoice::Tool(name.clone())),
+                _ => Err(EXPECTED.to_string()),
+            },
+            _ => Err(EXPECTED.to_string()),
+        }
+    }
+
+    /// The model must call a tool: it writes no words before the call
+    /// (Anthropic prefills the reply with the call).
+    pub fn forces_a_call(&self) -> bool {
+        matches!(self, ToolChoice::Required | ToolChoice::Tool(_))
+    }
+}
+
 /// A question the author adds for one step: asked, in quiz mode, before the
 /// step is shown, instead of the generated one.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct QuizItem {
-    /// The step asked about, from 2 (step 1 is on screen before any question).
-    pub step: usize,
+    /// The step asked about, from 2 (step 1 is on screen before any
+    /// question), or an event key as narration takes it (`reply.2`).
+    pub step: QuizStep,
     pub question: Text,
     /// Two to four.
     pub choices: Vec<Text>,
@@ -179,6 +241,45 @@ pub struct QuizItem {
     /// Why, in the author's words; shown with the step's explanation.
     #[serde(default)]
     pub why: Option<Text>,
+}
+
+/// A quiz question's step: its number, or an event key (`reply.2`,
+/// `LABEL.result`) that `load` turns into the number of its step once
+/// the run is made, so a question stays on its event when steps move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum QuizStep {
+    Number(usize),
+    Key(String),
+}
+
+impl QuizStep {
+    /// The step number; 0 for a key not yet resolved (`load` resolves
+    /// every key before the quiz is read, or refuses the file).
+    pub fn number(&self) -> usize {
+        match self {
+            QuizStep::Number(n) => *n,
+            QuizStep::Key(_) => 0,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for QuizStep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = QuizStep;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a step number (2 or more) or an event key such as \"reply.2\"")
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<QuizStep, E> {
+                Ok(QuizStep::Number(n as usize))
+            }
+            fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<QuizStep, E> {
+                Ok(QuizStep::Key(key.to_string()))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// The style of the tool-call ids in a run. Real ids are opaque strings
@@ -445,6 +546,11 @@ pub struct ToolDef {
     /// (default) or derived by the host from the call.
     #[serde(default)]
     pub op_id: OpIdSource,
+    /// A custom tool sent with `strict: true`: the provider constrains the
+    /// model's arguments to the schema, which must then be closed (every
+    /// object `additionalProperties: false`, every property required).
+    #[serde(default)]
+    pub strict: bool,
 }
 
 fn yes() -> bool {
@@ -620,8 +726,11 @@ pub struct CallSpec {
     /// every later one; a label stays.
     #[serde(default)]
     pub label: Option<String>,
+    /// Name → value: a string, or any JSON value (`5`, `true`, a list, an
+    /// object); a call with a value that is not a string is sent as the
+    /// JSON text of its arguments.
     #[serde(default)]
-    pub args: BTreeMap<String, String>,
+    pub args: BTreeMap<String, serde_json::Value>,
     /// How long the tool takes, in ticks: results of one reply arrive in
     /// order of delay, so a later call can finish first.
     #[serde(default)]

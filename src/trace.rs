@@ -140,6 +140,11 @@ pub enum Refusal {
         arg: String,
         expected: String,
     },
+    /// An argument's value is not one of the schema's `enum`.
+    NotAllowed {
+        arg: String,
+        allowed: Vec<String>,
+    },
 }
 
 /// What a tool (or the host, on refusal or replay) gave back for a call.
@@ -584,6 +589,9 @@ pub struct ModelCall {
     pub body: Option<RecordedBody>,
     /// The reply stopped at the output-token limit (`Rule::cut_off`).
     pub cut_off: bool,
+    /// The `tool_choice` the host sent (`Scenario::tool_choice`); None: it
+    /// sent none, and the provider's default (auto) held.
+    pub tool_choice: Option<crate::scenario::ToolChoice>,
 }
 
 /// A model call's request (and response) as a file or a tap recorded
@@ -750,6 +758,9 @@ pub struct OfferedTool {
     pub description: String,
     /// A custom tool's JSON schema, as sent.
     pub schema: Option<serde_json::Value>,
+    /// Sent with `strict: true`: the provider holds the model's arguments
+    /// to the schema.
+    pub strict: bool,
     /// A tool the provider defines, by its `type` as the request names it
     /// (`web_search_20250305`, `web_search`); None for a function the host
     /// defines and runs.
@@ -797,14 +808,36 @@ impl OfferedTool {
                 let kind = schema
                     .get("properties")
                     .and_then(|ps| ps.get(p))
-                    .and_then(|p| p.get("type"))
-                    .and_then(serde_json::Value::as_str)
-                    .unwrap_or("any");
+                    .map_or_else(|| "any".to_string(), kind_of);
                 let optional = if required(p) { "" } else { "?" };
                 format!("{p}{optional}: {kind}")
             })
             .collect();
         format!("{}({})", self.name, params.join(", "))
+    }
+}
+
+/// A property's type as a signature shows it: its `enum` values
+/// (`low|high`), an array by its items (`string[]`), else its `type`.
+fn kind_of(property: &serde_json::Value) -> String {
+    use serde_json::Value;
+    if let Some(values) = property.get("enum").and_then(Value::as_array) {
+        let words: Vec<String> = values
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        return words.join("|");
+    }
+    match (
+        property.get("type").and_then(Value::as_str),
+        property.get("items"),
+    ) {
+        (Some("array"), Some(items)) => match kind_of(items) {
+            one_of if one_of.contains('|') => format!("({one_of})[]"),
+            kind => format!("{kind}[]"),
+        },
+        (Some(kind), _) => kind.to_string(),
+        (None, _) => "any".to_string(),
     }
 }
 

@@ -113,7 +113,7 @@ fn a_recording_reads_as_its_conversations_with_side_requests_listed_apart() {
         .card
         .conditions
         .iter()
-        .map(|c| c.en.clone())
+        .map(|c| c.get(Lang::En).to_string())
         .collect();
     let all = conditions.join("\n");
     assert!(all.contains("Holds 2 conversations"), "{all}");

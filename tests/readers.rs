@@ -50,7 +50,7 @@ fn conditions(opened: &transcript::Opened) -> Vec<String> {
         .card
         .conditions
         .iter()
-        .map(|c| c.en.to_string())
+        .map(|c| c.get(Lang::En).to_string())
         .collect()
 }
 
@@ -181,13 +181,12 @@ fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
         .card
         .conditions
         .iter()
-        .any(|c| c.en.contains("agent-a1b2c3d ← toolu_task (3)"));
+        .any(|c| c.get(Lang::En).contains("agent-a1b2c3d ← toolu_task (3)"));
     assert!(started, "{:?}", main.card.conditions);
-    let back = others[0]
-        .card
-        .conditions
-        .iter()
-        .any(|c| c.en.contains("sub-agent agent-a1b2c3d's own file"));
+    let back = others[0].card.conditions.iter().any(|c| {
+        c.get(Lang::En)
+            .contains("sub-agent agent-a1b2c3d's own file")
+    });
     assert!(back, "{:?}", others[0].card.conditions);
     // Opened alone, a sub-agent's file (all side chain) reads as one.
     let (summary, _) = read("cases/claude-code-with-subagent/subagents/agent-a1b2c3d.jsonl");

@@ -128,6 +128,11 @@ fn every_scenario_has_its_story_and_end() {
             EndStatus::Completed,
         ),
         (
+            "strict-schema-tool-choice",
+            "TMPVERMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
+        (
             "reply-cut-off",
             "TMPVVERRMPXMPVERMAYF",
             EndStatus::Completed,

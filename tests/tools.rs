@@ -156,10 +156,7 @@ fn ask_waits_for_the_user_who_approves_denies_or_edits() {
             "denied" => {
                 assert_eq!(
                     how,
-                    Decision::Denied(Some(Text {
-                        zh: "不行".into(),
-                        en: "not on a Friday".into()
-                    }))
+                    Decision::Denied(Some(Text::new(["不行".into(), "not on a Friday".into()])))
                 );
                 assert!(call.started.is_none());
                 assert_eq!(call.outcome(), Some(Outcome::Denied));

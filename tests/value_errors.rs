@@ -47,7 +47,7 @@ fn three_independent_wrong_values_are_all_reported() {
         [
             "28:36 at tools[0].readonly: unknown field \"readonly\" (unknown fields are refused; \
              expected one of: name, description, params, offered, checks, parameters, \
-             side_effects, results, policy, approvals, op_id)",
+             side_effects, results, policy, approvals, op_id, strict)",
             "40:16 at model[1].calls: expected a list [ ... ], found the number 1",
             "43:18 at expect: unknown value \"done\"; expected one of: completed, \
              budget_exhausted, verification_missing, crashed, rejected",
@@ -183,7 +183,7 @@ fn the_shipped_scenarios_load_without_a_fault() {
     }
 }
 
-/// A number in the wrong shape is said in an author's words, never in
+/// A step in the wrong shape is said in an author's words, never in
 /// Rust's (`usize`).
 #[test]
 fn a_quiz_step_that_is_not_a_number_is_said_in_plain_words() {
@@ -199,8 +199,9 @@ fn a_quiz_step_that_is_not_a_number_is_said_in_plain_words() {
         .iter()
         .find(|f| f.contains("quiz[0].step"))
         .expect("a fault at the step");
+    // A text is read as an event key (`"reply.2"`), and "two" is none.
     assert!(
-        fault.contains("expected a whole number (0 or more)"),
+        fault.contains("expected a step number from 1 to 8, or an event"),
         "{fault}"
     );
     assert!(!fault.contains("usize"), "{fault}");

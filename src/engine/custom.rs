@@ -73,6 +73,7 @@ pub(super) fn offered_tools(scenario: &Scenario, lang: Lang) -> Vec<OfferedTool>
             params: param_names(t),
             description: t.description.get(lang).to_string(),
             schema: t.parameters.as_ref().map(|s| schema_in(s, lang)),
+            strict: t.strict,
             builtin: None,
         })
         .collect()
@@ -82,18 +83,26 @@ pub(super) fn offered_tools(scenario: &Scenario, lang: Lang) -> Vec<OfferedTool>
 /// description written in each language (`{"zh": …, "en": …}`) becomes
 /// that language's string; everything else is sent exactly as written.
 pub(super) fn schema_in(schema: &serde_json::Value, lang: Lang) -> serde_json::Value {
-    use serde_json::Value;
     let mut schema = schema.clone();
-    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
-        for property in properties.values_mut() {
-            if let Some(d) = property.get_mut("description")
-                && let Some(text) = d.get(lang.code()).and_then(Value::as_str)
-            {
-                *d = Value::String(text.to_string());
-            }
-        }
-    }
+    in_lang(&mut schema, lang);
     schema
+}
+
+/// `schema_in` in place: this schema's description, then its properties'
+/// and its `items`', at any depth.
+fn in_lang(schema: &mut serde_json::Value, lang: Lang) {
+    use serde_json::Value;
+    if let Some(d) = schema.get_mut("description")
+        && let Some(text) = d.get(lang.code()).and_then(Value::as_str)
+    {
+        *d = Value::String(text.to_string());
+    }
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        properties.values_mut().for_each(|p| in_lang(p, lang));
+    }
+    if let Some(items) = schema.get_mut("items") {
+        in_lang(items, lang);
+    }
 }
 
 /// The parameter names a tool is offered with: a custom tool's schema

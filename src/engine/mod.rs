@@ -32,7 +32,7 @@ mod tools;
 pub use custom::call_params;
 pub use host::{inside_workspace, validate};
 pub use ids::call_id;
-pub use policy::{TYPES as SCHEMA_TYPES, derived_op_id, parsed_object};
+pub use policy::{TYPES as SCHEMA_TYPES, derived_op_id, object_refusal, of_type, parsed_object};
 pub use run::Words;
 pub use told::{Differs, How, RuleDiffers, Told};
 pub use tools::BuiltinTool;
@@ -64,6 +64,13 @@ pub enum EngineError {
     TooLong,
     /// The messages grew past `MAX_CONTEXT_CHARS`.
     ContextTooLarge { model_call: u32 },
+    /// The rule chosen at this model call replies as the `tool_choice`
+    /// the host sent does not let a model reply.
+    ToolChoice {
+        model_call: u32,
+        rule: usize,
+        why: String,
+    },
     /// The next request exceeds the scenario's context window even after
     /// the host compacted all it may.
     OverWindow {
@@ -91,6 +98,15 @@ impl fmt::Display for EngineError {
                 "after model call #{model_call} the messages hold more than {MAX_CONTEXT_CHARS} \
                  characters (expected a loop that ends before the context grows that big: \
                  lower \"budget\" or use smaller files)"
+            ),
+            EngineError::ToolChoice {
+                model_call,
+                rule,
+                why,
+            } => write!(
+                f,
+                "model call #{model_call}: rule model[{rule}] {why}; the provider would not \
+                 return that reply (expected a rule that obeys \"tool_choice\" to hold here)"
             ),
             EngineError::OverWindow {
                 model_call,
@@ -215,6 +231,7 @@ impl<'a> Run<'a> {
             let rule = self
                 .choose_rule()
                 .ok_or(EngineError::NoRuleApplies { model_call: number })?;
+            self.obeys_tool_choice(number, rule)?;
             let end = if rule.calls.is_empty() {
                 self.answer(number, rule)
             } else {
@@ -263,8 +280,44 @@ impl<'a> Run<'a> {
 
     fn model_call(&mut self) -> u32 {
         let number = self.rec.model_call(None);
+        if let Some(mc) = self.rec.trace.model_calls.last_mut() {
+            mc.tool_choice = self.scenario.tool_choice_at(number);
+        }
         self.narrate(self.rec.next_step() - 1);
         number
+    }
+
+    /// A provider returns only replies its `tool_choice` allows: under
+    /// `none` no call, under `required` at least one, under a named tool
+    /// exactly one call of it; and a forced call comes without words
+    /// (Anthropic prefills the reply with the call: "Define tools").
+    fn obeys_tool_choice(&self, model_call: u32, rule: &Rule) -> Result<(), EngineError> {
+        use crate::scenario::ToolChoice;
+        let Some(choice) = self.scenario.tool_choice_at(model_call) else {
+            return Ok(());
+        };
+        let why = match &choice {
+            ToolChoice::None if !rule.calls.is_empty() => {
+                "calls a tool under tool_choice \"none\"".to_string()
+            }
+            ToolChoice::Required if rule.calls.is_empty() => {
+                "answers without a call under tool_choice \"required\"".to_string()
+            }
+            ToolChoice::Tool(name) if rule.calls.len() != 1 || rule.calls[0].tool != *name => {
+                format!("does not make exactly one call of {name:?}, which tool_choice names")
+            }
+            forced if forced.forces_a_call() && rule.say.is_some() => {
+                "has \"say\" words before a forced call (a forced reply is the call alone)"
+                    .to_string()
+            }
+            _ => return Ok(()),
+        };
+        let rule = self.sources.chosen.last().map_or(0, |(_, r)| *r);
+        Err(EngineError::ToolChoice {
+            model_call,
+            rule,
+            why,
+        })
     }
 
     /// The scripted model reads only the context it was sent: at a model
@@ -381,19 +434,25 @@ impl<'a> Run<'a> {
             let declared = self.scenario.tools.iter().find(|t| t.name == spec.tool);
             let params = declared.map(custom::param_names).unwrap_or_default();
             let position = |k: &str| params.iter().position(|p| p == k).unwrap_or(usize::MAX);
-            let mut args: Vec<(String, String)> = spec
-                .args
+            let mut typed: Vec<(&String, &serde_json::Value)> = spec.args.iter().collect();
+            typed.sort_by_key(|(k, _)| position(k));
+            // A value that is not a string (an integer, a list) is sent as
+            // the JSON text of the arguments, as the model writes it.
+            let raw = spec.arguments.clone().or_else(|| {
+                let typed_values = typed.iter().any(|(_, v)| !v.is_string());
+                typed_values.then(|| policy::json_text(&typed))
+            });
+            let mut args: Vec<(String, String)> = typed
                 .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| ((*k).clone(), v.as_str().unwrap_or_default().to_string()))
                 .collect();
-            args.sort_by_key(|(k, _)| position(k));
             // Arguments as the model wrote them: the text stays exactly so.
-            if let Some(raw) = &spec.arguments {
+            if let Some(raw) = &raw {
                 args = policy::args_of_raw(raw);
             }
             let mut call =
                 ToolCall::proposed(id.clone(), spec.tool.clone(), args, number, proposed);
-            call.raw_args = spec.arguments.clone();
+            call.raw_args = raw;
             call.label = spec.label.clone();
             ids.push(self.rec.propose(call));
         }

@@ -227,44 +227,29 @@ pub fn args_of_raw(raw: &str) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
+/// The arguments as the JSON text a model writes, compact, in this order.
+pub fn json_text(args: &[(&String, &Value)]) -> String {
+    let object: serde_json::Map<String, Value> = args
+        .iter()
+        .map(|(k, v)| ((*k).clone(), (*v).clone()))
+        .collect();
+    Value::Object(object).to_string()
+}
+
 /// The schema's checks: no argument it does not name, every required one
-/// given, each of the type it says; then the workspace rule for `path`.
+/// given, each of the type it says (with its `enum`, its `items` and its
+/// nested properties); then the workspace rule for `path`.
 fn schema_verdict(schema: &Value, call: &ToolCall, raw: Option<&str>) -> Verdict {
-    let properties = schema.get("properties").and_then(Value::as_object);
-    let values: Vec<(String, Value)> = match raw.map(parsed_object) {
-        Some(Ok(o)) => o.into_iter().collect(),
+    let values: serde_json::Map<String, Value> = match raw.map(parsed_object) {
+        Some(Ok(o)) => o,
         _ => call
             .args
             .iter()
             .map(|(k, v)| (k.clone(), Value::String(v.clone())))
             .collect(),
     };
-    // `additionalProperties: true` lets the model add arguments of its own.
-    let open = schema.get("additionalProperties") == Some(&Value::Bool(true));
-    if let Some((k, _)) = values
-        .iter()
-        .find(|(k, _)| !open && properties.is_none_or(|p| !p.contains_key(k)))
-    {
-        return Verdict::Refused(Refusal::UnknownArg(k.clone()));
-    }
-    let required = schema.get("required").and_then(Value::as_array);
-    for name in required.into_iter().flatten().filter_map(Value::as_str) {
-        if !values.iter().any(|(k, _)| k == name) {
-            return Verdict::Refused(Refusal::MissingArg(name.to_string()));
-        }
-    }
-    for (k, v) in &values {
-        let expected = properties
-            .and_then(|p| p.get(k))
-            .and_then(|p| p.get("type"))
-            .and_then(Value::as_str)
-            .unwrap_or("string");
-        if !of_type(v, expected) {
-            return Verdict::Refused(Refusal::WrongType {
-                arg: k.clone(),
-                expected: expected.to_string(),
-            });
-        }
+    if let Some(refusal) = object_refusal(&values, schema, "") {
+        return Verdict::Refused(refusal);
     }
     if let Some(path) = arg(&call.args, "path").filter(|p| !host::inside_workspace(p)) {
         return Verdict::Refused(Refusal::OutsideWorkspace(path.to_string()));
@@ -272,7 +257,79 @@ fn schema_verdict(schema: &Value, call: &ToolCall, raw: Option<&str>) -> Verdict
     Verdict::Approved
 }
 
-fn of_type(v: &Value, kind: &str) -> bool {
+/// Why an object's members do not fit the schema of an object, the first
+/// reason found: an unknown member, a missing one, then each value in turn.
+/// `at` is the object's place (`""` for the arguments, `evidence.`).
+pub fn object_refusal(
+    values: &serde_json::Map<String, Value>,
+    schema: &Value,
+    at: &str,
+) -> Option<Refusal> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    // `additionalProperties: true` lets the model add arguments of its own.
+    let open = schema.get("additionalProperties") == Some(&Value::Bool(true));
+    if let Some(k) = values
+        .keys()
+        .find(|k| !open && properties.is_none_or(|p| !p.contains_key(*k)))
+    {
+        return Some(Refusal::UnknownArg(format!("{at}{k}")));
+    }
+    let required = schema.get("required").and_then(Value::as_array);
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        if !values.contains_key(name) {
+            return Some(Refusal::MissingArg(format!("{at}{name}")));
+        }
+    }
+    let string = serde_json::json!({ "type": "string" });
+    values.iter().find_map(|(k, v)| {
+        let property = properties.and_then(|p| p.get(k)).unwrap_or(&string);
+        value_refusal(v, property, &format!("{at}{k}"))
+    })
+}
+
+/// Why one value does not fit its schema: its type, its `enum`, each of
+/// its `items`, or its own properties.
+fn value_refusal(v: &Value, schema: &Value, at: &str) -> Option<Refusal> {
+    let expected = schema
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("string");
+    if !of_type(v, expected) {
+        return Some(Refusal::WrongType {
+            arg: at.to_string(),
+            expected: expected.to_string(),
+        });
+    }
+    if let Some(allowed) = schema.get("enum").and_then(Value::as_array)
+        && !allowed.contains(v)
+    {
+        return Some(Refusal::NotAllowed {
+            arg: at.to_string(),
+            allowed: allowed.iter().map(enum_text).collect(),
+        });
+    }
+    match v {
+        Value::Array(list) => {
+            let items = schema.get("items")?;
+            list.iter()
+                .enumerate()
+                .find_map(|(i, item)| value_refusal(item, items, &format!("{at}[{i}]")))
+        }
+        Value::Object(members) if schema.get("properties").is_some() => {
+            object_refusal(members, schema, &format!("{at}."))
+        }
+        _ => None,
+    }
+}
+
+/// An `enum` value as a refusal names it: a string as it is, another value
+/// as its JSON text.
+fn enum_text(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// Is `v` of the JSON schema type `kind`?
+pub fn of_type(v: &Value, kind: &str) -> bool {
     match kind {
         "string" => v.is_string(),
         "integer" => v.is_i64() || v.is_u64(),

@@ -135,6 +135,7 @@ catalogue! {
     ACTING = ["行动方", "acting"];
     USER = ["用户", "user"];
     TOOLS_OFFERED = ["提供的工具", "Tools offered"];
+    TOOL_CHOICE = ["tool_choice", "tool_choice"];
     NOTHING_SENT = ["还没有调用模型：模型什么都没看到。", "No model call yet: the model has seen nothing."];
     HOST_HOLDS = ["主机手中的消息（尚未发送）", "Messages the host holds (not sent yet)"];
     APPENDED_SINCE = ["此后追加：尚未发给模型", "Appended since: not yet sent to the model"];
@@ -458,6 +459,8 @@ catalogue! {
     REASON_NOT_AUTHORISED = ["未授权", "not authorised"];
     REASON_INVALID_JSON = ["参数不是合法 JSON", "arguments are not valid JSON"];
     REASON_WRONG_TYPE = ["{arg} 类型不对", "{arg} has the wrong type"];
+    REFUSED_NOT_ALLOWED = ["主机拒绝：参数 \"{arg}\" 应为其中之一：{allowed}", "refused by host: argument \"{arg}\" must be one of: {allowed}"];
+    REASON_NOT_ALLOWED = ["{arg} 不是允许的值", "{arg} is not an allowed value"];
     DENIED_BY_USER = ["用户拒绝了这个调用：{reason}", "denied by the user: {reason}"];
     DENIED_NO_REASON = ["用户拒绝了这个调用", "denied by the user"];
     EDITED_BY_USER = ["{result}（运行前，用户改了这些参数：{args}）", "{result} (before it ran, the user changed these arguments: {args})"];

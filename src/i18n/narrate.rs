@@ -357,6 +357,19 @@ pub fn tools_offered(trace: &Trace, lang: Lang) -> String {
     tools.join(", ")
 }
 
+/// `tools_offered`, and the `tool_choice` model call `mc` sent with them,
+/// as its provider writes it, where the host sent one.
+pub fn tools_offered_at(trace: &Trace, mc: &crate::trace::ModelCall, lang: Lang) -> String {
+    let tools = tools_offered(trace, lang);
+    match &mc.tool_choice {
+        Some(choice) => {
+            let value = crate::wire::tool_choice(trace.provider, choice);
+            format!("{tools} · {}{value}", lead(TOOL_CHOICE, lang))
+        }
+        None => tools,
+    }
+}
+
 /// A provider's API by the name its docs use.
 pub fn provider_name(provider: crate::wire::Provider) -> &'static str {
     match provider {
@@ -431,6 +444,10 @@ pub fn refusal_message(r: &Refusal, tool: &str, lang: Lang) -> String {
         Refusal::InvalidJson(why) => REFUSED_INVALID_JSON.fill(lang, &[("why", why)]),
         Refusal::WrongType { arg, expected } => {
             REFUSED_WRONG_TYPE.fill(lang, &[("arg", arg), ("expected", expected)])
+        }
+        Refusal::NotAllowed { arg, allowed } => {
+            let allowed = allowed.join(", ");
+            REFUSED_NOT_ALLOWED.fill(lang, &[("arg", arg), ("allowed", &allowed)])
         }
     }
 }
@@ -519,6 +536,7 @@ fn refusal_reason(r: &Refusal, lang: Lang) -> String {
         Refusal::NotAuthorised => REASON_NOT_AUTHORISED.get(lang).into(),
         Refusal::InvalidJson(_) => REASON_INVALID_JSON.get(lang).into(),
         Refusal::WrongType { arg, .. } => REASON_WRONG_TYPE.fill(lang, &[("arg", arg)]),
+        Refusal::NotAllowed { arg, .. } => REASON_NOT_ALLOWED.fill(lang, &[("arg", arg)]),
     }
 }
 

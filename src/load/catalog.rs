@@ -86,6 +86,10 @@ pub const CATALOG: &[(&str, &str)] = &[
         include_str!("../../scenarios/malformed-arguments.json"),
     ),
     (
+        "strict-schema-tool-choice",
+        include_str!("../../scenarios/strict-schema-tool-choice.json"),
+    ),
+    (
         "reply-cut-off",
         include_str!("../../scenarios/reply-cut-off.json"),
     ),

@@ -336,7 +336,7 @@ fn check_reads(s: &Scenario) -> Vec<Found> {
         .model
         .iter()
         .flat_map(|rule| &rule.calls)
-        .filter_map(|c| c.args.get("path").map(String::as_str));
+        .filter_map(|c| c.args.get("path").and_then(serde_json::Value::as_str));
     let known: Vec<&str> = s
         .files
         .keys()
@@ -446,23 +446,20 @@ pub(super) fn check_quiz(s: &Scenario, steps: usize) -> Vec<(usize, String, Stri
         let at = |field: &str| format!("quiz[{i}].{field}");
         let mut fault = |path: String, message: String| faults.push((i, path, message));
         let empty = "expected a non-empty text".to_string();
-        if !(2..=steps).contains(&q.step) {
+        let step = q.step.number();
+        if !(2..=steps).contains(&step) {
             fault(
                 at("step"),
                 format!(
                     "expected a step number from 2 to {steps} (step 1 is on screen before \
-                     any question), got {}",
-                    q.step
+                     any question), got {step}"
                 ),
             );
         }
         if let Some(j) = s.quiz[..i].iter().position(|p| p.step == q.step) {
             fault(
                 at("step"),
-                format!(
-                    "step {} already has a question (quiz[{j}]); expected one per step",
-                    q.step
-                ),
+                format!("step {step} already has a question (quiz[{j}]); expected one per step"),
             );
         }
         for lang in Lang::ALL {

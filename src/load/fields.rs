@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 20] {
+fn fields() -> [Field; 21] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -196,6 +196,7 @@ fn fields() -> [Field; 20] {
         whole("context", OPTIONAL, |s| &s.context),
         whole("system", OPTIONAL, |s| &s.system),
         whole("provider", OPTIONAL, |s| &s.provider),
+        whole("tool_choice", OPTIONAL, |s| &s.tool_choice),
     ]
 }
 

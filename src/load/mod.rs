@@ -17,6 +17,7 @@ mod fault;
 mod fields;
 mod keys;
 mod read;
+mod schema_checks;
 mod screen;
 mod tool_checks;
 mod wording;
@@ -32,7 +33,7 @@ use read::read_file;
 
 use crate::engine;
 use crate::i18n;
-use crate::scenario::{About, Lang, Scenario, Text};
+use crate::scenario::{About, Lang, QuizStep, Scenario, Text};
 use crate::trace::Trace;
 use crate::wire::Provider;
 
@@ -320,6 +321,9 @@ fn prepare_counted(
     for (path, message) in tool_checks::check_custom_tools(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    for (path, message) in schema_checks::check_strict_and_choice(&scenario) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     if faults.iter().any(Fault::is_error) {
         // A fault that leaves the run whole (an unknown tool in a rule: the
         // host refuses such a call, a condition on it never holds) does not
@@ -462,6 +466,29 @@ fn prepare_counted(
         scenario = renumbered;
         faults.push(fault(Severity::Warning, at("narration"), warning));
     }
+    // A question keyed by event is asked at its event's step; one whose
+    // key names no step is a fault, and is left out of the quiz.
+    let mut unplaced = Vec::new();
+    for (i, q) in scenario.quiz.iter_mut().enumerate() {
+        if let QuizStep::Key(key) = &q.step {
+            match anchors::step_of(key, &zh) {
+                Ok(step) => q.step = QuizStep::Number(step + 1),
+                Err(message) => {
+                    faults.push(fault(
+                        Severity::Error,
+                        at(&format!("quiz[{i}].step")),
+                        message,
+                    ));
+                    unplaced.push(i);
+                }
+            }
+        }
+    }
+    let mut i = 0;
+    scenario.quiz.retain(|_| {
+        i += 1;
+        !unplaced.contains(&(i - 1))
+    });
     // Narration keyed by step number or by event (`anchors`), set on the
     // steps of both runs, which have the same steps and call ids. A bad key
     // is a fault; the run is still shown with the narration that resolved.
@@ -641,7 +668,9 @@ fn numbered_before_one_step_replays(
     let mut renumbered = scenario.clone();
     renumbered.narration = anchors::renumber_narration(&scenario.narration, &old)?;
     for q in &mut renumbered.quiz {
-        q.step = anchors::renumber(q.step, &old)?;
+        if let QuizStep::Number(n) = q.step {
+            q.step = QuizStep::Number(anchors::renumber(n, &old)?);
+        }
     }
     for key in &mut renumbered.quiz_steps {
         if let Ok(n) = key.parse::<usize>() {
@@ -687,13 +716,13 @@ fn unchosen_questions(scenario: &Scenario, trace: &Trace) -> Vec<(String, String
         .quiz
         .iter()
         .enumerate()
-        .filter(|(_, q)| !chosen.contains(&q.step.saturating_sub(1)))
+        .filter(|(_, q)| !chosen.contains(&q.step.number().saturating_sub(1)))
         .map(|(i, q)| {
+            let step = q.step.number();
             (
                 format!("quiz[{i}].step"),
                 format!(
-                    "step {} is not among quiz_steps, so this question is never asked; expected \"{}\" in quiz_steps, or another step",
-                    q.step, q.step
+                    "step {step} is not among quiz_steps, so this question is never asked; expected \"{step}\" in quiz_steps, or another step"
                 ),
             )
         })

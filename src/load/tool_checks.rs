@@ -2,10 +2,8 @@
 //! and arguments written as JSON text: what JSON types cannot express.
 //! Each returns the JSON path and what was expected.
 
-use serde_json::Value;
-
-use crate::engine::{BuiltinTool, SCHEMA_TYPES};
-use crate::scenario::{ApprovalDecision, Lang, Policy, Scenario, ToolDef};
+use crate::engine::BuiltinTool;
+use crate::scenario::{ApprovalDecision, Policy, Scenario, ToolDef};
 
 use super::wording::quoted;
 
@@ -76,7 +74,7 @@ fn check_tool(tool: &ToolDef, i: usize) -> Problem {
                 "expected either \"params\" or \"parameters\", not both".into(),
             ));
         }
-        if let Some(problem) = check_schema(schema, &at("parameters")) {
+        if let Some(problem) = super::schema_checks::check_schema(schema, &at("parameters")) {
             return Some(problem);
         }
     }
@@ -88,137 +86,6 @@ fn check_tool(tool: &ToolDef, i: usize) -> Problem {
         return Some(problem);
     }
     None
-}
-
-/// A JSON schema as the APIs take it for a tool's parameters: an object
-/// with typed properties and the names of the required ones.
-fn check_schema(schema: &Value, at: &str) -> Problem {
-    let bad = |place: String, message: &str| Some((place, message.to_string()));
-    let Some(object) = schema.as_object() else {
-        return bad(
-            at.into(),
-            "expected a JSON schema object {\"type\": \"object\", \"properties\": { ... }}",
-        );
-    };
-    for key in object.keys() {
-        if !["type", "properties", "required", "additionalProperties"].contains(&key.as_str()) {
-            return Some((
-                format!("{at}.{key}"),
-                format!(
-                    "unknown schema field {}; expected type, properties, required, additionalProperties",
-                    quoted(key)
-                ),
-            ));
-        }
-    }
-    if object.get("type").and_then(Value::as_str) != Some("object") {
-        return bad(
-            format!("{at}.type"),
-            "expected \"object\": a tool's arguments are a JSON object",
-        );
-    }
-    let Some(properties) = object.get("properties").and_then(Value::as_object) else {
-        return bad(
-            format!("{at}.properties"),
-            "expected an object: argument name → {\"type\": ...}",
-        );
-    };
-    for (name, property) in properties {
-        let place = format!("{at}.properties.{name}");
-        let Some(p) = property.as_object() else {
-            return bad(
-                place,
-                "expected an object {\"type\": \"string\", \"description\": \"...\"}",
-            );
-        };
-        if let Some(key) = p
-            .keys()
-            .find(|k| !["type", "description"].contains(&k.as_str()))
-        {
-            return Some((
-                format!("{place}.{key}"),
-                format!("unknown field {}; expected type, description", quoted(key)),
-            ));
-        }
-        if !p
-            .get("type")
-            .and_then(Value::as_str)
-            .is_some_and(|t| SCHEMA_TYPES.contains(&t))
-        {
-            return Some((
-                format!("{place}.type"),
-                format!("expected one of: {}", SCHEMA_TYPES.join(", ")),
-            ));
-        }
-        if let Some(d) = p.get("description")
-            && let Some(problem) = check_description(d, &format!("{place}.description"))
-        {
-            return Some(problem);
-        }
-    }
-    if let Some(required) = object.get("required") {
-        let Some(names) = required.as_array() else {
-            return bad(
-                format!("{at}.required"),
-                "expected a list of argument names",
-            );
-        };
-        for (k, name) in names.iter().enumerate() {
-            if !name.as_str().is_some_and(|n| properties.contains_key(n)) {
-                return bad(
-                    format!("{at}.required[{k}]"),
-                    "expected the name of one of \"properties\"",
-                );
-            }
-        }
-    }
-    if object
-        .get("additionalProperties")
-        .is_some_and(|a| !a.is_boolean())
-    {
-        return bad(
-            format!("{at}.additionalProperties"),
-            "expected true or false",
-        );
-    }
-    None
-}
-
-/// A schema's description: a string (sent as written in every language)
-/// or a text in each language, `{"zh": "…", "en": "…"}`, of which the
-/// request in one language carries that language's.
-fn check_description(d: &Value, at: &str) -> Problem {
-    let expected = "expected a string, or {\"zh\": \"…\", \"en\": \"…\"} (one in each language)";
-    match d {
-        Value::String(_) => None,
-        Value::Object(texts) => {
-            if let Some(key) = texts.keys().find(|k| Lang::parse(k).is_none()) {
-                return Some((
-                    format!("{at}.{key}"),
-                    format!("unknown language {}; {expected}", quoted(key)),
-                ));
-            }
-            for lang in Lang::ALL {
-                match texts.get(lang.code()) {
-                    Some(Value::String(t)) if !t.trim().is_empty() => {}
-                    Some(Value::String(_)) => {
-                        return Some((
-                            format!("{at}.{}", lang.code()),
-                            "expected a non-empty text".into(),
-                        ));
-                    }
-                    Some(_) => {
-                        return Some((format!("{at}.{}", lang.code()), "expected a string".into()));
-                    }
-                    None => {
-                        return Some((at.into(), format!("missing {}; {expected}", lang.code())));
-                    }
-                }
-            }
-            None
-        }
-        _ => Some((at.into(), expected.into())),
-    }
 }
 
 fn check_results(tool: &ToolDef, declared: &[String], at: &str) -> Problem {

@@ -1697,6 +1697,7 @@ pub fn offered(name: &str, description: &str, schema: Option<&serde_json::Value>
         params,
         description: clean(description),
         schema: None,
+        strict: false,
         builtin: None,
     }
 }

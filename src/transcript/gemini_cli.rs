@@ -324,7 +324,9 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
             .map(usize::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        b.note(text::every_n(i18n::GEMINI_RESULTS_TWICE, again.len(),
+        b.note(text::every_n(
+            i18n::GEMINI_RESULTS_TWICE,
+            again.len(),
             |_| vec![("lines", lines.clone())],
         ));
     }

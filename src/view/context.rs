@@ -290,7 +290,10 @@ fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
     if tight >= 4 {
         return top;
     }
-    let tools = i18n::tools_offered(trace, lang);
+    let tools = match step.model_call {
+        Some(i) => i18n::tools_offered_at(trace, &trace.model_calls[i], lang),
+        None => i18n::tools_offered(trace, lang),
+    };
     let lead = i18n::lead(i18n::TOOLS_OFFERED, lang);
     if tight >= 2 {
         let line = truncate(&format!("{lead}{tools}"), w);

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use crate::place::Place;
 use crate::provider::Provider;
+use crate::scenario::ToolChoice;
 use crate::tokens;
 use crate::trace::{CallId, Message, Role, ToolCall, Trace};
 
@@ -175,7 +176,7 @@ pub fn tools(trace: &Trace) -> Value {
             };
         }
         let parameters = schema(t);
-        match trace.provider {
+        let mut def = match trace.provider {
             Provider::Chat => json!({
                 "type": "function",
                 "function": {
@@ -184,19 +185,28 @@ pub fn tools(trace: &Trace) -> Value {
                     "parameters": parameters,
                 },
             }),
+            // Responses makes a function strict unless told not to.
             Provider::Responses => json!({
                 "type": "function",
                 "name": t.name,
                 "description": t.description,
                 "parameters": parameters,
-                "strict": false,
+                "strict": t.strict,
             }),
             Provider::Anthropic => json!({
                 "name": t.name,
                 "description": t.description,
                 "input_schema": parameters,
             }),
+        };
+        if t.strict {
+            match trace.provider {
+                Provider::Chat => def["function"]["strict"] = true.into(),
+                Provider::Anthropic => def["strict"] = true.into(),
+                Provider::Responses => {}
+            }
         }
+        def
     });
     Value::Array(defs.collect())
 }
@@ -470,7 +480,38 @@ pub fn request(trace: &Trace, index: usize) -> Value {
         list.extend(items(trace, m));
     }
     body[key] = Value::Array(list);
+    if let Some(choice) = &mc.tool_choice {
+        body["tool_choice"] = tool_choice(trace.provider, choice);
+    }
     body
+}
+
+/// A `tool_choice` as its provider takes it: Chat and Responses the
+/// words `auto`, `required`, `none`, or a function named; Anthropic a
+/// `type` (`auto`, `any`, `none`, or `tool` with its name).
+pub fn tool_choice(provider: Provider, choice: &ToolChoice) -> Value {
+    match (provider, choice) {
+        (Provider::Anthropic, ToolChoice::Auto) => json!({ "type": "auto" }),
+        (Provider::Anthropic, ToolChoice::Required) => json!({ "type": "any" }),
+        (Provider::Anthropic, ToolChoice::None) => json!({ "type": "none" }),
+        (Provider::Anthropic, ToolChoice::Tool(name)) => json!({ "type": "tool", "name": name }),
+        (_, ToolChoice::Auto) => "auto".into(),
+        (_, ToolChoice::Required) => "required".into(),
+        (_, ToolChoice::None) => "none".into(),
+        (Provider::Chat, ToolChoice::Tool(name)) => {
+            json!({ "type": "function", "function": { "name": name } })
+        }
+        (Provider::Responses, ToolChoice::Tool(name)) => {
+            json!({ "type": "function", "name": name })
+        }
+    }
+}
+
+/// The bytes `,"tool_choice":…` adds to a request that sends one.
+fn tool_choice_bytes(provider: Provider, choice: Option<&ToolChoice>) -> usize {
+    choice.map_or(0, |c| {
+        ",\"tool_choice\":".len() + json_len(&tool_choice(provider, c))
+    })
 }
 
 /// The reply message to model call `index`, if the model replied.
@@ -646,7 +687,10 @@ fn rebuilt_response(trace: &Trace, index: usize) -> Option<Value> {
                 "max_output_tokens": output_limit(trace),
                 "parallel_tool_calls": true,
                 "temperature": 1.0,
-                "tool_choice": "auto",
+                "tool_choice": mc.tool_choice.as_ref().map_or_else(
+                    || "auto".into(),
+                    |c| tool_choice(trace.provider, c),
+                ),
                 "tools": tools,
                 "top_p": 1.0,
                 "metadata": {},
@@ -847,7 +891,8 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
                 mc.tools_size = body.tools_bytes;
             }
             None => {
-                mc.context_size = envelope_bytes + bytes + commas;
+                let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
+                mc.context_size = envelope_bytes + bytes + commas + choice;
                 mc.tools_size = tools_bytes;
             }
         }

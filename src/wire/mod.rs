@@ -26,7 +26,7 @@ pub use body::{
     context_tokens_ready, fixed_tokens, item_id, item_id_of, items, list_counts, list_key,
     message_tokens, model, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
     rejection, reply, reply_tokens, request, response, schema, status, tokens_besides_text,
-    tokens_of_message, tools, unmarked,
+    tokens_of_message, tool_choice, tools, unmarked,
 };
 
 pub use crate::place::Place;
