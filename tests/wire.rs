@@ -187,8 +187,10 @@ fn a_responses_response_echoes_its_request() {
         };
         let trace = loaded.trace(Lang::En);
         for k in 0..trace.model_calls.len() {
-            let (request, Some(response)) = (wire::request(trace, k), wire::response(trace, k))
-            else {
+            let (request, Some(response)) = (
+                wire::request(trace, k),
+                wire::response(trace, &loaded.counts, k),
+            ) else {
                 continue;
             };
             if response.get("error").is_some_and(|e| !e.is_null()) {

@@ -169,7 +169,6 @@ impl<'a> Run<'a> {
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 places: Vec::new(),
-                counts: Default::default(),
                 recorded: None,
             }),
             workspace: Workspace::new(&scenario.files),

@@ -808,11 +808,13 @@ impl Builder {
                 }
             },
         };
+        let counts = crate::wire::counts_of(&traces[0]);
         Ok(Loaded {
             card,
             lesson: None,
             traces,
             faults: Vec::new(),
+            counts,
         })
     }
 }
@@ -945,7 +947,6 @@ impl Build {
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),
-                counts: crate::tokens::Counts::lazy(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),
                     writes: writes_known(format),
