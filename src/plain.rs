@@ -98,9 +98,11 @@ pub fn write_with_quiz(
         writeln!(out, "{}{explanation}", lead(i18n::EXPLAIN, lang))?;
         // The inner loop, under a reply, as the explanation panel says it.
         if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
-            && let Some(call) = trace.model_calls.get(number as usize - 1)
+            && let Some(index) = (number as usize).checked_sub(1)
+            && index < trace.model_calls.len()
         {
-            writeln!(out, "{}", i18n::inner_loop(number, call.tokens, lang))?;
+            let tokens = crate::wire::output_tokens(trace, &counts, index);
+            writeln!(out, "{}", i18n::inner_loop(number, tokens, lang))?;
         }
         if let Some(q) = &question {
             writeln!(

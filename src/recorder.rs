@@ -153,7 +153,7 @@ impl Recorder {
             context_size: 0,
             tools_size: 0,
             context_tokens: self.messages_tokens + self.fixed_tokens,
-            tokens: 0,
+            tokens: None,
             context_start: self.held_from,
             body,
             cut_off: false,
@@ -168,7 +168,7 @@ impl Recorder {
 
     /// The latest model call's reply: the tokens it generated, and whether
     /// it stopped at the output limit.
-    pub fn reply_tokens(&mut self, tokens: usize, cut_off: bool) {
+    pub fn reply_tokens(&mut self, tokens: Option<usize>, cut_off: bool) {
         if let Some(last) = self.trace.model_calls.last_mut() {
             last.tokens = tokens;
             last.cut_off = cut_off;

@@ -48,6 +48,8 @@ struct Cells {
     messages: Box<[OnceLock<u32>]>,
     /// Each model call's request.
     requests: Box<[OnceLock<usize>]>,
+    /// Each model call's reply, where the file records no output tokens.
+    replies: Box<[OnceLock<usize>]>,
     /// Messages are being counted on a thread of their own
     /// (`in_background`).
     counting: AtomicBool,
@@ -62,6 +64,7 @@ impl Counts {
             fixed: OnceLock::new(),
             messages: (0..messages).map(|_| OnceLock::new()).collect(),
             requests: (0..requests).map(|_| OnceLock::new()).collect(),
+            replies: (0..requests).map(|_| OnceLock::new()).collect(),
             counting: AtomicBool::new(false),
         })))
     }
@@ -90,6 +93,13 @@ impl Counts {
     pub fn request(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
         let cells = self.0.as_ref()?;
         Some(*cells.requests.get(index)?.get_or_init(count))
+    }
+
+    /// Model call `index`'s reply, counted by `count` the first time; None
+    /// for a lesson or a call not recorded here.
+    pub fn reply(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
+        let cells = self.0.as_ref()?;
+        Some(*cells.replies.get(index)?.get_or_init(count))
     }
 
     /// Run `count` on a thread of its own, marked as counting until it
@@ -459,9 +469,8 @@ mod tests {
         assert!(chars > 100_000, "{chars} characters counted");
     }
 
-    /// Opening a transcript counts none of its tool outputs; asking for a
-    /// request's count counts the texts it sends, once, for both
-    /// languages' traces.
+    /// Opening a transcript counts nothing; asking for a request's count
+    /// counts the texts it sends, once, for both languages' traces.
     #[test]
     fn a_transcript_counts_a_text_when_a_request_that_sends_it_is_asked_for() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -469,6 +478,9 @@ mod tests {
         SEEN.with(|s| *s.borrow_mut() = Some(Vec::new()));
         let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
         let at_open = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
+        // Nothing at all: not a call id or an argument either, so opening
+        // a long run does not build the tokenizer.
+        assert!(at_open.is_empty(), "counted at open: {at_open:?}");
         let [zh, en] = &opened.loaded.traces;
         let counts = &opened.loaded.counts;
         let outputs: Vec<&str> = zh

@@ -572,8 +572,11 @@ pub struct ModelCall {
     /// 0 in a replayed transcript, whose counts are made when asked: read
     /// it through `wire::context_tokens`.
     pub context_tokens: usize,
-    /// Tokens the model generated in its reply (the inner loop).
-    pub tokens: usize,
+    /// Tokens the model generated in its reply (the inner loop): a
+    /// lesson's, counted as recorded; a replayed run's where its file
+    /// records them. None where neither is known: no reply, or a replayed
+    /// reply counted when asked, beside the trace (`wire::output_tokens`).
+    pub tokens: Option<usize>,
     /// The context starts here: `trace.messages[context_start..context_len]`.
     /// 0 unless the host compacted the context (`Compaction`).
     pub context_start: usize,

@@ -389,7 +389,6 @@ impl<'a> Details<'a> {
         (index, counts): (usize, &Counts),
         step: &'a Step,
     ) -> Self {
-        let model_call = step.model_call.map(|i| &trace.model_calls[i]);
         match &step.kind {
             // The user's words this step appended: the last user message
             // at it (a harness's own context, Codex's
@@ -420,7 +419,9 @@ impl<'a> Details<'a> {
                 model_call: *number,
                 text: reply_text(trace, index),
                 proposed: ids(calls),
-                tokens_estimate: model_call.map(|mc| mc.tokens),
+                tokens_estimate: step
+                    .model_call
+                    .map(|i| crate::wire::output_tokens(trace, counts, i)),
             },
             StepKind::Validates { call, verdict } => Details::Validates {
                 call: &call.0,
@@ -450,7 +451,9 @@ impl<'a> Details<'a> {
             StepKind::Answers { number } => Details::Answers {
                 model_call: *number,
                 text: reply_text(trace, index),
-                tokens_estimate: model_call.map(|mc| mc.tokens),
+                tokens_estimate: step
+                    .model_call
+                    .map(|i| crate::wire::output_tokens(trace, counts, i)),
             },
             StepKind::Verifies { tool } => Details::Verifies { tool },
             StepKind::Verified { passed, output } => Details::Verified {

@@ -635,7 +635,7 @@ fn dropped_results_make_the_provider_reject_the_next_call() {
     assert!(error.contains("tool_call_id") && error.contains("call_1"));
     // The model never answered the rejected request.
     assert_eq!(t.model_calls.len(), 2);
-    assert_eq!(t.model_calls[1].tokens, 0);
+    assert_eq!(t.model_calls[1].tokens, None);
     assert_eq!(t.task, TaskOutcome::NotDone);
 }
 

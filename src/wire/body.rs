@@ -388,7 +388,7 @@ fn output_limit(trace: &Trace) -> Option<usize> {
         .model_calls
         .iter()
         .filter(|mc| mc.cut_off)
-        .map(|mc| mc.tokens)
+        .filter_map(|mc| mc.tokens)
         .max()
 }
 
@@ -574,7 +574,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
         &sent
     };
     let input = context_tokens(trace, counts, index);
-    let output = mc.tokens;
+    let output = output_tokens(trace, counts, index);
     let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
     // Fields in an order of our choosing (a JSON object's members have
     // none): what the model said last, as the wire view shows the end of
@@ -906,17 +906,7 @@ pub fn tokens_besides_text(m: &Message, calls: &[&ToolCall]) -> usize {
 pub fn tokens_of_message(trace: &Trace, counts: &Counts, index: usize) -> usize {
     let m = &trace.messages[index];
     counts
-        .message(index, || {
-            // The calls it proposed, as the recorder knew them then: the
-            // latest with each id proposed at or before its step.
-            let before = trace.calls.partition_point(|c| c.proposed <= m.step);
-            let calls: Vec<&ToolCall> = m
-                .calls
-                .iter()
-                .filter_map(|id| trace.calls[..before].iter().rev().find(|c| &c.id == id))
-                .collect();
-            message_tokens(m, &calls)
-        })
+        .message(index, || message_tokens(m, &calls_of(trace, m)))
         .unwrap_or(m.tokens)
 }
 
@@ -997,6 +987,31 @@ pub fn counts_of(trace: &Trace) -> Counts {
         true => Counts::lazy(trace.messages.len(), trace.model_calls.len()),
         false => Counts::default(),
     }
+}
+
+/// Tokens model call `index`'s reply generated: as recorded (a lesson's,
+/// or where the file records them), else its words and calls counted the
+/// first time they are asked for (`reply_tokens`), then kept in `counts`;
+/// 0 where there is no reply.
+pub fn output_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
+    if let Some(tokens) = trace.model_calls[index].tokens {
+        return tokens;
+    }
+    counts
+        .reply(index, || {
+            reply(trace, index).map_or(0, |m| reply_tokens(&m.text, &calls_of(trace, m)))
+        })
+        .unwrap_or(0)
+}
+
+/// The calls message `m` proposed, as the recorder knew them then: the
+/// latest with each id proposed at or before its step.
+fn calls_of<'t>(trace: &'t Trace, m: &Message) -> Vec<&'t ToolCall> {
+    let before = trace.calls.partition_point(|c| c.proposed <= m.step);
+    m.calls
+        .iter()
+        .filter_map(|id| trace.calls[..before].iter().rev().find(|c| &c.id == id))
+        .collect()
 }
 
 fn fixed_of(trace: &Trace, counts: &Counts) -> usize {
