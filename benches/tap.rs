@@ -8,11 +8,12 @@
 //!
 //! `tap-live-rebuild`: what the live view costs after each call begins or
 //! ends, when the builder thread reads the calls so far again
-//! (`transcript::live`), for runs of 10, 50 and 200 calls shaped like the
+//! (`transcript::live`), for runs of 10 and 200 calls shaped like the
 //! recorded Claude Code run (its 49 KB first request, 12 tool schemas),
 //! each call a tool call and its result. `tap-live-grow`: what the live
-//! view's builder does for the newest call of such runs, as it reads them
-//! (`transcript::Growing`): the call running, then ended.
+//! view's builder does for the newest call of runs of 10, 200 and 2,000
+//! calls, as it reads them (`transcript::Growing`): the call running, then
+//! ended.
 //!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
@@ -128,36 +129,39 @@ fn tap(upstream: &str) -> (Tap, String) {
 
 /// A Claude Code run of `calls` calls, as the tap records it: the
 /// recorded first request, then each call's reply (a Read) and its result
-/// appended to the history of the next.
-fn claude_code_run(calls: usize) -> Vec<serde_json::Value> {
+/// appended to the history of the next. Each line is made when asked for
+/// and handed on (`each`): the lines of 2,000 calls, each with the whole
+/// history so far, would hold a gigabyte at once.
+fn claude_code_run(calls: usize, mut each: impl FnMut(serde_json::Value)) {
     use serde_json::json;
     let text = include_str!("../tests/transcripts/real/cli/claude-code.tap.jsonl");
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     let mut messages = first["request"]["messages"].as_array().unwrap().clone();
-    let mut lines = Vec::new();
     for k in 0..calls {
         let id = format!("toolu_{k:04}");
         let mut line = first.clone();
         line["request"]["messages"] = json!(messages);
         let reply = json!([{"type": "tool_use", "id": id, "name": "Read", "input": {"file_path": format!("src/file{k}.rs")}}]);
         line["response"] = json!({"type": "message", "role": "assistant", "content": reply, "stop_reason": "tool_use"});
-        lines.push(line);
+        each(line);
         messages.push(json!({"role": "assistant", "content": reply}));
         messages.push(
             json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id,
-            "content": "fn main() {\n    println!(\"hello\");\n}\n".repeat(8)}]}),
+            "content": "fn main() {\n    println!(\"hello\");\n}\n"}]}),
         );
     }
-    lines
 }
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     {
+        // Every call read again (the one-shot reading a replay does): the
+        // cost grows with the square of the run, so 2,000 calls are left out.
         let mut group = c.benchmark_group("tap-live-rebuild");
         group.sample_size(10);
-        for calls in [10, 50, 200] {
-            let run = claude_code_run(calls);
+        for calls in [10, 200] {
+            let mut run = Vec::new();
+            claude_code_run(calls, |line| run.push(line));
             group.bench_function(format!("{calls}-calls"), |b| {
                 b.iter(|| agent_loop_sim::transcript::live("run.jsonl", run.clone(), false))
             });
@@ -171,13 +175,15 @@ fn main() {
         use agent_loop_sim::transcript::Growing;
         let mut group = c.benchmark_group("tap-live-grow");
         group.sample_size(10);
-        for calls in [10, 50, 200] {
-            let run = claude_code_run(calls);
+        for calls in [10, 200, 2000] {
             let mut before = Growing::new("run.jsonl", false);
-            for line in &run[..calls - 1] {
-                before.push(line.clone());
-            }
-            let last = run[calls - 1].clone();
+            let mut last = None;
+            claude_code_run(calls, |line| {
+                if let Some(earlier) = last.replace(line) {
+                    before.push(earlier);
+                }
+            });
+            let last = last.unwrap();
             let mut begun = last.clone();
             begun["response"] = serde_json::Value::Null;
             begun["status"] = serde_json::Value::Null;

@@ -110,14 +110,9 @@ fn report(path: &str) {
     // End after that.
     let again = open(path);
     let counting = Instant::now();
-    let texts = again
-        .trace()
-        .messages
-        .iter()
-        .map(|m| m.text.clone())
-        .collect();
-    // A rollout records no request bodies: only texts to count.
-    if let Some(thread) = again.trace().counts.count_in_background(texts, Vec::new()) {
+    if let Some(thread) =
+        agent_loop_sim::wire::count_in_background(again.trace(), &again.loaded.counts)
+    {
         thread.join().unwrap();
     }
     let counting = counting.elapsed();
@@ -130,13 +125,7 @@ fn report(path: &str) {
     // does not wait for the texts the thread has not counted yet (its
     // count shows `…`, drawn when the thread is done).
     let racing = open(path);
-    let texts = racing
-        .trace()
-        .messages
-        .iter()
-        .map(|m| m.text.clone())
-        .collect();
-    let thread = racing.trace().counts.count_in_background(texts, Vec::new());
+    let thread = agent_loop_sim::wire::count_in_background(racing.trace(), &racing.loaded.counts);
     let racing_end = Instant::now();
     let at = frames::at_step(&racing, racing.last(), 120, 40);
     let _ = frames::render(&at, 120, 40);

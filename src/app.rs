@@ -843,6 +843,7 @@ fn switch_to(app: &mut App, to: usize) {
     let unseen = if live.watching { usize::MAX } else { 0 };
     let position = live.positions[live.current].unwrap_or(unseen);
     live.new_steps = 0;
+    app.timelines = Arc::new(Timelines::of(&next));
     app.loaded = next;
     app.scroll = [0; 4];
     app.search.lang = None;
@@ -870,6 +871,8 @@ pub fn grow(app: &mut App, update: crate::live::Update) {
                 return;
             };
             live.conversations = conversations;
+            // Indexed once an update, not at every frame of the grown run.
+            app.timelines = Arc::new(Timelines::of(&shown));
             app.loaded = shown;
             if app.overlay == Some(Overlay::Picker) && live.watching {
                 // The list grows with the run.

@@ -12,6 +12,7 @@
 use std::io::{self, Write};
 
 use crate::i18n::{self, lead};
+use crate::tokens::Counts;
 use crate::trace::{Role, StepKind, Trace};
 use crate::trace_json::ContextShape;
 use crate::wire::Provider;
@@ -42,6 +43,8 @@ pub fn write_with_quiz(
     let timeline = crate::trace::Timeline::of(trace);
     let at = ByStep::of(trace);
     let mut sent = SentRuns::default();
+    // Each message counted once, where a replayed run counts when asked.
+    let counts = crate::wire::counts_of(trace);
     for index in 0..trace.len() {
         let step = &trace.steps[index];
         let question = quiz.and_then(|loaded| crate::quiz::asked(loaded, trace, index));
@@ -76,9 +79,9 @@ pub fn write_with_quiz(
             lead(i18n::CROSSED, lang),
             i18n::arrow_label(trace, step)
         )?;
-        writeln!(out, "{}", i18n::counters(trace, step, false, lang))?;
+        writeln!(out, "{}", i18n::counters(trace, &counts, step, false, lang))?;
         if let (StepKind::ModelCall { .. }, Some(i)) = (&step.kind, step.model_call) {
-            context(trace, i, shape, &mut sent, out)?;
+            context(trace, (i, &counts), shape, &mut sent, out)?;
         }
         reply(trace, at.reply[index], out)?;
         calls(trace, &at.changed[index], index, out)?;
@@ -95,9 +98,11 @@ pub fn write_with_quiz(
         writeln!(out, "{}{explanation}", lead(i18n::EXPLAIN, lang))?;
         // The inner loop, under a reply, as the explanation panel says it.
         if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
-            && let Some(call) = trace.model_calls.get(number as usize - 1)
+            && let Some(index) = (number as usize).checked_sub(1)
+            && index < trace.model_calls.len()
         {
-            writeln!(out, "{}", i18n::inner_loop(number, call.tokens, lang))?;
+            let tokens = crate::wire::output_tokens(trace, &counts, index);
+            writeln!(out, "{}", i18n::inner_loop(number, tokens, lang))?;
         }
         if let Some(q) = &question {
             writeln!(
@@ -135,7 +140,7 @@ pub fn write_with_quiz(
 /// (`1–4, 6`), each having been written on an earlier call.
 fn context(
     trace: &Trace,
-    i: usize,
+    (i, counts): (usize, &Counts),
     shape: ContextShape,
     sent: &mut SentRuns,
     out: &mut impl Write,
@@ -143,7 +148,7 @@ fn context(
     let lang = trace.lang;
     let mc = &trace.model_calls[i];
     let (items, new) = crate::wire::list_counts(trace, i);
-    let heading = i18n::context_heading(trace, mc, items, new, lang);
+    let heading = i18n::context_heading(trace, counts, mc, items, new, lang);
     writeln!(out, "{heading}")?;
     let tools = i18n::tools_offered_at(trace, mc, lang);
     writeln!(out, "  {}{}", lead(i18n::TOOLS_OFFERED, lang), tools)?;

@@ -29,8 +29,8 @@ pub struct Recorder {
     pub held_from: usize,
     /// Running size of the messages held, in characters and tokens (the
     /// exact body sizes are placed once the run ends: `wire::place_all`).
-    /// A replayed run's tokens are counted when asked (`Trace::counts`):
-    /// its `messages_tokens` and `fixed_tokens` stay 0.
+    /// A replayed run's tokens are counted when asked, beside its trace
+    /// (`tokens::Counts`): its `messages_tokens` and `fixed_tokens` stay 0.
     pub messages_size: usize,
     pub messages_tokens: usize,
     /// Tokens every request carries besides its messages: the system
@@ -44,7 +44,7 @@ impl Recorder {
     /// Record into `trace`, which holds what the run starts with (its
     /// name, tools, system prompt, provider) and no steps yet.
     pub fn new(trace: Trace) -> Self {
-        let fixed_tokens = match trace.counts.is_lazy() {
+        let fixed_tokens = match trace.is_replayed() {
             true => 0,
             false => wire::fixed_tokens(&trace),
         };
@@ -100,13 +100,10 @@ impl Recorder {
 
     /// Append a message to the context, measured one way for every run:
     /// characters of its text, ids, tool names and arguments; tokens as
-    /// `wire::message_tokens` counts them (a replayed run's text when
-    /// asked: `Trace::counts`).
+    /// `wire::message_tokens` counts them (a replayed run's when asked,
+    /// beside its trace: `tokens::Counts`).
     pub fn append(&mut self, message: Message) {
-        let (message, besides_text) = self.measure(message);
-        if let Some(besides_text) = besides_text {
-            self.trace.counts.push_message(besides_text);
-        }
+        let message = self.measure(message);
         if let Some(id) = &message.call_id {
             self.unanswered.retain(|open| open != id);
         }
@@ -119,31 +116,27 @@ impl Recorder {
     /// The message with its sizes filled in (for a copy the host writes
     /// into a compacted list too, which is not appended here).
     pub fn measured(&self, message: Message) -> Message {
-        self.measure(message).0
+        self.measure(message)
     }
 
-    /// The message with its sizes, and for a replayed run (whose tokens
-    /// are 0 here) its tokens besides its text.
-    fn measure(&self, mut message: Message) -> (Message, Option<usize>) {
+    /// The message with its sizes (a replayed run's tokens stay 0: they
+    /// are counted when asked, and opening a long run counts nothing).
+    fn measure(&self, mut message: Message) -> Message {
         let calls: Vec<&ToolCall> = message
             .calls
             .iter()
             .filter_map(|id| self.call(id))
             .collect();
-        let besides_text = match self.trace.counts.is_lazy() {
-            true => Some(wire::tokens_besides_text(&message, &calls)),
-            false => {
-                message.tokens = wire::message_tokens(&message, &calls);
-                None
-            }
-        };
+        if !self.trace.is_replayed() {
+            message.tokens = wire::message_tokens(&message, &calls);
+        }
         message.size = message.text.chars().count()
             + message.call_id.as_ref().map_or(0, |id| id.0.len())
             + calls
                 .iter()
                 .map(|call| call.id.0.len() + call.tool.len() + call.args_text().chars().count())
                 .sum::<usize>();
-        (message, besides_text)
+        message
     }
 
     /// The host sends the messages held to the model: model call number
@@ -152,7 +145,6 @@ impl Recorder {
     pub fn model_call(&mut self, body: Option<crate::trace::RecordedBody>) -> u32 {
         let number = self.trace.model_calls.len() as u32 + 1;
         self.counters.model_calls = number;
-        self.trace.counts.push_request();
         self.trace.model_calls.push(ModelCall {
             number,
             step: self.next_step(),
@@ -161,7 +153,7 @@ impl Recorder {
             context_size: 0,
             tools_size: 0,
             context_tokens: self.messages_tokens + self.fixed_tokens,
-            tokens: 0,
+            tokens: None,
             context_start: self.held_from,
             body,
             cut_off: false,
@@ -177,7 +169,7 @@ impl Recorder {
 
     /// The latest model call's reply: the tokens it generated, and whether
     /// it stopped at the output limit.
-    pub fn reply_tokens(&mut self, tokens: usize, cut_off: bool) {
+    pub fn reply_tokens(&mut self, tokens: Option<usize>, cut_off: bool) {
         if let Some(last) = self.trace.model_calls.last_mut() {
             last.tokens = tokens;
             last.cut_off = cut_off;

@@ -27,38 +27,46 @@ use std::sync::{Arc, OnceLock};
 /// A replayed run's token counts, counted when something first shows or
 /// needs them (the context heading and counters of a step, a response's
 /// `usage`, `trace` JSON) and then kept: opening a 2,000-call rollout
-/// counts nothing of its 20 MB of tool output, a frame counts the request
-/// it shows. Shared by the clones of a trace (both languages' traces of a
-/// transcript hold the same messages), so each text is counted once.
+/// counts nothing, not even its call ids, so the tokenizer is not built
+/// before the first frame; a frame counts the request it shows. Kept
+/// beside the run's traces (`Loaded::counts`), never in them: a trace is
+/// what was recorded, and nothing writes into it afterwards. Shared by the
+/// clones (both languages' traces of a transcript hold the same messages),
+/// so each message is counted once.
 ///
-/// A lesson's counts are not lazy (`Counts::default()`): the host compacts
-/// by them while the run is recorded, and they are exact in its
-/// `Message::tokens` and `ModelCall::context_tokens`.
+/// A lesson's counts are exact in its trace (`Counts::default()` keeps
+/// none): the host compacts by them while the run is recorded, so they are
+/// in its `Message::tokens` and `ModelCall::context_tokens`.
 #[derive(Clone, Default)]
 pub struct Counts(Option<Arc<Cells>>);
 
-#[derive(Clone, Default)]
 struct Cells {
     /// What every request carries besides its messages (`fixed_tokens`).
     fixed: OnceLock<usize>,
-    /// Each message's tokens besides its text: the per-message overhead,
-    /// the id it answers, its calls' ids, names and arguments (small;
-    /// counted when the message is recorded).
-    besides_text: Vec<u32>,
-    /// Each message's text.
-    text: Vec<OnceLock<u32>>,
+    /// Each message, whole: its text, the ids, names and arguments of its
+    /// calls, the per-message overhead.
+    messages: Box<[OnceLock<u32>]>,
     /// Each model call's request.
-    requests: Vec<OnceLock<usize>>,
-    /// Texts are being counted on a thread of their own
-    /// (`count_in_background`).
-    counting: Arc<AtomicBool>,
+    requests: Box<[OnceLock<usize>]>,
+    /// Each model call's reply, where the file records no output tokens.
+    replies: Box<[OnceLock<usize>]>,
+    /// Messages are being counted on a thread of their own
+    /// (`in_background`).
+    counting: AtomicBool,
 }
 
 impl Counts {
-    /// Counts made when asked, for a run whose messages are recorded from
-    /// a file (and do not change once recorded).
-    pub fn lazy() -> Self {
-        Counts(Some(Arc::default()))
+    /// Counts made when asked, for a run of `messages` messages and
+    /// `requests` model calls recorded from a file (which do not change
+    /// once recorded).
+    pub fn lazy(messages: usize, requests: usize) -> Self {
+        Counts(Some(Arc::new(Cells {
+            fixed: OnceLock::new(),
+            messages: (0..messages).map(|_| OnceLock::new()).collect(),
+            requests: (0..requests).map(|_| OnceLock::new()).collect(),
+            replies: (0..requests).map(|_| OnceLock::new()).collect(),
+            counting: AtomicBool::new(false),
+        })))
     }
 
     /// Whether counts are made when asked (a replayed run), rather than
@@ -67,68 +75,51 @@ impl Counts {
         self.0.is_some()
     }
 
-    fn cells_mut(&mut self) -> Option<&mut Cells> {
-        self.0.as_mut().map(Arc::make_mut)
-    }
-
-    /// A message was recorded, with this many tokens besides its text.
-    pub fn push_message(&mut self, besides_text: usize) {
-        if let Some(cells) = self.cells_mut() {
-            cells.besides_text.push(besides_text as u32);
-            cells.text.push(OnceLock::new());
-        }
-    }
-
-    /// A model call was recorded.
-    pub fn push_request(&mut self) {
-        if let Some(cells) = self.cells_mut() {
-            cells.requests.push(OnceLock::new());
-        }
-    }
-
     /// The tokens every request carries, counted by `count` the first
     /// time; None for a lesson.
     pub fn fixed(&self, count: impl FnOnce() -> usize) -> Option<usize> {
         self.0.as_ref().map(|cells| *cells.fixed.get_or_init(count))
     }
 
-    /// Message `index`'s tokens, its `text` counted the first time; None
+    /// Message `index`'s tokens, counted by `count` the first time; None
     /// for a lesson or a message not recorded here.
-    pub fn message(&self, index: usize, text: &str) -> Option<usize> {
-        let cells = self.0.as_ref()?;
-        let besides = *cells.besides_text.get(index)? as usize;
-        let text = *cells.text.get(index)?.get_or_init(|| count(text) as u32);
-        Some(besides + text as usize)
+    pub fn message(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
+        let cell = self.0.as_ref()?.messages.get(index)?;
+        Some(*cell.get_or_init(|| count() as u32) as usize)
     }
 
-    /// Count every request body the file records (`bodies`, one per model
-    /// call, None where it is rebuilt), then every message's text, in
-    /// order (`texts`: the trace's message texts), on a thread of its own,
-    /// so that a frame far into a long run finds its request counted: End
-    /// pressed a moment after the first frame draws at once. A frame that
-    /// needs a count not made yet makes it itself (or waits for the one
-    /// being made). None for a lesson, or where no thread could be
-    /// started; the thread ends when everything is counted.
-    pub fn count_in_background(
+    /// Model call `index`'s request, counted by `count` the first time;
+    /// None for a lesson or a call not recorded here.
+    pub fn request(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
+        let cells = self.0.as_ref()?;
+        Some(*cells.requests.get(index)?.get_or_init(count))
+    }
+
+    /// Model call `index`'s reply, counted by `count` the first time; None
+    /// for a lesson or a call not recorded here.
+    pub fn reply(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
+        let cells = self.0.as_ref()?;
+        Some(*cells.replies.get(index)?.get_or_init(count))
+    }
+
+    /// Run `count` on a thread of its own, marked as counting until it
+    /// ends, so that a frame far into a long run finds its request counted:
+    /// End pressed a moment after the first frame draws at once. A frame
+    /// that needs a count not made yet shows it as being counted (`ready`)
+    /// or, with no thread, makes it itself. None for a lesson, or where no
+    /// thread could be started.
+    pub fn in_background(
         &self,
-        texts: Vec<Arc<str>>,
-        bodies: Vec<Option<Arc<str>>>,
+        count: impl FnOnce(&Counts) + Send + 'static,
     ) -> Option<std::thread::JoinHandle<()>> {
-        let cells = self.0.clone()?;
+        let cells = self.0.as_ref()?;
         cells.counting.store(true, Ordering::Release);
+        let counts = self.clone();
         let thread = std::thread::Builder::new()
             .name("count-tokens".into())
-            .spawn({
-                let cells = cells.clone();
-                move || {
-                    for (cell, body) in cells.requests.iter().zip(&bodies) {
-                        if let Some(body) = body {
-                            cell.get_or_init(|| count(body));
-                        }
-                    }
-                    for (cell, text) in cells.text.iter().zip(&texts) {
-                        cell.get_or_init(|| count(text) as u32);
-                    }
+            .spawn(move || {
+                count(&counts);
+                if let Some(cells) = &counts.0 {
                     cells.counting.store(false, Ordering::Release);
                 }
             })
@@ -139,7 +130,7 @@ impl Counts {
         thread
     }
 
-    /// Whether texts are still being counted on the thread of their own.
+    /// Whether messages are still being counted on the thread of their own.
     pub fn counting(&self) -> bool {
         self.0
             .as_ref()
@@ -147,8 +138,8 @@ impl Counts {
     }
 
     /// Whether model call `index`'s request (its messages `range`) can be
-    /// told without counting: counted already, or every text in it is, or
-    /// no thread is counting them (then whoever asks counts).
+    /// told without counting: counted already, or every message in it is,
+    /// or no thread is counting them (then whoever asks counts).
     pub fn ready(&self, index: usize, range: std::ops::Range<usize>) -> bool {
         let Some(cells) = self.0.as_ref() else {
             return true;
@@ -156,9 +147,9 @@ impl Counts {
         !cells.counting.load(Ordering::Acquire)
             || cells.requests.get(index).is_some_and(|r| r.get().is_some())
             || cells
-                .text
+                .messages
                 .get(range)
-                .is_some_and(|texts| texts.iter().all(|t| t.get().is_some()))
+                .is_some_and(|ms| ms.iter().all(|m| m.get().is_some()))
     }
 
     /// Whether model call `index`'s recorded body can be told without
@@ -170,13 +161,6 @@ impl Counts {
         };
         !cells.counting.load(Ordering::Acquire)
             || cells.requests.get(index).is_some_and(|r| r.get().is_some())
-    }
-
-    /// Model call `index`'s request, counted by `count` the first time;
-    /// None for a lesson or a call not recorded here.
-    pub fn request(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
-        let cells = self.0.as_ref()?;
-        Some(*cells.requests.get(index)?.get_or_init(count))
     }
 }
 
@@ -461,12 +445,13 @@ mod tests {
                 }
             } else if let Ok(opened) = crate::transcript::open(&name, None) {
                 // A transcript counts when asked: ask for every count.
+                let counts = &opened.loaded.counts;
                 for trace in &opened.loaded.traces {
                     for index in 0..trace.model_calls.len() {
-                        crate::wire::context_tokens(trace, index);
+                        crate::wire::context_tokens(trace, counts, index);
                     }
                     for index in 0..trace.compactions.len() {
-                        crate::wire::compaction_tokens(trace, index);
+                        crate::wire::compaction_tokens(trace, counts, index);
                     }
                 }
                 transcripts += 1;
@@ -484,9 +469,8 @@ mod tests {
         assert!(chars > 100_000, "{chars} characters counted");
     }
 
-    /// Opening a transcript counts none of its tool outputs; asking for a
-    /// request's count counts the texts it sends, once, for both
-    /// languages' traces.
+    /// Opening a transcript counts nothing; asking for a request's count
+    /// counts the texts it sends, once, for both languages' traces.
     #[test]
     fn a_transcript_counts_a_text_when_a_request_that_sends_it_is_asked_for() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -494,7 +478,11 @@ mod tests {
         SEEN.with(|s| *s.borrow_mut() = Some(Vec::new()));
         let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
         let at_open = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
+        // Nothing at all: not a call id or an argument either, so opening
+        // a long run does not build the tokenizer.
+        assert!(at_open.is_empty(), "counted at open: {at_open:?}");
         let [zh, en] = &opened.loaded.traces;
+        let counts = &opened.loaded.counts;
         let outputs: Vec<&str> = zh
             .messages
             .iter()
@@ -509,11 +497,11 @@ mod tests {
             );
         }
         // The first request sends no tool output yet; the last sends them.
-        crate::wire::context_tokens(zh, 0);
+        crate::wire::context_tokens(zh, counts, 0);
         let first = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
         assert!(outputs.iter().all(|o| !first.contains(&o.to_string())));
         let last = zh.model_calls.len() - 1;
-        let zh_count = crate::wire::context_tokens(zh, last);
+        let zh_count = crate::wire::context_tokens(zh, counts, last);
         let asked = SEEN.with(|s| s.borrow_mut().replace(Vec::new())).unwrap();
         let sent = zh.context(&zh.model_calls[last]);
         for output in outputs
@@ -527,8 +515,8 @@ mod tests {
             );
         }
         // Kept, and shared with the other language's trace.
-        assert_eq!(crate::wire::context_tokens(zh, last), zh_count);
-        assert_eq!(crate::wire::context_tokens(en, last), zh_count);
+        assert_eq!(crate::wire::context_tokens(zh, counts, last), zh_count);
+        assert_eq!(crate::wire::context_tokens(en, counts, last), zh_count);
         let again = SEEN.with(|s| s.borrow_mut().take()).unwrap();
         assert!(again.is_empty(), "counted again: {again:?}");
     }
@@ -540,67 +528,67 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let path = root.join("tests/transcripts/cases/tap-sdk-gpt5.jsonl");
         let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
-        let trace = &opened.loaded.traces[0];
-        let bodies: Vec<Option<Arc<str>>> = trace
+        let (trace, counts) = (&opened.loaded.traces[0], &opened.loaded.counts);
+        let bodies: Vec<&str> = trace
             .model_calls
             .iter()
-            .map(|mc| mc.body.as_ref().map(|b| b.request.clone()))
+            .filter_map(|mc| mc.body.as_ref().map(|b| &*b.request))
             .collect();
-        assert!(bodies.iter().all(Option::is_some), "{bodies:?}");
-        let cells = trace.counts.0.as_ref().unwrap();
+        assert_eq!(bodies.len(), trace.model_calls.len());
+        let cells = counts.0.as_ref().unwrap();
         cells.counting.store(true, Ordering::Release);
-        assert_eq!(crate::wire::context_tokens_ready(trace, 1), None);
-        trace
-            .counts
-            .count_in_background(Vec::new(), bodies.clone())
+        assert_eq!(crate::wire::context_tokens_ready(trace, counts, 1), None);
+        crate::wire::count_in_background(trace, counts)
             .unwrap()
             .join()
             .unwrap();
         for (k, body) in bodies.iter().enumerate() {
-            let body = body.as_deref().unwrap();
             assert_eq!(
-                crate::wire::context_tokens_ready(trace, k),
+                crate::wire::context_tokens_ready(trace, counts, k),
                 Some(count(body))
             );
         }
     }
 
     /// While the thread counts a just-opened transcript, a request whose
-    /// texts it has not reached is not ready (the screen shows `…` and
+    /// messages it has not reached is not ready (the screen shows `…` and
     /// draws it when the thread is done, instead of a key waiting); one
-    /// whose texts are counted is; with no thread, whoever asks counts.
+    /// whose messages are counted is; with no thread, whoever asks counts.
     #[test]
     fn a_request_is_ready_when_counted_or_when_no_thread_counts() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let path = root.join("tests/transcripts/codex.jsonl");
         let opened = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
-        let trace = &opened.loaded.traces[0];
+        let (trace, counts) = (&opened.loaded.traces[0], &opened.loaded.counts);
         let last = trace.model_calls.len() - 1;
-        // As `count_in_background` marks it, before its thread counts.
-        let cells = trace.counts.0.as_ref().unwrap();
+        // As `in_background` marks it, before its thread counts.
+        let cells = counts.0.as_ref().unwrap();
         cells.counting.store(true, Ordering::Release);
-        assert!(trace.counts.counting());
-        assert_eq!(crate::wire::context_tokens_ready(trace, last), None);
-        // The first request's texts counted (a frame asked for them).
-        let first = crate::wire::context_tokens(trace, 0);
-        assert_eq!(crate::wire::context_tokens_ready(trace, 0), Some(first));
-        assert_eq!(crate::wire::context_tokens_ready(trace, last), None);
+        assert!(counts.counting());
+        assert_eq!(crate::wire::context_tokens_ready(trace, counts, last), None);
+        // The first request's messages counted (a frame asked for them).
+        let first = crate::wire::context_tokens(trace, counts, 0);
+        assert_eq!(
+            crate::wire::context_tokens_ready(trace, counts, 0),
+            Some(first)
+        );
+        assert_eq!(crate::wire::context_tokens_ready(trace, counts, last), None);
         // The thread done: every request can be told.
         cells.counting.store(false, Ordering::Release);
-        let all = crate::wire::context_tokens(trace, last);
-        assert_eq!(crate::wire::context_tokens_ready(trace, last), Some(all));
-        // A real thread ends marked done, every text counted.
+        let all = crate::wire::context_tokens(trace, counts, last);
+        assert_eq!(
+            crate::wire::context_tokens_ready(trace, counts, last),
+            Some(all)
+        );
+        // A real thread ends marked done, every message counted.
         let other = crate::transcript::open(&path.to_string_lossy(), None).unwrap();
-        let trace = &other.loaded.traces[0];
-        let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
-        trace
-            .counts
-            .count_in_background(texts, Vec::new())
+        let (trace, counts) = (&other.loaded.traces[0], &other.loaded.counts);
+        crate::wire::count_in_background(trace, counts)
             .unwrap()
             .join()
             .unwrap();
-        assert!(!trace.counts.counting());
-        assert!(trace.counts.ready(last, 0..trace.messages.len()));
-        assert_eq!(crate::wire::context_tokens(trace, last), all);
+        assert!(!counts.counting());
+        assert!(counts.ready(last, 0..trace.messages.len()));
+        assert_eq!(crate::wire::context_tokens(trace, counts, last), all);
     }
 }

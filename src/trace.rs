@@ -68,7 +68,7 @@ pub struct Message {
     /// tool names and arguments).
     pub size: usize,
     /// Its estimated size in tokens, in a lesson; 0 in a replayed
-    /// transcript (`Trace::counts`).
+    /// transcript, counted when asked beside it (`tokens::Counts`).
     pub tokens: usize,
     /// For a text the host or a tool wrote in the trace's language: the
     /// same text in English. Scripted rules that look for a phrase match
@@ -577,8 +577,11 @@ pub struct ModelCall {
     /// 0 in a replayed transcript, whose counts are made when asked: read
     /// it through `wire::context_tokens`.
     pub context_tokens: usize,
-    /// Tokens the model generated in its reply (the inner loop).
-    pub tokens: usize,
+    /// Tokens the model generated in its reply (the inner loop): a
+    /// lesson's, counted as recorded; a replayed run's where its file
+    /// records them. None where neither is known: no reply, or a replayed
+    /// reply counted when asked, beside the trace (`wire::output_tokens`).
+    pub tokens: Option<usize>,
     /// The context starts here: `trace.messages[context_start..context_len]`.
     /// 0 unless the host compacted the context (`Compaction`).
     pub context_start: usize,
@@ -937,10 +940,6 @@ pub struct Trace {
     /// Where each message sits in its provider's requests (parallel to
     /// `messages`; `wire::place_all`).
     pub places: Vec<crate::place::Place>,
-    /// A replayed transcript's token counts, made when first asked
-    /// (`wire::context_tokens`); a lesson's are in its messages and model
-    /// calls.
-    pub counts: crate::tokens::Counts,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,
@@ -1015,6 +1014,13 @@ impl TaskOutcome {
 impl Trace {
     pub fn len(&self) -> usize {
         self.steps.len()
+    }
+
+    /// A run read from a file: its tokens are counted when asked, beside
+    /// the trace (`tokens::Counts`, `wire::context_tokens`); a lesson's are
+    /// in its messages and model calls, counted as the run was recorded.
+    pub fn is_replayed(&self) -> bool {
+        self.recorded.is_some()
     }
 
     pub fn is_empty(&self) -> bool {

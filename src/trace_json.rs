@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde::ser::{SerializeSeq, Serializer};
 
 use crate::i18n;
+use crate::tokens::Counts;
 use crate::trace::{
     CallId, CallStatus, Decision, FileChange, Lane, Message, Outcome, Pairing, Role, Source, Step,
     StepKind, ToolCall, Trace, Verdict,
@@ -82,7 +83,11 @@ impl<'a> Document<'a> {
         Document {
             scenario: ScenarioJson::new(trace, shape),
             summary: crate::transcript::summary(trace),
-            steps: Steps { trace, shape },
+            steps: Steps {
+                trace,
+                shape,
+                counts: crate::wire::counts_of(trace),
+            },
         }
     }
 }
@@ -183,6 +188,8 @@ impl<'a> ScenarioJson<'a> {
 struct Steps<'a> {
     trace: &'a Trace,
     shape: ContextShape,
+    /// Its token counts where made when asked: each message counted once.
+    counts: Counts,
 }
 
 impl Serialize for Steps<'_> {
@@ -190,7 +197,8 @@ impl Serialize for Steps<'_> {
         let mut seq = serializer.serialize_seq(Some(self.trace.len()))?;
         let mut files = FileStates::new(self.trace);
         for index in 0..self.trace.len() {
-            seq.serialize_element(&StepJson::new(self.trace, self.shape, index, &mut files))?;
+            let at = (index, &self.counts);
+            seq.serialize_element(&StepJson::new(self.trace, self.shape, at, &mut files))?;
         }
         seq.end()
     }
@@ -232,7 +240,7 @@ impl<'a> StepJson<'a> {
     fn new(
         trace: &'a Trace,
         shape: ContextShape,
-        index: usize,
+        (index, counts): (usize, &Counts),
         files: &mut FileStates<'a>,
     ) -> Self {
         let step = &trace.steps[index];
@@ -255,7 +263,7 @@ impl<'a> StepJson<'a> {
                 writes: c.writes,
                 context_size: c.context_size,
             },
-            details: Details::new(trace, shape, index, step),
+            details: Details::new(trace, shape, (index, counts), step),
             calls: is_call_step(&step.kind).then(|| {
                 reply_calls(trace, step)
                     .iter()
@@ -375,8 +383,12 @@ impl VerdictJson {
 }
 
 impl<'a> Details<'a> {
-    fn new(trace: &'a Trace, shape: ContextShape, index: usize, step: &'a Step) -> Self {
-        let model_call = step.model_call.map(|i| &trace.model_calls[i]);
+    fn new(
+        trace: &'a Trace,
+        shape: ContextShape,
+        (index, counts): (usize, &Counts),
+        step: &'a Step,
+    ) -> Self {
         match &step.kind {
             // The user's words this step appended: the last user message
             // at it (a harness's own context, Codex's
@@ -399,7 +411,7 @@ impl<'a> Details<'a> {
             StepKind::ModelCall { number } => match step.model_call {
                 Some(mc) => Details::ModelCall {
                     model_call: *number,
-                    context: Context::new(trace, shape, mc),
+                    context: Context::new(trace, counts, shape, mc),
                 },
                 None => Details::Nothing {},
             },
@@ -407,7 +419,9 @@ impl<'a> Details<'a> {
                 model_call: *number,
                 text: reply_text(trace, index),
                 proposed: ids(calls),
-                tokens_estimate: model_call.map(|mc| mc.tokens),
+                tokens_estimate: step
+                    .model_call
+                    .map(|i| crate::wire::output_tokens(trace, counts, i)),
             },
             StepKind::Validates { call, verdict } => Details::Validates {
                 call: &call.0,
@@ -437,7 +451,9 @@ impl<'a> Details<'a> {
             StepKind::Answers { number } => Details::Answers {
                 model_call: *number,
                 text: reply_text(trace, index),
-                tokens_estimate: model_call.map(|mc| mc.tokens),
+                tokens_estimate: step
+                    .model_call
+                    .map(|i| crate::wire::output_tokens(trace, counts, i)),
             },
             StepKind::Verifies { tool } => Details::Verifies { tool },
             StepKind::Verified { passed, output } => Details::Verified {
@@ -485,7 +501,7 @@ impl<'a> Details<'a> {
             },
             StepKind::Compacts { number, index } => Details::Compacts {
                 model_call: *number,
-                compaction: CompactionJson::new(trace, *index),
+                compaction: CompactionJson::new(trace, counts, *index),
             },
         }
     }
@@ -511,12 +527,12 @@ struct CompactionJson<'a> {
 }
 
 impl<'a> CompactionJson<'a> {
-    fn new(trace: &'a Trace, index: usize) -> Self {
+    fn new(trace: &'a Trace, counts: &Counts, index: usize) -> Self {
         let c = &trace.compactions[index];
         let before = trace.held_from(c.step.saturating_sub(1));
         let before = if index == 0 { 0 } else { before };
         let copy = &trace.messages[c.start..c.start + c.messages_after];
-        let (tokens_before, tokens_after) = crate::wire::compaction_tokens(trace, index);
+        let (tokens_before, tokens_after) = crate::wire::compaction_tokens(trace, counts, index);
         CompactionJson {
             policy: c.policy.code(),
             window_tokens: c.window,
@@ -565,7 +581,7 @@ struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    fn new(trace: &'a Trace, shape: ContextShape, mc_index: usize) -> Self {
+    fn new(trace: &'a Trace, counts: &Counts, shape: ContextShape, mc_index: usize) -> Self {
         let mc = &trace.model_calls[mc_index];
         let start = mc.context_start;
         let sent = trace.context(mc);
@@ -601,7 +617,7 @@ impl<'a> Context<'a> {
         Context {
             provider: trace.provider.code(),
             size: mc.context_size,
-            tokens: crate::wire::context_tokens(trace, mc_index),
+            tokens: crate::wire::context_tokens(trace, counts, mc_index),
             messages_count: sent.len(),
             new_since_previous_call: new_count,
             tools: trace.tools.iter().map(|t| t.signature()).collect(),

@@ -452,13 +452,13 @@ fn run(
                 continue;
             }
             Some(event::read()?)
-        } else if app.trace().counts.counting() {
+        } else if app.loaded.counts.counting() {
             // A transcript just opened: its tokens are being counted on a
             // thread of their own, and the screen may show `…` for a count
             // not made yet; drawn again once they are all counted.
             next_tick = None;
             if !event::poll(LIVE_LOOK)? {
-                dirty |= !app.trace().counts.counting();
+                dirty |= !app.loaded.counts.counting();
                 continue;
             }
             Some(event::read()?)

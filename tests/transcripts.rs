@@ -533,7 +533,8 @@ fn what_the_file_is_silent_on_is_not_recorded_never_none() {
         .unwrap()
         .loaded;
     let trace = loaded.trace(Lang::En);
-    let header = agent_loop_sim::i18n::counters(trace, &trace.steps[2], false, Lang::En);
+    let header =
+        agent_loop_sim::i18n::counters(trace, &loaded.counts, &trace.steps[2], false, Lang::En);
     // Codex names apply_patch, so writes are counted; no budget is shown.
     assert!(
         header.starts_with("model calls 1 · tool runs 0 · writes 0"),
@@ -543,8 +544,13 @@ fn what_the_file_is_silent_on_is_not_recorded_never_none() {
         .unwrap()
         .loaded;
     let trace = chat.trace(Lang::En);
-    let header =
-        agent_loop_sim::i18n::counters(trace, trace.steps.last().unwrap(), false, Lang::En);
+    let header = agent_loop_sim::i18n::counters(
+        trace,
+        &chat.counts,
+        trace.steps.last().unwrap(),
+        false,
+        Lang::En,
+    );
     assert!(header.contains("writes unknown"), "{header}");
     assert!(!header.contains('/'), "{header}");
 }
@@ -780,9 +786,14 @@ fn after_a_recorded_compaction_the_context_is_the_replacement_history_exactly() 
     let same = same_trace.model_calls[0].clone();
     assert_eq!(after.context_size, same.context_size);
     // Counted when asked, and the same count.
-    let tokens = agent_loop_sim::wire::context_tokens(&trace, 2);
+    let counts = agent_loop_sim::wire::counts_of(&trace);
+    let tokens = agent_loop_sim::wire::context_tokens(&trace, &counts, 2);
     assert!(tokens > 0);
-    assert_eq!(tokens, agent_loop_sim::wire::context_tokens(same_trace, 0));
+    let same_counts = agent_loop_sim::wire::counts_of(same_trace);
+    assert_eq!(
+        tokens,
+        agent_loop_sim::wire::context_tokens(same_trace, &same_counts, 0)
+    );
     assert!(after.context_start > trace.model_calls[1].context_start);
     // The task was sent before, word for word: not new; the summary is.
     assert_eq!(trace.new_count(2), 1);
@@ -1263,7 +1274,7 @@ fn a_recorded_request_is_shown_and_measured_as_recorded() {
             let mc = &trace.model_calls[index];
             assert_eq!(mc.context_size, body.len(), "{name} call #{}", mc.number);
             assert_eq!(
-                wire::context_tokens(&trace, index),
+                wire::context_tokens(&trace, &opened.loaded.counts, index),
                 wire::tokens::count(body),
                 "{name} call #{}",
                 mc.number

@@ -190,7 +190,6 @@ impl<'a> Run<'a> {
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 places: Vec::new(),
-                counts: Default::default(),
                 recorded: None,
             }),
             workspace: Workspace::new(&scenario.files),
@@ -338,7 +337,7 @@ impl<'a> Run<'a> {
     fn set_tokens(&mut self, say: Option<&'a Text>, reply: &str, calls: &[CallId], cut_off: bool) {
         let calls: Vec<&ToolCall> = calls.iter().filter_map(|id| self.rec.call(id)).collect();
         let generated = wire::reply_tokens(reply, &calls);
-        self.rec.reply_tokens(generated, cut_off);
+        self.rec.reply_tokens(Some(generated), cut_off);
         if let Some(say) = say {
             let model_call = self.rec.trace.model_calls.len() - 1;
             self.sources.replies.push((model_call, say));

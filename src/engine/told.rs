@@ -246,8 +246,9 @@ pub(super) fn tell(
     for &(k, say) in &sources.replies {
         let (was, is) = (say.get(run.lang), say.get(lang));
         if was != is {
-            let tokens = &mut t.model_calls[k].tokens;
-            *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
+            if let Some(tokens) = &mut t.model_calls[k].tokens {
+                *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
+            }
         }
     }
     // The host's counts at each compaction, in this language.

@@ -6,6 +6,7 @@ use std::fmt::Display;
 use super::catalogue::*;
 use super::label::Label;
 use crate::scenario::{EndStatus, Lang};
+use crate::tokens::Counts;
 use crate::trace::{
     CallId, CallStatus, Decision, Lane, Outcome, Pairing, Refusal, Said, Step, StepKind,
     TaskOutcome, ToolSays, Trace, Verdict,
@@ -210,12 +211,12 @@ pub fn task_name(task: TaskOutcome, long: bool, lang: Lang) -> &'static str {
 
 /// The header's counters, in words; `short` for narrow screens, `shortest`
 /// without the token estimate (never a number cut from its unit).
-pub fn counters(trace: &Trace, step: &Step, short: bool, lang: Lang) -> String {
-    counters_at(trace, step, if short { 1 } else { 0 }, lang)
+pub fn counters(trace: &Trace, counts: &Counts, step: &Step, short: bool, lang: Lang) -> String {
+    counters_at(trace, counts, step, if short { 1 } else { 0 }, lang)
 }
 
 /// The counters at a level of detail: 0 full, 1 short, 2 without tokens.
-pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String {
+pub fn counters_at(trace: &Trace, counts: &Counts, step: &Step, detail: u8, lang: Lang) -> String {
     let c = step.counters;
     let sent = step.model_call.map(|i| (i, &trace.model_calls[i]));
     let calls = if matches!(step.kind, StepKind::Rejected { .. }) {
@@ -262,7 +263,7 @@ pub fn counters_at(trace: &Trace, step: &Step, detail: u8, lang: Lang) -> String
             ("chars", &mc.context_size),
             (
                 "tokens",
-                &Counted(|| crate::wire::context_tokens_ready(trace, index)),
+                &Counted(|| crate::wire::context_tokens_ready(trace, counts, index)),
             ),
         ],
     )
@@ -286,6 +287,7 @@ impl<F: Fn() -> Option<usize>> Display for Counted<F> {
 /// the size counts.
 pub fn context_heading(
     trace: &Trace,
+    counts: &Counts,
     mc: &crate::trace::ModelCall,
     items: usize,
     new: usize,
@@ -319,7 +321,9 @@ pub fn context_heading(
             ("in_tools", &mc.tools_size),
             (
                 "tokens",
-                &Counted(|| crate::wire::context_tokens_ready(trace, mc.number as usize - 1)),
+                &Counted(|| {
+                    crate::wire::context_tokens_ready(trace, counts, mc.number as usize - 1)
+                }),
             ),
             ("counted", &counted.get(lang)),
         ],

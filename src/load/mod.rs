@@ -75,6 +75,10 @@ pub struct Loaded {
     /// for a step the run does not have). `check` fails on such errors;
     /// `trace`, `export` and the simulator show the run and say them.
     pub faults: Vec<Fault>,
+    /// The traces' token counts where they are made when asked (a replayed
+    /// run's, shared by its languages' traces, which hold the same
+    /// messages); a lesson's are in its traces (`Counts::default()`).
+    pub counts: crate::tokens::Counts,
 }
 
 impl Loaded {
@@ -528,6 +532,7 @@ fn prepare_counted(
         lesson: Some(scenario),
         traces: [zh, en],
         faults,
+        counts: Default::default(),
     })
 }
 

@@ -815,11 +815,13 @@ impl Builder {
                 }
             },
         };
+        let counts = crate::wire::counts_of(&traces[0]);
         Ok(Loaded {
             card,
             lesson: None,
             traces,
             faults: Vec::new(),
+            counts,
         })
     }
 }
@@ -953,7 +955,6 @@ impl Build {
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),
-                counts: crate::tokens::Counts::lazy(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),
                     writes: writes_known(format),
@@ -1069,7 +1070,7 @@ impl Build {
                 Event::Tokens { input, output } => {
                     if let Some(last) = build.rec.trace.model_calls.last_mut() {
                         if let Some(out) = output {
-                            last.tokens = out as usize;
+                            last.tokens = Some(out as usize);
                         }
                         if let Some(slot) = build.tokens_in.last_mut() {
                             *slot = input.or(*slot);
@@ -1380,15 +1381,10 @@ impl Build {
             // The latest call by an id is the one its next result answers.
             ids.push(self.rec.propose(call));
         }
-        let generated = tokens_out.map_or_else(
-            || {
-                let calls = &self.rec.trace.calls[self.rec.trace.calls.len() - calls.len()..];
-                crate::wire::reply_tokens(&text, &calls.iter().collect::<Vec<_>>())
-            },
-            |t| t as usize,
-        );
-        // A file records no output limit: a reply is never said cut off.
-        self.rec.reply_tokens(generated, false);
+        // Where the file does not record them, counted when asked
+        // (`wire::output_tokens`). A file records no output limit: a reply
+        // is never said cut off.
+        self.rec.reply_tokens(tokens_out.map(|t| t as usize), false);
         self.append(Role::Assistant, text, ids.clone(), None, false);
         if ids.is_empty() {
             self.step(

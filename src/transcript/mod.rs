@@ -387,13 +387,7 @@ pub fn open_all(
 /// a frame counts what it needs first itself).
 fn count_in_background(loaded: &Loaded) {
     if let Some(trace) = loaded.traces.first() {
-        let texts = trace.messages.iter().map(|m| m.text.clone()).collect();
-        let bodies = trace
-            .model_calls
-            .iter()
-            .map(|mc| mc.body.as_ref().map(|b| b.request.clone()))
-            .collect();
-        trace.counts.count_in_background(texts, bodies);
+        crate::wire::count_in_background(trace, &loaded.counts);
     }
 }
 

@@ -36,6 +36,7 @@ fn side_scene<'a>(app: &'a App, c: &'a Comparison, side: Side) -> Scene<'a> {
         if side == Side::Other {
             let trace = c.other.trace(app.lang);
             scene.trace = trace;
+            scene.counts = &c.other.counts;
             scene.timeline = match c.other_timelines.of_run(&c.other, app.lang) {
                 Some(timeline) => Cow::Borrowed(timeline),
                 None => Cow::Owned(Timeline::of(trace)),
@@ -427,7 +428,7 @@ fn pairing_line(app: &App, one: &Scene<'_>) -> String {
 fn wide_lines(app: &App, one: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
     let lang = app.lang;
     let theme = app.theme;
-    let trace = one.trace;
+    let (trace, counts) = (one.trace, one.counts);
     let mut out = Vec::new();
     let first = [(false, false), (true, false), (true, true)]
         .map(|(short_step, short_acting)| {
@@ -455,9 +456,14 @@ fn wide_lines(app: &App, one: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
     let step = &trace.steps[one.step];
     // The counters on two lines at most, broken between words.
     let counters = (0..=2)
-        .map(|detail| wrap(&i18n::counters_at(trace, step, detail, lang), w - 1))
+        .map(|detail| wrap(&i18n::counters_at(trace, counts, step, detail, lang), w - 1))
         .find(|rows| rows.len() <= 2)
-        .unwrap_or_else(|| vec![truncate(&i18n::counters_at(trace, step, 2, lang), w - 1)]);
+        .unwrap_or_else(|| {
+            vec![truncate(
+                &i18n::counters_at(trace, counts, step, 2, lang),
+                w - 1,
+            )]
+        });
     for row in counters {
         out.push(Line::styled(format!(" {row}"), theme.muted()));
     }

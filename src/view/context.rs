@@ -258,7 +258,7 @@ fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
         Some(i) => {
             let call = &trace.model_calls[i];
             let (items, new) = crate::wire::list_counts(trace, i);
-            let head = i18n::context_heading(trace, call, items, new, lang);
+            let head = i18n::context_heading(trace, s.counts, call, items, new, lang);
             let head = hanging(vec![], &head, theme.title(), w);
             top.extend(if tight >= 3 { cut(head, 2) } else { head });
             // The window, and what the host's latest compaction took out.

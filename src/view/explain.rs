@@ -63,9 +63,11 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
 
     // The inner loop: this reply was generated token by token in one call.
     if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
-        && let Some(call) = trace.model_calls.get(number as usize - 1)
+        && let Some(index) = (number as usize).checked_sub(1)
+        && index < trace.model_calls.len()
     {
-        let note = i18n::inner_loop(number, call.tokens, lang);
+        let tokens = crate::wire::output_tokens(trace, s.counts, index);
+        let note = i18n::inner_loop(number, tokens, lang);
         out.push(Line::default());
         out.extend(hanging(vec![], &note, theme.muted(), w));
     }

@@ -114,9 +114,11 @@ fn header(h: &Header<'_>, area: Rect, buf: &mut Buffer) {
     // what still does not fit is cut at a word, with a mark.
     let room = (area.width as usize).saturating_sub(1);
     let counters = (0..=2)
-        .map(|detail| i18n::counters_at(trace, step, detail, lang))
+        .map(|detail| i18n::counters_at(trace, s.counts, step, detail, lang))
         .find(|c| super::text::width(c) <= room)
-        .unwrap_or_else(|| super::text::truncate(&i18n::counters_at(trace, step, 2, lang), room));
+        .unwrap_or_else(|| {
+            super::text::truncate(&i18n::counters_at(trace, s.counts, step, 2, lang), room)
+        });
     let third = Line::from(format!(" {counters}"));
     super::window::draw_lines(&[first, second, third], area, buf);
 }

@@ -8,11 +8,14 @@ use std::borrow::Cow;
 use crate::app::App;
 use crate::scenario::Lang;
 use crate::theme::Theme;
+use crate::tokens::Counts;
 use crate::trace::{Timeline, Trace};
 
 #[derive(Debug, Clone)]
 pub struct Scene<'a> {
     pub trace: &'a Trace,
+    /// Its token counts, where they are made when asked (`Loaded::counts`).
+    pub counts: &'a Counts,
     /// The run's index of steps, calls and changes (`App::timeline`).
     pub timeline: Cow<'a, Timeline>,
     /// The step shown (0-based).
@@ -36,6 +39,7 @@ impl<'a> Scene<'a> {
     pub fn of(app: &'a App) -> Scene<'a> {
         Scene {
             trace: app.trace(),
+            counts: &app.loaded.counts,
             timeline: app.timeline(),
             step: app.step,
             lang: app.lang,

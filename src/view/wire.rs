@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::scene::Scene;
 use super::text::hanging;
 use crate::i18n;
+use crate::tokens::Counts;
 use crate::trace::Trace;
 use crate::wire::{self, Provider};
 
@@ -47,7 +48,7 @@ fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         return 0;
     };
     // Built once a frame: the heading and the lines both need it.
-    let reply = reply_at(trace, index, s.step);
+    let reply = reply_at(trace, s.counts, index, s.step);
     let mut top = heading(s, trace, index, reply.is_some(), w);
     let scroll = scroll as usize;
     let (body, more) = match trace.model_calls[index].body {
@@ -104,7 +105,7 @@ fn heading(
     if mc.body.is_some() {
         let model = wire::recorded_model(trace, index)
             .unwrap_or_else(|| i18n::NOT_RECORDED.get(s.lang).to_string());
-        let tokens = wire::context_tokens_ready(trace, index)
+        let tokens = wire::context_tokens_ready(trace, s.counts, index)
             .map_or_else(|| "…".to_string(), |n| n.to_string());
         let said = i18n::WIRE_RECORDED.fill(s.lang, &[("model", &model), ("tokens", &tokens)]);
         lines.extend(hanging(vec![], &said, s.theme.muted(), w));
@@ -295,10 +296,10 @@ fn response_lines(s: &Scene<'_>, mut reply: Value, w: usize) -> Vec<Line<'static
 }
 
 /// The response to model call `index`, once the step shown is past it.
-fn reply_at(trace: &Trace, index: usize, step: usize) -> Option<Value> {
+fn reply_at(trace: &Trace, counts: &Counts, index: usize, step: usize) -> Option<Value> {
     let mc = &trace.model_calls[index];
     (step > mc.step)
-        .then(|| wire::response(trace, index))
+        .then(|| wire::response(trace, counts, index))
         .flatten()
 }
 

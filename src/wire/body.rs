@@ -12,6 +12,7 @@ use crate::place::Place;
 use crate::provider::Provider;
 use crate::scenario::ToolChoice;
 use crate::tokens;
+use crate::tokens::Counts;
 use crate::trace::{CallId, Message, Role, ToolCall, Trace};
 
 /// The model an OpenAI body names: the scripted model stands in for it.
@@ -397,7 +398,7 @@ fn output_limit(trace: &Trace) -> Option<usize> {
         .model_calls
         .iter()
         .filter(|mc| mc.cut_off)
-        .map(|mc| mc.tokens)
+        .filter_map(|mc| mc.tokens)
         .max()
 }
 
@@ -529,13 +530,13 @@ pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
 /// The response to model call `index`, as its provider sends it (not
 /// streamed); the body of a 400 when the provider refused the request
 /// (`status`); None when the run records no reply.
-pub fn response(trace: &Trace, index: usize) -> Option<Value> {
+pub fn response(trace: &Trace, counts: &Counts, index: usize) -> Option<Value> {
     let mc = &trace.model_calls[index];
     let recorded = mc.body.as_ref().and_then(|b| b.response.as_deref());
     if let Some(response) = recorded.and_then(|r| serde_json::from_str(r).ok()) {
         return Some(response);
     }
-    let mut response = rebuilt_response(trace, index)?;
+    let mut response = rebuilt_response(trace, counts, index)?;
     if trace.recorded.is_some()
         && let Value::Object(o) = &mut response
     {
@@ -557,7 +558,7 @@ pub fn response(trace: &Trace, index: usize) -> Option<Value> {
 }
 
 /// `response`, built from the trace.
-fn rebuilt_response(trace: &Trace, index: usize) -> Option<Value> {
+fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Value> {
     let mc = &trace.model_calls[index];
     if let Some(error) = trace.rejection(mc) {
         // The body of the 400, in the provider's error shape.
@@ -613,8 +614,8 @@ fn rebuilt_response(trace: &Trace, index: usize) -> Option<Value> {
         };
         &sent
     };
-    let input = context_tokens(trace, index);
-    let output = mc.tokens;
+    let input = context_tokens(trace, counts, index);
+    let output = output_tokens(trace, counts, index);
     let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
     // Fields in an order of our choosing (a JSON object's members have
     // none): what the model said last, as the wire view shows the end of
@@ -848,7 +849,7 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
     }
     trace.places = places;
     // A replayed run counts its tokens when asked (`context_tokens`).
-    let lazy = trace.counts.is_lazy();
+    let lazy = trace.is_replayed();
     let fixed_tokens = if lazy { 0 } else { fixed_tokens(trace) };
     let tools_bytes = if trace.tools.is_empty() {
         0
@@ -932,9 +933,8 @@ pub fn message_tokens(m: &Message, calls: &[&ToolCall]) -> usize {
     tokens::count(&m.text) + tokens_besides_text(m, calls)
 }
 
-/// A message's tokens but for its text's: what a replayed run counts when
-/// it records the message (a tool's output, the bulk of a long run, is
-/// counted when asked: `Trace::counts`).
+/// A message's tokens but for its text's: its calls' ids, names and
+/// arguments, the id it answers, the per-message overhead.
 pub fn tokens_besides_text(m: &Message, calls: &[&ToolCall]) -> usize {
     let mut n = tokens::PER_MESSAGE;
     if let Some(id) = &m.call_id {
@@ -947,40 +947,44 @@ pub fn tokens_besides_text(m: &Message, calls: &[&ToolCall]) -> usize {
 }
 
 /// Message `index`'s tokens (`message_tokens`): a lesson's as recorded, a
-/// replayed run's counted the first time they are asked for.
-pub fn tokens_of_message(trace: &Trace, index: usize) -> usize {
+/// replayed run's counted the first time they are asked for (`counts`).
+pub fn tokens_of_message(trace: &Trace, counts: &Counts, index: usize) -> usize {
     let m = &trace.messages[index];
-    trace.counts.message(index, &m.text).unwrap_or(m.tokens)
+    counts
+        .message(index, || message_tokens(m, &calls_of(trace, m)))
+        .unwrap_or(m.tokens)
 }
 
 /// The request of model call `index` (into `trace.model_calls`) in tokens:
 /// what every request carries and the messages it sends. A lesson's as
 /// recorded; a replayed run's counted the first time it is asked for (a
 /// frame shows one call's count; the first frame of a 2,000-call run
-/// counts only its first request), then kept.
-pub fn context_tokens(trace: &Trace, index: usize) -> usize {
+/// counts only its first request), then kept in `counts`.
+pub fn context_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
     let mc = &trace.model_calls[index];
-    trace
-        .counts
+    counts
         .request(index, || match &mc.body {
             // The body as recorded, every byte of it.
             Some(body) => tokens::count(&body.request),
-            None => fixed_of(trace) + messages_tokens(trace, mc.context_start..mc.context_len),
+            None => {
+                fixed_of(trace, counts)
+                    + messages_tokens(trace, counts, mc.context_start..mc.context_len)
+            }
         })
         .unwrap_or(mc.context_tokens)
 }
 
-/// `context_tokens`, unless the texts it needs are still being counted on
-/// the thread of their own (a long transcript just opened): then None, at
-/// once, and a frame shows the count when the thread is done, so a key
-/// never waits for it.
-pub fn context_tokens_ready(trace: &Trace, index: usize) -> Option<usize> {
+/// `context_tokens`, unless the messages it needs are still being counted
+/// on the thread of their own (a long transcript just opened): then None,
+/// at once, and a frame shows the count as being counted, drawn when the
+/// thread is done, so a key never waits for it.
+pub fn context_tokens_ready(trace: &Trace, counts: &Counts, index: usize) -> Option<usize> {
     let mc = &trace.model_calls[index];
     let ready = match mc.body {
-        Some(_) => trace.counts.body_ready(index),
-        None => trace.counts.ready(index, mc.context_start..mc.context_len),
+        Some(_) => counts.body_ready(index),
+        None => counts.ready(index, mc.context_start..mc.context_len),
     };
-    ready.then(|| context_tokens(trace, index))
+    ready.then(|| context_tokens(trace, counts, index))
 }
 
 /// Compaction `index`'s next request in tokens, before and after it (as
@@ -988,30 +992,81 @@ pub fn context_tokens_ready(trace: &Trace, index: usize) -> Option<usize> {
 /// in a replayed run, what every request carries and the messages held
 /// before (since the compaction before, or the start) and after (its
 /// copy).
-pub fn compaction_tokens(trace: &Trace, index: usize) -> (usize, usize) {
+pub fn compaction_tokens(trace: &Trace, counts: &Counts, index: usize) -> (usize, usize) {
     let c = &trace.compactions[index];
-    if !trace.counts.is_lazy() {
+    if !counts.is_lazy() {
         return (c.tokens_before, c.tokens_after);
     }
     let held_from = index
         .checked_sub(1)
         .map_or(0, |p| trace.compactions[p].start);
-    let fixed = fixed_of(trace);
+    let fixed = fixed_of(trace, counts);
     (
-        fixed + messages_tokens(trace, held_from..c.start),
-        fixed + messages_tokens(trace, c.start..c.start + c.messages_after),
+        fixed + messages_tokens(trace, counts, held_from..c.start),
+        fixed + messages_tokens(trace, counts, c.start..c.start + c.messages_after),
     )
 }
 
-fn fixed_of(trace: &Trace) -> usize {
-    trace
-        .counts
+/// Count a replayed run's tokens on a thread of their own (`Counts::
+/// in_background`): every request body the file records first, then every
+/// message, in order. The thread holds its own copy of the trace (its
+/// messages and steps are shared, not copied). None for a lesson.
+pub fn count_in_background(trace: &Trace, counts: &Counts) -> Option<std::thread::JoinHandle<()>> {
+    let trace = trace.clone();
+    counts.in_background(move |counts| {
+        for (index, mc) in trace.model_calls.iter().enumerate() {
+            if mc.body.is_some() {
+                context_tokens(&trace, counts, index);
+            }
+        }
+        for index in 0..trace.messages.len() {
+            tokens_of_message(&trace, counts, index);
+        }
+    })
+}
+
+/// The counts a trace needs kept beside it: made when asked for a replayed
+/// run (none made yet), none for a lesson (its own are exact).
+pub fn counts_of(trace: &Trace) -> Counts {
+    match trace.is_replayed() {
+        true => Counts::lazy(trace.messages.len(), trace.model_calls.len()),
+        false => Counts::default(),
+    }
+}
+
+/// Tokens model call `index`'s reply generated: as recorded (a lesson's,
+/// or where the file records them), else its words and calls counted the
+/// first time they are asked for (`reply_tokens`), then kept in `counts`;
+/// 0 where there is no reply.
+pub fn output_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
+    if let Some(tokens) = trace.model_calls[index].tokens {
+        return tokens;
+    }
+    counts
+        .reply(index, || {
+            reply(trace, index).map_or(0, |m| reply_tokens(&m.text, &calls_of(trace, m)))
+        })
+        .unwrap_or(0)
+}
+
+/// The calls message `m` proposed, as the recorder knew them then: the
+/// latest with each id proposed at or before its step.
+fn calls_of<'t>(trace: &'t Trace, m: &Message) -> Vec<&'t ToolCall> {
+    let before = trace.calls.partition_point(|c| c.proposed <= m.step);
+    m.calls
+        .iter()
+        .filter_map(|id| trace.calls[..before].iter().rev().find(|c| &c.id == id))
+        .collect()
+}
+
+fn fixed_of(trace: &Trace, counts: &Counts) -> usize {
+    counts
         .fixed(|| fixed_tokens(trace))
         .unwrap_or_else(|| fixed_tokens(trace))
 }
 
-fn messages_tokens(trace: &Trace, range: std::ops::Range<usize>) -> usize {
-    range.map(|i| tokens_of_message(trace, i)).sum()
+fn messages_tokens(trace: &Trace, counts: &Counts, range: std::ops::Range<usize>) -> usize {
+    range.map(|i| tokens_of_message(trace, counts, i)).sum()
 }
 
 /// Tokens of a reply the model generates (the inner loop): its text and
@@ -1243,8 +1298,9 @@ mod tests {
                 let Ok(opened) = crate::transcript::open(&path.to_string_lossy(), None) else {
                     continue;
                 };
+                let counts = &opened.loaded.counts;
                 for trace in &opened.loaded.traces {
-                    assert!(trace.counts.is_lazy());
+                    assert!(counts.is_lazy());
                     let message = |i: usize| {
                         let m = &trace.messages[i];
                         let calls: Vec<&ToolCall> = m
@@ -1267,7 +1323,7 @@ mod tests {
                             }
                         };
                         assert_eq!(
-                            context_tokens(trace, index),
+                            context_tokens(trace, counts, index),
                             counted,
                             "{} call #{}",
                             path.display(),
@@ -1282,7 +1338,7 @@ mod tests {
                         let before: usize = (from..c.start).map(message).sum();
                         let after: usize = (c.start..c.start + c.messages_after).map(message).sum();
                         assert_eq!(
-                            compaction_tokens(trace, index),
+                            compaction_tokens(trace, counts, index),
                             (fixed + before, fixed + after),
                             "{}",
                             path.display()

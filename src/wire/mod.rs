@@ -23,10 +23,10 @@ mod reasoning;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
-    context_tokens_ready, fixed_tokens, item_id, item_id_of, items, list_counts, list_key,
-    message_tokens, model, place_all, place_changed, rebuilt, recorded_model, recorded_new_from,
-    rejection, reply, reply_tokens, request, response, schema, status, tokens_besides_text,
-    tokens_of_message, tool_choice, tools, unmarked,
+    context_tokens_ready, count_in_background, counts_of, fixed_tokens, item_id, item_id_of, items,
+    list_counts, list_key, message_tokens, model, output_tokens, place_all, place_changed, rebuilt,
+    recorded_model, recorded_new_from, rejection, reply, reply_tokens, request, response, schema,
+    status, tokens_besides_text, tokens_of_message, tool_choice, tools, unmarked,
 };
 
 pub use crate::place::Place;
@@ -76,6 +76,7 @@ pub fn write_requests(
     trace: &crate::trace::Trace,
     out: &mut (impl std::io::Write + ?Sized),
 ) -> std::io::Result<()> {
+    let counts = counts_of(trace);
     for k in 0..trace.model_calls.len() {
         let line = Exchange {
             provider: trace.provider,
@@ -86,7 +87,7 @@ pub fn write_requests(
                 .then(|| ESTIMATED_USAGE.to_string()),
             request: request(trace, k),
             status: status(trace, k),
-            response: response(trace, k),
+            response: response(trace, &counts, k),
         };
         serde_json::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;
