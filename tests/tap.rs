@@ -583,3 +583,69 @@ fn a_recording_of_claude_code_replays_with_its_two_calls_paired() {
     );
     assert_eq!(summary["final_answer"], "config.txt sets the limit to 42.");
 }
+
+/// The wire view (`export --panel wire`) of the step where `run` makes its
+/// first model call, as text.
+fn wire_view(run: &str, dir: &Path) -> String {
+    let out = dir.join(format!("wire-{}", run.rsplit('#').next().unwrap_or("1")));
+    let o = Command::new(env!("CARGO_BIN_EXE_agent-loop-sim"))
+        .args([
+            "--lang", "en", "export", "--format", "txt", "--panel", "wire",
+        ])
+        .args(["--steps", "2", "--transcript", run, "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap();
+    std::fs::read_to_string(file.path()).unwrap()
+}
+
+#[test]
+fn three_sdk_clients_through_one_tap_are_three_conversations_each_named_by_its_api() {
+    if !have_python_sdks() {
+        return;
+    }
+    let dir = fresh_dir("sdk-mixed");
+    let config = dir.join("config.txt");
+    std::fs::write(&config, "limit = 42\n").unwrap();
+    let script: Vec<Value> = (0..3)
+        .flat_map(|_| read_then_answer(&config).as_array().unwrap().clone())
+        .collect();
+    let server = Server::start(&dir, &Value::Array(script), None);
+    let out = dir.join("mixed.jsonl");
+    let tap = Tap::start(&server.url, &out, &[]);
+    let kinds = [
+        (
+            "chat",
+            "OpenAI Chat Completions",
+            "POST /v1/chat/completions",
+        ),
+        ("responses", "OpenAI Responses", "POST /v1/responses"),
+        ("anthropic", "Anthropic Messages", "POST /v1/messages"),
+    ];
+    for (kind, _, _) in kinds {
+        assert_eq!(sdk_loop(kind, &tap.base(), true), "The limit is 42.");
+    }
+    assert!(tap.stop().contains("6 model calls recorded"));
+    let path = out.to_str().unwrap();
+    let (first, others) = agent_loop_sim::transcript::load_all(path, None, false, None).unwrap();
+    let runs: Vec<_> = std::iter::once(first).chain(others).collect();
+    assert_eq!(runs.len(), 3, "one conversation per client");
+    for (k, (run, (kind, api, endpoint))) in runs.iter().zip(kinds).enumerate() {
+        let trace = run.trace(agent_loop_sim::scenario::Lang::En);
+        assert_eq!(trace.provider.code(), kind);
+        assert_eq!(trace.model_calls.len(), 2, "{kind}");
+        assert!(trace.title.contains(api), "{kind}: {}", trace.title);
+        assert!(
+            trace.title.contains(&format!("mixed.jsonl#{}", k + 1)),
+            "{}",
+            trace.title
+        );
+        let wire = wire_view(&format!("{path}#{}", k + 1), &dir);
+        assert!(wire.contains(endpoint), "{kind}: {wire}");
+        for (_, _, other) in kinds.iter().filter(|(_, _, e)| *e != endpoint) {
+            assert!(!wire.contains(other), "{kind}: {wire}");
+        }
+    }
+}

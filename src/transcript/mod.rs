@@ -772,7 +772,7 @@ fn read_lines(
             return Ok(format);
         }
     };
-    let format = match forced {
+    let mut format = match forced {
         Some(f) => f,
         None => detect_line(&first.1).ok_or_else(|| not_a_transcript(path, first.0, &first.1))?,
     };
@@ -803,9 +803,13 @@ fn read_lines(
             builder.runs_read = true;
             let shown = builder.run.unwrap_or(1);
             let mut splitter = split::Splitter::default();
+            // The conversation's own API (each line names its provider):
+            // a recording may hold conversations with several.
+            let mut own = None;
             let mut read = |placed: Vec<(usize, Value, split::Place)>| {
                 for (line, value, place) in placed {
                     if place == split::Place::Conversation(shown - 1) {
+                        own = own.or(forced).or_else(|| detect_document(&value));
                         request_line(path, &value, line, forced, builder)?;
                     }
                 }
@@ -835,6 +839,7 @@ fn read_lines(
                 builder.rename(&format!("{}#{shown}", display_name(path)));
             }
             *conversations = count.max(1);
+            format = own.unwrap_or(format);
         }
         Format::Chat | Format::Responses | Format::Anthropic => {
             let mut next = Some(first);
