@@ -649,3 +649,61 @@ fn three_sdk_clients_through_one_tap_are_three_conversations_each_named_by_its_a
         }
     }
 }
+
+#[test]
+fn an_upstream_killed_mid_stream_gives_an_incomplete_call_drawn_as_cut() {
+    if !have("python3", &["--version"]) {
+        return;
+    }
+    use agent_loop_sim::scenario::Lang;
+    use agent_loop_sim::trace::StepKind;
+    // Framed by chunks, the kill leaves the body short; framed by closing
+    // the connection, it ends the body cleanly and only the missing
+    // `data: [DONE]` tells the cut.
+    for framing in ["chunked", "close"] {
+        let dir = fresh_dir(&format!("killed-{framing}"));
+        let mut server = Server::start(
+            &dir,
+            &json!([{"text": "one two three four five six seven eight", "chunks": 8,
+                     "delay_ms": 300, "framing": framing}]),
+            None,
+        );
+        let out = dir.join("rec.jsonl");
+        let tap = Tap::start(&server.url, &out, &[]);
+        let mut agent = start_stream(&tap.addr, &chat_request(true));
+        std::thread::sleep(Duration::from_millis(700));
+        server.kill();
+        let mut rest = Vec::new();
+        let _ = agent.read_to_end(&mut rest);
+        tap.stop();
+        let lines = read_jsonl(&out);
+        assert_eq!(lines.len(), 1, "{framing}: {lines:?}");
+        assert_eq!(lines[0]["incomplete"], true, "{framing}: {}", lines[0]);
+        let error = lines[0]["error"].as_str().unwrap();
+        assert!(error.contains("upstream closed"), "{framing}: {error}");
+        let said = lines[0]["response"]["choices"][0]["message"]["content"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(said.starts_with("one"), "{framing}: {said:?}");
+        // Replayed, the call is drawn as cut, not as a reply.
+        let run = agent_loop_sim::transcript::load(out.to_str().unwrap(), None, false).unwrap();
+        let trace = run.trace(Lang::En);
+        let last = trace.steps.last().unwrap();
+        assert!(
+            matches!(&last.kind, StepKind::Cut { number: 1, error: e } if e == error),
+            "{framing}: {:?}",
+            last.kind
+        );
+        assert!(
+            !trace
+                .steps
+                .iter()
+                .any(|s| matches!(s.kind, StepKind::Answers { .. })),
+            "{framing}: a cut reply drawn as an answer"
+        );
+        let title = agent_loop_sim::i18n::step_title(trace, trace.steps.len() - 1);
+        assert!(title.contains("no whole reply"), "{title}");
+        let narration = last.narration.as_deref().unwrap();
+        assert!(narration.contains("did not arrive whole"), "{narration}");
+    }
+}

@@ -11,7 +11,7 @@ use super::builder::{
     Builder, CallSpec, Msg, args_of, attachment, offered_tools, size_text, text_of,
 };
 use super::errors::at_line;
-use super::exchange::{exchange, refusal};
+use super::exchange::{exchange, incomplete, refusal};
 use super::shape::{Lenient, Object, Usage};
 use crate::load::ScenarioError;
 
@@ -29,7 +29,8 @@ pub fn document(
         }
         return Ok(());
     }
-    let reply = parts.response.map(|r| {
+    let cut = incomplete(value);
+    let reply = parts.response.filter(|_| cut.is_none()).map(|r| {
         let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
         let mut msgs = Vec::new();
         blocks_of(r, line, "assistant", usage.output_tokens.0, &mut msgs, b);
@@ -48,11 +49,15 @@ pub fn document(
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        let refused = refusal(value);
+        let refused = refusal(value).filter(|_| cut.is_none());
         if !parts.rebuilt {
             b.recorded_body(request, parts.response);
         }
-        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
+        let asked = reply.is_some() || cut.is_some();
+        b.request_or_record_refused(msgs, line, tokens_in, asked, refused);
+    }
+    if let Some(why) = &cut {
+        b.cut(line, why);
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

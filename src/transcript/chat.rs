@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
-use super::exchange::{exchange, refusal};
+use super::exchange::{exchange, incomplete, refusal};
 use super::shape::{Lenient, Object};
 use crate::load::ScenarioError;
 
@@ -27,7 +27,8 @@ pub fn document(
         }
         return Ok(());
     }
-    let reply = match parts.response {
+    let cut = incomplete(value);
+    let reply = match parts.response.filter(|_| cut.is_none()) {
         Some(r) => Some(response(path, r, line)?),
         None => None,
     };
@@ -41,11 +42,15 @@ pub fn document(
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = messages(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        let refused = refusal(value);
+        let refused = refusal(value).filter(|_| cut.is_none());
         if !parts.rebuilt {
             b.recorded_body(request, parts.response);
         }
-        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
+        let asked = reply.is_some() || cut.is_some();
+        b.request_or_record_refused(msgs, line, tokens_in, asked, refused);
+    }
+    if let Some(why) = &cut {
+        b.cut(line, why);
     }
     if let Some((msg, _)) = reply {
         b.push(msg);

@@ -37,6 +37,17 @@ pub(crate) fn refusal(value: &Value) -> Option<String> {
     })
 }
 
+/// Why a recorded call did not end whole, if the line says it did not
+/// (the tap's and `export --format requests`' `incomplete`, with its
+/// `error`): what came of its reply is not a reply.
+pub(crate) fn incomplete(value: &Value) -> Option<String> {
+    if value.get("incomplete") != Some(&Value::Bool(true)) {
+        return None;
+    }
+    let error = value.get("error").and_then(Value::as_str);
+    Some(error.unwrap_or("incomplete").to_string())
+}
+
 pub(crate) fn exchange<'a>(
     path: &str,
     value: &'a Value,
