@@ -4,7 +4,9 @@
 //! time, each sent when the client asks (over a channel) and timed until the
 //! client has read it. `direct` reads from the upstream itself; `through-tap`
 //! reads through the real tap binary (recording, assembling the stream); the
-//! difference of the two is what the tap adds per chunk.
+//! difference of the two is what the tap adds per chunk. With
+//! `TAP_BASELINE=BINARY`, `through-baseline` reads through that binary's
+//! tap too (another build, to compare in one run).
 //!
 //! `tap-live-rebuild`: what the live view costs after each call begins or
 //! ends, when the builder thread reads the calls so far again
@@ -107,9 +109,9 @@ impl Drop for Tap {
     }
 }
 
-fn tap(upstream: &str) -> (Tap, String) {
+fn tap(binary: &str, upstream: &str) -> (Tap, String) {
     let out = std::env::temp_dir().join(format!("als-bench-tap-{}.jsonl", std::process::id()));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agent-loop-sim"))
+    let mut child = Command::new(binary)
         .args(["tap", "--upstream", &format!("http://{upstream}"), "--out"])
         .arg(&out)
         .stderr(Stdio::piped())
@@ -210,14 +212,21 @@ fn main() {
             b.iter_custom(|iters| stream(&go, &mut r, iters))
         });
     }
-    {
+    let baseline = std::env::var("TAP_BASELINE").ok();
+    let binaries = [
+        (
+            "through-tap",
+            Some(env!("CARGO_BIN_EXE_agent-loop-sim").to_string()),
+        ),
+        ("through-baseline", baseline),
+    ];
+    for (name, binary) in binaries {
+        let Some(binary) = binary else { continue };
         let (go, rx) = mpsc::channel();
         let up = upstream(rx);
-        let (_tap, addr) = tap(&up);
+        let (_tap, addr) = tap(&binary, &up);
         let mut r = client(&addr);
-        group.bench_function("through-tap", |b| {
-            b.iter_custom(|iters| stream(&go, &mut r, iters))
-        });
+        group.bench_function(name, |b| b.iter_custom(|iters| stream(&go, &mut r, iters)));
     }
     group.finish();
     c.final_summary();

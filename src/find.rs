@@ -110,9 +110,10 @@ pub fn is_trouble(trace: &Trace, index: usize) -> bool {
             c.finished != Some(index) || c.result.as_ref().is_some_and(|r| r.is_error)
         }),
         StepKind::Validates { verdict, .. } => matches!(verdict, Verdict::Refused(_)),
-        StepKind::Crashes { .. } | StepKind::Rejected { .. } | StepKind::BudgetExhausted { .. } => {
-            true
-        }
+        StepKind::Crashes { .. }
+        | StepKind::Rejected { .. }
+        | StepKind::Cut { .. }
+        | StepKind::BudgetExhausted { .. } => true,
         _ => false,
     };
     kind || step.narration.as_deref().is_some_and(|n| n.contains('⚠'))

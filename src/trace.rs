@@ -686,6 +686,11 @@ pub enum StepKind {
         unanswered: Vec<CallId>,
         error: String,
     },
+    /// The reply to model call `number` was cut before it ended (its
+    /// stream stopped short: the connection closed, the agent or the tap
+    /// was stopped): the agent got no whole reply. Only in a replayed
+    /// recording (`incomplete`, with the recorder's `error`).
+    Cut { number: u32, error: String },
     /// The user answers the host's question about a call (policy `ask`).
     UserDecides { call: CallId, decision: Decision },
     /// The next request would exceed the context window: the host compacts

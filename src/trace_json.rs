@@ -340,6 +340,11 @@ enum Details<'a> {
         unanswered: Vec<&'a str>,
         error: &'a str,
     },
+    /// The reply to `model_call` was cut before its end, as `error` says.
+    Cut {
+        model_call: u32,
+        error: &'a str,
+    },
     /// The user's answer to the host (policy `ask`): `approved`, `denied`
     /// with the `reason`, or `edited` with the arguments the user gave.
     UserDecides {
@@ -475,6 +480,10 @@ impl<'a> Details<'a> {
             } => Details::Rejected {
                 model_call: *number,
                 unanswered: ids(unanswered),
+                error,
+            },
+            StepKind::Cut { number, error } => Details::Cut {
+                model_call: *number,
                 error,
             },
             StepKind::UserDecides { call, decision } => Details::UserDecides {

@@ -18,7 +18,7 @@ fn trace(name: &str) -> Trace {
 /// X refused, Executes, Result, Answers, verifY, veriFied, Budget, Crash,
 /// H the host answers from its record, J the provider rejects the request,
 /// Q the host asks the user (policy ask), U the user answers.
-/// K the host compacts the context.
+/// K the host compacts the context. Z a recorded reply cut (no lesson has one).
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
@@ -46,6 +46,7 @@ fn story(t: &Trace) -> String {
             StepKind::Crashes { .. } => 'C',
             StepKind::Replays { .. } => 'H',
             StepKind::Rejected { .. } => 'J',
+            StepKind::Cut { .. } => 'Z',
             StepKind::UserDecides { .. } => 'U',
             StepKind::Compacts { .. } => 'K',
         })

@@ -583,3 +583,127 @@ fn a_recording_of_claude_code_replays_with_its_two_calls_paired() {
     );
     assert_eq!(summary["final_answer"], "config.txt sets the limit to 42.");
 }
+
+/// The wire view (`export --panel wire`) of the step where `run` makes its
+/// first model call, as text.
+fn wire_view(run: &str, dir: &Path) -> String {
+    let out = dir.join(format!("wire-{}", run.rsplit('#').next().unwrap_or("1")));
+    let o = Command::new(env!("CARGO_BIN_EXE_agent-loop-sim"))
+        .args([
+            "--lang", "en", "export", "--format", "txt", "--panel", "wire",
+        ])
+        .args(["--steps", "2", "--transcript", run, "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let file = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap();
+    std::fs::read_to_string(file.path()).unwrap()
+}
+
+#[test]
+fn three_sdk_clients_through_one_tap_are_three_conversations_each_named_by_its_api() {
+    if !have_python_sdks() {
+        return;
+    }
+    let dir = fresh_dir("sdk-mixed");
+    let config = dir.join("config.txt");
+    std::fs::write(&config, "limit = 42\n").unwrap();
+    let script: Vec<Value> = (0..3)
+        .flat_map(|_| read_then_answer(&config).as_array().unwrap().clone())
+        .collect();
+    let server = Server::start(&dir, &Value::Array(script), None);
+    let out = dir.join("mixed.jsonl");
+    let tap = Tap::start(&server.url, &out, &[]);
+    let kinds = [
+        (
+            "chat",
+            "OpenAI Chat Completions",
+            "POST /v1/chat/completions",
+        ),
+        ("responses", "OpenAI Responses", "POST /v1/responses"),
+        ("anthropic", "Anthropic Messages", "POST /v1/messages"),
+    ];
+    for (kind, _, _) in kinds {
+        assert_eq!(sdk_loop(kind, &tap.base(), true), "The limit is 42.");
+    }
+    assert!(tap.stop().contains("6 model calls recorded"));
+    let path = out.to_str().unwrap();
+    let (first, others) = agent_loop_sim::transcript::load_all(path, None, false, None).unwrap();
+    let runs: Vec<_> = std::iter::once(first).chain(others).collect();
+    assert_eq!(runs.len(), 3, "one conversation per client");
+    for (k, (run, (kind, api, endpoint))) in runs.iter().zip(kinds).enumerate() {
+        let trace = run.trace(agent_loop_sim::scenario::Lang::En);
+        assert_eq!(trace.provider.code(), kind);
+        assert_eq!(trace.model_calls.len(), 2, "{kind}");
+        assert!(trace.title.contains(api), "{kind}: {}", trace.title);
+        assert!(
+            trace.title.contains(&format!("mixed.jsonl#{}", k + 1)),
+            "{}",
+            trace.title
+        );
+        let wire = wire_view(&format!("{path}#{}", k + 1), &dir);
+        assert!(wire.contains(endpoint), "{kind}: {wire}");
+        for (_, _, other) in kinds.iter().filter(|(_, _, e)| *e != endpoint) {
+            assert!(!wire.contains(other), "{kind}: {wire}");
+        }
+    }
+}
+
+#[test]
+fn an_upstream_killed_mid_stream_gives_an_incomplete_call_drawn_as_cut() {
+    if !have("python3", &["--version"]) {
+        return;
+    }
+    use agent_loop_sim::scenario::Lang;
+    use agent_loop_sim::trace::StepKind;
+    // Framed by chunks, the kill leaves the body short; framed by closing
+    // the connection, it ends the body cleanly and only the missing
+    // `data: [DONE]` tells the cut.
+    for framing in ["chunked", "close"] {
+        let dir = fresh_dir(&format!("killed-{framing}"));
+        let mut server = Server::start(
+            &dir,
+            &json!([{"text": "one two three four five six seven eight", "chunks": 8,
+                     "delay_ms": 300, "framing": framing}]),
+            None,
+        );
+        let out = dir.join("rec.jsonl");
+        let tap = Tap::start(&server.url, &out, &[]);
+        let mut agent = start_stream(&tap.addr, &chat_request(true));
+        std::thread::sleep(Duration::from_millis(700));
+        server.kill();
+        let mut rest = Vec::new();
+        let _ = agent.read_to_end(&mut rest);
+        tap.stop();
+        let lines = read_jsonl(&out);
+        assert_eq!(lines.len(), 1, "{framing}: {lines:?}");
+        assert_eq!(lines[0]["incomplete"], true, "{framing}: {}", lines[0]);
+        let error = lines[0]["error"].as_str().unwrap();
+        assert!(error.contains("upstream closed"), "{framing}: {error}");
+        let said = lines[0]["response"]["choices"][0]["message"]["content"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(said.starts_with("one"), "{framing}: {said:?}");
+        // Replayed, the call is drawn as cut, not as a reply.
+        let run = agent_loop_sim::transcript::load(out.to_str().unwrap(), None, false).unwrap();
+        let trace = run.trace(Lang::En);
+        let last = trace.steps.last().unwrap();
+        assert!(
+            matches!(&last.kind, StepKind::Cut { number: 1, error: e } if e == error),
+            "{framing}: {:?}",
+            last.kind
+        );
+        assert!(
+            !trace
+                .steps
+                .iter()
+                .any(|s| matches!(s.kind, StepKind::Answers { .. })),
+            "{framing}: a cut reply drawn as an answer"
+        );
+        let title = agent_loop_sim::i18n::step_title(trace, trace.steps.len() - 1);
+        assert!(title.contains("no whole reply"), "{title}");
+        let narration = last.narration.as_deref().unwrap();
+        assert!(narration.contains("did not arrive whole"), "{narration}");
+    }
+}

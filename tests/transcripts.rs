@@ -1409,3 +1409,41 @@ fn every_frame_of_the_recorded_body_cases() {
         }
     }
 }
+
+#[test]
+fn a_compaction_item_in_the_replacement_history_is_that_compaction_not_a_second() {
+    // Codex's replacement_history may hold the `compaction` item (the
+    // encrypted summary the Responses API's compaction returns).
+    let text = std::fs::read_to_string(fixture_path("cases/codex-compacted.jsonl")).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["type"] == "compacted" {
+                let history = v["payload"]["replacement_history"].as_array_mut().unwrap();
+                history.push(
+                    serde_json::json!({"type": "compaction", "encrypted_content": "gAAAAB-fake"}),
+                );
+            }
+            v.to_string()
+        })
+        .collect();
+    let file =
+        std::env::temp_dir().join(format!("als-compaction-item-{}.jsonl", std::process::id()));
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let opened = transcript::open(file.to_str().unwrap(), None).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let about: Vec<&str> = opened
+        .loaded
+        .card
+        .conditions
+        .iter()
+        .map(|t| t.get(Lang::En))
+        .collect();
+    let about = about.join("\n");
+    assert!(
+        about.contains("1 compaction(s) record the history"),
+        "{about}"
+    );
+    assert!(!about.contains("shorter than shown here"), "{about}");
+}

@@ -352,6 +352,7 @@ catalogue! {
         "{call} reuses operation id {op} for another action: the host answers with an error",
     ];
     TITLE_REJECTED = ["提供方拒绝第 {number} 次调用（400）：{ids} 没有结果", "The provider rejects model call #{number} (400): {ids} has no result"];
+    TITLE_CUT = ["第 {number} 次调用没有得到完整的回复：记录把它标为不完整", "Model call #{number} gets no whole reply: the recording marks it incomplete"];
     TITLE_PROVIDER_ERROR = ["提供方对第 {number} 次调用回了错误（{status}），没有回复", "The provider answers model call #{number} with an error ({status}), not a reply"];
     TITLE_UNCHECKED_DONE = ["模型说“完成了”，循环结束，改动没有人检查", "The model says done; the loop ends and no one checks the change"];
     TITLE_FINAL_ANSWER = ["模型给出最终答案，没有工具调用：循环结束", "Final answer, no tool calls: the loop ends"];
@@ -382,6 +383,7 @@ catalogue! {
     ARROW_DROPPED = ["{call} ⇐ {mark}{text}（未追加！）", "{call} ⇐ {mark}{text} (not appended!)"];
     ARROW_REPLAYS = ["{call} ↺ 重放 {op}", "{call} ↺ replay of {op}"];
     ARROW_OP_CONFLICT = ["{call} ✗ 操作 id {op} 已用于别的调用", "{call} ✗ op id {op} already used for another call"];
+    ARROW_CUT = ["✗ 回复被截断", "✗ reply cut"];
     ARROW_REJECTED = ["✗ 400 请求被拒：{ids} 没有结果", "✗ 400 rejected: {ids} has no result"];
     ARROW_FINAL_ANSWER = ["最终答案", "final answer"];
     ARROW_SAYS_DONE = ["说完成了（没有工具调用）", "says done (no tool calls)"];
@@ -492,6 +494,10 @@ catalogue! {
     WHY_OP_CONFLICT = [
         "同一个操作 id 不能指向两个不同的动作：主机以错误作答，什么都不执行。",
         "One operation id cannot name two different actions: the host answers with an error and runs nothing.",
+    ];
+    WHY_CUT = [
+        "回复以流的形式一段一段到达，而这个流在它的 API 用来结束流的事件（Chat 的 data: [DONE]、Responses 的 response.completed、Anthropic 的 message_stop）之前就停了：连接被关闭，或者代理或 tap 被停止。已经到达的部分记录在响应里，但它不是完整的回复，所以不画成回复；读这个流的客户端得到的是一个错误，或者一条被截短的回复。",
+        "The reply arrives as a stream, piece by piece, and this one stopped before the event its API ends a stream with (Chat's data: [DONE], Responses' response.completed, Anthropic's message_stop): the connection closed, or the agent or the tap was stopped. What arrived is kept in the recorded response, but it is not a whole reply, so it is not drawn as one; a client reading the stream gets an error, or a reply cut short.",
     ];
     WHY_REJECTED = [
         "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。",
@@ -870,6 +876,8 @@ catalogue! {
     REPLAY_RESULT = ["{id}（{tool}）的结果返回（{place}），按 call_id 配对后追加。", "The result for {id} ({tool}) comes back ({place}), paired by call_id and appended."];
     REPLAY_REFUSED = ["提供方拒绝了第 {number} 次调用（{place}），模型没有运行：{error}", "The provider refused model call #{number} ({place}); the model never ran: {error}"];
     /// A server error: whether the model began is not known, only that no reply came.
+    /// A recording's `incomplete` call: its `error` says why.
+    REPLAY_CUT = ["第 {number} 次调用的回复（{place}）没有完整到达，记录里写着：{error}", "The reply to model call #{number} ({place}) did not arrive whole; the recording says: {error}"];
     REPLAY_SERVER_ERROR = ["提供方对第 {number} 次调用（{place}）回了服务器错误，没有回复：{error}", "The provider answers model call #{number} ({place}) with a server error, not a reply: {error}"];
     REPLAY_ANSWERS = ["第 {number} 次调用的回复（{place}）没有工具调用：这一轮循环在这里结束。", "Reply #{number} ({place}) has no tool calls: this run of the loop ends here."];
     REPLAY_UNREAD = ["文件里没有画成步骤的内容：{parts}。", "Not drawn as steps: {parts}."];

@@ -623,6 +623,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             // Any other error answer (a recorded 429 or 500, a 400 for another reason).
             status => TITLE_PROVIDER_ERROR.fill(lang, &[("number", number), ("status", &status)]),
         },
+        StepKind::Cut { number, .. } => TITLE_CUT.fill(lang, &[("number", number)]),
         StepKind::Answers { .. } => match step.end {
             Some(EndStatus::VerificationMissing) => TITLE_UNCHECKED_DONE,
             Some(_) => TITLE_FINAL_ANSWER,
@@ -805,6 +806,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::Rejected { unanswered, .. } => {
             ARROW_REJECTED.fill(lang, &[("ids", &join_ids(unanswered))])
         }
+        StepKind::Cut { .. } => ARROW_CUT.get(lang).into(),
         StepKind::Answers { .. } => if step.end.is_some() {
             ARROW_FINAL_ANSWER
         } else {
@@ -887,6 +889,7 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
         } => WHY_REPLAYS,
         StepKind::Replays { conflict: true, .. } => WHY_OP_CONFLICT,
         StepKind::Rejected { .. } => WHY_REJECTED,
+        StepKind::Cut { .. } => WHY_CUT,
         StepKind::UserDecides { decision, .. } => match decision {
             Decision::Approved => WHY_USER_APPROVES,
             Decision::Edited(_) => WHY_USER_EDITS,

@@ -5,7 +5,15 @@
 //! - framing (RFC 9112 §6.1, §6.3, against request smuggling): differing
 //!   `Content-Length`s and a transfer coding other than `chunked` get a
 //!   400 and the connection is closed (hyper refuses a final coding that
-//!   is not chunked itself, with a bare 400; the tap's own 400s say why);
+//!   is not chunked itself, with a bare 400; the tap's own 400s say why).
+//!   That bare 400 stays bare: hyper 1.12 answers a head it cannot parse
+//!   before any service sees it (`Conn::on_parse_error` writes the head
+//!   `Server::on_error` makes: 400, 431 or 414, no body), and its builders
+//!   offer no hook for that answer; a tower layer wraps the service, which
+//!   is never called. Giving it words would mean reading the bytes under
+//!   hyper and telling its answer from an upstream's bodiless 400 by
+//!   tracking where each request and response begins: the framing by hand
+//!   that moving onto hyper removed;
 //!   `Content-Length` beside `Transfer-Encoding` is dropped by hyper,
 //!   which reads the body by `Transfer-Encoding` alone and closes the
 //!   connection after the answer (the RFC's other choice; were both ever

@@ -152,8 +152,14 @@ impl Call {
     }
 
     /// The line for the recording. `cut` says why the call did not end
-    /// as a whole response (it is then written as incomplete).
+    /// as a whole response (it is then written as incomplete); a stream
+    /// whose HTTP body ended without its last event was cut all the same.
     pub fn line(&self, cut: Option<&str>, redact: bool) -> Value {
+        let unfinished = match (cut, &self.sse) {
+            (None, Some(_)) => self.assembly.unfinished(),
+            _ => None,
+        };
+        let cut = cut.or(unfinished.as_deref());
         let response = match &self.sse {
             Some(_) => self.assembly.value(),
             None if self.body.is_empty() => Value::Null,
@@ -244,6 +250,8 @@ enum Assembly {
         base: Map<String, Value>,
         choices: Vec<(u64, ChatChoice)>,
         usage: Option<Value>,
+        /// `data: [DONE]` came.
+        done: bool,
     },
     Responses {
         response: Option<Value>,
@@ -255,6 +263,8 @@ enum Assembly {
         message: Option<Value>,
         blocks: Vec<(u64, Value, String)>,
         error: Option<Value>,
+        /// `message_stop` came.
+        stopped: bool,
     },
 }
 
@@ -292,6 +302,7 @@ impl Assembly {
                 base: Map::new(),
                 choices: Vec::new(),
                 usage: None,
+                done: false,
             },
             Provider::Responses => Assembly::Responses {
                 response: None,
@@ -303,12 +314,16 @@ impl Assembly {
                 message: None,
                 blocks: Vec::new(),
                 error: None,
+                stopped: false,
             },
         }
     }
 
     fn event(&mut self, event: &str, data: &str) {
         if data == "[DONE]" {
+            if let Assembly::Chat { done, .. } = self {
+                *done = true;
+            }
             return;
         }
         let Ok(v) = serde_json::from_str::<Value>(data) else {
@@ -319,6 +334,7 @@ impl Assembly {
                 base,
                 choices,
                 usage,
+                ..
             } => chat_event(&v, base, choices, usage),
             Assembly::Responses {
                 response,
@@ -330,8 +346,53 @@ impl Assembly {
                 message,
                 blocks,
                 error,
-            } => anthropic_event(&v, event, message, blocks, error),
+                stopped,
+            } => {
+                let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+                *stopped |= kind == "message_stop";
+                anthropic_event(&v, event, message, blocks, error);
+            }
         }
+    }
+
+    /// Why the stream is not whole, if it is not: it never sent the
+    /// event its API ends a stream with (Chat `data: [DONE]`, or a
+    /// `finish_reason` on every choice; Responses `response.completed`,
+    /// `.failed` or `.incomplete`; Anthropic `message_stop`). An upstream
+    /// that frames its stream by closing the connection (no length, not
+    /// chunked) and is killed mid-stream ends its HTTP body cleanly: only
+    /// this tells the cut, as it tells the SDKs (the `openai` SDK's "Didn't
+    /// receive a `response.completed` event").
+    fn unfinished(&self) -> Option<String> {
+        let (last, error) = match self {
+            Assembly::Chat { choices, done, .. } => {
+                let finished =
+                    !choices.is_empty() && choices.iter().all(|(_, c)| c.finish.is_some());
+                if *done || finished {
+                    return None;
+                }
+                ("data: [DONE]", false)
+            }
+            Assembly::Responses { done, error, .. } => {
+                if *done {
+                    return None;
+                }
+                ("response.completed", error.is_some())
+            }
+            Assembly::Anthropic { stopped, error, .. } => {
+                if *stopped {
+                    return None;
+                }
+                ("message_stop", error.is_some())
+            }
+        };
+        Some(if error {
+            format!("the stream ended with an error event, without {last}")
+        } else {
+            format!(
+                "the stream ended without {last}: the upstream closed it before the response ended"
+            )
+        })
     }
 
     fn value(&self) -> Value {
@@ -340,6 +401,7 @@ impl Assembly {
                 base,
                 choices,
                 usage,
+                ..
             } => {
                 let mut out = base.clone();
                 out.insert("object".into(), json!("chat.completion"));
@@ -401,6 +463,7 @@ impl Assembly {
                 message,
                 blocks,
                 error,
+                ..
             } => {
                 let mut out = message
                     .clone()
@@ -804,7 +867,8 @@ pub fn stop(recorder: &Recorder, why: &str) {
     if let Some(e) = error {
         output::error(format_args!("tap: could not write the recording: {e}"));
     }
-    output::error(format_args!("tap: {written} model calls recorded"));
+    let calls = crate::i18n::MODEL_CALL_N.get(written as usize, crate::scenario::Lang::En);
+    output::error(format_args!("tap: {written} {calls} recorded"));
 }
 
 impl Inner {
@@ -834,6 +898,68 @@ mod tests {
             call.content(part);
         }
         call.line(None, false)["response"].clone()
+    }
+
+    /// The line of a streamed call whose HTTP body ended after `stream`.
+    fn ended_after(provider: Provider, stream: &str) -> Value {
+        let mut call = Call::new(provider, "/v1/x", json!({}), 0);
+        call.respond(200, true);
+        call.content(stream.as_bytes());
+        call.line(None, false)
+    }
+
+    #[test]
+    fn a_stream_whose_body_ends_before_its_last_event_is_written_as_cut() {
+        let chat_head =
+            "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"}}]}\n\n";
+        let chat_end = "data: {\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+        let responses_head = "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\",\"status\":\"in_progress\",\"output\":[]}}\n\n";
+        let responses_end = "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"r1\",\"status\":\"completed\",\"output\":[]}}\n\n";
+        let anthropic_head = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m1\",\"type\":\"message\",\"content\":[]}}\n\n";
+        let anthropic_error = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n";
+        let anthropic_end = "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+        for (provider, head, last) in [
+            (Provider::Chat, chat_head, "data: [DONE]"),
+            (Provider::Responses, responses_head, "response.completed"),
+            (Provider::Anthropic, anthropic_head, "message_stop"),
+        ] {
+            let line = ended_after(provider, head);
+            assert_eq!(line["incomplete"], true, "{line}");
+            let error = line["error"].as_str().unwrap();
+            assert!(
+                error.contains(last) && error.contains("upstream closed"),
+                "{error}"
+            );
+        }
+        for (provider, whole) in [
+            (Provider::Chat, format!("{chat_head}data: [DONE]\n\n")),
+            // A finish_reason on every choice is a whole reply, [DONE] or not.
+            (Provider::Chat, format!("{chat_head}{chat_end}")),
+            (
+                Provider::Responses,
+                format!("{responses_head}{responses_end}"),
+            ),
+            (
+                Provider::Anthropic,
+                format!("{anthropic_head}{anthropic_end}"),
+            ),
+        ] {
+            let line = ended_after(provider, &whole);
+            assert!(line.get("incomplete").is_none(), "{line}");
+        }
+        let line = ended_after(
+            Provider::Anthropic,
+            &format!("{anthropic_head}{anthropic_error}"),
+        );
+        assert_eq!(
+            line["error"],
+            "the stream ended with an error event, without message_stop"
+        );
+        // An unstreamed body is whole when its framing says so.
+        let mut call = Call::new(Provider::Chat, "/v1/x", json!({}), 0);
+        call.respond(200, false);
+        call.content(b"{}");
+        assert!(call.line(None, false).get("incomplete").is_none());
     }
 
     #[test]

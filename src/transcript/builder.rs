@@ -214,6 +214,12 @@ enum Event {
         line: usize,
         error: String,
     },
+    /// The reply to the latest request was cut before its end (a tap
+    /// recording's `incomplete`, with its `error`).
+    Cut {
+        line: usize,
+        error: String,
+    },
     /// The harness stopped the turn (Codex `turn_aborted`).
     Aborted {
         line: usize,
@@ -635,6 +641,13 @@ impl Builder {
         });
     }
 
+    /// The reply to the request just read was cut before its end: `error`
+    /// says why (the recorder's words).
+    pub fn cut(&mut self, line: usize, error: &str) {
+        let error = clean_redacted(error, self.redact);
+        self.events.push(Event::Cut { line, error });
+    }
+
     /// The turn was stopped here (interrupted by the user, …).
     pub fn aborted(&mut self, line: usize, reason: &str) {
         let reason = clean(reason);
@@ -1049,6 +1062,10 @@ impl Build {
                     build.model_call(pending.take(), true, format);
                     build.rejected(line, error);
                 }
+                Event::Cut { line, error } => {
+                    build.model_call(pending.take(), false, format);
+                    build.cut(line, error);
+                }
                 Event::Compacted {
                     line,
                     replaced,
@@ -1143,6 +1160,25 @@ impl Build {
         self.rec.end(EndStatus::Rejected);
         debug_assert_eq!(step + 1, self.rec.next_step());
         self.rec.trace.task = TaskOutcome::NotDone;
+    }
+
+    /// The reply to the latest model call was cut: a step of its own,
+    /// from the model, and no reply.
+    fn cut(&mut self, line: usize, error: String) {
+        let number = self.rec.trace.model_calls.len() as u32;
+        self.step(
+            StepKind::Cut {
+                number,
+                error: error.clone(),
+            },
+            Some(Lane::Model),
+            Lane::Host,
+            Say::Cut {
+                number,
+                line,
+                error,
+            },
+        );
     }
 
     /// Record a step, and what its narration will say.

@@ -224,9 +224,15 @@ fn one(line: usize, v: &Value, b: &mut Builder) {
                     .flat_map(|i| ["content", "output", "arguments"].map(|k| i.get(k)))
                     .map(|v| v.map_or(0, |v| text_of(v).chars().count()))
                     .sum();
-                // The context from here: that history, item by item.
+                // The context from here: that history, item by item. A
+                // `compaction` item in it (the summary the Responses API's
+                // compaction returns) is this same compaction, not another.
                 let history = items
                     .iter()
+                    .filter(|i| {
+                        let kind = i.get("type").and_then(Value::as_str);
+                        !matches!(kind, Some("compaction" | "compaction_summary"))
+                    })
                     .filter_map(|i| responses::item(i, line, None, b))
                     .map(exit_code)
                     .collect();

@@ -38,6 +38,17 @@ pub(crate) fn refusal(value: &Value) -> Option<String> {
     })
 }
 
+/// Why a recorded call did not end whole, if the line says it did not
+/// (the tap's and `export --format requests`' `incomplete`, with its
+/// `error`): what came of its reply is not a reply.
+pub(crate) fn incomplete(value: &Value) -> Option<String> {
+    if value.get("incomplete") != Some(&Value::Bool(true)) {
+        return None;
+    }
+    let error = value.get("error").and_then(Value::as_str);
+    Some(error.unwrap_or("incomplete").to_string())
+}
+
 pub(crate) fn exchange<'a>(
     path: &str,
     value: &'a Value,
@@ -128,7 +139,8 @@ pub(crate) fn read_messages(
         }
         return Ok(());
     }
-    let reply = match parts.response {
+    let cut = incomplete(value);
+    let reply = match parts.response.filter(|_| cut.is_none()) {
         Some(r) => Some((api.reply)(path, r, line, b)?),
         None => None,
     };
@@ -145,11 +157,15 @@ pub(crate) fn read_messages(
             .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
         let msgs = (api.messages)(path, items, line, whole, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
-        let refused = refusal(value);
+        let refused = refusal(value).filter(|_| cut.is_none());
         if !parts.rebuilt {
             b.recorded_body(request, parts.response);
         }
-        b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused);
+        let asked = reply.is_some() || cut.is_some();
+        b.request_or_record_refused(msgs, line, tokens_in, asked, refused);
+    }
+    if let Some(why) = &cut {
+        b.cut(line, why);
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

@@ -569,7 +569,7 @@ fn read_lines(
             return Ok(format);
         }
     };
-    let format = match forced {
+    let mut format = match forced {
         Some(f) => f,
         None => detect_line(&first.1).ok_or_else(|| not_a_transcript(path, first.0, &first.1))?,
     };
@@ -577,7 +577,9 @@ fn read_lines(
         Jsonl::No => return Err(not_a_transcript(path, first.0, &first.1)),
         Jsonl::Own(read) => read(path, first, &mut lines, builder)?,
         Jsonl::Requests if split::is_tap_line(&first.1) => {
-            *conversations = tap_lines(path, first, &mut lines, forced, builder)?;
+            let (count, own) = tap_lines(path, first, &mut lines, forced, builder)?;
+            *conversations = count;
+            format = own.unwrap_or(format);
         }
         Jsonl::Requests => lines.each(first, |line, value| {
             request_line(path, &value, line, forced, builder)
@@ -588,20 +590,24 @@ fn read_lines(
 }
 
 /// A tap's recording: the one conversation of it that `FILE#N` names, side
-/// requests apart. Returns how many conversations it holds.
+/// requests apart. Returns how many conversations it holds, and the API of the one shown.
 fn tap_lines(
     path: &str,
     first: (usize, Value),
     lines: &mut jsonl::Lines,
     forced: Option<Format>,
     builder: &mut Builder,
-) -> Result<usize, ScenarioError> {
+) -> Result<(usize, Option<Format>), ScenarioError> {
     builder.runs_read = true;
     let shown = builder.run.unwrap_or(1);
     let mut splitter = split::Splitter::default();
+    // The conversation's own API (each line names its provider): a
+    // recording may hold conversations with several.
+    let mut own = None;
     let mut read = |placed: Vec<(usize, Value, split::Place)>| {
         for (line, value, place) in placed {
             if place == split::Place::Conversation(shown - 1) {
+                own = own.or(forced).or_else(|| detect_document(&value));
                 request_line(path, &value, line, forced, builder)?;
             }
         }
@@ -626,7 +632,7 @@ fn tap_lines(
         // Titled as the live view titles it, and as it is opened.
         builder.rename(&format!("{}#{shown}", display_name(path)));
     }
-    Ok(count.max(1))
+    Ok((count.max(1), own))
 }
 
 /// One line of a JSONL of model calls: a request body, `{request, response}`

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::api;
 use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
 use super::errors::at_line;
-use super::exchange::{exchange, refusal};
+use super::exchange::{exchange, incomplete, refusal};
 use super::format::{Format, PairRule};
 use super::reader::{Jsonl, Reader};
 use super::shape::{Lenient, Object, Present, Usage};
@@ -47,7 +47,8 @@ pub fn document(
         }
         return Ok(());
     }
-    let reply = match parts.response {
+    let cut = incomplete(value);
+    let reply = match parts.response.filter(|_| cut.is_none()) {
         Some(r) => {
             let output = r.get("output").and_then(Value::as_array).ok_or_else(|| {
                 at_line(
@@ -99,13 +100,17 @@ pub fn document(
         match fields.previous_response_id.0 {
             Some(_) => b.request_continuing(msgs, line, tokens_in),
             None => {
-                let refused = refusal(value);
+                let refused = refusal(value).filter(|_| cut.is_none());
                 if !parts.rebuilt {
                     b.recorded_body(request, parts.response);
                 }
-                b.request_or_record_refused(msgs, line, tokens_in, reply.is_some(), refused)
+                let asked = reply.is_some() || cut.is_some();
+                b.request_or_record_refused(msgs, line, tokens_in, asked, refused)
             }
         }
+    }
+    if let Some(why) = &cut {
+        b.cut(line, why);
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

@@ -40,13 +40,15 @@ pub fn is_tap_line(line: &Value) -> bool {
 }
 
 /// A tap line's fields read here: the request (there, whatever it holds;
-/// read as `Request`, its history as JSON values), the tap's `path`, its
-/// `side` mark, the response's HTTP `status`. The `response` stays a
-/// JSON value, in any of the three shapes.
+/// read as `Request`, its history as JSON values), its `provider`, the
+/// tap's `path`, its `side` mark, the response's HTTP `status`. The
+/// `response` stays a JSON value, in any of the three shapes.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct TapLine<'a> {
     request: Present<IgnoredAny>,
+    #[serde(borrow)]
+    provider: Lenient<&'a str>,
     #[serde(borrow)]
     path: Lenient<&'a str>,
     #[serde(borrow)]
@@ -80,6 +82,9 @@ fn model_of(request: &Request) -> Option<String> {
 /// One conversation while the recording is read.
 #[derive(Debug, Clone, Default)]
 pub struct Conversation {
+    /// The API its requests go to (`provider`): a request to another API
+    /// never continues it, though its messages may read the same.
+    provider: Option<String>,
     /// The messages of its latest request, marks aside.
     last: Vec<Value>,
     /// Model calls so far.
@@ -173,16 +178,24 @@ impl Splitter {
     /// request it extends furthest), or a new one.
     fn conversation(&mut self, line: &Value) -> usize {
         let request = request_of(line);
+        let provider = Object::<TapLine>::of(line).provider.0.map(str::to_string);
         let messages: Vec<Value> = history(request).iter().map(crate::wire::unmarked).collect();
         let continues = self
             .conversations
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.last.len() <= messages.len() && messages.starts_with(&c.last))
+            .filter(|(_, c)| {
+                c.provider == provider
+                    && c.last.len() <= messages.len()
+                    && messages.starts_with(&c.last)
+            })
             .max_by_key(|(i, c)| (c.last.len(), *i))
             .map(|(i, _)| i);
         let at = continues.unwrap_or_else(|| {
-            self.conversations.push(Conversation::default());
+            self.conversations.push(Conversation {
+                provider,
+                ..Conversation::default()
+            });
             self.conversations.len() - 1
         });
         let c = &mut self.conversations[at];
@@ -411,6 +424,25 @@ mod tests {
         assert_eq!(s.sides.len(), 2);
         assert_eq!(s.sides[0].kind, "no_tools");
         assert_eq!(s.sides[0].reply.as_deref(), Some("A short title"));
+    }
+
+    #[test]
+    fn requests_to_different_apis_are_different_conversations_though_their_messages_match() {
+        let ask = json!([{"role": "user", "content": "What is the limit in config.txt?"}]);
+        let mut chat = line("gpt", true, ask.clone());
+        chat["provider"] = json!("chat");
+        let mut responses = line("gpt", true, ask.clone());
+        responses["provider"] = json!("responses");
+        let (placed, s) = places(vec![responses, chat, line("claude", true, ask)]);
+        assert_eq!(
+            placed,
+            [
+                (1, Place::Conversation(0)),
+                (2, Place::Conversation(1)),
+                (3, Place::Conversation(2)),
+            ]
+        );
+        assert_eq!(s.conversations.len(), 3);
     }
 
     #[test]

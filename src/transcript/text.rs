@@ -15,12 +15,12 @@ use crate::i18n::{
     PAIR_RULE_TOOL_USE_ID, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST, REASONING_ITEM_N, REPLAY_ABORTED,
     REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED,
     REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY,
-    REPLAY_COMPACTED_SUMMARY, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE,
-    REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS,
-    REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM,
-    REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE,
-    REPLAY_REASONING_BEFORE, REPLAY_REASONING_IN_BODY, REPLAY_REASONING_SENT, REPLAY_REFUSED,
-    REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
+    REPLAY_COMPACTED_SUMMARY, REPLAY_CUT, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
+    REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT,
+    REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR,
+    REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY,
+    REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE, REPLAY_REASONING_IN_BODY, REPLAY_REASONING_SENT,
+    REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
     REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
     REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
     REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
@@ -108,6 +108,12 @@ pub enum Say {
     },
     /// The file records the provider's error for the request.
     Rejected {
+        number: u32,
+        line: usize,
+        error: String,
+    },
+    /// The recording marks the reply cut (`incomplete`), with why.
+    Cut {
         number: u32,
         line: usize,
         error: String,
@@ -219,7 +225,8 @@ pub fn narrate(
         | Say::Proposes { line, .. }
         | Say::Result { line, .. }
         | Say::Answers { line, .. }
-        | Say::Rejected { line, .. } => place(*line, unit, lang),
+        | Say::Rejected { line, .. }
+        | Say::Cut { line, .. } => place(*line, unit, lang),
         _ => String::new(),
     };
     let mut out = match say {
@@ -324,6 +331,9 @@ pub fn narrate(
             REPLAY_REFUSED.fill(lang, &[("number", number), ("place", &p), ("error", error)])
         }
         // A server error: whether the model began is not known, only that no reply came.
+        Say::Cut { number, error, .. } => {
+            REPLAY_CUT.fill(lang, &[("number", number), ("place", &p), ("error", error)])
+        }
         Say::Rejected { number, error, .. } => {
             REPLAY_SERVER_ERROR.fill(lang, &[("number", number), ("place", &p), ("error", error)])
         }

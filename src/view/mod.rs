@@ -214,7 +214,9 @@ pub fn compact_lower(app: &App) -> Panel {
 pub fn panel_of_step(kind: &crate::trace::StepKind) -> Panel {
     use crate::trace::StepKind as K;
     match kind {
-        K::ModelCall { .. } | K::Compacts { .. } | K::Rejected { .. } => Panel::Context,
+        K::ModelCall { .. } | K::Compacts { .. } | K::Rejected { .. } | K::Cut { .. } => {
+            Panel::Context
+        }
         K::Proposes { .. }
         | K::Validates { .. }
         | K::Executes { .. }

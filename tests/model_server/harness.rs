@@ -109,6 +109,12 @@ impl Server {
         }
     }
 
+    /// Kill the server (SIGKILL), as a provider's process dies mid-answer.
+    pub fn kill(&mut self) {
+        let _ = self._proc.0.kill();
+        let _ = self._proc.0.wait();
+    }
+
     /// The request bodies the server received, in order.
     pub fn bodies(&self) -> Vec<serde_json::Value> {
         read_jsonl(&self.log)

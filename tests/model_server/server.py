@@ -23,6 +23,12 @@ script. A reply is an object:
                                                     unless "consume": true)
     {"close_after": N, …}                           stream N events, then close
                                                     the connection mid-stream
+    {"framing": "close", …}                         a stream framed by closing the
+                                                    connection (HTTP/1.0 style: no
+                                                    Transfer-Encoding, no length),
+                                                    as servers that stream without
+                                                    chunked do; a server killed
+                                                    mid-stream then looks ended
     {"delay_ms": N, …}                              wait N ms before each event
     {"chunks": N, …}                                split the text into N deltas
     {"side": true, …}                               also match side requests
@@ -534,10 +540,15 @@ class Handler(BaseHTTPRequestHandler):
         if not stream:
             self.reply_json(200, full(n, model, reply))
             return
+        chunked = reply.get("framing", "chunked") == "chunked"
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         close_after = reply.get("close_after")
         for i, (name, data) in enumerate(events(n, model, reply)):
@@ -552,9 +563,12 @@ class Handler(BaseHTTPRequestHandler):
             text = data if isinstance(data, str) else json.dumps(data)
             frame = (f"event: {name}\n" if name else "") + f"data: {text}\n\n"
             payload = frame.encode()
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(payload), payload))
+            if chunked:
+                payload = b"%x\r\n%s\r\n" % (len(payload), payload)
+            self.wfile.write(payload)
             self.wfile.flush()
-        self.wfile.write(b"0\r\n\r\n")
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
 
 
