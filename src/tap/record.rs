@@ -153,13 +153,20 @@ impl Call {
 
     /// The line for the recording. `cut` says why the call did not end
     /// as a whole response (it is then written as incomplete); a stream
-    /// whose HTTP body ended without its last event was cut all the same.
+    /// whose HTTP body ended without its last event was cut all the same,
+    /// and one that sent its last event is whole.
     pub fn line(&self, cut: Option<&str>, redact: bool) -> Value {
-        let unfinished = match (cut, &self.sse) {
-            (None, Some(_)) => self.assembly.unfinished(),
-            _ => None,
+        // A stream that sent its API's last event is whole, even when
+        // the agent hangs up before the HTTP body's end (an SDK may stop
+        // reading at the last event); one that did not is cut.
+        let cut = match &self.sse {
+            Some(_) => match self.assembly.unfinished() {
+                None => None,
+                Some(why) => Some(cut.map_or(why, str::to_string)),
+            },
+            None => cut.map(str::to_string),
         };
-        let cut = cut.or(unfinished.as_deref());
+        let cut = cut.as_deref();
         let response = match &self.sse {
             Some(_) => self.assembly.value(),
             None if self.body.is_empty() => Value::Null,
