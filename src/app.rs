@@ -109,7 +109,7 @@ pub struct App {
     /// simulator only (`study.rs`); None in exports and tests.
     pub study: Option<crate::study::Kept>,
     /// `--class`: the room's counts, as the server tells them.
-    pub class: Option<crate::class::Class>,
+    pub class: Option<crate::room::Class>,
 }
 
 impl App {

@@ -365,7 +365,7 @@ impl Cli {
             scale: Some(_),
             ..
         }) = &self.command
-            && !crate::export::drawn_as_pixels(*format)
+            && !format.drawn_as_pixels()
         {
             out.push(format!(
                 "--scale is not used by export --format {}; it applies to png, gif, mp4 and webm (an svg or pdf is drawn as vectors, at any size)",
@@ -420,6 +420,14 @@ pub enum ExportFormat {
     /// One JSON line per model call: `{provider, request, response}`, the
     /// request body exactly as the provider receives it (NAME.requests.jsonl).
     Requests,
+}
+
+impl ExportFormat {
+    /// Whether the format is drawn as pixels, so `--scale` applies.
+    pub fn drawn_as_pixels(self) -> bool {
+        use ExportFormat::*;
+        matches!(self, Png | Gif | Mp4 | Webm)
+    }
 }
 
 /// A panel that can be the one under the lanes (`--lower`).

@@ -25,6 +25,7 @@ pub mod provider;
 mod pseudo;
 pub mod quiz;
 pub mod recorder;
+pub mod room;
 pub mod rules;
 pub mod safe;
 pub mod scenario;

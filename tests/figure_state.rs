@@ -94,6 +94,8 @@ fn a_comparison_figure_marks_neither_run_as_focused() {
         opts.scenario = "harness-drops-results".into();
         opts.compare = Some("read-config-timeout".into());
         opts.steps = Some((6, 6));
+        // Tall enough for the explanation under the two runs (a body of 44 rows).
+        opts.size = (120, 52);
         opts.framing.keys = keys;
         let files = export::export(&opts, |_| {}).unwrap();
         let text = std::fs::read_to_string(&files[0]).unwrap();

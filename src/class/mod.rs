@@ -11,90 +11,18 @@ pub mod ballots;
 pub mod qr;
 pub mod results;
 pub mod server;
+mod talk;
 
-use std::collections::{BTreeMap, BTreeSet};
+pub use talk::{Heard, Showing, Words};
+
+// The room as the app keeps it lives below the app (`room.rs`).
+pub use crate::room::Class;
+
+use std::collections::BTreeSet;
 use std::path::PathBuf;
-
-use serde::Serialize;
 
 use crate::app::App;
 use crate::scenario::Lang;
-
-/// What the app keeps of the room: plain data, part of `App`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Class {
-    /// The address the phones open, or why the room could not open (the
-    /// lesson runs without it).
-    pub join: Result<String, server::Unopened>,
-    /// Phones connected now.
-    pub present: usize,
-    /// Each asked step's counts per choice, one list per round: the first
-    /// vote, then the vote after discussion (`SecondRound`).
-    pub tallies: BTreeMap<usize, Vec<Vec<u32>>>,
-    /// The steps whose counts were revealed (frozen then).
-    pub revealed: BTreeSet<usize>,
-}
-
-impl Class {
-    pub fn new(join: Result<String, server::Unopened>) -> Self {
-        Class {
-            join,
-            present: 0,
-            tallies: BTreeMap::new(),
-            revealed: BTreeSet::new(),
-        }
-    }
-
-    /// The round open on `step`'s question: 1, or 2 after a second round.
-    pub fn round(&self, step: usize) -> u8 {
-        self.tallies.get(&step).map_or(1, |r| r.len().max(1) as u8)
-    }
-
-    /// How many answered `step` in its latest round.
-    pub fn answered(&self, step: usize, round: u8) -> u32 {
-        self.tallies
-            .get(&step)
-            .and_then(|r| r.get(usize::from(round) - 1))
-            .map_or(0, |c| c.iter().sum())
-    }
-
-    /// Freeze `step`'s counts as they are: the room sees them.
-    pub fn reveal(&mut self, step: usize, choices: usize) {
-        let rounds = self.tallies.entry(step).or_default();
-        if rounds.is_empty() {
-            rounds.push(vec![0; choices]);
-        }
-        self.revealed.insert(step);
-    }
-
-    /// Peer instruction: the first vote is kept, and the room votes again.
-    /// Once per question, before its reveal.
-    pub fn second_round(&mut self, step: usize, choices: usize) {
-        if self.revealed.contains(&step) {
-            return;
-        }
-        let rounds = self.tallies.entry(step).or_default();
-        if rounds.is_empty() {
-            rounds.push(vec![0; choices]);
-        }
-        if rounds.len() == 1 {
-            rounds.push(vec![0; choices]);
-        }
-    }
-}
-
-/// What the server tells the app.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Heard {
-    /// Phones connected now.
-    Present(usize),
-    /// The counts of a round after a vote was counted.
-    Tally {
-        step: usize,
-        round: u8,
-        counts: Vec<u32>,
-    },
-}
 
 /// Apply what the server said: the one entry, besides `update`, for the
 /// room. Counts of a revealed question, or of a round that is not its
@@ -116,56 +44,6 @@ pub fn heard(app: &mut App, heard: Heard) {
                 rounds.push(Vec::new());
             }
             rounds[usize::from(round) - 1] = counts;
-        }
-    }
-}
-
-/// One language's words of a question.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Words {
-    pub prompt: String,
-    pub choices: Vec<String>,
-    /// Why the right choice is right: the author's reason, else the
-    /// step's own explanation. Sent only once revealed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub why: Option<String>,
-}
-
-/// What the phones are shown: made from the app state, never the other
-/// way round. `step` is 0-based, as votes name it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(tag = "state", rename_all = "lowercase")]
-pub enum Showing {
-    /// No question open: the room waits for the next.
-    Wait,
-    Open {
-        step: usize,
-        round: u8,
-        zh: Words,
-        en: Words,
-    },
-    Revealed {
-        step: usize,
-        answer: usize,
-        zh: Words,
-        en: Words,
-        /// Per round, the counts per choice as the projector shows them.
-        counts: Vec<Vec<u32>>,
-    },
-}
-
-impl Showing {
-    /// The question the room may vote on now.
-    pub fn open(&self) -> Option<ballots::Open> {
-        match self {
-            Showing::Open {
-                step, round, zh, ..
-            } => Some(ballots::Open {
-                step: *step,
-                round: *round,
-                choices: zh.choices.len(),
-            }),
-            _ => None,
         }
     }
 }

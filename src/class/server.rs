@@ -24,7 +24,7 @@ use tokio::sync::watch;
 use tokio_stream::StreamExt as _;
 
 use super::ballots::{Ballots, Bounds, Device, Refused};
-use super::{Heard, Showing};
+use super::talk::{Heard, Showing};
 
 const PAGE: &str = include_str!("page.html");
 const SCRIPT: &str = include_str!("page.js");
@@ -88,16 +88,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Why the room did not open; the lesson runs without it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unopened {
-    /// No LAN address the phones could reach.
-    NoNetwork,
-    PortInUse(u16),
-    /// `--class-addr` names an address this machine does not have.
-    NotHere(IpAddr),
-    Other(String),
-}
+pub use crate::room::Unopened;
 
 /// Where to listen: `--class-addr` (`HOST:PORT`, an IP address or a
 /// port), else every interface on the default port; what was expected

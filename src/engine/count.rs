@@ -5,8 +5,6 @@
 
 use crate::trace::{Message, Trace};
 
-use super::estimate_tokens;
-
 /// A message as counted then: its text, each call's id, tool and
 /// arguments, and the id a result answers.
 pub(super) fn message(trace: &Trace, m: &Message) -> usize {
@@ -39,4 +37,12 @@ pub(super) fn tools(trace: &Trace) -> usize {
 /// counted then.
 pub(super) fn text(text: &str, id: Option<&str>) -> usize {
     estimate_tokens(text) + id.map_or(0, estimate_tokens)
+}
+
+/// A rough, deterministic token count: about four ASCII characters a token,
+/// one token per CJK character. Labelled as an estimate wherever shown.
+pub fn estimate_tokens(s: &str) -> usize {
+    let ascii = s.chars().filter(char::is_ascii).count();
+    let other = s.chars().count() - ascii;
+    ascii.div_ceil(4) + other
 }

@@ -20,6 +20,7 @@ use std::fmt;
 
 mod compact;
 mod count;
+pub use count::estimate_tokens;
 mod custom;
 mod host;
 mod ids;
@@ -638,14 +639,6 @@ impl<'a> Run<'a> {
         rec.trace.task = task;
         rec.finish()
     }
-}
-
-/// A rough, deterministic token count: about four ASCII characters a token,
-/// one token per CJK character. Labelled as an estimate wherever shown.
-pub fn estimate_tokens(s: &str) -> usize {
-    let ascii = s.chars().filter(char::is_ascii).count();
-    let other = s.chars().count() - ascii;
-    ascii.div_ceil(4) + other
 }
 
 #[cfg(test)]

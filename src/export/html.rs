@@ -455,3 +455,16 @@ fn script(total: usize, first: usize, of: usize, packed: bool) -> String {
         include_str!("player.js")
     )
 }
+
+pub(super) fn step(app: &crate::app::App, index: usize) -> Step {
+    let trace = app.trace();
+    Step {
+        number: index + 1,
+        title: i18n::step_title(trace, index),
+        acting: i18n::who_acts(&trace.steps[index], app.lang),
+        ended: trace.steps[index]
+            .end
+            .map(|end| i18n::loop_ended(end, trace.task, app.lang)),
+        explanation: super::frame::explanation(app, index),
+    }
+}

@@ -49,18 +49,13 @@ use crate::scenario::Lang;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH};
 
 pub use error::ExportError;
+use frame::step_of;
 pub use frame::{Frame, frame, framed};
-use frame::{explanation, step_of};
 pub use options::{
-    DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, drawn_as_pixels, scale_default,
-    theme_for,
+    DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, scale_default, theme_for,
 };
+use options::{GIF_LAST_DWELLS, GIF_LAST_MIN_SECS, html_framing};
 pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
-
-/// The last step of a GIF stays this many dwell times, at least
-/// `GIF_LAST_MIN_SECS`, before it starts again.
-const GIF_LAST_DWELLS: f64 = 3.0;
-const GIF_LAST_MIN_SECS: f64 = 4.0;
 
 /// The `export` command: write the files, one line per file on stdout.
 /// A closed stdout (`export … | head -1`) does not stop the export: the
@@ -715,19 +710,11 @@ pub fn html_fonts(
         steps,
         &page,
         &mut |_| String::new(),
-        &|index| html_step(app, index),
+        &|index| html::step(app, index),
     )
     .map_err(|e| e.to_string())?;
     used.add(400, &String::from_utf8_lossy(&text));
     embed::embed(db, &fonts::FONT_FAMILIES, &used)
-}
-
-/// The frames of a player are bare.
-fn html_framing(framing: Framing) -> Framing {
-    Framing {
-        bare: true,
-        ..framing
-    }
 }
 
 /// Write the HTML player to `out` step by step: one frame in memory at a
@@ -752,20 +739,7 @@ pub fn write_html(
         steps,
         page,
         &mut |index| svg::render_with(&framed(app, index, size, framing), app.theme, fonts),
-        &|index| html_step(app, index),
+        &|index| html::step(app, index),
     )?;
     out.flush()
-}
-
-fn html_step(app: &App, index: usize) -> html::Step {
-    let trace = app.trace();
-    html::Step {
-        number: index + 1,
-        title: i18n::step_title(trace, index),
-        acting: i18n::who_acts(&trace.steps[index], app.lang),
-        ended: trace.steps[index]
-            .end
-            .map(|end| i18n::loop_ended(end, trace.task, app.lang)),
-        explanation: explanation(app, index),
-    }
 }

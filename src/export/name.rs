@@ -12,7 +12,7 @@ use crate::load::CATALOG;
 use crate::theme::Theme;
 use crate::view::{WIDE_HEIGHT, WIDE_WIDTH};
 
-use super::options::{DWELL_DEFAULT_SECS, Options, drawn_as_pixels, scale_default, timed};
+use super::options::{DWELL_DEFAULT_SECS, Options, scale_default, timed};
 use crate::safe::file_part as slug;
 
 /// Where the run comes from, as the first part of every name: a shipped
@@ -178,7 +178,7 @@ pub fn variant(options: &Options) -> String {
     if format == ExportFormat::Pdf && options.strip {
         out.push_str(".strip");
     }
-    if drawn_as_pixels(format) && options.scale != scale_default(format) {
+    if format.drawn_as_pixels() && options.scale != scale_default(format) {
         out.push_str(&format!(".x{}", options.scale));
     }
     if timed(format) && options.dwell != DWELL_DEFAULT_SECS {

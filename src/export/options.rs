@@ -18,12 +18,6 @@ pub const SCALE_DEFAULT: f32 = 2.0;
 /// a slide's width, and a quarter of the pixels to quantise.
 pub const GIF_SCALE_DEFAULT: f32 = 1.0;
 
-/// Whether `format` is drawn as pixels, so `--scale` applies.
-pub fn drawn_as_pixels(format: ExportFormat) -> bool {
-    use ExportFormat::*;
-    matches!(format, Png | Gif | Mp4 | Webm)
-}
-
 /// Whether `format` writes one file of all the chosen steps.
 pub fn one_file(format: ExportFormat) -> bool {
     use ExportFormat::*;
@@ -191,5 +185,18 @@ pub fn theme_for(arg: ThemeArg) -> Theme {
     match arg {
         ThemeArg::Dark => Theme::DARK,
         ThemeArg::Light => Theme::LIGHT,
+    }
+}
+
+/// The last step of a GIF stays this many dwell times, at least
+/// `GIF_LAST_MIN_SECS`, before it starts again.
+pub const GIF_LAST_DWELLS: f64 = 3.0;
+pub const GIF_LAST_MIN_SECS: f64 = 4.0;
+
+/// The frames of a player are bare.
+pub fn html_framing(framing: Framing) -> Framing {
+    Framing {
+        bare: true,
+        ..framing
     }
 }

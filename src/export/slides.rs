@@ -37,14 +37,16 @@ pub fn deck(
     framing: Framing,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let framing = super::html_framing(framing);
+    let framing = super::options::html_framing(framing);
     let mut out = std::io::BufWriter::new(out);
     write(
         &mut out,
         app,
         steps,
-        &mut |index| super::svg::render(&super::framed(app, index, size, framing), app.theme),
-        &|index| super::html_step(app, index),
+        &mut |index| {
+            super::svg::render(&super::frame::framed(app, index, size, framing), app.theme)
+        },
+        &|index| html::step(app, index),
     )?;
     out.flush()
 }

@@ -9,7 +9,7 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::format::Format;
-use super::reader::{Ask, Score, Seen, detect};
+use super::reader::{Ask, Score, Seen};
 use super::shape::{Lenient, Object, Present};
 
 /// A tap or `export --format requests` line that names its API.
@@ -45,7 +45,7 @@ fn api_of(value: &Value) -> Option<(Format, Score)> {
         // The response's shape settles what the request leaves open.
         let response = o.get("response").map(|r| r.get("body").unwrap_or(r));
         let found = match (
-            detect(request, Seen::Document),
+            Seen::Document.detect(request),
             response.and_then(response_format),
         ) {
             (Some(Format::Chat), Some(by_response)) => Some(by_response),

@@ -1,9 +1,9 @@
 //! The transcript formats the importer reads: a `Format` names one of the
-//! readers in `reader::READERS`, where each format says what it is.
+//! readers in `readers::READERS`, where each format says what it is
+//! (`Format::reader`, `Format::ALL` and detection are there, so this
+//! file, which every reader names, names none of them).
 
 use std::fmt;
-
-use super::reader::{READERS, Reader};
 
 /// A transcript format, by the name the command line gives it
 /// (`--transcript-format`). Its reader (`reader`) says everything else.
@@ -31,35 +31,10 @@ impl Format {
         Format(code)
     }
 
-    /// Every format read, in the order detection asks them.
-    pub const ALL: [Format; READERS.len()] = {
-        let mut all = [Format(""); READERS.len()];
-        let mut i = 0;
-        while i < READERS.len() {
-            all[i] = READERS[i].format;
-            i += 1;
-        }
-        all
-    };
-
-    /// The format of this code (`chat`, `claude-code`, …), if one is read.
-    pub fn named(code: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.0 == code)
-    }
-
     /// The name used on the command line and in snapshot names
     /// (kebab-case; a test checks clap names the values so).
     pub fn code(self) -> &'static str {
         self.0
-    }
-
-    /// What reads this format and says what it is.
-    pub(crate) fn reader(self) -> &'static Reader {
-        // Every `Format` is one of READERS' (a test checks the constants).
-        READERS
-            .iter()
-            .find(|r| r.format == self)
-            .unwrap_or(&READERS[0])
     }
 
     /// The format of a provider named as `export --format requests` names it.

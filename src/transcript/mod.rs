@@ -31,6 +31,7 @@ mod otel;
 mod patterns;
 mod progress;
 mod reader;
+mod readers;
 pub(crate) mod redact;
 mod responses;
 mod shape;
@@ -505,7 +506,7 @@ fn document(
 /// The format of a whole-document transcript (or of one line of a JSONL
 /// of requests), from its shape.
 fn detect_document(value: &Value) -> Option<Format> {
-    reader::detect(value, Seen::Document)
+    Seen::Document.detect(value)
 }
 
 /// The runs of a results file: a list of objects that each hold a `traj`
@@ -656,7 +657,7 @@ fn request_line(
 
 /// The format of a JSONL file, from its first line.
 fn detect_line(value: &Value) -> Option<Format> {
-    reader::detect(value, Seen::FirstLine)
+    Seen::FirstLine.detect(value)
 }
 
 #[cfg(test)]

@@ -1,10 +1,10 @@
 //! One interface for every transcript format, as mitmproxy's content views
 //! are one interface for every body: a `Reader` says how well it
 //! recognises a value (`score`) and reads it. Detection asks each reader in
-//! `READERS` in turn and takes the best score (a tie: the earlier one).
+//! `readers::READERS` in turn and takes the best score (a tie: the earlier one).
 //!
 //! A new format is one file that defines its `READER` and one line in
-//! `READERS` (and its name in the catalogue, `i18n`), as
+//! `readers::READERS` (and its name in the catalogue, `i18n`), as
 //! `openhands.rs` shows.
 
 use std::cell::OnceCell;
@@ -14,28 +14,9 @@ use serde_json::Value;
 use super::builder::Builder;
 use super::format::{Format, PairRule};
 use super::jsonl::Lines;
-use super::{
-    anthropic, chat, claude_code, codex, gemini_cli, mini_swe_agent, openhands, otel, responses,
-    swe_agent,
-};
 use crate::i18n::Label;
 use crate::load::ScenarioError;
 use crate::wire::Provider;
-
-/// Every format read, in the order detection asks them.
-pub(crate) const READERS: &[Reader] = &[
-    chat::READER,
-    responses::READER,
-    anthropic::READER,
-    codex::READER,
-    claude_code::READER,
-    otel::READER,
-    otel::SDK_READER,
-    swe_agent::READER,
-    mini_swe_agent::READER,
-    gemini_cli::READER,
-    openhands::READER,
-];
 
 /// How a value is met: a whole JSON document (or one line of a JSONL of
 /// requests), or the first line of a JSONL file.
@@ -103,54 +84,4 @@ pub(crate) struct Reader {
     /// One line of a JSONL of model calls (a tap line); None: not read so.
     pub request: Option<ReadValue>,
     pub jsonl: Jsonl,
-}
-
-/// The format that recognises `value` best, if any does.
-pub(crate) fn detect(value: &Value, seen: Seen) -> Option<Format> {
-    let ask = Ask {
-        seen,
-        api: OnceCell::new(),
-    };
-    let mut best: Option<(Score, Format)> = None;
-    for reader in READERS {
-        let score = (reader.score)(value, &ask);
-        if score > 0 && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, reader.format));
-        }
-    }
-    best.map(|(_, format)| format)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_format_is_one_reader() {
-        for (i, reader) in READERS.iter().enumerate() {
-            assert_eq!(reader.format.reader().format, reader.format);
-            assert!(
-                READERS[..i].iter().all(|r| r.format != reader.format),
-                "{:?} listed twice",
-                reader.format
-            );
-            let reads = reader.document.is_some() || !matches!(reader.jsonl, Jsonl::No);
-            assert!(reads, "{:?} reads nothing", reader.format);
-        }
-        let named = [
-            Format::Chat,
-            Format::Responses,
-            Format::Anthropic,
-            Format::Codex,
-            Format::ClaudeCode,
-            Format::Otel,
-            Format::OtelSdk,
-            Format::SweAgent,
-            Format::MiniSweAgent,
-            Format::GeminiCli,
-        ];
-        for format in named {
-            assert!(Format::ALL.contains(&format), "{format:?} has no reader");
-        }
-    }
 }

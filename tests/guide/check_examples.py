@@ -69,7 +69,7 @@ M = [
   ('count', 'port-in-use', [('"count": 2', '"count": 0')]),
   ('anchors', 'port-in-use', [('"call_1.result"', '"call_9.result"'), ('"reply.3"', '"reply.9"'), ('"end": {', '"20": { "zh": "结束。", "en": "The end." },\n    "end": {')]),
   ('nosummary', 'port-in-use', [('"policy": "drop_oldest_results"', '"policy": "summarize"')]),
-  ('window', 'port-in-use', [('"window": 400', '"window": 300')]),
+  ('window', 'port-in-use', [('"window": 400', '"window": 200')]),
   # wrong values, all reported
   ('values', 'read-the-port', [('"params": ["path"]', '"params": ["path"], "readonly": true'),
                                ('"calls": [ { "tool": "read_file", "args": { "path": "server.env" } } ]', '"calls": { "tool": "read_file", "args": { "path": "server.env" } }'),
