@@ -245,10 +245,10 @@ pub(super) fn tell(
     // A reply's tokens are its words' and its calls' (`wire::reply_tokens`).
     for &(k, say) in &sources.replies {
         let (was, is) = (say.get(run.lang), say.get(lang));
-        if was != is {
-            if let Some(tokens) = &mut t.model_calls[k].tokens {
-                *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
-            }
+        if was != is
+            && let Some(tokens) = &mut t.model_calls[k].tokens
+        {
+            *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
         }
     }
     // The host's counts at each compaction, in this language.

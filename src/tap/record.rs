@@ -160,10 +160,10 @@ impl Call {
         // the agent hangs up before the HTTP body's end (an SDK may stop
         // reading at the last event); one that did not is cut.
         let cut = match &self.sse {
-            Some(_) => match self.assembly.unfinished() {
-                None => None,
-                Some(why) => Some(cut.map_or(why, str::to_string)),
-            },
+            Some(_) => self
+                .assembly
+                .unfinished()
+                .map(|why| cut.map_or(why, str::to_string)),
             None => cut.map(str::to_string),
         };
         let cut = cut.as_deref();
