@@ -277,9 +277,18 @@ impl App {
             Some(Overlay::Picker) => Mode::Picker,
             Some(_) => Mode::Overlay,
             None if self.comparing().is_some() => Mode::Compare,
-            None if self.quiz.is_asking() && self.class.is_some() => Mode::ClassAsking {
-                choices: self.question().map_or(0, |q| q.choices.len()),
-            },
+            // A room that did not open counts no votes: the teacher answers.
+            None if self.quiz.is_asking()
+                && self.class.as_ref().is_some_and(|c| c.join.is_ok()) =>
+            {
+                let second = (self.quiz.asking)
+                    .zip(self.class.as_ref())
+                    .is_some_and(|(step, c)| c.round(step) == 2);
+                Mode::ClassAsking {
+                    choices: self.question().map_or(0, |q| q.choices.len()),
+                    second,
+                }
+            }
             None if self.quiz.is_asking() => Mode::Asking {
                 choices: self.question().map_or(0, |q| q.choices.len()),
             },

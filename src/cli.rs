@@ -92,6 +92,11 @@ pub struct Cli {
     /// its error in the picker.
     #[arg(long = "lesson", value_name = "NAME|FILE")]
     pub lessons: Vec<String>,
+    /// Today's lessons from a file, in its order, as --lesson gives them
+    /// (before any --lesson): one a line, a shipped name or a scenario file
+    /// (relative to the plan file); `#` starts a comment.
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<std::path::PathBuf>,
     /// Another run to show beside this one, stepped together: a shipped
     /// name or a scenario file (e.g. a harness mistake and its correct twin).
     #[arg(
@@ -318,6 +323,12 @@ impl Cli {
             !self.lessons.is_empty(),
             lessons,
             "--lesson",
+            "the simulator's lesson picker",
+        );
+        refuse(
+            self.plan.is_some(),
+            lessons,
+            "--plan",
             "the simulator's lesson picker",
         );
         let provider = !matches!(

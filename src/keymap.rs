@@ -342,7 +342,8 @@ pub enum Mode {
     /// `--class`: the lesson, the room joined (`j` shows how).
     ClassLesson,
     /// `--class`: a question waits for the room; `r` reveals its counts.
-    ClassAsking { choices: usize },
+    /// `second`: the second round is open (v is not offered again).
+    ClassAsking { choices: usize, second: bool },
     /// Help or about over the lesson: nothing moves behind it.
     Overlay,
     /// The lesson picker: ↑↓ choose, Enter opens.
@@ -453,6 +454,13 @@ const CLASS_ASKING: &[ModeKey] = &[
     key(Action::Answer(0), Hidden),
 ];
 
+/// The second round open: `v` again would do nothing.
+const CLASS_ASKING_SECOND: &[ModeKey] = &[
+    key(Action::Reveal, Shown),
+    key(Action::ToggleJoin, Shown),
+    key(Action::Answer(0), Hidden),
+];
+
 /// Help or about: scroll it, close it, switch to another overlay or
 /// language; `c` opens the comparison the about overlay offers.
 const OVERLAY: &[ModeKey] = &[
@@ -526,7 +534,8 @@ impl Mode {
             Mode::Lesson { quiz: true } => (QUIZ_ON, LESSON),
             Mode::Asking { .. } => (&[], ASKING),
             Mode::ClassLesson => (CLASS_LESSON, LESSON),
-            Mode::ClassAsking { .. } => (CLASS_ASKING, ASKING),
+            Mode::ClassAsking { second: false, .. } => (CLASS_ASKING, ASKING),
+            Mode::ClassAsking { second: true, .. } => (CLASS_ASKING_SECOND, ASKING),
             Mode::Overlay => (&[], OVERLAY),
             Mode::Picker => (&[], PICKER),
             Mode::Compare => (&[], COMPARE),

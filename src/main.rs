@@ -7,7 +7,7 @@ use agent_loop_sim::cli::{Cli, Command};
 use agent_loop_sim::{batch, export, tap, tui};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return command_line_error(e),
     };
@@ -17,6 +17,16 @@ fn main() -> ExitCode {
             agent_loop_sim::output::error(format_args!("agent-loop-sim: {why}"));
         }
         return ExitCode::from(agent_loop_sim::output::EXIT_BAD_INPUT);
+    }
+    // A plan file's lessons come first, as if given by --lesson in order.
+    if let Some(plan) = &cli.plan {
+        match agent_loop_sim::picker::read_plan(plan) {
+            Ok(lessons) => cli.lessons.splice(0..0, lessons).for_each(drop),
+            Err(why) => {
+                agent_loop_sim::output::error(format_args!("agent-loop-sim: {why}"));
+                return ExitCode::from(agent_loop_sim::output::EXIT_BAD_INPUT);
+            }
+        }
     }
     let prints = !matches!(cli.command, None | Some(Command::Tap { .. }));
     if prints && STDOUT_CLOSED.load(Ordering::Relaxed) {

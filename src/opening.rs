@@ -73,9 +73,13 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
     let (lessons, current) = picker::gather(open.clone(), app.loaded.clone(), &cli.lessons);
     let plan = picker::plan(&lessons, &open, &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)).with_plan(plan));
-    // Self-study: each lesson opens where it was left.
+    // Self-study: each lesson opens where it was left. Not in a class: the
+    // room starts at step 1 and asks every question, wherever a teacher's
+    // rehearsal stopped, and the class is no one's own study.
     let mut warnings = warnings;
-    if let Some(path) = crate::study::path(None) {
+    if !cli.class
+        && let Some(path) = crate::study::path(None)
+    {
         let (kept, note) = crate::study::open(path, &app.picker.lessons);
         warnings.extend(note);
         app = app.with_study(kept);

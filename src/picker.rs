@@ -212,6 +212,40 @@ fn prepare(source: &Source) -> Result<Arc<Loaded>, String> {
     loaded.map(Arc::new).map_err(|e| e.to_string())
 }
 
+/// Today's lessons from a teacher's plan file (`--plan FILE`), in its
+/// order: one lesson a line, a shipped name or a scenario file (a path
+/// relative to the plan file), `#` to the end of a line a comment, blank
+/// lines skipped. Err: what is wrong with the file, naming it.
+pub fn read_plan(path: &std::path::Path) -> Result<Vec<String>, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        let why = e.to_string();
+        let why = why
+            .split(" (os error")
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        format!("--plan {shown}: cannot read it: {why}")
+    })?;
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let lessons: Vec<String> = text
+        .lines()
+        .map(|line| line.split('#').next().unwrap_or_default().trim())
+        .filter(|line| !line.is_empty())
+        .map(|line| match CATALOG.iter().any(|(name, _)| *name == line) {
+            true => line.to_string(),
+            false => dir.join(line).display().to_string(),
+        })
+        .collect();
+    if lessons.is_empty() {
+        return Err(format!(
+            "--plan {shown}: no lessons in it (expected one a line: a shipped name, see \
+             `agent-loop-sim list`, or a scenario file)"
+        ));
+    }
+    Ok(lessons)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

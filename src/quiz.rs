@@ -99,6 +99,9 @@ enum LoopMove {
     Ends,
     VerifiesFirst,
     BudgetStops,
+    /// A careful host stops before running the last reply's calls.
+    /// (The calls are the step's `not_run`.)
+    BudgetStopsUnrun,
     CallsAgain(u32),
     ProviderRejects(u32),
     Crashes,
@@ -247,9 +250,12 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
                 calls.iter().filter_map(|c| trace.call(c)).collect();
             // A call that never gets a result in the run (a transcript cut
             // off, or interrupted): neither "runs" nor "answers" is sure.
+            // A call the host asks the user about: whether it runs turns on
+            // what the user will answer (and on the host's check of an
+            // edit), which the run so far cannot tell.
             if calls
                 .iter()
-                .any(|c| c.result.is_none() && c.started.is_none())
+                .any(|c| (c.result.is_none() && c.started.is_none()) || c.decision.is_some())
             {
                 return None;
             }
@@ -295,6 +301,18 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
             Some(host_decides(trace, call, correct))
         }
         StepKind::ResultArrives { call } => which_call(trace, index, call),
+        StepKind::BudgetExhausted { not_run, .. } if !not_run.is_empty() => {
+            // The words name them from the step (`words`).
+            let next = step.counters.model_calls + 1;
+            Some((
+                Kind::LoopGoesOn,
+                Choice::Loop(LoopMove::BudgetStopsUnrun),
+                vec![
+                    Choice::Loop(LoopMove::RunsTools),
+                    Choice::Loop(LoopMove::CallsAgain(next)),
+                ],
+            ))
+        }
         StepKind::BudgetExhausted { .. } => {
             let next = step.counters.model_calls + 1;
             Some((
@@ -625,6 +643,14 @@ fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
             LoopMove::BudgetStops => {
                 i18n::QUIZ_BUDGET_STOPS.fill(lang, &[("budget", &trace.budget)])
             }
+            LoopMove::BudgetStopsUnrun => {
+                let ids = match &trace.steps[index].kind {
+                    StepKind::BudgetExhausted { not_run, .. } => not_run.as_slice(),
+                    _ => &[],
+                };
+                let ids: Vec<&str> = ids.iter().map(|c| c.0.as_ref()).collect();
+                i18n::QUIZ_BUDGET_STOPS_UNRUN.fill(lang, &[("ids", &ids.join(", "))])
+            }
             LoopMove::CallsAgain(n) => i18n::QUIZ_CALLS_AGAIN.fill(lang, &[("number", n)]),
             LoopMove::ProviderRejects(n) => {
                 i18n::QUIZ_PROVIDER_REJECTS.fill(lang, &[("number", n)])
@@ -798,9 +824,13 @@ mod tests {
                 None => i18n::QUIZ_VERIFIES_FIRST.get(lang).to_string(),
                 Some(other) => panic!("a reply ends the loop as {other:?}"),
             },
-            (Kind::LoopGoesOn, StepKind::BudgetExhausted { .. }) => {
+            (Kind::LoopGoesOn, StepKind::BudgetExhausted { not_run, .. }) => {
                 assert_eq!(step.end, Some(EndStatus::BudgetExhausted));
-                i18n::QUIZ_BUDGET_STOPS.fill(lang, &[("budget", &trace.budget)])
+                match not_run.as_slice() {
+                    [] => i18n::QUIZ_BUDGET_STOPS.fill(lang, &[("budget", &trace.budget)]),
+                    [one] => i18n::QUIZ_BUDGET_STOPS_UNRUN.fill(lang, &[("ids", one)]),
+                    many => panic!("{many:?}: no lesson stops before several calls"),
+                }
             }
             (Kind::LoopGoesOn, StepKind::Crashes { .. }) => {
                 assert_eq!(step.end, Some(EndStatus::Crashed));

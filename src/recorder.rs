@@ -204,20 +204,35 @@ impl Recorder {
         step: usize,
         appended: bool,
     ) {
+        let message = self.answer_held(index, paired_to, result, step);
+        self.trace.calls[index].appended = appended;
+        if appended {
+            self.append(message);
+        }
+    }
+
+    /// `answer`, with the result's message handed back to be appended
+    /// later (a host that appends one reply's results in call order holds
+    /// each until the last has arrived).
+    pub fn answer_held(
+        &mut self,
+        index: usize,
+        paired_to: CallId,
+        result: ToolResult,
+        step: usize,
+    ) -> Message {
         let call = &mut self.trace.calls[index];
         call.finished = Some(step);
         call.paired_to = Some(paired_to.clone());
-        call.appended = appended;
+        call.appended = true;
         call.result = Some(result.clone());
-        if appended {
-            let mut message = self.message(Role::Tool, result.text);
-            message.step = step;
-            message.call_id = Some(paired_to);
-            message.is_error = result.is_error;
-            message.canonical = result.canonical;
-            message.said = result.said;
-            self.append(message);
-        }
+        let mut message = self.message(Role::Tool, result.text);
+        message.step = step;
+        message.call_id = Some(paired_to);
+        message.is_error = result.is_error;
+        message.canonical = result.canonical;
+        message.said = result.said;
+        message
     }
 
     /// Calls proposed whose result the messages do not hold yet.

@@ -112,6 +112,9 @@ pub struct Scenario {
     /// What-if switches: mistakes a harness can make.
     #[serde(default)]
     pub harness: Harness,
+    /// What a careful host does beyond the loop itself.
+    #[serde(default)]
+    pub host: HostCare,
     /// The check the host runs before it accepts "done" after a change.
     #[serde(default)]
     pub verify: Option<Verify>,
@@ -594,6 +597,25 @@ pub struct Harness {
     /// item's `id` (`fc_…`) instead of its `call_id`.
     #[serde(default)]
     pub answer_with_item_id: bool,
+}
+
+/// A careful host's habits (the opposite of `Harness`'s mistakes); each
+/// is off unless the lesson turns it on, so a file keeps its meaning.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct HostCare {
+    /// Append one reply's results in the order of its calls, all at the
+    /// step the last of them arrives, not each as it arrives: the APIs
+    /// accept either order, but prompt caching matches a request byte for
+    /// byte, so an order that changes between requests misses the cache
+    /// (vercel/ai#16567).
+    #[serde(default)]
+    pub results_in_call_order: bool,
+    /// At the last model call the budget allows, run none of the reply's
+    /// calls (no model call is left to read their results): end the loop
+    /// and tell the user which calls were not run.
+    #[serde(default)]
+    pub checks_budget_before_running: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

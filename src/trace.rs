@@ -669,7 +669,11 @@ pub enum StepKind {
     /// as a fact (`i18n::said` words it in a language).
     Verified { passed: bool, output: Said },
     /// The host will not call the model again: the budget is used up.
-    BudgetExhausted { budget: u32 },
+    /// `not_run`: the last reply's calls, which a careful host does not
+    /// run (no model call is left to read their results) and names to the
+    /// user, whom it tells the budget ended the run; empty when it checks
+    /// the budget only before a model call.
+    BudgetExhausted { budget: u32, not_run: Vec<CallId> },
     /// The harness fails on a tool error it does not handle.
     Crashes { call: CallId },
     /// The host answers a call from its record of an operation id; nothing
@@ -1103,6 +1107,31 @@ impl Trace {
             .rev()
             .find(|c| &c.id == id)
             .or_else(|| self.call(id))
+    }
+
+    /// The step that appended the call's result to the messages: the step
+    /// it came, unless the host held it to append one reply's results in
+    /// call order (then the step the last of them came). None if never.
+    pub fn appended_at(&self, call: &ToolCall) -> Option<usize> {
+        let (finished, to) = (call.finished?, call.paired_to.as_ref()?);
+        if !call.appended {
+            return None;
+        }
+        self.messages
+            .iter()
+            .find(|m| m.step >= finished && m.call_id.as_ref() == Some(to))
+            .map(|m| m.step)
+    }
+
+    /// The calls whose results step `index` appended, more than one only
+    /// where a host held them to append in call order.
+    pub fn appended_by(&self, index: usize) -> Vec<&CallId> {
+        let first = self.messages.partition_point(|m| m.step < index);
+        self.messages[first..]
+            .iter()
+            .take_while(|m| m.step == index)
+            .filter_map(|m| m.call_id.as_ref())
+            .collect()
     }
 
     /// The messages sent on a model call: exactly those appended before it

@@ -324,6 +324,9 @@ enum Details<'a> {
     },
     BudgetExhausted {
         budget: u32,
+        /// The last reply's calls the host did not run, and named to the user.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        not_run: Vec<&'a str>,
     },
     Crashes {
         call: &'a str,
@@ -448,7 +451,7 @@ impl<'a> Details<'a> {
                 call: &call.0,
                 outcome: trace.call_at(call, index).map(|c| Arrival {
                     paired_to: c.paired_to.as_ref().map(|p| p.0.as_ref()),
-                    appended: c.appended,
+                    appended: trace.appended_at(c).is_some_and(|at| at <= index),
                     call_dropped: c.call_dropped,
                     result: ResultJson::of(c),
                 }),
@@ -465,7 +468,10 @@ impl<'a> Details<'a> {
                 passed: *passed,
                 output: i18n::said(output, trace.lang),
             },
-            StepKind::BudgetExhausted { budget } => Details::BudgetExhausted { budget: *budget },
+            StepKind::BudgetExhausted { budget, not_run } => Details::BudgetExhausted {
+                budget: *budget,
+                not_run: ids(not_run),
+            },
             StepKind::Crashes { call } => Details::Crashes { call: &call.0 },
             StepKind::Replays { call, op, conflict } => Details::Replays {
                 call: &call.0,
@@ -732,7 +738,8 @@ impl<'a> CallJson<'a> {
             finished: call.finished.is_some_and(|s| s <= index).then(|| Finished {
                 result: ResultJson::of(call),
                 paired_to: call.paired_to.as_ref().map(|p| p.0.as_ref()),
-                appended: call.appended,
+                // A result held to go in call order is appended later.
+                appended: trace.appended_at(call).is_some_and(|at| at <= index),
                 call_dropped: call.call_dropped,
             }),
         }

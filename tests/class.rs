@@ -121,14 +121,48 @@ fn the_join_panel_draws_a_code_a_reader_decodes_to_its_address() {
 #[test]
 fn a_room_that_could_not_open_says_why_and_the_lesson_runs() {
     for lang in Lang::ALL {
-        let mut app = class_app(lang, (80, 24));
+        let mut app = class_app(lang, (120, 40));
         app.class = Some(Class::new(Err(Unopened::PortInUse(8737))));
-        frames::apply(&mut app, Action::ToggleJoin);
-        let screen = text(&app);
         let said = match lang {
             Lang::En => "Port 8737 is in use",
             Lang::Zh => "端口 8737 已被占用",
         };
+        // The question open: no room counts ("0 / 0 answered" would say
+        // nothing true), so the panel says why, and a digit answers.
+        assert!(app.quiz.asking.is_some());
+        let screen = text(&app);
+        let (no_room, digit) = match lang {
+            Lang::En => ("did not open", "press 1–"),
+            Lang::Zh => ("课堂没有打开", "按 1–"),
+        };
+        let scene = agent_loop_sim::view::scene::Scene::of(&app);
+        let panel = agent_loop_sim::view::quiz::QuizPanel::of(&app, &scene);
+        let flat: String = (panel.lines(60, 40).iter())
+            .flat_map(|l| l.spans.iter().map(|s| s.content.to_string()))
+            .collect::<String>()
+            .split_whitespace()
+            .collect();
+        for said in [no_room, digit, said] {
+            assert!(flat.contains(&said.replace(' ', "")), "{said}:\n{screen}");
+        }
+        assert!(!screen.contains("0 / 0"), "{screen}");
+        let name = format!(
+            "{DEFAULT_SCENARIO}__120x40__{}__class-unopened-asking",
+            lang.code()
+        );
+        settings().bind(|| insta::assert_snapshot!(name, screen));
+        frames::apply(&mut app, Action::Resize(80, 24));
+        let name = format!(
+            "{DEFAULT_SCENARIO}__80x24__{}__class-unopened-asking",
+            lang.code()
+        );
+        settings().bind(|| insta::assert_snapshot!(name, text(&app)));
+        let step = app.quiz.asking.unwrap();
+        frames::apply(&mut app, Action::Answer(1));
+        assert!(app.quiz.answers.contains_key(&step), "the digit answered");
+        // i shows why again.
+        frames::apply(&mut app, Action::ToggleJoin);
+        let screen = text(&app);
         assert!(screen.contains(said), "{screen}");
         let name = format!("{DEFAULT_SCENARIO}__80x24__{}__class-unopened", lang.code());
         settings().bind(|| insta::assert_snapshot!(name, screen));

@@ -68,13 +68,14 @@ fn each_provider_s_list_is_numbered_as_the_screen_numbers_it() {
     let anthropic = run(&["transcript", "parallel-calls-anthropic", "--lang", "en"]).stdout;
     assert!(anthropic.contains("  +    system: You are"), "{anthropic}");
     assert!(anthropic.contains("  + 1. user: Compare"), "{anthropic}");
-    // Call #2: the reply (2), then one user message (3) with both results.
+    // Call #2: the reply (2), then one user message (3) with both results,
+    // in call order (the host holds the early one).
     assert!(
-        anthropic.contains("  + 3. user tool_result: [toolu_01vXxV6zevtANCXDimBJGJkY] PORT=8080"),
+        anthropic.contains("  + 3. user tool_result: [toolu_01CFzxXQSv7KF6AsFxHrLx5e] PORT=443"),
         "{anthropic}"
     );
     assert!(
-        anthropic.contains("  +    tool_result: [toolu_01CFzxXQSv7KF6AsFxHrLx5e] PORT=443"),
+        anthropic.contains("  +    tool_result: [toolu_01vXxV6zevtANCXDimBJGJkY] PORT=8080"),
         "{anthropic}"
     );
     let responses = run(&["transcript", "harness-answers-with-item-id", "--lang", "en"]).stdout;

@@ -844,3 +844,41 @@ fn a_step_the_lesson_does_not_ask_about_says_so() {
     assert!(screen.contains("No question here"), "{screen}");
     assert!(!screen.contains("reached by a jump"), "{screen}");
 }
+
+/// Whether a reply's calls run turns on what the user answers when the
+/// host asks about one (and on the host's check of an edit): no generated
+/// key predicts it. Here the user edits patch_file's path out of the
+/// workspace, the host refuses it, and the reply is not asked about.
+#[test]
+fn no_key_predicts_what_the_user_will_answer() {
+    let mut json = common::shipped_json("approve-side-effects");
+    let tools = json["tools"].as_array_mut().unwrap();
+    let patch = tools
+        .iter_mut()
+        .find(|t| t["name"] == "patch_file")
+        .unwrap();
+    patch["approvals"][0]["edit"] = serde_json::json!({ "path": "../etc/passwd" });
+    let loaded = agent_loop_sim::load::prepare_all("<edit>", json.to_string().as_bytes())
+        .unwrap_or_else(|faults| panic!("{faults:?}"));
+    for lang in Lang::ALL {
+        let trace = loaded.trace(lang);
+        let mut replies = 0;
+        for index in 1..trace.len() {
+            let agent_loop_sim::trace::StepKind::Proposes { calls, .. } = &trace.steps[index].kind
+            else {
+                continue;
+            };
+            let asks_user = calls
+                .iter()
+                .any(|c| trace.call(c).is_some_and(|c| c.decision.is_some()));
+            let q = quiz::question(trace, &[], index);
+            let goes_on = q.as_ref().is_some_and(|q| q.kind == quiz::Kind::LoopGoesOn);
+            if asks_user {
+                assert!(!goes_on, "step {}: {q:?}", index + 1);
+                replies += 1;
+            }
+        }
+        // The lesson has such replies (write_file, patch_file, publish).
+        assert!(replies >= 3, "{lang:?}");
+    }
+}

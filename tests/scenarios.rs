@@ -9,6 +9,7 @@ use agent_loop_sim::scenario::{EndStatus, Lang};
 use agent_loop_sim::trace::{
     CallStatus, FileChange, Outcome, Role, StepKind, TaskOutcome, Trace, Verdict,
 };
+use agent_loop_sim::{i18n, trace_json};
 
 fn trace(name: &str) -> Trace {
     load::load(name).unwrap().trace(Lang::En).clone()
@@ -92,7 +93,7 @@ fn every_scenario_has_its_story_and_end() {
         ),
         (
             "budget-exhausted",
-            "TMPVERMPVERMPVERB",
+            "TMPVERMPVERMPB",
             EndStatus::BudgetExhausted,
         ),
         ("harness-drops-results", "TMPVERMJ", EndStatus::Rejected),
@@ -435,15 +436,31 @@ fn tool_results(t: &Trace) -> Vec<(&str, &str)> {
 }
 
 #[test]
-fn out_of_order_results_are_paired_by_id() {
+fn out_of_order_results_are_paired_by_id_and_appended_in_call_order() {
     let t = trace("parallel-calls-out-of-order");
     assert_eq!(
         tool_results(&t),
         [
-            ("call_2", "PORT=8080\nTIMEOUT=5"),
-            ("call_1", "PORT=443\nTIMEOUT=60")
+            ("call_1", "PORT=443\nTIMEOUT=60"),
+            ("call_2", "PORT=8080\nTIMEOUT=5")
         ]
     );
+    // call_2 came first and was held; both went in when call_1's came.
+    let (first, second) = (&t.calls[0], &t.calls[1]);
+    assert!(second.finished < first.finished);
+    assert_eq!(t.appended_at(second), first.finished);
+    assert_eq!(t.appended_at(first), first.finished);
+    let held = second.finished.unwrap();
+    assert!(
+        i18n::step_title(&t, held).contains("held"),
+        "{}",
+        i18n::step_title(&t, held)
+    );
+    // The JSON trace says so at the step it came, and at the next.
+    let json = trace_json::to_value(&t, trace_json::ContextShape::Linear);
+    let appended = |step: usize| &json["steps"][step]["appended"];
+    assert_eq!(*appended(held), false, "{}", json["steps"][held]);
+    assert_eq!(*appended(held + 1), true, "{}", json["steps"][held + 1]);
     assert!(
         t.messages
             .last()
@@ -482,8 +499,8 @@ fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
     assert_eq!(
         last_two,
         [
-            (dev.id.0.as_ref(), "PORT=8080\nTIMEOUT=5"),
-            (prod.id.0.as_ref(), "PORT=443\nTIMEOUT=60")
+            (prod.id.0.as_ref(), "PORT=443\nTIMEOUT=60"),
+            (dev.id.0.as_ref(), "PORT=8080\nTIMEOUT=5")
         ]
     );
     assert_eq!(second[n - 3].calls, [prod.id.clone(), dev.id.clone()]);
@@ -611,15 +628,49 @@ fn the_host_verifies_done_and_the_failure_goes_back() {
 }
 
 #[test]
-fn the_last_result_before_the_budget_stop_is_never_seen() {
+fn the_host_runs_nothing_past_the_budget_and_tells_the_user() {
     let t = trace("budget-exhausted");
     assert_eq!(t.model_calls.len(), 3);
+    // Every result appended was sent on a later model call.
     let last_result = t
         .messages
         .iter()
         .rposition(|m| m.role == Role::Tool)
         .unwrap();
-    assert!(t.model_calls.iter().all(|mc| mc.context_len <= last_result));
+    assert!(t.model_calls.last().unwrap().context_len > last_result);
+    // call_3, proposed on the last call, never runs; the host names it.
+    let call_3 = t.calls.last().unwrap();
+    assert_eq!((call_3.started, &call_3.result), (None, &None));
+    let last = t.steps.last().unwrap();
+    let StepKind::BudgetExhausted { not_run, .. } = &last.kind else {
+        panic!("{:?}", last.kind)
+    };
+    assert_eq!(not_run, std::slice::from_ref(&call_3.id));
+    assert_eq!(last.counters.tool_runs, 2);
+    let arrow = i18n::arrow_label(&t, last);
+    assert!(
+        arrow.contains("user told") && arrow.contains("call_3 not run"),
+        "{arrow}"
+    );
+}
+
+/// A file that does not ask for the careful host's habits keeps its
+/// meaning: results appended as they come, every call of the last reply run.
+#[test]
+fn without_host_the_results_go_in_as_they_come_and_the_last_calls_run() {
+    let mut parallel = common::shipped_json("parallel-calls-out-of-order");
+    parallel.as_object_mut().unwrap().remove("host");
+    let loaded = load::prepare("p.json", parallel.to_string().as_bytes()).unwrap();
+    let t = loaded.trace(Lang::En);
+    let ids: Vec<&str> = tool_results(t).iter().map(|(id, _)| *id).collect();
+    assert_eq!(ids, ["call_2", "call_1"]);
+    let mut budget = common::shipped_json("budget-exhausted");
+    budget.as_object_mut().unwrap().remove("host");
+    let loaded = load::prepare("b.json", budget.to_string().as_bytes()).unwrap();
+    let t = loaded.trace(Lang::En);
+    assert!(t.calls.iter().all(|c| c.started.is_some()));
+    let last = &t.steps.last().unwrap().kind;
+    assert!(matches!(last, StepKind::BudgetExhausted { not_run, .. } if not_run.is_empty()));
 }
 
 #[test]

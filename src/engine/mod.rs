@@ -199,6 +199,7 @@ impl<'a> Run<'a> {
             final_rule: None,
             rules: RuleMatcher::new(&scenario.model),
             sources: run::Sources::default(),
+            held: Vec::new(),
         }
     }
 
@@ -217,7 +218,10 @@ impl<'a> Run<'a> {
             if self.rec.counters.model_calls >= scenario.budget {
                 let budget = scenario.budget;
                 self.step(
-                    StepKind::BudgetExhausted { budget },
+                    StepKind::BudgetExhausted {
+                        budget,
+                        not_run: Vec::new(),
+                    },
                     Some(Lane::Host),
                     Lane::Host,
                 );
@@ -421,8 +425,22 @@ impl<'a> Run<'a> {
         None
     }
 
-    /// A reply with tool calls: propose, validate, execute, pair, append.
+    /// A reply with tool calls: propose, validate, execute, pair, append;
+    /// a host that appends in call order appends the reply's results
+    /// last, at the step the last of them came.
     fn propose_and_execute(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
+        let end = self.handle_calls(number, rule);
+        let mut held = std::mem::take(&mut self.held);
+        let last = held.iter().map(|(_, m)| m.step).max();
+        held.sort_by_key(|(index, _)| *index);
+        for (_, mut message) in held {
+            message.step = last.unwrap_or(message.step);
+            self.append(message);
+        }
+        end
+    }
+
+    fn handle_calls(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
         let proposed = self.current_step();
         let mut ids = Vec::new();
         for spec in &rule.calls {
@@ -489,6 +507,16 @@ impl<'a> Run<'a> {
             Some(Lane::Model),
             Lane::Host,
         );
+
+        // A careful host runs nothing no model call is left to read: it
+        // stops here and tells the user what it did not run.
+        let budget = self.scenario.budget;
+        if self.scenario.host.checks_budget_before_running && number >= budget {
+            let not_run = ids.clone();
+            let kind = StepKind::BudgetExhausted { budget, not_run };
+            self.step(kind, Some(Lane::Host), Lane::Host);
+            return Some(EndStatus::BudgetExhausted);
+        }
 
         // The host decides on each call before anything runs.
         let mut approved = Vec::new();
@@ -610,7 +638,12 @@ impl<'a> Run<'a> {
         } else {
             paired_to
         };
-        self.rec.answer(index, paired_to, result, step, appended);
+        if appended && self.scenario.host.results_in_call_order {
+            let message = self.rec.answer_held(index, paired_to, result, step);
+            self.held.push((index, message));
+        } else {
+            self.rec.answer(index, paired_to, result, step, appended);
+        }
     }
 
     fn finish(self, end: EndStatus) -> Trace {

@@ -47,6 +47,9 @@ pub(super) struct Run<'a> {
     /// The scenario's words the run took, for the trace in another
     /// language (`told`).
     pub(super) sources: Sources<'a>,
+    /// Results of the reply being handled that a host appending in call
+    /// order holds until the last has arrived: (call index, message).
+    pub(super) held: Vec<(usize, Message)>,
 }
 
 impl Run<'_> {

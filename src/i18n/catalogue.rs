@@ -361,6 +361,7 @@ catalogue! {
     TITLE_CHECK_PASSED = ["验证通过：改动经过了检查", "Verification passed: the change has been checked"];
     TITLE_CHECK_FAILED = ["验证失败：失败结果发回给模型", "Verification failed: the failure goes back to the model"];
     TITLE_BUDGET = ["{budget} {calls}的预算已用尽：主机停止循环", "The budget of {budget} {calls} is used up: the host stops"];
+    TITLE_BUDGET_NOT_RUN = ["{budget} {calls}的预算已用尽：主机不执行 {ids}，停止循环并告诉用户", "Budget of {budget} {calls} used up: {ids} not run; the user is told"];
     TITLE_CRASHES = ["主机没有处理 {call} 的错误，自己崩溃了", "The host does not handle the error of {call} and crashes"];
     TITLE_ENDED = [" · 结束：", " · ended: "];
     RESULT_ORPHAN = ["{id} 的结果返回，但没有任何调用用过这个 id（孤立结果）", "A result for {id} arrives, but no call has that id (an orphan)"];
@@ -370,6 +371,8 @@ catalogue! {
     /// A result filed under an id that no call has (a Responses item id).
     RESULT_ITEM_ID = ["{id} 的结果返回，却写在了 {to} 名下：那是 function_call 项的 id，不是 call_id", "The result of {id} comes back but is filed under {to}: the function_call item's id, not its call_id"];
     RESULT_ERROR = ["{id} 返回错误结果，按 id 配对后追加", "An error result for {id} comes back, paired by id and appended"];
+    RESULT_HELD = ["{id} 的结果先到：按 id 配对，先留着，按调用顺序追加", "{id}'s result comes first: paired by id, held for call order"];
+    RESULT_IN_CALL_ORDER = ["{id} 的结果返回；按调用顺序追加：{ids}", "{id}'s result is in; appended in call order: {ids}"];
     RESULT_PAIRED = ["{id} 的结果返回，按 id 配对后追加到消息", "The result for {id} comes back, paired by id and appended"];
     ARROW_TASK = ["用户的任务", "the user's task"];
     ARROW_USER_TURN = ["用户的新消息", "the user's new message"];
@@ -391,6 +394,7 @@ catalogue! {
     ARROW_CHECK_PASSED = ["✓ 检查通过", "✓ check passed"];
     ARROW_CHECK_FAILED = ["✗ 检查失败", "✗ check failed"];
     ARROW_BUDGET = ["■ 预算用尽：停止", "■ budget used up: stop"];
+    ARROW_BUDGET_TELLS_USER = ["■ 告诉用户：{ids} 没有执行", "■ user told: {ids} not run"];
     ARROW_CRASHES = ["✗ 主机崩溃", "✗ harness crashes"];
     WHY_TASK = ["任务先到主机。模型此时什么都没看到。", "The task reaches the host first. The model has seen nothing yet."];
     WHY_USER_TURN = ["这不是新任务：用户的消息追加在之前的一切之后，模型下一次调用时连同前面的消息一起看到它。", "Not a new task: the user's message is appended after everything before it, and the model sees it, with all that came before, on its next call."];
@@ -564,6 +568,7 @@ catalogue! {
     ];
     QUIZ_ENDS = ["结束：没有工具调用的回复就是最终答案", "it ends: a reply without tool calls is the final answer"];
     QUIZ_VERIFIES_FIRST = ["还不结束：模型说完成了，主机先自己验证", "not yet: the model says done, and the host verifies first"];
+    QUIZ_BUDGET_STOPS_UNRUN = ["结束：主机不执行 {ids}，告诉用户预算已用尽", "it ends: the host does not run {ids} and tells the user the budget is used up"];
     QUIZ_BUDGET_STOPS = ["结束：{budget} 次模型调用的预算已用尽", "it ends: the budget of {budget} model calls is used up"];
     QUIZ_CALLS_AGAIN = ["主机发出第 {number} 次模型调用，模型回复", "the host makes model call #{number}, and the model replies"];
     QUIZ_PROVIDER_REJECTS = [
@@ -607,9 +612,11 @@ catalogue! {
     CLASS_NOT_HERE = ["{ip} 不是这台电脑的地址（--class-addr）。", "{ip} is not an address of this machine (--class-addr)."];
     CLASS_CLOSE = ["Esc 关闭 · i 再次显示", "Esc closes · i shows it again"];
     CLASS_OTHER = ["无法监听 {why}", "Cannot listen on {why}"];
+    CLASS_NO_ROOM = ["课堂没有打开，手机不能作答，这一课照常进行：{why}", "The class room did not open, so no phone can answer; the lesson runs without it: {why}"];
     CLASS_ANSWERED = ["{k} / {n} 人已作答", "{k} / {n} answered"];
     CLASS_ROUND_TWO = ["讨论之后再投：{k} / {n} 人已作答（第一轮 {first} 人）", "After discussion: {k} / {n} answered (first vote: {first})"];
     CLASS_KEYS = ["r 揭晓票数 · v 讨论之后再投一轮 · i 二维码", "r reveals the counts · v votes again after discussion · i the code"];
+    CLASS_KEYS_ROUND_TWO = ["r 揭晓两轮的票数 · i 二维码", "r reveals both rounds' counts · i the code"];
     CLASS_SPLIT = ["全班的选择（{k} 人作答）：", "The room's choices ({k} answered):"];
     CLASS_SPLIT_TWO = ["全班的选择：第一轮 → 讨论之后（{first} → {k} 人作答）：", "The room's choices, first vote → after discussion ({first} → {k} answered):"];
     CLASS_RIGHT_MARK = ["✓ 正确", "✓ right"];
@@ -918,6 +925,7 @@ catalogue! {
     // Two runs side by side (`--compare`, `c`).
     COMPARE_HEADING = ["两次运行并排，同步前进", "Two runs side by side, stepped together"];
     COMPARE_FIRST_DIFF = ["≠ 两次运行从第 {n} 步开始不同（两边都标了 ≠）", "≠ The runs first differ at step {n} (marked ≠ on both sides)"];
+    COMPARE_FIRST_DIFF_SHORT = ["≠ 两次运行从第 {n} 步开始不同", "≠ The runs first differ at step {n}"];
     COMPARE_FIRST_DIFF_HERE = ["≠ 两次运行就从这一步（第 {n} 步）开始不同", "≠ The runs first differ here, at step {n}"];
     COMPARE_NO_DIFF = ["两次运行的每一步都相同", "The two runs do not differ at any step"];
     COMPARE_KEYS = ["Tab 换一边 · c 回到单个运行", "Tab other side · c one run"];

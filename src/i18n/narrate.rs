@@ -639,13 +639,18 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         }
         .get(lang)
         .into(),
-        StepKind::BudgetExhausted { budget } => TITLE_BUDGET.fill(
-            lang,
-            &[
+        StepKind::BudgetExhausted { budget, not_run } => {
+            let calls = MODEL_CALL_N.get(*budget as usize, lang);
+            let args: [(&str, &dyn Display); 3] = [
                 ("budget", budget),
-                ("calls", &MODEL_CALL_N.get(*budget as usize, lang)),
-            ],
-        ),
+                ("calls", &calls),
+                ("ids", &join_ids(not_run)),
+            ];
+            match not_run.is_empty() {
+                true => TITLE_BUDGET.fill(lang, &args),
+                false => TITLE_BUDGET_NOT_RUN.fill(lang, &args),
+            }
+        }
         StepKind::Crashes { call } => TITLE_CRASHES.fill(lang, &[("call", call)]),
         StepKind::UserDecides { call, decision } => match decision {
             Decision::Approved => TITLE_USER_APPROVES,
@@ -696,6 +701,20 @@ fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String 
             RESULT_ITEM_ID.fill(lang, &[("id", id), ("to", &to)])
         }
         (Some(Pairing::WrongId(to)), _) => RESULT_WRONG_ID.fill(lang, &[("id", id), ("to", &to)]),
+        _ if trace
+            .appended_at(call)
+            .is_some_and(|at| Some(at) > call.finished) =>
+        {
+            RESULT_HELD.fill(lang, &[("id", id)])
+        }
+        _ if trace.appended_by(index).len() > 1 => {
+            let ids: Vec<&str> = trace
+                .appended_by(index)
+                .iter()
+                .map(|c| c.0.as_ref())
+                .collect();
+            RESULT_IN_CALL_ORDER.fill(lang, &[("id", id), ("ids", &ids.join(", "))])
+        }
         (_, Some(Outcome::Error)) => RESULT_ERROR.fill(lang, &[("id", id)]),
         _ => RESULT_PAIRED.fill(lang, &[("id", id)]),
     }
@@ -822,6 +841,9 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         }
         .get(lang)
         .into(),
+        StepKind::BudgetExhausted { not_run, .. } if !not_run.is_empty() => {
+            ARROW_BUDGET_TELLS_USER.fill(lang, &[("ids", &join_ids(not_run))])
+        }
         StepKind::BudgetExhausted { .. } => ARROW_BUDGET.get(lang).into(),
         StepKind::Crashes { .. } => ARROW_CRASHES.get(lang).into(),
         StepKind::UserDecides { call, decision } => match decision {

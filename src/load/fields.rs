@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 21] {
+fn fields() -> [Field; 22] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -185,6 +185,7 @@ fn fields() -> [Field; 21] {
         items("tools", REQUIRED, |s| &s.tools),
         whole("budget", REQUIRED, |s| &s.budget),
         whole("harness", OPTIONAL, |s| &s.harness),
+        whole("host", OPTIONAL, |s| &s.host),
         whole("verify", OPTIONAL, |s| &s.verify),
         items("model", REQUIRED, |s| &s.model),
         whole("expect", REQUIRED, |s| &s.expect),

@@ -119,12 +119,12 @@ pub fn answered_lines(
         }
     };
     let mut out = hanging(vec![], &line, theme.title(), w);
-    out.extend(hanging(
-        vec![],
-        i18n::CLASS_KEYS.get(lang),
-        theme.muted(),
-        w,
-    ));
+    // A second round opens once: v is not offered again.
+    let keys = match round {
+        1 => i18n::CLASS_KEYS,
+        _ => i18n::CLASS_KEYS_ROUND_TWO,
+    };
+    out.extend(hanging(vec![], keys.get(lang), theme.muted(), w));
     out
 }
 

@@ -200,19 +200,26 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
             theme.title(),
         ),
     ]);
-    let (text, style) = match c.first_difference(lang) {
+    // The first difference, and a shorter form to make room for the
+    // contexts' (the lanes mark it ≠ anyway).
+    let (text, short, style) = match c.first_difference(lang) {
         Some(i) => {
-            let label = if i == app.step {
-                i18n::COMPARE_FIRST_DIFF_HERE
+            let n = i + 1;
+            let (label, short) = if i == app.step {
+                (i18n::COMPARE_FIRST_DIFF_HERE, i18n::COMPARE_FIRST_DIFF_HERE)
             } else {
-                i18n::COMPARE_FIRST_DIFF
+                (i18n::COMPARE_FIRST_DIFF, i18n::COMPARE_FIRST_DIFF_SHORT)
             };
             (
-                label.fill(lang, &[("n", &(i + 1))]),
+                label.fill(lang, &[("n", &n)]),
+                short.fill(lang, &[("n", &n)]),
                 theme.error().add_modifier(Modifier::BOLD),
             )
         }
-        None => (i18n::COMPARE_NO_DIFF.get(lang).to_string(), theme.ok()),
+        None => {
+            let same = i18n::COMPARE_NO_DIFF.get(lang).to_string();
+            (same.clone(), same, theme.ok())
+        }
     };
     // Where the contexts sent first differ, as long as it fits.
     let context = c.context_difference(lang).map(|d| {
@@ -225,8 +232,13 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
     });
     let text = context
         .into_iter()
-        .flatten()
-        .map(|more| format!("{text}{more}"))
+        .flat_map(|[long, brief]| {
+            [
+                format!("{text}{long}"),
+                format!("{text}{brief}"),
+                format!("{short}{brief}"),
+            ]
+        })
         .find(|t| width(t) < room)
         .unwrap_or(text);
     let second = Line::styled(

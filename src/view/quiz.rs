@@ -32,6 +32,9 @@ pub struct QuizPanel<'a> {
     /// `--class`: the room's counts, and the question asked at the step
     /// shown (for its revealed split).
     pub class: Option<(&'a crate::class::Class, Option<Question>)>,
+    /// `--class` whose room did not open, and why: the quiz is the
+    /// teacher's own, as without `--class`, and says so.
+    pub unopened: Option<&'a crate::room::Unopened>,
 }
 
 impl<'a> QuizPanel<'a> {
@@ -46,10 +49,11 @@ impl<'a> QuizPanel<'a> {
             }),
             hint: app.quiz.hint,
             chosen: crate::quiz::asked(&app.loaded, app.trace(), app.step).is_some(),
-            class: app.class.as_ref().map(|c| {
+            class: app.class.as_ref().filter(|c| c.join.is_ok()).map(|c| {
                 let asked = crate::quiz::asked(&app.loaded, app.trace(), app.step);
                 (c, asked)
             }),
+            unopened: app.class.as_ref().and_then(|c| c.join.as_ref().err()),
         }
     }
 
@@ -175,6 +179,7 @@ fn question_lines(p: &QuizPanel<'_>, q: &Question, w: usize) -> Vec<Line<'static
         out.extend(super::class::answered_lines(class, q, lang, theme, w));
         return out;
     }
+
     let max = q.choices.len();
     let (hint, style) = if p.hint {
         (i18n::QUIZ_WAITING, theme.error())
@@ -187,5 +192,11 @@ fn question_lines(p: &QuizPanel<'_>, q: &Question, w: usize) -> Vec<Line<'static
         style,
         w,
     ));
+    // After the digits, which still answer: why no phone does.
+    if let Some(why) = p.unopened {
+        let why = super::class::unopened(why, lang);
+        let text = i18n::CLASS_NO_ROOM.fill(lang, &[("why", &why)]);
+        out.extend(hanging(vec![], &text, theme.muted(), w));
+    }
     out
 }
