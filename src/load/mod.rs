@@ -467,7 +467,7 @@ fn prepare_counted(
     // A file numbered as before a replay became one step keeps its meaning.
     if !key_faults(&scenario, run).is_empty()
         && let Some((renumbered, warning)) = numbered_before_one_step_replays(&scenario, run)
-        && key_faults(&renumbered, &run).is_empty()
+        && key_faults(&renumbered, run).is_empty()
     {
         scenario = renumbered;
         faults.push(fault(Severity::Warning, at("narration"), warning));
