@@ -455,7 +455,7 @@ catalogue! {
     STATUS_USER_APPROVED = ["已获准", "user ok"];
     STATUS_EDITED = ["已改参", "user edit"];
     STATUS_DENIED = ["被否决", "denied"];
-    STATUS_INTERRUPTED = ["被中断", "interrupted"];
+    STATUS_INTERRUPTED = ["被中断", "stopped"];
     SAYS_INTERRUPTED = ["用户中断了这个调用：工具在完成之前被停止，没有结果", "interrupted by the user: the tool was stopped before it finished, with no result"];
     TITLE_INTERRUPTED = ["用户中断：主机停止 {what}，并为它追加“被用户中断”的结果", "The user interrupts: the host stops {what} and answers it as interrupted"];
     TITLE_INTERRUPTED_FORGOT = ["用户中断：主机停止 {what}，却没有为它追加结果", "The user interrupts: the host stops {what} and appends no result for it"];
