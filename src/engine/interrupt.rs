@@ -20,13 +20,14 @@ impl<'a> Run<'a> {
         let Some(interrupt) = &self.scenario.interrupt else {
             return false;
         };
-        let done = self
-            .rec
-            .trace
-            .steps
-            .iter()
-            .any(|s| matches!(s.kind, StepKind::Interrupted { .. }));
-        !done && self.rec.trace.calls[index].label.as_deref() == Some(interrupt.call.as_str())
+        // The label first: the steps are looked at only for that call.
+        self.rec.trace.calls[index].label.as_deref() == Some(interrupt.call.as_str())
+            && !self
+                .rec
+                .trace
+                .steps
+                .iter()
+                .any(|s| matches!(s.kind, StepKind::Interrupted { .. }))
     }
 
     /// The user stops `stopped` (calls' indexes, still running): the host
