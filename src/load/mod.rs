@@ -445,7 +445,7 @@ fn prepare_counted(
             ),
         ));
     }
-    if let Some((path, message)) = interrupt_checks::check_interrupted(&scenario, &zh) {
+    if let Some((path, message)) = interrupt_checks::check_interrupted(&scenario, run) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
     // One summary per compaction: as many as the host compacts.
