@@ -250,6 +250,10 @@ impl Cli {
     /// Options given that this command would ignore, each with what it
     /// applies to: refused (exit 2), so no one believes a flag did what it
     /// did not (`check --compare no-such-thing` checked nothing of it).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "TODO(issue 33 item 4): not split yet"
+    )]
     pub fn ignored_options(&self) -> Vec<String> {
         // What each command reads besides its own arguments.
         let (scenario, transcript, quiz, compare, lessons) = match &self.command {

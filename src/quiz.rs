@@ -750,6 +750,10 @@ mod tests {
 
     /// The text the right choice must have, worked out from the trace
     /// apart from the generator; None where it is checked another way.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "TODO(issue 33 item 4): not split yet"
+    )]
     fn expected(trace: &Trace, index: usize, q: &Question) -> Option<String> {
         let lang = trace.lang;
         let step = &trace.steps[index];

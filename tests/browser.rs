@@ -28,6 +28,10 @@ fn base64_decodes_padding() {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "TODO(issue 33 item 4): not split yet"
+)]
 fn the_html_player_plays_in_chromium_without_any_request() {
     let Some(chromium) = find_browser() else {
         common::missing_tool(
@@ -359,6 +363,10 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "TODO(issue 33 item 4): not split yet"
+)]
 fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() {
     const TEST: &str = "embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text";
     let Some(chromium) = find_browser() else {

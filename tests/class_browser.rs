@@ -48,6 +48,10 @@ fn counts(room: &server::Room) -> Vec<u32> {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "TODO(issue 33 item 4): not split yet"
+)]
 fn the_class_page_answers_on_a_phone_in_chromium() {
     let Some(chromium) = find_browser() else {
         common::missing_tool(

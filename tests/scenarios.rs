@@ -54,6 +54,10 @@ fn story(t: &Trace) -> String {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "TODO(issue 33 item 4): not split yet"
+)]
 fn every_scenario_has_its_story_and_end() {
     let expected = [
         ("read-config-timeout", "TMPVERMA", EndStatus::Completed),

@@ -102,6 +102,10 @@ fn number(page: &mut Page) -> String {
 }
 
 #[test]
+#[expect(
+    clippy::too_many_lines,
+    reason = "TODO(issue 33 item 4): not split yet"
+)]
 fn the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes() {
     let test = "the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes";
     let Some(chromium) = find_browser() else {

@@ -422,6 +422,10 @@ impl<'a> Run<'a> {
     }
 
     /// A reply with tool calls: propose, validate, execute, pair, append.
+    #[expect(
+        clippy::too_many_lines,
+        reason = "split after the lessons' branches merge"
+    )]
     fn propose_and_execute(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
         let proposed = self.current_step();
         let mut ids = Vec::new();

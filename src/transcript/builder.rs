@@ -944,6 +944,10 @@ struct Build {
 }
 
 impl Build {
+    #[expect(
+        clippy::too_many_lines,
+        reason = "split after the lessons' branches merge"
+    )]
     fn run(b: &mut Builder, format: Format) -> Build {
         let tools = b.tools.clone().unwrap_or_default();
         let mut build = Build {
