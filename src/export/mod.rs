@@ -17,6 +17,7 @@ mod boxdraw;
 mod cast;
 mod embed;
 mod error;
+mod files;
 mod fonts;
 mod frame;
 mod handout;
@@ -125,10 +126,6 @@ pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathB
 }
 
 /// `export` of a scenario already loaded.
-#[expect(
-    clippy::too_many_lines,
-    reason = "TODO(issue 33 item 4): not split yet"
-)]
 pub fn export_loaded(
     options: &Options,
     loaded: load::Loaded,
@@ -144,30 +141,63 @@ pub fn export_loaded(
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
     if options.quiz && options.format != ExportFormat::Pdf {
-        write::create_dir(&options.out)?;
-        let trace = app.trace();
-        let questions = handout::questions(trace, &app.loaded, steps.clone());
-        let (kind, page) = match options.format {
-            ExportFormat::Html => ("html", handout::html(trace, &questions)),
-            _ => ("txt", handout::text(trace, &questions)),
-        };
-        // The questions of some steps do not overwrite those of all.
-        let name = format!(
-            "{}.{}{}{}.quiz.{kind}",
-            name::source(options),
-            app.lang.code(),
-            name::run_settings(options),
-            name::steps_tag(app.steps(), &steps)
-        );
-        let path = write::Folder {
-            dir: &options.out,
-            source: name::identity(options),
-        }
-        .file(&name, |out| out.write_all(page.as_bytes()))?;
+        let path = quiz_sheet(options, &app, steps)?;
         written(&path);
         return Ok(vec![path]);
     }
-    let fonts = match options.format {
+    let fonts = fonts_for(options)?;
+    write::create_dir(&options.out)?;
+    let mut paths = Vec::new();
+    let files = files::Files {
+        options,
+        app: &app,
+        steps,
+        fonts: fonts.as_ref(),
+        dir: folder(options),
+    };
+    files.write(&mut |path: PathBuf| {
+        written(&path);
+        paths.push(path);
+    })?;
+    Ok(paths)
+}
+
+/// The folder of the export, marked with its source.
+fn folder(options: &Options) -> write::Folder<'_> {
+    write::Folder {
+        dir: &options.out,
+        source: name::identity(options),
+    }
+}
+
+/// `--quiz` as text or HTML: the questions of the steps, no frames.
+fn quiz_sheet(
+    options: &Options,
+    app: &App,
+    steps: RangeInclusive<usize>,
+) -> Result<PathBuf, ExportError> {
+    write::create_dir(&options.out)?;
+    let trace = app.trace();
+    let questions = handout::questions(trace, &app.loaded, steps.clone());
+    let (kind, page) = match options.format {
+        ExportFormat::Html => ("html", handout::html(trace, &questions)),
+        _ => ("txt", handout::text(trace, &questions)),
+    };
+    // The questions of some steps do not overwrite those of all.
+    let name = format!(
+        "{}.{}{}{}.quiz.{kind}",
+        name::source(options),
+        app.lang.code(),
+        name::run_settings(options),
+        name::steps_tag(app.steps(), &steps)
+    );
+    folder(options).file(&name, |out| out.write_all(page.as_bytes()))
+}
+
+/// The fonts the format draws with (pixels, pages, video), or that
+/// `--embed-fonts` subsets; none for the rest.
+fn fonts_for(options: &Options) -> Result<Option<png::Fonts>, ExportError> {
+    Ok(match options.format {
         ExportFormat::Png
         | ExportFormat::Gif
         | ExportFormat::Pdf
@@ -177,211 +207,7 @@ pub fn export_loaded(
         }
         _ if options.embed_fonts => Some(png::Fonts::system()),
         _ => None,
-    };
-    let embed_from = fonts
-        .as_ref()
-        .filter(|_| options.embed_fonts)
-        .map(|f| f.db());
-    write::create_dir(&options.out)?;
-    let mut paths = Vec::new();
-    let mut done = |path: PathBuf| {
-        written(&path);
-        paths.push(path);
-    };
-    let size = options.size;
-    let framing = options.framing;
-    let dir = &write::Folder {
-        dir: &options.out,
-        source: name::identity(options),
-    };
-    let scenario = name::source(options);
-    let lang = app.lang.code();
-    let mut variant = name::variant(options);
-    // A file of several steps names the steps when they are not all.
-    if options::one_file(options.format) {
-        variant.push_str(&name::steps_tag(app.steps(), &steps));
-    }
-    match options.format {
-        ExportFormat::Gif => {
-            let name = format!("{scenario}.{lang}{variant}.gif");
-            let fonts = fonts.as_ref().expect("fonts are loaded for GIF");
-            let gif = GifOptions {
-                dwell: options.dwell,
-                scale: options.scale,
-            };
-            // Checked before the file is opened: a missing font is said
-            // as such, not as a write error.
-            for index in steps.clone() {
-                fonts
-                    .check(&framed(&app, index, size, framing).buffer)
-                    .map_err(ExportError::Missing)?;
-            }
-            done(dir.file(&name, |out| {
-                write_gif(&app, steps, size, framing, fonts, gif, out)
-            })?);
-        }
-        ExportFormat::Pdf => {
-            let quiz = if options.quiz { ".quiz" } else { "" };
-            let name = format!("{scenario}.{lang}{variant}{quiz}.pdf");
-            let fonts = fonts.as_ref().expect("fonts are loaded for PDF");
-            let trace = app.trace();
-            let mut handout = pdf::Handout::new(fonts, &trace.title, lang, app.lang == Lang::Zh)
-                .map_err(ExportError::Missing)?;
-            // A page a step, or with --strip each page a strip of the
-            // steps that fit it, all at one scale.
-            let (per_row, per_page, at_most) = if options.strip {
-                let (n, rows, scale) =
-                    pdf::strip_pages(size.0, size.1, strip::STRIP_GAP, strip::ROW_GAP);
-                (n, n * rows, Some(scale))
-            } else {
-                (1, 1, None)
-            };
-            // A step's page in the outline: its number and its title.
-            let step_bookmark =
-                |at: usize| format!("{} · {}", step_of(&app, at), i18n::step_title(trace, at));
-            if options.quiz {
-                // The quiz: each question after the frame of the step
-                // before it (the situation it asks about, never its
-                // answer), then the answer key; no question or answer is
-                // split over two pages.
-                let questions = handout::questions(trace, &app.loaded, steps.clone());
-                let asked = handout::question_blocks(trace, &questions);
-                handout.text(
-                    &handout::heading(trace),
-                    &i18n::HANDOUT_TITLE.fill(app.lang, &[("title", &trace.title)]),
-                );
-                for (q, block) in questions.iter().zip(asked) {
-                    let at = q.step - 1;
-                    let frame = strip::rows(&app, &[at], 1, size, framing);
-                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                    handout
-                        .figure(
-                            &svg::render_for_pdf(&frame, app.theme),
-                            None,
-                            &step_bookmark(at),
-                        )
-                        .map_err(|e| {
-                            ExportError::Io(format!("cannot draw step {}: {e}", q.step))
-                        })?;
-                    handout.blocks(
-                        &[block],
-                        &format!("{} {}", i18n::STEP.get(app.lang), q.step),
-                    );
-                }
-                handout.blocks(
-                    &handout::key_blocks(trace, &questions),
-                    i18n::HANDOUT_KEY.get(app.lang),
-                );
-            } else {
-                let indices: Vec<usize> = steps.clone().collect();
-                for page in indices.chunks(per_page) {
-                    let frame = strip::rows(&app, page, per_row, size, framing);
-                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                    let (first, last) = (page[0], page[page.len() - 1]);
-                    let bookmark = if first == last {
-                        step_bookmark(first)
-                    } else {
-                        format!(
-                            "{} {}–{}/{}",
-                            i18n::STEP.get(app.lang),
-                            first + 1,
-                            last + 1,
-                            app.steps()
-                        )
-                    };
-                    handout
-                        .figure(&svg::render_for_pdf(&frame, app.theme), at_most, &bookmark)
-                        .map_err(|e| {
-                            ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
-                        })?;
-                }
-            }
-            let bytes = handout.finish().map_err(ExportError::Io)?;
-            done(dir.file(&name, |out| out.write_all(&bytes))?);
-        }
-        ExportFormat::Mp4 | ExportFormat::Webm => {
-            let name = format!("{scenario}.{lang}{variant}.{}", extension(options.format));
-            let fonts = fonts.as_ref().expect("fonts are loaded for video");
-            done(video::export(&app, options, steps, fonts, dir, &name)?);
-        }
-        ExportFormat::Slides => {
-            let name = format!("{scenario}.{lang}{variant}.slides.html");
-            done(dir.file(&name, |out| slides::deck(&app, steps, size, framing, out))?);
-        }
-        // Not a figure: the request bodies, one model call a line.
-        ExportFormat::Requests => {
-            let name = format!("{scenario}.{lang}{variant}.requests.jsonl");
-            done(dir.file(&name, |out| crate::wire::write_requests(app.trace(), out))?);
-        }
-        ExportFormat::Cast => {
-            let name = format!("{scenario}.{lang}{variant}.cast");
-            done(dir.file(&name, |out| {
-                write_cast(&app, steps, size, framing, options.dwell, out)
-            })?);
-        }
-        ExportFormat::Html => {
-            let name = format!("{scenario}.{lang}{variant}.html");
-            let embedded = match embed_from {
-                Some(db) => Some(
-                    html_fonts(&app, steps.clone(), size, framing, options.player_only, db)
-                        .map_err(ExportError::Missing)?,
-                ),
-                None => None,
-            };
-            let page = html::Page {
-                dwell: options.dwell,
-                fonts: embedded.as_ref(),
-                player_only: options.player_only,
-                packed: steps.clone().count() > html::PACK_AFTER,
-            };
-            done(dir.file(&name, |out| {
-                write_html(&app, steps, size, framing, &page, out)
-            })?);
-        }
-        format => {
-            let figures: Vec<Vec<usize>> = if options.strip {
-                vec![steps.collect()]
-            } else {
-                steps.map(|i| vec![i]).collect()
-            };
-            for indices in figures {
-                let frame = strip::figure(&app, &indices, size, framing);
-                let (first, last) = (indices[0], indices[indices.len() - 1]);
-                let stem = format!(
-                    "{scenario}.{lang}{variant}{}",
-                    name::one_or_range(app.steps(), first, last)
-                );
-                let contents = match format {
-                    ExportFormat::Svg => match embed_from {
-                        Some(db) => {
-                            let mut used = embed::Used::default();
-                            used.add_buffer(&frame.buffer);
-                            let embedded = embed::embed(db, &fonts::FONT_FAMILIES, &used)
-                                .map_err(ExportError::Missing)?;
-                            let fonts = svg::Fonts {
-                                embedded: &embedded,
-                                with_css: true,
-                            };
-                            svg::render_with(&frame, app.theme, Some(fonts)).into_bytes()
-                        }
-                        None => svg::render(&frame, app.theme).into_bytes(),
-                    },
-                    ExportFormat::Txt => frames::to_text(&frame.buffer).into_bytes(),
-                    ExportFormat::Png => {
-                        let fonts = fonts.as_ref().expect("fonts are loaded for PNG");
-                        fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                        fonts
-                            .render(&svg::render(&frame, app.theme), options.scale)
-                            .map_err(|e| ExportError::Io(format!("cannot render {stem}: {e}")))?
-                    }
-                    _ => ansi_text(&frame.buffer).into_bytes(),
-                };
-                let name = format!("{stem}.{}", extension(format));
-                done(dir.file(&name, |out| out.write_all(&contents))?);
-            }
-        }
-    }
-    Ok(paths)
+    })
 }
 
 fn extension(format: ExportFormat) -> &'static str {
