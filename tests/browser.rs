@@ -28,10 +28,6 @@ fn base64_decodes_padding() {
 }
 
 #[test]
-#[expect(
-    clippy::too_many_lines,
-    reason = "TODO(issue 33 item 4): not split yet"
-)]
 fn the_html_player_plays_in_chromium_without_any_request() {
     let Some(chromium) = find_browser() else {
         common::missing_tool(
@@ -64,7 +60,15 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
     );
     page.goto(&url);
+    opens_still_at_step_one(&mut page);
+    keys_and_buttons_step_and_play(&mut page);
+    a_link_opens_its_step(&mut page, &url);
+    fits_a_phone_and_zooms_to_full_size(&mut page, &url);
+    in_an_iframe_keeps_to_itself(&mut page, &dir);
+    asked_for_nothing_outside(&mut page);
+}
 
+fn opens_still_at_step_one(page: &mut Page) {
     // Opens at 1/8, and stays still.
     assert_eq!(page.counter(), "1/8");
     assert_eq!(page.text("location.hash"), "");
@@ -79,7 +83,9 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     let alt = page.text("document.querySelector('.frame:not([hidden]) svg title').textContent");
     assert!(alt.contains("步骤 1/8"), "{alt}");
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-desktop.png"));
+}
 
+fn keys_and_buttons_step_and_play(page: &mut Page) {
     // → and ← step; the address follows.
     page.key("ArrowRight", "ArrowRight", 39);
     assert_eq!(page.counter(), "2/8");
@@ -128,21 +134,25 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         "2/8",
         "keys work only when the player has focus"
     );
+}
 
+fn a_link_opens_its_step(page: &mut Page, url: &str) {
     // A link to a step opens it.
     page.goto("about:blank");
     page.goto(&format!("{url}#step=5"));
     assert_eq!(page.counter(), "5/8");
     let shown = page.text("document.querySelector('.frame:not([hidden])').dataset.step");
     assert_eq!(shown, "5");
+}
 
+fn fits_a_phone_and_zooms_to_full_size(page: &mut Page, url: &str) {
     // A phone: the figure fits the width; the zoom shows it full size.
     page.call(
         "Emulation.setDeviceMetricsOverride",
         json!({"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": true}),
     );
     page.goto("about:blank");
-    page.goto(&url);
+    page.goto(url);
     let fits = page.eval(
         "(() => { const r = document.querySelector('.frame:not([hidden]) svg').getBoundingClientRect(); \
          return r.width > 0 && r.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth; })()",
@@ -194,7 +204,9 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone-zoomed-words.png"));
     page.eval("document.getElementById('zoom').click()");
+}
 
+fn in_an_iframe_keeps_to_itself(page: &mut Page, dir: &Path) {
     // Inside an iframe of a page of notes: the link's step opens, the
     // player does not take the page's focus, and the page's keys stay its own.
     page.call(
@@ -240,7 +252,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         r["result"]["value"].clone()
     };
     let start = Instant::now();
-    while in_frame(&mut page, "document.readyState") != json!("complete") {
+    while in_frame(page, "document.readyState") != json!("complete") {
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "the player did not load"
@@ -248,7 +260,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(
-        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        in_frame(page, "document.getElementById('counter').textContent"),
         json!("3/8")
     );
     assert_eq!(
@@ -258,11 +270,13 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     );
     page.key("ArrowRight", "ArrowRight", 39);
     assert_eq!(
-        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        in_frame(page, "document.getElementById('counter').textContent"),
         json!("3/8")
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-iframe.png"));
+}
 
+fn asked_for_nothing_outside(page: &mut Page) {
     // The pages asked for nothing but themselves.
     let requests = page.requests();
     assert!(!requests.is_empty(), "the network events were recorded");
