@@ -1,5 +1,9 @@
 //! The app state and its one `update` function. No terminal, no clock here:
 //! the event loop turns keys and timer ticks into `Action`s.
+//!
+//! Long because the app state and the handling of every action are one state
+//! machine here; splitting it waits until the lessons' branches that edit it
+//! have merged (issue 33).
 
 use std::sync::Arc;
 

@@ -5,6 +5,9 @@
 //! Pure: the questions are a function of the trace and the scenario's own
 //! questions; `Quiz` is the part of the app's state that remembers what was
 //! asked and answered. No drawing here (see `view/quiz.rs`).
+//!
+//! Long because a third of it is the unit tests that work out each question's
+//! answer from the trace apart from the generator.
 
 use std::collections::BTreeMap;
 

@@ -5,6 +5,10 @@
 //! once, each stamped with the step that made it, and the state at step k is
 //! derived by looking only at what happened up to k. Nothing is cloned per
 //! step, so a long trace stays small.
+//!
+//! Long because it holds every type a trace is made of and the queries each
+//! view asks of them, so that the trace stays plain data defined in one
+//! place.
 
 use std::fmt;
 use std::sync::Arc;

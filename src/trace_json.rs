@@ -14,6 +14,9 @@
 //! grows linearly with the run. `--full-context` writes every message of
 //! every context again (`messages`, each marked `new` or not): easier to
 //! read one call alone, but the size grows with the square of the run.
+//!
+//! Long because the JSON interface is one `Serialize` type per object of the
+//! document, and their field order is the interface.
 
 use std::collections::HashMap;
 use std::io::Write;

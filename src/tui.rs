@@ -1,4 +1,8 @@
 //! The event loop: the only place that touches the real terminal.
+//!
+//! Long because the terminal's whole life is kept in one file: taking it, the
+//! event loop, keys that arrive split, and the panic hook and signals that
+//! restore it.
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;

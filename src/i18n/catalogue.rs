@@ -1,5 +1,8 @@
 //! Every text, in every language: a `Label` (or a `Plural`) a text,
 //! one string per language in the order of `Lang::ALL`.
+//!
+//! Long because it is the one table of every text in every language, read and
+//! checked by translators in one place.
 
 use super::label::{Label, Plural, l};
 

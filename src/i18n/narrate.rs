@@ -1,5 +1,9 @@
 //! Texts composed from the trace's facts and the catalogue: who acts,
 //! step titles, counters, the context heading, the host's words.
+//!
+//! Long because every sentence composed from the trace's facts lives here,
+//! beside the catalogue texts it fills; step titles and arrow labels alone
+//! are a quarter of it.
 
 use std::fmt::Display;
 

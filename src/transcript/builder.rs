@@ -5,6 +5,9 @@
 //! builder pairs results with calls by id, groups the calls that ran
 //! together, and records the same `Trace` the engine records. Narration is
 //! generated from the events in both languages (`text.rs`).
+//!
+//! Long because every reader's events meet here to become steps; it is split
+//! after the readers' and lessons' branches merge (issue 33).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
