@@ -7,7 +7,7 @@
 //! The module doc is read with `syn` (the file's inner `doc` attributes),
 //! so a `Long because` in an ordinary comment or a string does not count.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The most lines a file may have without saying why.
 const MAX_LINES: usize = 800;
@@ -19,21 +19,32 @@ const MARKER: &str = "Long because";
 /// (path from the workspace root, text).
 fn program_files() -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut out = Vec::new();
-    let mut dirs = vec![root.join("src"), root.join("lean-backend/src")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let rel = path.strip_prefix(root).unwrap().to_string_lossy();
-                out.push((rel.into_owned(), std::fs::read_to_string(&path).unwrap()));
-            }
-        }
-    }
-    out.sort();
-    out
+    let mut files: Vec<PathBuf> = ["src", "lean-backend/src"]
+        .iter()
+        .flat_map(|dir| rust_files(&root.join(dir)))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            (rel, text)
+        })
+        .collect()
+}
+
+/// The `.rs` files in `dir` and the folders below it.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .flat_map(|path| match path.is_dir() {
+            true => rust_files(&path),
+            false => vec![path],
+        })
+        .filter(|path| path.extension().is_some_and(|e| e == "rs"))
+        .collect()
 }
 
 /// The reason a file gives for its length: the rest of its module doc's

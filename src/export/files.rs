@@ -7,10 +7,13 @@ use std::path::PathBuf;
 
 use resvg::usvg::fontdb;
 
+use super::formats::{
+    GifOptions, ansi_text, extension, html_fonts, write_cast, write_gif, write_html,
+};
 use super::frame::{Frame, framed, step_of};
 use super::{
-    ExportError, GifOptions, Options, embed, extension, fonts, handout, html, html_fonts, name,
-    pdf, png, slides, strip, svg, video, write, write_cast, write_gif, write_html,
+    ExportError, Options, embed, fonts, handout, html, name, pdf, png, slides, strip, svg, video,
+    write,
 };
 use crate::app::App;
 use crate::cli::ExportFormat;
@@ -110,7 +113,7 @@ impl Files<'_> {
         if self.options.quiz {
             self.quiz_pages(&mut handout, fonts)?;
         } else {
-            self.step_pages(&mut handout, fonts)?;
+            self.step_pages(&mut handout, fonts, self.strip_layout())?;
         }
         let bytes = handout.finish().map_err(ExportError::Io)?;
         self.dir.file(name, |out| out.write_all(&bytes))
@@ -166,22 +169,29 @@ impl Files<'_> {
         Ok(())
     }
 
-    /// A page a step, or with --strip each page a strip of the steps that
-    /// fit it, all at one scale.
-    fn step_pages(
-        &self,
-        handout: &mut pdf::Handout<'_>,
-        fonts: &png::Fonts,
-    ) -> Result<(), ExportError> {
-        let app = self.app;
-        let (size, framing) = (self.options.size, self.options.framing);
-        let (per_row, per_page, at_most) = if self.options.strip {
+    /// How the steps are laid out on pages: a page a step, or with --strip
+    /// each page a strip of the steps that fit it, all at one scale:
+    /// (steps a row, steps a page, the scale).
+    fn strip_layout(&self) -> (usize, usize, Option<f32>) {
+        let size = self.options.size;
+        if self.options.strip {
             let (n, rows, scale) =
                 pdf::strip_pages(size.0, size.1, strip::STRIP_GAP, strip::ROW_GAP);
             (n, n * rows, Some(scale))
         } else {
             (1, 1, None)
-        };
+        }
+    }
+
+    /// The pages of the steps, laid out as `strip_layout` says.
+    fn step_pages(
+        &self,
+        handout: &mut pdf::Handout<'_>,
+        fonts: &png::Fonts,
+        (per_row, per_page, at_most): (usize, usize, Option<f32>),
+    ) -> Result<(), ExportError> {
+        let app = self.app;
+        let (size, framing) = (self.options.size, self.options.framing);
         let indices: Vec<usize> = self.steps.clone().collect();
         for page in indices.chunks(per_page) {
             let frame = strip::rows(app, page, per_row, size, framing);
@@ -282,7 +292,7 @@ impl Files<'_> {
                     .render(&svg::render(frame, theme), self.options.scale)
                     .map_err(|e| ExportError::Io(format!("cannot render {stem}: {e}")))?
             }
-            _ => super::ansi_text(&frame.buffer).into_bytes(),
+            _ => ansi_text(&frame.buffer).into_bytes(),
         })
     }
 }
