@@ -376,11 +376,77 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// The embedded faces load, and Chromium rejects none of them.
+fn the_embedded_faces_load(page: &mut Page) {
+    let start = Instant::now();
+    while page.text("document.fonts.status") != "loaded" {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "fonts never loaded"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The faces the page drew with: the browser loads a face only for text
+    // it draws, and fails any font it cannot read.
+    let faces = page.eval(
+        "[...document.fonts].map(f => f.family.replace(/[\"']/g, '') + ' ' + f.weight + ' ' + f.status)",
+    );
+    let faces: Vec<String> = faces
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        faces.iter().all(|f| !f.ends_with("error")),
+        "a font Chromium rejects: {faces:?}"
+    );
+    for face in [
+        "Embedded Noto Sans Mono CJK SC 400 loaded",
+        "Embedded DejaVu Sans Mono 400 loaded",
+    ] {
+        assert!(faces.iter().any(|f| f == face), "{face} in {faces:?}");
+    }
+}
+
+fn drawn_with_web_fonts_only(page: &mut Page) {
+    // The fonts Chromium drew the page's heading and the figure's Chinese
+    // with: web fonts (the embedded faces) only, never the installed serif
+    // or a box.
+    page.call("DOM.enable", json!({}));
+    page.call("CSS.enable", json!({}));
+    let root = page.call("DOM.getDocument", json!({"depth": 0}))["root"]["nodeId"].clone();
+    for selector in ["h1", ".frame:not([hidden]) text"] {
+        let node = page.call(
+            "DOM.querySelector",
+            json!({"nodeId": root, "selector": selector}),
+        )["nodeId"]
+            .clone();
+        let used = page.call("CSS.getPlatformFontsForNode", json!({"nodeId": node}));
+        let fonts = used["fonts"].as_array().unwrap();
+        assert!(!fonts.is_empty(), "{selector}: no font");
+        for font in fonts {
+            assert_eq!(font["isCustomFont"], json!(true), "{selector}: {font}");
+        }
+    }
+}
+
+fn printed_to_pdf_the_text_is_text(page: &mut Page, dir: &Path) {
+    // Printed to PDF, the text is text: its ToUnicode maps hold the words.
+    let pdf = page.call("Page.printToPDF", json!({"printBackground": true}));
+    let pdf = base64_decode(pdf["data"].as_str().unwrap());
+    std::fs::write(dir.join("embedded.pdf"), &pdf).unwrap();
+    let chars = pdf_text_chars(&pdf);
+    for c in "模型调用timeout=30".chars() {
+        assert!(
+            chars.contains(&c),
+            "{c} is not text in the PDF ({} characters are)",
+            chars.len()
+        );
+    }
+}
+
 #[test]
-#[expect(
-    clippy::too_many_lines,
-    reason = "TODO(issue 33 item 4): not split yet"
-)]
 fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() {
     const TEST: &str = "embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text";
     let Some(chromium) = find_browser() else {
@@ -444,68 +510,11 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-serif-only-system.png"));
 
     page.goto(&url("embedded"));
-    let start = Instant::now();
-    while page.text("document.fonts.status") != "loaded" {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "fonts never loaded"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // The faces the page drew with: the browser loads a face only for text
-    // it draws, and fails any font it cannot read.
-    let faces = page.eval(
-        "[...document.fonts].map(f => f.family.replace(/[\"']/g, '') + ' ' + f.weight + ' ' + f.status)",
-    );
-    let faces: Vec<String> = faces
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f.as_str().unwrap().to_string())
-        .collect();
-    assert!(
-        faces.iter().all(|f| !f.ends_with("error")),
-        "a font Chromium rejects: {faces:?}"
-    );
-    for face in [
-        "Embedded Noto Sans Mono CJK SC 400 loaded",
-        "Embedded DejaVu Sans Mono 400 loaded",
-    ] {
-        assert!(faces.iter().any(|f| f == face), "{face} in {faces:?}");
-    }
-    // The fonts Chromium drew the page's heading and the figure's Chinese
-    // with: web fonts (the embedded faces) only, never the installed serif
-    // or a box.
-    page.call("DOM.enable", json!({}));
-    page.call("CSS.enable", json!({}));
-    let root = page.call("DOM.getDocument", json!({"depth": 0}))["root"]["nodeId"].clone();
-    for selector in ["h1", ".frame:not([hidden]) text"] {
-        let node = page.call(
-            "DOM.querySelector",
-            json!({"nodeId": root, "selector": selector}),
-        )["nodeId"]
-            .clone();
-        let used = page.call("CSS.getPlatformFontsForNode", json!({"nodeId": node}));
-        let fonts = used["fonts"].as_array().unwrap();
-        assert!(!fonts.is_empty(), "{selector}: no font");
-        for font in fonts {
-            assert_eq!(font["isCustomFont"], json!(true), "{selector}: {font}");
-        }
-    }
+    the_embedded_faces_load(&mut page);
+    drawn_with_web_fonts_only(&mut page);
     page.screenshot(
         &Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-serif-only-embedded.png"),
     );
 
-    // Printed to PDF, the text is text: its ToUnicode maps hold the words.
-    let pdf = page.call("Page.printToPDF", json!({"printBackground": true}));
-    let pdf = base64_decode(pdf["data"].as_str().unwrap());
-    std::fs::write(dir.join("embedded.pdf"), &pdf).unwrap();
-    let chars = pdf_text_chars(&pdf);
-    for c in "模型调用timeout=30".chars() {
-        assert!(
-            chars.contains(&c),
-            "{c} is not text in the PDF ({} characters are)",
-            chars.len()
-        );
-    }
+    printed_to_pdf_the_text_is_text(&mut page, &dir);
 }
