@@ -367,6 +367,24 @@ pub const KEYMAP: &[Binding] = &[
         hint: None,
     },
     Binding {
+        keys: &[Key::Char('d')],
+        action: Action::IntoSubAgent,
+        help: Label::new([
+            "进入这一步的 Task 调用启动的子智能体自己的循环",
+            "into the own loop of the sub-agent this step's Task call started",
+        ]),
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('u')],
+        action: Action::OutOfSubAgent,
+        help: Label::new([
+            "在子智能体的循环里：回到启动它的那次调用所在的步骤",
+            "in a sub-agent's loop: back to the step of the call that started it",
+        ]),
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Char('y')],
         action: Action::QuitYes,
         help: Label::new([
@@ -458,6 +476,8 @@ const LESSON: &[ModeKey] = &[
     key(Action::TogglePicker, Hidden),
     key(Action::ToggleCompare, Hidden),
     key(Action::SwitchConversation, Hidden),
+    key(Action::IntoSubAgent, Hidden),
+    key(Action::OutOfSubAgent, Hidden),
     key(Action::Back, Hidden),
     key(Action::Quit, Shown),
 ];

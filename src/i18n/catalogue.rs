@@ -124,6 +124,27 @@ catalogue! {
     LIVE_CONVERSATION = ["对话 {k}/{n}（s 切换）", "conversation {k}/{n} (s switches)"];
     LIVE_NEW_SHORT = ["{n} {steps}新", "{n} new {steps}"];
     LIVE_CONVERSATION_SHORT = ["对话 {k}/{n}", "conversation {k}/{n}"];
+    SUB_AGENT_INTO = [
+        "调用 {call} 启动了子智能体 agent-{agent}，它在自己的循环里运行：对话 {k}/{n}。",
+        "Call {call} started sub-agent agent-{agent}, which ran in a loop of its own: conversation {k}/{n}.",
+    ];
+    SUB_AGENT_INTO_KEYS = [
+        "按 d 进入；在那里按 u 回到这一步。",
+        " d opens it; u there comes back to this step.",
+    ];
+    SUB_AGENT_OUT = [
+        "这是子智能体 agent-{agent} 自己的循环，由对话 {k}/{n} 的调用 {call} 启动。",
+        "This is sub-agent agent-{agent}'s own loop, started by call {call} of conversation {k}/{n}.",
+    ];
+    SUB_AGENT_OUT_KEYS = [
+        "按 u 回到那次调用所在的步骤。",
+        " u goes back to that call's step.",
+    ];
+    LIVE_SUB_AGENT = [
+        "调用 {call} 的子智能体 agent-{agent}（u 返回）",
+        "sub-agent agent-{agent} of call {call} (u goes back)",
+    ];
+    LIVE_SUB_AGENT_SHORT = ["子智能体（u 返回）", "sub-agent (u goes back)"];
     LIVE_CONFIRM_QUIT = [
         "代理还在运行。停止它并退出吗？已经结束的模型调用都已写入记录。",
         "The agent is still running. Stop it and quit? Every model call that ended is in the recording.",
