@@ -4,16 +4,11 @@
 //!
 //! - framing (RFC 9112 §6.1, §6.3, against request smuggling): differing
 //!   `Content-Length`s and a transfer coding other than `chunked` get a
-//!   400 and the connection is closed (hyper refuses a final coding that
-//!   is not chunked itself, with a bare 400; the tap's own 400s say why).
-//!   That bare 400 stays bare: hyper 1.12 answers a head it cannot parse
-//!   before any service sees it (`Conn::on_parse_error` writes the head
-//!   `Server::on_error` makes: 400, 431 or 414, no body), and its builders
-//!   offer no hook for that answer; a tower layer wraps the service, which
-//!   is never called. Giving it words would mean reading the bytes under
-//!   hyper and telling its answer from an upstream's bodiless 400 by
-//!   tracking where each request and response begins: the framing by hand
-//!   that moving onto hyper removed;
+//!   400 and the connection is closed. hyper refuses some heads itself
+//!   before any service runs (a final coding that is not chunked, a
+//!   `Content-Length` that is not one number, a malformed or oversized
+//!   head) with a bare 400, 414 or 431 and no hook for it; `head.rs` reads
+//!   each head first and answers those with the reason instead;
 //!   `Content-Length` beside `Transfer-Encoding` is dropped by hyper,
 //!   which reads the body by `Transfer-Encoding` alone and closes the
 //!   connection after the answer (the RFC's other choice; were both ever
@@ -64,9 +59,9 @@ pub struct Limits {
 }
 
 /// The most a request head may take; real agents send a few KiB.
-const MAX_HEAD: usize = 256 * 1024;
+pub(super) const MAX_HEAD: usize = 256 * 1024;
 /// The most headers a request may have.
-const MAX_HEADERS: usize = 128;
+pub(super) const MAX_HEADERS: usize = 128;
 /// The largest request body the tap reads (it holds each whole).
 const MAX_BODY: usize = 256 * 1024 * 1024;
 /// How long a request body may take to arrive whole.
@@ -165,10 +160,12 @@ async fn serve_all(
             continue;
         };
         let (upstream, recorder) = (upstream.clone(), recorder.clone());
+        // The heads hyper would refuse bare are answered with the reason.
+        let (stream, next) = super::head::Guarded::new(stream);
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req| {
-                let (upstream, recorder) = (upstream.clone(), recorder.clone());
-                async move { Ok::<_, Infallible>(exchange(req, &upstream, &recorder).await) }
+                let (upstream, recorder, next) = (upstream.clone(), recorder.clone(), next.clone());
+                async move { Ok::<_, Infallible>(exchange(req, &upstream, &recorder, &next).await) }
             });
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
@@ -210,7 +207,7 @@ async fn busy(mut stream: tokio::net::TcpStream, most: usize) {
     let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
 }
 
-fn error_json(message: &str) -> String {
+pub(super) fn error_json(message: &str) -> String {
     serde_json::json!({"error": {"type": "tap_error", "message": message}}).to_string()
 }
 
@@ -303,10 +300,13 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
 }
 
 /// One request and its response.
+/// `next` is set once the request's body is read whole: the next bytes
+/// on the connection start the next head (`head::Guarded`).
 async fn exchange(
     req: Request<Incoming>,
     upstream: &Upstream,
     recorder: &Arc<Recorder>,
+    next: &std::sync::atomic::AtomicBool,
 ) -> Response<ProxyBody> {
     let target = req
         .uri()
@@ -322,7 +322,10 @@ async fn exchange(
     let (parts, body) = req.into_parts();
     let read = tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await;
     let content = match read {
-        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Ok(collected)) => {
+            next.store(true, std::sync::atomic::Ordering::Release);
+            collected.to_bytes()
+        }
         Ok(Err(e)) => {
             let why = match e.downcast_ref::<http_body_util::LengthLimitError>() {
                 Some(_) => format!(
