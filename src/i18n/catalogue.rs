@@ -58,6 +58,16 @@ pub const GEMINI_RESULTS_TWICE: Plural = Plural {
         "Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, lines {lines}): each result is drawn once, from the reply's record",
     ]),
 };
+pub const GEMINI_TURNS_SPLIT: Plural = Plural {
+    one: l([
+        "有 {n} 条 gemini 消息记录装着好几轮模型回复的工具调用（位置 {places}，括号里是轮数）：一轮以工具调用开头、没有文字和思考时，Gemini CLI 把它的调用加到上一条消息里；这些调用的记录时间相隔超过 100 毫秒（同一轮的调用在同一时刻记录），所以每轮画成一次单独的回复。那些后来的轮次除了调用还说了什么、用了多少 token，文件没有记录。",
+        "{n} gemini message record holds the tool calls of several model turns (at {places}, with the turns in brackets): when a turn starts with a tool call and has no text or thoughts, Gemini CLI adds its calls to the message before it; these calls were recorded more than 100 ms apart (a turn's calls are recorded at one moment), so each turn is drawn as a reply of its own. What those later turns said besides their calls, and their tokens, the file does not record",
+    ]),
+    other: l([
+        "有 {n} 条 gemini 消息记录装着好几轮模型回复的工具调用（位置 {places}，括号里是轮数）：一轮以工具调用开头、没有文字和思考时，Gemini CLI 把它的调用加到上一条消息里；这些调用的记录时间相隔超过 100 毫秒（同一轮的调用在同一时刻记录），所以每轮画成一次单独的回复。那些后来的轮次除了调用还说了什么、用了多少 token，文件没有记录。",
+        "{n} gemini message records hold the tool calls of several model turns (at {places}, with the turns in brackets): when a turn starts with a tool call and has no text or thoughts, Gemini CLI adds its calls to the message before it; these calls were recorded more than 100 ms apart (a turn's calls are recorded at one moment), so each turn is drawn as a reply of its own. What those later turns said besides their calls, and their tokens, the file does not record",
+    ]),
+};
 pub const GEMINI_REWOUND: Plural = Plural {
     one: l([
         "会话被回退（$rewindTo）过：{n} 条消息已不在会话里，这里不显示，和 Gemini CLI 恢复会话时一样。",
@@ -1110,6 +1120,7 @@ mod tests {
             ("REQUEST_N", REQUEST_N),
             ("GEMINI_RESULTS_TWICE", GEMINI_RESULTS_TWICE),
             ("GEMINI_REWOUND", GEMINI_REWOUND),
+            ("GEMINI_TURNS_SPLIT", GEMINI_TURNS_SPLIT),
             ("GEMINI_REPLACED", GEMINI_REPLACED),
             ("GEMINI_IDS_REBUILT", GEMINI_IDS_REBUILT),
             ("REPLAY_HARNESS_CONTEXT", REPLAY_HARNESS_CONTEXT),
