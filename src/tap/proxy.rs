@@ -77,8 +77,10 @@ pub fn accept(
     recorder: Arc<Recorder>,
     limits: Limits,
 ) {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: a piece of a stream goes from the upstream's connection
+    // to the agent's without waking another thread (the tap serves a
+    // handful of agents; `benches/tap.rs` measures the latency per piece).
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
