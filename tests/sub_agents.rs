@@ -34,6 +34,18 @@ fn opened(path: &str, lang: Lang) -> App {
     a
 }
 
+/// The session and its sub-agent's file, each opened alone (no token
+/// counting on a thread of its own, so each frame is the same every time).
+fn opened_still(lang: Lang) -> App {
+    let open = |path: &str| agent_loop_sim::transcript::open(path, None).unwrap().loaded;
+    let main = open(SESSION);
+    let sub =
+        open("tests/transcripts/cases/claude-code-with-subagent/subagents/agent-a1b2c3d.jsonl");
+    let mut a = App::new(main, lang, Theme::DARK);
+    a.live = Some(Live::recorded(vec![a.loaded.clone(), Arc::new(sub)]));
+    a
+}
+
 fn screen(a: &App, w: u16, h: u16) -> String {
     frames::to_text(&frames::render(a, w, h))
 }
@@ -74,8 +86,9 @@ fn the_task_calls_step_opens_its_sub_agent_and_u_comes_back_to_that_step() {
                 "{parent}"
             );
         }
+        let look = frames::to_styled_text(&frames::render(&a, w, h));
         snapshot_settings()
-            .bind(|| insta::assert_snapshot!(format!("sub_agent_call_{name}"), parent));
+            .bind(|| insta::assert_snapshot!(format!("sub_agent_call_{name}"), look));
 
         app::update(&mut a, Action::IntoSubAgent);
         assert_eq!(current(&a), 1);
@@ -90,8 +103,9 @@ fn the_task_calls_step_opens_its_sub_agent_and_u_comes_back_to_that_step() {
                 "{sub}"
             );
         }
+        let look = frames::to_styled_text(&frames::render(&a, w, h));
         snapshot_settings()
-            .bind(|| insta::assert_snapshot!(format!("sub_agent_own_loop_{name}"), sub));
+            .bind(|| insta::assert_snapshot!(format!("sub_agent_own_loop_{name}"), look));
 
         // Anywhere in the sub-agent's run, u goes back to the step left.
         app::update(&mut a, Action::Last);
