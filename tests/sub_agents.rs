@@ -74,7 +74,7 @@ fn the_task_calls_step_opens_its_sub_agent_and_u_comes_back_to_that_step() {
         (Lang::En, 120, 40, "en_120x40"),
         (Lang::Zh, 80, 24, "zh_80x24"),
     ] {
-        let mut a = opened(SESSION, lang);
+        let mut a = opened_still(lang);
         let runs = step_of(&a, "toolu_task", true);
         app::update(&mut a, Action::GoTo(runs));
         let parent = screen(&a, w, h);

@@ -533,7 +533,9 @@ const TURN_GAP_MS: i64 = 100;
 /// turns; calls without a time stay with the turn before them. Always at
 /// least one turn.
 fn turns(calls: &[(&Value, ToolCall)]) -> Vec<std::ops::Range<usize>> {
-    let mut turns = vec![0..0];
+    // One turn to start with, the first call's.
+    let mut turns = Vec::new();
+    turns.push(0..0);
     let mut last: Option<i64> = None;
     for (i, (_, call)) in calls.iter().enumerate() {
         let at = call.timestamp.0.and_then(millis);
