@@ -26,7 +26,10 @@ use std::task::{Context, Poll, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use super::proxy::{MAX_HEAD, MAX_HEADERS, error_json};
+/// The most a request head may take; real agents send a few KiB.
+pub(super) const MAX_HEAD: usize = 256 * 1024;
+/// The most headers a request may have.
+pub(super) const MAX_HEADERS: usize = 128;
 
 /// hyper's longest request target (`MAX_URI_LEN` in its `role.rs`).
 const MAX_TARGET: usize = u16::MAX as usize - 1;
@@ -153,6 +156,11 @@ fn framing(req: &httparse::Request<'_, '_>) -> Option<String> {
             codings.join(", ")
         )
     })
+}
+
+/// The body of an answer from the tap itself (never from the upstream).
+pub(super) fn error_json(message: &str) -> String {
+    serde_json::json!({"error": {"type": "tap_error", "message": message}}).to_string()
 }
 
 /// The tap's answer to a refused head: its status, a JSON body saying

@@ -44,6 +44,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Semaphore;
 
+use super::head::{MAX_HEAD, MAX_HEADERS, error_json};
 use super::record::{Call, Recorder, classify, now_ms, recorded_path};
 use super::upstream::{IDLE, Upstream};
 use crate::output;
@@ -58,10 +59,6 @@ pub struct Limits {
     pub connections: usize,
 }
 
-/// The most a request head may take; real agents send a few KiB.
-pub(super) const MAX_HEAD: usize = 256 * 1024;
-/// The most headers a request may have.
-pub(super) const MAX_HEADERS: usize = 128;
 /// The largest request body the tap reads (it holds each whole).
 const MAX_BODY: usize = 256 * 1024 * 1024;
 /// How long a request body may take to arrive whole.
@@ -207,10 +204,6 @@ async fn busy(mut stream: tokio::net::TcpStream, most: usize) {
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
-}
-
-pub(super) fn error_json(message: &str) -> String {
-    serde_json::json!({"error": {"type": "tap_error", "message": message}}).to_string()
 }
 
 /// A plain error answer from the tap itself (never from the upstream);
