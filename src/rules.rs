@@ -417,6 +417,7 @@ pub fn result_status(call: &ToolCall, m: &Message) -> Option<ResultStatus> {
         Outcome::Replayed => ResultStatus::Replayed,
         Outcome::OpConflict => ResultStatus::OpConflict,
         Outcome::Denied => ResultStatus::Denied,
+        Outcome::Interrupted => ResultStatus::Interrupted,
     })
 }
 
@@ -436,6 +437,7 @@ mod tests {
             Outcome::Replayed,
             Outcome::OpConflict,
             Outcome::Denied,
+            Outcome::Interrupted,
         ];
         let mut names: Vec<&str> = outcomes.iter().map(|o| o.code()).collect();
         names.push("compacted");

@@ -160,6 +160,23 @@ pub struct Scenario {
     /// out, the request has none: the provider's default, auto.
     #[serde(default)]
     pub tool_choice: Option<serde_json::Value>,
+    /// The user stops the run while a call runs, then writes again
+    /// (`engine/interrupt.rs`).
+    #[serde(default)]
+    pub interrupt: Option<Interrupt>,
+}
+
+/// The user interrupts the agent while the call labelled `call` runs (the
+/// first time it runs): that call and every call of its reply still
+/// running are stopped, and each gets a result that says so; then the
+/// user's `message` is appended, a second user turn.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Interrupt {
+    /// The `label` of the call the user stops.
+    pub call: String,
+    /// What the user writes after stopping it.
+    pub message: Text,
 }
 
 impl Scenario {
@@ -597,6 +614,10 @@ pub struct Harness {
     /// item's `id` (`fc_…`) instead of its `call_id`.
     #[serde(default)]
     pub answer_with_item_id: bool,
+    /// When the user interrupts, append no result for the calls stopped:
+    /// the next request holds calls without results.
+    #[serde(default)]
+    pub forget_interrupted: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -717,6 +738,8 @@ pub enum ResultStatus {
     OpConflict,
     /// The user denied the call when the host asked (policy `ask`).
     Denied,
+    /// The user stopped the run while the call's tool ran.
+    Interrupted,
     Compacted,
 }
 

@@ -185,6 +185,9 @@ pub enum Said {
     Placeholder { tokens: usize },
     /// The host's summary of earlier turns, the scenario's words if any.
     Summary(Option<Text>),
+    /// The user stopped the run while the call's tool ran: the host
+    /// stopped the tool, which gave no result.
+    Interrupted,
 }
 
 /// What a built-in tool says back, before it is put into words
@@ -248,6 +251,8 @@ pub enum Outcome {
     OpConflict,
     /// The user denied the call when the host asked: nothing ran.
     Denied,
+    /// The user stopped the run while the call's tool ran: it gave no result.
+    Interrupted,
 }
 
 impl Outcome {
@@ -414,6 +419,7 @@ impl ToolCall {
         Some(match (&self.verdict, result) {
             (Some((_, Verdict::Refused(_))), _) => Outcome::Refused,
             _ if matches!(self.decision, Some((_, Decision::Denied(_)))) => Outcome::Denied,
+            (_, r) if r.said == Some(Said::Interrupted) => Outcome::Interrupted,
             (_, r) if r.replayed => Outcome::Replayed,
             (_, r) if r.is_error && self.started.is_none() => Outcome::OpConflict,
             (_, r) if r.is_error => Outcome::Error,
@@ -464,6 +470,7 @@ impl ToolCall {
                 Some(Outcome::Error | Outcome::OpConflict) => CallStatus::Error,
                 Some(Outcome::Replayed) => CallStatus::Replayed,
                 Some(Outcome::Denied) => CallStatus::Denied,
+                Some(Outcome::Interrupted) => CallStatus::Interrupted,
                 _ => CallStatus::Done,
             });
         }
@@ -532,13 +539,15 @@ pub enum CallStatus {
     Edited,
     /// The user denied the call; their reason is the result.
     Denied,
+    /// The user stopped the run while the call ran.
+    Interrupted,
     /// The host removed the result from the context when it compacted it
     /// (a placeholder or a summary stands in its place).
     Compacted,
 }
 
 impl CallStatus {
-    pub const ALL: [CallStatus; 14] = [
+    pub const ALL: [CallStatus; 15] = [
         CallStatus::Proposed,
         CallStatus::Approved,
         CallStatus::Running,
@@ -552,6 +561,7 @@ impl CallStatus {
         CallStatus::UserApproved,
         CallStatus::Edited,
         CallStatus::Denied,
+        CallStatus::Interrupted,
         CallStatus::Compacted,
     ];
 
@@ -693,6 +703,10 @@ pub enum StepKind {
     Cut { number: u32, error: String },
     /// The user answers the host's question about a call (policy `ask`).
     UserDecides { call: CallId, decision: Decision },
+    /// The user stops the run while `calls` run: the host stops their
+    /// tools, and each gets the result that says so (unless the harness
+    /// forgets them).
+    Interrupted { calls: Vec<CallId> },
     /// The next request would exceed the context window: the host compacts
     /// the context before model call `number` (`Trace::compactions[index]`).
     Compacts { number: u32, index: usize },
@@ -1360,9 +1374,9 @@ impl StepKind {
     /// The call ids a step names, in the order its words name them.
     pub fn call_ids(&self) -> Vec<&CallId> {
         match self {
-            StepKind::Proposes { calls, .. } | StepKind::Executes { calls } => {
-                calls.iter().collect()
-            }
+            StepKind::Proposes { calls, .. }
+            | StepKind::Executes { calls }
+            | StepKind::Interrupted { calls } => calls.iter().collect(),
             StepKind::Rejected { unanswered, .. } => unanswered.iter().collect(),
             StepKind::Validates { call, .. }
             | StepKind::ResultArrives { call }

@@ -328,6 +328,9 @@ enum Details<'a> {
     Crashes {
         call: &'a str,
     },
+    Interrupted {
+        interrupted: Vec<&'a str>,
+    },
     Replays {
         call: &'a str,
         op_id: &'a str,
@@ -467,6 +470,9 @@ impl<'a> Details<'a> {
             },
             StepKind::BudgetExhausted { budget } => Details::BudgetExhausted { budget: *budget },
             StepKind::Crashes { call } => Details::Crashes { call: &call.0 },
+            StepKind::Interrupted { calls } => Details::Interrupted {
+                interrupted: ids(calls),
+            },
             StepKind::Replays { call, op, conflict } => Details::Replays {
                 call: &call.0,
                 op_id: op,
@@ -813,6 +819,7 @@ fn is_call_step(kind: &StepKind) -> bool {
             | StepKind::Replays { .. }
             | StepKind::Crashes { .. }
             | StepKind::UserDecides { .. }
+            | StepKind::Interrupted { .. }
     )
 }
 

@@ -14,11 +14,12 @@ use common::{app, run, snapshot_settings as settings};
 use ratatui::style::Modifier;
 
 /// The harness mistakes and the shipped scenario each names as its twin.
-const TWINS: [(&str, &str); 4] = [
+const TWINS: [(&str, &str); 5] = [
     ("harness-drops-results", "read-config-timeout"),
     ("harness-crashes-on-error", "wrong-path-first"),
     ("harness-pairs-by-order", "parallel-calls-out-of-order"),
     ("harness-trusts-done", "verify-before-done"),
+    ("interrupt-forgets-results", "interrupt-pending-calls"),
 ];
 
 const SIZES: [(u16, u16); 2] = [(120, 40), (80, 24)];

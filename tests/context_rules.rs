@@ -53,7 +53,7 @@ fn each_new_field_has_its_error_with_its_place() {
     let mut s = shipped_json("prompt-injection-in-file");
     s["model"][0]["when"]["has_result"]["status"] = json!("approved");
     assert!(error(&s).ends_with(
-        "my.json: model[0].when.has_result.status: unknown value \"approved\"; expected one of: ok, error, refused, replayed, op_conflict, denied, compacted"
+        "my.json: model[0].when.has_result.status: unknown value \"approved\"; expected one of: ok, error, refused, replayed, op_conflict, denied, interrupted, compacted"
     ));
     let mut s = shipped_json("context-compaction-summary");
     s["context"].as_object_mut().unwrap().remove("summary");

@@ -19,13 +19,14 @@ fn trace(name: &str) -> Trace {
 /// H the host answers from its record, J the provider rejects the request,
 /// Q the host asks the user (policy ask), U the user answers.
 /// K the host compacts the context. Z a recorded reply cut (no lesson has one).
+/// I the user interrupts running calls, W the user writes again.
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
         .map(|s| match &s.kind {
             StepKind::TaskArrives => 'T',
-            // A real run's later user message; no lesson has one.
             StepKind::UserTurn => 'W',
+            StepKind::Interrupted { .. } => 'I',
             StepKind::ModelCall { .. } => 'M',
             StepKind::Proposes { .. } => 'P',
             StepKind::Validates {
@@ -158,6 +159,16 @@ fn every_scenario_has_its_story_and_end() {
             "TMPVERMPVERMPVERKMPVERMA",
             EndStatus::Completed,
         ),
+        (
+            "interrupt-pending-calls",
+            "TMPVVERIWMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
+        (
+            "interrupt-forgets-results",
+            "TMPVVERIWMJ",
+            EndStatus::Rejected,
+        ),
     ];
     let names: Vec<&str> = CATALOG.iter().map(|(n, _)| *n).collect();
     let listed: Vec<&str> = expected.iter().map(|(n, _, _)| *n).collect();
@@ -269,7 +280,7 @@ fn a_harness_mistake_sends_the_same_system_prompt_as_its_twin() {
         }
         twins += 1;
     }
-    assert_eq!(twins, 4);
+    assert_eq!(twins, 5);
 }
 
 /// Every text a lesson explains itself with (conditions, about, narration,

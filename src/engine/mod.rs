@@ -24,6 +24,7 @@ pub use count::estimate_tokens;
 mod custom;
 mod host;
 mod ids;
+mod interrupt;
 mod plan;
 mod policy;
 mod run;
@@ -579,6 +580,10 @@ impl<'a> Run<'a> {
         arrival.sort_by_key(|&i| delay_of(i));
 
         for (k, &index) in arrival.iter().enumerate() {
+            if self.interrupts_at(index) {
+                self.interrupt(&arrival[k..]);
+                return None;
+            }
             let (tool, args) = {
                 let call = &self.rec.trace.calls[index];
                 (call.tool.clone(), call.run_args())

@@ -486,6 +486,19 @@ catalogue! {
     STATUS_USER_APPROVED = ["已获准", "user ok"];
     STATUS_EDITED = ["已改参", "user edit"];
     STATUS_DENIED = ["被否决", "denied"];
+    STATUS_INTERRUPTED = ["被中断", "stopped"];
+    SAYS_INTERRUPTED = ["用户中断了这个调用：工具在完成之前被停止，没有结果", "interrupted by the user: the tool was stopped before it finished, with no result"];
+    TITLE_INTERRUPTED = ["用户中断：主机停止 {what}，并为它追加“被用户中断”的结果", "The user interrupts: the host stops {what} and answers it as interrupted"];
+    TITLE_INTERRUPTED_FORGOT = ["用户中断：主机停止 {what}，却没有为它追加结果", "The user interrupts: the host stops {what} and appends no result for it"];
+    ARROW_INTERRUPTED = ["{ids} ✗ 用户中断", "{ids} ✗ interrupted by the user"];
+    WHY_INTERRUPTED = [
+        "用户在工具运行时按了中断（Esc 或 Ctrl+C）。已经返回的结果照常保留；还在运行的调用被停止。下一次模型调用之前，每个调用都必须有结果，所以主机为每个被停止的调用追加一条结果，说明它被用户中断了。",
+        "The user pressed interrupt (Esc or Ctrl+C) while tools ran. Results that came back stay; calls still running are stopped. Every call needs a result before the next model call, so the host appends one for each stopped call, saying the user interrupted it.",
+    ];
+    WHY_INTERRUPTED_FORGOT = [
+        "用户在工具运行时按了中断，还在运行的调用被停止。这个主机没有为它们追加结果：下一次请求里会有没有结果的调用，提供方会拒绝它。",
+        "The user pressed interrupt while tools ran, and the calls still running are stopped. This host appends no result for them: the next request will hold calls without results, and the provider will refuse it.",
+    ];
     REFUSED_NOT_AUTHORISED = ["主机拒绝：工具 \"{tool}\" 未授权", "refused by host: tool \"{tool}\" is not authorised"];
     REFUSED_INVALID_JSON = ["主机拒绝：参数不是合法的 JSON 对象（{why}）", "refused by host: the arguments are not a valid JSON object ({why})"];
     REFUSED_WRONG_TYPE = ["主机拒绝：参数 \"{arg}\" 的类型应为 {expected}", "refused by host: argument \"{arg}\" must be of type {expected}"];

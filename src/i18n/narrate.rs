@@ -119,9 +119,13 @@ pub fn result_in_words(
     }
     match call.outcome() {
         Some(Outcome::Replayed) => out.push_str(&format!("↺ {} · ", REPLAYED.get(lang))),
-        Some(Outcome::Error | Outcome::Refused | Outcome::OpConflict | Outcome::Denied) => {
-            out.push_str("✗ ")
-        }
+        Some(
+            Outcome::Error
+            | Outcome::Refused
+            | Outcome::OpConflict
+            | Outcome::Denied
+            | Outcome::Interrupted,
+        ) => out.push_str("✗ "),
         _ => {}
     }
     out.push_str(text);
@@ -181,6 +185,7 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::UserApproved => STATUS_USER_APPROVED,
         CallStatus::Edited => STATUS_EDITED,
         CallStatus::Denied => STATUS_DENIED,
+        CallStatus::Interrupted => STATUS_INTERRUPTED,
         CallStatus::Compacted => STATUS_COMPACTED,
     }
     .get(lang)
@@ -500,6 +505,7 @@ pub fn said(fact: &Said, lang: Lang) -> String {
         Said::Replayed(inner) => crate::trace::mark_replayed(&said(inner, lang)),
         Said::Placeholder { tokens } => placeholder(*tokens, lang),
         Said::Summary(text) => summary_message(text.as_ref().map_or("", |t| t.get(lang)), lang),
+        Said::Interrupted => SAYS_INTERRUPTED.get(lang).into(),
     }
 }
 
@@ -647,6 +653,14 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             ],
         ),
         StepKind::Crashes { call } => TITLE_CRASHES.fill(lang, &[("call", call)]),
+        StepKind::Interrupted { calls } => {
+            let what = calls_named(trace, calls, index);
+            match forgot(trace, calls) {
+                true => TITLE_INTERRUPTED_FORGOT,
+                false => TITLE_INTERRUPTED,
+            }
+            .fill(lang, &[("what", &what)])
+        }
         StepKind::UserDecides { call, decision } => match decision {
             Decision::Approved => TITLE_USER_APPROVES,
             Decision::Edited(_) => TITLE_USER_EDITS,
@@ -824,6 +838,9 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         .into(),
         StepKind::BudgetExhausted { .. } => ARROW_BUDGET.get(lang).into(),
         StepKind::Crashes { .. } => ARROW_CRASHES.get(lang).into(),
+        StepKind::Interrupted { calls } => {
+            ARROW_INTERRUPTED.fill(lang, &[("ids", &join_ids(calls))])
+        }
         StepKind::UserDecides { call, decision } => match decision {
             Decision::Approved => ARROW_USER_APPROVES.fill(lang, &[("call", call)]),
             Decision::Edited(edit) => {
@@ -884,6 +901,8 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
         StepKind::Verified { passed: false, .. } => WHY_CHECK_FAILED,
         StepKind::BudgetExhausted { .. } => WHY_BUDGET,
         StepKind::Crashes { .. } => WHY_CRASHES,
+        StepKind::Interrupted { calls } if forgot(trace, calls) => WHY_INTERRUPTED_FORGOT,
+        StepKind::Interrupted { .. } => WHY_INTERRUPTED,
         StepKind::Replays {
             conflict: false, ..
         } => WHY_REPLAYS,
@@ -902,4 +921,13 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
     }
     .get(trace.lang)
     .into()
+}
+
+/// Did the host append no result for the calls the user stopped
+/// (`harness.forget_interrupted`)?
+fn forgot(trace: &Trace, calls: &[CallId]) -> bool {
+    calls
+        .iter()
+        .filter_map(|id| trace.call(id))
+        .any(|c| !c.appended)
 }

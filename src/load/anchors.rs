@@ -14,6 +14,8 @@
 //! | `ID.result` | call ID's result attached (or its refusal, or the host's replay) |
 //! | `ID.compacted` | the host removing call ID's result from the context |
 //! | `compacts.N` | the host's Nth compaction |
+//! | `interrupt` | the user stopping the calls still running (`interrupt`) |
+//! | `user_turn.N` | the user's Nth message (the task is the 1st) |
 //! | `end` | the last step |
 //!
 //! A key that names no event of the run is an error, as are two keys that
@@ -28,7 +30,7 @@ use super::wording::{key_path, quoted};
 
 const EVENTS: &str = "task, model_call.N, reply.N, \
                      CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, \
-                     CALL_ID.compacted, compacts.N, end";
+                     CALL_ID.compacted, compacts.N, interrupt, user_turn.N, end";
 
 /// Each narration's step (0-based), in step order, and every bad key: its
 /// JSON path and what was expected.
@@ -165,6 +167,13 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
     match key {
         "task" => return Ok(0),
         "end" => return Ok(steps - 1),
+        "interrupt" => {
+            return trace
+                .steps
+                .iter()
+                .position(|s| matches!(s.kind, StepKind::Interrupted { .. }))
+                .ok_or_else(|| no_event("the user never interrupts in the run".into()));
+        }
         _ => {}
     }
     let Some((head, tail)) = key.rsplit_once('.') else {
@@ -199,6 +208,19 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                 matches!(k, StepKind::Proposes { number, .. } | StepKind::Answers { number } if *number == n)
             })
             .ok_or_else(|| no_event(format!("model call #{n} gets no reply in the run")))
+        }
+        "user_turn" => {
+            let n = nth("user_turn")?;
+            let turns = |k: &StepKind| matches!(k, StepKind::TaskArrives | StepKind::UserTurn);
+            let mut at = trace
+                .steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| turns(&s.kind));
+            at.nth(n - 1).map(|(i, _)| i).ok_or_else(|| {
+                let count = trace.steps.iter().filter(|s| turns(&s.kind)).count();
+                no_event(format!("the user writes {count} messages in the run"))
+            })
         }
         "compacts" => {
             let n = nth("compacts")?;

@@ -111,6 +111,15 @@ pub const CATALOG: &[(&str, &str)] = &[
         "context-compaction-lost-fact",
         include_str!("../../scenarios/context-compaction-lost-fact.json"),
     ),
+    // Issue 36 item 8: an interrupt, and its what-if twin.
+    (
+        "interrupt-pending-calls",
+        include_str!("../../scenarios/interrupt-pending-calls.json"),
+    ),
+    (
+        "interrupt-forgets-results",
+        include_str!("../../scenarios/interrupt-forgets-results.json"),
+    ),
 ];
 
 pub const DEFAULT_SCENARIO: &str = "read-config-timeout";

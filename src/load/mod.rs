@@ -15,6 +15,7 @@ mod checks;
 mod errors;
 mod fault;
 mod fields;
+mod interrupt_checks;
 mod keys;
 mod read;
 mod schema_checks;
@@ -328,6 +329,9 @@ fn prepare_counted(
     for (path, message) in schema_checks::check_strict_and_choice(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    for (path, message) in interrupt_checks::check_interrupt(&scenario) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     if faults.iter().any(Fault::is_error) {
         // A fault that leaves the run whole (an unknown tool in a rule: the
         // host refuses such a call, a condition on it never holds) does not
@@ -440,6 +444,9 @@ fn prepare_counted(
                 scenario.expect.code()
             ),
         ));
+    }
+    if let Some((path, message)) = interrupt_checks::check_interrupted(&scenario, run) {
+        faults.push(fault(Severity::Error, at(&path), message));
     }
     // One summary per compaction: as many as the host compacts.
     if let Some(crate::scenario::Summaries::Each(list)) =

@@ -253,7 +253,8 @@ fn status_style(s: &Scene<'_>, status: CallStatus) -> Style {
         | CallStatus::Unanswered
         | CallStatus::NotSent
         | CallStatus::WrongId
-        | CallStatus::Denied => theme.error(),
+        | CallStatus::Denied
+        | CallStatus::Interrupted => theme.error(),
         CallStatus::AwaitingUser | CallStatus::UserApproved | CallStatus::Edited => theme.user(),
     }
 }
@@ -266,7 +267,8 @@ fn result_style(s: &Scene<'_>, call: &ToolCall, status: CallStatus) -> Style {
         | CallStatus::Unanswered
         | CallStatus::NotSent
         | CallStatus::WrongId
-        | CallStatus::Denied => s.theme.error(),
+        | CallStatus::Denied
+        | CallStatus::Interrupted => s.theme.error(),
         CallStatus::Done | CallStatus::Replayed if wrong => s.theme.error(),
         _ => Style::new(),
     }
@@ -286,6 +288,7 @@ fn result_text(s: &Scene<'_>, call: &ToolCall, status: CallStatus) -> Option<Str
                 | CallStatus::Error
                 | CallStatus::Refused
                 | CallStatus::Denied
+                | CallStatus::Interrupted
                 | CallStatus::Compacted
         )
     })?;
