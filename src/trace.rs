@@ -983,6 +983,20 @@ pub struct Recorded {
     pub unread: Vec<(String, Vec<usize>)>,
     /// Places are items of one JSON document's list, not lines.
     pub by_item: bool,
+    /// Sub-agents (Claude Code): each call of this run that started one,
+    /// with the agent's id; and the agent whose own run this is.
+    pub sub_agents: SubAgents,
+}
+
+/// How a run links to its sub-agents' runs: the file records the agent a
+/// Task (Agent) call ran (`toolUseResult.agentId`), and a sub-agent's own
+/// file names its agent (`agentId`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SubAgents {
+    /// (call id, agent id), in the order of the results.
+    pub started: Vec<(String, String)>,
+    /// This run is that agent's own loop.
+    pub agent: Option<String>,
 }
 
 /// The host compacting its message list to fit the window. The compacted

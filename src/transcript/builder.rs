@@ -271,6 +271,8 @@ pub struct Builder {
     /// Said once among the warnings and in the about overlay (which run of
     /// many is shown), in each language.
     notes: Vec<[String; Lang::COUNT]>,
+    /// How the run links to its sub-agents' runs.
+    sub_agents: crate::trace::SubAgents,
     /// Exit codes recorded apart from a result (Codex `exec_command_end`),
     /// for a result not read yet.
     exit_codes: HashMap<String, i64>,
@@ -686,6 +688,11 @@ impl Builder {
         self.notes.push(text);
     }
 
+    /// How the run links to its sub-agents' runs (`Recorded::sub_agents`).
+    pub fn sub_agents(&mut self, links: crate::trace::SubAgents) {
+        self.sub_agents = links;
+    }
+
     pub fn off_chain(&mut self, count: usize) {
         self.off_chain = count;
     }
@@ -989,6 +996,7 @@ impl Build {
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect(),
                     by_item: b.unit == text::Unit::Item,
+                    sub_agents: b.sub_agents.clone(),
                 }),
             }),
             says: Vec::new(),

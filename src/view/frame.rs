@@ -238,6 +238,21 @@ fn live_status(live: &crate::live::Live, lang: Lang, short: bool) -> String {
             &[("k", &(live.current + 1)), ("n", &live.conversations.len())],
         ));
     }
+    // A sub-agent's own run: whose call started it, and the way back.
+    let shown = live.conversations.get(live.current).map(|c| c.trace(lang));
+    if let Some(link) = shown.and_then(|t| crate::sub_agent::out(live, t)) {
+        parts.push(if short {
+            i18n::LIVE_SUB_AGENT_SHORT.get(lang).to_string()
+        } else {
+            i18n::LIVE_SUB_AGENT.fill(
+                lang,
+                &[
+                    ("agent", &crate::safe::for_screen(&link.agent)),
+                    ("call", &crate::safe::for_screen(&link.call)),
+                ],
+            )
+        });
+    }
     parts.join(" · ")
 }
 
