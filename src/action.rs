@@ -77,6 +77,11 @@ pub enum Action {
     PrevTrouble,
     /// `s`: the next conversation of a tap's run (a sub-agent's loop).
     SwitchConversation,
+    /// `d`: into the sub-agent's run the step's call started.
+    IntoSubAgent,
+    /// `u`: in a sub-agent's run, back to the step of the call that
+    /// started it.
+    OutOfSubAgent,
     /// `y` to "stop the agent and quit?" (live view).
     QuitYes,
     /// `n` or Esc to it: keep watching.

@@ -1,5 +1,9 @@
 //! The app state and its one `update` function. No terminal, no clock here:
 //! the event loop turns keys and timer ticks into `Action`s.
+//!
+//! Long because the app state and the handling of every action are one state
+//! machine here; splitting it waits until the lessons' branches that edit it
+//! have merged (issue 33).
 
 use std::sync::Arc;
 
@@ -452,6 +456,10 @@ impl App {
 }
 
 /// Apply one action. The only place the app state changes.
+#[expect(
+    clippy::too_many_lines,
+    reason = "split after the lessons' branches merge"
+)]
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
     let keyed = !matches!(
@@ -585,6 +593,8 @@ pub fn update(app: &mut App, action: Action) {
             }
         }
         Action::SwitchConversation => switch_conversation(app),
+        Action::IntoSubAgent => into_sub_agent(app),
+        Action::OutOfSubAgent => out_of_sub_agent(app),
         Action::ToggleQuiz => {
             app.quiz.on = !app.quiz.on;
             if app.quiz.on {
@@ -845,6 +855,8 @@ fn switch_to(app: &mut App, to: usize) {
     }
     // Live, left at its newest step it follows on; else it stays put.
     live.positions[live.current] = (!(at_end && live.watching)).then_some(step);
+    // Where `d` left from: only `d` sets it again.
+    live.back = None;
     live.current = to;
     let next = live.conversations[live.current].clone();
     // Never shown: live, at its newest step (following it); in a
@@ -857,6 +869,30 @@ fn switch_to(app: &mut App, to: usize) {
     app.scroll = [0; 4];
     app.search.lang = None;
     app.step = position.min(app.last());
+}
+
+/// `d`: the sub-agent's run that a call of this step started, where it
+/// was left (its first step, never shown); `u` there comes back here.
+fn into_sub_agent(app: &mut App) {
+    let Some(live) = &app.live else { return };
+    let Some(link) = crate::sub_agent::into(live, app.trace(), app.step) else {
+        return;
+    };
+    let from = (live.current, app.step);
+    switch_to(app, link.conversation);
+    if let Some(live) = &mut app.live {
+        live.back = Some(from);
+    }
+}
+
+/// `u`: from a sub-agent's run back to the step of the call that started it.
+fn out_of_sub_agent(app: &mut App) {
+    let Some(live) = &app.live else { return };
+    let Some(link) = crate::sub_agent::out(live, app.trace()) else {
+        return;
+    };
+    switch_to(app, link.conversation);
+    app.step = link.step.min(app.last());
 }
 
 /// The tap's run grew, or its agent ended: the one entry besides `update`,

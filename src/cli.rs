@@ -256,7 +256,17 @@ impl Cli {
     /// applies to: refused (exit 2), so no one believes a flag did what it
     /// did not (`check --compare no-such-thing` checked nothing of it).
     pub fn ignored_options(&self) -> Vec<String> {
-        // What each command reads besides its own arguments.
+        let mut out = Vec::new();
+        self.pairs_missing(&mut out);
+        let reads = self.reads();
+        self.inputs_not_read(reads, &mut out);
+        self.transcript_options_unread(reads.transcript, &mut out);
+        self.export_and_target_clashes(&mut out);
+        out
+    }
+
+    /// What the command reads besides its own arguments.
+    fn reads(&self) -> Reads {
         let (scenario, transcript, quiz, compare, lessons) = match &self.command {
             None => (true, true, true, true, true),
             Some(Command::List | Command::Check { .. } | Command::Tap { .. }) => {
@@ -266,7 +276,28 @@ impl Cli {
             Some(Command::Transcript { .. }) => (false, true, true, false, false),
             Some(Command::Export { .. }) => (true, true, true, true, false),
         };
-        let mut out = Vec::new();
+        Reads {
+            scenario,
+            transcript,
+            quiz,
+            compare,
+            lessons,
+        }
+    }
+
+    /// An option `given` that the command does not `read`, said with
+    /// what it `applies` to.
+    fn refuse(&self, out: &mut Vec<String>, given: bool, read: bool, flag: &str, applies: &str) {
+        if given && !read {
+            out.push(format!(
+                "{flag} is not used by {}; it applies to {applies}",
+                self.command_name()
+            ));
+        }
+    }
+
+    /// Options that only mean something beside another one.
+    fn pairs_missing(&self, out: &mut Vec<String>) {
         if self.quiz_steps.is_some() && !self.quiz {
             out.push("--quiz-steps chooses the quiz's questions; give --quiz with it".into());
         }
@@ -281,53 +312,56 @@ impl Cli {
                 "--class-addr and --class-results are for the room; give --class with them".into(),
             );
         }
-        let mut refuse = |given: bool, read: bool, flag: &str, applies: &str| {
-            if given && !read {
-                out.push(format!(
-                    "{flag} is not used by {}; it applies to {applies}",
-                    self.command_name()
-                ));
-            }
-        };
-        refuse(
+    }
+
+    /// The inputs and modes given to a command that does not read them.
+    fn inputs_not_read(&self, reads: Reads, out: &mut Vec<String>) {
+        self.refuse(
+            out,
             self.scenario.is_some(),
-            scenario,
+            reads.scenario,
             "--scenario",
             "the simulator and export (trace and transcript take the scenario as their argument; check takes files)",
         );
-        refuse(
+        self.refuse(
+            out,
             self.transcript.is_some(),
-            transcript,
+            reads.transcript,
             "--transcript",
             "the simulator, trace, transcript and export",
         );
-        refuse(
+        self.refuse(
+            out,
             self.quiz,
-            quiz,
+            reads.quiz,
             "--quiz",
             "the simulator, transcript and export",
         );
-        refuse(
+        self.refuse(
+            out,
             self.compare.is_some(),
-            compare,
+            reads.compare,
             "--compare",
             "the simulator and export",
         );
-        refuse(
+        self.refuse(
+            out,
             self.class,
             self.command.is_none(),
             "--class",
             "the interactive simulator",
         );
-        refuse(
+        self.refuse(
+            out,
             !self.lessons.is_empty(),
-            lessons,
+            reads.lessons,
             "--lesson",
             "the simulator's lesson picker",
         );
-        refuse(
+        self.refuse(
+            out,
             self.plan.is_some(),
-            lessons,
+            reads.lessons,
             "--plan",
             "the simulator's lesson picker",
         );
@@ -335,13 +369,18 @@ impl Cli {
             &self.command,
             Some(Command::List | Command::Check { .. } | Command::Tap { .. })
         );
-        refuse(
+        self.refuse(
+            out,
             self.provider.is_some(),
             provider,
             "--provider",
             "the simulator, trace, transcript and export",
         );
-        // These read a transcript: without one there is nothing to read.
+    }
+
+    /// `--redact` and `--transcript-format` read a transcript: without
+    /// one there is nothing to read. `transcript`: the command reads one.
+    fn transcript_options_unread(&self, transcript: bool, out: &mut Vec<String>) {
         let needs = |flag: &str| {
             format!(
                 "{flag} applies to a transcript; give --transcript FILE with it, or leave it out"
@@ -357,19 +396,26 @@ impl Cli {
         } else if !transcript {
             // The tap masks secrets in what it records.
             let tap = matches!(self.command, Some(Command::Tap { .. }));
-            refuse(
+            self.refuse(
+                out,
                 self.redact,
                 tap,
                 "--redact",
                 "a transcript (--transcript FILE) and tap",
             );
-            refuse(
+            self.refuse(
+                out,
                 self.transcript_format.is_some(),
                 false,
                 "--transcript-format",
                 "a transcript (--transcript FILE)",
             );
         }
+    }
+
+    /// `--scale` for a format drawn as vectors, and a scenario named twice
+    /// (one of them would be ignored).
+    fn export_and_target_clashes(&self, out: &mut Vec<String>) {
         // Pixels per SVG pixel: only the formats drawn as pixels read it.
         if let Some(Command::Export {
             format,
@@ -383,7 +429,6 @@ impl Cli {
                 format.to_possible_value().map_or_else(String::new, |v| v.get_name().to_string())
             ));
         }
-        // A scenario named twice: one of them would be ignored.
         if let (
             Some(_),
             Some(
@@ -401,7 +446,6 @@ impl Cli {
                 self.command_name()
             ));
         }
-        out
     }
 }
 
@@ -503,4 +547,14 @@ fn parse_steps(s: &str) -> Result<(usize, usize), String> {
         return Err(err());
     }
     Ok((a, b))
+}
+
+/// What a command reads besides its own arguments (`Cli::ignored_options`).
+#[derive(Clone, Copy)]
+struct Reads {
+    scenario: bool,
+    transcript: bool,
+    quiz: bool,
+    compare: bool,
+    lessons: bool,
 }

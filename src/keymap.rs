@@ -319,6 +319,18 @@ pub const KEYMAP: &[Binding] = &[
         hint: None,
     },
     Binding {
+        keys: &[Key::Char('d')],
+        action: Action::IntoSubAgent,
+        help: keys::INTO_SUB_AGENT_HELP,
+        hint: None,
+    },
+    Binding {
+        keys: &[Key::Char('u')],
+        action: Action::OutOfSubAgent,
+        help: keys::OUT_OF_SUB_AGENT_HELP,
+        hint: None,
+    },
+    Binding {
         keys: &[Key::Char('y')],
         action: Action::QuitYes,
         help: keys::QUIT_YES_HELP,
@@ -405,6 +417,8 @@ const LESSON: &[ModeKey] = &[
     key(Action::TogglePicker, Hidden),
     key(Action::ToggleCompare, Hidden),
     key(Action::SwitchConversation, Hidden),
+    key(Action::IntoSubAgent, Hidden),
+    key(Action::OutOfSubAgent, Hidden),
     key(Action::Back, Hidden),
     key(Action::Quit, Shown),
 ];

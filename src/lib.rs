@@ -30,6 +30,7 @@ pub mod rules;
 pub mod safe;
 pub mod scenario;
 pub mod study;
+pub mod sub_agent;
 pub mod tap;
 pub mod theme;
 pub mod timelines;

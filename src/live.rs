@@ -43,6 +43,9 @@ pub struct Live {
     /// A tap without a command serving at this address: no agent of its
     /// own runs, so quitting does not ask.
     pub serving: Option<String>,
+    /// Where `d` left for a sub-agent's run: (conversation, step), which
+    /// `u` in that run goes back to.
+    pub back: Option<(usize, usize)>,
 }
 
 impl Live {
@@ -60,6 +63,7 @@ impl Live {
             watching: true,
             recording: String::new(),
             serving: None,
+            back: None,
         }
     }
 

@@ -138,6 +138,10 @@ pub fn write_with_quiz(
 /// the system prompt (Responses' `instructions`, Anthropic's `system`)
 /// first. In the linear shape, those sent before only by their numbers
 /// (`1–4, 6`), each having been written on an earlier call.
+#[expect(
+    clippy::too_many_lines,
+    reason = "TODO(issue 33 item 4): not split yet"
+)]
 fn context(
     trace: &Trace,
     (i, counts): (usize, &Counts),

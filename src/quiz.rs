@@ -5,6 +5,9 @@
 //! Pure: the questions are a function of the trace and the scenario's own
 //! questions; `Quiz` is the part of the app's state that remembers what was
 //! asked and answered. No drawing here (see `view/quiz.rs`).
+//!
+//! Long because a third of it is the unit tests that work out each question's
+//! answer from the trace apart from the generator.
 
 use std::collections::BTreeMap;
 
@@ -301,26 +304,7 @@ fn generated(trace: &Trace, index: usize) -> Option<Draft> {
             Some(host_decides(trace, call, correct))
         }
         StepKind::ResultArrives { call } => which_call(trace, index, call),
-        StepKind::BudgetExhausted { not_run, .. } if !not_run.is_empty() => {
-            // The words name them from the step (`words`).
-            let next = step.counters.model_calls + 1;
-            Some((
-                Kind::LoopGoesOn,
-                Choice::Loop(LoopMove::BudgetStopsUnrun),
-                vec![
-                    Choice::Loop(LoopMove::RunsTools),
-                    Choice::Loop(LoopMove::CallsAgain(next)),
-                ],
-            ))
-        }
-        StepKind::BudgetExhausted { .. } => {
-            let next = step.counters.model_calls + 1;
-            Some((
-                Kind::LoopGoesOn,
-                Choice::Loop(LoopMove::BudgetStops),
-                vec![Choice::Loop(LoopMove::CallsAgain(next))],
-            ))
-        }
+        StepKind::BudgetExhausted { not_run, .. } => Some(budget_stops(step, not_run)),
         StepKind::Crashes { .. } => Some((
             Kind::LoopGoesOn,
             Choice::Loop(LoopMove::Crashes),
@@ -378,6 +362,24 @@ fn has_path(trace: &Trace, call: &CallId) -> bool {
     trace
         .call(call)
         .is_some_and(|c| c.args.iter().any(|(k, _)| k == "path"))
+}
+
+/// The budget ends the loop: a careful host names the last reply's calls
+/// it does not run (the words take them from the step: `words`).
+fn budget_stops(step: &crate::trace::Step, not_run: &[CallId]) -> Draft {
+    let again = Choice::Loop(LoopMove::CallsAgain(step.counters.model_calls + 1));
+    match not_run {
+        [] => (
+            Kind::LoopGoesOn,
+            Choice::Loop(LoopMove::BudgetStops),
+            vec![again],
+        ),
+        _ => (
+            Kind::LoopGoesOn,
+            Choice::Loop(LoopMove::BudgetStopsUnrun),
+            vec![Choice::Loop(LoopMove::RunsTools), again],
+        ),
+    }
 }
 
 /// Does the loop go on after the model's reply to call `number`?
@@ -786,80 +788,11 @@ mod tests {
         };
         Some(match (q.kind, &step.kind) {
             (Kind::WhoActs, _) => source(step.source()),
-            (Kind::WhichCall, StepKind::ResultArrives { call }) => {
-                let c: &ToolCall = trace.call(call).unwrap();
-                match (c.appended, &c.paired_to) {
-                    // The call itself was not appended either.
-                    (false, _) if c.call_dropped => {
-                        i18n::QUIZ_NOT_APPENDED_CALL_DROPPED.fill(lang, &[("id", call)])
-                    }
-                    (false, _) => i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", call)]),
-                    // An id no call has (a Responses item id) names no tool.
-                    (true, Some(to)) => match trace.call(to) {
-                        Some(other) => format!("{to} {}", other.tool),
-                        None => to.to_string(),
-                    },
-                    (true, None) => panic!("an appended result without an id"),
-                }
+            (Kind::WhichCall, StepKind::ResultArrives { call }) => which_call(trace, call),
+            (Kind::LoopGoesOn, kind) => loop_goes_on(trace, step, kind, q),
+            (Kind::HostDecides, StepKind::Validates { verdict, call }) => {
+                host_decides(trace, verdict, call)
             }
-            (Kind::LoopGoesOn, StepKind::Proposes { calls, .. }) => {
-                // Every call runs, or each is answered without all running;
-                // a call left without a result is not asked about this way.
-                let calls: Vec<&ToolCall> = calls.iter().map(|c| trace.call(c).unwrap()).collect();
-                if calls.iter().all(|c| c.started.is_some()) {
-                    i18n::QUIZ_RUNS_TOOLS.get(lang).to_string()
-                } else {
-                    assert!(calls.iter().all(|c| c.result.is_some()), "{q:?}");
-                    assert!(
-                        q.choices
-                            .contains(&i18n::QUIZ_RUNS_TOOLS.get(lang).to_string())
-                    );
-                    i18n::QUIZ_ANSWERS_EACH.get(lang).to_string()
-                }
-            }
-            (Kind::LoopGoesOn, StepKind::Answers { .. }) => match step.end {
-                Some(EndStatus::Completed | EndStatus::VerificationMissing) => {
-                    i18n::QUIZ_ENDS.get(lang).to_string()
-                }
-                None => i18n::QUIZ_VERIFIES_FIRST.get(lang).to_string(),
-                Some(other) => panic!("a reply ends the loop as {other:?}"),
-            },
-            (Kind::LoopGoesOn, StepKind::BudgetExhausted { not_run, .. }) => {
-                assert_eq!(step.end, Some(EndStatus::BudgetExhausted));
-                match not_run.as_slice() {
-                    [] => i18n::QUIZ_BUDGET_STOPS.fill(lang, &[("budget", &trace.budget)]),
-                    [one] => i18n::QUIZ_BUDGET_STOPS_UNRUN.fill(lang, &[("ids", one)]),
-                    many => panic!("{many:?}: no lesson stops before several calls"),
-                }
-            }
-            (Kind::LoopGoesOn, StepKind::Crashes { .. }) => {
-                assert_eq!(step.end, Some(EndStatus::Crashed));
-                i18n::QUIZ_CRASHES.get(lang).to_string()
-            }
-            (Kind::LoopGoesOn, StepKind::Rejected { number, .. }) => {
-                assert_eq!(step.end, Some(EndStatus::Rejected));
-                i18n::QUIZ_PROVIDER_REJECTS.fill(lang, &[("number", number)])
-            }
-            (Kind::HostDecides, StepKind::Validates { verdict, call }) => match verdict {
-                Verdict::Approved
-                    if trace
-                        .call(call)
-                        .unwrap()
-                        .args
-                        .iter()
-                        .any(|(k, _)| k == "path") =>
-                {
-                    i18n::QUIZ_APPROVES
-                }
-                Verdict::Approved => i18n::QUIZ_APPROVES_NO_PATH,
-                Verdict::Refused(Refusal::NotOffered) => i18n::QUIZ_NOT_OFFERED,
-                Verdict::Refused(Refusal::OutsideWorkspace(_)) => i18n::QUIZ_OUTSIDE,
-                Verdict::Refused(Refusal::NotAuthorised) => i18n::QUIZ_NOT_AUTHORISED,
-                Verdict::Refused(_) => i18n::QUIZ_BAD_ARGS,
-                Verdict::AwaitsApproval => i18n::QUIZ_ASKS_USER,
-            }
-            .get(lang)
-            .to_string(),
             (Kind::ReplyHolds, StepKind::Proposes { number: 1, calls }) => {
                 assert_eq!(calls.len(), 1);
                 i18n::QUIZ_REPLY_REQUEST.get(lang).to_string()
@@ -903,6 +836,102 @@ mod tests {
             }
             (kind, step_kind) => panic!("a {kind:?} question about a {step_kind:?} step"),
         })
+    }
+
+    /// The id a result is paired to (and its tool), or why it is not
+    /// appended.
+    fn which_call(trace: &Trace, call: &CallId) -> String {
+        let lang = trace.lang;
+        let c: &ToolCall = trace.call(call).unwrap();
+        match (c.appended, &c.paired_to) {
+            // The call itself was not appended either.
+            (false, _) if c.call_dropped => {
+                i18n::QUIZ_NOT_APPENDED_CALL_DROPPED.fill(lang, &[("id", call)])
+            }
+            (false, _) => i18n::QUIZ_NOT_APPENDED.fill(lang, &[("id", call)]),
+            // An id no call has (a Responses item id) names no tool.
+            (true, Some(to)) => match trace.call(to) {
+                Some(other) => format!("{to} {}", other.tool),
+                None => to.to_string(),
+            },
+            (true, None) => panic!("an appended result without an id"),
+        }
+    }
+
+    /// What happens after a step that may end the loop.
+    fn loop_goes_on(
+        trace: &Trace,
+        step: &crate::trace::Step,
+        kind: &StepKind,
+        q: &Question,
+    ) -> String {
+        let lang = trace.lang;
+        match kind {
+            StepKind::Proposes { calls, .. } => {
+                // Every call runs, or each is answered without all running;
+                // a call left without a result is not asked about this way.
+                let calls: Vec<&ToolCall> = calls.iter().map(|c| trace.call(c).unwrap()).collect();
+                if calls.iter().all(|c| c.started.is_some()) {
+                    i18n::QUIZ_RUNS_TOOLS.get(lang).to_string()
+                } else {
+                    assert!(calls.iter().all(|c| c.result.is_some()), "{q:?}");
+                    assert!(
+                        q.choices
+                            .contains(&i18n::QUIZ_RUNS_TOOLS.get(lang).to_string())
+                    );
+                    i18n::QUIZ_ANSWERS_EACH.get(lang).to_string()
+                }
+            }
+            StepKind::Answers { .. } => match step.end {
+                Some(EndStatus::Completed | EndStatus::VerificationMissing) => {
+                    i18n::QUIZ_ENDS.get(lang).to_string()
+                }
+                None => i18n::QUIZ_VERIFIES_FIRST.get(lang).to_string(),
+                Some(other) => panic!("a reply ends the loop as {other:?}"),
+            },
+            StepKind::BudgetExhausted { not_run, .. } => {
+                assert_eq!(step.end, Some(EndStatus::BudgetExhausted));
+                match not_run.as_slice() {
+                    [] => i18n::QUIZ_BUDGET_STOPS.fill(lang, &[("budget", &trace.budget)]),
+                    [one] => i18n::QUIZ_BUDGET_STOPS_UNRUN.fill(lang, &[("ids", one)]),
+                    many => panic!("{many:?}: no lesson stops before several calls"),
+                }
+            }
+            StepKind::Crashes { .. } => {
+                assert_eq!(step.end, Some(EndStatus::Crashed));
+                i18n::QUIZ_CRASHES.get(lang).to_string()
+            }
+            StepKind::Rejected { number, .. } => {
+                assert_eq!(step.end, Some(EndStatus::Rejected));
+                i18n::QUIZ_PROVIDER_REJECTS.fill(lang, &[("number", number)])
+            }
+            step_kind => panic!("a {:?} question about a {step_kind:?} step", q.kind),
+        }
+    }
+
+    /// What the host decides about a call it validates.
+    fn host_decides(trace: &Trace, verdict: &Verdict, call: &CallId) -> String {
+        let lang = trace.lang;
+        match verdict {
+            Verdict::Approved
+                if trace
+                    .call(call)
+                    .unwrap()
+                    .args
+                    .iter()
+                    .any(|(k, _)| k == "path") =>
+            {
+                i18n::QUIZ_APPROVES
+            }
+            Verdict::Approved => i18n::QUIZ_APPROVES_NO_PATH,
+            Verdict::Refused(Refusal::NotOffered) => i18n::QUIZ_NOT_OFFERED,
+            Verdict::Refused(Refusal::OutsideWorkspace(_)) => i18n::QUIZ_OUTSIDE,
+            Verdict::Refused(Refusal::NotAuthorised) => i18n::QUIZ_NOT_AUTHORISED,
+            Verdict::Refused(_) => i18n::QUIZ_BAD_ARGS,
+            Verdict::AwaitsApproval => i18n::QUIZ_ASKS_USER,
+        }
+        .get(lang)
+        .to_string()
     }
 
     /// No choice speaks of a path for a call without one, and none offers

@@ -14,6 +14,9 @@
 //! rules that hold up to date. Choosing a rule costs the same with ten
 //! rules or ten thousand: a scenario with 10,000 rules and 8 calls per
 //! reply took 27 s to load when every rule looked at every message.
+//!
+//! Long because half of it is the unit tests of the rule matcher, kept beside
+//! the code they pin.
 
 use std::collections::{BTreeSet, HashMap};
 

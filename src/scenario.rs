@@ -1,5 +1,8 @@
 //! A scenario: the fixed inputs of one teaching run, as written by an author
 //! in `scenarios/*.json`. Format documented in `scenarios/README.md`.
+//!
+//! Long because it is the scenario file's whole schema: one serde type per
+//! part of the format, each with its defaults and its documentation.
 
 use std::collections::BTreeMap;
 

@@ -5,6 +5,10 @@
 //! once, each stamped with the step that made it, and the state at step k is
 //! derived by looking only at what happened up to k. Nothing is cloned per
 //! step, so a long trace stays small.
+//!
+//! Long because it holds every type a trace is made of and the queries each
+//! view asks of them, so that the trace stays plain data defined in one
+//! place.
 
 use std::fmt;
 use std::sync::Arc;
@@ -983,6 +987,20 @@ pub struct Recorded {
     pub unread: Vec<(String, Vec<usize>)>,
     /// Places are items of one JSON document's list, not lines.
     pub by_item: bool,
+    /// Sub-agents (Claude Code): each call of this run that started one,
+    /// with the agent's id; and the agent whose own run this is.
+    pub sub_agents: SubAgents,
+}
+
+/// How a run links to its sub-agents' runs: the file records the agent a
+/// Task (Agent) call ran (`toolUseResult.agentId`), and a sub-agent's own
+/// file names its agent (`agentId`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SubAgents {
+    /// (call id, agent id), in the order of the results.
+    pub started: Vec<(String, String)>,
+    /// This run is that agent's own loop.
+    pub agent: Option<String>,
 }
 
 /// The host compacting its message list to fit the window. The compacted

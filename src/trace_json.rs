@@ -14,6 +14,9 @@
 //! grows linearly with the run. `--full-context` writes every message of
 //! every context again (`messages`, each marked `new` or not): easier to
 //! read one call alone, but the size grows with the square of the run.
+//!
+//! Long because the JSON interface is one `Serialize` type per object of the
+//! document, and their field order is the interface.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -391,6 +394,19 @@ enum VerdictJson {
 impl VerdictJson {
     /// `"ask_user"`: valid, and the tool's policy is to ask the user.
     const ASK_USER: VerdictJson = VerdictJson::Approved("ask_user");
+
+    fn of(trace: &Trace, call: &CallId, verdict: &Verdict) -> Self {
+        match verdict {
+            Verdict::Approved => VerdictJson::Approved("approved"),
+            Verdict::AwaitsApproval => VerdictJson::ASK_USER,
+            Verdict::Refused(r) => {
+                let tool = trace.call(call).map_or("", |c| c.tool.as_str());
+                VerdictJson::Refused {
+                    refused: i18n::refusal_message(r, tool, trace.lang),
+                }
+            }
+        }
+    }
 }
 
 impl<'a> Details<'a> {
@@ -405,20 +421,7 @@ impl<'a> Details<'a> {
             // at it (a harness's own context, Codex's
             // `<environment_context>`, comes before them), not the task
             // again at a later turn.
-            StepKind::TaskArrives | StepKind::UserTurn => {
-                let start = trace.messages.partition_point(|m| m.step < index);
-                let words = trace.messages[start..]
-                    .iter()
-                    .take_while(|m| m.step == index)
-                    .filter(|m| m.role == Role::User)
-                    .last()
-                    .or(trace.messages.first().filter(|_| index == 0));
-                match (words, &step.kind) {
-                    (Some(m), StepKind::TaskArrives) => Details::TaskArrives { task: &m.text },
-                    (Some(m), _) => Details::UserTurn { text: &m.text },
-                    (None, _) => Details::Nothing {},
-                }
-            }
+            StepKind::TaskArrives | StepKind::UserTurn => Details::user_words(trace, index, step),
             StepKind::ModelCall { number } => match step.model_call {
                 Some(mc) => Details::ModelCall {
                     model_call: *number,
@@ -436,16 +439,7 @@ impl<'a> Details<'a> {
             },
             StepKind::Validates { call, verdict } => Details::Validates {
                 call: &call.0,
-                verdict: match verdict {
-                    Verdict::Approved => VerdictJson::Approved("approved"),
-                    Verdict::AwaitsApproval => VerdictJson::ASK_USER,
-                    Verdict::Refused(r) => {
-                        let tool = trace.call(call).map_or("", |c| c.tool.as_str());
-                        VerdictJson::Refused {
-                            refused: i18n::refusal_message(r, tool, trace.lang),
-                        }
-                    }
-                },
+                verdict: VerdictJson::of(trace, call, verdict),
             },
             StepKind::Executes { calls } => Details::Executes {
                 executing: ids(calls),
@@ -498,31 +492,54 @@ impl<'a> Details<'a> {
                 model_call: *number,
                 error,
             },
-            StepKind::UserDecides { call, decision } => Details::UserDecides {
-                call: &call.0,
-                decision: match decision {
-                    Decision::Approved => "approved",
-                    Decision::Denied(_) => "denied",
-                    Decision::Edited(_) => "edited",
-                },
-                reason: match decision {
-                    Decision::Denied(reason) => {
-                        Some(reason.as_ref().map_or("", |r| r.get(trace.lang)))
-                    }
-                    _ => None,
-                },
-                edited_args: match decision {
-                    Decision::Edited(args) => Some(
-                        args.iter()
-                            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-                            .collect(),
-                    ),
-                    _ => None,
-                },
-            },
+            StepKind::UserDecides { call, decision } => {
+                Details::user_decides(trace, call, decision)
+            }
             StepKind::Compacts { number, index } => Details::Compacts {
                 model_call: *number,
                 compaction: CompactionJson::new(trace, counts, *index),
+            },
+        }
+    }
+
+    /// The user's words the step appended: the last user message at it
+    /// (a harness's own context, Codex's `<environment_context>`, comes
+    /// before them), not the task again at a later turn.
+    fn user_words(trace: &'a Trace, index: usize, step: &'a Step) -> Self {
+        let start = trace.messages.partition_point(|m| m.step < index);
+        let words = trace.messages[start..]
+            .iter()
+            .take_while(|m| m.step == index)
+            .filter(|m| m.role == Role::User)
+            .last()
+            .or(trace.messages.first().filter(|_| index == 0));
+        match (words, &step.kind) {
+            (Some(m), StepKind::TaskArrives) => Details::TaskArrives { task: &m.text },
+            (Some(m), _) => Details::UserTurn { text: &m.text },
+            (None, _) => Details::Nothing {},
+        }
+    }
+
+    /// The user's answer when the host asked about `call`.
+    fn user_decides(trace: &'a Trace, call: &'a CallId, decision: &'a Decision) -> Self {
+        Details::UserDecides {
+            call: &call.0,
+            decision: match decision {
+                Decision::Approved => "approved",
+                Decision::Denied(_) => "denied",
+                Decision::Edited(_) => "edited",
+            },
+            reason: match decision {
+                Decision::Denied(reason) => Some(reason.as_ref().map_or("", |r| r.get(trace.lang))),
+                _ => None,
+            },
+            edited_args: match decision {
+                Decision::Edited(args) => Some(
+                    args.iter()
+                        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                        .collect(),
+                ),
+                _ => None,
             },
         }
     }

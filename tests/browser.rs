@@ -60,7 +60,15 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         json!({"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": false}),
     );
     page.goto(&url);
+    opens_still_at_step_one(&mut page);
+    keys_and_buttons_step_and_play(&mut page);
+    a_link_opens_its_step(&mut page, &url);
+    fits_a_phone_and_zooms_to_full_size(&mut page, &url);
+    in_an_iframe_keeps_to_itself(&mut page, &dir);
+    asked_for_nothing_outside(&mut page);
+}
 
+fn opens_still_at_step_one(page: &mut Page) {
     // Opens at 1/8, and stays still.
     assert_eq!(page.counter(), "1/8");
     assert_eq!(page.text("location.hash"), "");
@@ -75,7 +83,9 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     let alt = page.text("document.querySelector('.frame:not([hidden]) svg title').textContent");
     assert!(alt.contains("步骤 1/8"), "{alt}");
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-desktop.png"));
+}
 
+fn keys_and_buttons_step_and_play(page: &mut Page) {
     // → and ← step; the address follows.
     page.key("ArrowRight", "ArrowRight", 39);
     assert_eq!(page.counter(), "2/8");
@@ -124,21 +134,25 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         "2/8",
         "keys work only when the player has focus"
     );
+}
 
+fn a_link_opens_its_step(page: &mut Page, url: &str) {
     // A link to a step opens it.
     page.goto("about:blank");
     page.goto(&format!("{url}#step=5"));
     assert_eq!(page.counter(), "5/8");
     let shown = page.text("document.querySelector('.frame:not([hidden])').dataset.step");
     assert_eq!(shown, "5");
+}
 
+fn fits_a_phone_and_zooms_to_full_size(page: &mut Page, url: &str) {
     // A phone: the figure fits the width; the zoom shows it full size.
     page.call(
         "Emulation.setDeviceMetricsOverride",
         json!({"width": 375, "height": 667, "deviceScaleFactor": 2, "mobile": true}),
     );
     page.goto("about:blank");
-    page.goto(&url);
+    page.goto(url);
     let fits = page.eval(
         "(() => { const r = document.querySelector('.frame:not([hidden]) svg').getBoundingClientRect(); \
          return r.width > 0 && r.right <= innerWidth && document.documentElement.scrollWidth <= innerWidth; })()",
@@ -190,7 +204,9 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-phone-zoomed-words.png"));
     page.eval("document.getElementById('zoom').click()");
+}
 
+fn in_an_iframe_keeps_to_itself(page: &mut Page, dir: &Path) {
     // Inside an iframe of a page of notes: the link's step opens, the
     // player does not take the page's focus, and the page's keys stay its own.
     page.call(
@@ -236,7 +252,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         r["result"]["value"].clone()
     };
     let start = Instant::now();
-    while in_frame(&mut page, "document.readyState") != json!("complete") {
+    while in_frame(page, "document.readyState") != json!("complete") {
         assert!(
             start.elapsed() < Duration::from_secs(10),
             "the player did not load"
@@ -244,7 +260,7 @@ fn the_html_player_plays_in_chromium_without_any_request() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(
-        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        in_frame(page, "document.getElementById('counter').textContent"),
         json!("3/8")
     );
     assert_eq!(
@@ -254,11 +270,13 @@ fn the_html_player_plays_in_chromium_without_any_request() {
     );
     page.key("ArrowRight", "ArrowRight", 39);
     assert_eq!(
-        in_frame(&mut page, "document.getElementById('counter').textContent"),
+        in_frame(page, "document.getElementById('counter').textContent"),
         json!("3/8")
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-iframe.png"));
+}
 
+fn asked_for_nothing_outside(page: &mut Page) {
     // The pages asked for nothing but themselves.
     let requests = page.requests();
     assert!(!requests.is_empty(), "the network events were recorded");
@@ -358,6 +376,76 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// The embedded faces load, and Chromium rejects none of them.
+fn the_embedded_faces_load(page: &mut Page) {
+    let start = Instant::now();
+    while page.text("document.fonts.status") != "loaded" {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "fonts never loaded"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The faces the page drew with: the browser loads a face only for text
+    // it draws, and fails any font it cannot read.
+    let faces = page.eval(
+        "[...document.fonts].map(f => f.family.replace(/[\"']/g, '') + ' ' + f.weight + ' ' + f.status)",
+    );
+    let faces: Vec<String> = faces
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        faces.iter().all(|f| !f.ends_with("error")),
+        "a font Chromium rejects: {faces:?}"
+    );
+    for face in [
+        "Embedded Noto Sans Mono CJK SC 400 loaded",
+        "Embedded DejaVu Sans Mono 400 loaded",
+    ] {
+        assert!(faces.iter().any(|f| f == face), "{face} in {faces:?}");
+    }
+}
+
+fn drawn_with_web_fonts_only(page: &mut Page) {
+    // The fonts Chromium drew the page's heading and the figure's Chinese
+    // with: web fonts (the embedded faces) only, never the installed serif
+    // or a box.
+    page.call("DOM.enable", json!({}));
+    page.call("CSS.enable", json!({}));
+    let root = page.call("DOM.getDocument", json!({"depth": 0}))["root"]["nodeId"].clone();
+    for selector in ["h1", ".frame:not([hidden]) text"] {
+        let node = page.call(
+            "DOM.querySelector",
+            json!({"nodeId": root, "selector": selector}),
+        )["nodeId"]
+            .clone();
+        let used = page.call("CSS.getPlatformFontsForNode", json!({"nodeId": node}));
+        let fonts = used["fonts"].as_array().unwrap();
+        assert!(!fonts.is_empty(), "{selector}: no font");
+        for font in fonts {
+            assert_eq!(font["isCustomFont"], json!(true), "{selector}: {font}");
+        }
+    }
+}
+
+fn printed_to_pdf_the_text_is_text(page: &mut Page, dir: &Path) {
+    // Printed to PDF, the text is text: its ToUnicode maps hold the words.
+    let pdf = page.call("Page.printToPDF", json!({"printBackground": true}));
+    let pdf = base64_decode(pdf["data"].as_str().unwrap());
+    std::fs::write(dir.join("embedded.pdf"), &pdf).unwrap();
+    let chars = pdf_text_chars(&pdf);
+    for c in "模型调用timeout=30".chars() {
+        assert!(
+            chars.contains(&c),
+            "{c} is not text in the PDF ({} characters are)",
+            chars.len()
+        );
+    }
+}
+
 #[test]
 fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() {
     const TEST: &str = "embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text";
@@ -422,68 +510,11 @@ fn embedded_fonts_draw_the_text_without_the_fonts_installed_and_print_as_text() 
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-serif-only-system.png"));
 
     page.goto(&url("embedded"));
-    let start = Instant::now();
-    while page.text("document.fonts.status") != "loaded" {
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "fonts never loaded"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // The faces the page drew with: the browser loads a face only for text
-    // it draws, and fails any font it cannot read.
-    let faces = page.eval(
-        "[...document.fonts].map(f => f.family.replace(/[\"']/g, '') + ' ' + f.weight + ' ' + f.status)",
-    );
-    let faces: Vec<String> = faces
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f.as_str().unwrap().to_string())
-        .collect();
-    assert!(
-        faces.iter().all(|f| !f.ends_with("error")),
-        "a font Chromium rejects: {faces:?}"
-    );
-    for face in [
-        "Embedded Noto Sans Mono CJK SC 400 loaded",
-        "Embedded DejaVu Sans Mono 400 loaded",
-    ] {
-        assert!(faces.iter().any(|f| f == face), "{face} in {faces:?}");
-    }
-    // The fonts Chromium drew the page's heading and the figure's Chinese
-    // with: web fonts (the embedded faces) only, never the installed serif
-    // or a box.
-    page.call("DOM.enable", json!({}));
-    page.call("CSS.enable", json!({}));
-    let root = page.call("DOM.getDocument", json!({"depth": 0}))["root"]["nodeId"].clone();
-    for selector in ["h1", ".frame:not([hidden]) text"] {
-        let node = page.call(
-            "DOM.querySelector",
-            json!({"nodeId": root, "selector": selector}),
-        )["nodeId"]
-            .clone();
-        let used = page.call("CSS.getPlatformFontsForNode", json!({"nodeId": node}));
-        let fonts = used["fonts"].as_array().unwrap();
-        assert!(!fonts.is_empty(), "{selector}: no font");
-        for font in fonts {
-            assert_eq!(font["isCustomFont"], json!(true), "{selector}: {font}");
-        }
-    }
+    the_embedded_faces_load(&mut page);
+    drawn_with_web_fonts_only(&mut page);
     page.screenshot(
         &Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-serif-only-embedded.png"),
     );
 
-    // Printed to PDF, the text is text: its ToUnicode maps hold the words.
-    let pdf = page.call("Page.printToPDF", json!({"printBackground": true}));
-    let pdf = base64_decode(pdf["data"].as_str().unwrap());
-    std::fs::write(dir.join("embedded.pdf"), &pdf).unwrap();
-    let chars = pdf_text_chars(&pdf);
-    for c in "模型调用timeout=30".chars() {
-        assert!(
-            chars.contains(&c),
-            "{c} is not text in the PDF ({} characters are)",
-            chars.len()
-        );
-    }
+    printed_to_pdf_the_text_is_text(&mut page, &dir);
 }

@@ -74,9 +74,40 @@ fn the_class_page_answers_on_a_phone_in_chromium() {
         "document.getElementById('status').textContent.startsWith('Waiting')",
     );
 
-    room.show(phones::open(4, 1, 3));
+    a_question_opens_and_takes_a_changed_choice(&mut page, &room);
+    // Reloaded (a phone that came back): the question and its choice.
+    page.goto("about:blank");
+    page.goto(&room.url);
     wait_for(
         &mut page,
+        "picked up",
+        "document.querySelectorAll('#choices button')[1]?.getAttribute('aria-pressed') === 'true'",
+    );
+    a_second_round_and_the_reveal(&mut page, &room);
+    // The language switch.
+    page.eval("document.getElementById('lang').click()");
+    let status = page.text("document.getElementById('status').textContent");
+    assert!(status.contains("已揭晓"), "{status}");
+    assert!(
+        page.text("document.querySelector('li.right').textContent")
+            .contains("✓ 正确答案")
+    );
+    // Nothing was asked of another address.
+    let origin = room.url.split("/c/").next().unwrap().to_string();
+    let elsewhere: Vec<String> = page
+        .requests()
+        .into_iter()
+        .filter(|u| !u.starts_with(&origin) && u != "about:blank")
+        .collect();
+    assert!(elsewhere.is_empty(), "{elsewhere:?}");
+}
+
+/// The teacher opens question 4: the phone shows it, fits, and takes a
+/// choice, changed before the reveal (one vote, the new choice).
+fn a_question_opens_and_takes_a_changed_choice(page: &mut Page, room: &server::Room) {
+    room.show(phones::open(4, 1, 3));
+    wait_for(
+        page,
         "the question",
         "document.querySelectorAll('#choices button').length === 3",
     );
@@ -92,43 +123,38 @@ fn the_class_page_answers_on_a_phone_in_chromium() {
     assert_eq!(fits, json!(true), "the page fits a phone's width");
     page.eval("document.querySelectorAll('#choices button')[0].click()");
     wait_for(
-        &mut page,
+        page,
         "received",
         "document.getElementById('note').textContent.includes('Answer received')",
     );
     // Changed before the reveal: one vote, the new choice.
     page.eval("document.querySelectorAll('#choices button')[1].click()");
     wait_for(
-        &mut page,
+        page,
         "pressed",
         "document.querySelectorAll('#choices button')[1].getAttribute('aria-pressed') === 'true'",
     );
-    assert_eq!(counts(&room), vec![0, 1, 0]);
+    assert_eq!(counts(room), vec![0, 1, 0]);
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("class-phone-open.png"));
+}
 
-    // Reloaded (a phone that came back): the question and its choice.
-    page.goto("about:blank");
-    page.goto(&room.url);
-    wait_for(
-        &mut page,
-        "picked up",
-        "document.querySelectorAll('#choices button')[1]?.getAttribute('aria-pressed') === 'true'",
-    );
-
+/// A second round: a fresh choice; the reveal shows both rounds' votes,
+/// the right choice marked in words, and the reason as text.
+fn a_second_round_and_the_reveal(page: &mut Page, room: &server::Room) {
     // A second round: a fresh choice; the reveal shows both.
     room.show(phones::open(4, 2, 3));
     wait_for(
-        &mut page,
+        page,
         "round 2",
         "document.getElementById('status').textContent.includes('Round 2')",
     );
     page.eval("document.querySelectorAll('#choices button')[2].click()");
     wait_for(
-        &mut page,
+        page,
         "received 2",
         "document.getElementById('note').textContent.includes('Answer received')",
     );
-    assert_eq!(counts(&room), vec![0, 0, 1]);
+    assert_eq!(counts(room), vec![0, 0, 1]);
     let words = |lang: &str| Words {
         prompt: format!("{lang} question 4"),
         choices: (1..=3).map(|i| format!("{lang} choice {i}")).collect(),
@@ -142,7 +168,7 @@ fn the_class_page_answers_on_a_phone_in_chromium() {
         counts: vec![vec![0, 1, 0], vec![0, 0, 1]],
     });
     wait_for(
-        &mut page,
+        page,
         "revealed",
         "document.querySelectorAll('li.shown').length === 3",
     );
@@ -161,21 +187,4 @@ fn the_class_page_answers_on_a_phone_in_chromium() {
         json!(0)
     );
     page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("class-phone-revealed.png"));
-
-    // The language switch.
-    page.eval("document.getElementById('lang').click()");
-    let status = page.text("document.getElementById('status').textContent");
-    assert!(status.contains("已揭晓"), "{status}");
-    assert!(
-        page.text("document.querySelector('li.right').textContent")
-            .contains("✓ 正确答案")
-    );
-    // Nothing was asked of another address.
-    let origin = room.url.split("/c/").next().unwrap().to_string();
-    let elsewhere: Vec<String> = page
-        .requests()
-        .into_iter()
-        .filter(|u| !u.starts_with(&origin) && u != "about:blank")
-        .collect();
-    assert!(elsewhere.is_empty(), "{elsewhere:?}");
 }

@@ -55,122 +55,126 @@ fn story(t: &Trace) -> String {
         .collect()
 }
 
+/// Each shipped lesson in the catalogue's order: its story (`story`) and
+/// how its run ends.
+const STORIES: [(&str, &str, EndStatus); 28] = [
+    ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
+    (
+        "wrong-path-first",
+        "TMPVERMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "wrong-path-first-anthropic",
+        "TMPVERMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    ("explain-entry", "TMPVERMPVERMA", EndStatus::Completed),
+    (
+        "parallel-calls-out-of-order",
+        "TMPVVERRMA",
+        EndStatus::Completed,
+    ),
+    (
+        "parallel-calls-anthropic",
+        "TMPVVERRMA",
+        EndStatus::Completed,
+    ),
+    ("refused-tool", "TMPVERMPXMA", EndStatus::Completed),
+    ("path-outside-workspace", "TMPVXERMA", EndStatus::Completed),
+    (
+        "patch-and-test",
+        "TMPVERMPVERMPVHMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "verify-before-done",
+        "TMPVERMPVERMAYFMPVERMAYF",
+        EndStatus::Completed,
+    ),
+    (
+        "budget-exhausted",
+        "TMPVERMPVERMPB",
+        EndStatus::BudgetExhausted,
+    ),
+    ("harness-drops-results", "TMPVERMJ", EndStatus::Rejected),
+    (
+        "harness-drops-calls",
+        "TMPVERMPVERMPVERB",
+        EndStatus::BudgetExhausted,
+    ),
+    ("harness-crashes-on-error", "TMPVERC", EndStatus::Crashed),
+    ("harness-pairs-by-order", "TMPVVERRMA", EndStatus::Completed),
+    (
+        "harness-trusts-done",
+        "TMPVERMPVERMA",
+        EndStatus::VerificationMissing,
+    ),
+    (
+        "harness-answers-with-item-id",
+        "TMPVERMJ",
+        EndStatus::Rejected,
+    ),
+    (
+        "seed-agent-loop",
+        "TMPVERMPVERMPVHMPVERMPXMA",
+        EndStatus::Completed,
+    ),
+    (
+        "approve-side-effects",
+        "TMPVERMPQUERMPQUERMPVERMPQUMA",
+        EndStatus::Completed,
+    ),
+    (
+        "malformed-arguments",
+        "TMPXMPXMPXMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "strict-schema-tool-choice",
+        "TMPVERMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "reply-cut-off",
+        "TMPVVERRMPXMPVERMAYF",
+        EndStatus::Completed,
+    ),
+    (
+        "prompt-injection-in-file",
+        "TMPVERMPXMA",
+        EndStatus::Completed,
+    ),
+    (
+        "exfiltration-needs-approval",
+        "TMPVERMPVERMPQUMA",
+        EndStatus::Completed,
+    ),
+    (
+        "context-compaction-summary",
+        "TMPVERMPVERMPVERKMA",
+        EndStatus::Completed,
+    ),
+    (
+        "context-compaction-lost-fact",
+        "TMPVERMPVERMPVERKMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "interrupt-pending-calls",
+        "TMPVVERIWMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "interrupt-forgets-results",
+        "TMPVVERIWMJ",
+        EndStatus::Rejected,
+    ),
+];
+
 #[test]
 fn every_scenario_has_its_story_and_end() {
-    let expected = [
-        ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
-        (
-            "wrong-path-first",
-            "TMPVERMPVERMPVERMA",
-            EndStatus::Completed,
-        ),
-        (
-            "wrong-path-first-anthropic",
-            "TMPVERMPVERMPVERMA",
-            EndStatus::Completed,
-        ),
-        ("explain-entry", "TMPVERMPVERMA", EndStatus::Completed),
-        (
-            "parallel-calls-out-of-order",
-            "TMPVVERRMA",
-            EndStatus::Completed,
-        ),
-        (
-            "parallel-calls-anthropic",
-            "TMPVVERRMA",
-            EndStatus::Completed,
-        ),
-        ("refused-tool", "TMPVERMPXMA", EndStatus::Completed),
-        ("path-outside-workspace", "TMPVXERMA", EndStatus::Completed),
-        (
-            "patch-and-test",
-            "TMPVERMPVERMPVHMPVERMA",
-            EndStatus::Completed,
-        ),
-        (
-            "verify-before-done",
-            "TMPVERMPVERMAYFMPVERMAYF",
-            EndStatus::Completed,
-        ),
-        (
-            "budget-exhausted",
-            "TMPVERMPVERMPB",
-            EndStatus::BudgetExhausted,
-        ),
-        ("harness-drops-results", "TMPVERMJ", EndStatus::Rejected),
-        (
-            "harness-drops-calls",
-            "TMPVERMPVERMPVERB",
-            EndStatus::BudgetExhausted,
-        ),
-        ("harness-crashes-on-error", "TMPVERC", EndStatus::Crashed),
-        ("harness-pairs-by-order", "TMPVVERRMA", EndStatus::Completed),
-        (
-            "harness-trusts-done",
-            "TMPVERMPVERMA",
-            EndStatus::VerificationMissing,
-        ),
-        (
-            "harness-answers-with-item-id",
-            "TMPVERMJ",
-            EndStatus::Rejected,
-        ),
-        (
-            "seed-agent-loop",
-            "TMPVERMPVERMPVHMPVERMPXMA",
-            EndStatus::Completed,
-        ),
-        (
-            "approve-side-effects",
-            "TMPVERMPQUERMPQUERMPVERMPQUMA",
-            EndStatus::Completed,
-        ),
-        (
-            "malformed-arguments",
-            "TMPXMPXMPXMPVERMA",
-            EndStatus::Completed,
-        ),
-        (
-            "strict-schema-tool-choice",
-            "TMPVERMPVERMPVERMA",
-            EndStatus::Completed,
-        ),
-        (
-            "reply-cut-off",
-            "TMPVVERRMPXMPVERMAYF",
-            EndStatus::Completed,
-        ),
-        (
-            "prompt-injection-in-file",
-            "TMPVERMPXMA",
-            EndStatus::Completed,
-        ),
-        (
-            "exfiltration-needs-approval",
-            "TMPVERMPVERMPQUMA",
-            EndStatus::Completed,
-        ),
-        (
-            "context-compaction-summary",
-            "TMPVERMPVERMPVERKMA",
-            EndStatus::Completed,
-        ),
-        (
-            "context-compaction-lost-fact",
-            "TMPVERMPVERMPVERKMPVERMA",
-            EndStatus::Completed,
-        ),
-        (
-            "interrupt-pending-calls",
-            "TMPVVERIWMPVERMPVERMA",
-            EndStatus::Completed,
-        ),
-        (
-            "interrupt-forgets-results",
-            "TMPVVERIWMJ",
-            EndStatus::Rejected,
-        ),
-    ];
+    let expected = STORIES;
     let names: Vec<&str> = CATALOG.iter().map(|(n, _)| *n).collect();
     let listed: Vec<&str> = expected.iter().map(|(n, _, _)| *n).collect();
     assert_eq!(names, listed, "every shipped scenario has a story here");

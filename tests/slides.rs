@@ -101,6 +101,149 @@ fn number(page: &mut Page) -> String {
     page.text("document.getElementById('number').textContent")
 }
 
+/// What a deck says in one language: its words for a step, the notes'
+/// next slide, their heading, and the last slide.
+struct Words {
+    lang: &'static str,
+    step: &'static str,
+    next: &'static str,
+    notes: &'static str,
+    last: &'static str,
+}
+
+/// The steps of the slides shown.
+fn shown(page: &mut Page) -> Value {
+    page.eval(
+        "[...document.querySelectorAll('.slide')].filter(s => !s.hidden).map(s => s.dataset.step)",
+    )
+}
+
+/// The deck opens at slide 1 of 8, its figure fills the window under the
+/// title, and the notes are not on the slide.
+fn a_slide_fills_the_window(page: &mut Page, lang: &str) {
+    assert_eq!(number(page), "1/8");
+    assert_eq!(shown(page), json!(["1"]), "one slide shown");
+    // The figure fills the slide under its title, inside the window.
+    let fits = page.eval(
+        "(() => { const r = document.querySelector('.slide:not([hidden]) svg').getBoundingClientRect(); \
+         return r.width > 1000 && r.bottom <= innerHeight && r.right <= innerWidth; })()",
+    );
+    assert_eq!(fits, json!(true), "{lang}: the frame fits the window");
+    // The notes are not on the slide.
+    let notes_seen = page.eval(
+        "document.querySelector('.slide:not([hidden]) .notes').getBoundingClientRect().height",
+    );
+    assert_eq!(notes_seen, json!(0), "notes are not shown on the slide");
+    page.screenshot(&Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slides-{lang}-1.png")));
+}
+
+/// → ← End Home turn the slides, within the deck; the address follows.
+fn the_keys_turn_the_slides(page: &mut Page, step: &str) {
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(number(page), "2/8");
+    assert_eq!(page.text("location.hash"), "#step=2");
+    let heading = page.text("document.querySelector('.slide:not([hidden]) h2').textContent");
+    assert!(heading.starts_with(&format!("{step} 2/8")), "{heading}");
+    page.key("ArrowLeft", "ArrowLeft", 37);
+    assert_eq!(number(page), "1/8");
+    page.key("ArrowLeft", "ArrowLeft", 37);
+    assert_eq!(number(page), "1/8", "no slide before the first");
+    page.key("End", "End", 35);
+    assert_eq!(number(page), "8/8");
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(number(page), "8/8", "no slide after the last");
+    page.key("Home", "Home", 36);
+    assert_eq!(number(page), "1/8");
+}
+
+/// S opens the speaker notes in a window of their own: its session, loaded.
+fn open_notes(page: &mut Page) -> String {
+    let known = page_ids(page);
+    page.key("s", "KeyS", 83);
+    let notes = notes_window(page, &known);
+    let start = Instant::now();
+    while eval_in(page, &notes, "document.readyState") != json!("complete") {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the notes did not load"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    page.send(
+        Some(&notes),
+        "Emulation.setDeviceMetricsOverride",
+        json!({"width": 1100, "height": 700, "deviceScaleFactor": 1, "mobile": false}),
+    );
+    notes
+}
+
+/// The text of `what` in the notes window.
+fn notes_text(page: &mut Page, notes: &str, what: &str) -> String {
+    eval_in(
+        page,
+        notes,
+        &format!("document.querySelector('{what}').textContent"),
+    )
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// The notes of slide 5: its count, the deck's own notes, the next
+/// slide's words, and the pictures of this slide and the next.
+fn the_notes_say_the_slide(page: &mut Page, notes: &str, words: &Words) {
+    assert_eq!(notes_text(page, notes, ".count"), "5/8");
+    let deck_notes = page.text("document.querySelector('.slide:not([hidden]) .notes').textContent");
+    let said = notes_text(page, notes, ".said");
+    assert!(
+        said.len() > 40 && said == deck_notes,
+        "{said:?} vs {deck_notes:?}"
+    );
+    assert!(said.contains(&format!("{} 5/8", words.step)), "{said}");
+    assert!(notes_text(page, notes, ".next").starts_with(words.next));
+    assert!(notes_text(page, notes, ".words").starts_with(words.notes));
+    let pictures = eval_in(
+        page,
+        notes,
+        "[...document.querySelectorAll('.shown svg title, .upcoming svg title')].map(t => t.textContent)",
+    );
+    let pictures: Vec<String> = serde_json::from_value(pictures).unwrap();
+    assert_eq!(pictures.len(), 2, "{pictures:?}");
+    assert!(
+        pictures[0].contains("5/8") && pictures[1].contains("6/8"),
+        "{pictures:?}"
+    );
+    shot(page, notes, &format!("slides-{}-notes.png", words.lang));
+}
+
+/// The deck's keys move the notes; the notes window's keys move the deck.
+fn the_deck_and_the_notes_move_together(page: &mut Page, notes: &str, words: &Words) {
+    page.key("ArrowRight", "ArrowRight", 39);
+    assert_eq!(notes_text(page, notes, ".count"), "6/8");
+    page.send(
+        Some(notes),
+        "Input.dispatchKeyEvent",
+        json!({"type": "keyDown", "key": "End", "code": "End", "windowsVirtualKeyCode": 35}),
+    );
+    assert_eq!(number(page), "8/8");
+    assert_eq!(notes_text(page, notes, ".count"), "8/8");
+    assert!(notes_text(page, notes, ".upcoming").contains(words.last));
+}
+
+/// Closed, so the next deck's S opens a window of its own.
+fn close_notes(page: &mut Page, notes: &str) {
+    let ids = page_ids(page);
+    eval_in(page, notes, "window.close()");
+    let start = Instant::now();
+    while page_ids(page).len() >= ids.len() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the notes did not close"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes() {
     let test = "the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes";
@@ -115,11 +258,23 @@ fn the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes() {
     let _ = std::fs::remove_dir_all(&dir);
     let (_browser, ws) = launch(&chromium, &dir.join("profile"));
     let mut page = Page::open(&ws);
-    for (lang, step, next_word, notes_word) in [
-        ("zh", "步骤", "下一张", "演讲者备注"),
-        ("en", "step", "Next slide", "Speaker notes"),
+    for words in [
+        Words {
+            lang: "zh",
+            step: "步骤",
+            next: "下一张",
+            notes: "演讲者备注",
+            last: "最后一张",
+        },
+        Words {
+            lang: "en",
+            step: "step",
+            next: "Next slide",
+            notes: "Speaker notes",
+            last: "last slide",
+        },
     ] {
-        let file = export(&dir, lang);
+        let file = export(&dir, words.lang);
         let html = std::fs::read_to_string(&file).unwrap();
         assert_eq!(
             html.matches("<section class=\"slide\"").count(),
@@ -132,126 +287,17 @@ fn the_slide_deck_turns_with_the_keys_and_s_opens_the_speaker_notes() {
             json!({"width": 1280, "height": 720, "deviceScaleFactor": 1, "mobile": false}),
         );
         page.goto(&url);
-        assert_eq!(number(&mut page), "1/8");
-        let shown = |page: &mut Page| {
-            page.eval(
-                "[...document.querySelectorAll('.slide')].filter(s => !s.hidden).map(s => s.dataset.step)",
-            )
-        };
-        assert_eq!(shown(&mut page), json!(["1"]), "one slide shown");
-        // The figure fills the slide under its title, inside the window.
-        let fits = page.eval(
-            "(() => { const r = document.querySelector('.slide:not([hidden]) svg').getBoundingClientRect(); \
-             return r.width > 1000 && r.bottom <= innerHeight && r.right <= innerWidth; })()",
-        );
-        assert_eq!(fits, json!(true), "{lang}: the frame fits the window");
-        // The notes are not on the slide.
-        let notes_seen = page.eval(
-            "document.querySelector('.slide:not([hidden]) .notes').getBoundingClientRect().height",
-        );
-        assert_eq!(notes_seen, json!(0), "notes are not shown on the slide");
-        page.screenshot(
-            &Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("slides-{lang}-1.png")),
-        );
-
-        page.key("ArrowRight", "ArrowRight", 39);
-        assert_eq!(number(&mut page), "2/8");
-        assert_eq!(page.text("location.hash"), "#step=2");
-        let heading = page.text("document.querySelector('.slide:not([hidden]) h2').textContent");
-        assert!(heading.starts_with(&format!("{step} 2/8")), "{heading}");
-        page.key("ArrowLeft", "ArrowLeft", 37);
-        assert_eq!(number(&mut page), "1/8");
-        page.key("ArrowLeft", "ArrowLeft", 37);
-        assert_eq!(number(&mut page), "1/8", "no slide before the first");
-        page.key("End", "End", 35);
-        assert_eq!(number(&mut page), "8/8");
-        page.key("ArrowRight", "ArrowRight", 39);
-        assert_eq!(number(&mut page), "8/8", "no slide after the last");
-        page.key("Home", "Home", 36);
-        assert_eq!(number(&mut page), "1/8");
-
+        a_slide_fills_the_window(&mut page, words.lang);
+        the_keys_turn_the_slides(&mut page, words.step);
         page.goto("about:blank");
         page.goto(&format!("{url}#step=5"));
         assert_eq!(number(&mut page), "5/8");
         assert_eq!(shown(&mut page), json!(["5"]));
-
         // S: the notes in their own window, of slide 5.
-        let known = page_ids(&mut page);
-        page.key("s", "KeyS", 83);
-        let notes = notes_window(&mut page, &known);
-        let start = Instant::now();
-        while eval_in(&mut page, &notes, "document.readyState") != json!("complete") {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "the notes did not load"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        page.send(
-            Some(&notes),
-            "Emulation.setDeviceMetricsOverride",
-            json!({"width": 1100, "height": 700, "deviceScaleFactor": 1, "mobile": false}),
-        );
-        let read = |page: &mut Page, what: &str| {
-            eval_in(
-                page,
-                &notes,
-                &format!("document.querySelector('{what}').textContent"),
-            )
-            .as_str()
-            .unwrap_or_default()
-            .to_string()
-        };
-        assert_eq!(read(&mut page, ".count"), "5/8");
-        let deck_notes =
-            page.text("document.querySelector('.slide:not([hidden]) .notes').textContent");
-        let said = read(&mut page, ".said");
-        assert!(
-            said.len() > 40 && said == deck_notes,
-            "{said:?} vs {deck_notes:?}"
-        );
-        assert!(said.contains(&format!("{step} 5/8")), "{said}");
-        assert!(read(&mut page, ".next").starts_with(next_word));
-        assert!(read(&mut page, ".words").starts_with(notes_word));
-        let pictures = eval_in(
-            &mut page,
-            &notes,
-            "[...document.querySelectorAll('.shown svg title, .upcoming svg title')].map(t => t.textContent)",
-        );
-        let pictures: Vec<String> = serde_json::from_value(pictures).unwrap();
-        assert_eq!(pictures.len(), 2, "{pictures:?}");
-        assert!(
-            pictures[0].contains("5/8") && pictures[1].contains("6/8"),
-            "{pictures:?}"
-        );
-        shot(&mut page, &notes, &format!("slides-{lang}-notes.png"));
-
-        // The deck's keys move the notes; the notes window's keys move the deck.
-        page.key("ArrowRight", "ArrowRight", 39);
-        assert_eq!(read(&mut page, ".count"), "6/8");
-        page.send(
-            Some(&notes),
-            "Input.dispatchKeyEvent",
-            json!({"type": "keyDown", "key": "End", "code": "End", "windowsVirtualKeyCode": 35}),
-        );
-        assert_eq!(number(&mut page), "8/8");
-        assert_eq!(read(&mut page, ".count"), "8/8");
-        assert!(read(&mut page, ".upcoming").contains(if lang == "zh" {
-            "最后一张"
-        } else {
-            "last slide"
-        }));
-        // Closed, so the next deck's S opens a window of its own.
-        let ids = page_ids(&mut page);
-        eval_in(&mut page, &notes, "window.close()");
-        let start = Instant::now();
-        while page_ids(&mut page).len() >= ids.len() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "the notes did not close"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let notes = open_notes(&mut page);
+        the_notes_say_the_slide(&mut page, &notes, &words);
+        the_deck_and_the_notes_move_together(&mut page, &notes, &words);
+        close_notes(&mut page, &notes);
     }
 
     // Nothing but the files themselves was asked for.

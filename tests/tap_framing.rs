@@ -127,6 +127,11 @@ fn ambiguous_framing_is_answered_400_with_the_reason_and_never_reaches_the_upstr
         let request = format!("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n{rest}");
         let (answer, took) = exchange(&tap.addr, request.as_bytes());
         assert!(answer.starts_with("HTTP/1.1 400 "), "{what}: {answer:?}");
+        // Said in words, hyper's refusals too: never a bare 400.
+        assert!(
+            answer.contains(r#""type":"tap_error""#) && answer.contains("RFC 9112 §6"),
+            "{what}: {answer:?}"
+        );
         // Refused at once, and the connection closed: no hang.
         assert!(took < Duration::from_secs(5), "{what}: {took:?}");
     }
@@ -146,6 +151,81 @@ fn ambiguous_framing_is_answered_400_with_the_reason_and_never_reaches_the_upstr
     );
     assert!(!upstream_head.contains("transfer-encoding"), "{seen:?}");
     assert!(seen[0].ends_with(BODY), "{seen:?}");
+    tap.stop();
+}
+
+/// What hyper refuses before the tap's service runs (a malformed head,
+/// too many header fields, a transfer coding not ending in chunked, also
+/// as the second request of a kept-alive connection) gets an answer that
+/// says what was refused, and never reaches the upstream.
+#[test]
+fn heads_hyper_refuses_get_an_answer_that_says_why() {
+    let upstream = Upstream::start();
+    let dir = fresh_dir("heads");
+    let tap = Tap::start(&upstream.url, &dir.join("rec.jsonl"), &[]);
+    let many: String = (0..200).map(|i| format!("X-{i}: 1\r\n")).collect();
+    let cases = [
+        (
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n".to_string(),
+            "400 Bad Request",
+            "is not HTTP/1.1",
+        ),
+        (
+            format!("POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n{many}\r\n"),
+            "431 Request Header Fields Too Large",
+            "more than 128 header fields",
+        ),
+        (
+            "POST /v1/chat/completions HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n".to_string(),
+            "400 Bad Request",
+            "HTTP/1.0 request",
+        ),
+    ];
+    for (request, status, why) in cases {
+        let (answer, _) = exchange(&tap.addr, request.as_bytes());
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status}\r\n")),
+            "{answer:?}"
+        );
+        assert!(answer.contains(why), "{answer:?}");
+    }
+    // A request that goes through, then on the same connection (once its
+    // answer is read, as agents do) one hyper refuses: in words too.
+    let n = BODY.len();
+    let mut s = TcpStream::connect(&tap.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: {n}\r\n\r\n{BODY}"
+    )
+    .unwrap();
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap();
+        }
+        if line == "\r\n" {
+            break;
+        }
+    }
+    let mut first = vec![0; length];
+    r.read_exact(&mut first).unwrap();
+    assert_eq!(String::from_utf8_lossy(&first), ANSWER);
+    s.write_all(
+        b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = r.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 400 "), "{answer:?}");
+    assert!(
+        answer.contains(r#"Transfer-Encoding \"gzip\" does not end in chunked"#),
+        "{answer:?}"
+    );
+    assert_eq!(upstream.seen().len(), 1, "{:?}", upstream.seen());
     tap.stop();
 }
 

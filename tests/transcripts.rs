@@ -658,6 +658,7 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         ("cases/gemini-cli-session.json", Some("gemini-cli")),
         ("cases/gemini-cli-session.jsonl", Some("gemini-cli")),
         ("cases/gemini-cli-checkpoint.json", Some("gemini-cli")),
+        ("cases/gemini-cli-turns-merged.json", Some("gemini-cli")),
         // The shapes of issue 34 (cases/make_readers.py).
         (
             "cases/claude-code-parallel-out-of-order.jsonl",
@@ -927,6 +928,20 @@ fn gemini_cli_sessions_and_checkpoints_are_read_as_gemini_cli_writes_them() {
             .messages
             .iter()
             .any(|m| m.text.contains("Delete tests/"))
+    );
+    // Three model turns in one message (the later two began with a call):
+    // split where the calls were recorded apart, and said so.
+    let (summary, stderr, trace) = case("gemini-cli-turns-merged.json");
+    assert_eq!(counts(&summary), [4, 4, 4, 1, 1, 0, 0], "{summary}");
+    assert!(
+        stderr.contains(
+            "1 gemini message record holds the tool calls of several model turns (at 2 (3),"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        trace.model_calls[1].tokens, None,
+        "a later turn's tokens are not recorded"
     );
     // A checkpoint without ids: paired by name and order, the ids ours.
     let (summary, stderr, trace) = case("gemini-cli-checkpoint.json");

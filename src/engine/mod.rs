@@ -450,6 +450,10 @@ impl<'a> Run<'a> {
         end
     }
 
+    #[expect(
+        clippy::too_many_lines,
+        reason = "split after the lessons' branches merge"
+    )]
     fn handle_calls(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
         let proposed = self.current_step();
         let mut ids = Vec::new();

@@ -86,6 +86,21 @@ impl Used {
 /// the figure's `font-family` list does. An error names the characters no
 /// installed font has, and the package to install for CJK.
 pub fn embed(db: &fontdb::Database, families: &[&str], used: &Used) -> Result<Embedded, String> {
+    let per_face = face_of_each_char(db, families, used)?;
+    if used.is_empty() {
+        return Ok(Embedded::default());
+    }
+    font_face_rules(db, in_list_order(db, families, per_face))
+}
+
+/// A face a character: by rank in `db`, the face and the characters of
+/// `used` it draws; `families` are tried first. An error names the
+/// characters no face draws.
+fn face_of_each_char(
+    db: &fontdb::Database,
+    families: &[&str],
+    used: &Used,
+) -> Result<BTreeMap<usize, (fontdb::ID, BTreeSet<char>)>, String> {
     // The face each character is drawn with, and what it must hold.
     let mut per_face: BTreeMap<usize, (fontdb::ID, BTreeSet<char>)> = BTreeMap::new();
     let order: Vec<fontdb::ID> = db.faces().map(|f| f.id).collect();
@@ -150,11 +165,15 @@ pub fn embed(db: &fontdb::Database, families: &[&str], used: &Used) -> Result<Em
             &missing.into_iter().collect::<Vec<_>>(),
         ));
     }
-    if used.is_empty() {
-        return Ok(Embedded::default());
-    }
+    Ok(per_face)
+}
 
-    // Faces in the order of the figure's font list: named ones first.
+/// The faces in the order of the figure's font list: named ones first.
+fn in_list_order(
+    db: &fontdb::Database,
+    families: &[&str],
+    per_face: BTreeMap<usize, (fontdb::ID, BTreeSet<char>)>,
+) -> Vec<(usize, fontdb::ID, BTreeSet<char>)> {
     let mut faces: Vec<(usize, fontdb::ID, BTreeSet<char>)> = per_face
         .into_iter()
         .map(|(r, (id, cs))| (r, id, cs))
@@ -167,7 +186,15 @@ pub fn embed(db: &fontdb::Database, families: &[&str], used: &Used) -> Result<Em
             .unwrap_or(families.len())
     };
     faces.sort_by_key(|(r, id, _)| (name_rank(*id), *r));
+    faces
+}
 
+/// Each face subset to its characters, as an `@font-face` rule, and the
+/// list of their families.
+fn font_face_rules(
+    db: &fontdb::Database,
+    faces: Vec<(usize, fontdb::ID, BTreeSet<char>)>,
+) -> Result<Embedded, String> {
     let mut out = Embedded::default();
     let mut names: Vec<String> = Vec::new();
     for (_, id, chars) in faces {

@@ -74,35 +74,9 @@ pub fn write(
     words: &dyn Fn(usize) -> Step,
 ) -> io::Result<()> {
     let lang = app.lang;
-    let theme = app.theme;
     let title = escape(app.loaded.card.title.get(lang));
     let l = |label: Label| escape(label.get(lang));
-    let fonts = page.fonts;
-    write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         style-src 'unsafe-inline'; script-src 'unsafe-inline'{font_src}\">\n\
-         <title>{title}</title>\n<style>\n{}{}</style>\n</head>\n<body>\n<main{}>\n",
-        lang_tag(lang),
-        css(theme),
-        fonts.map(embedded_css).unwrap_or_default(),
-        if page.player_only {
-            " class=\"embed\""
-        } else {
-            ""
-        },
-        // Embedded fonts are data: URLs inside the page, nothing from outside.
-        font_src = if fonts.is_some() {
-            "; font-src data:"
-        } else {
-            ""
-        },
-    )?;
-    if !page.player_only {
-        writeln!(out, "<h1>{title}</h1>")?;
-    }
+    write_head(out, app, page, &title)?;
 
     // The player: figure, controls, the step's words, the keys.
     write!(
@@ -136,47 +110,7 @@ pub fn write(
     let total = steps.clone().count();
     let first_number = first + 1;
     let of = app.trace().len();
-    write!(
-        out,
-        "<div class=\"controls\" role=\"group\" aria-label=\"{controls}\">\n\
-         <button type=\"button\" id=\"first\">{first_label}</button>\n\
-         <button type=\"button\" id=\"prev\">{prev}</button>\n\
-         <button type=\"button\" id=\"play\" aria-pressed=\"false\" data-play=\"{play}\" \
-         data-pause=\"{pause}\">{play}</button>\n\
-         <button type=\"button\" id=\"next\">{next}</button>\n\
-         <button type=\"button\" id=\"last\">{last}</button>\n\
-         <output id=\"counter\" aria-label=\"{step_of}\">{first_number}/{of}</output>\n\
-         <label class=\"dwell\">{dwell_label} <input id=\"dwell\" type=\"number\" min=\"0.1\" \
-         max=\"600\" step=\"0.1\" value=\"{dwell}\"> {seconds} <span class=\"range\">{range}</span></label>\n\
-         <button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
-         aria-controls=\"player\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
-         </div>\n\
-         <div class=\"progress\"><label for=\"jump\">{jump}</label> \
-         <input id=\"jump\" type=\"range\" min=\"{first_number}\" max=\"{last_number}\" step=\"1\" \
-         value=\"{first_number}\" aria-label=\"{progress}\" aria-valuetext=\"{first_number}/{of}\"></div>\n\
-         <p id=\"note\" class=\"note\" role=\"status\" hidden data-nostep=\"{no_step}\" \
-         data-loading=\"{loading}\" data-broken=\"{broken}\"></p>\n",
-        controls = l(CONTROLS),
-        first_label = l(FIRST),
-        prev = l(PREV),
-        play = l(PLAY),
-        pause = l(PAUSE),
-        next = l(NEXT),
-        last = l(LAST),
-        step_of = l(STEP_OF),
-        dwell = page.dwell,
-        dwell_label = l(DWELL),
-        seconds = l(SECONDS),
-        range = l(DWELL_RANGE),
-        zoom = l(ZOOM),
-        unzoom = l(UNZOOM),
-        jump = l(JUMP),
-        progress = l(PROGRESS),
-        no_step = l(NO_STEP),
-        loading = l(LOADING),
-        broken = l(BROKEN),
-        last_number = first + total,
-    )?;
+    write_controls(out, lang, page.dwell, (first_number, first + total), of)?;
     out.write_all(b"<div class=\"steps\" aria-live=\"polite\">\n")?;
     for index in inline {
         write!(
@@ -205,6 +139,92 @@ pub fn write(
         packed(out, steps, of, lang, svg, words)?;
     }
     out.write_all(b"</body>\n</html>\n")
+}
+
+/// The page's head (its policy: nothing from outside; its style and
+/// fonts) up to `<main>`, and the heading unless `--player-only`.
+fn write_head(out: &mut dyn Write, app: &App, page: &Page<'_>, title: &str) -> io::Result<()> {
+    let (lang, theme, fonts) = (app.lang, app.theme, page.fonts);
+    write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'{font_src}\">\n\
+         <title>{title}</title>\n<style>\n{}{}</style>\n</head>\n<body>\n<main{}>\n",
+        lang_tag(lang),
+        css(theme),
+        fonts.map(embedded_css).unwrap_or_default(),
+        if page.player_only {
+            " class=\"embed\""
+        } else {
+            ""
+        },
+        // Embedded fonts are data: URLs inside the page, nothing from outside.
+        font_src = if fonts.is_some() {
+            "; font-src data:"
+        } else {
+            ""
+        },
+    )?;
+    if !page.player_only {
+        writeln!(out, "<h1>{title}</h1>")?;
+    }
+    Ok(())
+}
+
+/// The controls: first, previous, play, next, last, the counter, the
+/// dwell time, the zoom, the progress bar to jump with, and the note the
+/// script shows. `first_number` and `last_number`: the steps written
+/// (1-based), `of` the run's steps.
+fn write_controls(
+    out: &mut dyn Write,
+    lang: crate::scenario::Lang,
+    dwell: f64,
+    (first_number, last_number): (usize, usize),
+    of: usize,
+) -> io::Result<()> {
+    let l = |label: Label| escape(label.get(lang));
+    write!(
+        out,
+        "<div class=\"controls\" role=\"group\" aria-label=\"{controls}\">\n\
+         <button type=\"button\" id=\"first\">{first_label}</button>\n\
+         <button type=\"button\" id=\"prev\">{prev}</button>\n\
+         <button type=\"button\" id=\"play\" aria-pressed=\"false\" data-play=\"{play}\" \
+         data-pause=\"{pause}\">{play}</button>\n\
+         <button type=\"button\" id=\"next\">{next}</button>\n\
+         <button type=\"button\" id=\"last\">{last}</button>\n\
+         <output id=\"counter\" aria-label=\"{step_of}\">{first_number}/{of}</output>\n\
+         <label class=\"dwell\">{dwell_label} <input id=\"dwell\" type=\"number\" min=\"0.1\" \
+         max=\"600\" step=\"0.1\" value=\"{dwell}\"> {seconds} <span class=\"range\">{range}</span></label>\n\
+         <button type=\"button\" id=\"zoom\" class=\"zoom\" aria-pressed=\"false\" \
+         aria-controls=\"player\" data-zoom=\"{zoom}\" data-unzoom=\"{unzoom}\">{zoom}</button>\n\
+         </div>\n\
+         <div class=\"progress\"><label for=\"jump\">{jump}</label> \
+         <input id=\"jump\" type=\"range\" min=\"{first_number}\" max=\"{last_number}\" step=\"1\" \
+         value=\"{first_number}\" aria-label=\"{progress}\" aria-valuetext=\"{first_number}/{of}\"></div>\n\
+         <p id=\"note\" class=\"note\" role=\"status\" hidden data-nostep=\"{no_step}\" \
+         data-loading=\"{loading}\" data-broken=\"{broken}\"></p>\n",
+        controls = l(CONTROLS),
+        first_label = l(FIRST),
+        prev = l(PREV),
+        play = l(PLAY),
+        pause = l(PAUSE),
+        next = l(NEXT),
+        last = l(LAST),
+        step_of = l(STEP_OF),
+        dwell_label = l(DWELL),
+        seconds = l(SECONDS),
+        range = l(DWELL_RANGE),
+        zoom = l(ZOOM),
+        unzoom = l(UNZOOM),
+        jump = l(JUMP),
+        progress = l(PROGRESS),
+        no_step = l(NO_STEP),
+        loading = l(LOADING),
+        broken = l(BROKEN),
+    )?;
+    Ok(())
 }
 
 /// An SVG document as markup inside the page.

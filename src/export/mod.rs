@@ -17,7 +17,9 @@ mod boxdraw;
 mod cast;
 mod embed;
 mod error;
+mod files;
 mod fonts;
+mod formats;
 mod frame;
 mod handout;
 mod html;
@@ -31,17 +33,12 @@ mod svg;
 mod video;
 mod write;
 
-use std::io::Write as _;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use ratatui::buffer::Buffer;
-
 use crate::app::App;
 use crate::cli::{Cli, ExportFormat};
-use crate::frames::{self, Framing};
-use crate::i18n;
 use crate::load;
 use crate::output::{self, EXIT_BAD_INPUT};
 use crate::safe;
@@ -49,12 +46,15 @@ use crate::scenario::Lang;
 use crate::view::{MIN_HEIGHT, MIN_WIDTH, WIDE_HEIGHT, WIDE_WIDTH};
 
 pub use error::ExportError;
-use frame::step_of;
+use formats::extension;
+pub use formats::{
+    GifOptions, ansi, cast, html, html_fonts, png, svg, txt, write_cast, write_gif, write_html,
+    write_player,
+};
 pub use frame::{Frame, frame, framed};
 pub use options::{
     DWELL_DEFAULT_SECS, GIF_SCALE_DEFAULT, Options, SCALE_DEFAULT, scale_default, theme_for,
 };
-use options::{GIF_LAST_DWELLS, GIF_LAST_MIN_SECS, html_framing};
 pub use png::{Fonts as PngFonts, check_fonts, missing_glyphs};
 
 /// The `export` command: write the files, one line per file on stdout.
@@ -140,30 +140,63 @@ pub fn export_loaded(
     let steps = step_range(&app, options.steps)?;
     check_options(options)?;
     if options.quiz && options.format != ExportFormat::Pdf {
-        write::create_dir(&options.out)?;
-        let trace = app.trace();
-        let questions = handout::questions(trace, &app.loaded, steps.clone());
-        let (kind, page) = match options.format {
-            ExportFormat::Html => ("html", handout::html(trace, &questions)),
-            _ => ("txt", handout::text(trace, &questions)),
-        };
-        // The questions of some steps do not overwrite those of all.
-        let name = format!(
-            "{}.{}{}{}.quiz.{kind}",
-            name::source(options),
-            app.lang.code(),
-            name::run_settings(options),
-            name::steps_tag(app.steps(), &steps)
-        );
-        let path = write::Folder {
-            dir: &options.out,
-            source: name::identity(options),
-        }
-        .file(&name, |out| out.write_all(page.as_bytes()))?;
+        let path = quiz_sheet(options, &app, steps)?;
         written(&path);
         return Ok(vec![path]);
     }
-    let fonts = match options.format {
+    let fonts = fonts_for(options)?;
+    write::create_dir(&options.out)?;
+    let mut paths = Vec::new();
+    let files = files::Files {
+        options,
+        app: &app,
+        steps,
+        fonts: fonts.as_ref(),
+        dir: folder(options),
+    };
+    files.write(&mut |path: PathBuf| {
+        written(&path);
+        paths.push(path);
+    })?;
+    Ok(paths)
+}
+
+/// The folder of the export, marked with its source.
+fn folder(options: &Options) -> write::Folder<'_> {
+    write::Folder {
+        dir: &options.out,
+        source: name::identity(options),
+    }
+}
+
+/// `--quiz` as text or HTML: the questions of the steps, no frames.
+fn quiz_sheet(
+    options: &Options,
+    app: &App,
+    steps: RangeInclusive<usize>,
+) -> Result<PathBuf, ExportError> {
+    write::create_dir(&options.out)?;
+    let trace = app.trace();
+    let questions = handout::questions(trace, &app.loaded, steps.clone());
+    let (kind, page) = match options.format {
+        ExportFormat::Html => ("html", handout::html(trace, &questions)),
+        _ => ("txt", handout::text(trace, &questions)),
+    };
+    // The questions of some steps do not overwrite those of all.
+    let name = format!(
+        "{}.{}{}{}.quiz.{kind}",
+        name::source(options),
+        app.lang.code(),
+        name::run_settings(options),
+        name::steps_tag(app.steps(), &steps)
+    );
+    folder(options).file(&name, |out| out.write_all(page.as_bytes()))
+}
+
+/// The fonts the format draws with (pixels, pages, video), or that
+/// `--embed-fonts` subsets; none for the rest.
+fn fonts_for(options: &Options) -> Result<Option<png::Fonts>, ExportError> {
+    Ok(match options.format {
         ExportFormat::Png
         | ExportFormat::Gif
         | ExportFormat::Pdf
@@ -173,228 +206,7 @@ pub fn export_loaded(
         }
         _ if options.embed_fonts => Some(png::Fonts::system()),
         _ => None,
-    };
-    let embed_from = fonts
-        .as_ref()
-        .filter(|_| options.embed_fonts)
-        .map(|f| f.db());
-    write::create_dir(&options.out)?;
-    let mut paths = Vec::new();
-    let mut done = |path: PathBuf| {
-        written(&path);
-        paths.push(path);
-    };
-    let size = options.size;
-    let framing = options.framing;
-    let dir = &write::Folder {
-        dir: &options.out,
-        source: name::identity(options),
-    };
-    let scenario = name::source(options);
-    let lang = app.lang.code();
-    let mut variant = name::variant(options);
-    // A file of several steps names the steps when they are not all.
-    if options::one_file(options.format) {
-        variant.push_str(&name::steps_tag(app.steps(), &steps));
-    }
-    match options.format {
-        ExportFormat::Gif => {
-            let name = format!("{scenario}.{lang}{variant}.gif");
-            let fonts = fonts.as_ref().expect("fonts are loaded for GIF");
-            let gif = GifOptions {
-                dwell: options.dwell,
-                scale: options.scale,
-            };
-            // Checked before the file is opened: a missing font is said
-            // as such, not as a write error.
-            for index in steps.clone() {
-                fonts
-                    .check(&framed(&app, index, size, framing).buffer)
-                    .map_err(ExportError::Missing)?;
-            }
-            done(dir.file(&name, |out| {
-                write_gif(&app, steps, size, framing, fonts, gif, out)
-            })?);
-        }
-        ExportFormat::Pdf => {
-            let quiz = if options.quiz { ".quiz" } else { "" };
-            let name = format!("{scenario}.{lang}{variant}{quiz}.pdf");
-            let fonts = fonts.as_ref().expect("fonts are loaded for PDF");
-            let trace = app.trace();
-            let mut handout = pdf::Handout::new(fonts, &trace.title, lang, app.lang == Lang::Zh)
-                .map_err(ExportError::Missing)?;
-            // A page a step, or with --strip each page a strip of the
-            // steps that fit it, all at one scale.
-            let (per_row, per_page, at_most) = if options.strip {
-                let (n, rows, scale) =
-                    pdf::strip_pages(size.0, size.1, strip::STRIP_GAP, strip::ROW_GAP);
-                (n, n * rows, Some(scale))
-            } else {
-                (1, 1, None)
-            };
-            // A step's page in the outline: its number and its title.
-            let step_bookmark =
-                |at: usize| format!("{} · {}", step_of(&app, at), i18n::step_title(trace, at));
-            if options.quiz {
-                // The quiz: each question after the frame of the step
-                // before it (the situation it asks about, never its
-                // answer), then the answer key; no question or answer is
-                // split over two pages.
-                let questions = handout::questions(trace, &app.loaded, steps.clone());
-                let asked = handout::question_blocks(trace, &questions);
-                handout.text(
-                    &handout::heading(trace),
-                    &i18n::HANDOUT_TITLE.fill(app.lang, &[("title", &trace.title)]),
-                );
-                for (q, block) in questions.iter().zip(asked) {
-                    let at = q.step - 1;
-                    let frame = strip::rows(&app, &[at], 1, size, framing);
-                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                    handout
-                        .figure(
-                            &svg::render_for_pdf(&frame, app.theme),
-                            None,
-                            &step_bookmark(at),
-                        )
-                        .map_err(|e| {
-                            ExportError::Io(format!("cannot draw step {}: {e}", q.step))
-                        })?;
-                    handout.blocks(
-                        &[block],
-                        &format!("{} {}", i18n::STEP.get(app.lang), q.step),
-                    );
-                }
-                handout.blocks(
-                    &handout::key_blocks(trace, &questions),
-                    i18n::HANDOUT_KEY.get(app.lang),
-                );
-            } else {
-                let indices: Vec<usize> = steps.clone().collect();
-                for page in indices.chunks(per_page) {
-                    let frame = strip::rows(&app, page, per_row, size, framing);
-                    fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                    let (first, last) = (page[0], page[page.len() - 1]);
-                    let bookmark = if first == last {
-                        step_bookmark(first)
-                    } else {
-                        format!(
-                            "{} {}–{}/{}",
-                            i18n::STEP.get(app.lang),
-                            first + 1,
-                            last + 1,
-                            app.steps()
-                        )
-                    };
-                    handout
-                        .figure(&svg::render_for_pdf(&frame, app.theme), at_most, &bookmark)
-                        .map_err(|e| {
-                            ExportError::Io(format!("cannot draw step {}: {e}", page[0] + 1))
-                        })?;
-                }
-            }
-            let bytes = handout.finish().map_err(ExportError::Io)?;
-            done(dir.file(&name, |out| out.write_all(&bytes))?);
-        }
-        ExportFormat::Mp4 | ExportFormat::Webm => {
-            let name = format!("{scenario}.{lang}{variant}.{}", extension(options.format));
-            let fonts = fonts.as_ref().expect("fonts are loaded for video");
-            done(video::export(&app, options, steps, fonts, dir, &name)?);
-        }
-        ExportFormat::Slides => {
-            let name = format!("{scenario}.{lang}{variant}.slides.html");
-            done(dir.file(&name, |out| slides::deck(&app, steps, size, framing, out))?);
-        }
-        // Not a figure: the request bodies, one model call a line.
-        ExportFormat::Requests => {
-            let name = format!("{scenario}.{lang}{variant}.requests.jsonl");
-            done(dir.file(&name, |out| crate::wire::write_requests(app.trace(), out))?);
-        }
-        ExportFormat::Cast => {
-            let name = format!("{scenario}.{lang}{variant}.cast");
-            done(dir.file(&name, |out| {
-                write_cast(&app, steps, size, framing, options.dwell, out)
-            })?);
-        }
-        ExportFormat::Html => {
-            let name = format!("{scenario}.{lang}{variant}.html");
-            let embedded = match embed_from {
-                Some(db) => Some(
-                    html_fonts(&app, steps.clone(), size, framing, options.player_only, db)
-                        .map_err(ExportError::Missing)?,
-                ),
-                None => None,
-            };
-            let page = html::Page {
-                dwell: options.dwell,
-                fonts: embedded.as_ref(),
-                player_only: options.player_only,
-                packed: steps.clone().count() > html::PACK_AFTER,
-            };
-            done(dir.file(&name, |out| {
-                write_html(&app, steps, size, framing, &page, out)
-            })?);
-        }
-        format => {
-            let figures: Vec<Vec<usize>> = if options.strip {
-                vec![steps.collect()]
-            } else {
-                steps.map(|i| vec![i]).collect()
-            };
-            for indices in figures {
-                let frame = strip::figure(&app, &indices, size, framing);
-                let (first, last) = (indices[0], indices[indices.len() - 1]);
-                let stem = format!(
-                    "{scenario}.{lang}{variant}{}",
-                    name::one_or_range(app.steps(), first, last)
-                );
-                let contents = match format {
-                    ExportFormat::Svg => match embed_from {
-                        Some(db) => {
-                            let mut used = embed::Used::default();
-                            used.add_buffer(&frame.buffer);
-                            let embedded = embed::embed(db, &fonts::FONT_FAMILIES, &used)
-                                .map_err(ExportError::Missing)?;
-                            let fonts = svg::Fonts {
-                                embedded: &embedded,
-                                with_css: true,
-                            };
-                            svg::render_with(&frame, app.theme, Some(fonts)).into_bytes()
-                        }
-                        None => svg::render(&frame, app.theme).into_bytes(),
-                    },
-                    ExportFormat::Txt => frames::to_text(&frame.buffer).into_bytes(),
-                    ExportFormat::Png => {
-                        let fonts = fonts.as_ref().expect("fonts are loaded for PNG");
-                        fonts.check(&frame.buffer).map_err(ExportError::Missing)?;
-                        fonts
-                            .render(&svg::render(&frame, app.theme), options.scale)
-                            .map_err(|e| ExportError::Io(format!("cannot render {stem}: {e}")))?
-                    }
-                    _ => ansi_text(&frame.buffer).into_bytes(),
-                };
-                let name = format!("{stem}.{}", extension(format));
-                done(dir.file(&name, |out| out.write_all(&contents))?);
-            }
-        }
-    }
-    Ok(paths)
-}
-
-fn extension(format: ExportFormat) -> &'static str {
-    match format {
-        ExportFormat::Svg => "svg",
-        ExportFormat::Txt => "txt",
-        ExportFormat::Ansi => "ansi",
-        ExportFormat::Cast => "cast",
-        ExportFormat::Html => "html",
-        ExportFormat::Png => "png",
-        ExportFormat::Gif => "gif",
-        ExportFormat::Pdf => "pdf",
-        ExportFormat::Mp4 => "mp4",
-        ExportFormat::Webm => "webm",
-        ExportFormat::Slides => "slides.html",
-        ExportFormat::Requests => "requests.jsonl",
-    }
+    })
 }
 
 /// The options that do not depend on the scenario: the size the view
@@ -495,251 +307,4 @@ pub fn step_range(
             )))
         }
     }
-}
-
-/// The frame as an SVG document.
-pub fn svg(app: &App, index: usize, size: (u16, u16)) -> String {
-    svg::render(&frame(app, index, size), app.theme)
-}
-
-/// The frame as a PNG, drawn with `fonts` (`PngFonts::named`, loaded once
-/// for many frames), `scale` pixels per SVG pixel.
-pub fn png(
-    app: &App,
-    index: usize,
-    size: (u16, u16),
-    fonts: &PngFonts,
-    scale: f32,
-) -> Result<Vec<u8>, String> {
-    let frame = frame(app, index, size);
-    fonts.check(&frame.buffer)?;
-    fonts.render(&svg::render(&frame, app.theme), scale)
-}
-
-/// How a GIF plays.
-#[derive(Debug, Clone, Copy)]
-pub struct GifOptions {
-    /// Seconds per step; the last step stays longer.
-    pub dwell: f64,
-    /// GIF pixels per SVG pixel.
-    pub scale: f32,
-}
-
-/// The steps as one looping GIF, written frame by frame: one image per
-/// step, shown `dwell` seconds (the last step `GIF_LAST_DWELLS` times as
-/// long, at least `GIF_LAST_MIN_SECS`), each with its own palette of at
-/// most 256 colours (NeuQuant, from the `gif` crate).
-pub fn write_gif(
-    app: &App,
-    steps: RangeInclusive<usize>,
-    size: (u16, u16),
-    framing: Framing,
-    fonts: &PngFonts,
-    gif: GifOptions,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let io = |e: String| std::io::Error::other(e);
-    let last = *steps.end();
-    let mut encoder = None;
-    let mut sink = Some(std::io::BufWriter::new(out));
-    for index in steps {
-        let frame = framed(app, index, size, framing);
-        let mut pixmap = fonts
-            .pixmap(&svg::render(&frame, app.theme), gif.scale)
-            .map_err(io)?;
-        let (w, h) = (pixmap.width(), pixmap.height());
-        let (Ok(w16), Ok(h16)) = (u16::try_from(w), u16::try_from(h)) else {
-            return Err(io(format!(
-                "a {w}x{h} image is too large for a GIF (65535 px at most); use a smaller --scale"
-            )));
-        };
-        if encoder.is_none() {
-            let mut e = ::gif::Encoder::new(sink.take().expect("one encoder"), w16, h16, &[])
-                .map_err(std::io::Error::other)?;
-            e.set_repeat(::gif::Repeat::Infinite)
-                .map_err(std::io::Error::other)?;
-            encoder = Some(e);
-        }
-        let secs = if index == last {
-            (gif.dwell * GIF_LAST_DWELLS).max(GIF_LAST_MIN_SECS)
-        } else {
-            gif.dwell
-        };
-        // The figure is opaque (its page colour fills it), so the
-        // premultiplied pixels are the plain ones.
-        let mut image = ::gif::Frame::from_rgba_speed(w16, h16, pixmap.data_mut(), 10);
-        image.delay = (secs * 100.0).round().min(f64::from(u16::MAX)) as u16;
-        encoder
-            .as_mut()
-            .expect("made above")
-            .write_frame(&image)
-            .map_err(std::io::Error::other)?;
-    }
-    let Some(encoder) = encoder else {
-        return Ok(());
-    };
-    let mut out = encoder.into_inner().map_err(std::io::Error::other)?;
-    std::io::Write::flush(&mut out)
-}
-
-/// The frame as plain text, the same as its snapshot.
-pub fn txt(app: &App, index: usize, size: (u16, u16)) -> String {
-    frames::to_text(&frame(app, index, size).buffer)
-}
-
-/// The frame as text with SGR colour and emphasis, for `cat` in a terminal.
-pub fn ansi(app: &App, index: usize, size: (u16, u16)) -> String {
-    ansi_text(&frame(app, index, size).buffer)
-}
-
-fn ansi_text(buffer: &Buffer) -> String {
-    let mut out = String::new();
-    for line in ansi::lines(buffer) {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
-}
-
-/// The steps as one asciicast v2 recording, `dwell` seconds per step, with
-/// a marker per step.
-pub fn cast(app: &App, steps: RangeInclusive<usize>, size: (u16, u16), dwell: f64) -> String {
-    let mut out = Vec::new();
-    write_cast(app, steps, size, Framing::default(), dwell, &mut out)
-        .expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("the recording is UTF-8")
-}
-
-/// The recording, written step by step to `out`: one screen in memory at
-/// a time, whatever the number of steps.
-pub fn write_cast(
-    app: &App,
-    steps: RangeInclusive<usize>,
-    size: (u16, u16),
-    framing: Framing,
-    dwell: f64,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let trace = app.trace();
-    let screens = steps.map(|index| cast::Step {
-        lines: ansi::lines(&framed(app, index, size, framing).buffer),
-        marker: format!(
-            "{}: {}",
-            step_of(app, index),
-            safe::escape(&i18n::step_title(trace, index))
-        ),
-    });
-    let mut out = std::io::BufWriter::new(out);
-    cast::write(
-        &mut out,
-        screens,
-        size,
-        &safe::escape(&trace.title),
-        app.theme,
-        dwell,
-    )?;
-    out.flush()
-}
-
-/// One HTML player of the steps: each step's SVG frame, its words as
-/// text, and the controls. The frames are bare: the page has its own
-/// controls, and the terminal's key hints and play state would be wrong there.
-pub fn html(
-    app: &App,
-    steps: RangeInclusive<usize>,
-    size: (u16, u16),
-    framing: Framing,
-    dwell: f64,
-) -> String {
-    let mut out = Vec::new();
-    write_player(app, steps, size, framing, dwell, &mut out)
-        .expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("the page is UTF-8")
-}
-
-/// `html`, written step by step to `out` (packed past `html::PACK_AFTER`
-/// steps, as the export writes it).
-pub fn write_player(
-    app: &App,
-    steps: RangeInclusive<usize>,
-    size: (u16, u16),
-    framing: Framing,
-    dwell: f64,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let page = html::Page {
-        dwell,
-        fonts: None,
-        player_only: false,
-        packed: steps.clone().count() > html::PACK_AFTER,
-    };
-    write_html(app, steps, size, framing, &page, out)
-}
-
-/// The fonts an HTML player uses, subset to the characters of its frames
-/// and of its words, to embed once in the page. The frames are drawn here
-/// once to find their characters and again when the page is written, so
-/// that neither pass holds more than one. An error names the characters
-/// no installed font has.
-pub fn html_fonts(
-    app: &App,
-    steps: RangeInclusive<usize>,
-    size: (u16, u16),
-    framing: Framing,
-    player_only: bool,
-    db: &resvg::usvg::fontdb::Database,
-) -> Result<embed::Embedded, String> {
-    let framing = html_framing(framing);
-    let mut used = embed::Used::default();
-    for index in steps.clone() {
-        used.add_buffer(&framed(app, index, size, framing).buffer);
-    }
-    // The page's words, and the labels its script swaps in (Play / Pause)
-    // from attributes. Markup adds a few ASCII glyphs, not worth parsing for.
-    // Unpacked: every word of the page is read as text.
-    let page = html::Page {
-        dwell: DWELL_DEFAULT_SECS,
-        fonts: None,
-        player_only,
-        packed: false,
-    };
-    let mut text = Vec::new();
-    html::write(
-        &mut text,
-        app,
-        steps,
-        &page,
-        &mut |_| String::new(),
-        &|index| html::step(app, index),
-    )
-    .map_err(|e| e.to_string())?;
-    used.add(400, &String::from_utf8_lossy(&text));
-    embed::embed(db, &fonts::FONT_FAMILIES, &used)
-}
-
-/// Write the HTML player to `out` step by step: one frame in memory at a
-/// time, whatever the number of steps.
-pub fn write_html(
-    app: &App,
-    steps: RangeInclusive<usize>,
-    size: (u16, u16),
-    framing: Framing,
-    page: &html::Page<'_>,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let framing = html_framing(framing);
-    let fonts = page.fonts.map(|embedded| svg::Fonts {
-        embedded,
-        with_css: false,
-    });
-    let mut out = std::io::BufWriter::new(out);
-    html::write(
-        &mut out,
-        app,
-        steps,
-        page,
-        &mut |index| svg::render_with(&framed(app, index, size, framing), app.theme, fonts),
-        &|index| html::step(app, index),
-    )?;
-    out.flush()
 }

@@ -1,5 +1,8 @@
 //! Every text, in every language: a `Label` (or a `Plural`) a text,
 //! one string per language in the order of `Lang::ALL`.
+//!
+//! Long because it is the one table of every text in every language, read and
+//! checked by translators in one place.
 
 use super::label::{Label, Plural, l};
 
@@ -56,6 +59,16 @@ pub const GEMINI_RESULTS_TWICE: Plural = Plural {
     other: l([
         "Gemini CLI 把每批工具结果再写一次，作为由 functionResponse 部件组成的 user 消息（user/functionResponse，第 {lines} 行）：结果只按回复记录里的那份画一次。",
         "Gemini CLI writes each batch of tool results a second time, as a user message of functionResponse parts (user/functionResponse, lines {lines}): each result is drawn once, from the reply's record",
+    ]),
+};
+pub const GEMINI_TURNS_SPLIT: Plural = Plural {
+    one: l([
+        "有 {n} 条 gemini 消息记录装着好几轮模型回复的工具调用（位置 {places}，括号里是轮数）：一轮以工具调用开头、没有文字和思考时，Gemini CLI 把它的调用加到上一条消息里；这些调用的记录时间相隔超过 100 毫秒（同一轮的调用在同一时刻记录），所以每轮画成一次单独的回复。那些后来的轮次除了调用还说了什么、用了多少 token，文件没有记录。",
+        "{n} gemini message record holds the tool calls of several model turns (at {places}, with the turns in brackets): when a turn starts with a tool call and has no text or thoughts, Gemini CLI adds its calls to the message before it; these calls were recorded more than 100 ms apart (a turn's calls are recorded at one moment), so each turn is drawn as a reply of its own. What those later turns said besides their calls, and their tokens, the file does not record",
+    ]),
+    other: l([
+        "有 {n} 条 gemini 消息记录装着好几轮模型回复的工具调用（位置 {places}，括号里是轮数）：一轮以工具调用开头、没有文字和思考时，Gemini CLI 把它的调用加到上一条消息里；这些调用的记录时间相隔超过 100 毫秒（同一轮的调用在同一时刻记录），所以每轮画成一次单独的回复。那些后来的轮次除了调用还说了什么、用了多少 token，文件没有记录。",
+        "{n} gemini message records hold the tool calls of several model turns (at {places}, with the turns in brackets): when a turn starts with a tool call and has no text or thoughts, Gemini CLI adds its calls to the message before it; these calls were recorded more than 100 ms apart (a turn's calls are recorded at one moment), so each turn is drawn as a reply of its own. What those later turns said besides their calls, and their tokens, the file does not record",
     ]),
 };
 pub const GEMINI_REWOUND: Plural = Plural {
@@ -124,6 +137,27 @@ catalogue! {
     LIVE_CONVERSATION = ["对话 {k}/{n}（s 切换）", "conversation {k}/{n} (s switches)"];
     LIVE_NEW_SHORT = ["{n} {steps}新", "{n} new {steps}"];
     LIVE_CONVERSATION_SHORT = ["对话 {k}/{n}", "conversation {k}/{n}"];
+    SUB_AGENT_INTO = [
+        "调用 {call} 启动了子智能体 agent-{agent}，它在自己的循环里运行：对话 {k}/{n}。",
+        "Call {call} started sub-agent agent-{agent}, which ran in a loop of its own: conversation {k}/{n}.",
+    ];
+    SUB_AGENT_INTO_KEYS = [
+        "按 d 进入；在那里按 u 回到这一步。",
+        " d opens it; u there comes back to this step.",
+    ];
+    SUB_AGENT_OUT = [
+        "这是子智能体 agent-{agent} 自己的循环，由对话 {k}/{n} 的调用 {call} 启动。",
+        "This is sub-agent agent-{agent}'s own loop, started by call {call} of conversation {k}/{n}.",
+    ];
+    SUB_AGENT_OUT_KEYS = [
+        "按 u 回到那次调用所在的步骤。",
+        " u goes back to that call's step.",
+    ];
+    LIVE_SUB_AGENT = [
+        "调用 {call} 的子智能体 agent-{agent}（u 返回）",
+        "sub-agent agent-{agent} of call {call} (u goes back)",
+    ];
+    LIVE_SUB_AGENT_SHORT = ["子智能体（u 返回）", "sub-agent (u goes back)"];
     LIVE_CONFIRM_QUIT = [
         "代理还在运行。停止它并退出吗？已经结束的模型调用都已写入记录。",
         "The agent is still running. Stop it and quit? Every model call that ended is in the recording.",
@@ -1110,6 +1144,7 @@ mod tests {
             ("REQUEST_N", REQUEST_N),
             ("GEMINI_RESULTS_TWICE", GEMINI_RESULTS_TWICE),
             ("GEMINI_REWOUND", GEMINI_REWOUND),
+            ("GEMINI_TURNS_SPLIT", GEMINI_TURNS_SPLIT),
             ("GEMINI_REPLACED", GEMINI_REPLACED),
             ("GEMINI_IDS_REBUILT", GEMINI_IDS_REBUILT),
             ("REPLAY_HARNESS_CONTEXT", REPLAY_HARNESS_CONTEXT),

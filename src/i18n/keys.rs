@@ -106,6 +106,14 @@ pub const SWITCH_CONVERSATION_HELP: Label = Label::new([
     "tap 记录里的下一段对话（子代理自己的循环）；看着 tap 时 o 列出全部",
     "the next conversation of a tap's run (a sub-agent's loop); watching, o lists them",
 ]);
+pub const INTO_SUB_AGENT_HELP: Label = Label::new([
+    "进入这一步的 Task 调用启动的子智能体自己的循环",
+    "into the own loop of the sub-agent this step's Task call started",
+]);
+pub const OUT_OF_SUB_AGENT_HELP: Label = Label::new([
+    "在子智能体的循环里：回到启动它的那次调用所在的步骤",
+    "in a sub-agent's loop: back to the step of the call that started it",
+]);
 pub const QUIT_YES_HELP: Label = Label::new([
     "实时视图里代理还在运行时退出：是，停止代理并退出",
     "quitting the live view while the agent runs: yes, stop it and quit",

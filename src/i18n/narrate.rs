@@ -1,5 +1,9 @@
 //! Texts composed from the trace's facts and the catalogue: who acts,
 //! step titles, counters, the context heading, the host's words.
+//!
+//! Long because every sentence composed from the trace's facts lives here,
+//! beside the catalogue texts it fills; step titles and arrow labels alone
+//! are a quarter of it.
 
 use std::fmt::Display;
 
@@ -621,14 +625,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             number,
             unanswered,
             error,
-        } => match error_status(error) {
-            // A refusal for results missing from the context.
-            400 if !unanswered.is_empty() => {
-                TITLE_REJECTED.fill(lang, &[("number", number), ("ids", &join_ids(unanswered))])
-            }
-            // Any other error answer (a recorded 429 or 500, a 400 for another reason).
-            status => TITLE_PROVIDER_ERROR.fill(lang, &[("number", number), ("status", &status)]),
-        },
+        } => rejected_title(*number, unanswered, error, lang),
         StepKind::Cut { number, .. } => TITLE_CUT.fill(lang, &[("number", number)]),
         StepKind::Answers { .. } => match step.end {
             Some(EndStatus::VerificationMissing) => TITLE_UNCHECKED_DONE,
@@ -672,24 +669,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             Decision::Denied(_) => TITLE_USER_DENIES,
         }
         .fill(lang, &[("call", call)]),
-        StepKind::Compacts { index, .. } => {
-            let c = &trace.compactions[*index];
-            let template = match c.policy {
-                crate::scenario::CompactPolicy::DropOldestResults => TITLE_COMPACTS_DROP,
-                crate::scenario::CompactPolicy::Summarize => TITLE_COMPACTS_SUMMARY,
-            };
-            template.fill(
-                lang,
-                &[
-                    ("before", &c.tokens_before),
-                    ("window", &c.window),
-                    ("n", &c.removed.len()),
-                    ("after", &c.tokens_after),
-                    ("results", &RESULT_N.get(c.removed.len(), lang)),
-                    ("messages", &MESSAGE_WORD_N.get(c.removed.len(), lang)),
-                ],
-            )
-        }
+        StepKind::Compacts { index, .. } => compaction_title(&trace.compactions[*index], lang),
     };
     if let Some(end) = step.end
         && !matches!(
@@ -701,6 +681,37 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         title.push_str(end_name(end, lang));
     }
     title
+}
+
+/// The host compacted the context: how, and from how many tokens to how many.
+fn compaction_title(c: &crate::trace::Compaction, lang: Lang) -> String {
+    let template = match c.policy {
+        crate::scenario::CompactPolicy::DropOldestResults => TITLE_COMPACTS_DROP,
+        crate::scenario::CompactPolicy::Summarize => TITLE_COMPACTS_SUMMARY,
+    };
+    template.fill(
+        lang,
+        &[
+            ("before", &c.tokens_before),
+            ("window", &c.window),
+            ("n", &c.removed.len()),
+            ("after", &c.tokens_after),
+            ("results", &RESULT_N.get(c.removed.len(), lang)),
+            ("messages", &MESSAGE_WORD_N.get(c.removed.len(), lang)),
+        ],
+    )
+}
+
+/// The provider answered model call `number` with an error.
+fn rejected_title(number: u32, unanswered: &[CallId], error: &str, lang: Lang) -> String {
+    match error_status(error) {
+        // A refusal for results missing from the context.
+        400 if !unanswered.is_empty() => {
+            TITLE_REJECTED.fill(lang, &[("number", &number), ("ids", &join_ids(unanswered))])
+        }
+        // Any other error answer (a recorded 429 or 500, a 400 for another reason).
+        status => TITLE_PROVIDER_ERROR.fill(lang, &[("number", &number), ("status", &status)]),
+    }
 }
 
 fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String {
@@ -771,24 +782,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
     match &step.kind {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::UserTurn => ARROW_USER_TURN.get(lang).into(),
-        StepKind::ModelCall { number } => {
-            // The request's list as its provider counts it.
-            let len = step
-                .model_call
-                .map_or(0, |i| crate::wire::list_counts(trace, i).0);
-            let items = match trace.provider {
-                crate::wire::Provider::Responses => ITEM_N,
-                crate::wire::Provider::Chat | crate::wire::Provider::Anthropic => MESSAGE_N,
-            };
-            ARROW_MODEL_CALL.fill(
-                lang,
-                &[
-                    ("number", number),
-                    ("len", &len),
-                    ("messages", &items.get(len, lang)),
-                ],
-            )
-        }
+        StepKind::ModelCall { number } => model_call_arrow(trace, step, *number),
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
                 .iter()
@@ -805,29 +799,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             Verdict::AwaitsApproval => ARROW_ASKS_USER.fill(lang, &[("call", call)]),
         },
         StepKind::Executes { calls } => ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))]),
-        StepKind::ResultArrives { call } => {
-            let Some(c) = call_of(call) else {
-                return ARROW_ORPHAN.fill(lang, &[("call", call)]);
-            };
-            let text = c
-                .result
-                .as_ref()
-                .map_or(String::new(), |r| one_line(&r.text));
-            let mark = if c.outcome() == Some(Outcome::Error) {
-                "✗ "
-            } else {
-                ""
-            };
-            match c.pairing() {
-                Some(Pairing::WrongId(to)) => {
-                    ARROW_WRONG_ID.fill(lang, &[("call", call), ("to", &to), ("text", &text)])
-                }
-                Some(Pairing::Dropped | Pairing::CallDropped) => {
-                    ARROW_DROPPED.fill(lang, &[("call", call), ("mark", &mark), ("text", &text)])
-                }
-                _ => format!("{call} ⇐ {mark}{text}"),
-            }
-        }
+        StepKind::ResultArrives { call } => result_arrow(call, call_of(call), lang),
         StepKind::Replays { call, op, conflict } => {
             let template = if *conflict {
                 ARROW_OP_CONFLICT
@@ -883,6 +855,54 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 &[("before", &c.tokens_before), ("after", &c.tokens_after)],
             )
         }
+    }
+}
+
+/// A model call's arrow: its number and the request's list as its
+/// provider counts it (items or messages).
+fn model_call_arrow(trace: &Trace, step: &Step, number: u32) -> String {
+    let lang = trace.lang;
+    let len = step
+        .model_call
+        .map_or(0, |i| crate::wire::list_counts(trace, i).0);
+    let items = match trace.provider {
+        crate::wire::Provider::Responses => ITEM_N,
+        crate::wire::Provider::Chat | crate::wire::Provider::Anthropic => MESSAGE_N,
+    };
+    ARROW_MODEL_CALL.fill(
+        lang,
+        &[
+            ("number", &number),
+            ("len", &len),
+            ("messages", &items.get(len, lang)),
+        ],
+    )
+}
+
+/// A result's arrow: its call id and its text on one line, marked when it
+/// failed, was paired to a wrong id or dropped; `c` its call, None for an
+/// orphan.
+fn result_arrow(call: &CallId, c: Option<&crate::trace::ToolCall>, lang: Lang) -> String {
+    let Some(c) = c else {
+        return ARROW_ORPHAN.fill(lang, &[("call", call)]);
+    };
+    let text = c
+        .result
+        .as_ref()
+        .map_or(String::new(), |r| one_line(&r.text));
+    let mark = if c.outcome() == Some(Outcome::Error) {
+        "✗ "
+    } else {
+        ""
+    };
+    match c.pairing() {
+        Some(Pairing::WrongId(to)) => {
+            ARROW_WRONG_ID.fill(lang, &[("call", call), ("to", &to), ("text", &text)])
+        }
+        Some(Pairing::Dropped | Pairing::CallDropped) => {
+            ARROW_DROPPED.fill(lang, &[("call", call), ("mark", &mark), ("text", &text)])
+        }
+        _ => format!("{call} ⇐ {mark}{text}"),
     }
 }
 

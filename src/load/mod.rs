@@ -271,6 +271,10 @@ fn counted_as_before(file: &str, then: &Loaded, first: Option<Fault>) -> Fault {
 
 /// `prepare_with`, the window counted as `count` says where the file does
 /// not say.
+#[expect(
+    clippy::too_many_lines,
+    reason = "split after the lessons' branches merge"
+)]
 fn prepare_counted(
     file: &str,
     bytes: &[u8],

@@ -40,6 +40,7 @@
 //! A tap stopped by a signal writes each call still in flight as incomplete
 //! before it exits; a killed one loses only those.
 
+mod head;
 mod live;
 mod proxy;
 mod record;

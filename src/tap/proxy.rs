@@ -4,16 +4,11 @@
 //!
 //! - framing (RFC 9112 §6.1, §6.3, against request smuggling): differing
 //!   `Content-Length`s and a transfer coding other than `chunked` get a
-//!   400 and the connection is closed (hyper refuses a final coding that
-//!   is not chunked itself, with a bare 400; the tap's own 400s say why).
-//!   That bare 400 stays bare: hyper 1.12 answers a head it cannot parse
-//!   before any service sees it (`Conn::on_parse_error` writes the head
-//!   `Server::on_error` makes: 400, 431 or 414, no body), and its builders
-//!   offer no hook for that answer; a tower layer wraps the service, which
-//!   is never called. Giving it words would mean reading the bytes under
-//!   hyper and telling its answer from an upstream's bodiless 400 by
-//!   tracking where each request and response begins: the framing by hand
-//!   that moving onto hyper removed;
+//!   400 and the connection is closed. hyper refuses some heads itself
+//!   before any service runs (a final coding that is not chunked, a
+//!   `Content-Length` that is not one number, a malformed or oversized
+//!   head) with a bare 400, 414 or 431 and no hook for it; `head.rs` reads
+//!   each head first and answers those with the reason instead;
 //!   `Content-Length` beside `Transfer-Encoding` is dropped by hyper,
 //!   which reads the body by `Transfer-Encoding` alone and closes the
 //!   connection after the answer (the RFC's other choice; were both ever
@@ -49,6 +44,7 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Semaphore;
 
+use super::head::{MAX_HEAD, MAX_HEADERS, error_json};
 use super::record::{Call, Recorder, classify, now_ms, recorded_path};
 use super::upstream::{IDLE, Upstream};
 use crate::output;
@@ -63,10 +59,6 @@ pub struct Limits {
     pub connections: usize,
 }
 
-/// The most a request head may take; real agents send a few KiB.
-const MAX_HEAD: usize = 256 * 1024;
-/// The most headers a request may have.
-const MAX_HEADERS: usize = 128;
 /// The largest request body the tap reads (it holds each whole).
 const MAX_BODY: usize = 256 * 1024 * 1024;
 /// How long a request body may take to arrive whole.
@@ -82,8 +74,10 @@ pub fn accept(
     recorder: Arc<Recorder>,
     limits: Limits,
 ) {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread: a piece of a stream goes from the upstream's connection
+    // to the agent's without waking another thread (the tap serves a
+    // handful of agents; `benches/tap.rs` measures the latency per piece).
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
@@ -165,10 +159,12 @@ async fn serve_all(
             continue;
         };
         let (upstream, recorder) = (upstream.clone(), recorder.clone());
+        // The heads hyper would refuse bare are answered with the reason.
+        let (stream, next) = super::head::Guarded::new(stream);
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req| {
-                let (upstream, recorder) = (upstream.clone(), recorder.clone());
-                async move { Ok::<_, Infallible>(exchange(req, &upstream, &recorder).await) }
+                let (upstream, recorder, next) = (upstream.clone(), recorder.clone(), next.clone());
+                async move { Ok::<_, Infallible>(exchange(req, &upstream, &recorder, &next).await) }
             });
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
@@ -208,10 +204,6 @@ async fn busy(mut stream: tokio::net::TcpStream, most: usize) {
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
-}
-
-fn error_json(message: &str) -> String {
-    serde_json::json!({"error": {"type": "tap_error", "message": message}}).to_string()
 }
 
 /// A plain error answer from the tap itself (never from the upstream);
@@ -303,10 +295,13 @@ fn end_to_end(headers: &HeaderMap) -> HeaderMap {
 }
 
 /// One request and its response.
+/// `next` is set once the request's body is read whole: the next bytes
+/// on the connection start the next head (`head::Guarded`).
 async fn exchange(
     req: Request<Incoming>,
     upstream: &Upstream,
     recorder: &Arc<Recorder>,
+    next: &std::sync::atomic::AtomicBool,
 ) -> Response<ProxyBody> {
     let target = req
         .uri()
@@ -322,7 +317,10 @@ async fn exchange(
     let (parts, body) = req.into_parts();
     let read = tokio::time::timeout(BODY_TIMEOUT, Limited::new(body, MAX_BODY).collect()).await;
     let content = match read {
-        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Ok(collected)) => {
+            next.store(true, std::sync::atomic::Ordering::Release);
+            collected.to_bytes()
+        }
         Ok(Err(e)) => {
             let why = match e.downcast_ref::<http_body_util::LengthLimitError>() {
                 Some(_) => format!(

@@ -2,6 +2,10 @@
 //! ends, in the `export --format requests` shape plus what only the wire
 //! knows (timing, status, a cut). Streams are assembled into the response
 //! object the provider would have sent unstreamed.
+//!
+//! Long because a stream is assembled into its response per provider (Chat,
+//! Responses and Anthropic events) beside the recorder that writes it, and a
+//! fifth of it is tests.
 
 use std::collections::HashMap;
 use std::fs::File;

@@ -5,6 +5,9 @@
 //! builder pairs results with calls by id, groups the calls that ran
 //! together, and records the same `Trace` the engine records. Narration is
 //! generated from the events in both languages (`text.rs`).
+//!
+//! Long because every reader's events meet here to become steps; it is split
+//! after the readers' and lessons' branches merge (issue 33).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -268,6 +271,8 @@ pub struct Builder {
     /// Said once among the warnings and in the about overlay (which run of
     /// many is shown), in each language.
     notes: Vec<[String; Lang::COUNT]>,
+    /// How the run links to its sub-agents' runs.
+    sub_agents: crate::trace::SubAgents,
     /// Exit codes recorded apart from a result (Codex `exec_command_end`),
     /// for a result not read yet.
     exit_codes: HashMap<String, i64>,
@@ -683,6 +688,11 @@ impl Builder {
         self.notes.push(text);
     }
 
+    /// How the run links to its sub-agents' runs (`Recorded::sub_agents`).
+    pub fn sub_agents(&mut self, links: crate::trace::SubAgents) {
+        self.sub_agents = links;
+    }
+
     pub fn off_chain(&mut self, count: usize) {
         self.off_chain = count;
     }
@@ -949,6 +959,10 @@ struct Build {
 }
 
 impl Build {
+    #[expect(
+        clippy::too_many_lines,
+        reason = "split after the lessons' branches merge"
+    )]
     fn run(b: &mut Builder, format: Format) -> Build {
         let tools = b.tools.clone().unwrap_or_default();
         let mut build = Build {
@@ -982,6 +996,7 @@ impl Build {
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect(),
                     by_item: b.unit == text::Unit::Item,
+                    sub_agents: b.sub_agents.clone(),
                 }),
             }),
             says: Vec::new(),

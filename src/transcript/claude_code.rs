@@ -557,7 +557,8 @@ impl Session {
     fn replay(mut self, b: &mut Builder) {
         // A sub-agent's file (`agent-*.jsonl`) holds only its side chain:
         // that is its conversation.
-        if !self.entries.iter().any(|e| e.conversation) {
+        let alone = !self.entries.iter().any(|e| e.conversation);
+        if alone {
             for e in &mut self.entries {
                 e.conversation = e.message;
             }
@@ -577,6 +578,13 @@ impl Session {
                 vec![("list", list.join(", "))]
             }));
         }
+        b.sub_agents(crate::trace::SubAgents {
+            started: (self.agents.iter())
+                .map(|(agent, call, _)| (call.clone(), agent.clone()))
+                .collect(),
+            // The agent's id names this run only in its own file.
+            agent: self.agent.clone().filter(|_| alone),
+        });
         let order = self.conversation();
         self.recorded.wire_messages(&self.entries, &order);
         let shown = order.iter().filter(|&&i| self.entries[i].message).count();

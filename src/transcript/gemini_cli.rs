@@ -155,6 +155,9 @@ struct ToolCall<'a> {
     name: Lenient<&'a str>,
     #[serde(borrow)]
     status: Lenient<&'a str>,
+    /// When the CLI recorded the call, once it had run.
+    #[serde(borrow)]
+    timestamp: Lenient<&'a str>,
 }
 
 /// A `Part`: a `text` (reasoning where `thought` is true), a
@@ -316,8 +319,19 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
     } = session;
     let mut answered = HashSet::new();
     let mut again = Vec::new();
+    let mut split = Vec::new();
     for (line, m) in order.into_iter().flatten() {
-        record(path, line, &m, b, &mut answered, &mut again)?;
+        record(path, line, &m, b, &mut answered, &mut again, &mut split)?;
+    }
+    if !split.is_empty() {
+        let places = split
+            .iter()
+            .map(|(line, turns)| format!("{line} ({turns})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        b.note(text::every_n(i18n::GEMINI_TURNS_SPLIT, split.len(), |_| {
+            vec![("n", split.len().to_string()), ("places", places.clone())]
+        }));
     }
     if !again.is_empty() {
         let lines = again
@@ -350,7 +364,8 @@ fn drawn_as_chat() -> [String; Lang::COUNT] {
 }
 
 /// One message record of a session; `answered`: the call ids whose
-/// results were pushed so far; `again`: the lines that only repeat them.
+/// results were pushed so far; `again`: the lines that only repeat them;
+/// `split`: the messages that hold several model turns, with how many.
 fn record(
     path: &str,
     line: usize,
@@ -358,6 +373,7 @@ fn record(
     b: &mut Builder,
     answered: &mut HashSet<String>,
     again_lines: &mut Vec<usize>,
+    split: &mut Vec<(usize, usize)>,
 ) -> Result<(), ScenarioError> {
     let fields = Object::<Record>::of(m);
     let kind = fields.kind.0.ok_or_else(|| {
@@ -430,7 +446,10 @@ fn record(
                     line,
                 });
             }
-            reply(m, content, fields.tokens.0.as_ref(), line, b, answered);
+            let turns = reply(m, content, fields.tokens.0.as_ref(), line, b, answered);
+            if turns > 1 {
+                split.push((line, turns));
+            }
         }
         other => b.skip(&format!("message type {other:?}"), line),
     }
@@ -438,7 +457,9 @@ fn record(
 }
 
 /// A `gemini` message: its reply, and the results the CLI sent back, in
-/// the order of the calls.
+/// the order of the calls. A message may hold the calls of several model
+/// turns (`turns`): each later turn is drawn as a reply of its own, with
+/// no text and no token counts (the file records neither for it).
 fn reply(
     m: &Value,
     content: String,
@@ -446,7 +467,7 @@ fn reply(
     line: usize,
     b: &mut Builder,
     answered: &mut HashSet<String>,
-) {
+) -> usize {
     let (input, output) = (
         tokens.and_then(|t| t.input.0),
         tokens.and_then(|t| t.output.0),
@@ -458,38 +479,97 @@ fn reply(
         .flatten()
         .map(|c| (c, Object::<ToolCall>::of(c)))
         .collect();
-    let calls: Vec<CallSpec> = tool_calls
-        .iter()
-        .map(|(c, f)| CallSpec {
-            id: f.id.0.unwrap_or("").to_string(),
-            name: f.name.0.unwrap_or("").to_string(),
-            args: args_of(c.get("args").unwrap_or(&Value::Null)),
-            item_id: None,
-        })
-        .collect();
-    b.push(Msg::Assistant {
-        text: content,
-        calls,
-        tokens_out: output,
-        line,
-    });
-    if tokens.is_some() {
-        b.tokens(input, output);
-    }
-    for (c, f) in &tool_calls {
-        let Some(result) = c.get("result").filter(|r| !r.is_null()) else {
-            continue;
-        };
-        let (text, failed) = response_text(result);
-        let id = f.id.0.unwrap_or("");
-        answered.insert(id.to_string());
-        b.push(Msg::Tool {
-            call_id: id.to_string(),
-            text,
-            is_error: failed || matches!(f.status.0, Some("error" | "cancelled")),
+    let turns = turns(&tool_calls);
+    let mut content = Some(content);
+    for turn in &turns {
+        let turn = &tool_calls[turn.clone()];
+        let calls: Vec<CallSpec> = turn
+            .iter()
+            .map(|(c, f)| CallSpec {
+                id: f.id.0.unwrap_or("").to_string(),
+                name: f.name.0.unwrap_or("").to_string(),
+                args: args_of(c.get("args").unwrap_or(&Value::Null)),
+                item_id: None,
+            })
+            .collect();
+        let first = content.is_some();
+        b.push(Msg::Assistant {
+            text: content.take().unwrap_or_default(),
+            calls,
+            tokens_out: output.filter(|_| first),
             line,
         });
+        if first && tokens.is_some() {
+            b.tokens(input, output);
+        }
+        for (c, f) in turn {
+            let Some(result) = c.get("result").filter(|r| !r.is_null()) else {
+                continue;
+            };
+            let (text, failed) = response_text(result);
+            let id = f.id.0.unwrap_or("");
+            answered.insert(id.to_string());
+            b.push(Msg::Tool {
+                call_id: id.to_string(),
+                text,
+                is_error: failed || matches!(f.status.0, Some("error" | "cancelled")),
+                line,
+            });
+        }
     }
+    turns.len()
+}
+
+/// Calls recorded further apart than this are of different model turns.
+const TURN_GAP_MS: i64 = 100;
+
+/// The model turns a message's calls came from, as ranges of them. The
+/// CLI adds a later turn's calls to the last `gemini` message when that
+/// turn starts with neither text nor thoughts (`recordToolCalls` in
+/// chatRecordingService.ts), and records each turn's calls together once
+/// all have run (`recordCompletedToolCalls` in geminiChat.ts: one
+/// `new Date()` per call in one pass, the same millisecond or the next).
+/// Calls recorded more than `TURN_GAP_MS` apart were run by different
+/// turns; calls without a time stay with the turn before them. Always at
+/// least one turn.
+fn turns(calls: &[(&Value, ToolCall)]) -> Vec<std::ops::Range<usize>> {
+    // One turn to start with, the first call's.
+    let mut turns = Vec::new();
+    turns.push(0..0);
+    let mut last: Option<i64> = None;
+    for (i, (_, call)) in calls.iter().enumerate() {
+        let at = call.timestamp.0.and_then(millis);
+        if let (Some(at), Some(before)) = (at, last)
+            && at - before > TURN_GAP_MS
+        {
+            turns.push(i..i);
+        }
+        last = at.or(last);
+        if let Some(turn) = turns.last_mut() {
+            turn.end = i + 1;
+        }
+    }
+    turns
+}
+
+/// Milliseconds since 1970 of an ISO 8601 UTC time as JavaScript's
+/// `toISOString` writes it (`2026-11-30T09:12:10.002Z`).
+fn millis(t: &str) -> Option<i64> {
+    let num = |r: std::ops::Range<usize>| t.get(r)?.parse::<i64>().ok();
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let ms = match t.get(19..20) {
+        Some(".") => num(20..23)?,
+        _ => 0,
+    };
+    // Days from 1970-01-01 to the date (the proleptic Gregorian calendar).
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * ((mo + 9) % 12) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((((days * 24 + h) * 60 + mi) * 60 + sec) * 1000 + ms)
 }
 
 /// Does this `PartListUnion` hold a `functionResponse` part?

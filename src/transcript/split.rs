@@ -85,8 +85,10 @@ pub struct Conversation {
     /// The API its requests go to (`provider`): a request to another API
     /// never continues it, though its messages may read the same.
     provider: Option<String>,
-    /// The messages of its latest request, marks aside.
-    last: Vec<Value>,
+    /// The messages of its latest request, marks aside, each as its hash
+    /// (`unmarked_hash`): kept and compared without copying the history a
+    /// request repeats.
+    last: Vec<u64>,
     /// Model calls so far.
     pub calls: usize,
     pub model: Option<String>,
@@ -179,7 +181,7 @@ impl Splitter {
     fn conversation(&mut self, line: &Value) -> usize {
         let request = request_of(line);
         let provider = Object::<TapLine>::of(line).provider.0.map(str::to_string);
-        let messages: Vec<Value> = history(request).iter().map(crate::wire::unmarked).collect();
+        let messages: Vec<u64> = history(request).iter().map(unmarked_hash).collect();
         let continues = self
             .conversations
             .iter()
@@ -210,12 +212,67 @@ impl Splitter {
 
 /// A request's history: Chat and Anthropic `messages`, Responses `input`
 /// (a string input is one message).
-fn history(request: &Value) -> Vec<Value> {
+fn history(request: &Value) -> &[Value] {
     match request.get("messages").or_else(|| request.get("input")) {
-        Some(Value::Array(items)) => items.clone(),
-        Some(Value::Null) | None => Vec::new(),
-        Some(other) => vec![other.clone()],
+        Some(Value::Array(items)) => items,
+        Some(Value::Null) | None => &[],
+        Some(other) => std::slice::from_ref(other),
     }
+}
+
+/// The hash of a message as `wire::unmarked` makes it (equal messages,
+/// marks aside, hash equal), without making it: keys in any order (a JSON
+/// object's equality ignores their order), `cache_control` left out, a
+/// content of one text block hashed as its string. 64 bits: two different
+/// messages of one recording hashing alike is about as likely as 1 in
+/// 10^12 for a run of thousands of calls.
+fn unmarked_hash(v: &Value) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    match v {
+        Value::Object(map) => {
+            7u8.hash(&mut h);
+            // Each entry hashed alone, summed: the order does not count.
+            let mut sum = 0u64;
+            for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "cache_control") {
+                let mut e = std::hash::DefaultHasher::new();
+                k.hash(&mut e);
+                match (k.as_str(), one_text_block(v)) {
+                    ("content", Some(text)) => unmarked_hash(&Value::String(text.into())),
+                    _ => unmarked_hash(v),
+                }
+                .hash(&mut e);
+                sum = sum.wrapping_add(e.finish());
+            }
+            sum.hash(&mut h);
+        }
+        Value::Array(items) => {
+            8u8.hash(&mut h);
+            items.len().hash(&mut h);
+            for item in items {
+                unmarked_hash(item).hash(&mut h);
+            }
+        }
+        Value::String(s) => (3u8, s).hash(&mut h),
+        Value::Number(n) => (4u8, n.to_string()).hash(&mut h),
+        Value::Bool(b) => (5u8, b).hash(&mut h),
+        Value::Null => 6u8.hash(&mut h),
+    }
+    h.finish()
+}
+
+/// A content of one text block (marks aside): its text.
+fn one_text_block(content: &Value) -> Option<&str> {
+    let [Value::Object(block)] = content.as_array()?.as_slice() else {
+        return None;
+    };
+    let keys = block
+        .keys()
+        .filter(|k| k.as_str() != "cache_control")
+        .count();
+    (keys == 2 && block.get("type").and_then(Value::as_str) == Some("text"))
+        .then(|| block.get("text").and_then(Value::as_str))
+        .flatten()
 }
 
 /// The first text of a response in any of the three shapes, made safe for
@@ -487,6 +544,50 @@ mod tests {
                 "{file}: {placed:?}"
             );
             assert!(s.sides.is_empty());
+        }
+    }
+
+    /// A message's hash is equal where `wire::unmarked` makes the messages
+    /// equal, and differs where it does not.
+    #[test]
+    fn a_messages_hash_is_its_unmarked_forms() {
+        let same = [
+            (
+                json!({"role": "user", "content": "hi"}),
+                json!({"content": "hi", "role": "user"}),
+            ),
+            (
+                json!({"role": "user", "content": [{"type": "text", "text": "hi", "cache_control": {"type": "ephemeral"}}]}),
+                json!({"role": "user", "content": "hi"}),
+            ),
+            (
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "x"}]}]}),
+                json!({"role": "user", "content": [{"tool_use_id": "t", "type": "tool_result", "content": "x"}]}),
+            ),
+        ];
+        let differ = [
+            (
+                json!({"role": "user", "content": "hi"}),
+                json!({"role": "user", "content": "hi!"}),
+            ),
+            (
+                json!({"role": "user", "content": "hi"}),
+                json!({"role": "assistant", "content": "hi"}),
+            ),
+            (json!({"n": 1}), json!({"n": 1.0})),
+            (json!([1, 2]), json!([2, 1])),
+            (
+                json!({"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}),
+                json!({"content": "ab"}),
+            ),
+        ];
+        for (a, b) in same {
+            assert_eq!(crate::wire::unmarked(&a), crate::wire::unmarked(&b));
+            assert_eq!(unmarked_hash(&a), unmarked_hash(&b), "{a} {b}");
+        }
+        for (a, b) in differ {
+            assert_ne!(crate::wire::unmarked(&a), crate::wire::unmarked(&b));
+            assert_ne!(unmarked_hash(&a), unmarked_hash(&b), "{a} {b}");
         }
     }
 }

@@ -210,7 +210,6 @@ fn calls_text(calls: &[(String, String)]) -> String {
         .join(", ")
 }
 
-/// The narration of one step.
 /// What a step says. `sizes`: each model call's request body in bytes, as
 /// the trace holds it (the file's own size where it records one).
 pub fn narrate(
@@ -249,23 +248,21 @@ pub fn narrate(
             system,
             tools_known,
             no_reply,
-        } => model_call(
-            *number,
-            *source,
-            *format,
-            *reasoning,
-            *messages,
-            *new,
-            sizes.get(*number as usize - 1).copied().unwrap_or(0),
-            *compacted,
-            *replaced,
-            *system,
-            *tools_known,
-            *no_reply,
-            tokens_in,
-            unit,
-            lang,
-        ),
+        } => CallSaid {
+            number: *number,
+            source: *source,
+            format: *format,
+            reasoning: *reasoning,
+            messages: *messages,
+            new: *new,
+            size: sizes.get(*number as usize - 1).copied().unwrap_or(0),
+            compacted: *compacted,
+            replaced: *replaced,
+            system: *system,
+            tools_known: *tools_known,
+            no_reply: *no_reply,
+        }
+        .said(tokens_in, unit, lang),
         Say::Proposes {
             number,
             calls,
@@ -288,20 +285,18 @@ pub fn narrate(
                     &[("n", &n), ("place", &p), ("calls", &calls_text(calls))],
                 ),
             };
-            if let Some(t) = tokens {
-                s.push_str(&REPLAY_REPLY_TOKENS.fill(lang, &[("tokens", t)]));
-            }
-            s.push_str(&thoughts(reasoning, unit, lang));
-            if !unanswered.is_empty() {
-                let ids = ids(unanswered);
-                // Live, the agent may still be running the call.
-                let said = if unit == Unit::Request {
-                    LIVE_NO_RESULT_FOR_YET
-                } else {
-                    REPLAY_NO_RESULT_FOR
-                };
-                s.push_str(&said.fill(lang, &[("ids", &ids)]));
-            }
+            s.push_str(&reply_said(*tokens, reasoning, unit, lang));
+            s.push_str(&no_result_yet(unanswered, unit, lang));
+            s
+        }
+        Say::Answers {
+            number,
+            tokens,
+            reasoning,
+            ..
+        } => {
+            let mut s = REPLAY_ANSWERS.fill(lang, &[("number", number), ("place", &p)]);
+            s.push_str(&reply_said(*tokens, reasoning, unit, lang));
             s
         }
         Say::Executes { calls } => match calls.len() {
@@ -314,76 +309,114 @@ pub fn narrate(
             is_error,
             orphan,
             ..
-        } => match (orphan, is_error) {
-            (Some(false), _) => REPLAY_ORPHAN_RESULT.fill(lang, &[("place", &p), ("id", id)]),
-            (Some(true), _) => REPLAY_SECOND_RESULT.fill(lang, &[("place", &p), ("id", id)]),
-            (None, is_error) => {
-                let tool = tool.as_deref().unwrap_or("?");
-                let text = if *is_error {
-                    REPLAY_ERROR_RESULT
-                } else {
-                    REPLAY_RESULT
-                };
-                text.fill(lang, &[("id", id), ("tool", &tool), ("place", &p)])
-            }
-        },
-        Say::Rejected { number, error, .. } if crate::i18n::error_status(error) < 500 => {
-            REPLAY_REFUSED.fill(lang, &[("number", number), ("place", &p), ("error", error)])
-        }
-        // A server error: whether the model began is not known, only that no reply came.
-        Say::Cut { number, error, .. } => {
-            REPLAY_CUT.fill(lang, &[("number", number), ("place", &p), ("error", error)])
-        }
-        Say::Rejected { number, error, .. } => {
-            REPLAY_SERVER_ERROR.fill(lang, &[("number", number), ("place", &p), ("error", error)])
-        }
-        Say::Answers {
-            number,
-            tokens,
-            reasoning,
-            ..
-        } => {
-            let mut s = REPLAY_ANSWERS.fill(lang, &[("number", number), ("place", &p)]);
-            if let Some(t) = tokens {
-                s.push_str(&REPLAY_REPLY_TOKENS.fill(lang, &[("tokens", t)]));
-            }
-            s.push_str(&thoughts(reasoning, unit, lang));
-            s
-        }
+        } => result_said((id, tool.as_deref()), *is_error, *orphan, &p, lang),
+        Say::Rejected { number, error, .. } => failed_said(*number, error, false, &p, lang),
+        Say::Cut { number, error, .. } => failed_said(*number, error, true, &p, lang),
     };
-    let end = match say {
-        Say::Proposes { end, .. } | Say::Result { end, .. } | Say::Answers { end, .. } => {
-            end.as_ref()
-        }
-        _ => None,
+    out.push_str(&recording_end(say, unit, lang));
+    out
+}
+
+/// A reply's tokens, where the file records them, and its thoughts.
+fn reply_said(tokens: Option<u64>, reasoning: &[Thought], unit: Unit, lang: Lang) -> String {
+    let mut s = String::new();
+    if let Some(t) = tokens {
+        s.push_str(&REPLAY_REPLY_TOKENS.fill(lang, &[("tokens", &t)]));
+    }
+    s.push_str(&thoughts(reasoning, unit, lang));
+    s
+}
+
+/// The calls proposed that no result answers yet.
+fn no_result_yet(unanswered: &[String], unit: Unit, lang: Lang) -> String {
+    if unanswered.is_empty() {
+        return String::new();
+    }
+    // Live, the agent may still be running the call.
+    let said = if unit == Unit::Request {
+        LIVE_NO_RESULT_FOR_YET
+    } else {
+        REPLAY_NO_RESULT_FOR
     };
-    // A live view's recording is still growing: what ends is the
-    // recording so far, and a call without a result may still get one.
-    if let Some(unanswered) = end {
-        let live = unit == Unit::Request;
-        out.push_str(
-            if live {
-                LIVE_RECORDING_ENDS
+    said.fill(lang, &[("ids", &ids(unanswered))])
+}
+
+/// A result comes back: an orphan (no call proposed its id), a second
+/// result for one call, or the result of a call. `p`: its place.
+fn result_said(
+    (id, tool): (&str, Option<&str>),
+    is_error: bool,
+    orphan: Option<bool>,
+    p: &str,
+    lang: Lang,
+) -> String {
+    match orphan {
+        Some(false) => REPLAY_ORPHAN_RESULT.fill(lang, &[("place", &p), ("id", &id)]),
+        Some(true) => REPLAY_SECOND_RESULT.fill(lang, &[("place", &p), ("id", &id)]),
+        None => {
+            let tool = tool.unwrap_or("?");
+            let text = if is_error {
+                REPLAY_ERROR_RESULT
             } else {
-                REPLAY_FILE_ENDS
-            }
-            .get(lang),
-        );
-        if !unanswered.is_empty() {
-            let ids = ids(unanswered);
-            let said = if live {
-                LIVE_NOT_ANSWERED_YET
-            } else {
-                REPLAY_NEVER_ANSWERED
+                REPLAY_RESULT
             };
-            out.push_str(&said.fill(lang, &[("ids", &ids)]));
+            text.fill(lang, &[("id", &id), ("tool", &tool), ("place", &p)])
         }
+    }
+}
+
+/// Model call `number` got no reply: refused (a 4xx), cut (`cut`: the
+/// stream broke off), or a server error. `p`: its place.
+fn failed_said(number: u32, error: &str, cut: bool, p: &str, lang: Lang) -> String {
+    let template = if cut {
+        REPLAY_CUT
+    } else if crate::i18n::error_status(error) < 500 {
+        REPLAY_REFUSED
+    } else {
+        // A server error: whether the model began is not known, only
+        // that no reply came.
+        REPLAY_SERVER_ERROR
+    };
+    template.fill(
+        lang,
+        &[("number", &number), ("place", &p), ("error", &error)],
+    )
+}
+
+/// Where the file (or a live view's recording so far) ends after this
+/// step, and the calls never answered. A live view's recording is still
+/// growing: what ends is the recording so far, and a call without a
+/// result may still get one.
+fn recording_end(say: &Say, unit: Unit, lang: Lang) -> String {
+    let (Say::Proposes { end, .. } | Say::Result { end, .. } | Say::Answers { end, .. }) = say
+    else {
+        return String::new();
+    };
+    let Some(unanswered) = end else {
+        return String::new();
+    };
+    let live = unit == Unit::Request;
+    let mut out = if live {
+        LIVE_RECORDING_ENDS
+    } else {
+        REPLAY_FILE_ENDS
+    }
+    .get(lang)
+    .to_string();
+    if !unanswered.is_empty() {
+        let said = if live {
+            LIVE_NOT_ANSWERED_YET
+        } else {
+            REPLAY_NEVER_ANSWERED
+        };
+        out.push_str(&said.fill(lang, &[("ids", &ids(unanswered))]));
     }
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn model_call(
+/// A model call as a step says it: `Say::ModelCall`'s fields, and `size`,
+/// its request body in bytes.
+struct CallSaid {
     number: u32,
     source: Source,
     format: Format,
@@ -396,51 +429,81 @@ fn model_call(
     system: usize,
     tools_known: bool,
     no_reply: bool,
-    tokens_in: &[Option<u64>],
-    unit: Unit,
-    lang: Lang,
-) -> String {
-    let noun = MESSAGE_N.get(messages, lang);
-    let mut s = match source {
-        Source::Exact { line } => {
+}
+
+impl CallSaid {
+    fn said(&self, tokens_in: &[Option<u64>], unit: Unit, lang: Lang) -> String {
+        let mut s = self.source_said(unit, lang);
+        if let Some(Some(t)) = tokens_in.get(self.number as usize - 1) {
+            s.push_str(&REPLAY_INPUT_TOKENS.fill(lang, &[("tokens", t)]));
+        }
+        if self.system > 0 {
+            s.push_str(&REPLAY_SYSTEM_SENT.fill(lang, &[("chars", &self.system)]));
+        } else if matches!(self.source, Source::Reconstructed) {
+            s.push_str(REPLAY_NO_SYSTEM.get(lang));
+        }
+        s.push_str(&self.reasoning_said(lang));
+        if !self.tools_known {
+            s.push_str(REPLAY_NO_TOOL_SCHEMAS.get(lang));
+        }
+        if let (Some(line), Some((items, chars))) = (self.compacted, self.replaced) {
             let p = place(line, unit, lang);
-            REPLAY_CALL_EXACT.fill(
+            s.push_str(
+                &REPLAY_COMPACTED_HISTORY
+                    .fill(lang, &[("place", &p), ("items", &items), ("chars", &chars)]),
+            );
+        } else if let Some(line) = self.compacted {
+            let p = place(line, unit, lang);
+            s.push_str(&REPLAY_COMPACTED_SUMMARY.fill(lang, &[("place", &p)]));
+        }
+        if self.no_reply {
+            s.push_str(REPLAY_NO_REPLY.get(lang));
+        }
+        s
+    }
+
+    /// Where the request comes from: the file's own line, rewritten or
+    /// continued, recorded whole, or put together from the messages.
+    fn source_said(&self, unit: Unit, lang: Lang) -> String {
+        let (number, messages, new, size) = (self.number, self.messages, self.new, self.size);
+        let noun = MESSAGE_N.get(messages, lang);
+        match self.source {
+            Source::Exact { line } => REPLAY_CALL_EXACT.fill(
                 lang,
                 &[
                     ("number", &number),
-                    ("place", &p),
+                    ("place", &place(line, unit, lang)),
                     ("messages", &messages),
                     ("noun", &noun),
                     ("new", &new),
                     ("size", &size),
                 ],
-            )
-        }
-        Source::Rewritten { line } => {
-            let p = place(line, unit, lang);
-            REPLAY_CALL_REWRITTEN.fill(
-                lang,
-                &[("number", &number), ("place", &p), ("messages", &messages)],
-            )
-        }
-        Source::Continues { line } => {
-            let p = place(line, unit, lang);
-            REPLAY_CALL_CONTINUES.fill(
-                lang,
-                &[("number", &number), ("place", &p), ("messages", &messages)],
-            )
-        }
-        Source::Recorded {
-            line,
-            messages: sent,
-            bytes,
-        } => {
-            let p = place(line, unit, lang);
-            REPLAY_CALL_RECORDED.fill(
+            ),
+            Source::Rewritten { line } => REPLAY_CALL_REWRITTEN.fill(
                 lang,
                 &[
                     ("number", &number),
-                    ("place", &p),
+                    ("place", &place(line, unit, lang)),
+                    ("messages", &messages),
+                ],
+            ),
+            Source::Continues { line } => REPLAY_CALL_CONTINUES.fill(
+                lang,
+                &[
+                    ("number", &number),
+                    ("place", &place(line, unit, lang)),
+                    ("messages", &messages),
+                ],
+            ),
+            Source::Recorded {
+                line,
+                messages: sent,
+                bytes,
+            } => REPLAY_CALL_RECORDED.fill(
+                lang,
+                &[
+                    ("number", &number),
+                    ("place", &place(line, unit, lang)),
                     ("sent", &sent),
                     ("sent_noun", &MESSAGE_N.get(sent, lang)),
                     ("bytes", &bytes),
@@ -448,63 +511,41 @@ fn model_call(
                     ("noun", &noun),
                     ("new", &new),
                 ],
-            )
-        }
-        Source::Reconstructed => REPLAY_CALL_RECONSTRUCTED.fill(
-            lang,
-            &[
-                ("number", &number),
-                ("format", &format_name(format, lang)),
-                ("messages", &messages),
-                ("noun", &noun),
-                ("new", &new),
-                ("size", &size),
-            ],
-        ),
-    };
-    if let Some(Some(t)) = tokens_in.get(number as usize - 1) {
-        s.push_str(&REPLAY_INPUT_TOKENS.fill(lang, &[("tokens", t)]));
-    }
-    if system > 0 {
-        s.push_str(&REPLAY_SYSTEM_SENT.fill(lang, &[("chars", &system)]));
-    } else if matches!(source, Source::Reconstructed) {
-        s.push_str(REPLAY_NO_SYSTEM.get(lang));
-    }
-    match reasoning {
-        (0, _, _) => {}
-        (n, chars, recorded) => {
-            let template = match recorded {
-                Some(true) => REPLAY_REASONING_IN_BODY,
-                Some(false) => REPLAY_REASONING_SENT,
-                None => REPLAY_REASONING_BEFORE,
-            };
-            s.push_str(&template.fill(
+            ),
+            Source::Reconstructed => REPLAY_CALL_RECONSTRUCTED.fill(
                 lang,
                 &[
-                    ("n", &n),
-                    ("items", &REASONING_ITEM_N.get(n, lang)),
-                    ("chars", &chars),
+                    ("number", &number),
+                    ("format", &format_name(self.format, lang)),
+                    ("messages", &messages),
+                    ("noun", &noun),
+                    ("new", &new),
+                    ("size", &size),
                 ],
-            ));
+            ),
         }
     }
-    if !tools_known {
-        s.push_str(REPLAY_NO_TOOL_SCHEMAS.get(lang));
+
+    /// The reasoning items sent with the request, and whose they are.
+    fn reasoning_said(&self, lang: Lang) -> String {
+        let (n, chars, recorded) = self.reasoning;
+        if n == 0 {
+            return String::new();
+        }
+        let template = match recorded {
+            Some(true) => REPLAY_REASONING_IN_BODY,
+            Some(false) => REPLAY_REASONING_SENT,
+            None => REPLAY_REASONING_BEFORE,
+        };
+        template.fill(
+            lang,
+            &[
+                ("n", &n),
+                ("items", &REASONING_ITEM_N.get(n, lang)),
+                ("chars", &chars),
+            ],
+        )
     }
-    if let (Some(line), Some((items, chars))) = (compacted, replaced) {
-        let p = place(line, unit, lang);
-        s.push_str(
-            &REPLAY_COMPACTED_HISTORY
-                .fill(lang, &[("place", &p), ("items", &items), ("chars", &chars)]),
-        );
-    } else if let Some(line) = compacted {
-        let p = place(line, unit, lang);
-        s.push_str(&REPLAY_COMPACTED_SUMMARY.fill(lang, &[("place", &p)]));
-    }
-    if no_reply {
-        s.push_str(REPLAY_NO_REPLY.get(lang));
-    }
-    s
 }
 
 /// Something the file records between steps, said after a step.

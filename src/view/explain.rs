@@ -61,6 +61,12 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
         out.extend(hanging(vec![Span::raw("  ")], error, theme.error(), w));
     }
 
+    // A call of this step and a sub-agent's run: the link, both ways.
+    if let Some(link) = &s.sub_agent {
+        out.push(Line::default());
+        out.extend(sub_agent(link, s.key_hints, lang, theme, w));
+    }
+
     // The inner loop: this reply was generated token by token in one call.
     if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind
         && let Some(index) = (number as usize).checked_sub(1)
@@ -72,4 +78,32 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
         out.extend(hanging(vec![], &note, theme.muted(), w));
     }
     out
+}
+
+/// The link between a call and the sub-agent it started, in words.
+fn sub_agent(
+    link: &crate::sub_agent::Link,
+    keys: bool,
+    lang: crate::scenario::Lang,
+    theme: crate::theme::Theme,
+    w: usize,
+) -> Vec<Line<'static>> {
+    use crate::sub_agent::Way;
+    let (text, key, mark) = match link.way {
+        Way::Into => (i18n::SUB_AGENT_INTO, i18n::SUB_AGENT_INTO_KEYS, "↳ "),
+        Way::Out => (i18n::SUB_AGENT_OUT, i18n::SUB_AGENT_OUT_KEYS, "↰ "),
+    };
+    let mut text = text.fill(
+        lang,
+        &[
+            ("call", &crate::safe::for_screen(&link.call)),
+            ("agent", &crate::safe::for_screen(&link.agent)),
+            ("k", &(link.conversation + 1)),
+            ("n", &link.of),
+        ],
+    );
+    if keys {
+        text.push_str(key.get(lang));
+    }
+    hanging(vec![Span::raw(mark)], &text, theme.muted(), w)
 }

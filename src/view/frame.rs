@@ -238,6 +238,21 @@ fn live_status(live: &crate::live::Live, lang: Lang, short: bool) -> String {
             &[("k", &(live.current + 1)), ("n", &live.conversations.len())],
         ));
     }
+    // A sub-agent's own run: whose call started it, and the way back.
+    let shown = live.conversations.get(live.current).map(|c| c.trace(lang));
+    if let Some(link) = shown.and_then(|t| crate::sub_agent::out(live, t)) {
+        parts.push(if short {
+            i18n::LIVE_SUB_AGENT_SHORT.get(lang).to_string()
+        } else {
+            i18n::LIVE_SUB_AGENT.fill(
+                lang,
+                &[
+                    ("agent", &crate::safe::for_screen(&link.agent)),
+                    ("call", &crate::safe::for_screen(&link.call)),
+                ],
+            )
+        });
+    }
     parts.join(" · ")
 }
 
@@ -332,147 +347,171 @@ fn next_lesson(app: &App) -> Option<String> {
 }
 
 fn footer(f: &Footer<'_>, area: Rect, buf: &mut Buffer) {
-    let lang = f.lang;
-    let theme = f.theme;
     let room = area.width as usize;
-    if let Some(query) = f.typing {
-        // The search being typed, where the key hints were.
-        let prompt = Line::from(vec![
-            Span::styled(format!(" {}", i18n::SEARCH_PROMPT.get(lang)), theme.title()),
-            Span::styled(
-                format!("/{}▏", crate::safe::for_screen(query)),
-                theme.current(),
-            ),
-        ]);
-        let keys = Line::from(Span::styled(
-            format!(" {}", i18n::SEARCH_KEYS.get(lang)),
-            theme.muted(),
-        ));
-        super::window::draw_lines(&[prompt, keys], area, buf);
+    if let Some(prompt) = f.prompt() {
+        super::window::draw_lines(&prompt, area, buf);
         return;
     }
+    let status = f.status_line(room);
+    super::window::draw_lines(&[f.key_line(room), status], area, buf);
+}
 
-    if f.live.is_some_and(|l| l.confirm_quit) {
-        // Stop the agent and quit? Its keys, where the hints were.
-        let question = i18n::LIVE_CONFIRM_QUIT.get(lang);
-        let prompt = Line::from(Span::styled(format!(" {question}"), theme.title()));
-        let keys: Vec<String> = f.hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
-        let keys = Line::from(Span::styled(
-            format!(" {}", keys.join("  ")),
-            theme.current(),
-        ));
-        super::window::draw_lines(&[prompt, keys], area, buf);
-        return;
-    }
-
-    // The keys of what is on screen (the lesson, a question, an overlay,
-    // the picker, two runs), in that mode's order; the last two are
-    // always kept.
-    let pieces: Vec<String> = f.hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
-    let (must, optional): (Vec<_>, Vec<_>) = pieces
-        .iter()
-        .enumerate()
-        .partition(|(i, _)| *i + 2 >= pieces.len());
-    let reserved: usize = must.iter().map(|(_, p)| width(p) + 2).sum::<usize>() + 1;
-    let mut keys = vec![Span::raw(" ")];
-    let mut used = reserved;
-    for (_, p) in optional {
-        if used + width(p) + 2 > room {
-            break;
+impl Footer<'_> {
+    /// A question in the place of the key hints: the search being typed,
+    /// or whether to stop the agent and quit; with its keys.
+    fn prompt(&self) -> Option<[Line<'static>; 2]> {
+        let (lang, theme) = (self.lang, self.theme);
+        if let Some(query) = self.typing {
+            let prompt = Line::from(vec![
+                Span::styled(format!(" {}", i18n::SEARCH_PROMPT.get(lang)), theme.title()),
+                Span::styled(
+                    format!("/{}▏", crate::safe::for_screen(query)),
+                    theme.current(),
+                ),
+            ]);
+            let keys = Line::from(Span::styled(
+                format!(" {}", i18n::SEARCH_KEYS.get(lang)),
+                theme.muted(),
+            ));
+            return Some([prompt, keys]);
         }
-        used += width(p) + 2;
-        keys.push(Span::styled(p.clone(), theme.muted()));
-        keys.push(Span::raw("  "));
-    }
-    for (_, p) in must {
-        keys.push(Span::styled(p.clone(), theme.muted()));
-        keys.push(Span::raw("  "));
+        if self.live.is_some_and(|l| l.confirm_quit) {
+            let question = i18n::LIVE_CONFIRM_QUIT.get(lang);
+            let prompt = Line::from(Span::styled(format!(" {question}"), theme.title()));
+            let keys: Vec<String> = self.hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
+            let keys = Line::from(Span::styled(
+                format!(" {}", keys.join("  ")),
+                theme.current(),
+            ));
+            return Some([prompt, keys]);
+        }
+        None
     }
 
-    let state = if f.playing {
-        i18n::PLAYING
-    } else {
-        i18n::PAUSED
-    };
-    let mut left = format!(
-        " {} · {} {:.1}s · {}{} ",
-        state.get(lang),
-        i18n::DWELL.get(lang),
-        f64::from(f.dwell_ms) / 1000.0,
-        i18n::lead(i18n::FOCUS, lang),
-        f.focus,
-    );
-    let steps = f.steps;
-    let counter = format!(" {}/{} ", f.step + 1, steps);
-    if let Some((right, asked)) = f.score {
-        let score = i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)]);
-        left.push_str(&format!("· {score} "));
-        // The score stays; on a narrow screen the focus goes first (the
-        // focused panel also says so with ▶ and its heavier border).
-        if width(&left) + width(&counter) + 1 > room {
+    /// The keys of what is on screen (the lesson, a question, an overlay,
+    /// the picker, two runs), in that mode's order, as many as fit `room`;
+    /// the last two are always kept.
+    fn key_line(&self, room: usize) -> Line<'static> {
+        let theme = self.theme;
+        let pieces: Vec<String> = self.hints.iter().map(|(k, l)| format!("{k} {l}")).collect();
+        let (must, optional): (Vec<_>, Vec<_>) = pieces
+            .iter()
+            .enumerate()
+            .partition(|(i, _)| *i + 2 >= pieces.len());
+        let reserved: usize = must.iter().map(|(_, p)| width(p) + 2).sum::<usize>() + 1;
+        let mut keys = vec![Span::raw(" ")];
+        let mut used = reserved;
+        for (_, p) in optional {
+            if used + width(p) + 2 > room {
+                break;
+            }
+            used += width(p) + 2;
+            keys.push(Span::styled(p.clone(), theme.muted()));
+            keys.push(Span::raw("  "));
+        }
+        for (_, p) in must {
+            keys.push(Span::styled(p.clone(), theme.muted()));
+            keys.push(Span::raw("  "));
+        }
+        Line::from(keys)
+    }
+
+    /// The status line: the state, a bar of the progress, the counter.
+    fn status_line(&self, room: usize) -> Line<'static> {
+        let theme = self.theme;
+        let steps = self.steps;
+        let counter = format!(" {}/{} ", self.step + 1, steps);
+        let left = self.state_text(room, &counter);
+        let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
+        let filled = if steps <= 1 {
+            bar_room
+        } else {
+            bar_room * self.step / (steps - 1)
+        };
+        Line::from(vec![
+            Span::styled(
+                left,
+                if self.playing {
+                    theme.current_marker()
+                } else {
+                    theme.current()
+                },
+            ),
+            Span::styled("━".repeat(filled), theme.current()),
+            Span::styled("─".repeat(bar_room - filled), theme.muted()),
+            Span::styled(counter, theme.current()),
+        ])
+    }
+
+    /// What the status line says before its bar: playing or paused, the
+    /// dwell, the focus, a quiz's score, a live view's status, or the
+    /// next lesson; as fits `room` beside `counter`.
+    fn state_text(&self, room: usize, counter: &str) -> String {
+        let lang = self.lang;
+        let state = if self.playing {
+            i18n::PLAYING
+        } else {
+            i18n::PAUSED
+        };
+        let mut left = format!(
+            " {} · {} {:.1}s · {}{} ",
+            state.get(lang),
+            i18n::DWELL.get(lang),
+            f64::from(self.dwell_ms) / 1000.0,
+            i18n::lead(i18n::FOCUS, lang),
+            self.focus,
+        );
+        if let Some((right, asked)) = self.score {
+            let score = i18n::QUIZ_SCORE.fill(lang, &[("k", &right), ("n", &asked)]);
+            left.push_str(&format!("· {score} "));
+            // The score stays; on a narrow screen the focus goes first (the
+            // focused panel also says so with ▶ and its heavier border).
+            if width(&left) + width(counter) + 1 > room {
+                left = format!(
+                    " {} · {} {:.1}s · {score} ",
+                    state.get(lang),
+                    i18n::DWELL.get(lang),
+                    f64::from(self.dwell_ms) / 1000.0,
+                );
+            }
+        }
+        if let Some(live) = self.live {
+            // Only the live view (and a recording of several conversations)
+            // says this: a lesson's footer is as it was. Narrower, the dwell
+            // and focus go first, then the keys named in it, then the state.
+            let (status, short) = (
+                live_status(live, lang, false),
+                live_status(live, lang, true),
+            );
+            if !status.is_empty() {
+                let fits = |text: &str| width(text) + width(counter) < room;
+                let tries = [
+                    format!("{left}· {status} "),
+                    format!(" {} · {status} ", state.get(lang)),
+                    format!(" {} · {short} ", state.get(lang)),
+                ];
+                left = tries
+                    .into_iter()
+                    .find(|t| fits(t))
+                    .unwrap_or_else(|| format!(" {short} "));
+            }
+        }
+        if let Some(next) = &self.next {
+            // The next lesson in the place of the state, cut as room asks.
             left = format!(
-                " {} · {} {:.1}s · {score} ",
-                state.get(lang),
-                i18n::DWELL.get(lang),
-                f64::from(f.dwell_ms) / 1000.0,
+                " {} ",
+                truncate(next, room.saturating_sub(width(counter) + 3))
             );
         }
-    }
-    if let Some(live) = f.live {
-        // Only the live view (and a recording of several conversations)
-        // says this: a lesson's footer is as it was. Narrower, the dwell
-        // and focus go first, then the keys named in it, then the state.
-        let (status, short) = (
-            live_status(live, lang, false),
-            live_status(live, lang, true),
-        );
-        if !status.is_empty() {
-            let fits = |text: &str| width(text) + width(&counter) < room;
-            let tries = [
-                format!("{left}· {status} "),
-                format!(" {} · {status} ", state.get(lang)),
-                format!(" {} · {short} ", state.get(lang)),
-            ];
-            left = tries
-                .into_iter()
-                .find(|t| fits(t))
-                .unwrap_or_else(|| format!(" {short} "));
+        if !self.program_state {
+            // A figure: where the step stands, and a recording's own status.
+            left = match self.live.map(|live| live_status(live, lang, false)) {
+                Some(status) if width(&status) + width(counter) + 3 < room => format!(" {status} "),
+                _ => " ".to_string(),
+            };
         }
+        left
     }
-    if let Some(next) = &f.next {
-        // The next lesson in the place of the state, cut as room asks.
-        left = format!(
-            " {} ",
-            truncate(next, room.saturating_sub(width(&counter) + 3))
-        );
-    }
-    if !f.program_state {
-        // A figure: where the step stands, and a recording's own status.
-        left = match f.live.map(|live| live_status(live, lang, false)) {
-            Some(status) if width(&status) + width(&counter) + 3 < room => format!(" {status} "),
-            _ => " ".to_string(),
-        };
-    }
-    let bar_room = room.saturating_sub(width(&left) + width(&counter) + 1);
-    let filled = if steps <= 1 {
-        bar_room
-    } else {
-        bar_room * f.step / (steps - 1)
-    };
-    let status = Line::from(vec![
-        Span::styled(
-            left,
-            if f.playing {
-                theme.current_marker()
-            } else {
-                theme.current()
-            },
-        ),
-        Span::styled("━".repeat(filled), theme.current()),
-        Span::styled("─".repeat(bar_room - filled), theme.muted()),
-        Span::styled(counter, theme.current()),
-    ]);
-    super::window::draw_lines(&[Line::from(keys), status], area, buf);
 }
 
 /// A panel's name, as its title and the footer say it.

@@ -57,18 +57,63 @@ impl<'a> PickerView<'a> {
 }
 
 fn render(v: &PickerView<'_>, area: Rect, buf: &mut Buffer) -> u16 {
-    let lang = v.lang;
-    let theme = v.theme;
-    let picker = v.picker;
-    let lessons = &picker.lessons;
-    // As wide as the other overlays; no taller than the list needs.
+    let lessons = &v.picker.lessons;
+    let (popup, detail_rows) = popup_area(lessons.len(), area);
+    super::overlay::clear_popup(v.theme, popup, buf);
+    // A column of margin each side, inside the border.
+    let inner = Block::new()
+        .borders(Borders::ALL)
+        .padding(Padding::horizontal(1))
+        .inner(popup);
+    let rows = inner.height.saturating_sub(detail_rows);
+    let top = v.picker.top_for(usize::from(rows));
+    border(v, inner, (top, rows)).render(popup, buf);
+    if inner.width == 0 || inner.height == 0 {
+        return rows;
+    }
+    let room = usize::from(inner.width);
+    if lessons.is_empty() {
+        let text = truncate(i18n::PICKER_NO_LESSONS.get(v.lang), room);
+        buf.set_stringn(inner.x, inner.y, &text, room, Style::new());
+        return rows;
+    }
+    list(
+        v,
+        Rect {
+            height: rows,
+            ..inner
+        },
+        top,
+        buf,
+    );
+    if detail_rows > 0 {
+        let y = inner.bottom() - detail_rows;
+        buf.set_stringn(inner.x, y, "─".repeat(room), room, v.theme.muted());
+        let lines = detail_lines(v, room, usize::from(detail_rows - 1));
+        super::window::draw_lines(
+            &lines,
+            Rect {
+                y: y + 1,
+                height: detail_rows - 1,
+                ..inner
+            },
+            buf,
+        );
+    }
+    rows
+}
+
+/// The popup over the screen `area`, as wide as the other overlays and no
+/// taller than a list of `lessons` needs, and the rows of the chosen
+/// lesson's details under the list (none on a short screen).
+fn popup_area(lessons: usize, area: Rect) -> (Rect, u16) {
     let most = super::overlay::popup(area);
     let detail_rows = if most.height >= 2 * DETAIL_ROWS + 2 {
         DETAIL_ROWS
     } else {
         0
     };
-    let wanted = (lessons.len().max(1) as u16)
+    let wanted = (lessons.max(1) as u16)
         .saturating_add(detail_rows)
         .saturating_add(2);
     let height = most.height.min(wanted);
@@ -77,16 +122,16 @@ fn render(v: &PickerView<'_>, area: Rect, buf: &mut Buffer) -> u16 {
         height,
         ..most
     };
-    super::overlay::clear_popup(theme, popup, buf);
-    // A column of margin each side, inside the border.
-    let inner = Block::new()
-        .borders(Borders::ALL)
-        .padding(Padding::horizontal(1))
-        .inner(popup);
-    let rows = inner.height.saturating_sub(detail_rows);
-    let top = picker.top_for(usize::from(rows));
-    let end = (top + usize::from(rows)).min(lessons.len());
+    (popup, detail_rows)
+}
 
+/// The popup's border: its heading, where the list stands, the keys, and
+/// whether more lessons are below. `top`: the first lesson shown, `rows`
+/// how many are.
+fn border(v: &PickerView<'_>, inner: Rect, (top, rows): (usize, u16)) -> Block<'static> {
+    let (lang, theme, picker) = (v.lang, v.theme, v.picker);
+    let lessons = &picker.lessons;
+    let end = (top + usize::from(rows)).min(lessons.len());
     // Where the list stands, in words on the border: the row rows of the
     // list stay the same whatever is scrolled.
     let mut position = i18n::PICKER_POSITION.fill(
@@ -120,17 +165,13 @@ fn render(v: &PickerView<'_>, area: Rect, buf: &mut Buffer) -> u16 {
     if let Some(below) = below {
         block = block.title_bottom(Line::styled(below, theme.muted()).right_aligned());
     }
-    block.render(popup, buf);
-    if inner.width == 0 || inner.height == 0 {
-        return rows;
-    }
+    block
+}
 
-    if lessons.is_empty() {
-        let text = truncate(i18n::PICKER_NO_LESSONS.get(lang), room);
-        buf.set_stringn(inner.x, inner.y, &text, room, Style::new());
-        return rows;
-    }
-
+/// The lessons from `top` in `area`, the highlighted one marked.
+fn list(v: &PickerView<'_>, area: Rect, top: usize, buf: &mut Buffer) {
+    let (theme, lessons) = (v.theme, &v.picker.lessons);
+    let room = usize::from(area.width);
     // ratatui's `List`: the highlighted row marked "▶ " and in the current
     // marker's style across the whole row; then the number, the title, and
     // the summary right-aligned.
@@ -148,32 +189,8 @@ fn render(v: &PickerView<'_>, area: Rect, buf: &mut Buffer) -> u16 {
         .highlight_spacing(HighlightSpacing::Always);
     let mut state = ListState::default()
         .with_offset(top)
-        .with_selected(Some(picker.cursor));
-    StatefulWidget::render(
-        list,
-        Rect {
-            height: rows,
-            ..inner
-        },
-        buf,
-        &mut state,
-    );
-
-    if detail_rows > 0 {
-        let y = inner.bottom() - detail_rows;
-        buf.set_stringn(inner.x, y, "─".repeat(room), room, theme.muted());
-        let lines = detail_lines(v, room, usize::from(detail_rows - 1));
-        super::window::draw_lines(
-            &lines,
-            Rect {
-                y: y + 1,
-                height: detail_rows - 1,
-                ..inner
-            },
-            buf,
-        );
-    }
-    rows
+        .with_selected(Some(v.picker.cursor));
+    StatefulWidget::render(list, area, buf, &mut state);
 }
 
 /// Lesson `i`'s row after the list's mark: its number, its title cut to

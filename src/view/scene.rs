@@ -29,6 +29,9 @@ pub struct Scene<'a> {
     /// Beside another run (`compare`): for each message held, whether it
     /// differs from the other run's at the same place; marked `≠`.
     pub differs: Vec<bool>,
+    /// A call of the step started a sub-agent whose run is open (`d`), or
+    /// the sub-agent's first step names the call that started it (`u`).
+    pub sub_agent: Option<crate::sub_agent::Link>,
     /// The reasoning items of the step's model call (`reasoning`), read
     /// from its recorded body when first asked.
     reasoning: std::cell::OnceCell<Vec<crate::wire::Reasoning>>,
@@ -47,6 +50,8 @@ impl<'a> Scene<'a> {
             key_hints: app.key_hints,
             unfold: app.unfold,
             differs: Vec::new(),
+            sub_agent: (app.live.as_ref())
+                .and_then(|live| crate::sub_agent::at(live, app.trace(), app.step)),
             reasoning: std::cell::OnceCell::new(),
         }
     }

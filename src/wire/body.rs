@@ -5,6 +5,10 @@
 //! --format requests`); what the screen needs at every step, the place and
 //! size of each message, is computed once per trace by `measure`, so the
 //! size of every request is known without serialising it.
+//!
+//! Long because request bodies, rebuilt responses, and every message's place,
+//! size and tokens follow the same three provider shapes and change together;
+//! an eighth of it is tests.
 
 use serde_json::{Map, Value, json};
 
@@ -13,7 +17,7 @@ use crate::provider::Provider;
 use crate::scenario::ToolChoice;
 use crate::tokens;
 use crate::tokens::Counts;
-use crate::trace::{CallId, Message, Role, ToolCall, Trace};
+use crate::trace::{CallId, Message, ModelCall, Role, ToolCall, Trace};
 
 /// The model an OpenAI body names: the scripted model stands in for it.
 pub const OPENAI_MODEL: &str = "gpt-4.1";
@@ -561,186 +565,225 @@ pub fn response(trace: &Trace, counts: &Counts, index: usize) -> Option<Value> {
 fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Value> {
     let mc = &trace.model_calls[index];
     if let Some(error) = trace.rejection(mc) {
-        // The body of the 400, in the provider's error shape.
-        let message = error
-            .strip_prefix("400 invalid_request_error: ")
-            .unwrap_or(error);
-        return Some(match trace.provider {
-            Provider::Anthropic => json!({
-                "type": "error",
-                "error": { "type": "invalid_request_error", "message": message },
-            }),
-            Provider::Chat | Provider::Responses => json!({
-                "error": {
-                    "message": message,
-                    "type": "invalid_request_error",
-                    "param": list_key(trace.provider),
-                    "code": null,
-                }
-            }),
-        });
+        return Some(error_body(trace.provider, error));
     }
-    let held = reply(trace, index);
-    let n = mc.number;
-    // Calls the host never appended (`drop_calls`) were still in the
-    // response: it is the provider's, the harness lost them afterwards.
-    let from = trace.calls.partition_point(|c| c.model_call < n);
-    let to = trace.calls.partition_point(|c| c.model_call <= n);
-    let dropped: Vec<CallId> = trace.calls[from..to]
-        .iter()
-        .filter(|c| c.call_dropped)
-        .map(|c| c.id.clone())
-        .collect();
     let sent;
-    let m = if dropped.is_empty() {
-        held?
-    } else {
-        sent = Message {
-            calls: dropped,
-            ..held.cloned().unwrap_or_else(|| Message {
-                role: Role::Assistant,
-                text: "".into(),
-                calls: Vec::new(),
-                call_id: None,
-                is_error: false,
-                step: mc.step + 1,
-                size: 0,
-                tokens: 0,
-                canonical: None,
-                said: None,
-                carried: None,
-                host_insert: None,
-            })
-        };
-        &sent
+    let message = match dropped_calls(trace, mc.number) {
+        dropped if dropped.is_empty() => reply(trace, index)?,
+        dropped => {
+            sent = with_calls(reply(trace, index), dropped, mc.step + 1);
+            &sent
+        }
     };
-    let input = context_tokens(trace, counts, index);
-    let output = output_tokens(trace, counts, index);
-    let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
+    let r = Replied {
+        mc,
+        message,
+        calls: message
+            .calls
+            .iter()
+            .filter_map(|id| call_of(trace, id))
+            .collect(),
+        input: context_tokens(trace, counts, index),
+        output: output_tokens(trace, counts, index),
+    };
     // Fields in an order of our choosing (a JSON object's members have
     // none): what the model said last, as the wire view shows the end of
     // the body first; the bookkeeping (ids, echoed settings, usage) above.
     Some(match trace.provider {
-        Provider::Chat => {
-            // A response's message also says the model did not refuse.
-            let mut message = json!({ "role": "assistant", "refusal": null, "annotations": [] });
-            if let (Value::Object(said), Value::Object(into)) =
-                (chat_message(trace, m), &mut message)
-            {
-                into.extend(said);
-            }
-            json!({
-                "id": format!("chatcmpl-{n}"),
-                "object": "chat.completion",
-                "created": 0,
-                "model": model(trace),
-                "service_tier": "default",
-                "usage": {
-                    "prompt_tokens": input,
-                    "completion_tokens": output,
-                    "total_tokens": input + output,
-                },
-                "choices": [{
-                    "index": 0,
-                    "logprobs": null,
-                    "message": message,
-                    "finish_reason": match (mc.cut_off, calls.is_empty()) {
-                        (true, _) => "length",
-                        (false, true) => "stop",
-                        (false, false) => "tool_calls",
-                    },
-                }],
-            })
-        }
-        Provider::Responses => {
-            let mut output_items = Vec::new();
-            if !m.text.is_empty() || calls.is_empty() {
-                output_items.push(json!({
-                    "type": "message",
-                    "id": format!("msg_{n}"),
-                    "status": "completed",
-                    "role": "assistant",
-                    "content": [{ "type": "output_text", "text": &*m.text, "annotations": [] }],
-                }));
-            }
-            output_items.extend(calls.iter().map(|c| function_call(trace, c, true)));
-            // Cut at the limit: the response and its last item are incomplete.
-            if mc.cut_off
-                && let Some(last) = output_items.last_mut()
-            {
-                last["status"] = "incomplete".into();
-            }
-            // A response echoes the request's settings: its instructions,
-            // tools, output limit and sampling (the defaults, here). Made
-            // as `envelope` makes them, not by building the whole request.
-            let instructions = trace.system.as_deref().filter(|s| !s.is_empty());
-            let tools = if trace.tools.is_empty() {
-                json!([])
-            } else {
-                tools(trace)
-            };
-            json!({
-                "id": format!("resp_{n}"),
-                "object": "response",
-                "created_at": 0,
-                "model": model(trace),
-                "instructions": instructions,
-                "max_output_tokens": output_limit(trace),
-                "parallel_tool_calls": true,
-                "temperature": 1.0,
-                "tool_choice": mc.tool_choice.as_ref().map_or_else(
-                    || "auto".into(),
-                    |c| tool_choice(trace.provider, c),
-                ),
-                "tools": tools,
-                "top_p": 1.0,
-                "metadata": {},
-                "access_programs": null,
-                "error": null,
-                "usage": {
-                    "input_tokens": input,
-                    "input_tokens_details": { "cached_tokens": 0, "cache_write_tokens": 0 },
-                    "output_tokens": output,
-                    "output_tokens_details": { "reasoning_tokens": 0 },
-                    "total_tokens": input + output,
-                },
-                "status": if mc.cut_off { "incomplete" } else { "completed" },
-                "incomplete_details": if mc.cut_off {
-                    json!({ "reason": "max_output_tokens" })
-                } else {
-                    Value::Null
-                },
-                "output": output_items,
-            })
-        }
+        Provider::Chat => chat_response(trace, &r),
+        Provider::Responses => responses_response(trace, &r),
+        Provider::Anthropic => anthropic_response(trace, &r),
+    })
+}
+
+/// The body of a 400, in the provider's error shape.
+fn error_body(provider: Provider, error: &str) -> Value {
+    let message = error
+        .strip_prefix("400 invalid_request_error: ")
+        .unwrap_or(error);
+    match provider {
         Provider::Anthropic => json!({
-            "id": format!("msg_{n}"),
-            "type": "message",
-            "role": "assistant",
-            "model": model(trace),
-            "container": null,
-            "diagnostics": null,
-            "stop_details": null,
-            "stop_sequence": null,
-            "usage": {
-                "input_tokens": input,
-                "cache_creation_input_tokens": 0,
-                "cache_read_input_tokens": 0,
-                "cache_creation": null,
-                "output_tokens": output,
-                "output_tokens_details": null,
-                "server_tool_use": null,
-                "service_tier": "standard",
-                "inference_geo": null,
-                "speed": null,
-            },
-            "content": reply_blocks(trace, m, true),
-            "stop_reason": match (mc.cut_off, calls.is_empty()) {
-                (true, _) => "max_tokens",
-                (false, true) => "end_turn",
-                (false, false) => "tool_use",
-            },
+            "type": "error",
+            "error": { "type": "invalid_request_error", "message": message },
         }),
+        Provider::Chat | Provider::Responses => json!({
+            "error": {
+                "message": message,
+                "type": "invalid_request_error",
+                "param": list_key(provider),
+                "code": null,
+            }
+        }),
+    }
+}
+
+/// Calls of model call `number` the host never appended (`drop_calls`):
+/// they were still in the response: it is the provider's, the harness
+/// lost them afterwards.
+fn dropped_calls(trace: &Trace, number: u32) -> Vec<CallId> {
+    let from = trace.calls.partition_point(|c| c.model_call < number);
+    let to = trace.calls.partition_point(|c| c.model_call <= number);
+    trace.calls[from..to]
+        .iter()
+        .filter(|c| c.call_dropped)
+        .map(|c| c.id.clone())
+        .collect()
+}
+
+/// The reply held (or an empty one, at `step`) with the `calls` the
+/// response made.
+fn with_calls(held: Option<&Message>, calls: Vec<CallId>, step: usize) -> Message {
+    Message {
+        calls,
+        ..held.cloned().unwrap_or_else(|| Message {
+            role: Role::Assistant,
+            text: "".into(),
+            calls: Vec::new(),
+            call_id: None,
+            is_error: false,
+            step,
+            size: 0,
+            tokens: 0,
+            canonical: None,
+            said: None,
+            carried: None,
+            host_insert: None,
+        })
+    }
+}
+
+/// What a rebuilt response says: the model call, its message and calls,
+/// and the tokens in and out.
+struct Replied<'t> {
+    mc: &'t ModelCall,
+    message: &'t Message,
+    calls: Vec<&'t ToolCall>,
+    input: usize,
+    output: usize,
+}
+
+fn chat_response(trace: &Trace, r: &Replied<'_>) -> Value {
+    // A response's message also says the model did not refuse.
+    let mut message = json!({ "role": "assistant", "refusal": null, "annotations": [] });
+    if let (Value::Object(said), Value::Object(into)) =
+        (chat_message(trace, r.message), &mut message)
+    {
+        into.extend(said);
+    }
+    json!({
+        "id": format!("chatcmpl-{}", r.mc.number),
+        "object": "chat.completion",
+        "created": 0,
+        "model": model(trace),
+        "service_tier": "default",
+        "usage": {
+            "prompt_tokens": r.input,
+            "completion_tokens": r.output,
+            "total_tokens": r.input + r.output,
+        },
+        "choices": [{
+            "index": 0,
+            "logprobs": null,
+            "message": message,
+            "finish_reason": match (r.mc.cut_off, r.calls.is_empty()) {
+                (true, _) => "length",
+                (false, true) => "stop",
+                (false, false) => "tool_calls",
+            },
+        }],
+    })
+}
+
+fn responses_response(trace: &Trace, r: &Replied<'_>) -> Value {
+    let mut output_items = Vec::new();
+    if !r.message.text.is_empty() || r.calls.is_empty() {
+        output_items.push(json!({
+            "type": "message",
+            "id": format!("msg_{}", r.mc.number),
+            "status": "completed",
+            "role": "assistant",
+            "content": [{ "type": "output_text", "text": &*r.message.text, "annotations": [] }],
+        }));
+    }
+    output_items.extend(r.calls.iter().map(|c| function_call(trace, c, true)));
+    // Cut at the limit: the response and its last item are incomplete.
+    if r.mc.cut_off
+        && let Some(last) = output_items.last_mut()
+    {
+        last["status"] = "incomplete".into();
+    }
+    // A response echoes the request's settings: its instructions,
+    // tools, output limit and sampling (the defaults, here). Made
+    // as `envelope` makes them, not by building the whole request.
+    let instructions = trace.system.as_deref().filter(|s| !s.is_empty());
+    let tools = if trace.tools.is_empty() {
+        json!([])
+    } else {
+        tools(trace)
+    };
+    json!({
+        "id": format!("resp_{}", r.mc.number),
+        "object": "response",
+        "created_at": 0,
+        "model": model(trace),
+        "instructions": instructions,
+        "max_output_tokens": output_limit(trace),
+        "parallel_tool_calls": true,
+        "temperature": 1.0,
+        "tool_choice": r.mc.tool_choice.as_ref().map_or_else(
+            || "auto".into(),
+            |c| tool_choice(trace.provider, c),
+        ),
+        "tools": tools,
+        "top_p": 1.0,
+        "metadata": {},
+        "access_programs": null,
+        "error": null,
+        "usage": {
+            "input_tokens": r.input,
+            "input_tokens_details": { "cached_tokens": 0, "cache_write_tokens": 0 },
+            "output_tokens": r.output,
+            "output_tokens_details": { "reasoning_tokens": 0 },
+            "total_tokens": r.input + r.output,
+        },
+        "status": if r.mc.cut_off { "incomplete" } else { "completed" },
+        "incomplete_details": if r.mc.cut_off {
+            json!({ "reason": "max_output_tokens" })
+        } else {
+            Value::Null
+        },
+        "output": output_items,
+    })
+}
+
+fn anthropic_response(trace: &Trace, r: &Replied<'_>) -> Value {
+    json!({
+        "id": format!("msg_{}", r.mc.number),
+        "type": "message",
+        "role": "assistant",
+        "model": model(trace),
+        "container": null,
+        "diagnostics": null,
+        "stop_details": null,
+        "stop_sequence": null,
+        "usage": {
+            "input_tokens": r.input,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation": null,
+            "output_tokens": r.output,
+            "output_tokens_details": null,
+            "server_tool_use": null,
+            "service_tier": "standard",
+            "inference_geo": null,
+            "speed": null,
+        },
+        "content": reply_blocks(trace, r.message, true),
+        "stop_reason": match (r.mc.cut_off, r.calls.is_empty()) {
+            (true, _) => "max_tokens",
+            (false, true) => "end_turn",
+            (false, false) => "tool_use",
+        },
     })
 }
 

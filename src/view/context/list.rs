@@ -393,80 +393,155 @@ pub(super) fn message_lines(
     brief: bool,
     w: usize,
 ) -> Block {
-    let theme = s.theme;
     let m: &Message = &trace.messages[index];
     let place = trace.places.get(index).copied().unwrap_or_default();
     let joins = place.joins() && index > floor;
-    let provider = trace.provider;
     let differs = s.differs.get(index) == Some(&true);
-    let mark = match (differs, new) {
-        (true, _) => "≠",
-        (false, true) => "+",
-        (false, false) => " ",
-    };
-    let role_style = match m.role {
-        Role::User => theme.user(),
-        Role::Assistant => theme.lane_style(crate::trace::Lane::Model),
-        Role::Tool if provider == Provider::Anthropic => theme.user(),
-        Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
-    };
-    let role = label(s, trace, m, joins);
-    let role_w = role_width(s);
-    let pad = " ".repeat(role_w.saturating_sub(width(&role)));
-    let number_style = if differs {
-        theme.error().add_modifier(ratatui::style::Modifier::BOLD)
-    } else if new {
-        theme.new_message()
-    } else {
-        theme.muted()
-    };
+    let look = Look::new(s, trace, m, (differs, new), brief, w);
     let number = if joins {
         "  ".to_string()
     } else {
         format!("{:>2}", place_number(s, index))
     };
-    let mut prefix = vec![
-        Span::styled(format!("{mark}{number} "), number_style),
-        Span::styled(format!("{role}{pad} "), role_style),
-    ];
-    // Anthropic: a result is a `tool_result` block of the user message.
-    if provider == Provider::Anthropic && m.role == Role::Tool {
-        prefix.push(Span::styled(
-            "tool_result ",
-            theme.lane_style(crate::trace::Lane::Tool),
-        ));
-    }
+    let mut prefix = look.prefix(&label(s, trace, m, joins), &number);
     let mut lines = Vec::new();
     if let Some(id) = &m.call_id {
+        look.call_id(id, &mut prefix, &mut lines);
+    }
+    if !m.text.is_empty() || m.calls.is_empty() {
+        look.text(&prefix, &mut lines);
+    }
+    let indent = spans_width(&prefix);
+    let text_end = lines.len();
+    // Responses: each call is an item of its own, numbered after the text.
+    let first_item = place.number + u32::from(!lines.is_empty());
+    let calls = look.calls(first_item, &prefix, &mut lines);
+    Block {
+        lines,
+        text_end,
+        indent,
+        calls: calls.into_iter().map(|at| at - text_end).collect(),
+    }
+}
+
+/// The cells `spans` take.
+fn spans_width(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(Span::width).sum()
+}
+
+/// How one message of the list is drawn: the marks and styles its text
+/// and its calls share.
+struct Look<'a> {
+    s: &'a Scene<'a>,
+    trace: &'a Trace,
+    m: &'a Message,
+    /// The panel's width.
+    w: usize,
+    /// One line a message (the context's summary at a small size).
+    brief: bool,
+    /// `≠` differs from the other run, `+` new since the last call.
+    mark: &'static str,
+    number_style: Style,
+    role_style: Style,
+    /// The width of the role column.
+    role_w: usize,
+}
+
+impl<'a> Look<'a> {
+    fn new(
+        s: &'a Scene<'a>,
+        trace: &'a Trace,
+        m: &'a Message,
+        (differs, new): (bool, bool),
+        brief: bool,
+        w: usize,
+    ) -> Look<'a> {
+        let theme = s.theme;
+        let mark = match (differs, new) {
+            (true, _) => "≠",
+            (false, true) => "+",
+            (false, false) => " ",
+        };
+        let role_style = match m.role {
+            Role::User => theme.user(),
+            Role::Assistant => theme.lane_style(crate::trace::Lane::Model),
+            Role::Tool if trace.provider == Provider::Anthropic => theme.user(),
+            Role::Tool => theme.lane_style(crate::trace::Lane::Tool),
+        };
+        let number_style = if differs {
+            theme.error().add_modifier(ratatui::style::Modifier::BOLD)
+        } else if new {
+            theme.new_message()
+        } else {
+            theme.muted()
+        };
+        Look {
+            s,
+            trace,
+            m,
+            w,
+            brief,
+            mark,
+            number_style,
+            role_style,
+            role_w: role_width(s),
+        }
+    }
+
+    /// The message's mark, number and role (Anthropic: a result is a
+    /// `tool_result` block of the user message).
+    fn prefix(&self, role: &str, number: &str) -> Vec<Span<'static>> {
+        let theme = self.s.theme;
+        let pad = " ".repeat(self.role_w.saturating_sub(width(role)));
+        let mut prefix = vec![
+            Span::styled(format!("{}{number} ", self.mark), self.number_style),
+            Span::styled(format!("{role}{pad} "), self.role_style),
+        ];
+        if self.trace.provider == Provider::Anthropic && self.m.role == Role::Tool {
+            prefix.push(Span::styled(
+                "tool_result ",
+                theme.lane_style(crate::trace::Lane::Tool),
+            ));
+        }
+        prefix
+    }
+
+    /// A result's call id after the prefix, or on a line of its own.
+    fn call_id(
+        &self,
+        id: &crate::trace::CallId,
+        prefix: &mut Vec<Span<'static>>,
+        lines: &mut Vec<Line<'static>>,
+    ) {
         // An id longer than the panel keeps its start and its end.
-        let base: usize = prefix.iter().map(|s| s.width()).sum();
-        let shown = middle(&id.0, w.saturating_sub(base + 3));
-        let id = Span::styled(format!("[{shown}] "), theme.call_id(trace.id_place(id)));
+        let base = spans_width(prefix);
+        let shown = middle(&id.0, self.w.saturating_sub(base + 3));
+        let id = Span::styled(
+            format!("[{shown}] "),
+            self.s.theme.call_id(self.trace.id_place(id)),
+        );
         // A long real id (toolu_01…, 30 characters) leaves the text too
         // little room beside it: the id gets a line of its own.
-        let base: usize = prefix.iter().map(|s| s.width()).sum();
-        if w.saturating_sub(base + id.width()) < MIN_TEXT_ROOM {
+        if self.w.saturating_sub(base + id.width()) < MIN_TEXT_ROOM {
             let mut head = prefix.clone();
             head.push(id);
             lines.push(Line::from(head));
-            prefix = vec![Span::raw(" ".repeat(base))];
+            *prefix = vec![Span::raw(" ".repeat(base))];
         } else {
             prefix.push(id);
         }
     }
-    let text_style = if m.is_error {
-        theme.error()
-    } else {
-        Style::new()
-    };
-    if !m.text.is_empty() || m.calls.is_empty() {
-        // The simulator's marks stand before the text, in a style of their
-        // own (the glossary names them): the text is exactly what was sent.
-        let mut text_prefix = prefix.clone();
+
+    /// The simulator's marks before a text: they stand before it, in a
+    /// style of their own (the glossary names them): the text is exactly
+    /// what was sent.
+    fn text_prefix(&self, prefix: &[Span<'static>]) -> Vec<Span<'static>> {
+        let (m, theme) = (self.m, self.s.theme);
+        let mut text_prefix = prefix.to_vec();
         if m.is_error && m.role == Role::Tool {
             text_prefix.push(Span::styled("✗", theme.sim_mark(true)));
             text_prefix.push(Span::raw(" "));
-            if provider == Provider::Anthropic {
+            if self.trace.provider == Provider::Anthropic {
                 // The only provider whose request marks a failed result:
                 // a field of the block, not words of the text.
                 text_prefix.push(Span::styled("is_error: true · ", theme.muted()));
@@ -476,19 +551,30 @@ pub(super) fn message_lines(
             text_prefix.push(Span::styled("✂", theme.sim_mark(false)));
             text_prefix.push(Span::raw(" "));
         }
+        text_prefix
+    }
+
+    /// The message's text, folded when long.
+    fn text(&self, prefix: &[Span<'static>], lines: &mut Vec<Line<'static>>) {
+        let (s, m, w) = (self.s, self.m, self.w);
+        let text_style = if m.is_error {
+            s.theme.error()
+        } else {
+            Style::new()
+        };
+        let mut text_prefix = self.text_prefix(prefix);
         // The marks leave the text too little room beside them: they stand
         // on the line of the id, the text under them.
-        let marked: usize = text_prefix.iter().map(|s| s.width()).sum();
+        let marked = spans_width(&text_prefix);
         if text_prefix.len() > prefix.len() && w.saturating_sub(marked) < MIN_TEXT_ROOM {
-            let base: usize = prefix.iter().map(|s| s.width()).sum();
             lines.push(Line::from(std::mem::take(&mut text_prefix)));
-            text_prefix = vec![Span::raw(" ".repeat(base))];
+            text_prefix = vec![Span::raw(" ".repeat(spans_width(prefix)))];
         }
         let text: &str = &m.text;
         // A long message (a whole file, a test log) is folded to its first
         // lines, saying how long it is; `f` shows it whole. Only the shown
         // part is wrapped: a 10 KB output costs what three lines cost.
-        let indent: usize = text_prefix.iter().map(|s| s.width()).sum();
+        let indent = spans_width(&text_prefix);
         let room = w.saturating_sub(indent).max(8);
         let (shown, long) = if s.unfold {
             (text, false)
@@ -497,7 +583,7 @@ pub(super) fn message_lines(
         };
         let shown = tidy(shown);
         let mut body = hanging(text_prefix.clone(), &shown, text_style, w);
-        if brief {
+        if self.brief {
             let line = truncate(&crate::i18n::one_line(text), room);
             body = hanging(text_prefix, &line, text_style, w);
             body.truncate(1);
@@ -507,81 +593,97 @@ pub(super) fn message_lines(
             body.extend(hanging(
                 vec![Span::raw(" ".repeat(indent))],
                 &note,
-                theme.muted(),
+                s.theme.muted(),
                 w,
             ));
         }
         lines.extend(body);
     }
-    let indent: usize = prefix.iter().map(|s| s.width()).sum();
-    let text_end = lines.len();
-    // Responses: each call is an item of its own, numbered after the text.
-    let mut item = place.number + u32::from(!lines.is_empty());
-    let mut call_starts = Vec::new();
-    for id in &m.calls {
-        let Some(call) = trace.call(id) else { continue };
-        call_starts.push(lines.len() - text_end);
-        let mut spans = if provider == Provider::Responses {
-            // The item's own id on its line, the call_id that pairs under it.
-            let kind = "function_call";
-            let pad = " ".repeat(role_w.saturating_sub(width(kind)));
-            let number = crate::wire::number_past(item, s.reasoning_at());
-            let mut first = vec![
-                Span::styled(format!("{mark}{number:>2} "), number_style),
-                Span::styled(format!("{kind}{pad} "), role_style),
-            ];
-            let used: usize = first.iter().map(|s| s.width()).sum();
-            let item_id = match crate::wire::item_id_of(trace, call) {
-                Some(item) => format!("id {item}"),
-                None => format!("id: {}", i18n::NOT_RECORDED.get(s.lang)),
+
+    /// The message's tool calls, `item` the number of the first one's
+    /// item (Responses); where each call's lines begin in `lines`.
+    fn calls(
+        &self,
+        mut item: u32,
+        prefix: &[Span<'static>],
+        lines: &mut Vec<Line<'static>>,
+    ) -> Vec<usize> {
+        let (trace, theme, w) = (self.trace, self.s.theme, self.w);
+        let indent = spans_width(prefix);
+        let mut starts = Vec::new();
+        for id in &self.m.calls {
+            let Some(call) = trace.call(id) else { continue };
+            starts.push(lines.len());
+            let mut spans = if trace.provider == Provider::Responses {
+                let (first, under) = self.function_call_item(item, call);
+                lines.push(first);
+                item += 1;
+                under
+            } else if lines.is_empty() {
+                prefix.to_vec()
+            } else {
+                vec![Span::raw(" ".repeat(indent))]
             };
-            first.push(Span::styled(
-                middle(&item_id, w.saturating_sub(used)),
-                theme.muted(),
+            match trace.provider {
+                Provider::Chat => spans.push(Span::styled("→ ", theme.muted())),
+                Provider::Anthropic => spans.push(Span::styled("→ tool_use ", theme.muted())),
+                Provider::Responses => {}
+            }
+            let used = spans_width(&spans);
+            let shown = middle(&id.0, w.saturating_sub(used + 1));
+            spans.push(Span::styled(
+                format!("{shown} "),
+                theme.call_id(trace.id_place(id)),
             ));
-            lines.push(Line::from(first));
-            item += 1;
-            vec![
-                Span::raw(" ".repeat(used)),
-                Span::styled("call_id ", theme.muted()),
-            ]
-        } else if lines.is_empty() {
-            prefix.clone()
-        } else {
-            vec![Span::raw(" ".repeat(indent))]
-        };
-        match provider {
-            Provider::Chat => spans.push(Span::styled("→ ", theme.muted())),
-            Provider::Anthropic => spans.push(Span::styled("→ tool_use ", theme.muted())),
-            Provider::Responses => {}
+            let rest = format!("{} {}", call.tool, call.args_text());
+            let used = spans_width(&spans);
+            if self.brief {
+                // The tool's name whole or not at all: `…` stands for it.
+                let room = w.saturating_sub(used);
+                spans.push(Span::raw(truncate_words(&rest, room)));
+                lines.push(Line::from(spans));
+                continue;
+            }
+            if w.saturating_sub(used) < MIN_TEXT_ROOM {
+                // As above: a long id on its own line, the call under it.
+                lines.push(Line::from(spans));
+                spans = vec![Span::raw(" ".repeat(indent + 2))];
+            }
+            lines.extend(hanging(spans, &rest, Style::new(), w));
         }
-        let used: usize = spans.iter().map(|s| s.width()).sum();
-        let shown = middle(&id.0, w.saturating_sub(used + 1));
-        spans.push(Span::styled(
-            format!("{shown} "),
-            theme.call_id(trace.id_place(id)),
-        ));
-        let rest = format!("{} {}", call.tool, call.args_text());
-        let used: usize = spans.iter().map(|s| s.width()).sum();
-        if brief {
-            // The tool's name whole or not at all: `…` stands for it.
-            let room = w.saturating_sub(used);
-            spans.push(Span::raw(truncate_words(&rest, room)));
-            lines.push(Line::from(spans));
-            continue;
-        }
-        if w.saturating_sub(used) < MIN_TEXT_ROOM {
-            // As above: a long id on its own line, the call under it.
-            lines.push(Line::from(spans));
-            spans = vec![Span::raw(" ".repeat(indent + 2))];
-        }
-        lines.extend(hanging(spans, &rest, Style::new(), w));
+        starts
     }
-    Block {
-        lines,
-        text_end,
-        indent,
-        calls: call_starts,
+
+    /// Responses: a call's `function_call` item with its own id on its
+    /// line, and the start of the line under it, where the call_id that
+    /// pairs stands.
+    fn function_call_item(
+        &self,
+        item: u32,
+        call: &crate::trace::ToolCall,
+    ) -> (Line<'static>, Vec<Span<'static>>) {
+        let (s, theme) = (self.s, self.s.theme);
+        let kind = "function_call";
+        let pad = " ".repeat(self.role_w.saturating_sub(width(kind)));
+        let number = crate::wire::number_past(item, s.reasoning_at());
+        let mut first = vec![
+            Span::styled(format!("{}{number:>2} ", self.mark), self.number_style),
+            Span::styled(format!("{kind}{pad} "), self.role_style),
+        ];
+        let used = spans_width(&first);
+        let item_id = match crate::wire::item_id_of(self.trace, call) {
+            Some(item) => format!("id {item}"),
+            None => format!("id: {}", i18n::NOT_RECORDED.get(s.lang)),
+        };
+        first.push(Span::styled(
+            middle(&item_id, self.w.saturating_sub(used)),
+            theme.muted(),
+        ));
+        let under = vec![
+            Span::raw(" ".repeat(used)),
+            Span::styled("call_id ", theme.muted()),
+        ];
+        (Line::from(first), under)
     }
 }
 

@@ -31,7 +31,8 @@ exactly one ```bash (or ```mswea_bash_command) block, or extra.actions holds
 one action; the user message right after such a reply is its result.
 
 Gemini CLI (chatRecordingTypes.ts / chatRecordingService.ts): each "gemini"
-message is a reply, its toolCalls the calls, a toolCall with a result is
+message is a reply, its toolCalls the calls (split into one reply per model
+turn where the calls' timestamps are more than 100 ms apart: gemini_turns), a toolCall with a result is
 answered (an error: status error or cancelled, or a functionResponse with an
 error); a user message of functionResponse parts is the results sent back, a
 result only for an id no toolCall answered; in JSONL a record under a known id replaces the earlier one in place,
@@ -389,6 +390,27 @@ def gemini_failed(result):
     )
 
 
+def gemini_turns(tool_calls):
+    """A gemini message's calls by the model turn that made them: recordToolCalls
+    adds a turn that starts with a call to the message before it, and
+    recordCompletedToolCalls stamps one batch's calls at one moment; calls
+    stamped more than 100 ms apart are of different turns. Always one turn."""
+    from datetime import datetime
+    def at(t):
+        try:
+            return datetime.strptime(t.get("timestamp", ""), "%Y-%m-%dT%H:%M:%S.%fZ").timestamp()
+        except (ValueError, TypeError):
+            return None
+    turns, last = [[]], None
+    for t in tool_calls:
+        now = at(t)
+        if now is not None and last is not None and now - last > 0.1:
+            turns.append([])
+        last = now if now is not None else last
+        turns[-1].append(t)
+    return turns
+
+
 def gemini_cli(path):
     records, checkpoint = gemini_records(path)
     c = Count()
@@ -436,13 +458,13 @@ def gemini_cli(path):
             continue
         if m.get("type") != "gemini":
             continue
-        tool_calls = m.get("toolCalls") or []
-        c.reply([t.get("id") for t in tool_calls])
-        for t in tool_calls:
-            if t.get("result") is not None:
-                failed = t.get("status") in ("error", "cancelled") or gemini_failed(t["result"])
-                answered.add(t.get("id") or "")
-                c.result(t.get("id"), failed)
+        for turn in gemini_turns(m.get("toolCalls") or []):
+            c.reply([t.get("id") for t in turn])
+            for t in turn:
+                if t.get("result") is not None:
+                    failed = t.get("status") in ("error", "cancelled") or gemini_failed(t["result"])
+                    answered.add(t.get("id") or "")
+                    c.result(t.get("id"), failed)
     return c.out()
 
 
