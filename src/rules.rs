@@ -543,6 +543,7 @@ mod tests {
             said: None,
             carried: None,
             host_insert: None,
+            reasoning: None,
         }
     }
 

@@ -173,6 +173,17 @@ impl Scenario {
         ToolChoice::parse(&list[at]).ok()
     }
 
+    /// Does the model reason (a rule returns reasoning), and does the host
+    /// send it back?
+    pub fn thinking(&self) -> crate::trace::Thinking {
+        use crate::trace::Thinking;
+        match (self.model.iter().any(|r| r.reasoning.is_some()), self.harness.drop_reasoning) {
+            (false, _) => Thinking::Off,
+            (true, false) => Thinking::SentBack,
+            (true, true) => Thinking::Dropped,
+        }
+    }
+
     /// The provider its model calls go to: as written, else as its ids say.
     pub fn provider(&self) -> crate::provider::Provider {
         use crate::provider::Provider;
@@ -594,6 +605,10 @@ pub struct Harness {
     /// item's `id` (`fc_…`) instead of its `call_id`.
     #[serde(default)]
     pub answer_with_item_id: bool,
+    /// Anthropic only: send a reply back without the `thinking` block it
+    /// came with (the provider rejects the next request: `wire::reasoning`).
+    #[serde(default)]
+    pub drop_reasoning: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -628,6 +643,12 @@ pub struct Rule {
     /// Anthropic `stop_reason: "max_tokens"`), and a call in it may be cut.
     #[serde(default)]
     pub cut_off: bool,
+    /// The reasoning the model returns with this reply, as its provider
+    /// shows it: a Responses `reasoning` item's summary, an Anthropic
+    /// `thinking` block's text (Chat Completions returns none). A scenario
+    /// with any turns reasoning on in every request (`wire::reasoning`).
+    #[serde(default)]
+    pub reasoning: Option<Text>,
 }
 
 /// Every field present must hold; an empty condition always holds.

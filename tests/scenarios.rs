@@ -134,6 +134,12 @@ fn every_scenario_has_its_story_and_end() {
             EndStatus::Completed,
         ),
         (
+            "reasoning-travels-with-calls",
+            "TMPVERMPVERMA",
+            EndStatus::Completed,
+        ),
+        ("harness-drops-thinking", "TMPVERMJ", EndStatus::Rejected),
+        (
             "reply-cut-off",
             "TMPVVERRMPXMPVERMAYF",
             EndStatus::Completed,

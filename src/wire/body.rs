@@ -13,7 +13,9 @@ use crate::provider::Provider;
 use crate::scenario::ToolChoice;
 use crate::tokens;
 use crate::tokens::Counts;
-use crate::trace::{CallId, Message, Role, ToolCall, Trace};
+use crate::trace::{CallId, Message, Role, Thinking, ToolCall, Trace};
+
+use super::thinking;
 
 /// The model an OpenAI body names: the scripted model stands in for it.
 pub const OPENAI_MODEL: &str = "gpt-4.1";
@@ -31,6 +33,9 @@ pub fn model(trace: &Trace) -> Option<&str> {
     }
     Some(match trace.provider {
         Provider::Anthropic => ANTHROPIC_MODEL,
+        Provider::Chat | Provider::Responses if trace.thinking != Thinking::Off => {
+            thinking::OPENAI_REASONING_MODEL
+        }
         Provider::Chat | Provider::Responses => OPENAI_MODEL,
     })
 }
@@ -302,7 +307,8 @@ fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
             "output": &*m.text,
         })],
         Role::Assistant => {
-            let mut items = Vec::new();
+            // Its reasoning first, as the response returned it.
+            let mut items: Vec<Value> = thinking::sent(trace, m).into_iter().collect();
             if !m.text.is_empty() || m.calls.is_empty() {
                 items.push(json!({ "role": "assistant", "content": &*m.text }));
             }
@@ -343,15 +349,22 @@ fn anthropic_message(trace: &Trace, m: &Message) -> Value {
     match m.role {
         Role::User => json!({ "role": "user", "content": &*m.text }),
         Role::Tool => json!({ "role": "user", "content": [anthropic_block(m)] }),
-        Role::Assistant => json!({ "role": "assistant", "content": reply_blocks(trace, m, false) }),
+        Role::Assistant => json!({
+            "role": "assistant",
+            "content": reply_blocks(trace, m, m.reasoning.as_deref(), false),
+        }),
     }
 }
 
 /// A reply's content blocks: as the request sends them back, or (with
 /// `response`) as the response returns them, with the fields the API
-/// always fills in (`citations`, and `caller`: the model called directly).
-fn reply_blocks(trace: &Trace, m: &Message, response: bool) -> Vec<Value> {
-    let mut blocks = Vec::new();
+/// always fills in (`citations`, and `caller`: the model called directly);
+/// its `reasoning` first, as a thinking block.
+fn reply_blocks(trace: &Trace, m: &Message, reasoning: Option<&str>, response: bool) -> Vec<Value> {
+    let mut blocks: Vec<Value> = reasoning
+        .map(|r| thinking::anthropic_block(trace, m, r))
+        .into_iter()
+        .collect();
     if !m.text.is_empty() || m.calls.is_empty() {
         let mut text = json!({ "type": "text", "text": &*m.text });
         if response {
@@ -431,7 +444,11 @@ fn envelope(trace: &Trace) -> (Value, usize) {
         }
         Provider::Anthropic => {
             // A replayed run's limit is not recorded where its body is not.
-            let limit = limit.or((trace.recorded.is_none()).then_some(MAX_TOKENS as usize));
+            let most = match trace.thinking {
+                Thinking::Off => MAX_TOKENS,
+                _ => thinking::THINKING_MAX_TOKENS,
+            };
+            let limit = limit.or((trace.recorded.is_none()).then_some(most as usize));
             if let Some(limit) = limit {
                 o.insert("max_tokens".into(), limit.into());
             }
@@ -440,6 +457,7 @@ fn envelope(trace: &Trace) -> (Value, usize) {
             }
         }
     }
+    thinking::settings(trace, &mut o);
     if !trace.tools.is_empty() {
         o.insert("tools".into(), tools(trace));
     }
@@ -610,6 +628,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
                 said: None,
                 carried: None,
                 host_insert: None,
+                reasoning: None,
             })
         };
         &sent
@@ -617,6 +636,9 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
     let input = context_tokens(trace, counts, index);
     let output = output_tokens(trace, counts, index);
     let calls: Vec<&ToolCall> = m.calls.iter().filter_map(|id| call_of(trace, id)).collect();
+    // The reasoning the provider returned, whether or not the host keeps it.
+    let returned = mc.reasoning.as_deref();
+    let reasoning_tokens = returned.map_or(0, tokens::count);
     // Fields in an order of our choosing (a JSON object's members have
     // none): what the model said last, as the wire view shows the end of
     // the body first; the bookkeeping (ids, echoed settings, usage) above.
@@ -629,7 +651,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
             {
                 into.extend(said);
             }
-            json!({
+            let mut chat = json!({
                 "id": format!("chatcmpl-{n}"),
                 "object": "chat.completion",
                 "created": 0,
@@ -650,10 +672,19 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
                         (false, false) => "tool_calls",
                     },
                 }],
-            })
+            });
+            // A reasoning model's reply: only the count of its reasoning.
+            if trace.thinking != Thinking::Off {
+                chat["usage"]["completion_tokens_details"] =
+                    json!({ "reasoning_tokens": reasoning_tokens });
+            }
+            chat
         }
         Provider::Responses => {
-            let mut output_items = Vec::new();
+            let mut output_items: Vec<Value> = returned
+                .map(|r| thinking::responses_item(trace, m, r))
+                .into_iter()
+                .collect();
             if !m.text.is_empty() || calls.is_empty() {
                 output_items.push(json!({
                     "type": "message",
@@ -701,7 +732,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
                     "input_tokens": input,
                     "input_tokens_details": { "cached_tokens": 0, "cache_write_tokens": 0 },
                     "output_tokens": output,
-                    "output_tokens_details": { "reasoning_tokens": 0 },
+                    "output_tokens_details": { "reasoning_tokens": reasoning_tokens },
                     "total_tokens": input + output,
                 },
                 "status": if mc.cut_off { "incomplete" } else { "completed" },
@@ -734,7 +765,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
                 "inference_geo": null,
                 "speed": null,
             },
-            "content": reply_blocks(trace, m, true),
+            "content": reply_blocks(trace, m, returned, true),
             "stop_reason": match (mc.cut_off, calls.is_empty()) {
                 (true, _) => "max_tokens",
                 (false, true) => "end_turn",
@@ -937,6 +968,9 @@ pub fn message_tokens(m: &Message, calls: &[&ToolCall]) -> usize {
 /// arguments, the id it answers, the per-message overhead.
 pub fn tokens_besides_text(m: &Message, calls: &[&ToolCall]) -> usize {
     let mut n = tokens::PER_MESSAGE;
+    if let Some(reasoning) = &m.reasoning {
+        n += tokens::count(reasoning);
+    }
     if let Some(id) = &m.call_id {
         n += tokens::count(&id.0);
     }

@@ -20,6 +20,7 @@
 
 mod body;
 mod reasoning;
+mod thinking;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
@@ -32,6 +33,7 @@ pub use body::{
 pub use crate::place::Place;
 pub use crate::provider::Provider;
 pub use reasoning::{Reasoning, number_past, reasoning_at, reasoning_items};
+pub use thinking::thinking_rejection;
 // The provider, placing and counting sit below the trace; the wire reads
 // traces. Their old paths under `wire` stay.
 pub use crate::tokens;

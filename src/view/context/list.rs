@@ -437,6 +437,16 @@ pub(super) fn message_lines(
         ));
     }
     let mut lines = Vec::new();
+    // A reply's reasoning, sent back first (`wire::thinking`): Responses
+    // an item of its own, Anthropic a block of the reply; Chat none.
+    let shift = match m.reasoning.as_deref() {
+        Some(r) if provider != Provider::Chat => {
+            let role = i18n::role_name(Role::Assistant, s.lang);
+            super::thinking::lines(s, r, &mut prefix, &mut lines, (role, role_w), brief, w)
+        }
+        _ => 0,
+    };
+    let reasoning_lines = lines.len();
     if let Some(id) = &m.call_id {
         // An id longer than the panel keeps its start and its end.
         let base: usize = prefix.iter().map(|s| s.width()).sum();
@@ -516,7 +526,7 @@ pub(super) fn message_lines(
     let indent: usize = prefix.iter().map(|s| s.width()).sum();
     let text_end = lines.len();
     // Responses: each call is an item of its own, numbered after the text.
-    let mut item = place.number + u32::from(!lines.is_empty());
+    let mut item = place.number + shift + u32::from(lines.len() > reasoning_lines);
     let mut call_starts = Vec::new();
     for id in &m.calls {
         let Some(call) = trace.call(id) else { continue };
