@@ -199,7 +199,7 @@ pub(super) fn fold_block(
     let m = &trace.messages[index];
     let note = hanging(
         vec![Span::raw(" ".repeat(indent))],
-        &i18n::folded(m.text.chars().count(), s.key_hints, s.lang),
+        &i18n::folded(super::thinking::drawn_chars(m), s.key_hints, s.lang),
         s.theme.muted(),
         w,
     );

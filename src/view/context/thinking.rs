@@ -6,7 +6,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::trace::Lane;
+use crate::trace::{Lane, Message};
 use crate::view::scene::Scene;
 use crate::view::text::{hanging, truncate, width};
 use crate::wire::Provider;
@@ -44,11 +44,14 @@ pub(super) fn lines(
             (head, 1)
         }
         _ => {
+            // The block's type on the reply's first line, its text under
+            // it: the role column leaves the text its room.
             let mut head = prefix.clone();
-            head.push(Span::styled("thinking ", model));
+            head.push(Span::styled("thinking", model));
+            lines.push(Line::from(head));
             let base: usize = prefix.iter().map(|s| s.width()).sum();
             *prefix = vec![Span::raw(" ".repeat(base))];
-            (head, 0)
+            (vec![Span::raw(" ".repeat(base + 2))], 0)
         }
     };
     if brief {
@@ -63,4 +66,10 @@ pub(super) fn lines(
         lines.extend(hanging(head, text, theme.muted(), w));
     }
     shift
+}
+
+/// The characters a message's folded lines stand for: its text, and its
+/// reasoning where the list draws it (the host holds none in Chat).
+pub(super) fn drawn_chars(m: &Message) -> usize {
+    m.text.chars().count() + m.reasoning.as_deref().map_or(0, |r| r.chars().count())
 }
