@@ -248,7 +248,7 @@ fn long_trace(c: &mut Criterion) {
 
 /// Issue 18: what the wire costs on a 2,000-call run. `trace` is the
 /// engine's run (which places every message in its provider's requests,
-/// `wire::place_all`) and the trace JSON; against it, `place_all` alone,
+/// `wire::measure`) and the trace JSON; against it, `measure` alone,
 /// one request body built, and a frame of the wire view (`w`) at the last
 /// step.
 fn wire_costs(c: &mut Criterion) {
@@ -266,15 +266,8 @@ fn wire_costs(c: &mut Criterion) {
             out.len()
         })
     });
-    group.bench_function("place-all", |b| {
-        b.iter(|| {
-            let mut t = trace.clone();
-            wire::place_all(&mut t);
-            t.places.len()
-        })
-    });
-    group.bench_function("clone-trace", |b| {
-        b.iter(|| black_box(&trace).clone().places.len())
+    group.bench_function("measure", |b| {
+        b.iter(|| wire::measure(black_box(&trace), None).places.len())
     });
     let last = trace.model_calls.len() - 1;
     group.bench_function("request-body-last-call", |b| {

@@ -22,3 +22,24 @@ impl Place {
         self.items == 0
     }
 }
+
+/// What a run's requests measure (`wire::measure`): where each message
+/// sits, and each model call's body. Set into the trace once, when the run
+/// is recorded (`Trace::set_measures`).
+#[derive(Debug, Clone, Default)]
+pub struct Measures {
+    pub places: Vec<Place>,
+    /// One per model call, in order.
+    pub calls: Vec<CallMeasure>,
+}
+
+/// One model call's request, measured.
+#[derive(Debug, Clone, Copy)]
+pub struct CallMeasure {
+    /// The body's bytes.
+    pub context_size: usize,
+    /// The bytes of its tool definitions.
+    pub tools_size: usize,
+    /// Its tokens; `None` for a replayed run, which counts them when asked.
+    pub context_tokens: Option<usize>,
+}

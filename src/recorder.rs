@@ -28,7 +28,7 @@ pub struct Recorder {
     /// compacted copy; earlier requests sent from 0.
     pub held_from: usize,
     /// Running size of the messages held, in characters and tokens (the
-    /// exact body sizes are placed once the run ends: `wire::place_all`).
+    /// exact body sizes are placed once the run ends: `wire::measure`).
     /// A replayed run's tokens are counted when asked, beside its trace
     /// (`tokens::Counts`): its `messages_tokens` and `fixed_tokens` stay 0.
     pub messages_size: usize,
@@ -151,7 +151,7 @@ impl Recorder {
             number,
             step: self.next_step(),
             context_len: self.trace.messages.len(),
-            // Placed exactly once the run ends (`wire::place_all`).
+            // Placed exactly once the run ends (`wire::measure`).
             context_size: 0,
             tools_size: 0,
             context_tokens: self.messages_tokens + self.fixed_tokens,
@@ -239,7 +239,8 @@ impl Recorder {
     /// The trace, with every message placed in its provider's requests
     /// and each model call's body measured.
     pub fn finish(mut self) -> Trace {
-        wire::place_all(&mut self.trace);
+        let measures = wire::measure(&self.trace, None);
+        self.trace.set_measures(measures);
         self.trace
     }
 }

@@ -963,7 +963,7 @@ pub struct Trace {
     /// The system prompt every request sends first, if there is one.
     pub system: Option<String>,
     /// Where each message sits in its provider's requests (parallel to
-    /// `messages`; `wire::place_all`).
+    /// `messages`; `wire::measure`).
     pub places: Vec<crate::place::Place>,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
@@ -1039,6 +1039,28 @@ impl TaskOutcome {
 impl Trace {
     pub fn len(&self) -> usize {
         self.steps.len()
+    }
+
+    /// Set what its requests measure (`wire::measure`): once, when the run
+    /// is recorded (`Recorder::finish`) or told in another language.
+    pub fn set_measures(&mut self, measures: crate::place::Measures) {
+        self.places = measures.places;
+        for (mc, m) in self.model_calls.iter_mut().zip(measures.calls) {
+            mc.context_size = m.context_size;
+            mc.tools_size = m.tools_size;
+            if let Some(tokens) = m.context_tokens {
+                mc.context_tokens = tokens;
+            }
+        }
+        for s in 0..self.steps.len() {
+            // Written only where it changes: a trace told in another
+            // language shares its steps with the run's (`Shared`) until then.
+            if let Some(k) = self.steps[s].model_call
+                && self.steps[s].counters.context_size != self.model_calls[k].context_size
+            {
+                self.steps[s].counters.context_size = self.model_calls[k].context_size;
+            }
+        }
     }
 
     /// A run read from a file: its tokens are counted when asked, beside

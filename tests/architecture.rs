@@ -805,3 +805,73 @@ fn unit_test_modules_are_left_out() {
     ];
     assert_eq!(graph_of(&files), [pair("src/b.rs", "src/a.rs")]);
 }
+
+/// Where the library writes a step's narration (`….narration = …`), and
+/// which functions of `src/wire/` take a `&mut Trace`: test code left out.
+#[derive(Default)]
+struct Writes {
+    file: String,
+    narration: BTreeSet<String>,
+    wire_mut: Vec<String>,
+}
+
+impl<'a> Visit<'a> for Writes {
+    fn visit_item_mod(&mut self, m: &'a syn::ItemMod) {
+        if !test_only(&m.attrs) {
+            syn::visit::visit_item_mod(self, m);
+        }
+    }
+
+    fn visit_item_fn(&mut self, f: &'a syn::ItemFn) {
+        if !test_only(&f.attrs) {
+            syn::visit::visit_item_fn(self, f);
+        }
+    }
+
+    fn visit_expr_assign(&mut self, e: &'a syn::ExprAssign) {
+        if let syn::Expr::Field(field) = &*e.left
+            && matches!(&field.member, syn::Member::Named(n) if n == "narration")
+        {
+            self.narration.insert(self.file.clone());
+        }
+        syn::visit::visit_expr_assign(self, e);
+    }
+
+    fn visit_signature(&mut self, sig: &'a syn::Signature) {
+        let mut_trace = sig.inputs.iter().any(|input| {
+            matches!(input, syn::FnArg::Typed(t)
+                if matches!(&*t.ty, syn::Type::Reference(r)
+                    if r.mutability.is_some()
+                        && matches!(&*r.elem, syn::Type::Path(p)
+                            if p.path.segments.last().is_some_and(|s| s.ident == "Trace"))))
+        });
+        if mut_trace && self.file.starts_with("src/wire/") {
+            self.wire_mut
+                .push(format!("{}: fn {}", self.file, sig.ident));
+        }
+        syn::visit::visit_signature(self, sig);
+    }
+}
+
+/// The trace is plain data (issue 33): a step's narration is set in one
+/// place per source (a lesson's in `load`, once its run is known; a
+/// transcript's in its builder), and `wire` only reads traces (what it
+/// measures, `Trace::set_measures` writes).
+#[test]
+fn narration_is_set_in_one_place_and_wire_only_reads_traces() {
+    let mut writes = Writes::default();
+    for (file, src) in library_sources() {
+        writes.file = file;
+        writes.visit_file(&syn::parse_file(&src).unwrap());
+    }
+    assert_eq!(
+        writes.narration,
+        BTreeSet::from(["src/load/mod.rs".into(), "src/transcript/builder.rs".into()]),
+        "files that set a step's narration"
+    );
+    assert_eq!(
+        writes.wire_mut,
+        Vec::<String>::new(),
+        "wire writing into a trace"
+    );
+}

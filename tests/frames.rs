@@ -31,7 +31,7 @@ fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
     settings().bind(|| {
         for i in 0..steps {
             let frame = frames::at_step(&app, i, w, h);
-            let mut text = frames::to_text(&frames::render(&frame, w, h));
+            let mut text = frames::to_styled_text(&frames::render(&frame, w, h));
             if name != DEFAULT_SCENARIO {
                 text = keys_named(&frame, text, w, h);
             }
@@ -44,9 +44,10 @@ fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
 /// The mode whose key hints `keys_named` names: the lesson, no quiz.
 const LESSON_KEYS: Mode = Mode::Lesson { quiz: false };
 
-/// `text` (the frame of `app`, `w`×`h`) with the footer's row of key hints
-/// replaced by the keys it shows, when it shows the lesson's hints as the
-/// footer draws them (` key label`, two spaces apart) and nothing else.
+/// `text` (the frame of `app`, `w`×`h`, with its look) with the footer's
+/// row of key hints replaced by the keys it shows, when it shows the
+/// lesson's hints as the footer draws them (` key label`, two spaces apart)
+/// and nothing else. The row's look goes too: it follows the labels.
 fn keys_named(app: &App, text: String, w: u16, h: u16) -> String {
     let Some(areas) = view::areas(app, Rect::new(0, 0, w, h)) else {
         return text;
@@ -77,6 +78,11 @@ fn keys_named(app: &App, text: String, w: u16, h: u16) -> String {
         app.lang.code()
     );
     lines[y] = &named;
+    // The look's rows follow the frame's `h` rows and the `── look ──` line.
+    let look = usize::from(h) + 1 + y;
+    if look < lines.len() {
+        lines[look] = " ⟪keys⟫";
+    }
     let mut out = lines.join("\n");
     if text.ends_with('\n') {
         out.push('\n');
@@ -125,7 +131,7 @@ fn snapshot_after(name: &str, lang: Lang, (w, h): (u16, u16), actions: &[Action]
     for a in actions {
         frames::apply(&mut app, *a);
     }
-    let text = frames::to_text(&frames::render(&app, w, h));
+    let text = frames::to_styled_text(&frames::render(&app, w, h));
     let snap = format!("{DEFAULT_SCENARIO}__{w}x{h}__{}__{name}", lang.code());
     settings().bind(|| insta::assert_snapshot!(snap, text));
 }

@@ -69,7 +69,7 @@ fn each_panel_alone_at_two_widths_in_both_languages() {
         for panel in Panel::ALL {
             for w in WIDTHS {
                 let buf = draw(panel, &scene, Rect::new(0, 0, w, HEIGHT));
-                let text = frames::to_text(&buf);
+                let text = frames::to_styled_text(&buf);
                 let snap = format!(
                     "panel__{}__{LESSON}__step-{:02}__w{w}__{}",
                     name(panel),
@@ -251,7 +251,7 @@ fn the_rest_of_the_screen_alone_at_80_and_120_columns_in_both_languages() {
                     step + 1,
                     lang.code()
                 );
-                let text = frames::to_text(&buf);
+                let text = frames::to_styled_text(&buf);
                 snapshot_settings().bind(|| insta::assert_snapshot!(snap, text));
             }
         }

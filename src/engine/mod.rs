@@ -261,7 +261,7 @@ impl<'a> Run<'a> {
         // has). Which one a provider names first is not documented; the
         // engine names the call without its result, as the step's title
         // says (the other text is quoted in that lesson's about card).
-        let error = wire::rejection(&mut self.rec.trace, &unanswered);
+        let error = wire::rejection(&self.rec.trace, &unanswered);
         self.step(
             StepKind::Rejected {
                 number,
@@ -288,7 +288,6 @@ impl<'a> Run<'a> {
         if let Some(mc) = self.rec.trace.model_calls.last_mut() {
             mc.tool_choice = self.scenario.tool_choice_at(number);
         }
-        self.narrate(self.rec.next_step() - 1);
         number
     }
 

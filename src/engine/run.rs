@@ -16,18 +16,6 @@ use super::tools::Workspace;
 /// (`i18n::said`), so the engine knows no wording.
 pub type Words = fn(&Said, Lang) -> String;
 
-/// The author's narration of the step at `index`, keyed by its number,
-/// in `lang`.
-pub(super) fn narration(scenario: &Scenario, index: usize, lang: Lang) -> Option<String> {
-    if scenario.narration.is_empty() {
-        return None;
-    }
-    scenario
-        .narration
-        .get(&(index + 1).to_string())
-        .map(|t| t.get(lang).to_string())
-}
-
 /// What the run took from the scenario's words, so the trace in another
 /// language can say them (`told`): the task and each reply by the message
 /// that holds them; each reply's words by its model call's index, for the
@@ -62,19 +50,10 @@ pub(super) struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Record a step, with the author's narration for it; returns its index.
+    /// Record a step; returns its index. The author's narration is set
+    /// once the run is known (`load`), since a key may name a later event.
     pub(super) fn step(&mut self, kind: StepKind, from: Option<Lane>, to: Lane) -> usize {
-        let index = self.rec.step(kind, from, to);
-        self.narrate(index);
-        index
-    }
-
-    /// The author's narration of the step at `index`, if they wrote one.
-    pub(super) fn narrate(&mut self, index: usize) {
-        let narration = narration(self.scenario, index, self.lang);
-        if narration.is_some() || self.rec.trace.steps[index].narration.is_some() {
-            self.rec.trace.steps[index].narration = narration;
-        }
+        self.rec.step(kind, from, to)
     }
 
     pub(super) fn current_step(&self) -> usize {

@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use super::custom::offered_tools;
 use super::plan::{Item, Sight};
-use super::run::{Sources, Words, narration};
+use super::run::{Sources, Words};
 use crate::rules::RuleMatcher;
 use crate::scenario::{Lang, Scenario, Text};
 use crate::trace::{CallId, HostInsert, Message, Role, Said, StepKind, ToolSays, Trace};
@@ -113,14 +113,6 @@ pub(super) fn tell(
     t.title = scenario.title.get(lang).to_string();
     t.system = scenario.system.as_ref().map(|s| s.get(lang).to_string());
     t.tools = offered_tools(scenario, lang);
-    if !scenario.narration.is_empty() {
-        for index in 0..t.steps.len() {
-            let narration = narration(scenario, index, lang);
-            if t.steps[index].narration != narration {
-                t.steps[index].narration = narration;
-            }
-        }
-    }
     // The host's placeholder for a removed result names that result's
     // tokens, which are the language's own: the k-th placeholder a
     // compaction writes (not one carried over from before) stands for the
@@ -274,7 +266,8 @@ pub(super) fn tell(
         c.tokens_after = upto[c.start + c.messages_after] - upto[c.start] + fixed;
         held_from = c.start;
     }
-    wire::place_changed(&mut t, &changed);
+    let measures = wire::measure(&t, Some(&changed));
+    t.set_measures(measures);
     let differs = differs(run, &t, scenario, words);
     // With every text the same, every rule's test reads the same.
     let rules_differ = if changed.contains(&true) {

@@ -3,12 +3,12 @@
 //!
 //! A body is built only when it is asked for (the wire view, `export
 //! --format requests`); what the screen needs at every step, the place and
-//! size of each message, is computed once per trace by `place_all`, so the
+//! size of each message, is computed once per trace by `measure`, so the
 //! size of every request is known without serialising it.
 
 use serde_json::{Map, Value, json};
 
-use crate::place::Place;
+use crate::place::{CallMeasure, Measures, Place};
 use crate::provider::Provider;
 use crate::scenario::ToolChoice;
 use crate::tokens;
@@ -826,21 +826,15 @@ fn escaped_len(text: &str) -> usize {
 }
 
 /// Where each message sits in its provider's requests, and each model
-/// call's body in bytes and tokens; set once, when a run is recorded.
+/// call's body in bytes and tokens: read from the trace, set into it once,
+/// when a run is recorded (`Trace::set_measures`).
+///
+/// With `changed`, the trace's messages are those of a trace already
+/// measured but for the texts marked (a run told in another language):
+/// only those messages are measured again.
 ///
 /// A request's list restarts where the host's compacted copy starts.
-pub fn place_all(trace: &mut Trace) {
-    place(trace, None);
-}
-
-/// `place_all` for a trace whose messages are those of a trace already
-/// placed but for the texts marked in `changed` (a run told in another
-/// language): only those messages are measured again.
-pub fn place_changed(trace: &mut Trace, changed: &[bool]) {
-    place(trace, Some(changed));
-}
-
-fn place(trace: &mut Trace, changed: Option<&[bool]>) {
+pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
     let provider = trace.provider;
     let kept = |i: usize| {
         changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
@@ -878,7 +872,6 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
         number += place.items;
         places.push(place);
     }
-    trace.places = places;
     // A replayed run counts its tokens when asked (`context_tokens`).
     let lazy = trace.is_replayed();
     let fixed_tokens = if lazy { 0 } else { fixed_tokens(trace) };
@@ -889,14 +882,14 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
     };
     // Running sums, so each call's size is a difference, not a walk over
     // its whole context (a long run has thousands of calls).
-    let mut bytes_upto = Vec::with_capacity(trace.places.len() + 1);
-    let mut starts_upto = Vec::with_capacity(trace.places.len() + 1);
-    let mut tokens_upto = Vec::with_capacity(trace.places.len() + 1);
+    let mut bytes_upto = Vec::with_capacity(places.len() + 1);
+    let mut starts_upto = Vec::with_capacity(places.len() + 1);
+    let mut tokens_upto = Vec::with_capacity(places.len() + 1);
     let (mut b, mut n, mut t) = (0usize, 0usize, 0usize);
     bytes_upto.push(0);
     starts_upto.push(0);
     tokens_upto.push(0);
-    for (p, m) in trace.places.iter().zip(&trace.messages) {
+    for (p, m) in places.iter().zip(&trace.messages) {
         b += p.bytes;
         n += usize::from(!p.joins());
         t += m.tokens;
@@ -904,43 +897,37 @@ fn place(trace: &mut Trace, changed: Option<&[bool]>) {
         starts_upto.push(n);
         tokens_upto.push(t);
     }
-    for mc in &mut trace.model_calls {
-        let (from, to) = (mc.context_start, mc.context_len);
-        // Messages that start items; a message's own items are separated
-        // within its `bytes`.
-        let starts = starts_upto[to] - starts_upto[from];
-        let bytes = bytes_upto[to] - bytes_upto[from];
-        // Commas between messages' items: after what every call sends
-        // first, one before each message; else one fewer.
-        let commas = if fixed > 0 {
-            starts
-        } else {
-            starts.saturating_sub(1)
-        };
-        match &mc.body {
-            Some(body) => {
-                mc.context_size = body.request.len();
-                mc.tools_size = body.tools_bytes;
+    let calls = trace
+        .model_calls
+        .iter()
+        .map(|mc| {
+            let (from, to) = (mc.context_start, mc.context_len);
+            // Messages that start items; a message's own items are
+            // separated within its `bytes`.
+            let starts = starts_upto[to] - starts_upto[from];
+            let bytes = bytes_upto[to] - bytes_upto[from];
+            // Commas between messages' items: after what every call sends
+            // first, one before each message; else one fewer.
+            let commas = if fixed > 0 {
+                starts
+            } else {
+                starts.saturating_sub(1)
+            };
+            let (context_size, tools_size) = match &mc.body {
+                Some(body) => (body.request.len(), body.tools_bytes),
+                None => {
+                    let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
+                    (envelope_bytes + bytes + commas + choice, tools_bytes)
+                }
+            };
+            CallMeasure {
+                context_size,
+                tools_size,
+                context_tokens: (!lazy).then(|| fixed_tokens + tokens_upto[to] - tokens_upto[from]),
             }
-            None => {
-                let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
-                mc.context_size = envelope_bytes + bytes + commas + choice;
-                mc.tools_size = tools_bytes;
-            }
-        }
-        if !lazy {
-            mc.context_tokens = fixed_tokens + tokens_upto[to] - tokens_upto[from];
-        }
-    }
-    for s in 0..trace.steps.len() {
-        // Written only where it changes: a trace told in another language
-        // shares its steps with the run's (`trace::Shared`) until then.
-        if let Some(k) = trace.steps[s].model_call
-            && trace.steps[s].counters.context_size != trace.model_calls[k].context_size
-        {
-            trace.steps[s].counters.context_size = trace.model_calls[k].context_size;
-        }
-    }
+        })
+        .collect();
+    Measures { places, calls }
 }
 
 /// Tokens every request carries whatever its messages: the system prompt,
@@ -1205,7 +1192,7 @@ fn new_items(trace: &Trace, index: usize, range: std::ops::Range<usize>, mut new
 /// their results, in the provider's own words (as its API returns them):
 /// Chat names every id; Responses the first; Anthropic the index of the
 /// assistant message in `messages` and every id.
-pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
+pub fn rejection(trace: &Trace, unanswered: &[CallId]) -> String {
     let ids = unanswered
         .iter()
         .map(|c| c.0.as_ref())
@@ -1222,11 +1209,11 @@ pub fn rejection(trace: &mut Trace, unanswered: &[CallId]) -> String {
             unanswered.first().map_or("", |c| c.0.as_ref())
         ),
         Provider::Anthropic => {
-            place_all(trace);
+            let places = measure(trace, None).places;
             let holder = trace
                 .messages
                 .iter()
-                .zip(&trace.places)
+                .zip(&places)
                 .rev()
                 .find(|(m, _)| m.calls.iter().any(|c| unanswered.contains(c)))
                 .map_or(0, |(_, p)| p.number.saturating_sub(1));
