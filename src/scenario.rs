@@ -177,7 +177,10 @@ impl Scenario {
     /// send it back?
     pub fn thinking(&self) -> crate::trace::Thinking {
         use crate::trace::Thinking;
-        match (self.model.iter().any(|r| r.reasoning.is_some()), self.harness.drop_reasoning) {
+        match (
+            self.model.iter().any(|r| r.reasoning.is_some()),
+            self.harness.drop_reasoning,
+        ) {
             (false, _) => Thinking::Off,
             (true, false) => Thinking::SentBack,
             (true, true) => Thinking::Dropped,

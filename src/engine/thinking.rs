@@ -44,8 +44,7 @@ impl Run<'_> {
         if self.rec.trace.thinking != Thinking::Dropped {
             return None;
         }
-        let trace = &mut self.rec.trace;
-        let error = wire::thinking_rejection(trace)?;
+        let error = wire::thinking_rejection(&self.rec.trace)?;
         self.step(
             StepKind::Rejected {
                 number,

@@ -115,7 +115,7 @@ pub fn sent(trace: &Trace, m: &Message) -> Option<Value> {
 /// deepset-ai/haystack-core-integrations#2146): the place of that reply in
 /// `messages` and the type of its first block. None where the request
 /// keeps the rule.
-pub fn thinking_rejection(trace: &mut Trace) -> Option<String> {
+pub fn thinking_rejection(trace: &Trace) -> Option<String> {
     if trace.provider != Provider::Anthropic || trace.thinking == Thinking::Off {
         return None;
     }
@@ -129,10 +129,14 @@ pub fn thinking_rejection(trace: &mut Trace) -> Option<String> {
     if m.calls.is_empty() || m.reasoning.is_some() {
         return None;
     }
-    let found = if m.text.is_empty() { "tool_use" } else { "text" };
+    let found = if m.text.is_empty() {
+        "tool_use"
+    } else {
+        "text"
+    };
     let index = context.start + index;
-    super::place_all(trace);
-    let at = trace.places[index].number.saturating_sub(1);
+    let places = super::body::measure(trace, None).places;
+    let at = places[index].number.saturating_sub(1);
     Some(format!(
         "400 invalid_request_error: messages.{at}.content.0.type: Expected `thinking` or \
          `redacted_thinking`, but found `{found}`. When `thinking` is enabled, a final \
