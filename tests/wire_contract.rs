@@ -484,7 +484,10 @@ fn check_anthropic(request: &AnthropicRequest, call: usize) -> (Vec<String>, Vec
         }
     }
     // Thinking on: the final assistant message opens with its thinking.
-    let thinking = request.thinking.as_ref().is_some_and(|t| t["type"] == "enabled");
+    let thinking = request
+        .thinking
+        .as_ref()
+        .is_some_and(|t| t["type"] == "enabled");
     let last = request.messages.iter().rposition(|m| m.role == "assistant");
     if let Some(at) = last.filter(|_| thinking) {
         let first = blocks(&request.messages[at]).first();
