@@ -7,7 +7,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::action::Action;
-use crate::i18n::Label;
+use crate::i18n::{Label, keys};
 use crate::scenario::Lang;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,8 +100,8 @@ pub const KEYMAP: &[Binding] = &[
             Key::Code(K::Enter),
         ],
         action: Action::Next,
-        help: Label::new(["下一步", "next step"]),
-        hint: Some(Label::new(["下一步", "next"])),
+        help: keys::NEXT_HELP,
+        hint: Some(keys::NEXT_HINT),
     },
     Binding {
         keys: &[
@@ -111,109 +111,97 @@ pub const KEYMAP: &[Binding] = &[
             Key::Code(K::Backspace),
         ],
         action: Action::Prev,
-        help: Label::new(["上一步", "previous step"]),
-        hint: Some(Label::new(["上一步", "prev"])),
+        help: keys::PREV_HELP,
+        hint: Some(keys::PREV_HINT),
     },
     Binding {
         keys: &[Key::Char(' ')],
         action: Action::TogglePlay,
-        help: Label::new([
-            "播放/暂停（每个间隔前进一步，停在最后一步）",
-            "play/pause (one step per dwell time, stops on the last step)",
-        ]),
-        hint: Some(Label::new(["播放", "play"])),
+        help: keys::TOGGLE_PLAY_HELP,
+        hint: Some(keys::TOGGLE_PLAY_HINT),
     },
     Binding {
         keys: &[Key::Char('+'), Key::Char('=')],
         action: Action::DwellLonger,
-        help: Label::new(["延长播放间隔", "longer dwell time"]),
-        hint: Some(Label::new(["间隔", "dwell"])),
+        help: keys::DWELL_LONGER_HELP,
+        hint: Some(keys::DWELL_LONGER_HINT),
     },
     Binding {
         keys: &[Key::Char('-'), Key::Char('_')],
         action: Action::DwellShorter,
-        help: Label::new(["缩短播放间隔", "shorter dwell time"]),
+        help: keys::DWELL_SHORTER_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Code(K::Home), Key::Char('g')],
         action: Action::First,
-        help: Label::new(["第一步", "first step"]),
+        help: keys::FIRST_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Code(K::End), Key::Char('G')],
         action: Action::Last,
-        help: Label::new(["最后一步", "last step"]),
+        help: keys::LAST_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Digits],
         action: Action::Jump(0),
-        help: Label::new([
-            "跳到第几步：连按数字组成步数（如 1 5 0 → 第 150 步）",
-            "jump to a step: digits in a row make its number (1 5 0 → step 150)",
-        ]),
+        help: keys::JUMP_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('/')],
         action: Action::SearchStart,
-        help: Label::new([
-            "搜索：步骤标题、call_id、工具名和文本（Enter 搜索，Esc 取消）",
-            "search step titles, call ids, tool names and texts (Enter searches, Esc cancels)",
-        ]),
+        help: keys::SEARCH_START_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('n')],
         action: Action::NextMatch,
-        help: Label::new(["下一个搜索结果", "next match"]),
+        help: keys::NEXT_MATCH_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('N')],
         action: Action::PrevMatch,
-        help: Label::new(["上一个搜索结果", "previous match"]),
+        help: keys::PREV_MATCH_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('m')],
         action: Action::NextModelCall,
-        help: Label::new(["下一次模型调用", "next model call"]),
+        help: keys::NEXT_MODEL_CALL_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('M')],
         action: Action::PrevModelCall,
-        help: Label::new(["上一次模型调用", "previous model call"]),
+        help: keys::PREV_MODEL_CALL_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('e')],
         action: Action::NextTrouble,
-        help: Label::new([
-            "下一个错误或警告（错误结果、孤立结果、拒绝、⚠）",
-            "next error or warning (error result, orphan, refusal, ⚠)",
-        ]),
+        help: keys::NEXT_TROUBLE_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('E')],
         action: Action::PrevTrouble,
-        help: Label::new(["上一个错误或警告", "previous error or warning"]),
+        help: keys::PREV_TROUBLE_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Code(K::Tab)],
         action: Action::FocusNext,
-        help: Label::new(["焦点移到下一个面板", "move focus to the next panel"]),
-        hint: Some(Label::new(["面板", "panel"])),
+        help: keys::FOCUS_NEXT_HELP,
+        hint: Some(keys::FOCUS_NEXT_HINT),
     },
     Binding {
         keys: &[Key::Code(K::BackTab)],
         action: Action::FocusPrev,
-        help: Label::new(["焦点移到上一个面板", "move focus to the previous panel"]),
+        help: keys::FOCUS_PREV_HELP,
         hint: None,
     },
     Binding {
@@ -224,115 +212,85 @@ pub const KEYMAP: &[Binding] = &[
             Key::Char('j'),
         ],
         action: Action::Scroll(0),
-        help: Label::new(["滚动焦点面板", "scroll the focused panel"]),
-        hint: Some(Label::new(["滚动", "scroll"])),
+        help: keys::SCROLL_HELP,
+        hint: Some(keys::SCROLL_HINT),
     },
     Binding {
         keys: &[Key::Char('z')],
         action: Action::Zoom,
-        help: Label::new([
-            "放大焦点面板到全屏；并排对照：上下文代替泳道",
-            "zoom the focused panel; two runs: contexts for the lanes",
-        ]),
-        hint: Some(Label::new(["放大", "zoom"])),
+        help: keys::ZOOM_HELP,
+        hint: Some(keys::ZOOM_HINT),
     },
     Binding {
         keys: &[Key::Char('f')],
         action: Action::ToggleFold,
-        help: Label::new([
-            "展开或折叠上下文里的长消息（如整个文件、测试日志）",
-            "unfold or fold long messages in the context (whole files, test logs)",
-        ]),
+        help: keys::TOGGLE_FOLD_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('w')],
         action: Action::ToggleWire,
-        help: Label::new([
-            "上下文面板显示提供方收到的 JSON 请求体，或切回消息列表",
-            "the context as the JSON request body the provider receives, or back",
-        ]),
+        help: keys::TOGGLE_WIRE_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('L')],
         action: Action::SwitchLanguage,
-        help: Label::new(["切换语言（中文/English）", "switch language (中文/English)"]),
-        hint: Some(Label::new(["English", "中文"])),
+        help: keys::SWITCH_LANGUAGE_HELP,
+        hint: Some(keys::SWITCH_LANGUAGE_HINT),
     },
     Binding {
         keys: &[Key::Char('a')],
         action: Action::ToggleAbout,
-        help: Label::new(["关于这个场景", "about this scenario"]),
-        hint: Some(Label::new(["关于", "about"])),
+        help: keys::TOGGLE_ABOUT_HELP,
+        hint: Some(keys::TOGGLE_ABOUT_HINT),
     },
     Binding {
         keys: &[Key::Char('?')],
         action: Action::ToggleHelp,
-        help: Label::new(["帮助与术语", "help and glossary"]),
-        hint: Some(Label::new(["帮助", "help"])),
+        help: keys::TOGGLE_HELP_HELP,
+        hint: Some(keys::TOGGLE_HELP_HINT),
     },
     Binding {
         keys: &[Key::Char('p')],
         action: Action::ToggleQuiz,
-        help: Label::new([
-            "测验开关：每一步出现之前先预测它",
-            "quiz on/off: predict each step before it is shown",
-        ]),
-        hint: Some(Label::new(["测验", "quiz"])),
+        help: keys::TOGGLE_QUIZ_HELP,
+        hint: Some(keys::TOGGLE_QUIZ_HINT),
     },
     Binding {
         keys: &[Key::Choices],
         action: Action::Answer(0),
-        help: Label::new([
-            "回答打开的测验问题（此时数字不跳转）",
-            "answer the open quiz question (digits do not jump then)",
-        ]),
-        hint: Some(Label::new(["作答", "answer"])),
+        help: keys::ANSWER_HELP,
+        hint: Some(keys::ANSWER_HINT),
     },
     Binding {
         keys: &[Key::Char('r')],
         action: Action::Reveal,
-        help: Label::new([
-            "--class：揭晓全班的选择（每个选项的票数），再显示这一步",
-            "--class: reveal the room's choices (the count of each), then the step",
-        ]),
-        hint: Some(Label::new(["揭晓", "reveal"])),
+        help: keys::REVEAL_HELP,
+        hint: Some(keys::REVEAL_HINT),
     },
     Binding {
         keys: &[Key::Char('v')],
         action: Action::SecondRound,
-        help: Label::new([
-            "--class：讨论之后同一个问题再投一轮（揭晓时两轮并列）",
-            "--class: a second vote on the same question after discussion (the reveal shows both)",
-        ]),
-        hint: Some(Label::new(["再投一轮", "vote again"])),
+        help: keys::SECOND_ROUND_HELP,
+        hint: Some(keys::SECOND_ROUND_HINT),
     },
     Binding {
         keys: &[Key::Char('i')],
         action: Action::ToggleJoin,
-        help: Label::new([
-            "--class：显示或隐藏手机加入用的二维码和地址",
-            "--class: show or hide the QR code and address the phones join by",
-        ]),
-        hint: Some(Label::new(["加入", "join"])),
+        help: keys::TOGGLE_JOIN_HELP,
+        hint: Some(keys::TOGGLE_JOIN_HINT),
     },
     Binding {
         keys: &[Key::Code(K::Enter)],
         action: Action::Open,
-        help: Label::new([
-            "课程选择里：打开高亮的课程（当前这课：回到原处）",
-            "in the picker: open the lesson (the open one: go back)",
-        ]),
-        hint: Some(Label::new(["打开", "open"])),
+        help: keys::OPEN_HELP,
+        hint: Some(keys::OPEN_HINT),
     },
     Binding {
         keys: &[Key::Char('o')],
         action: Action::TogglePicker,
-        help: Label::new([
-            "选择课程：↑↓ 选，Enter 打开（从上次看到的那一步，否则第 1 步）",
-            "choose a lesson: ↑↓, then Enter opens it where you left it (else at step 1)",
-        ]),
+        help: keys::TOGGLE_PICKER_HELP,
         hint: None,
     },
     Binding {
@@ -344,45 +302,33 @@ pub const KEYMAP: &[Binding] = &[
     Binding {
         keys: &[Key::Code(K::Esc)],
         action: Action::Back,
-        help: Label::new([
-            "关闭浮层、放大、测验问题或并排对照（Esc 从不退出程序）",
-            "close an overlay, zoom, quiz question or comparison (Esc never quits)",
-        ]),
+        help: keys::BACK_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('q'), Key::Ctrl('c')],
         action: Action::Quit,
-        help: Label::new(["退出", "quit"]),
-        hint: Some(Label::new(["退出", "quit"])),
+        help: keys::QUIT_HELP,
+        hint: Some(keys::QUIT_HINT),
     },
     // A tap's run: last in the help, after the keys of every lesson.
     Binding {
         keys: &[Key::Char('s')],
         action: Action::SwitchConversation,
-        help: Label::new([
-            "tap 记录里的下一段对话（子代理自己的循环）；看着 tap 时 o 列出全部",
-            "the next conversation of a tap's run (a sub-agent's loop); watching, o lists them",
-        ]),
+        help: keys::SWITCH_CONVERSATION_HELP,
         hint: None,
     },
     Binding {
         keys: &[Key::Char('y')],
         action: Action::QuitYes,
-        help: Label::new([
-            "实时视图里代理还在运行时退出：是，停止代理并退出",
-            "quitting the live view while the agent runs: yes, stop it and quit",
-        ]),
-        hint: Some(Label::new([
-            "是，停止代理并退出",
-            "yes, stop the agent and quit",
-        ])),
+        help: keys::QUIT_YES_HELP,
+        hint: Some(keys::QUIT_YES_HINT),
     },
     Binding {
         keys: &[Key::Char('n'), Key::Code(K::Esc)],
         action: Action::QuitNo,
-        help: Label::new(["否，继续观看", "no, keep watching"]),
-        hint: Some(Label::new(["否，继续观看", "no, keep watching"])),
+        help: keys::QUIT_NO_HELP,
+        hint: Some(keys::QUIT_NO_HINT),
     },
 ];
 

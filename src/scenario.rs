@@ -22,6 +22,9 @@ impl Lang {
     /// the catalogue in `i18n` (the compiler lists every entry to fill).
     pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
     pub const COUNT: usize = Lang::ALL.len();
+    /// The language the program opens in, and the one a lesson's run is
+    /// made in (its token counts decide when the host compacts).
+    pub const DEFAULT: Lang = Lang::Zh;
 
     /// Where this language's text sits in a `Label`.
     pub const fn index(self) -> usize {

@@ -875,3 +875,52 @@ fn narration_is_set_in_one_place_and_wire_only_reads_traces() {
         "wire writing into a trace"
     );
 }
+
+/// Files outside `src/i18n/` that make a `Label` (`Label::new`, `Label(…)`).
+#[derive(Default)]
+struct Labels {
+    file: String,
+    outside: BTreeSet<String>,
+}
+
+impl<'a> Visit<'a> for Labels {
+    fn visit_item_mod(&mut self, m: &'a syn::ItemMod) {
+        if !test_only(&m.attrs) {
+            syn::visit::visit_item_mod(self, m);
+        }
+    }
+
+    fn visit_expr_call(&mut self, call: &'a syn::ExprCall) {
+        if let syn::Expr::Path(p) = &*call.func {
+            let names: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            let makes = matches!(names.as_slice(), [.., a, b] if a == "Label" && b == "new")
+                || names.last().is_some_and(|n| n == "Label");
+            if makes && !self.file.starts_with("src/i18n/") {
+                self.outside.insert(self.file.clone());
+            }
+        }
+        syn::visit::visit_expr_call(self, call);
+    }
+}
+
+/// Every text of the program is in the catalogue (`src/i18n/`), the
+/// keymap's and the exported pages' included, so a language is one more
+/// column there and nowhere else (issue 33).
+#[test]
+fn every_label_is_in_the_catalogue() {
+    let mut labels = Labels::default();
+    for (file, src) in library_sources() {
+        labels.file = file;
+        labels.visit_file(&syn::parse_file(&src).unwrap());
+    }
+    assert_eq!(
+        labels.outside,
+        BTreeSet::new(),
+        "files that make a Label outside src/i18n/"
+    );
+}

@@ -127,16 +127,25 @@ impl fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 /// Run the scenario's loop once and tell it in every language (`told`):
-/// the run is made in zh, the default language, whose token counts decide
-/// when the host compacts; `Told::differs` says where en's would not.
+/// the run is made in the default language, whose token counts decide
+/// when the host compacts; `Told::differs` says where another's would not.
 pub fn run_once(scenario: &Scenario, words: Words) -> Result<Told, EngineError> {
-    let mut run = Run::new(scenario, Lang::Zh, words);
+    let mut run = Run::new(scenario, Lang::DEFAULT, words);
     let end = run.go()?;
     let sources = std::mem::take(&mut run.sources);
-    let zh = run.finish(end);
-    let (en, differs, rules_differ) = told::tell(&zh, &sources, scenario, Lang::En, words);
+    let run = run.finish(end);
+    let (mut differs, mut rules_differ) = (Vec::new(), None);
+    let mut others = Lang::ALL.map(|lang| {
+        (lang != Lang::DEFAULT).then(|| {
+            let (trace, d, r) = told::tell(&run, &sources, scenario, lang, words);
+            differs.extend(d);
+            rules_differ = rules_differ.take().or(r);
+            trace
+        })
+    });
+    others[Lang::DEFAULT.index()] = Some(run);
     Ok(Told {
-        traces: [zh, en],
+        traces: others.map(|t| t.expect("a trace in every language")),
         differs,
         rules_differ,
     })

@@ -13,6 +13,10 @@ use super::embed::Embedded;
 use super::frame::lang_tag;
 use super::svg::escape;
 use crate::app::App;
+use crate::i18n::page::{
+    BROKEN, CONTROLS, DWELL, DWELL_RANGE, FIRST, HINT, JUMP, LAST, LOADING, NEXT, NO_STEP, PAUSE,
+    PLAY, PLAYER, PREV, PROGRESS, SECONDS, STEP_OF, UNZOOM, ZOOM,
+};
 use crate::i18n::{self, Label};
 use crate::theme::{Rgb, Theme};
 
@@ -53,46 +57,6 @@ pub struct Page<'a> {
 pub const PACK_AFTER: usize = 100;
 /// Steps a packed block holds.
 const PER_BLOCK: usize = 32;
-
-const PLAYER: Label = Label::new(["逐步播放器", "Step-by-step player"]);
-const CONTROLS: Label = Label::new(["播放控制", "Player controls"]);
-const FIRST: Label = Label::new(["第一步", "First"]);
-const PREV: Label = Label::new(["← 上一步", "← Previous"]);
-const PLAY: Label = Label::new(["▶ 播放", "▶ Play"]);
-const PAUSE: Label = Label::new(["‖ 暂停", "‖ Pause"]);
-const NEXT: Label = Label::new(["下一步 →", "Next →"]);
-const LAST: Label = Label::new(["最后一步", "Last"]);
-const DWELL: Label = Label::new(["每步停留", "Dwell per step"]);
-const SECONDS: Label = Label::new(["秒", "s"]);
-/// The dwell time the player accepts; a value outside is brought inside.
-const DWELL_RANGE: Label = Label::new(["（0.1–600 秒）", "(0.1 to 600 s)"]);
-const ZOOM: Label = Label::new(["⤢ 放大图形", "⤢ Zoom figure"]);
-const UNZOOM: Label = Label::new(["✕ 关闭放大", "✕ Close zoom"]);
-const STEP_OF: Label = Label::new(["当前步骤", "Current step"]);
-const PROGRESS: Label = Label::new(["进度", "Progress"]);
-const JUMP: Label = Label::new(["跳到步骤", "Go to step"]);
-/// `#step=N` that the player does not hold; `{n}` and `{shown}` are filled
-/// in by the script.
-const NO_STEP: Label = Label::new([
-    "这里没有第 {n} 步，显示的是第 {shown} 步。",
-    "There is no step {n} here; this is step {shown}.",
-]);
-/// A packed step whose block has not arrived yet.
-const LOADING: Label = Label::new(["第 {n} 步还在载入……", "Step {n} is still loading…"]);
-const BROKEN: Label = Label::new([
-    "这个浏览器解不开第 {n} 步（需要 DecompressionStream）。",
-    "This browser cannot unpack step {n} (it needs DecompressionStream).",
-]);
-const HINT: Label = Label::new([
-    "默认静止：看完说明再点“下一步”。“播放”每隔停留时间前进一步，到最后一步自动停止。\
-     播放器获得焦点后（点击它或用 Tab 进入），← → 逐步，空格 播放/暂停，Home / End 跳到第一步/最后一步。\
-     窄屏上可点“放大图形”：图形按原尺寸显示，可左右滑动，控制按钮和说明仍在。",
-    "It starts still: read the explanation, then press Next. Play moves one step per dwell \
-     time and stops at the last step. When the player has focus (click it or Tab into it), \
-     ← → step, Space plays or pauses, Home / End go to the first or last step. On a narrow \
-     screen, Zoom figure shows it full size, to be scrolled sideways, with the controls and \
-     the explanation still there.",
-]);
 
 /// Write the page to `out`, one step at a time: the player of the steps
 /// `steps` (0-based), then the about sections and the glossary. `svg`

@@ -18,15 +18,8 @@ use super::html::{self, BODY_FONTS, article, hex, inlined};
 use super::svg::escape;
 use crate::app::App;
 use crate::i18n::Label;
+use crate::i18n::page::{DECK_KEYS, DECK_NEXT, DECK_NO_NEXT, DECK_NOTES};
 use crate::theme::Theme;
-
-const NOTES: Label = Label::new(["演讲者备注", "Speaker notes"]);
-const NEXT: Label = Label::new(["下一张", "Next slide"]);
-const NO_NEXT: Label = Label::new(["（这是最后一张）", "(this is the last slide)"]);
-const KEYS: Label = Label::new([
-    "→ ← 翻页，Home / End 到第一张/最后一张，S 打开演讲者备注。",
-    "→ ← turn the slides, Home / End go to the first or last, S opens the speaker notes.",
-]);
 
 /// The slide deck of the steps, written slide by slide to `out`; its
 /// frames are bare, as the player's.
@@ -88,7 +81,7 @@ pub fn write(
             step_label = l(crate::i18n::STEP),
             heading = escape(&step.title),
             figure = inlined(&svg(index)),
-            notes = l(NOTES),
+            notes = l(DECK_NOTES),
             words = article(&step, of, lang),
         )?;
     }
@@ -100,7 +93,7 @@ pub fn write(
          <script type=\"text/plain\" id=\"speaker-page\">{page}</script>\n\
          <script>\n{script}</script>\n</body>\n</html>\n",
         first + 1,
-        keys = l(KEYS),
+        keys = l(DECK_KEYS),
         view = view(lang),
         page = notes_page(app, &title),
         script = script(steps.count(), first + 1, of),
@@ -116,10 +109,10 @@ fn view(lang: crate::scenario::Lang) -> String {
          <div class=\"next\"><p>{next}</p><div class=\"upcoming\"></div></div>\n\
          <div class=\"words\"><p class=\"label\">{notes}</p><div class=\"said\"></div>\
          <p class=\"keys\">{keys}</p></div>\n</div>\n",
-        last = l(NO_NEXT),
-        next = l(NEXT),
-        notes = l(NOTES),
-        keys = l(KEYS),
+        last = l(DECK_NO_NEXT),
+        next = l(DECK_NEXT),
+        notes = l(DECK_NOTES),
+        keys = l(DECK_KEYS),
     )
 }
 
@@ -134,7 +127,7 @@ fn notes_page(app: &App, title: &str) -> String {
          <title>{notes} · {title}</title><style>\n{css}</style></head>\
          <body class=\"notes-window\">{view}</body></html>",
         tag = lang_tag(lang),
-        notes = escape(NOTES.get(lang)),
+        notes = escape(DECK_NOTES.get(lang)),
         css = css(app.theme),
         view = view(lang),
     )

@@ -22,8 +22,10 @@ macro_rules! catalogue {
 }
 
 mod catalogue;
+pub mod keys;
 mod label;
 mod narrate;
+pub mod page;
 
 pub use catalogue::*;
 pub use label::*;

@@ -391,10 +391,12 @@ fn prepare_counted(
     let told =
         engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;
     let engine::Told {
-        traces: [zh, en],
+        mut traces,
         differs,
         rules_differ,
     } = told;
+    // The run: its steps, calls and outcome are the same in every language.
+    let run = &traces[Lang::DEFAULT.index()];
     if let Some(d) = &rules_differ {
         let other = match d.other_rule {
             Some(rule) => format!("model[{rule}]"),
@@ -426,18 +428,18 @@ fn prepare_counted(
             differs_message(differ),
         ));
     }
-    let steps = zh.len();
+    let steps = run.len();
     // Faults that leave the run whole: the run is shown, and they are said.
-    if zh.end != scenario.expect {
+    if run.end != scenario.expect {
         faults.push(fault(
             Severity::Error,
             at("expect"),
             format!(
                 "the loop ends {} at step {steps}, after {} {}, but \"expect\" says {}; \
                  see the steps with `agent-loop-sim trace FILE`",
-                zh.end.code(),
-                zh.model_calls.len(),
-                crate::i18n::MODEL_CALL_N.get(zh.model_calls.len(), Lang::En),
+                run.end.code(),
+                run.model_calls.len(),
+                crate::i18n::MODEL_CALL_N.get(run.model_calls.len(), Lang::En),
                 scenario.expect.code()
             ),
         ));
@@ -446,7 +448,7 @@ fn prepare_counted(
     if let Some(crate::scenario::Summaries::Each(list)) =
         scenario.context.as_ref().and_then(|c| c.summary.as_ref())
     {
-        let compacts = zh.compactions.len();
+        let compacts = run.compactions.len();
         let (severity, said) = if compacts > list.len() {
             (Severity::Error, "the later ones reuse the last")
         } else {
@@ -466,9 +468,9 @@ fn prepare_counted(
         }
     }
     // A file numbered as before a replay became one step keeps its meaning.
-    if !key_faults(&scenario, &zh).is_empty()
-        && let Some((renumbered, warning)) = numbered_before_one_step_replays(&scenario, &zh)
-        && key_faults(&renumbered, &zh).is_empty()
+    if !key_faults(&scenario, run).is_empty()
+        && let Some((renumbered, warning)) = numbered_before_one_step_replays(&scenario, run)
+        && key_faults(&renumbered, run).is_empty()
     {
         scenario = renumbered;
         faults.push(fault(Severity::Warning, at("narration"), warning));
@@ -478,7 +480,7 @@ fn prepare_counted(
     let mut unplaced = Vec::new();
     for (i, q) in scenario.quiz.iter_mut().enumerate() {
         if let QuizStep::Key(key) = &q.step {
-            match anchors::step_of(key, &zh) {
+            match anchors::step_of(key, run) {
                 Ok(step) => q.step = QuizStep::Number(step + 1),
                 Err(message) => {
                     faults.push(fault(
@@ -499,15 +501,14 @@ fn prepare_counted(
     // Narration keyed by step number or by event (`anchors`), set on the
     // steps of both runs, which have the same steps and call ids. A bad key
     // is a fault; the run is still shown with the narration that resolved.
-    for (path, message) in key_faults(&scenario, &zh) {
+    for (path, message) in key_faults(&scenario, run) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
-    for (path, message) in unchosen_questions(&scenario, &zh) {
+    for (path, message) in unchosen_questions(&scenario, run) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
-    let (narrated, _) = anchors::resolve(&scenario.narration, &zh);
-    let (mut zh, mut en) = (zh, en);
-    for trace in [&mut zh, &mut en] {
+    let (narrated, _) = anchors::resolve(&scenario.narration, run);
+    for trace in &mut traces {
         for &(step, text) in &narrated {
             // Written only where it changes: the languages' traces share
             // their steps until one does (`trace::Shared`).
@@ -533,7 +534,7 @@ fn prepare_counted(
     Ok(Loaded {
         card: Card::of(&scenario),
         lesson: Some(scenario),
-        traces: [zh, en],
+        traces,
         faults,
         counts: Default::default(),
     })

@@ -266,8 +266,8 @@ pub struct Builder {
     /// recording): `run` was read.
     pub(crate) runs_read: bool,
     /// Said once among the warnings and in the about overlay (which run of
-    /// many is shown): [zh, en].
-    notes: Vec<[String; 2]>,
+    /// many is shown), in each language.
+    notes: Vec<[String; Lang::COUNT]>,
     /// Exit codes recorded apart from a result (Codex `exec_command_end`),
     /// for a result not read yet.
     exit_codes: HashMap<String, i64>,
@@ -679,7 +679,7 @@ impl Builder {
     }
 
     /// A line for the warnings, about the file as a whole.
-    pub fn note(&mut self, text: [String; 2]) {
+    pub fn note(&mut self, text: [String; Lang::COUNT]) {
         self.notes.push(text);
     }
 
@@ -698,7 +698,7 @@ impl Builder {
         let mut out: Vec<String> = self
             .notes
             .iter()
-            .map(|[_, en]| format!("{file}: note: {en}"))
+            .map(|note| format!("{file}: note: {}", note[Lang::En.index()]))
             .collect();
         if let Some(line) = self.truncated {
             out.push(format!(
@@ -741,7 +741,7 @@ impl Builder {
         out
     }
 
-    /// Build the traces (zh, en) and the `Loaded` the app holds.
+    /// Build the traces (one per language) and the `Loaded` the app holds.
     pub fn finish(mut self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
         let name = self.name.clone();
         let built = Build::run(&mut self, format);
@@ -787,9 +787,16 @@ impl Builder {
             notes,
             ..
         } = built;
-        let en = rec.finish();
-        let sizes: Vec<usize> = en.model_calls.iter().map(|m| m.context_size).collect();
-        let mut traces = [en.clone(), en];
+        let run = rec.finish();
+        let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
+        // Each language's trace is the run with its own words; the last
+        // takes the run itself (a long run's trace is megabytes).
+        let (mut run, mut left) = (Some(run), Lang::COUNT);
+        let mut traces = Lang::ALL.map(|_| {
+            left -= 1;
+            let trace = if left == 0 { run.take() } else { run.clone() };
+            trace.expect("the run, until the last language takes it")
+        });
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
@@ -806,8 +813,6 @@ impl Builder {
                 }
             }
         }
-        let [zh, en] = &mut traces;
-        debug_assert_eq!(zh.len(), en.len());
         let both = |f: &dyn Fn(Lang) -> String| Text::of(f);
         // What the file tells of the run; it has no lesson behind it.
         let card = Card {

@@ -40,6 +40,7 @@ use super::text;
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
+use crate::scenario::Lang;
 
 /// A session record (JSON or JSONL) or a `/chat save` checkpoint.
 pub(crate) const READER: Reader = Reader {
@@ -344,7 +345,7 @@ fn finish(path: &str, session: Session, b: &mut Builder) -> Result<(), ScenarioE
     Ok(())
 }
 
-fn drawn_as_chat() -> [String; 2] {
+fn drawn_as_chat() -> [String; Lang::COUNT] {
     text::fixed(i18n::GEMINI_DRAWN_AS_CHAT)
 }
 

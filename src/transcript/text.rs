@@ -559,7 +559,7 @@ pub struct Facts {
     /// Whether writes are counted (`trace::Recorded::writes`).
     pub writes_known: bool,
     /// About the file as a whole (which run of many is shown): [zh, en].
-    pub notes: Vec<[String; 2]>,
+    pub notes: Vec<[String; Lang::COUNT]>,
     pub off_chain: usize,
     pub redacted: bool,
     /// How the file's results name their calls.
