@@ -178,8 +178,7 @@ impl Scenario {
 
     /// Does the model reason (a rule returns reasoning), and does the host
     /// send it back?
-    pub fn thinking(&self) -> crate::trace::Thinking {
-        use crate::trace::Thinking;
+    pub fn thinking(&self) -> Thinking {
         match (
             self.model.iter().any(|r| r.reasoning.is_some()),
             self.harness.drop_reasoning,
@@ -190,11 +189,14 @@ impl Scenario {
         }
     }
 
-    /// The provider its model calls go to: as written, else as its ids say.
+    /// The provider its model calls go to: as written, else as its ids
+    /// say; a lesson whose model reasons opens in Responses, where the
+    /// reasoning has an item of its own (Chat Completions returns none).
     pub fn provider(&self) -> crate::provider::Provider {
         use crate::provider::Provider;
         self.provider.unwrap_or(match self.ids {
             IdStyle::Anthropic => Provider::Anthropic,
+            _ if self.thinking() != Thinking::Off => Provider::Responses,
             IdStyle::Sequential | IdStyle::Openai => Provider::Chat,
         })
     }
@@ -828,4 +830,15 @@ mod tests {
             );
         }
     }
+}
+
+/// Does the model reason before it replies (a lesson's rules return
+/// reasoning), and does the host send the reasoning back with the reply?
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Thinking {
+    #[default]
+    Off,
+    SentBack,
+    /// The harness keeps the reply and drops its reasoning.
+    Dropped,
 }

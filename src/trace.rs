@@ -87,16 +87,7 @@ pub struct Message {
     pub reasoning: Option<Arc<str>>,
 }
 
-/// Does the model reason before it replies (a lesson's rules return
-/// reasoning), and does the host send the reasoning back with the reply?
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Thinking {
-    #[default]
-    Off,
-    SentBack,
-    /// The harness keeps the reply and drops its reasoning.
-    Dropped,
-}
+pub use crate::scenario::Thinking;
 
 /// What the host put in the context in place of messages it removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]

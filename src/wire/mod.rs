@@ -19,6 +19,7 @@
 //! and `--transcript` reads such a file back.
 
 mod body;
+mod dropped_thinking;
 mod reasoning;
 mod thinking;
 
@@ -32,8 +33,8 @@ pub use body::{
 
 pub use crate::place::Place;
 pub use crate::provider::Provider;
+pub use dropped_thinking::thinking_rejection;
 pub use reasoning::{Reasoning, number_past, reasoning_at, reasoning_items};
-pub use thinking::thinking_rejection;
 // The provider, placing and counting sit below the trace; the wire reads
 // traces. Their old paths under `wire` stay.
 pub use crate::tokens;
