@@ -173,6 +173,7 @@ pub(super) fn fold_newest_reply(s: &Scene<'_>, items: &mut [Item], most: usize, 
         lines,
         indent,
         calls: starts,
+        reasoning: (0, 0),
     };
 }
 
@@ -189,12 +190,22 @@ pub(super) fn fold_block(
 ) -> Vec<Line<'static>> {
     let Block {
         mut lines,
-        text_end,
+        mut text_end,
         indent,
+        reasoning: (reasoning, keep_reasoning),
         ..
     } = block;
     if lines.len() <= most.saturating_add(1) || text_end == 0 {
         return lines;
+    }
+    // The reply's reasoning gives way first, to its first line: the
+    // reply's own words read from their start.
+    if reasoning > keep_reasoning {
+        lines.drain(keep_reasoning..reasoning);
+        text_end -= reasoning - keep_reasoning;
+        if let Some(line) = lines.get_mut(keep_reasoning.saturating_sub(1)) {
+            line.spans.push(Span::styled(" …", s.theme.muted()));
+        }
     }
     let m = &trace.messages[index];
     let note = hanging(
@@ -299,6 +310,9 @@ pub(super) struct Block {
     pub(super) indent: usize,
     /// Where each tool call's lines begin, counted from `text_end`.
     pub(super) calls: Vec<usize>,
+    /// Of the text's lines, how many at the start are the reply's
+    /// reasoning, and how many of those stay when it is folded.
+    pub(super) reasoning: (usize, usize),
 }
 
 impl Block {
@@ -309,6 +323,7 @@ impl Block {
             lines,
             indent,
             calls: Vec::new(),
+            reasoning: (0, 0),
         }
     }
 }
@@ -592,6 +607,9 @@ pub(super) fn message_lines(
         text_end,
         indent,
         calls: call_starts,
+        // Folded, Responses keeps the item's line (its summary's start);
+        // Anthropic the `thinking` line and the text's first.
+        reasoning: (reasoning_lines, if shift == 1 { 1 } else { 2 }),
     }
 }
 
