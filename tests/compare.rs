@@ -14,11 +14,12 @@ use common::{app, run, snapshot_settings as settings};
 use ratatui::style::Modifier;
 
 /// The harness mistakes and the shipped scenario each names as its twin.
-const TWINS: [(&str, &str); 4] = [
+const TWINS: [(&str, &str); 5] = [
     ("harness-drops-results", "read-config-timeout"),
     ("harness-crashes-on-error", "wrong-path-first"),
     ("harness-pairs-by-order", "parallel-calls-out-of-order"),
     ("harness-trusts-done", "verify-before-done"),
+    ("harness-drops-thinking", "reasoning-travels-with-calls"),
 ];
 
 const SIZES: [(u16, u16); 2] = [(120, 40), (80, 24)];
@@ -268,6 +269,9 @@ fn every_harness_mistake_names_a_twin_that_is_the_same_task() {
                 "about",
                 "narration",
                 "harness",
+                // A mistake one provider refuses is pinned to it; its
+                // twin is shown in every provider.
+                "provider",
                 "expect",
                 // The questions suit the lesson, not the task.
                 "quiz",
