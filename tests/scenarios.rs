@@ -56,7 +56,7 @@ fn story(t: &Trace) -> String {
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 28] = [
+const STORIES: [(&str, &str, EndStatus); 30] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -134,6 +134,12 @@ const STORIES: [(&str, &str, EndStatus); 28] = [
         "TMPVERMPVERMPVERMA",
         EndStatus::Completed,
     ),
+    (
+        "reasoning-travels-with-calls",
+        "TMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    ("harness-drops-thinking", "TMPVERMJ", EndStatus::Rejected),
     (
         "reply-cut-off",
         "TMPVVERRMPXMPVERMAYF",
