@@ -253,8 +253,14 @@ impl App {
     /// The comparison offered (not shown) with the lesson's twin, or none.
     fn offer_twin(&mut self) {
         let twin = self.loaded.lesson.as_ref().and_then(|l| l.twin.as_deref());
+        // Both runs in this run's provider, where the twin may be shown so
+        // (a mistake pinned to Anthropic beside its twin in Anthropic).
+        let provider = Some(self.loaded.traces[0].provider);
         self.compare = twin
-            .and_then(|name| crate::load::load(name).ok())
+            .and_then(|name| {
+                let as_this = crate::load::load_as(name, provider);
+                as_this.or_else(|_| crate::load::load(name)).ok()
+            })
             .map(|other| {
                 let mut offered = Comparison::new(&self.loaded, Arc::new(other), false);
                 offered.twin = true;

@@ -276,10 +276,23 @@ pub fn differing_messages(a: &Trace, sa: usize, b: &Trace, sb: usize) -> Vec<boo
 }
 
 /// The same message as the model reads it: role, text, calls, the id it
-/// answers, error or not.
+/// answers, error or not, and the reasoning sent back with it.
 fn same_message(x: &Message, y: &Message) -> bool {
-    (x.role, &x.text, &x.calls, &x.call_id, x.is_error)
-        == (y.role, &y.text, &y.calls, &y.call_id, y.is_error)
+    (
+        x.role,
+        &x.text,
+        &x.calls,
+        &x.call_id,
+        x.is_error,
+        &x.reasoning,
+    ) == (
+        y.role,
+        &y.text,
+        &y.calls,
+        &y.call_id,
+        y.is_error,
+        &y.reasoning,
+    )
 }
 
 /// For each step, the calls (indices into `trace.calls`) it proposes,

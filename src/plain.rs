@@ -246,6 +246,17 @@ fn context(
             (Provider::Responses, Role::Tool, _) => "function_call_output".to_string(),
             (_, role, _) => i18n::role_name(role, lang).to_string(),
         };
+        // A reply's reasoning goes first (`wire::thinking`): Responses an
+        // item of its own, numbered before the reply's; Anthropic a block.
+        let reasoning = m.reasoning.as_deref().map(|r| r.replace('\n', "\n       "));
+        let number = match (&reasoning, trace.provider) {
+            (Some(r), Provider::Responses) => {
+                let n = number.unwrap_or(0);
+                writeln!(out, "  {mark}{n:>2}. reasoning{colon}{r}")?;
+                Some(n + 1)
+            }
+            _ => number,
+        };
         let shown = number.map_or("   ".to_string(), |n| format!("{n:>2}."));
         let id = m
             .call_id
@@ -253,7 +264,13 @@ fn context(
             .map_or(String::new(), |id| format!("[{id}] "));
         let error = if m.is_error { "✗ " } else { "" };
         // Line breaks of a message stay, indented under it.
-        let text = m.text.replace('\n', "\n       ");
+        let mut text = m.text.replace('\n', "\n       ");
+        if let (Some(r), Provider::Anthropic) = (&reasoning, trace.provider) {
+            text = match text.is_empty() {
+                true => format!("thinking{colon}{r}"),
+                false => format!("thinking{colon}{r}\n       {text}"),
+            };
+        }
         writeln!(out, "  {mark}{shown} {role}{colon}{id}{error}{text}")?;
         // A Responses call is an item of its own, after the reply's text.
         let calls: Vec<_> = m.calls.iter().filter_map(|id| trace.call(id)).collect();

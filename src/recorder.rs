@@ -95,6 +95,7 @@ impl Recorder {
             said: None,
             carried: None,
             host_insert: None,
+            reasoning: None,
         }
     }
 
@@ -131,6 +132,7 @@ impl Recorder {
             message.tokens = wire::message_tokens(&message, &calls);
         }
         message.size = message.text.chars().count()
+            + message.reasoning.as_ref().map_or(0, |r| r.chars().count())
             + message.call_id.as_ref().map_or(0, |id| id.0.len())
             + calls
                 .iter()
@@ -158,6 +160,7 @@ impl Recorder {
             body,
             cut_off: false,
             tool_choice: None,
+            reasoning: None,
         });
         self.step(
             StepKind::ModelCall { number },

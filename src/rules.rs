@@ -548,6 +548,7 @@ mod tests {
             said: None,
             carried: None,
             host_insert: None,
+            reasoning: None,
         }
     }
 

@@ -199,11 +199,27 @@ impl Scenario {
         ToolChoice::parse(&list[at]).ok()
     }
 
-    /// The provider its model calls go to: as written, else as its ids say.
+    /// Does the model reason (a rule returns reasoning), and does the host
+    /// send it back?
+    pub fn thinking(&self) -> Thinking {
+        match (
+            self.model.iter().any(|r| r.reasoning.is_some()),
+            self.harness.drop_reasoning,
+        ) {
+            (false, _) => Thinking::Off,
+            (true, false) => Thinking::SentBack,
+            (true, true) => Thinking::Dropped,
+        }
+    }
+
+    /// The provider its model calls go to: as written, else as its ids
+    /// say; a lesson whose model reasons opens in Responses, where the
+    /// reasoning has an item of its own (Chat Completions returns none).
     pub fn provider(&self) -> crate::provider::Provider {
         use crate::provider::Provider;
         self.provider.unwrap_or(match self.ids {
             IdStyle::Anthropic => Provider::Anthropic,
+            _ if self.thinking() != Thinking::Off => Provider::Responses,
             IdStyle::Sequential | IdStyle::Openai => Provider::Chat,
         })
     }
@@ -624,6 +640,10 @@ pub struct Harness {
     /// the next request holds calls without results.
     #[serde(default)]
     pub forget_interrupted: bool,
+    /// Anthropic only: send a reply back without the `thinking` block it
+    /// came with (the provider rejects the next request: `wire::reasoning`).
+    #[serde(default)]
+    pub drop_reasoning: bool,
 }
 
 /// A careful host's habits (the opposite of `Harness`'s mistakes); each
@@ -677,6 +697,12 @@ pub struct Rule {
     /// Anthropic `stop_reason: "max_tokens"`), and a call in it may be cut.
     #[serde(default)]
     pub cut_off: bool,
+    /// The reasoning the model returns with this reply, as its provider
+    /// shows it: a Responses `reasoning` item's summary, an Anthropic
+    /// `thinking` block's text (Chat Completions returns none). A scenario
+    /// with any turns reasoning on in every request (`wire::reasoning`).
+    #[serde(default)]
+    pub reasoning: Option<Text>,
 }
 
 /// Every field present must hold; an empty condition always holds.
@@ -852,4 +878,15 @@ mod tests {
             );
         }
     }
+}
+
+/// Does the model reason before it replies (a lesson's rules return
+/// reasoning), and does the host send the reasoning back with the reply?
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Thinking {
+    #[default]
+    Off,
+    SentBack,
+    /// The harness keeps the reply and drops its reasoning.
+    Dropped,
 }

@@ -85,7 +85,13 @@ pub struct Message {
     pub host_insert: Option<HostInsert>,
     /// What the text says, as a fact, when the host or a tool wrote it.
     pub said: Option<Said>,
+    /// A reply's reasoning, held to be sent back with it (a Responses
+    /// `reasoning` item, an Anthropic `thinking` block): the text the
+    /// provider showed (`ModelCall::reasoning`), unless the host dropped it.
+    pub reasoning: Option<Arc<str>>,
 }
+
+pub use crate::scenario::Thinking;
 
 /// What the host put in the context in place of messages it removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
@@ -609,6 +615,9 @@ pub struct ModelCall {
     /// The `tool_choice` the host sent (`Scenario::tool_choice`); None: it
     /// sent none, and the provider's default (auto) held.
     pub tool_choice: Option<crate::scenario::ToolChoice>,
+    /// The reasoning the provider returned with the reply (its summary, or
+    /// the thinking block's text), whether or not the host sends it back.
+    pub reasoning: Option<Arc<str>>,
 }
 
 /// A model call's request (and response) as a file or a tap recorded
@@ -960,6 +969,8 @@ pub struct Trace {
     /// The window (and each compaction's counts) is counted as files
     /// written before 2026-12-01 meant it (`WindowCount::Estimate`).
     pub window_estimated: bool,
+    /// Reasoning on or off, and sent back or not (`Scenario::thinking`).
+    pub thinking: Thinking,
     /// The API the model calls go to, whose shape the requests take.
     pub provider: crate::provider::Provider,
     /// The system prompt every request sends first, if there is one.

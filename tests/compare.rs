@@ -14,12 +14,13 @@ use common::{app, run, snapshot_settings as settings};
 use ratatui::style::Modifier;
 
 /// The harness mistakes and the shipped scenario each names as its twin.
-const TWINS: [(&str, &str); 5] = [
+const TWINS: [(&str, &str); 6] = [
     ("harness-drops-results", "read-config-timeout"),
     ("harness-crashes-on-error", "wrong-path-first"),
     ("harness-pairs-by-order", "parallel-calls-out-of-order"),
     ("harness-trusts-done", "verify-before-done"),
     ("interrupt-forgets-results", "interrupt-pending-calls"),
+    ("harness-drops-thinking", "reasoning-travels-with-calls"),
 ];
 
 const SIZES: [(u16, u16); 2] = [(120, 40), (80, 24)];
@@ -271,6 +272,9 @@ fn every_harness_mistake_names_a_twin_that_is_the_same_task() {
                 "narration",
                 "harness",
                 "host",
+                // A mistake one provider refuses is pinned to it; its
+                // twin is shown in every provider.
+                "provider",
                 "expect",
                 // The questions suit the lesson, not the task.
                 "quiz",

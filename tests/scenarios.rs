@@ -57,7 +57,7 @@ fn story(t: &Trace) -> String {
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 28] = [
+const STORIES: [(&str, &str, EndStatus); 30] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -135,6 +135,12 @@ const STORIES: [(&str, &str, EndStatus); 28] = [
         "TMPVERMPVERMPVERMA",
         EndStatus::Completed,
     ),
+    (
+        "reasoning-travels-with-calls",
+        "TMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    ("harness-drops-thinking", "TMPVERMJ", EndStatus::Rejected),
     (
         "reply-cut-off",
         "TMPVVERRMPXMPVERMAYF",
@@ -285,7 +291,7 @@ fn a_harness_mistake_sends_the_same_system_prompt_as_its_twin() {
         }
         twins += 1;
     }
-    assert_eq!(twins, 5);
+    assert_eq!(twins, 6);
 }
 
 /// Every text a lesson explains itself with (conditions, about, narration,

@@ -72,6 +72,13 @@ fn every_lesson_round_trips_through_its_requests_in_every_provider() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
     for (name, _) in CATALOG {
+        // A reply sent back without the thinking block it came with reads,
+        // in a recording, as another reply than the response's: the
+        // readers take it so (a recording cannot tell a harness's drop from
+        // a missed call). Not a round trip; tests/reasoning.rs checks it.
+        if *name == "harness-drops-thinking" {
+            continue;
+        }
         for provider in Provider::ALL {
             // A lesson that names its provider is refused in the others.
             let Ok(loaded) = load_as(name, Some(provider)) else {
@@ -110,7 +117,8 @@ fn every_lesson_round_trips_through_its_requests_in_every_provider() {
         }
     }
     let pinned_lessons = CATALOG.iter().filter(|(n, _)| pinned(n)).count();
-    assert_eq!(checked, CATALOG.len() * 3 - 2 * pinned_lessons);
+    // harness-drops-thinking, pinned to Anthropic, is left out above.
+    assert_eq!(checked, CATALOG.len() * 3 - 2 * pinned_lessons - 1);
 }
 
 /// Every lesson's first model call sends a system prompt, and its tools as

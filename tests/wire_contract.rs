@@ -108,6 +108,9 @@ struct ResponsesResponse {
 #[derive(Deserialize)]
 struct AnthropicRequest {
     messages: Vec<AnthropicMessage>,
+    /// Extended thinking, when the request turns it on.
+    #[serde(default)]
+    thinking: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -171,6 +174,10 @@ enum Break {
     NotCarried,
     /// New in request k+1, never proposed by response k.
     NotProposed,
+    /// Anthropic with thinking on: the final assistant message, whose
+    /// tool_use the last tool_result answers, opens with a `found` block,
+    /// not a thinking block ("Building with extended thinking").
+    ThinkingNotFirst { at: usize, found: String },
 }
 
 #[derive(Debug, Clone)]
@@ -215,6 +222,10 @@ impl fmt::Display for Fault {
                 f,
                 "model call {call}: the request carries the new call {id}, which response {} never proposed",
                 call - 1
+            ),
+            Break::ThinkingNotFirst { at, found } => write!(
+                f,
+                "model call {call}: thinking is on, and {list}[{at}] (the reply that made {id}) opens with {found}, not a thinking block"
             ),
         }
     }
@@ -472,6 +483,24 @@ fn check_anthropic(request: &AnthropicRequest, call: usize) -> (Vec<String>, Vec
             }
         }
     }
+    // Thinking on: the final assistant message opens with its thinking.
+    let thinking = request
+        .thinking
+        .as_ref()
+        .is_some_and(|t| t["type"] == "enabled");
+    let last = request.messages.iter().rposition(|m| m.role == "assistant");
+    if let Some(at) = last.filter(|_| thinking) {
+        let first = blocks(&request.messages[at]).first();
+        let uses = tool_uses(&request.messages[at]);
+        let opens = first.map_or("text", |b| b.kind.as_str());
+        if !uses.is_empty() && !matches!(opens, "thinking" | "redacted_thinking") {
+            let what = Break::ThinkingNotFirst {
+                at,
+                found: opens.to_string(),
+            };
+            faults.push(fault(call, &uses[0], what));
+        }
+    }
     (calls, faults)
 }
 
@@ -601,6 +630,16 @@ fn real_texts(provider: &str, faults: &[Fault], f: &Fault) -> Vec<String> {
              blocks: {}. Each `tool_result` block must have a corresponding `tool_use` block in \
              the previous message.",
             f.id
+        )],
+        // As quoted from Anthropic's 400 in Kilo-Org/kilocode#5219 and
+        // deepset-ai/haystack-core-integrations#2146.
+        ("anthropic", Break::ThinkingNotFirst { at, found }) => vec![format!(
+            "messages.{at}.content.0.type: Expected `thinking` or `redacted_thinking`, but found \
+             `{found}`. When `thinking` is enabled, a final `assistant` message must start with a \
+             thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). \
+             We recommend you include thinking blocks from previous turns. To avoid this \
+             requirement, disable `thinking`. Please consult our documentation at \
+             https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
         )],
         ("responses", Break::Unanswered { .. }) => {
             vec![format!("No tool output found for function call {}.", f.id)]

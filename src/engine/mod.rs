@@ -28,6 +28,7 @@ mod interrupt;
 mod plan;
 mod policy;
 mod run;
+mod thinking;
 mod told;
 mod tools;
 
@@ -198,6 +199,7 @@ impl<'a> Run<'a> {
                     .context
                     .as_ref()
                     .is_some_and(|c| c.count == Some(crate::scenario::WindowCount::Estimate)),
+                thinking: scenario.thinking(),
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 places: Vec::new(),
@@ -240,6 +242,9 @@ impl<'a> Run<'a> {
             self.compact_if_needed()?;
             let number = self.model_call();
             if let Some(end) = self.provider_rejects(number) {
+                return Ok(end);
+            }
+            if let Some(end) = self.thinking_rejects(number) {
                 return Ok(end);
             }
             let rule = self
@@ -373,7 +378,9 @@ impl<'a> Run<'a> {
             let index = self.rec.trace.messages.len();
             self.sources.scripted.push((index, say));
         }
-        self.append(self.message(Role::Assistant, text, step));
+        let mut message = self.message(Role::Assistant, text, step);
+        self.reasoning(rule, &mut message);
+        self.append(message);
         let answer = self.step(StepKind::Answers { number }, Some(Lane::Model), Lane::Host);
         let unverified_change = match (self.last_write, self.last_pass) {
             (Some(w), Some(p)) => p < w,
@@ -495,6 +502,7 @@ impl<'a> Run<'a> {
         self.set_tokens(rule.say.as_ref(), &text, &ids, rule.cut_off);
         let mut message = self.message(Role::Assistant, text, proposed);
         message.calls = ids.clone();
+        self.reasoning(rule, &mut message);
         // The bug: the reply's calls are never appended (its words are), so
         // no result is owed; `attach` drops the results too.
         let drop_calls = self.scenario.harness.drop_calls;

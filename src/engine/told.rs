@@ -28,7 +28,7 @@ use super::plan::{Item, Sight};
 use super::run::{Sources, Words};
 use crate::rules::RuleMatcher;
 use crate::scenario::{Lang, Scenario, Text};
-use crate::trace::{CallId, HostInsert, Message, Said, StepKind, ToolSays, Trace};
+use crate::trace::{CallId, HostInsert, Message, Role, Said, StepKind, ToolSays, Trace};
 use crate::wire;
 
 /// A run of a lesson, told in each language.
@@ -212,6 +212,7 @@ pub(super) fn tell(
             told.insert(was, (m.text.clone(), canonical));
         }
     }
+    tell_reasoning(&mut t, run.lang, sources, scenario, &mut changed);
     for c in 0..t.calls.len() {
         let Some(result) = t.calls[c].result.as_ref() else {
             continue;
@@ -279,6 +280,42 @@ pub(super) fn tell(
         None
     };
     (t, differs, rules_differ)
+}
+
+/// Each reply's reasoning in `t.lang`: on its model call (with the
+/// tokens it generated) and on the reply the host holds, whose size
+/// changes with it (`changed`).
+fn tell_reasoning(
+    t: &mut Trace,
+    run_lang: Lang,
+    sources: &Sources,
+    scenario: &Scenario,
+    changed: &mut [bool],
+) {
+    for &(number, rule) in &sources.chosen {
+        let Some(reasoning) = scenario.model[rule].reasoning.as_ref() else {
+            continue;
+        };
+        let (was, is) = (reasoning.get(run_lang), reasoning.get(t.lang));
+        let k = number as usize - 1;
+        let mc = &mut t.model_calls[k];
+        if let Some(tokens) = &mut mc.tokens {
+            *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
+        }
+        mc.reasoning = Some(is.into());
+        // The reply is appended at the step after its model call's.
+        let (from, step) = (mc.context_len, mc.step + 1);
+        let held = (from..t.messages.len())
+            .find(|&i| t.messages[i].step == step && t.messages[i].role == Role::Assistant);
+        let Some(i) = held.filter(|&i| t.messages[i].reasoning.is_some()) else {
+            continue;
+        };
+        let m = &mut t.messages[i];
+        m.size = m.size - was.chars().count() + is.chars().count();
+        m.tokens = m.tokens - wire::tokens::count(was) + wire::tokens::count(is);
+        m.reasoning = Some(is.into());
+        changed[i] = true;
+    }
 }
 
 /// The first model call where `other`'s context holds another rule than

@@ -422,6 +422,7 @@ catalogue! {
     ARROW_OP_CONFLICT = ["{call} ✗ 操作 id {op} 已用于别的调用", "{call} ✗ op id {op} already used for another call"];
     ARROW_CUT = ["✗ 回复被截断", "✗ reply cut"];
     ARROW_REJECTED = ["✗ 400 请求被拒：{ids} 没有结果", "✗ 400 rejected: {ids} has no result"];
+    ARROW_PROVIDER_ERROR = ["✗ {status} 请求被拒", "✗ {status} rejected"];
     ARROW_FINAL_ANSWER = ["最终答案", "final answer"];
     ARROW_SAYS_DONE = ["说完成了（没有工具调用）", "says done (no tool calls)"];
     ARROW_VERIFY = ["验证：{tool}", "verify: {tool}"];

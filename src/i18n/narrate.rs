@@ -808,9 +808,13 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             };
             template.fill(lang, &[("call", call), ("op", op)])
         }
-        StepKind::Rejected { unanswered, .. } => {
-            ARROW_REJECTED.fill(lang, &[("ids", &join_ids(unanswered))])
-        }
+        StepKind::Rejected {
+            unanswered, error, ..
+        } => match unanswered.is_empty() {
+            // Refused for another reason than a missing result.
+            true => ARROW_PROVIDER_ERROR.fill(lang, &[("status", &error_status(error))]),
+            false => ARROW_REJECTED.fill(lang, &[("ids", &join_ids(unanswered))]),
+        },
         StepKind::Cut { .. } => ARROW_CUT.get(lang).into(),
         StepKind::Answers { .. } => if step.end.is_some() {
             ARROW_FINAL_ANSWER

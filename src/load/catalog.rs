@@ -89,6 +89,16 @@ pub const CATALOG: &[(&str, &str)] = &[
         "strict-schema-tool-choice",
         include_str!("../../scenarios/strict-schema-tool-choice.json"),
     ),
+    // Issue 36 item 4: reasoning that travels with the calls, and its
+    // what-if twin.
+    (
+        "reasoning-travels-with-calls",
+        include_str!("../../scenarios/reasoning-travels-with-calls.json"),
+    ),
+    (
+        "harness-drops-thinking",
+        include_str!("../../scenarios/harness-drops-thinking.json"),
+    ),
     (
         "reply-cut-off",
         include_str!("../../scenarios/reply-cut-off.json"),

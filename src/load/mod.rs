@@ -392,6 +392,9 @@ fn prepare_counted(
             ),
         ));
     }
+    if let Some((place, message)) = thinking_fault(&scenario) {
+        return Err(error(place, message));
+    }
     // The loop runs once, and is told in each language (`engine::Told`).
     let told =
         engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;
@@ -785,4 +788,33 @@ fn leaves_the_run_whole(error: &ScenarioError) -> bool {
     // The place is `line:column at PATH`.
     let path = path.rsplit_once(" at ").map_or(path, |(_, p)| p);
     path.starts_with("model[") && path.ends_with(".tool")
+}
+
+/// `harness.drop_reasoning` draws Anthropic's documented 400; it needs a
+/// reply with reasoning to drop, and Anthropic. What OpenAI's Responses
+/// does with a stateless request that leaves a reasoning item out is not
+/// documented, so no run of it is drawn.
+fn thinking_fault(scenario: &Scenario) -> Option<(&'static str, String)> {
+    if !scenario.harness.drop_reasoning {
+        return None;
+    }
+    if scenario.thinking() == crate::trace::Thinking::Off {
+        return Some((
+            "harness.drop_reasoning",
+            "no rule of the model returns \"reasoning\", so there is none to drop; expected a \
+             rule with \"reasoning\""
+                .to_string(),
+        ));
+    }
+    (scenario.provider() != Provider::Anthropic).then(|| {
+        (
+            "harness.drop_reasoning",
+            format!(
+                "a reply sent back without its reasoning is refused by Anthropic (a thinking \
+                 block must open it); what the other APIs do is not documented the same way; \
+                 expected \"provider\": \"anthropic\", not {} (--provider too)",
+                scenario.provider().code()
+            ),
+        )
+    })
 }

@@ -984,6 +984,8 @@ impl Build {
                 compactions: Vec::new(),
                 window: None,
                 window_estimated: false,
+                // A replayed run's reasoning is drawn from its recorded bodies.
+                thinking: crate::trace::Thinking::Off,
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
                 places: Vec::new(),

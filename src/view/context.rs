@@ -25,6 +25,7 @@ pub struct Context<'a> {
 
 mod fit;
 mod list;
+mod thinking;
 
 impl Context<'_> {
     /// Draw it on `area`, scrolled `scroll` lines up from its newest;

@@ -17,7 +17,9 @@ use crate::provider::Provider;
 use crate::scenario::ToolChoice;
 use crate::tokens;
 use crate::tokens::Counts;
-use crate::trace::{CallId, Message, ModelCall, Role, ToolCall, Trace};
+use crate::trace::{CallId, Message, ModelCall, Role, Thinking, ToolCall, Trace};
+
+use super::thinking;
 
 /// The model an OpenAI body names: the scripted model stands in for it.
 pub const OPENAI_MODEL: &str = "gpt-4.1";
@@ -35,6 +37,9 @@ pub fn model(trace: &Trace) -> Option<&str> {
     }
     Some(match trace.provider {
         Provider::Anthropic => ANTHROPIC_MODEL,
+        Provider::Chat | Provider::Responses if trace.thinking != Thinking::Off => {
+            thinking::OPENAI_REASONING_MODEL
+        }
         Provider::Chat | Provider::Responses => OPENAI_MODEL,
     })
 }
@@ -306,7 +311,8 @@ fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
             "output": &*m.text,
         })],
         Role::Assistant => {
-            let mut items = Vec::new();
+            // Its reasoning first, as the response returned it.
+            let mut items: Vec<Value> = thinking::sent(trace, m).into_iter().collect();
             if !m.text.is_empty() || m.calls.is_empty() {
                 items.push(json!({ "role": "assistant", "content": &*m.text }));
             }
@@ -347,15 +353,22 @@ fn anthropic_message(trace: &Trace, m: &Message) -> Value {
     match m.role {
         Role::User => json!({ "role": "user", "content": &*m.text }),
         Role::Tool => json!({ "role": "user", "content": [anthropic_block(m)] }),
-        Role::Assistant => json!({ "role": "assistant", "content": reply_blocks(trace, m, false) }),
+        Role::Assistant => json!({
+            "role": "assistant",
+            "content": reply_blocks(trace, m, m.reasoning.as_deref(), false),
+        }),
     }
 }
 
 /// A reply's content blocks: as the request sends them back, or (with
 /// `response`) as the response returns them, with the fields the API
-/// always fills in (`citations`, and `caller`: the model called directly).
-fn reply_blocks(trace: &Trace, m: &Message, response: bool) -> Vec<Value> {
-    let mut blocks = Vec::new();
+/// always fills in (`citations`, and `caller`: the model called directly);
+/// its `reasoning` first, as a thinking block.
+fn reply_blocks(trace: &Trace, m: &Message, reasoning: Option<&str>, response: bool) -> Vec<Value> {
+    let mut blocks: Vec<Value> = reasoning
+        .map(|r| thinking::anthropic_block(trace, m, r))
+        .into_iter()
+        .collect();
     if !m.text.is_empty() || m.calls.is_empty() {
         let mut text = json!({ "type": "text", "text": &*m.text });
         if response {
@@ -435,7 +448,11 @@ fn envelope(trace: &Trace) -> (Value, usize) {
         }
         Provider::Anthropic => {
             // A replayed run's limit is not recorded where its body is not.
-            let limit = limit.or((trace.recorded.is_none()).then_some(MAX_TOKENS as usize));
+            let most = match trace.thinking {
+                Thinking::Off => MAX_TOKENS,
+                _ => thinking::THINKING_MAX_TOKENS,
+            };
+            let limit = limit.or((trace.recorded.is_none()).then_some(most as usize));
             if let Some(limit) = limit {
                 o.insert("max_tokens".into(), limit.into());
             }
@@ -444,6 +461,7 @@ fn envelope(trace: &Trace) -> (Value, usize) {
             }
         }
     }
+    thinking::settings(trace, &mut o);
     if !trace.tools.is_empty() {
         o.insert("tools".into(), tools(trace));
     }
@@ -648,6 +666,7 @@ fn with_calls(held: Option<&Message>, calls: Vec<CallId>, step: usize) -> Messag
             said: None,
             carried: None,
             host_insert: None,
+            reasoning: None,
         })
     }
 }
@@ -662,6 +681,17 @@ struct Replied<'t> {
     output: usize,
 }
 
+impl Replied<'_> {
+    /// The reasoning the provider returned, whether or not the host keeps it.
+    fn returned(&self) -> Option<&str> {
+        self.mc.reasoning.as_deref()
+    }
+
+    fn reasoning_tokens(&self) -> usize {
+        self.returned().map_or(0, tokens::count)
+    }
+}
+
 fn chat_response(trace: &Trace, r: &Replied<'_>) -> Value {
     // A response's message also says the model did not refuse.
     let mut message = json!({ "role": "assistant", "refusal": null, "annotations": [] });
@@ -670,7 +700,7 @@ fn chat_response(trace: &Trace, r: &Replied<'_>) -> Value {
     {
         into.extend(said);
     }
-    json!({
+    let mut chat = json!({
         "id": format!("chatcmpl-{}", r.mc.number),
         "object": "chat.completion",
         "created": 0,
@@ -691,11 +721,22 @@ fn chat_response(trace: &Trace, r: &Replied<'_>) -> Value {
                 (false, false) => "tool_calls",
             },
         }],
-    })
+    });
+    // A reasoning model's reply: only the count of its reasoning.
+    if trace.thinking != Thinking::Off {
+        chat["usage"]["completion_tokens_details"] =
+            json!({ "reasoning_tokens": r.reasoning_tokens() });
+    }
+    chat
 }
 
 fn responses_response(trace: &Trace, r: &Replied<'_>) -> Value {
-    let mut output_items = Vec::new();
+    // Its reasoning first, as the response returned it.
+    let mut output_items: Vec<Value> = r
+        .returned()
+        .map(|reasoning| thinking::responses_item(trace, r.message, reasoning))
+        .into_iter()
+        .collect();
     if !r.message.text.is_empty() || r.calls.is_empty() {
         output_items.push(json!({
             "type": "message",
@@ -743,7 +784,7 @@ fn responses_response(trace: &Trace, r: &Replied<'_>) -> Value {
             "input_tokens": r.input,
             "input_tokens_details": { "cached_tokens": 0, "cache_write_tokens": 0 },
             "output_tokens": r.output,
-            "output_tokens_details": { "reasoning_tokens": 0 },
+            "output_tokens_details": { "reasoning_tokens": r.reasoning_tokens() },
             "total_tokens": r.input + r.output,
         },
         "status": if r.mc.cut_off { "incomplete" } else { "completed" },
@@ -778,7 +819,7 @@ fn anthropic_response(trace: &Trace, r: &Replied<'_>) -> Value {
             "inference_geo": null,
             "speed": null,
         },
-        "content": reply_blocks(trace, r.message, true),
+        "content": reply_blocks(trace, r.message, r.returned(), true),
         "stop_reason": match (r.mc.cut_off, r.calls.is_empty()) {
             (true, _) => "max_tokens",
             (false, true) => "end_turn",
@@ -967,6 +1008,9 @@ pub fn message_tokens(m: &Message, calls: &[&ToolCall]) -> usize {
 /// arguments, the id it answers, the per-message overhead.
 pub fn tokens_besides_text(m: &Message, calls: &[&ToolCall]) -> usize {
     let mut n = tokens::PER_MESSAGE;
+    if let Some(reasoning) = &m.reasoning {
+        n += tokens::count(reasoning);
+    }
     if let Some(id) = &m.call_id {
         n += tokens::count(&id.0);
     }

@@ -19,7 +19,9 @@
 //! and `--transcript` reads such a file back.
 
 mod body;
+mod dropped_thinking;
 mod reasoning;
+mod thinking;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
@@ -31,6 +33,7 @@ pub use body::{
 
 pub use crate::place::Place;
 pub use crate::provider::Provider;
+pub use dropped_thinking::thinking_rejection;
 pub use reasoning::{Reasoning, number_past, reasoning_at, reasoning_items};
 // The provider, placing and counting sit below the trace; the wire reads
 // traces. Their old paths under `wire` stay.

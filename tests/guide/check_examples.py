@@ -71,6 +71,7 @@ M = [
   ('nosummary', 'port-in-use', [('"policy": "drop_oldest_results"', '"policy": "summarize"')]),
   ('window', 'port-in-use', [('"window": 400', '"window": 200')]),
   # wrong values, all reported
+  ('drop', 'read-the-port', [('"budget": 3,', '"budget": 3,\n  "harness": { "drop_reasoning": true },')]),
   ('values', 'read-the-port', [('"params": ["path"]', '"params": ["path"], "readonly": true'),
                                ('"calls": [ { "tool": "read_file", "args": { "path": "server.env" } } ]', '"calls": { "tool": "read_file", "args": { "path": "server.env" } }'),
                                ('"expect": "completed"', '"expect": "done"')]),

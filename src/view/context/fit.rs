@@ -87,7 +87,7 @@ fn fit_item(s: &Scene<'_>, item: &Item, rows: usize, w: usize) -> Vec<Line<'stat
     if folded.len() <= rows {
         return folded;
     }
-    let chars = s.trace.messages[index].text.chars().count();
+    let chars = super::thinking::drawn_chars(&s.trace.messages[index]);
     let (text, calls) = b.lines.split_at(b.text_end);
     let mut groups: Vec<&[Line<'static>]> = Vec::new();
     let mut ends = b.calls.iter().skip(1).copied().chain([calls.len()]);

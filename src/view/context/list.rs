@@ -173,6 +173,7 @@ pub(super) fn fold_newest_reply(s: &Scene<'_>, items: &mut [Item], most: usize, 
         lines,
         indent,
         calls: starts,
+        reasoning: (0, 0),
     };
 }
 
@@ -189,17 +190,27 @@ pub(super) fn fold_block(
 ) -> Vec<Line<'static>> {
     let Block {
         mut lines,
-        text_end,
+        mut text_end,
         indent,
+        reasoning: (reasoning, keep_reasoning),
         ..
     } = block;
     if lines.len() <= most.saturating_add(1) || text_end == 0 {
         return lines;
     }
+    // The reply's reasoning gives way first, to its first line: the
+    // reply's own words read from their start.
+    if reasoning > keep_reasoning {
+        lines.drain(keep_reasoning..reasoning);
+        text_end -= reasoning - keep_reasoning;
+        if let Some(line) = lines.get_mut(keep_reasoning.saturating_sub(1)) {
+            line.spans.push(Span::styled(" …", s.theme.muted()));
+        }
+    }
     let m = &trace.messages[index];
     let note = hanging(
         vec![Span::raw(" ".repeat(indent))],
-        &i18n::folded(m.text.chars().count(), s.key_hints, s.lang),
+        &i18n::folded(super::thinking::drawn_chars(m), s.key_hints, s.lang),
         s.theme.muted(),
         w,
     );
@@ -299,6 +310,9 @@ pub(super) struct Block {
     pub(super) indent: usize,
     /// Where each tool call's lines begin, counted from `text_end`.
     pub(super) calls: Vec<usize>,
+    /// Of the text's lines, how many at the start are the reply's
+    /// reasoning, and how many of those stay when it is folded.
+    pub(super) reasoning: (usize, usize),
 }
 
 impl Block {
@@ -309,6 +323,7 @@ impl Block {
             lines,
             indent,
             calls: Vec::new(),
+            reasoning: (0, 0),
         }
     }
 }
@@ -405,6 +420,18 @@ pub(super) fn message_lines(
     };
     let mut prefix = look.prefix(&label(s, trace, m, joins), &number);
     let mut lines = Vec::new();
+    // A reply's reasoning, sent back first (`wire::thinking`): Responses
+    // an item of its own, Anthropic a block of the reply; Chat none.
+    // A reply's reasoning, sent back first (`wire::thinking`): Responses
+    // an item of its own, Anthropic a block of the reply; Chat none.
+    let shift = match m.reasoning.as_deref() {
+        Some(r) if trace.provider != Provider::Chat => {
+            let role = i18n::role_name(Role::Assistant, s.lang);
+            super::thinking::lines(s, r, &mut prefix, &mut lines, (role, look.role_w), brief, w)
+        }
+        _ => 0,
+    };
+    let reasoning_lines = lines.len();
     if let Some(id) = &m.call_id {
         look.call_id(id, &mut prefix, &mut lines);
     }
@@ -414,13 +441,18 @@ pub(super) fn message_lines(
     let indent = spans_width(&prefix);
     let text_end = lines.len();
     // Responses: each call is an item of its own, numbered after the text.
-    let first_item = place.number + u32::from(!lines.is_empty());
+    // Responses: each call is an item of its own, numbered after the
+    // reasoning and the text.
+    let first_item = place.number + shift + u32::from(lines.len() > reasoning_lines);
     let calls = look.calls(first_item, &prefix, &mut lines);
     Block {
         lines,
         text_end,
         indent,
         calls: calls.into_iter().map(|at| at - text_end).collect(),
+        // Folded, Responses keeps the item's line (its summary's start);
+        // Anthropic the `thinking` line and the text's first.
+        reasoning: (reasoning_lines, if shift == 1 { 1 } else { 2 }),
     }
 }
 
