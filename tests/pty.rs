@@ -532,7 +532,10 @@ fn the_lesson_picker_switches_lessons_without_restarting() {
     let mut s = Session::start_with(120, 40, &[], &args);
     s.wait_for_text(&["1/11", "Codex CLI rollout"]);
     s.press("o");
-    s.wait_for_text(&["Lessons", "Read the timeout", "codex.jsonl", "(open now)"]);
+    // The picker opens at the run shown, below the 30 lessons.
+    s.wait_for_text(&["Lessons", "codex.jsonl", "(open now)"]);
+    s.press("g");
+    s.wait_for_text(&["Lessons", "Read the timeout"]);
     s.press("G");
     s.wait_for_text(&["no-such-lesson.json", "cannot open: no-such-lesson.json"]);
     s.press("\r");

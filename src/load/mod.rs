@@ -6,6 +6,11 @@
 //! serde's errors, `fields.rs` finds every wrong value (serde stops at the
 //! first), `checks.rs` checks what JSON types cannot express, `screen.rs`
 //! reads the scenario again with its texts as drawn.
+//!
+//! Long because the way from a file to a `Loaded` (parse, run, narrate,
+//! check the quiz and the twin, each fault at its place) is one sequence
+//! that calls back into itself for a twin file; the parts that stand alone
+//! are the files above.
 
 use std::path::Path;
 
