@@ -8,7 +8,7 @@ const T = {
     tap: '点一个选项作答（揭晓之前可以改）', received: '✓ 已收到你的回答（揭晓之前可以改）',
     closed: '这个问题已经关闭', fast: '点得太快了，请稍等再点', lost: '连接断开，正在重连…',
     failed: '没有发送成功，请再点一次', right: '✓ 正确答案', yours: '你的选择',
-    first: '第一轮', after: '讨论之后', why: '为什么：', revealed: '已揭晓'
+    first: '第一轮', after: '讨论之后', colon: '：', why: '为什么：', revealed: '已揭晓'
   },
   en: {
     title: 'Predict the next step', other: '中文', wait: 'Waiting for the teacher’s next question…',
@@ -16,7 +16,7 @@ const T = {
     tap: 'Tap a choice (you can change it until the reveal)', received: '✓ Answer received (you can change it until the reveal)',
     closed: 'This question is closed', fast: 'Too fast: wait a moment and tap again', lost: 'Connection lost, reconnecting…',
     failed: 'Not sent: tap again', right: '✓ right answer', yours: 'your choice',
-    first: 'first vote', after: 'after discussion', why: 'Why: ', revealed: 'Revealed'
+    first: 'first vote', after: 'after discussion', colon: ': ', why: 'Why: ', revealed: 'Revealed'
   }
 };
 const base = location.pathname.replace(/\/?$/, '/');
@@ -81,7 +81,7 @@ function render() {
     if (marks.length) li.append(el('div', marks.join(' · '), 'mark'));
     rounds.forEach((counts, r) => {
       const k = counts[i] || 0;
-      const label = rounds.length > 1 ? (r === 0 ? t.first : t.after) + ': ' : '';
+      const label = rounds.length > 1 ? (r === 0 ? t.first : t.after) + t.colon : '';
       li.append(el('div', label + k, 'count'));
       const bar = el('div', undefined, 'bar');
       bar.style.width = Math.round((100 * k) / most) + '%';
