@@ -82,21 +82,7 @@ impl Recorder {
 
     /// A message appended by the next step; `append` fills in its sizes.
     pub fn message(&self, role: Role, text: impl Into<Arc<str>>) -> Message {
-        Message {
-            role,
-            text: text.into(),
-            calls: Vec::new(),
-            call_id: None,
-            is_error: false,
-            step: self.next_step(),
-            size: 0,
-            tokens: 0,
-            canonical: None,
-            said: None,
-            carried: None,
-            host_insert: None,
-            reasoning: None,
-        }
+        Message::new(role, text, self.next_step())
     }
 
     /// Append a message to the context, measured one way for every run:

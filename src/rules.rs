@@ -536,19 +536,9 @@ mod tests {
 
     fn message(role: Role, text: &str, call_id: Option<&str>, is_error: bool) -> Message {
         Message {
-            role,
-            text: text.into(),
-            calls: Vec::new(),
             call_id: call_id.map(|id| CallId(id.into())),
             is_error,
-            step: 0,
-            size: 0,
-            tokens: 0,
-            canonical: None,
-            said: None,
-            carried: None,
-            host_insert: None,
-            reasoning: None,
+            ..Message::new(role, text, 0)
         }
     }
 

@@ -104,6 +104,26 @@ pub enum HostInsert {
 }
 
 impl Message {
+    /// A message of `role` saying `text`, appended at `step`: no calls, no
+    /// id, no marks; its sizes are filled in when it is appended.
+    pub fn new(role: Role, text: impl Into<Arc<str>>, step: usize) -> Message {
+        Message {
+            role,
+            text: text.into(),
+            calls: Vec::new(),
+            call_id: None,
+            is_error: false,
+            step,
+            size: 0,
+            tokens: 0,
+            canonical: None,
+            said: None,
+            carried: None,
+            host_insert: None,
+            reasoning: None,
+        }
+    }
+
     /// Does the message say `phrase`, in its language or in English?
     pub fn says(&self, phrase: &str) -> bool {
         self.text.contains(phrase)

@@ -653,21 +653,9 @@ fn dropped_calls(trace: &Trace, number: u32) -> Vec<CallId> {
 fn with_calls(held: Option<&Message>, calls: Vec<CallId>, step: usize) -> Message {
     Message {
         calls,
-        ..held.cloned().unwrap_or_else(|| Message {
-            role: Role::Assistant,
-            text: "".into(),
-            calls: Vec::new(),
-            call_id: None,
-            is_error: false,
-            step,
-            size: 0,
-            tokens: 0,
-            canonical: None,
-            said: None,
-            carried: None,
-            host_insert: None,
-            reasoning: None,
-        })
+        ..held
+            .cloned()
+            .unwrap_or_else(|| Message::new(Role::Assistant, "", step))
     }
 }
 
