@@ -12,8 +12,9 @@
 use std::io::{self, Write};
 
 use crate::i18n::{self, lead};
+use crate::place::Place;
 use crate::tokens::Counts;
-use crate::trace::{Role, StepKind, Trace};
+use crate::trace::{Message, Role, StepKind, Trace};
 use crate::trace_json::ContextShape;
 use crate::wire::Provider;
 
@@ -138,10 +139,6 @@ pub fn write_with_quiz(
 /// the system prompt (Responses' `instructions`, Anthropic's `system`)
 /// first. In the linear shape, those sent before only by their numbers
 /// (`1–4, 6`), each having been written on an earlier call.
-#[expect(
-    clippy::too_many_lines,
-    reason = "TODO(issue 33 item 4): not split yet"
-)]
 fn context(
     trace: &Trace,
     (i, counts): (usize, &Counts),
@@ -234,64 +231,76 @@ fn context(
     };
     let context = trace.context(mc);
     for k in written {
-        let m = &context[k];
-        let is_new = new(k);
-        let mark = if is_new { "+" } else { " " };
-        let number = number(k);
-        let role = match (trace.provider, m.role, number) {
-            (Provider::Anthropic, Role::Tool, None) => "tool_result".to_string(),
-            (Provider::Anthropic, Role::Tool, Some(_)) => {
-                format!("{} tool_result", i18n::role_name(Role::User, lang))
-            }
-            (Provider::Responses, Role::Tool, _) => "function_call_output".to_string(),
-            (_, role, _) => i18n::role_name(role, lang).to_string(),
-        };
-        // A reply's reasoning goes first (`wire::thinking`): Responses an
-        // item of its own, numbered before the reply's; Anthropic a block.
-        let reasoning = m.reasoning.as_deref().map(|r| r.replace('\n', "\n       "));
-        let number = match (&reasoning, trace.provider) {
-            (Some(r), Provider::Responses) => {
-                let n = number.unwrap_or(0);
-                writeln!(out, "  {mark}{n:>2}. reasoning{colon}{r}")?;
-                Some(n + 1)
-            }
-            _ => number,
-        };
-        let shown = number.map_or("   ".to_string(), |n| format!("{n:>2}."));
-        let id = m
-            .call_id
-            .as_ref()
-            .map_or(String::new(), |id| format!("[{id}] "));
-        let error = if m.is_error { "✗ " } else { "" };
-        // Line breaks of a message stay, indented under it.
-        let mut text = m.text.replace('\n', "\n       ");
-        if let (Some(r), Provider::Anthropic) = (&reasoning, trace.provider) {
-            text = match text.is_empty() {
-                true => format!("thinking{colon}{r}"),
-                false => format!("thinking{colon}{r}\n       {text}"),
-            };
+        let mark = if new(k) { "+" } else { " " };
+        let place = trace.places.get(mc.context_start + k).copied();
+        message(trace, &context[k], (mark, number(k)), place, out)?;
+    }
+    Ok(())
+}
+
+/// One message of a context as the transcript writes it: its mark, number
+/// and role, its reasoning first, its text, then its calls (a Responses
+/// call an item of its own, after the reply's text).
+fn message(
+    trace: &Trace,
+    m: &Message,
+    (mark, number): (&str, Option<u32>),
+    place: Option<Place>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let lang = trace.lang;
+    let colon = i18n::colon(lang);
+    let role = match (trace.provider, m.role, number) {
+        (Provider::Anthropic, Role::Tool, None) => "tool_result".to_string(),
+        (Provider::Anthropic, Role::Tool, Some(_)) => {
+            format!("{} tool_result", i18n::role_name(Role::User, lang))
         }
-        writeln!(out, "  {mark}{shown} {role}{colon}{id}{error}{text}")?;
-        // A Responses call is an item of its own, after the reply's text.
-        let calls: Vec<_> = m.calls.iter().filter_map(|id| trace.call(id)).collect();
-        let first_call = match (trace.provider, trace.places.get(mc.context_start + k)) {
-            (Provider::Responses, Some(place)) => {
-                Some(place.number + place.items - calls.len() as u32)
-            }
-            _ => None,
-        };
-        for (j, call) in calls.iter().enumerate() {
-            let item = first_call.map_or(String::new(), |n| {
-                format!("{}. function_call ", n + j as u32)
-            });
-            writeln!(
-                out,
-                "       → {item}{} {} {}",
-                call.id,
-                call.tool,
-                call.args_text()
-            )?;
+        (Provider::Responses, Role::Tool, _) => "function_call_output".to_string(),
+        (_, role, _) => i18n::role_name(role, lang).to_string(),
+    };
+    // A reply's reasoning goes first (`wire::thinking`): Responses an
+    // item of its own, numbered before the reply's; Anthropic a block.
+    let reasoning = m.reasoning.as_deref().map(|r| r.replace('\n', "\n       "));
+    let number = match (&reasoning, trace.provider) {
+        (Some(r), Provider::Responses) => {
+            let n = number.unwrap_or(0);
+            writeln!(out, "  {mark}{n:>2}. reasoning{colon}{r}")?;
+            Some(n + 1)
         }
+        _ => number,
+    };
+    let shown = number.map_or("   ".to_string(), |n| format!("{n:>2}."));
+    let id = m
+        .call_id
+        .as_ref()
+        .map_or(String::new(), |id| format!("[{id}] "));
+    let error = if m.is_error { "✗ " } else { "" };
+    // Line breaks of a message stay, indented under it.
+    let mut text = m.text.replace('\n', "\n       ");
+    if let (Some(r), Provider::Anthropic) = (&reasoning, trace.provider) {
+        text = match text.is_empty() {
+            true => format!("thinking{colon}{r}"),
+            false => format!("thinking{colon}{r}\n       {text}"),
+        };
+    }
+    writeln!(out, "  {mark}{shown} {role}{colon}{id}{error}{text}")?;
+    // A Responses call is an item of its own, after the reply's text.
+    let calls: Vec<_> = m.calls.iter().filter_map(|id| trace.call(id)).collect();
+    let first_call = match (trace.provider, place) {
+        (Provider::Responses, Some(place)) => Some(place.number + place.items - calls.len() as u32),
+        _ => None,
+    };
+    for (j, call) in calls.iter().enumerate() {
+        let item = first_call.map_or(String::new(), |n| {
+            format!("{}. function_call ", n + j as u32)
+        });
+        writeln!(
+            out,
+            "       → {item}{} {} {}",
+            call.id,
+            call.tool,
+            call.args_text()
+        )?;
     }
     Ok(())
 }
