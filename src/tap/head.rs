@@ -323,4 +323,20 @@ mod tests {
         // Not surely at a head's start: what does not read is hyper's.
         assert_eq!(verdict(b"ontent-Length: 5\r\n\r\n", false), Verdict::Pass);
     }
+
+    /// A head that arrives in pieces waits for the rest, wherever it is
+    /// cut: no prefix of a good head is refused.
+    #[test]
+    fn every_prefix_of_a_good_head_waits() {
+        let whole = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 123\r\nConnection: close\r\n\r\n";
+        for cut in 1..whole.len() {
+            assert_eq!(
+                verdict(&whole[..cut], true),
+                Verdict::Wait,
+                "{:?}",
+                String::from_utf8_lossy(&whole[..cut])
+            );
+        }
+        assert_eq!(verdict(whole, true), Verdict::Pass);
+    }
 }
