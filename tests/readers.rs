@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::summary_counts as counts;
+
 use agent_loop_sim::scenario::Lang;
 use agent_loop_sim::trace::{Role, StepKind, Trace};
 use agent_loop_sim::transcript::{self, Format};
@@ -25,19 +27,6 @@ fn read(name: &str) -> (Value, transcript::Opened) {
     assert_eq!(out.code, 0, "{name}: {}", out.stderr);
     let summary = serde_json::from_str::<Value>(&out.stdout).unwrap()["summary"].clone();
     (summary, transcript::open(&file, None).unwrap())
-}
-
-fn counts(summary: &Value) -> [u64; 7] {
-    [
-        "model_replies",
-        "tool_calls",
-        "paired",
-        "errors",
-        "parallel_groups",
-        "unanswered",
-        "orphans",
-    ]
-    .map(|k| summary[k].as_u64().unwrap())
 }
 
 fn trace(opened: &transcript::Opened) -> &Trace {

@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::summary_counts as counts;
+
 use std::path::Path;
 
 use agent_loop_sim::app::App;
@@ -358,19 +360,6 @@ fn case(name: &str) -> (Value, String, agent_loop_sim::trace::Trace) {
         out.stderr,
         opened.loaded.trace(Lang::En).clone(),
     )
-}
-
-fn counts(summary: &Value) -> [u64; 7] {
-    [
-        "model_replies",
-        "tool_calls",
-        "paired",
-        "errors",
-        "parallel_groups",
-        "unanswered",
-        "orphans",
-    ]
-    .map(|k| summary[k].as_u64().unwrap())
 }
 
 #[test]

@@ -168,3 +168,19 @@ pub fn unpacked_html(page: &str) -> String {
     }
     out
 }
+
+/// A transcript summary's counts, in the order the tests compare them:
+/// model replies, tool calls, paired, errors, parallel groups, unanswered,
+/// orphans.
+pub fn summary_counts(summary: &serde_json::Value) -> [u64; 7] {
+    [
+        "model_replies",
+        "tool_calls",
+        "paired",
+        "errors",
+        "parallel_groups",
+        "unanswered",
+        "orphans",
+    ]
+    .map(|k| summary[k].as_u64().unwrap())
+}
