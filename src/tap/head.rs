@@ -44,6 +44,10 @@ pub struct Guarded {
     /// Bytes of a head read and not yet handed to hyper.
     held: Vec<u8>,
     given: usize,
+    /// The held bytes are judged (the head passed, or the agent stopped
+    /// sending): hand them on. Until then a head cut in pieces is held
+    /// whole, so no piece after the first is read as a head of its own.
+    passing: bool,
     /// The tap's own answer to a refused head, and how much is written.
     answer: Option<(Vec<u8>, usize)>,
 }
@@ -59,6 +63,7 @@ impl Guarded {
             first: true,
             held: Vec::new(),
             given: 0,
+            passing: false,
             answer: None,
         };
         (guarded, next)
@@ -198,13 +203,14 @@ impl AsyncRead for Guarded {
                 let _ = ready!(Pin::new(&mut this.inner).poll_shutdown(cx));
                 return Poll::Ready(Ok(()));
             }
-            if this.given < this.held.len() {
+            if this.passing {
                 let n = (this.held.len() - this.given).min(buf.remaining());
                 buf.put_slice(&this.held[this.given..this.given + n]);
                 this.given += n;
                 if this.given == this.held.len() {
                     this.held.clear();
                     this.given = 0;
+                    this.passing = false;
                 }
                 return Poll::Ready(Ok(()));
             }
@@ -220,6 +226,7 @@ impl AsyncRead for Guarded {
                 if this.held.is_empty() {
                     return Poll::Ready(Ok(()));
                 }
+                this.passing = true;
                 continue;
             }
             this.held.extend_from_slice(read.filled());
@@ -228,6 +235,7 @@ impl AsyncRead for Guarded {
                 Verdict::Pass => {
                     this.next.store(false, Ordering::Release);
                     this.first = false;
+                    this.passing = true;
                 }
                 Verdict::Refuse(status, why) => this.answer = Some((answer(status, &why), 0)),
             }
@@ -338,5 +346,59 @@ mod tests {
             );
         }
         assert_eq!(verdict(whole, true), Verdict::Pass);
+    }
+
+    /// What hyper reads through `Guarded` when a good head arrives in
+    /// three pieces, each sent after the one before was surely read.
+    fn through_guarded(pieces: &[&[u8]]) -> Vec<u8> {
+        use tokio::io::AsyncReadExt;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let pieces: Vec<Vec<u8>> = pieces.iter().map(|p| p.to_vec()).collect();
+        let agent = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut s = std::net::TcpStream::connect(addr).unwrap();
+            s.set_nodelay(true).unwrap();
+            for piece in pieces {
+                s.write_all(&piece).unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let read = runtime.block_on(async move {
+            listener.set_nonblocking(true).unwrap();
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let (stream, _) = listener.accept().await.unwrap();
+            let (mut guarded, _next) = Guarded::new(stream);
+            let mut read = Vec::new();
+            guarded.read_to_end(&mut read).await.unwrap();
+            read
+        });
+        agent.join().unwrap();
+        read
+    }
+
+    /// A head cut in pieces reaches hyper whole, as sent: the pieces
+    /// after the first are not read as heads of their own (a client
+    /// writing `Content-Length: {}` with `write!` got a 400 that way).
+    #[test]
+    fn a_head_that_arrives_in_pieces_reaches_hyper_whole() {
+        let whole: &[u8] = b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 123\r\nConnection: close\r\n\r\n";
+        // Cut as `write!` writes it: before the number, after it.
+        let at = whole.windows(3).position(|w| w == b"123").unwrap();
+        let cuts = [at, at + 3];
+        let pieces = [
+            &whole[..cuts[0]],
+            &whole[cuts[0]..cuts[1]],
+            &whole[cuts[1]..],
+        ];
+        let read = through_guarded(&pieces);
+        assert_eq!(
+            String::from_utf8_lossy(&read),
+            String::from_utf8_lossy(whole)
+        );
     }
 }
