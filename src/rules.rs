@@ -562,6 +562,7 @@ mod tests {
             appended: true,
             call_dropped: false,
             decision: None,
+            not_run: None,
             label: None,
         }
     }

@@ -340,6 +340,9 @@ pub struct ToolCall {
     pub call_dropped: bool,
     /// The user's answer, when the host asked, and the step it came.
     pub decision: Option<(usize, Decision)>,
+    /// The step at which the host said it will not run the call (its
+    /// budget of model calls was used up: no call is left to read it).
+    pub not_run: Option<usize>,
     /// The author's name for the call (`label` in the scenario), which
     /// narration keys may use instead of its run-wide id.
     pub label: Option<String>,
@@ -370,6 +373,7 @@ impl ToolCall {
             paired_to: None,
             appended: false,
             call_dropped: false,
+            not_run: None,
             decision: None,
             label: None,
         }
@@ -507,6 +511,9 @@ impl ToolCall {
         if done(self.started) {
             return Some(CallStatus::Running);
         }
+        if done(self.not_run) {
+            return Some(CallStatus::NotRun);
+        }
         match &self.decision {
             Some((s, Decision::Approved)) if *s <= step => return Some(CallStatus::UserApproved),
             Some((s, Decision::Edited(_))) if *s <= step => return Some(CallStatus::Edited),
@@ -571,13 +578,15 @@ pub enum CallStatus {
     Denied,
     /// The user stopped the run while the call ran.
     Interrupted,
+    /// The host did not run the call: its budget was used up.
+    NotRun,
     /// The host removed the result from the context when it compacted it
     /// (a placeholder or a summary stands in its place).
     Compacted,
 }
 
 impl CallStatus {
-    pub const ALL: [CallStatus; 15] = [
+    pub const ALL: [CallStatus; 16] = [
         CallStatus::Proposed,
         CallStatus::Approved,
         CallStatus::Running,
@@ -592,6 +601,7 @@ impl CallStatus {
         CallStatus::Edited,
         CallStatus::Denied,
         CallStatus::Interrupted,
+        CallStatus::NotRun,
         CallStatus::Compacted,
     ];
 

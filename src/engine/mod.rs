@@ -536,7 +536,11 @@ impl<'a> Run<'a> {
         if self.scenario.host.checks_budget_before_running && number >= budget {
             let not_run = ids.clone();
             let kind = StepKind::BudgetExhausted { budget, not_run };
-            self.step(kind, Some(Lane::Host), Lane::Host);
+            let step = self.step(kind, Some(Lane::Host), Lane::Host);
+            for id in &ids {
+                let index = self.rec.index_of(id).expect("just proposed");
+                self.rec.trace.calls[index].not_run = Some(step);
+            }
             return Some(EndStatus::BudgetExhausted);
         }
 

@@ -264,6 +264,7 @@ catalogue! {
     STATUS_REPLAYED = ["重放", "replayed"];
     STATUS_UNANSWERED = ["未回答", "unanswered"];
     STATUS_NOT_SENT = ["未发送", "not sent"];
+    STATUS_NOT_RUN = ["未执行", "not run"];
     STATUS_WRONG_ID = ["错配", "wrong id"];
     STATUS_ERROR = ["出错", "error"];
     STATUS_REFUSED = ["被拒绝", "refused"];

@@ -190,6 +190,7 @@ pub fn status_name(status: CallStatus, lang: Lang) -> &'static str {
         CallStatus::Edited => STATUS_EDITED,
         CallStatus::Denied => STATUS_DENIED,
         CallStatus::Interrupted => STATUS_INTERRUPTED,
+        CallStatus::NotRun => STATUS_NOT_RUN,
         CallStatus::Compacted => STATUS_COMPACTED,
     }
     .get(lang)

@@ -243,9 +243,10 @@ fn status_style(s: &Scene<'_>, status: CallStatus) -> Style {
     let theme = s.theme;
     match status {
         CallStatus::Proposed => theme.lane_style(Lane::Model),
-        CallStatus::Approved | CallStatus::Replayed | CallStatus::Compacted => {
-            theme.lane_style(Lane::Host)
-        }
+        CallStatus::Approved
+        | CallStatus::Replayed
+        | CallStatus::Compacted
+        | CallStatus::NotRun => theme.lane_style(Lane::Host),
         CallStatus::Running => theme.lane_style(Lane::Tool),
         CallStatus::Done => theme.ok(),
         CallStatus::Error
