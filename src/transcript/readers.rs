@@ -109,4 +109,50 @@ mod tests {
             assert!(Format::ALL.contains(&format), "{format:?} has no reader");
         }
     }
+
+    /// What each reader is, as `Reader::new` and what follows it build it:
+    /// the API drawn, how results pair (the API's own unless `paired`),
+    /// and what it reads (a document, a line of a JSONL of model calls,
+    /// JSON lines of its own or of requests).
+    #[test]
+    fn each_reader_is_built_as_its_format_reads() {
+        use crate::transcript::format::PairRule::*;
+        use crate::wire::Provider::*;
+        let jsonl = |r: &Reader| match r.jsonl {
+            Jsonl::No => "no",
+            Jsonl::Requests => "requests",
+            Jsonl::Own(_) => "own",
+        };
+        let built: Vec<String> = READERS
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:?} {:?} {:?} document={} request={} jsonl={}",
+                    r.format,
+                    r.provider,
+                    r.pairing,
+                    r.document.is_some(),
+                    r.request.is_some(),
+                    jsonl(r)
+                )
+            })
+            .collect();
+        let expected = [
+            (Format::Chat, Chat, ToolCallId, true, true, "requests"),
+            (Format::Responses, Responses, CallId, true, true, "requests"),
+            (Format::Anthropic, Anthropic, ToolUseId, true, true, "requests"),
+            (Format::Codex, Responses, CallId, false, false, "own"),
+            (Format::ClaudeCode, Anthropic, ToolUseId, false, false, "own"),
+            (Format::Otel, Chat, PartId, true, true, "own"),
+            (Format::OtelSdk, Chat, PartId, true, false, "own"),
+            (Format::SweAgent, Chat, ToolCallId, true, false, "no"),
+            (Format::MiniSweAgent, Chat, ToolCallId, true, false, "no"),
+            (Format::GeminiCli, Chat, FunctionResponseId, true, false, "own"),
+            (Format::new("openhands"), Chat, ToolCallId, true, false, "no"),
+        ]
+        .map(|(format, provider, pairing, document, request, jsonl)| {
+            format!("{format:?} {provider:?} {pairing:?} document={document} request={request} jsonl={jsonl}")
+        });
+        assert_eq!(built, expected);
+    }
 }
