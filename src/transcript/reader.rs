@@ -4,8 +4,9 @@
 //! `readers::READERS` in turn and takes the best score (a tie: the earlier one).
 //!
 //! A new format is one file that builds its `READER` (`Reader::new`, then
-//! what it reads) and one line in `readers::READERS` (and its name in the
-//! catalogue, `i18n`, as every text on screen), as `openhands.rs` shows.
+//! what it reads), declared in `transcript/mod.rs` and listed by one line
+//! in `readers::READERS` (and its name in the catalogue, `i18n`, as every
+//! text on screen is), as `openhands.rs` shows.
 
 use std::cell::OnceCell;
 

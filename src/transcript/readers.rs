@@ -10,24 +10,21 @@ use serde_json::Value;
 
 use super::format::Format;
 use super::reader::{Ask, Reader, Score, Seen};
-use super::{
-    anthropic, chat, claude_code, codex, gemini_cli, mini_swe_agent, openhands, otel, responses,
-    swe_agent,
-};
 
-/// Every format read, in the order detection asks them.
+/// Every format read, in the order detection asks them: a new format is
+/// one line here.
 pub(crate) const READERS: &[Reader] = &[
-    chat::READER,
-    responses::READER,
-    anthropic::READER,
-    codex::READER,
-    claude_code::READER,
-    otel::READER,
-    otel::SDK_READER,
-    swe_agent::READER,
-    mini_swe_agent::READER,
-    gemini_cli::READER,
-    openhands::READER,
+    super::chat::READER,
+    super::responses::READER,
+    super::anthropic::READER,
+    super::codex::READER,
+    super::claude_code::READER,
+    super::otel::READER,
+    super::otel::SDK_READER,
+    super::swe_agent::READER,
+    super::mini_swe_agent::READER,
+    super::gemini_cli::READER,
+    super::openhands::READER,
 ];
 
 impl Seen {
