@@ -462,82 +462,22 @@ impl App {
 }
 
 /// Apply one action. The only place the app state changes.
-#[expect(
-    clippy::too_many_lines,
-    reason = "split after the lessons' branches merge"
-)]
 pub fn update(app: &mut App, action: Action) {
     let pending = app.pending_digit.take();
-    let keyed = !matches!(
-        action,
-        Action::Tick | Action::Drawn(_) | Action::Resize(..) | Action::GoTo(_)
-    );
-    // A digit typed right after a digit answered a question was meant
-    // with it (`1 1` for step 11): it is held, not taken as a jump.
-    if keyed && std::mem::take(&mut app.quiz.just_answered) && matches!(action, Action::Jump(_)) {
-        app.quiz.hint = true;
-        return;
-    }
-    // A key does something only where what is on screen offers it: a
-    // digit under help answers nothing, PageDown under the picker moves
-    // nothing. Ticks, draws and resizes are not keys.
-    // A search being typed takes its own keys (`keymap::typing_action`).
-    let typing = app.search.typing
-        && matches!(
-            action,
-            Action::SearchInput(_)
-                | Action::SearchBackspace
-                | Action::SearchDone
-                | Action::SearchCancel
-                | Action::Quit
-        );
-    if keyed && !typing && !app.mode().enables(action) {
-        return;
-    }
-    if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {
-        return;
-    }
-    if app.quiz.is_asking() && question_holds(app, action) {
+    if held(app, action) {
         return;
     }
     match action {
         // The last step of a lesson in today's plan: on to the next one.
-        Action::Next if app.step == app.last() && app.comparing().is_none() => {
-            if let Some((next, _)) = app.picker.next_in_plan()
-                && let Some(Ok(loaded)) = app.picker.lessons.get(next).map(|l| l.loaded.clone())
-            {
-                app.picker.current = Some(next);
-                app.picker.cursor = next;
-                app.open_lesson(loaded);
-            } else {
-                app.forward();
-            }
-        }
+        Action::Next if app.step == app.last() && app.comparing().is_none() => next_lesson(app),
         Action::Next => app.forward(),
         Action::Prev => app.go(app.step.saturating_sub(1)),
         Action::First => app.go(0),
         Action::Last => app.go(app.last()),
         Action::GoTo(step) => app.go(step),
         Action::Jump(digit) => jump(app, digit, pending),
-        Action::TogglePlay => {
-            if app.playing {
-                app.playing = false;
-            } else {
-                // Play from the start again when already at the end.
-                if app.step == app.last() {
-                    app.go(0);
-                }
-                app.playing = app.step < app.last();
-            }
-        }
-        Action::Tick => {
-            if app.playing {
-                app.forward();
-            }
-            if app.step >= app.last() {
-                app.playing = false;
-            }
-        }
+        Action::TogglePlay => toggle_play(app),
+        Action::Tick => tick(app),
         Action::DwellLonger => {
             app.dwell_ms = (app.dwell_ms + DWELL_STEP_MS).min(DWELL_MAX_MS);
         }
@@ -576,18 +516,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleHelp => toggle_overlay(app, Overlay::Help),
         Action::ToggleAbout => toggle_overlay(app, Overlay::About),
         Action::SwitchLanguage => app.lang = app.lang.other(),
-        Action::Back => {
-            if app.overlay.is_some() {
-                app.overlay = None;
-            } else if app.zoom {
-                app.zoom = false;
-            } else if app.comparing().is_some() {
-                // Back to one run, as `c` does; q still quits.
-                update(app, Action::ToggleCompare);
-            }
-            // With nothing to close, Esc does nothing: one key too many
-            // must not end a class (its step and quiz score). q quits.
-        }
+        Action::Back => back(app),
         Action::Resize(w, h) => app.size = (w, h),
         Action::ToggleCompare => toggle_compare(app),
         Action::Drawn(limits) => drawn(app, limits, pending),
@@ -620,6 +549,60 @@ pub fn update(app: &mut App, action: Action) {
         Action::ToggleJoin => {}
         // Only the picker opens (`picker_update`).
         Action::Open => {}
+        Action::SearchStart
+        | Action::SearchInput(_)
+        | Action::SearchBackspace
+        | Action::SearchCancel
+        | Action::SearchDone => search(app, action),
+        Action::NextMatch
+        | Action::PrevMatch
+        | Action::NextModelCall
+        | Action::PrevModelCall
+        | Action::NextTrouble
+        | Action::PrevTrouble => find_next(app, action),
+        Action::TogglePicker => toggle_picker(app),
+    }
+}
+
+/// Esc: closes what is open, the innermost first.
+fn back(app: &mut App) {
+    if app.overlay.is_some() {
+        app.overlay = None;
+    } else if app.zoom {
+        app.zoom = false;
+    } else if app.comparing().is_some() {
+        // Back to one run, as `c` does; q still quits.
+        update(app, Action::ToggleCompare);
+    }
+    // With nothing to close, Esc does nothing: one key too many
+    // must not end a class (its step and quiz score). q quits.
+}
+
+fn toggle_play(app: &mut App) {
+    if app.playing {
+        app.playing = false;
+    } else {
+        // Play from the start again when already at the end.
+        if app.step == app.last() {
+            app.go(0);
+        }
+        app.playing = app.step < app.last();
+    }
+}
+
+/// The next step is due while playing.
+fn tick(app: &mut App) {
+    if app.playing {
+        app.forward();
+    }
+    if app.step >= app.last() {
+        app.playing = false;
+    }
+}
+
+/// A search typed (`/`), taken back, or done: then at its first match.
+fn search(app: &mut App, action: Action) {
+    match action {
         Action::SearchStart => {
             app.search = crate::find::Search {
                 typing: true,
@@ -640,39 +623,90 @@ pub fn update(app: &mut App, action: Action) {
                 app.go(to);
             }
         }
+        _ => {}
+    }
+}
+
+/// To the next (or previous) match, model call or step where something
+/// went wrong.
+fn find_next(app: &mut App, action: Action) {
+    let to = match action {
         Action::NextMatch | Action::PrevMatch => {
             app.find_matches();
-            if let Some(to) = app.search.next(app.step, action == Action::NextMatch) {
-                app.go(to);
-            }
+            app.search.next(app.step, action == Action::NextMatch)
         }
         Action::NextModelCall | Action::PrevModelCall => {
-            let forward = action == Action::NextModelCall;
-            if let Some(to) = crate::find::model_call(app.trace(), app.step, forward) {
-                app.go(to);
-            }
+            crate::find::model_call(app.trace(), app.step, action == Action::NextModelCall)
         }
         Action::NextTrouble | Action::PrevTrouble => {
-            let forward = action == Action::NextTrouble;
-            if let Some(to) = crate::find::trouble(app.trace(), app.step, forward) {
-                app.go(to);
-            }
+            crate::find::trouble(app.trace(), app.step, action == Action::NextTrouble)
         }
-        // Watching a tap, the picker lists its conversations (the lessons
-        // would leave the run that grows): Enter switches, as `s` does.
-        Action::TogglePicker if app.live.as_ref().is_some_and(|l| l.watching) => {
-            toggle_overlay(app, Overlay::Picker);
-            if app.overlay == Some(Overlay::Picker) {
-                app.picker = conversations_picker(app.picker.cursor, app.live.as_ref());
-                app.picker.reset_cursor();
-            }
-        }
-        Action::TogglePicker => {
-            toggle_overlay(app, Overlay::Picker);
-            if app.overlay == Some(Overlay::Picker) {
-                app.picker.reset_cursor();
-            }
-        }
+        _ => None,
+    };
+    if let Some(to) = to {
+        app.go(to);
+    }
+}
+
+fn toggle_picker(app: &mut App) {
+    toggle_overlay(app, Overlay::Picker);
+    if app.overlay != Some(Overlay::Picker) {
+        return;
+    }
+    // Watching a tap, the picker lists its conversations (the lessons
+    // would leave the run that grows): Enter switches, as `s` does.
+    if app.live.as_ref().is_some_and(|l| l.watching) {
+        app.picker = conversations_picker(app.picker.cursor, app.live.as_ref());
+    }
+    app.picker.reset_cursor();
+}
+
+/// Whether what is on screen has taken `action` itself (the picker, an
+/// open question) or does not offer it: then `update` goes no further.
+fn held(app: &mut App, action: Action) -> bool {
+    let keyed = !matches!(
+        action,
+        Action::Tick | Action::Drawn(_) | Action::Resize(..) | Action::GoTo(_)
+    );
+    // A digit typed right after a digit answered a question was meant
+    // with it (`1 1` for step 11): it is held, not taken as a jump.
+    if keyed && std::mem::take(&mut app.quiz.just_answered) && matches!(action, Action::Jump(_)) {
+        app.quiz.hint = true;
+        return true;
+    }
+    // A key does something only where what is on screen offers it: a
+    // digit under help answers nothing, PageDown under the picker moves
+    // nothing. Ticks, draws and resizes are not keys.
+    // A search being typed takes its own keys (`keymap::typing_action`).
+    let typing = app.search.typing
+        && matches!(
+            action,
+            Action::SearchInput(_)
+                | Action::SearchBackspace
+                | Action::SearchDone
+                | Action::SearchCancel
+                | Action::Quit
+        );
+    if keyed && !typing && !app.mode().enables(action) {
+        return true;
+    }
+    if app.overlay == Some(Overlay::Picker) && picker_update(app, action) {
+        return true;
+    }
+    app.quiz.is_asking() && question_holds(app, action)
+}
+
+/// The last step of a lesson in today's plan: on to the next one (or on,
+/// as `Next` goes, without one).
+fn next_lesson(app: &mut App) {
+    if let Some((next, _)) = app.picker.next_in_plan()
+        && let Some(Ok(loaded)) = app.picker.lessons.get(next).map(|l| l.loaded.clone())
+    {
+        app.picker.current = Some(next);
+        app.picker.cursor = next;
+        app.open_lesson(loaded);
+    } else {
+        app.forward();
     }
 }
 

@@ -1,8 +1,9 @@
-//! The event loop: the only place that touches the real terminal.
-//!
-//! Long because the terminal's whole life is kept in one file: taking it, the
-//! event loop, keys that arrive split, and the panic hook and signals that
-//! restore it.
+//! The event loop: the only place that touches the real terminal. The
+//! terminal's whole life is kept here: taking it, the event loop, and the
+//! panic hook and signals that restore it; a burst of events (and keys
+//! that arrive split) is `burst`'s.
+
+mod burst;
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
@@ -51,16 +52,10 @@ pub fn main(cli: &Cli) -> ExitCode {
 /// together) until the first frame, while `prepare` runs on a thread of
 /// its own; q, Esc and Ctrl-C stop it at any moment.
 fn open_on_screen(cli: &Cli, file: &str) -> ExitCode {
-    install_panic_message();
-    let mut terminal = match take_terminal() {
+    let mut terminal = match take_screen() {
         Ok(terminal) => terminal,
-        Err(e) => {
-            restore();
-            output::error(format_args!("agent-loop-sim: terminal error: {e}"));
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return terminal_failed(&e),
     };
-    handle_signals();
     let watch = crate::transcript::Watch::default();
     let name = std::path::Path::new(file)
         .file_name()
@@ -222,16 +217,10 @@ pub(crate) fn show(app: App) -> ExitCode {
 }
 
 fn show_with(app: App, class: Option<&mut crate::class::Link>) -> ExitCode {
-    install_panic_message();
-    let mut terminal = match take_terminal() {
+    let mut terminal = match take_screen() {
         Ok(terminal) => terminal,
-        Err(e) => {
-            restore();
-            output::error(format_args!("agent-loop-sim: terminal error: {e}"));
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return terminal_failed(&e),
     };
-    handle_signals();
     let result = run(&mut terminal, app, None, class);
     restore();
     match result {
@@ -280,15 +269,7 @@ fn on_live_terminal(
     body: impl FnOnce(&mut Screen) -> io::Result<()>,
 ) -> io::Result<()> {
     let _ = ON_FATAL.set(on_signal);
-    install_panic_message();
-    let mut terminal = match take_terminal() {
-        Ok(terminal) => terminal,
-        Err(e) => {
-            restore();
-            return Err(e);
-        }
-    };
-    handle_signals();
+    let mut terminal = take_screen()?;
     let result = body(&mut terminal);
     restore();
     result
@@ -357,6 +338,22 @@ pub const PANIC_TEST_VAR: &str = "AGENT_LOOP_SIM_PANIC_TEST";
 /// written by `LeanBackend` (the fewest bytes for the same screen).
 type Screen = ratatui::Terminal<LeanBackend<io::Stdout>>;
 
+/// The terminal taken (`take_terminal`), with a short message on a panic
+/// and the signals that give it back handled; given back at once if it
+/// cannot be taken.
+fn take_screen() -> io::Result<Screen> {
+    install_panic_message();
+    let terminal = take_terminal().inspect_err(|_| restore())?;
+    handle_signals();
+    Ok(terminal)
+}
+
+/// The terminal could not be taken: said, and the program fails.
+fn terminal_failed(e: &io::Error) -> ExitCode {
+    output::error(format_args!("agent-loop-sim: terminal error: {e}"));
+    ExitCode::FAILURE
+}
+
 /// What `ratatui::init` does (a panic hook that restores the terminal, raw
 /// mode, the alternate screen), with our backend.
 fn take_terminal() -> io::Result<Screen> {
@@ -373,10 +370,7 @@ fn take_terminal() -> io::Result<Screen> {
     ratatui::Terminal::new(LeanBackend::new(io::stdout()))
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "TODO(issue 33 item 4): not split yet"
-)]
+/// The event loop: draw what changed, wait for something to do, apply it.
 fn run(
     terminal: &mut Screen,
     mut app: App,
@@ -432,67 +426,17 @@ fn run(
             }
             return Ok(());
         }
-        // Paused: block until something happens, so an idle screen costs
-        // nothing. Playing: wait at most until the next step is due.
-        let first = if app.playing {
-            let due = *next_tick.get_or_insert_with(|| {
-                Instant::now() + Duration::from_millis(u64::from(app.dwell_ms))
-            });
-            let wait = due.saturating_duration_since(Instant::now());
-            // Live, the feed (or the room) is looked at meanwhile too.
-            let look = match feed.is_some() || class.is_some() {
-                true => wait.min(LIVE_LOOK),
-                false => wait,
-            };
-            if event::poll(look)? {
-                Some(event::read()?)
-            } else if Instant::now() < due {
-                continue;
-            } else {
-                None
-            }
-        } else if (feed.is_some() && app.live.as_ref().is_some_and(|l| l.running))
-            || class.as_ref().is_some_and(|l| l.room.is_some())
-        {
-            // Live or a room: keys, or a look at the feed now and then.
-            next_tick = None;
-            if !event::poll(LIVE_LOOK)? {
-                continue;
-            }
-            Some(event::read()?)
-        } else if app.loaded.counts.counting() {
-            // A transcript just opened: its tokens are being counted on a
-            // thread of their own, and the screen may show `…` for a count
-            // not made yet; drawn again once they are all counted.
-            next_tick = None;
-            if !event::poll(LIVE_LOOK)? {
+        let room = class.as_ref().is_some_and(|l| l.room.is_some());
+        let first = match wait(&app, feed.is_some(), class.is_some(), room, &mut next_tick)? {
+            Woke::Again => continue,
+            Woke::Counted => {
                 dirty |= !app.loaded.counts.counting();
                 continue;
             }
-            Some(event::read()?)
-        } else {
-            next_tick = None;
-            Some(event::read()?)
+            Woke::To(first) => first,
         };
-        // Take every event already waiting before drawing again: a held key
-        // or a clicker's burst is applied in full and in order, with one
-        // draw at the end, and a `q` behind it is not kept waiting.
-        let mut events = vec![first];
-        loop {
-            while event::poll(PENDING)? {
-                events.push(Some(event::read()?));
-            }
-            // A burst cut right after an ESC: the rest of its sequence is
-            // still being written, so wait for it rather than take an Esc
-            // and two characters (`rejoin_split_keys`). A typed Esc waits
-            // these few milliseconds too.
-            let cut = matches!(events.last(), Some(Some(Event::Key(k)))
-                if k.code == KeyCode::Esc && k.modifiers.is_empty());
-            if !(cut && event::poll(ESC_REST)?) {
-                break;
-            }
-        }
-        for event in rejoin_split_keys(events) {
+        let events = burst::gather(first)?;
+        for event in events {
             let action = match event {
                 // A search being typed takes the keys it can.
                 Some(Event::Key(key)) if app.search.typing && key.kind == KeyEventKind::Press => {
@@ -522,87 +466,64 @@ fn run(
     }
 }
 
-/// How long to wait for one more event of a burst: only what is already
-/// there. Not zero: crossterm's poll(2) reader does not look at the
-/// terminal at all for a zero timeout (not even at the keys it has already
-/// read). Not a millisecond either: poll(2) counts in whole milliseconds,
-/// so crossterm calls it with 0 over and over until the time is up, about
-/// 1,100 times (1 ms of CPU for every key). A microsecond is one look at
-/// what crossterm holds and one poll(2) of the terminal; the rest of a
-/// burst still being written is taken by the next `read`, one draw later.
-const PENDING: Duration = Duration::from_micros(1);
-
-/// How long an Esc at the end of a burst waits for the rest of an escape
-/// sequence crossterm may have cut after it.
-const ESC_REST: Duration = Duration::from_millis(5);
-
-/// Keys whose escape sequence crossterm cut in two. It reads the terminal
-/// in pieces, and when a piece ends right after the ESC that starts a
-/// sequence, it reports an Esc key (which closes what is open) and then the rest as
-/// characters: `ESC` `[` `C` instead of Right, in the middle of a burst of
-/// keys (crossterm issue #993). No one types Esc and `[` within a
-/// millisecond, so Esc followed by `[` or `O` and the rest of a sequence in
-/// the same burst is taken as the key the sequence names.
-fn rejoin_split_keys(events: Vec<Option<Event>>) -> Vec<Option<Event>> {
-    let mut out = Vec::with_capacity(events.len());
-    let mut i = 0;
-    while i < events.len() {
-        if let Some((key, used)) = split_key_at(&events[i..]) {
-            out.push(Some(Event::Key(key.into())));
-            i += used;
-        } else {
-            out.push(events[i].clone());
-            i += 1;
-        }
-    }
-    out
+/// What ended a wait for something to do.
+enum Woke {
+    /// Nothing yet: the feed and the room are looked at, then it waits again.
+    Again,
+    /// Nothing yet, while a transcript's tokens are being counted: drawn
+    /// again once they all are.
+    Counted,
+    /// An event, or None: the next step is due.
+    To(Option<Event>),
 }
 
-/// The key of a sequence cut after its ESC that starts `events`, and how
-/// many events it spans.
-fn split_key_at(events: &[Option<Event>]) -> Option<(KeyCode, usize)> {
-    let char_at = |i: usize| match events.get(i) {
-        Some(Some(Event::Key(k)))
-            if k.kind == KeyEventKind::Press
-                && k.modifiers.difference(KeyModifiers::SHIFT).is_empty() =>
-        {
-            match k.code {
-                KeyCode::Char(c) => Some(c),
-                _ => None,
-            }
+/// Waits for the next thing to do. Paused: until something happens, so an
+/// idle screen costs nothing; playing: at most until the next step is due
+/// (`next_tick`). Live (`feed`) or in a class (`class`, `room`), the feed
+/// and the room are looked at now and then meanwhile.
+fn wait(
+    app: &App,
+    feed: bool,
+    class: bool,
+    room: bool,
+    next_tick: &mut Option<Instant>,
+) -> io::Result<Woke> {
+    if app.playing {
+        let due = *next_tick
+            .get_or_insert_with(|| Instant::now() + Duration::from_millis(u64::from(app.dwell_ms)));
+        let left = due.saturating_duration_since(Instant::now());
+        // Live, the feed (or the room) is looked at meanwhile too.
+        let look = match feed || class {
+            true => left.min(LIVE_LOOK),
+            false => left,
+        };
+        if event::poll(look)? {
+            Ok(Woke::To(Some(event::read()?)))
+        } else if Instant::now() < due {
+            Ok(Woke::Again)
+        } else {
+            Ok(Woke::To(None))
         }
-        _ => None,
-    };
-    match events.first() {
-        Some(Some(Event::Key(k))) if k.code == KeyCode::Esc && k.modifiers.is_empty() => {}
-        _ => return None,
+    } else if (feed && app.live.as_ref().is_some_and(|l| l.running)) || room {
+        // Live or a room: keys, or a look at the feed now and then.
+        *next_tick = None;
+        if !event::poll(LIVE_LOOK)? {
+            return Ok(Woke::Again);
+        }
+        Ok(Woke::To(Some(event::read()?)))
+    } else if app.loaded.counts.counting() {
+        // A transcript just opened: its tokens are being counted on a
+        // thread of their own, and the screen may show `…` for a count
+        // not made yet; drawn again once they are all counted.
+        *next_tick = None;
+        if !event::poll(LIVE_LOOK)? {
+            return Ok(Woke::Counted);
+        }
+        Ok(Woke::To(Some(event::read()?)))
+    } else {
+        *next_tick = None;
+        Ok(Woke::To(Some(event::read()?)))
     }
-    let intro = char_at(1).filter(|c| *c == '[' || *c == 'O')?;
-    // Parameters (digits and ';'), then the final character.
-    let mut params = String::new();
-    let mut i = 2;
-    while let Some(c) = char_at(i).filter(|c| c.is_ascii_digit() || *c == ';') {
-        params.push(c);
-        i += 1;
-    }
-    let last = char_at(i)?;
-    let first_param = params.split(';').next().unwrap_or("");
-    let key = match (intro, last, first_param) {
-        (_, 'A', _) => KeyCode::Up,
-        (_, 'B', _) => KeyCode::Down,
-        (_, 'C', _) => KeyCode::Right,
-        (_, 'D', _) => KeyCode::Left,
-        (_, 'H', _) => KeyCode::Home,
-        (_, 'F', _) => KeyCode::End,
-        ('[', 'Z', _) => KeyCode::BackTab,
-        ('[', '~', "1" | "7") => KeyCode::Home,
-        ('[', '~', "4" | "8") => KeyCode::End,
-        ('[', '~', "5") => KeyCode::PageUp,
-        ('[', '~', "6") => KeyCode::PageDown,
-        ('[', '~', "3") => KeyCode::Delete,
-        _ => return None,
-    };
-    Some((key, i + 1))
 }
 
 /// What an event asks of the app (`None` from a wait that timed out: the
@@ -767,58 +688,5 @@ fn stop_as_by_default(signal: libc::c_int) {
         }
         libc::raise(signal);
         libc::sigaction(signal, &ours, std::ptr::null_mut());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ratatui::crossterm::event::KeyEvent;
-
-    fn keys(codes: &[KeyCode]) -> Vec<Option<Event>> {
-        codes
-            .iter()
-            .map(|c| Some(Event::Key(KeyEvent::from(*c))))
-            .collect()
-    }
-
-    fn chars(s: &str) -> Vec<KeyCode> {
-        s.chars().map(KeyCode::Char).collect()
-    }
-
-    #[test]
-    fn a_sequence_cut_after_its_escape_is_the_key_it_names() {
-        use KeyCode::*;
-        let mut cut = vec![Right, Right, Esc];
-        cut.extend(chars("[C"));
-        cut.push(Right);
-        assert_eq!(
-            rejoin_split_keys(keys(&cut)),
-            keys(&[Right, Right, Right, Right])
-        );
-        let mut cut = vec![Esc];
-        cut.extend(chars("[6~"));
-        cut.push(Esc);
-        cut.extend(chars("OD"));
-        cut.push(Esc);
-        cut.extend(chars("[1;5A"));
-        assert_eq!(rejoin_split_keys(keys(&cut)), keys(&[PageDown, Left, Up]));
-    }
-
-    #[test]
-    fn a_real_escape_stays_an_escape() {
-        use KeyCode::*;
-        for events in [
-            vec![Esc],
-            vec![Esc, Char('q')],
-            vec![Esc, Char('['), Char('x')],
-            vec![Esc, Esc],
-        ] {
-            assert_eq!(rejoin_split_keys(keys(&events)), keys(&events));
-        }
-        // A timed-out wait (None) is kept in its place.
-        let mut events = keys(&[Esc]);
-        events.push(None);
-        assert_eq!(rejoin_split_keys(events.clone()), events);
     }
 }

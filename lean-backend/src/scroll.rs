@@ -265,10 +265,6 @@ pub(super) fn diff_cost(
 /// the screen shows; `diff_cost`). `blank`: whether a cell shows its
 /// background and nothing else (its foreground, weight and slant do not
 /// count then).
-#[expect(
-    clippy::too_many_lines,
-    reason = "TODO(issue 33 item 4): not split yet"
-)]
 pub(super) fn plan(
     shown: &[Option<Cell>],
     want: &[Option<Cell>],
@@ -289,49 +285,32 @@ pub(super) fn plan(
     if total < 16 {
         return Vec::new();
     }
-    let shown: Vec<Option<Key>> = shown
-        .iter()
-        .map(|c| c.as_ref().map(|c| Key::of(c, blank)))
-        .collect();
-    let wanted: Vec<_> = (0..h)
-        .map(|y| wanted_row(&want[y * w..(y + 1) * w], blank))
-        .collect();
-    // The price of a row with the one `s` rows below it (up) or above it
-    // (down) moved in: every cell of a band's rows is written where the
-    // screen does not show it.
-    let price = |y: usize, from: usize| row_cost(|x| shown[from * w + x], &wanted[y]);
-    let erased = Some(Key::of(&Cell::EMPTY, blank));
-    let scrolled_in: Vec<u64> = (0..h).map(|y| row_cost(|_| erased, &wanted[y])).collect();
-    // moved[s - 1][y]: row y with row y + s (up) / y - s (down) moved in.
-    let mut up = vec![vec![NEVER; h]; MAX_SHIFT];
-    let mut down = vec![vec![NEVER; h]; MAX_SHIFT];
-    for y in 0..h {
-        for s in 1..=MAX_SHIFT {
-            if y + s < h {
-                up[s - 1][y] = price(y, y + s);
-            }
-            if y >= s {
-                down[s - 1][y] = price(y, y - s);
-            }
-        }
-    }
-    // Running sums of the prices that can be paid, and counts of those
-    // that cannot.
-    let prefix = |v: &[u64]| {
-        let mut p = Vec::with_capacity(v.len() + 1);
+    let costs = Costs::new(shown, want, w, stay, blank);
+    best_bands(h, &costs)
+}
+
+/// Running sums of a row's prices that can be paid, and counts of those
+/// that cannot (`NEVER`).
+struct Sums(Vec<(u64, usize)>);
+
+impl Sums {
+    fn of(prices: &[u64]) -> Sums {
+        let mut p = Vec::with_capacity(prices.len() + 1);
         p.push((0u64, 0usize));
-        for &c in v {
-            let (sum, never) = *p.last().unwrap();
+        for &c in prices {
+            let (sum, never) = p[p.len() - 1];
             p.push(if c >= NEVER {
                 (sum, never + 1)
             } else {
                 (sum + c, never)
             });
         }
-        p
-    };
-    // Rows from..to (to excluded).
-    let sum = |p: &[(u64, usize)], from: usize, to: usize| -> u64 {
+        Sums(p)
+    }
+
+    /// Rows from..to (to excluded): `NEVER` if one of them cannot be paid.
+    fn rows(&self, from: usize, to: usize) -> u64 {
+        let p = &self.0;
         if to <= from {
             0
         } else if p[to].1 > p[from].1 {
@@ -339,22 +318,73 @@ pub(super) fn plan(
         } else {
             p[to].0 - p[from].0
         }
-    };
-    let p_stay = prefix(stay);
-    let p_in = prefix(&scrolled_in);
-    let p_up: Vec<_> = up.iter().map(|v| prefix(v)).collect();
-    let p_down: Vec<_> = down.iter().map(|v| prefix(v)).collect();
-    // The bytes a band of rows top..=bottom saves scrolled by `by`: what
-    // its rows cost as they are, less what they cost moved and scrolled
-    // in, its sequences (the region reset, and the move the homed cursor
-    // needs, counted with each band) and the look reset before.
-    let saving = |top: usize, bottom: usize, by: i16| -> i64 {
+    }
+}
+
+/// What the rows cost: as they are (`stay`), scrolled in blank, and with
+/// the row `s` below (`up[s - 1]`) or above (`down[s - 1]`) moved in.
+struct Costs {
+    stay: Sums,
+    scrolled_in: Sums,
+    up: Vec<Sums>,
+    down: Vec<Sums>,
+}
+
+impl Costs {
+    fn new(
+        shown: &[Option<Cell>],
+        want: &[Option<Cell>],
+        w: usize,
+        stay: &[u64],
+        blank: fn(&Cell) -> bool,
+    ) -> Costs {
+        let h = want.len() / w;
+        let shown: Vec<Option<Key>> = shown
+            .iter()
+            .map(|c| c.as_ref().map(|c| Key::of(c, blank)))
+            .collect();
+        let wanted: Vec<_> = (0..h)
+            .map(|y| wanted_row(&want[y * w..(y + 1) * w], blank))
+            .collect();
+        // The price of a row with the one `s` rows below it (up) or above it
+        // (down) moved in: every cell of a band's rows is written where the
+        // screen does not show it.
+        let price = |y: usize, from: usize| row_cost(|x| shown[from * w + x], &wanted[y]);
+        let erased = Some(Key::of(&Cell::EMPTY, blank));
+        let scrolled_in: Vec<u64> = (0..h).map(|y| row_cost(|_| erased, &wanted[y])).collect();
+        // moved[s - 1][y]: row y with row y + s (up) / y - s (down) moved in.
+        let mut up = vec![vec![NEVER; h]; MAX_SHIFT];
+        let mut down = vec![vec![NEVER; h]; MAX_SHIFT];
+        for y in 0..h {
+            for s in 1..=MAX_SHIFT {
+                if y + s < h {
+                    up[s - 1][y] = price(y, y + s);
+                }
+                if y >= s {
+                    down[s - 1][y] = price(y, y - s);
+                }
+            }
+        }
+        Costs {
+            stay: Sums::of(stay),
+            scrolled_in: Sums::of(&scrolled_in),
+            up: up.iter().map(|v| Sums::of(v)).collect(),
+            down: down.iter().map(|v| Sums::of(v)).collect(),
+        }
+    }
+
+    /// The bytes a band of rows top..=bottom saves scrolled by `by`: what
+    /// its rows cost as they are, less what they cost moved and scrolled
+    /// in, its sequences (the region reset, and the move the homed cursor
+    /// needs, counted with each band) and the look reset before.
+    fn saving(&self, top: usize, bottom: usize, by: i16) -> i64 {
         let n = usize::from(by.unsigned_abs());
-        let before = sum(&p_stay, top, bottom + 1);
+        let before = self.stay.rows(top, bottom + 1);
         let after = if by > 0 {
-            sum(&p_up[n - 1], top, bottom + 1 - n) + sum(&p_in, bottom + 1 - n, bottom + 1)
+            self.up[n - 1].rows(top, bottom + 1 - n)
+                + self.scrolled_in.rows(bottom + 1 - n, bottom + 1)
         } else {
-            sum(&p_in, top, top + n) + sum(&p_down[n - 1], top + n, bottom + 1)
+            self.scrolled_in.rows(top, top + n) + self.down[n - 1].rows(top + n, bottom + 1)
         };
         if before >= NEVER || after >= NEVER {
             return i64::MIN;
@@ -366,9 +396,13 @@ pub(super) fn plan(
         };
         let fixed = band.sequence_len() + b"\x1b[r".len() + MOVE;
         before as i64 - after as i64 - fixed as i64
-    };
-    // best[y]: the most bytes saved by bands within rows 0..y; choice[y]:
-    // the band ending at row y - 1 that gives it, if any.
+    }
+}
+
+/// The bands over `h` rows that save the most, none overlapping: best[y]
+/// is the most bytes saved by bands within rows 0..y, choice[y] the band
+/// ending at row y - 1 that gives it, if any.
+fn best_bands(h: usize, costs: &Costs) -> Vec<Band> {
     let mut best = vec![0i64; h + 1];
     let mut choice: Vec<Option<Band>> = vec![None; h + 1];
     for end in 1..=h {
@@ -378,7 +412,7 @@ pub(super) fn plan(
             let rows = bottom - top + 1;
             for n in 1..=MAX_SHIFT.min(rows - 1) {
                 for by in [n as i16, -(n as i16)] {
-                    let s = saving(top, bottom, by);
+                    let s = costs.saving(top, bottom, by);
                     if s > 0 && best[top] + s > best[end] {
                         best[end] = best[top] + s;
                         choice[end] = Some(Band {

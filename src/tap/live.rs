@@ -43,10 +43,6 @@ pub fn agent_log(out: &Path) -> PathBuf {
     out.with_extension("agent.log")
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "split after the lessons' branches merge"
-)]
 pub fn run(
     cli: &Cli,
     command: &[String],
@@ -95,39 +91,14 @@ pub fn run(
         .stderr(log_err)
         .process_group(0)
         .spawn();
-    let mut child = match child {
+    let child = match child {
         Ok(c) => c,
         Err(e) => return cannot_start(recorder, &command[0], &e),
     };
     let pid = child.id() as libc::pid_t;
-    let status: Status = Arc::new((Mutex::new(None), Condvar::new()));
-    {
-        let (status, recorder) = (status.clone(), recorder.clone());
-        std::thread::spawn(move || {
-            let ended = child.wait();
-            let deadline = Instant::now() + GRACE;
-            while recorder.in_flight() > 0 && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            let code = ended.as_ref().ok().and_then(ExitStatus::code);
-            let (lock, changed) = &*status;
-            *lock.lock().unwrap_or_else(|e| e.into_inner()) =
-                Some(ended.unwrap_or_else(|_| ExitStatus::from_raw(1 << 8)));
-            changed.notify_all();
-            let _ = to_builder.send(Input::Ended(code));
-        });
-    }
+    let status = wait_for_agent(child, recorder, to_builder);
     // Before the view opens, a signal stops the agent, and the tap ends with it.
-    {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
-            std::thread::spawn(move || {
-                for _ in signals.forever() {
-                    terminate(pid, libc::SIGTERM);
-                }
-            });
-        }
-    }
+    stop_agent_on_signals(pid);
     // The terminal is taken at once: before the first model call the screen
     // says what it waits for, keys are not echoed, and q quits.
     let log_file = crate::safe::escape(&log_path.display().to_string()).into_owned();
@@ -173,6 +144,44 @@ pub fn run(
             None => ExitCode::from(128u8.wrapping_add(s.signal().unwrap_or(1) as u8)),
         },
         None => ExitCode::FAILURE,
+    }
+}
+
+/// The agent's status once it has ended, set by a thread that waits for
+/// it, and then a little longer (`GRACE`) for the calls still in flight,
+/// before it tells the builder the run ended.
+fn wait_for_agent(
+    mut child: std::process::Child,
+    recorder: &Arc<Recorder>,
+    to_builder: Sender<Input>,
+) -> Status {
+    let status: Status = Arc::new((Mutex::new(None), Condvar::new()));
+    let (set, recorder) = (status.clone(), recorder.clone());
+    std::thread::spawn(move || {
+        let ended = child.wait();
+        let deadline = Instant::now() + GRACE;
+        while recorder.in_flight() > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let code = ended.as_ref().ok().and_then(ExitStatus::code);
+        let (lock, changed) = &*set;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) =
+            Some(ended.unwrap_or_else(|_| ExitStatus::from_raw(1 << 8)));
+        changed.notify_all();
+        let _ = to_builder.send(Input::Ended(code));
+    });
+    status
+}
+
+/// SIGINT, SIGTERM or SIGHUP stop the agent (and so the tap).
+fn stop_agent_on_signals(pid: libc::pid_t) {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+        std::thread::spawn(move || {
+            for _ in signals.forever() {
+                terminate(pid, libc::SIGTERM);
+            }
+        });
     }
 }
 

@@ -40,6 +40,7 @@
 //! A tap stopped by a signal writes each call still in flight as incomplete
 //! before it exits; a killed one loses only those.
 
+mod assemble;
 mod head;
 mod live;
 mod proxy;

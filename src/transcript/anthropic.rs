@@ -9,27 +9,23 @@ use serde_json::Value;
 
 use super::api;
 use super::builder::{Builder, CallSpec, Msg, args_of, attachment, size_text, text_of};
-use super::errors::at_line;
 use super::exchange::{MessagesApi, read_messages};
-use super::format::{Format, PairRule};
-use super::reader::{Jsonl, ReadValue, Reader};
+use super::format::Format;
+use super::reader::{At, Reader};
 use super::shape::{Lenient, Object, Usage};
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// Anthropic Messages, told from the other APIs by its shape.
-pub(crate) const READER: Reader = Reader {
-    format: Format::Anthropic,
-    name: i18n::FORMAT_ANTHROPIC,
-    about: "Anthropic Messages: a request body or a messages array",
-    provider: Provider::Anthropic,
-    pairing: PairRule::ToolUseId,
-    score: |value, ask| api::score(Format::Anthropic, value, ask),
-    document: Some(READ),
-    request: Some(READ),
-    jsonl: Jsonl::Requests,
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::Anthropic,
+    i18n::FORMAT_ANTHROPIC,
+    Provider::Anthropic,
+    "Anthropic Messages: a request body or a messages array",
+)
+.scored(|value, ask| api::score(Format::Anthropic, value, ask))
+.requests(|at, value, b| read_messages(&API, at, value, b));
 
 /// Anthropic Messages as `exchange::read_messages` reads it.
 const API: MessagesApi = MessagesApi {
@@ -37,36 +33,19 @@ const API: MessagesApi = MessagesApi {
     schema_key: "input_schema",
     system_key: Some("system"),
     messages,
-    reply: |_, r, line, b| {
+    reply: |at, r, b| {
         let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
         let mut msgs = Vec::new();
-        blocks_of(r, line, "assistant", usage.output_tokens.0, &mut msgs, b);
+        blocks_of(r, at.line, "assistant", usage.output_tokens.0, &mut msgs, b);
         Ok((msgs, usage.input_tokens.0))
     },
 };
 
-/// A value of this API, whole or one line of a JSONL.
-const READ: ReadValue =
-    |path, value, line, whole, b| read_messages(&API, path, value, line, whole, b);
-
 /// Messages with string or block content, in order.
-pub fn messages(
-    path: &str,
-    items: &[Value],
-    line: usize,
-    whole: bool,
-    b: &mut Builder,
-) -> Result<Vec<Msg>, ScenarioError> {
+pub fn messages(at: At, items: &[Value], b: &mut Builder) -> Result<Vec<Msg>, ScenarioError> {
     let mut out = Vec::new();
-    for (i, m) in items.iter().enumerate() {
-        let at = if whole { i + 1 } else { line };
-        let role = m.get("role").and_then(Value::as_str).ok_or_else(|| {
-            at_line(
-                path,
-                line,
-                format!("messages[{i}]: expected a message with a \"role\" (user or assistant)"),
-            )
-        })?;
+    for message in at.roles(items, "user or assistant") {
+        let (at, role, m) = message?;
         blocks_of(m, at, role, None, &mut out, b);
     }
     Ok(out)

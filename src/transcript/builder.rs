@@ -959,13 +959,39 @@ struct Build {
 }
 
 impl Build {
-    #[expect(
-        clippy::too_many_lines,
-        reason = "split after the lessons' branches merge"
-    )]
     fn run(b: &mut Builder, format: Format) -> Build {
+        let mut build = Build::new(b, format);
+        // The events are consumed: their texts move into the trace.
+        let events = std::mem::take(&mut b.events);
+        let answered = pairing(&events).answered;
+        let mut pending: Option<Request> = None;
+        for event in events {
+            build.event(event, &mut pending, &answered);
+        }
+        if let Some(last) = pending.take() {
+            build.model_call(Some(last), true, format);
+        }
+        if let Some(&line) = build.context_lines.first() {
+            // Harness messages with no step after them: a step of their own.
+            build.user_step(line);
+        }
+        let unanswered = build
+            .unanswered()
+            .iter()
+            .map(|id| id.0.to_string())
+            .collect();
+        if let Some(say) = build.says.last_mut() {
+            say.set_end(unanswered);
+        }
+        build.rec.trace.budget = build.rec.trace.model_calls.len() as u32;
+        build
+    }
+
+    /// A build with nothing replayed yet: the trace as the file tells it
+    /// (its tools, system prompt, what was not drawn).
+    fn new(b: &Builder, format: Format) -> Build {
         let tools = b.tools.clone().unwrap_or_default();
-        let mut build = Build {
+        Build {
             rec: Recorder::new(Trace {
                 scenario: text::slug(&b.name),
                 title: String::new(),
@@ -1016,155 +1042,130 @@ impl Build {
             context_lines: Vec::new(),
             recorded: None,
             format,
-        };
-        // The events are consumed: their texts move into the trace.
-        let events = std::mem::take(&mut b.events);
-        let answered = pairing(&events).answered;
-        let mut pending: Option<Request> = None;
-        for event in events {
-            match event {
-                Event::Msg(Msg::User { text, line }) => {
-                    let first = build.rec.trace.steps.is_empty();
-                    build.append(Role::User, text, Vec::new(), None, false);
-                    build.step(
-                        match first {
-                            true => StepKind::TaskArrives,
-                            false => StepKind::UserTurn,
-                        },
-                        None,
-                        Lane::Host,
-                        Say::User {
-                            line,
-                            first,
-                            format,
-                        },
-                    );
+        }
+    }
+
+    /// Replays one event; `pending` is the request not yet answered.
+    fn event(&mut self, event: Event, pending: &mut Option<Request>, answered: &Answered) {
+        match event {
+            Event::Msg(Msg::User { text, line }) => {
+                self.append(Role::User, text, Vec::new(), None, false);
+                self.user_step(line);
+            }
+            Event::Msg(Msg::Assistant {
+                text,
+                calls,
+                tokens_out,
+                line,
+            }) => {
+                self.model_call(pending.take(), false, self.format);
+                self.reply(text, &calls, tokens_out, line, answered);
+            }
+            Event::Msg(Msg::Tool {
+                call_id,
+                text,
+                is_error,
+                line,
+            }) => self.result(&call_id, text, is_error, line, answered),
+            Event::Msg(Msg::Context { text, line }) => {
+                // Part of the next step's context, said there.
+                self.append(Role::User, text, Vec::new(), None, false);
+                self.context_lines.push(line);
+            }
+            Event::Msg(Msg::Reasoning {
+                summary,
+                encrypted,
+                line,
+            }) => self.reasoning.push(text::Thought {
+                line,
+                summary_chars: summary.chars().count(),
+                excerpt: text::excerpt(&summary),
+                encrypted,
+            }),
+            Event::Request(request) => {
+                if let Some(earlier) = pending.replace(request) {
+                    self.model_call(Some(earlier), true, self.format);
                 }
-                Event::Msg(Msg::Assistant {
-                    text,
-                    calls,
-                    tokens_out,
-                    line,
-                }) => {
-                    build.model_call(pending.take(), false, format);
-                    build.reply(text, &calls, tokens_out, line, &answered);
+            }
+            Event::Recorded {
+                line,
+                messages,
+                body,
+            } => self.recorded = Some((line, messages, body)),
+            Event::Rejected { line, error } => {
+                self.model_call(pending.take(), true, self.format);
+                self.rejected(line, error);
+            }
+            Event::Cut { line, error } => {
+                self.model_call(pending.take(), false, self.format);
+                self.cut(line, error);
+            }
+            Event::Compacted {
+                line,
+                replaced,
+                history,
+            } => {
+                self.compactions += 1;
+                self.compacted_at = Some(line);
+                self.replaced = replaced;
+                if !history.is_empty() {
+                    self.replace_context(history);
                 }
-                Event::Msg(Msg::Tool {
-                    call_id,
-                    text,
-                    is_error,
-                    line,
-                }) => build.result(&call_id, text, is_error, line, &answered),
-                Event::Msg(Msg::Context { text, line }) => {
-                    // Part of the next step's context, said there.
-                    build.append(Role::User, text, Vec::new(), None, false);
-                    build.context_lines.push(line);
-                }
-                Event::Msg(Msg::Reasoning {
-                    summary,
-                    encrypted,
-                    line,
-                }) => build.reasoning.push(text::Thought {
-                    line,
-                    summary_chars: summary.chars().count(),
-                    excerpt: text::excerpt(&summary),
-                    encrypted,
-                }),
-                Event::Request(request) => {
-                    if let Some(earlier) = pending.replace(request) {
-                        build.model_call(Some(earlier), true, format);
+            }
+            Event::Aborted { line, reason } => {
+                let step = self.says.len().saturating_sub(1);
+                self.notes
+                    .push((step, text::Note::Aborted { line, reason }));
+            }
+            Event::Tokens { input, output } => {
+                if let Some(last) = self.rec.trace.model_calls.last_mut() {
+                    if let Some(out) = output {
+                        last.tokens = Some(out as usize);
                     }
-                }
-                Event::Recorded {
-                    line,
-                    messages,
-                    body,
-                } => build.recorded = Some((line, messages, body)),
-                Event::Rejected { line, error } => {
-                    build.model_call(pending.take(), true, format);
-                    build.rejected(line, error);
-                }
-                Event::Cut { line, error } => {
-                    build.model_call(pending.take(), false, format);
-                    build.cut(line, error);
-                }
-                Event::Compacted {
-                    line,
-                    replaced,
-                    history,
-                } => {
-                    build.compactions += 1;
-                    build.compacted_at = Some(line);
-                    build.replaced = replaced;
-                    if !history.is_empty() {
-                        build.replace_context(history);
-                    }
-                }
-                Event::Aborted { line, reason } => {
-                    let step = build.says.len().saturating_sub(1);
-                    build
-                        .notes
-                        .push((step, text::Note::Aborted { line, reason }));
-                }
-                Event::Tokens { input, output } => {
-                    if let Some(last) = build.rec.trace.model_calls.last_mut() {
-                        if let Some(out) = output {
-                            last.tokens = Some(out as usize);
-                        }
-                        if let Some(slot) = build.tokens_in.last_mut() {
-                            *slot = input.or(*slot);
-                        }
+                    if let Some(slot) = self.tokens_in.last_mut() {
+                        *slot = input.or(*slot);
                     }
                 }
             }
         }
-        if let Some(last) = pending.take() {
-            build.model_call(Some(last), true, format);
-        }
-        if let Some(&line) = build.context_lines.first() {
-            // Harness messages with no step after them: a step of their own.
-            let first = build.rec.trace.steps.is_empty();
-            build.step(
-                match first {
-                    true => StepKind::TaskArrives,
-                    false => StepKind::UserTurn,
-                },
-                None,
-                Lane::Host,
-                Say::User {
-                    line,
-                    first,
-                    format,
-                },
-            );
-        }
-        let unanswered: Vec<String> = build
-            .rec
-            .trace
-            .calls
+    }
+
+    /// The user (or the harness) speaks: the task arriving if nothing came
+    /// before, else a user turn.
+    fn user_step(&mut self, line: usize) {
+        let first = self.rec.trace.steps.is_empty();
+        let kind = match first {
+            true => StepKind::TaskArrives,
+            false => StepKind::UserTurn,
+        };
+        let format = self.format;
+        self.step(
+            kind,
+            None,
+            Lane::Host,
+            Say::User {
+                line,
+                first,
+                format,
+            },
+        );
+    }
+
+    /// The calls still without a result.
+    fn unanswered(&self) -> Vec<CallId> {
+        let calls = &self.rec.trace.calls;
+        calls
             .iter()
             .filter(|c| c.result.is_none())
-            .map(|c| c.id.0.to_string())
-            .collect();
-        if let Some(say) = build.says.last_mut() {
-            say.set_end(unanswered);
-        }
-        build.rec.trace.budget = build.rec.trace.model_calls.len() as u32;
-        build
+            .map(|c| c.id.clone())
+            .collect()
     }
 
     /// The provider refused the latest model call: the calls still without
     /// a result are why, as its error says.
     fn rejected(&mut self, line: usize, error: String) {
         let number = self.rec.trace.model_calls.len() as u32;
-        let unanswered: Vec<CallId> = self
-            .rec
-            .trace
-            .calls
-            .iter()
-            .filter(|c| c.result.is_none())
-            .map(|c| c.id.clone())
-            .collect();
+        let unanswered = self.unanswered();
         let step = self.step(
             StepKind::Rejected {
                 number,
@@ -1502,20 +1503,7 @@ impl Build {
             // already answered. Appended as the file has it, and flagged.
             let duplicate = self.rec.index_of(&id).is_some();
             self.append(Role::Tool, text, Vec::new(), Some(id.clone()), is_error);
-            let say = Say::Result {
-                id: call_id.to_string(),
-                tool: None,
-                is_error,
-                line,
-                orphan: Some(duplicate),
-                end: None,
-            };
-            self.step(
-                StepKind::ResultArrives { call: id },
-                Some(Lane::Tool),
-                Lane::Host,
-                say,
-            );
+            self.result_step(id, None, is_error, line, Some(duplicate));
             return;
         };
         if self.rec.trace.calls[index].started.is_none() {
@@ -1569,20 +1557,29 @@ impl Build {
         };
         // A file shows a result where it was appended, under its call's id.
         self.rec.answer(index, id.clone(), result, step, true);
+        self.result_step(id, Some(tool), is_error, line, None);
+    }
+
+    /// The step a result arrives in, under its call's id; `orphan`: it
+    /// answers no call (`Some(true)`: one already answered).
+    fn result_step(
+        &mut self,
+        id: CallId,
+        tool: Option<String>,
+        is_error: bool,
+        line: usize,
+        orphan: Option<bool>,
+    ) {
         let say = Say::Result {
-            id: call_id.to_string(),
-            tool: Some(tool),
+            id: id.0.to_string(),
+            tool,
             is_error,
             line,
-            orphan: None,
+            orphan,
             end: None,
         };
-        self.step(
-            StepKind::ResultArrives { call: id },
-            Some(Lane::Tool),
-            Lane::Host,
-            say,
-        );
+        let kind = StepKind::ResultArrives { call: id };
+        self.step(kind, Some(Lane::Tool), Lane::Host, say);
     }
 }
 

@@ -9,27 +9,23 @@ use serde_json::Value;
 
 use super::api;
 use super::builder::{Builder, CallSpec, Msg, args_of_json_text, text_of};
-use super::errors::at_line;
 use super::exchange::{MessagesApi, read_messages};
-use super::format::{Format, PairRule};
-use super::reader::{Jsonl, ReadValue, Reader};
+use super::format::Format;
+use super::reader::{At, Reader};
 use super::shape::{Lenient, Object};
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// OpenAI Chat Completions, told from the other APIs by its shape.
-pub(crate) const READER: Reader = Reader {
-    format: Format::Chat,
-    name: i18n::FORMAT_CHAT,
-    about: "OpenAI Chat Completions: a messages array, a request body, or JSONL of requests (and their responses)",
-    provider: Provider::Chat,
-    pairing: PairRule::ToolCallId,
-    score: |value, ask| api::score(Format::Chat, value, ask),
-    document: Some(READ),
-    request: Some(READ),
-    jsonl: Jsonl::Requests,
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::Chat,
+    i18n::FORMAT_CHAT,
+    Provider::Chat,
+    "OpenAI Chat Completions: a messages array, a request body, or JSONL of requests (and their responses)",
+)
+.scored(|value, ask| api::score(Format::Chat, value, ask))
+.requests(|at, value, b| read_messages(&API, at, value, b));
 
 /// Chat Completions as `exchange::read_messages` reads it.
 const API: MessagesApi = MessagesApi {
@@ -37,28 +33,20 @@ const API: MessagesApi = MessagesApi {
     schema_key: "parameters",
     system_key: None,
     messages,
-    reply: |path, r, line, _| response(path, r, line).map(|(msg, tokens)| (vec![msg], tokens)),
+    reply: |at, r, _| response(at, r).map(|(msg, tokens)| (vec![msg], tokens)),
 };
 
-/// A value of this API, whole or one line of a JSONL.
-const READ: ReadValue =
-    |path, value, line, whole, b| read_messages(&API, path, value, line, whole, b);
-
 /// A chat.completion object: its first choice's message and the usage.
-fn response(path: &str, r: &Value, line: usize) -> Result<(Msg, Option<u64>), ScenarioError> {
+fn response(at: At, r: &Value) -> Result<(Msg, Option<u64>), ScenarioError> {
     let message = r
         .get("choices")
         .and_then(|c| c.get(0))
         .and_then(|c| c.get("message"))
         .ok_or_else(|| {
-            at_line(
-                path,
-                line,
-                "response: expected \"choices\"[0].\"message\" (a chat.completion)",
-            )
+            at.error("response: expected \"choices\"[0].\"message\" (a chat.completion)")
         })?;
     let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
-    let msg = assistant(message, line, usage.completion_tokens.0);
+    let msg = assistant(message, at.line, usage.completion_tokens.0);
     Ok((msg, usage.prompt_tokens.0))
 }
 
@@ -135,22 +123,13 @@ pub(crate) fn assistant(m: &Value, line: usize, tokens_out: Option<u64>) -> Msg 
 /// The messages of a list, in order; system and developer messages go to
 /// the builder as instructions.
 pub(crate) fn messages(
-    path: &str,
+    at: At,
     items: &[Value],
-    line: usize,
-    whole: bool,
     b: &mut Builder,
 ) -> Result<Vec<Msg>, ScenarioError> {
     let mut out = Vec::new();
-    for (i, m) in items.iter().enumerate() {
-        let at = if whole { i + 1 } else { line };
-        let role = m.get("role").and_then(Value::as_str).ok_or_else(|| {
-            at_line(
-                path,
-                line,
-                format!("messages[{i}]: expected a message with a \"role\" (system, user, assistant or tool)"),
-            )
-        })?;
+    for message in at.roles(items, "system, user, assistant or tool") {
+        let (at, role, m) = message?;
         let content = || m.get("content").map(text_of).unwrap_or_default();
         match role {
             "system" | "developer" => b.system(&content()),

@@ -36,9 +36,9 @@ use serde_json::Value;
 
 use super::anthropic;
 use super::builder::{Builder, Msg, offered_tools, text_of};
-use super::format::{Format, PairRule};
+use super::format::Format;
 use super::jsonl::Lines;
-use super::reader::{Ask, Jsonl, Reader, Score, Seen};
+use super::reader::{Ask, Reader, Score};
 use super::shape::{Lenient, Object, Usage};
 use super::text;
 use crate::i18n;
@@ -347,39 +347,32 @@ const BOOKKEEPING: [&str; 7] = [
 ];
 
 /// Claude Code sessions: JSON lines only, told by their first line.
-pub(crate) const READER: Reader = Reader {
-    format: Format::ClaudeCode,
-    name: i18n::FORMAT_CLAUDE_CODE,
-    about: "Claude Code session JSONL (~/.claude/projects/<dir>/<uuid>.jsonl)",
-    provider: Provider::Anthropic,
-    pairing: PairRule::ToolUseId,
-    score,
-    document: None,
-    request: None,
-    jsonl: Jsonl::Own(read),
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::ClaudeCode,
+    i18n::FORMAT_CLAUDE_CODE,
+    Provider::Anthropic,
+    "Claude Code session JSONL (~/.claude/projects/<dir>/<uuid>.jsonl)",
+)
+.scored(score)
+.lines(read);
 
 /// A first line with a `type` and a key of Claude Code's own.
 fn score(value: &Value, ask: &Ask) -> Score {
-    let Some(o) = value.as_object().filter(|_| ask.seen == Seen::FirstLine) else {
+    let Some(o) = ask.first_line(value) else {
         return 0;
     };
     let claude_keys = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId"];
     let typed = o.get("type").is_some_and(Value::is_string);
-    match typed && claude_keys.iter().any(|k| o.contains_key(*k)) {
-        true => 110,
-        false => 0,
+    if typed && claude_keys.iter().any(|k| o.contains_key(*k)) {
+        110
+    } else {
+        0
     }
 }
 
-pub fn read(
-    _path: &str,
-    first: (usize, Value),
-    lines: &mut Lines,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
+pub fn read(_path: &str, lines: &mut Lines, b: &mut Builder) -> Result<(), ScenarioError> {
     let mut session = Session::default();
-    lines.each(first, |line, v| {
+    lines.each(|line, v| {
         session.line(line, &v, b);
         Ok(())
     })?;

@@ -10,9 +10,9 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use super::builder::{Builder, Msg, text_of};
-use super::format::{Format, PairRule};
+use super::format::Format;
 use super::jsonl::Lines;
-use super::reader::{Ask, Jsonl, Reader, Score, Seen};
+use super::reader::{Ask, Reader, Score};
 use super::responses::{self, harness_written};
 use super::shape::{Lenient, Object, Present, Usage};
 use crate::i18n;
@@ -20,41 +20,34 @@ use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// Codex CLI rollouts: JSON lines only, told by their first line.
-pub(crate) const READER: Reader = Reader {
-    format: Format::Codex,
-    name: i18n::FORMAT_CODEX,
-    about: "Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
-    provider: Provider::Responses,
-    pairing: PairRule::CallId,
-    score,
-    document: None,
-    request: None,
-    jsonl: Jsonl::Own(read),
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::Codex,
+    i18n::FORMAT_CODEX,
+    Provider::Responses,
+    "Codex CLI rollout JSONL (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)",
+)
+.scored(score)
+.lines(read);
 
 /// A rollout's first line: `{timestamp, type, payload}`, or from before
 /// the `payload` lines `{id, timestamp, instructions}` or a
 /// `{"record_type": "state"}` marker.
 fn score(value: &Value, ask: &Ask) -> Score {
-    let Some(o) = value.as_object().filter(|_| ask.seen == Seen::FirstLine) else {
+    let Some(o) = ask.first_line(value) else {
         return 0;
     };
     let kind = o.get("type").and_then(Value::as_str);
     let current = o.contains_key("payload") && kind.is_some() && o.contains_key("timestamp");
     let legacy_header = kind.is_none() && o.contains_key("id") && o.contains_key("timestamp");
-    match current || legacy_header || o.contains_key("record_type") {
-        true => 150,
-        false => 0,
+    if current || legacy_header || o.contains_key("record_type") {
+        150
+    } else {
+        0
     }
 }
 
-pub fn read(
-    _path: &str,
-    first: (usize, Value),
-    lines: &mut Lines,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
-    lines.each(first, |line, value| {
+pub fn read(_path: &str, lines: &mut Lines, b: &mut Builder) -> Result<(), ScenarioError> {
+    lines.each(|line, value| {
         one(line, &value, b);
         Ok(())
     })

@@ -4,7 +4,8 @@
 use serde_json::Value;
 
 use super::builder::{Builder, Msg, offered_tools, text_of};
-use super::errors::{at_line, not_a_transcript};
+use super::errors::not_a_transcript;
+use super::reader::At;
 use crate::load::ScenarioError;
 
 /// A transcript value split into what it holds: a bare list of messages or
@@ -50,9 +51,8 @@ pub(crate) fn incomplete(value: &Value) -> Option<String> {
 }
 
 pub(crate) fn exchange<'a>(
-    path: &str,
+    at: At,
     value: &'a Value,
-    line: usize,
     list_key: &str,
     response_key: &str,
 ) -> Result<Parts<'a>, ScenarioError> {
@@ -93,20 +93,18 @@ pub(crate) fn exchange<'a>(
                     ..none
                 });
             }
-            Err(not_a_transcript(path, line, value))
+            Err(not_a_transcript(at.path, at.line, value))
         }
-        other => Err(not_a_transcript(path, line, other)),
+        other => Err(not_a_transcript(at.path, at.line, other)),
     }
 }
 
-/// Reads a list of messages: path, list, line, whether the list is the
-/// whole file.
-pub(crate) type ReadMessages =
-    fn(&str, &[Value], usize, bool, &mut Builder) -> Result<Vec<Msg>, ScenarioError>;
+/// Reads a list of messages where it stands.
+pub(crate) type ReadMessages = fn(At, &[Value], &mut Builder) -> Result<Vec<Msg>, ScenarioError>;
 
 /// Reads a response: the reply's messages and the prompt's tokens.
 pub(crate) type ReadReply =
-    fn(&str, &Value, usize, &mut Builder) -> Result<(Vec<Msg>, Option<u64>), ScenarioError>;
+    fn(At, &Value, &mut Builder) -> Result<(Vec<Msg>, Option<u64>), ScenarioError>;
 
 /// How an API whose request holds a `messages` list (Chat Completions,
 /// Anthropic Messages) writes a value: the keys of its list and its
@@ -126,22 +124,20 @@ pub(crate) struct MessagesApi {
 /// messages, the body as recorded) and then its response's reply.
 pub(crate) fn read_messages(
     api: &MessagesApi,
-    path: &str,
+    at: At,
     value: &Value,
-    line: usize,
-    whole: bool,
     b: &mut Builder,
 ) -> Result<(), ScenarioError> {
-    let parts = exchange(path, value, line, "messages", api.response_key)?;
+    let parts = exchange(at, value, "messages", api.response_key)?;
     if let Some(items) = parts.list {
-        for msg in (api.messages)(path, items, line, whole, b)? {
+        for msg in (api.messages)(at, items, b)? {
             b.push(msg);
         }
         return Ok(());
     }
     let cut = incomplete(value);
     let reply = match parts.response.filter(|_| cut.is_none()) {
-        Some(r) => Some((api.reply)(path, r, line, b)?),
+        Some(r) => Some((api.reply)(at, r, b)?),
         None => None,
     };
     if let Some(request) = parts.request {
@@ -154,18 +150,18 @@ pub(crate) fn read_messages(
         let items = request
             .get("messages")
             .and_then(Value::as_array)
-            .ok_or_else(|| at_line(path, line, "expected \"messages\", a list of messages"))?;
-        let msgs = (api.messages)(path, items, line, whole, b)?;
+            .ok_or_else(|| at.error("expected \"messages\", a list of messages"))?;
+        let msgs = (api.messages)(at, items, b)?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
         let refused = refusal(value).filter(|_| cut.is_none());
         if !parts.rebuilt {
             b.recorded_body(request, parts.response);
         }
         let asked = reply.is_some() || cut.is_some();
-        b.request_or_record_refused(msgs, line, tokens_in, asked, refused);
+        b.request_or_record_refused(msgs, at.line, tokens_in, asked, refused);
     }
     if let Some(why) = &cut {
-        b.cut(line, why);
+        b.cut(at.line, why);
     }
     for msg in reply.map(|r| r.0).unwrap_or_default() {
         b.push(msg);

@@ -100,6 +100,16 @@ pub enum PairRule {
 }
 
 impl PairRule {
+    /// The rule of an API's own results.
+    pub const fn of_api(provider: crate::wire::Provider) -> PairRule {
+        use crate::wire::Provider;
+        match provider {
+            Provider::Chat => PairRule::ToolCallId,
+            Provider::Responses => PairRule::CallId,
+            Provider::Anthropic => PairRule::ToolUseId,
+        }
+    }
+
     /// The rule a format follows unless its reader says otherwise.
     pub fn of(format: Format) -> PairRule {
         format.reader().pairing

@@ -34,7 +34,7 @@ use super::builder::{Builder, CallSpec, Msg, args_of};
 use super::errors::at_line;
 use super::format::{Format, PairRule};
 use super::jsonl::Lines;
-use super::reader::{Ask, Jsonl, Reader, Score, Seen};
+use super::reader::{Ask, At, Reader, Score, Seen};
 use super::shape::{Lenient, Object, Present};
 use super::text;
 use crate::i18n;
@@ -43,17 +43,16 @@ use crate::provider::Provider;
 use crate::scenario::Lang;
 
 /// A session record (JSON or JSONL) or a `/chat save` checkpoint.
-pub(crate) const READER: Reader = Reader {
-    format: Format::GeminiCli,
-    name: i18n::FORMAT_GEMINI_CLI,
-    about: "A Gemini CLI session (`chats/session-*.json` or `.jsonl`) or a `/chat save` checkpoint (`functionCall` / `functionResponse` parts)",
-    provider: Provider::Chat,
-    pairing: PairRule::FunctionResponseId,
-    score,
-    document: Some(|path, value, _, _, b| document(path, value, b)),
-    request: None,
-    jsonl: Jsonl::Own(read),
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::GeminiCli,
+    i18n::FORMAT_GEMINI_CLI,
+    Provider::Chat,
+    "A Gemini CLI session (`chats/session-*.json` or `.jsonl`) or a `/chat save` checkpoint (`functionCall` / `functionResponse` parts)",
+)
+.paired(PairRule::FunctionResponseId)
+.scored(score)
+.document(document)
+.lines(read);
 
 /// A session's metadata (surer as a first line without a `type`, which
 /// Claude Code's lines, also naming a `sessionId`, have), or a checkpoint.
@@ -258,30 +257,25 @@ impl Session {
 }
 
 /// A session record held in one JSON document.
-pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
     if let Value::Array(items) = value {
         return checkpoint(items, b);
     }
     let messages = value
         .get("messages")
         .and_then(Value::as_array)
-        .ok_or_else(|| at_line(path, 1, "expected \"messages\", a list of message records"))?;
+        .ok_or_else(|| at.error("expected \"messages\", a list of message records"))?;
     let mut session = Session::default();
     for (i, m) in messages.iter().enumerate() {
         session.message(i + 1, m.clone());
     }
-    finish(path, session, b)
+    finish(at.path, session, b)
 }
 
 /// A session as JSON lines.
-pub fn read(
-    path: &str,
-    first: (usize, Value),
-    lines: &mut Lines,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
+pub fn read(path: &str, lines: &mut Lines, b: &mut Builder) -> Result<(), ScenarioError> {
     let mut session = Session::default();
-    lines.each(first, |line, v| {
+    lines.each(|line, v| {
         let keys = Object::<Line>::of(&v);
         let record = keys.kind.there && keys.id.there;
         if let Some(id) = keys.rewind_to.0 {

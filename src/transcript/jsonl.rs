@@ -16,12 +16,15 @@ pub struct Lines {
     buf: Vec<u8>,
     line: usize,
     truncated: Option<usize>,
+    /// The first line, read (to tell the format) and not yet handed on.
+    first: Option<(usize, Value)>,
 }
 
 /// How a file that starts with `{` begins.
 pub enum First {
-    /// Its first line is a whole JSON value: JSON lines.
-    Line(Lines, usize, Value),
+    /// Its first line is a whole JSON value: JSON lines, that line still
+    /// to come (`Lines::first`).
+    Line(Lines),
     /// Its first line is not a whole value: one multi-line document, to be
     /// read from the start (the bytes already read, then the rest).
     Document(Box<dyn Read>),
@@ -35,20 +38,23 @@ impl Lines {
             buf: Vec::new(),
             line: 0,
             truncated: None,
+            first: None,
         }
     }
 
-    /// `first`, then every line after it, each given to `read` with its
-    /// line number: the loop every JSON lines reader runs.
+    /// The first line, with its number, while it is still to come.
+    pub fn first(&self) -> Option<(usize, &Value)> {
+        self.first.as_ref().map(|(line, value)| (*line, value))
+    }
+
+    /// Every line still to come, each given to `read` with its line
+    /// number: the loop every JSON lines reader runs.
     pub fn each(
         &mut self,
-        first: (usize, Value),
         mut read: impl FnMut(usize, Value) -> Result<(), ScenarioError>,
     ) -> Result<(), ScenarioError> {
-        let mut next = Some(first);
-        while let Some((line, value)) = next {
+        while let Some((line, value)) = self.next_value()? {
             read(line, value)?;
-            next = self.next_value()?;
         }
         Ok(())
     }
@@ -71,8 +77,8 @@ impl Lines {
         let text = self.text()?;
         match serde_json::from_str::<Value>(text) {
             Ok(value) => {
-                let line = self.line;
-                Ok(First::Line(self, line, value))
+                self.first = Some((self.line, value));
+                Ok(First::Line(self))
             }
             Err(e) if e.is_eof() && ended => {
                 let mut head = std::mem::take(&mut self.buf);
@@ -92,6 +98,9 @@ impl Lines {
 
     /// The next line's JSON value; None at the end of the file.
     pub fn next_value(&mut self) -> Result<Option<(usize, Value)>, ScenarioError> {
+        if let Some(first) = self.first.take() {
+            return Ok(Some(first));
+        }
         loop {
             let Some(ended) = self.read_line()? else {
                 return Ok(None);

@@ -32,7 +32,7 @@ use super::builder::{Builder, CallSpec, Msg, text_of};
 use super::chat;
 use super::errors::at_line;
 use super::format::{Format, PairRule};
-use super::reader::{Ask, Jsonl, Reader, Score};
+use super::reader::{Ask, At, Reader, Score};
 use super::shape::{Lenient, Object, Present};
 use crate::i18n;
 use crate::load::ScenarioError;
@@ -110,17 +110,14 @@ struct Action<'a> {
 }
 
 /// A `.traj.json`: one JSON document.
-pub(crate) const READER: Reader = Reader {
-    format: Format::MiniSweAgent,
-    name: i18n::FORMAT_MINI_SWE_AGENT,
-    about: "A mini-swe-agent trajectory (`.traj.json`): `messages` and `info`; text-based runs name no call (paired by position, said so)",
-    provider: Provider::Chat,
-    pairing: PairRule::ToolCallId,
-    score,
-    document: Some(|path, value, _, _, b| document(path, value, b)),
-    request: None,
-    jsonl: Jsonl::No,
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::MiniSweAgent,
+    i18n::FORMAT_MINI_SWE_AGENT,
+    Provider::Chat,
+    "A mini-swe-agent trajectory (`.traj.json`): `messages` and `info`; text-based runs name no call (paired by position, said so)",
+)
+.scored(score)
+.document(document);
 
 /// A trajectory, or a bare list of its text-based messages (a run saved
 /// as its messages alone), which would read as Chat replies with no calls.
@@ -172,20 +169,20 @@ pub fn is_trajectory(o: &serde_json::Map<String, Value>) -> bool {
             .is_some_and(|t| t.starts_with("minisweagent."))
 }
 
-pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
     let messages = match value {
         Value::Array(messages) => messages,
         _ => value
             .get("messages")
             .and_then(Value::as_array)
-            .ok_or_else(|| at_line(path, 1, "expected \"messages\", a list of messages"))?,
+            .ok_or_else(|| at.error("expected \"messages\", a list of messages"))?,
     };
     let tool_calling = messages
         .iter()
         .map(Object::<Message>::of)
         .any(|m| m.tool_calls.is_some() || m.role.0 == Some("tool"));
     if tool_calling {
-        for mut msg in chat::messages(path, messages, 1, true, b)? {
+        for mut msg in chat::messages(at, messages, b)? {
             // Chat has no error flag; mini-swe-agent records the exit code.
             if let Msg::Tool { is_error, line, .. } = &mut msg {
                 *is_error = messages
@@ -196,8 +193,8 @@ pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), Scenar
             b.push(msg);
         }
     } else {
-        b.pairing = Some(super::format::PairRule::Position);
-        text_based(path, messages, b)?;
+        b.pairing = Some(PairRule::Position);
+        text_based(at.path, messages, b)?;
     }
     for key in ["info", "trajectory_format", "instance_id"] {
         if value.get(key).is_some() {

@@ -50,7 +50,7 @@ use serde_json::Value;
 
 use crate::load::{Loaded, ScenarioError};
 use errors::{at_line, error, json_error, not_a_transcript};
-use reader::{Jsonl, Seen};
+use reader::{At, Jsonl, Seen};
 
 pub use builder::Builder;
 pub use format::Format;
@@ -488,7 +488,7 @@ fn document(
     };
     builder.by_item();
     match format.reader().document {
-        Some(read) => read(path, value, line, true, builder)?,
+        Some(read) => read(At::whole_file(path, line), value, builder)?,
         None => {
             return Err(at_line(
                 path,
@@ -540,8 +540,8 @@ fn read_lines(
     builder: &mut Builder,
     conversations: &mut usize,
 ) -> Result<Format, ScenarioError> {
-    let (mut lines, first) = match jsonl::Lines::new(path, reader).start()? {
-        jsonl::First::Line(lines, line, value) => (lines, (line, value)),
+    let mut lines = match jsonl::Lines::new(path, reader).start()? {
+        jsonl::First::Line(lines) => lines,
         jsonl::First::Document(mut reader) => {
             // The first line is not a whole JSON value: one pretty-printed
             // document, or (as the OpenTelemetry console exporter prints
@@ -570,21 +570,25 @@ fn read_lines(
             return Ok(format);
         }
     };
+    // The first line tells the format; it is read again with the rest.
+    let Some((line, first)) = lines.first() else {
+        return Err(at_line(path, 1, "the file is empty; expected a transcript"));
+    };
     let mut format = match forced {
         Some(f) => f,
-        None => detect_line(&first.1).ok_or_else(|| not_a_transcript(path, first.0, &first.1))?,
+        None => detect_line(first).ok_or_else(|| not_a_transcript(path, line, first))?,
     };
     match format.reader().jsonl {
-        Jsonl::No => return Err(not_a_transcript(path, first.0, &first.1)),
-        Jsonl::Own(read) => read(path, first, &mut lines, builder)?,
-        Jsonl::Requests if split::is_tap_line(&first.1) => {
-            let (count, own) = tap_lines(path, first, &mut lines, forced, builder)?;
+        Jsonl::No => return Err(not_a_transcript(path, line, first)),
+        Jsonl::Own(read) => read(path, &mut lines, builder)?,
+        Jsonl::Requests if split::is_tap_line(first) => {
+            let (count, own) = tap_lines(path, &mut lines, forced, builder)?;
             *conversations = count;
             format = own.unwrap_or(format);
         }
-        Jsonl::Requests => lines.each(first, |line, value| {
-            request_line(path, &value, line, forced, builder)
-        })?,
+        Jsonl::Requests => {
+            lines.each(|line, value| request_line(path, &value, line, forced, builder))?;
+        }
     }
     builder.skipped_lines(lines.truncated());
     Ok(format)
@@ -594,7 +598,6 @@ fn read_lines(
 /// requests apart. Returns how many conversations it holds, and the API of the one shown.
 fn tap_lines(
     path: &str,
-    first: (usize, Value),
     lines: &mut jsonl::Lines,
     forced: Option<Format>,
     builder: &mut Builder,
@@ -614,7 +617,7 @@ fn tap_lines(
         }
         Ok::<(), ScenarioError>(())
     };
-    lines.each(first, |line, value| read(splitter.feed(line, value)))?;
+    lines.each(|line, value| read(splitter.feed(line, value)))?;
     read(splitter.finish())?;
     let count = splitter.conversations.len();
     if shown > count.max(1) {
@@ -650,7 +653,7 @@ fn request_line(
         None => detect_document(value).ok_or_else(|| not_a_transcript(path, line, value))?,
     };
     match format.reader().request {
-        Some(read) => read(path, value, line, false, builder),
+        Some(read) => read(At::jsonl_line(path, line), value, builder),
         None => Err(not_a_transcript(path, line, value)),
     }
 }

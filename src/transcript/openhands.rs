@@ -21,7 +21,7 @@
 //! was still running when the runtime stopped waiting.
 //!
 //! This file is the whole format: its `READER` is one line in
-//! `reader::READERS`.
+//! `readers::READERS`.
 
 use std::collections::HashSet;
 
@@ -29,26 +29,22 @@ use serde_json::Value;
 
 use super::builder::{Builder, CallSpec, Msg, args_of, text_of};
 use super::chat;
-use super::errors::at_line;
-use super::format::{Format, PairRule};
-use super::reader::{Ask, Jsonl, Reader, Score};
+use super::format::Format;
+use super::reader::{Ask, At, Reader, Score};
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// A saved OpenHands trajectory: one JSON list of events.
-pub(crate) const READER: Reader = Reader {
-    format: Format::new("openhands"),
-    name: i18n::FORMAT_OPENHANDS,
-    about: "An OpenHands event stream (a saved trajectory): a list of actions and observations, calls in tool_call_metadata",
+pub(crate) const READER: Reader = Reader::new(
+    Format::new("openhands"),
+    i18n::FORMAT_OPENHANDS,
     // The context OpenHands sends is Chat Completions messages (LiteLLM).
-    provider: Provider::Chat,
-    pairing: PairRule::ToolCallId,
-    score,
-    document: Some(|path, value, _, _, b| document(path, value, b)),
-    request: None,
-    jsonl: Jsonl::No,
-};
+    Provider::Chat,
+    "An OpenHands event stream (a saved trajectory): a list of actions and observations, calls in tool_call_metadata",
+)
+.scored(score)
+.document(document);
 
 /// A list of events: each has a `source`, and an `action` or an
 /// `observation`.
@@ -63,10 +59,10 @@ fn score(value: &Value, _ask: &Ask) -> Score {
     }
 }
 
-fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
     let events = value
         .as_array()
-        .ok_or_else(|| at_line(path, 1, "expected a list of OpenHands events"))?;
+        .ok_or_else(|| at.error("expected a list of OpenHands events"))?;
     // The model responses whose reply is already drawn: the actions of one
     // response come one by one, each followed by its observation.
     let mut replied: HashSet<&str> = HashSet::new();

@@ -16,63 +16,61 @@ use serde_json::{Map, Value};
 use super::builder::{
     Builder, CallSpec, Msg, Span, args_of, args_of_json_text, offered_tools, text_of,
 };
-use super::errors::at_line;
 use super::format::{Format, PairRule};
 use super::jsonl::Lines;
-use super::reader::{Ask, Jsonl, Reader, Score, Seen};
+use super::reader::{Ask, At, Reader, Score, Seen};
 use super::shape::{Lenient, Object, Present};
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// OTLP JSON: a document, or one per line.
-pub(crate) const READER: Reader = Reader {
-    format: Format::Otel,
-    name: i18n::FORMAT_OTEL,
-    about: "OpenTelemetry GenAI spans in OTLP JSON",
-    provider: Provider::Chat,
-    pairing: PairRule::PartId,
-    score: |value, ask| match (value.get("resourceSpans"), ask.seen) {
-        (None, _) => 0,
-        (Some(_), Seen::FirstLine) => 140,
-        (Some(_), Seen::Document) => 97,
-    },
-    document: Some(|path, value, line, whole, b| {
-        document(path, value, line, whole, b)?;
-        finish(b);
-        Ok(())
-    }),
-    request: Some(document),
-    jsonl: Jsonl::Own(|path, first, lines, b| {
-        lines.each(first, |line, value| document(path, &value, line, false, b))?;
-        finish(b);
-        Ok(())
-    }),
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::Otel,
+    i18n::FORMAT_OTEL,
+    Provider::Chat,
+    "OpenTelemetry GenAI spans in OTLP JSON",
+)
+.paired(PairRule::PartId)
+.scored(|value, ask| match (value.get("resourceSpans"), ask.seen) {
+    (None, _) => 0,
+    (Some(_), Seen::FirstLine) => 140,
+    (Some(_), Seen::Document) => 97,
+})
+.document(|at, value, b| {
+    document(at, value, b)?;
+    finish(b);
+    Ok(())
+})
+.request(document)
+.lines(|path, lines, b| {
+    lines.each(|line, value| document(At::jsonl_line(path, line), &value, b))?;
+    finish(b);
+    Ok(())
+});
 
 /// Spans as the SDKs print them: a list, one a line, or one after another.
-pub(crate) const SDK_READER: Reader = Reader {
-    format: Format::OtelSdk,
-    name: i18n::FORMAT_OTEL_SDK,
-    about: "OpenTelemetry GenAI spans as the SDKs print them (`span.to_json()`, the console exporter): one object per span, attributes plain",
-    provider: Provider::Chat,
-    pairing: PairRule::PartId,
-    score: sdk_score,
-    document: Some(|_, value, _, _, b| {
-        match sdk_spans(value) {
-            Some(spans) => {
-                for (i, span) in spans.iter().enumerate() {
-                    sdk_span(span, i + 1, b);
-                }
+pub(crate) const SDK_READER: Reader = Reader::new(
+    Format::OtelSdk,
+    i18n::FORMAT_OTEL_SDK,
+    Provider::Chat,
+    "OpenTelemetry GenAI spans as the SDKs print them (`span.to_json()`, the console exporter): one object per span, attributes plain",
+)
+.paired(PairRule::PartId)
+.scored(sdk_score)
+.document(|_, value, b| {
+    match sdk_spans(value) {
+        Some(spans) => {
+            for (i, span) in spans.iter().enumerate() {
+                sdk_span(span, i + 1, b);
             }
-            None => sdk_span(value, 1, b),
         }
-        finish(b);
-        Ok(())
-    }),
-    request: None,
-    jsonl: Jsonl::Own(sdk_lines),
-};
+        None => sdk_span(value, 1, b),
+    }
+    finish(b);
+    Ok(())
+})
+.lines(sdk_lines);
 
 /// An SDK span, or a list that starts with one.
 fn sdk_score(value: &Value, ask: &Ask) -> Score {
@@ -106,13 +104,8 @@ pub(crate) fn is_sdk_span(v: &Value) -> bool {
 }
 
 /// One SDK span a line.
-fn sdk_lines(
-    _path: &str,
-    first: (usize, Value),
-    lines: &mut Lines,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
-    lines.each(first, |line, value| {
+fn sdk_lines(_path: &str, lines: &mut Lines, b: &mut Builder) -> Result<(), ScenarioError> {
+    lines.each(|line, value| {
         sdk_span(&value, line, b);
         Ok(())
     })?;
@@ -241,23 +234,17 @@ struct SdkStatus<'a> {
 }
 
 /// Collect the spans of one OTLP JSON document (or JSONL line).
-pub fn document(
-    path: &str,
-    value: &Value,
-    line: usize,
-    whole: bool,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
+pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
     let resource_spans = Object::<Document>::of(value)
         .resource_spans
         .0
-        .ok_or_else(|| at_line(path, line, "expected \"resourceSpans\", a list (OTLP JSON)"))?;
+        .ok_or_else(|| at.error("expected \"resourceSpans\", a list (OTLP JSON)"))?;
     for rs in resource_spans.into_iter().filter_map(|rs| rs.0) {
         let scopes = rs.scope_spans.0.unwrap_or_default();
         for scope in scopes.into_iter().filter_map(|scope| scope.0) {
             for span in scope.spans.0.unwrap_or_default() {
                 let span = span.0.unwrap_or_default();
-                let at = if whole { b.spans.len() + 1 } else { line };
+                let line = at.item(b.spans.len());
                 let start = match span.start.0 {
                     Some(Int::Text(s)) => s.parse().unwrap_or(0),
                     Some(Int::Number(n)) => n as u128,
@@ -270,7 +257,7 @@ pub fn document(
                     attributes(span.attributes.0.unwrap_or_default()),
                     start,
                     error,
-                    at,
+                    line,
                     b,
                 );
             }

@@ -10,24 +10,21 @@ use serde_json::Value;
 
 use super::format::Format;
 use super::reader::{Ask, Reader, Score, Seen};
-use super::{
-    anthropic, chat, claude_code, codex, gemini_cli, mini_swe_agent, openhands, otel, responses,
-    swe_agent,
-};
 
-/// Every format read, in the order detection asks them.
+/// Every format read, in the order detection asks them: a new format is
+/// one line here.
 pub(crate) const READERS: &[Reader] = &[
-    chat::READER,
-    responses::READER,
-    anthropic::READER,
-    codex::READER,
-    claude_code::READER,
-    otel::READER,
-    otel::SDK_READER,
-    swe_agent::READER,
-    mini_swe_agent::READER,
-    gemini_cli::READER,
-    openhands::READER,
+    super::chat::READER,
+    super::responses::READER,
+    super::anthropic::READER,
+    super::codex::READER,
+    super::claude_code::READER,
+    super::otel::READER,
+    super::otel::SDK_READER,
+    super::swe_agent::READER,
+    super::mini_swe_agent::READER,
+    super::gemini_cli::READER,
+    super::openhands::READER,
 ];
 
 impl Seen {
@@ -108,5 +105,51 @@ mod tests {
         for format in named {
             assert!(Format::ALL.contains(&format), "{format:?} has no reader");
         }
+    }
+
+    /// What each reader is, as `Reader::new` and what follows it build it:
+    /// the API drawn, how results pair (the API's own unless `paired`),
+    /// and what it reads (a document, a line of a JSONL of model calls,
+    /// JSON lines of its own or of requests).
+    #[test]
+    fn each_reader_is_built_as_its_format_reads() {
+        use crate::transcript::format::PairRule::*;
+        use crate::wire::Provider::*;
+        let jsonl = |r: &Reader| match r.jsonl {
+            Jsonl::No => "no",
+            Jsonl::Requests => "requests",
+            Jsonl::Own(_) => "own",
+        };
+        let built: Vec<String> = READERS
+            .iter()
+            .map(|r| {
+                format!(
+                    "{:?} {:?} {:?} document={} request={} jsonl={}",
+                    r.format,
+                    r.provider,
+                    r.pairing,
+                    r.document.is_some(),
+                    r.request.is_some(),
+                    jsonl(r)
+                )
+            })
+            .collect();
+        let expected = [
+            (Format::Chat, Chat, ToolCallId, true, true, "requests"),
+            (Format::Responses, Responses, CallId, true, true, "requests"),
+            (Format::Anthropic, Anthropic, ToolUseId, true, true, "requests"),
+            (Format::Codex, Responses, CallId, false, false, "own"),
+            (Format::ClaudeCode, Anthropic, ToolUseId, false, false, "own"),
+            (Format::Otel, Chat, PartId, true, true, "own"),
+            (Format::OtelSdk, Chat, PartId, true, false, "own"),
+            (Format::SweAgent, Chat, ToolCallId, true, false, "no"),
+            (Format::MiniSweAgent, Chat, ToolCallId, true, false, "no"),
+            (Format::GeminiCli, Chat, FunctionResponseId, true, false, "own"),
+            (Format::new("openhands"), Chat, ToolCallId, true, false, "no"),
+        ]
+        .map(|(format, provider, pairing, document, request, jsonl)| {
+            format!("{format:?} {provider:?} {pairing:?} document={document} request={request} jsonl={jsonl}")
+        });
+        assert_eq!(built, expected);
     }
 }

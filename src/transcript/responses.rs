@@ -8,40 +8,30 @@ use serde_json::Value;
 
 use super::api;
 use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
-use super::errors::at_line;
 use super::exchange::{exchange, incomplete, refusal};
-use super::format::{Format, PairRule};
-use super::reader::{Jsonl, Reader};
+use super::format::Format;
+use super::reader::{At, Reader};
 use super::shape::{Lenient, Object, Present, Usage};
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// OpenAI Responses, told from the other APIs by its shape.
-pub(crate) const READER: Reader = Reader {
-    format: Format::Responses,
-    name: i18n::FORMAT_RESPONSES,
-    about: "OpenAI Responses: input/output items, request bodies, responses",
-    provider: Provider::Responses,
-    pairing: PairRule::CallId,
-    score: |value, ask| api::score(Format::Responses, value, ask),
-    document: Some(document),
-    request: Some(document),
-    jsonl: Jsonl::Requests,
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::Responses,
+    i18n::FORMAT_RESPONSES,
+    Provider::Responses,
+    "OpenAI Responses: input/output items, request bodies, responses",
+)
+.scored(|value, ask| api::score(Format::Responses, value, ask))
+.requests(document);
 
-pub fn document(
-    path: &str,
-    value: &Value,
-    line: usize,
-    whole: bool,
-    b: &mut Builder,
-) -> Result<(), ScenarioError> {
-    let parts = exchange(path, value, line, "input", "output")?;
+pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+    let line = at.line;
+    let parts = exchange(at, value, "input", "output")?;
     if let Some(items) = parts.list {
         for (i, v) in items.iter().enumerate() {
-            let at = if whole { i + 1 } else { line };
-            if let Some(msg) = item(v, at, None, b) {
+            if let Some(msg) = item(v, at.item(i), None, b) {
                 b.push(msg);
             }
         }
@@ -50,13 +40,10 @@ pub fn document(
     let cut = incomplete(value);
     let reply = match parts.response.filter(|_| cut.is_none()) {
         Some(r) => {
-            let output = r.get("output").and_then(Value::as_array).ok_or_else(|| {
-                at_line(
-                    path,
-                    line,
-                    "response: expected \"output\", a list of output items",
-                )
-            })?;
+            let output = r
+                .get("output")
+                .and_then(Value::as_array)
+                .ok_or_else(|| at.error("response: expected \"output\", a list of output items"))?;
             let usage = r.get("usage").map(Object::<Usage>::of).unwrap_or_default();
             let mut msgs = Vec::new();
             let mut tokens_out = usage.output_tokens.0;
@@ -89,11 +76,7 @@ pub fn document(
                     .collect(),
             ),
             _ => {
-                return Err(at_line(
-                    path,
-                    line,
-                    "expected \"input\", a string or a list of items",
-                ));
+                return Err(at.error("expected \"input\", a string or a list of items"));
             }
         };
         let tokens_in = reply.as_ref().and_then(|r| r.1);
@@ -210,10 +193,6 @@ fn one_reply_per_turn(msgs: Vec<Msg>) -> Vec<Msg> {
 
 /// One item as a message (reasoning as reasoning); None for items of a
 /// type not drawn (reported as skipped).
-#[expect(
-    clippy::too_many_lines,
-    reason = "split after the lessons' branches merge"
-)]
 pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> Option<Msg> {
     // Not an object: an item of no type.
     let it = Object::<Item>::of(v);
@@ -234,24 +213,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
         line: at,
     };
     match kind {
-        "message" => {
-            let text = v.get("content").map(text_of).unwrap_or_default();
-            match it.role.value.0.unwrap_or("") {
-                "assistant" => Some(Msg::Assistant {
-                    text,
-                    calls: Vec::new(),
-                    tokens_out,
-                    line: at,
-                }),
-                "system" | "developer" => {
-                    b.system(&text);
-                    None
-                }
-                // Codex's own user-role texts (its environment, AGENTS.md)
-                // are the harness's, in a request body as in a rollout.
-                _ => Some(harness_written(Msg::User { text, line: at })),
-            }
-        }
+        "message" => message(v, &it, at, tokens_out, b),
         "function_call" => Some(call(
             str_of(&it.name),
             args_of_json_text(it.arguments.0.unwrap_or("")),
@@ -260,26 +222,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
             str_of(&it.name),
             vec![("input".to_string(), str_of(&it.input))].into(),
         )),
-        "local_shell_call" => {
-            let command = it
-                .action
-                .0
-                .as_ref()
-                .and_then(|a| a.command.0.as_ref())
-                .map(|c| {
-                    c.iter()
-                        .filter_map(|part| part.0)
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .unwrap_or_default();
-            // The action as the file wrote it (the command is an array).
-            let args = CallArgs {
-                pairs: vec![("command".to_string(), command)],
-                raw: v.get("action").map(Value::to_string),
-            };
-            Some(call("local_shell".to_string(), args))
-        }
+        "local_shell_call" => Some(call("local_shell".to_string(), shell_args(v, &it))),
         "function_call_output" | "custom_tool_call_output" | "local_shell_call_output" => {
             let (text, is_error) = output(v.get("output").unwrap_or(&Value::Null));
             Some(Msg::Tool {
@@ -289,23 +232,7 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
                 line: at,
             })
         }
-        "reasoning" => {
-            // The summary's parts (and `content`, where a provider writes
-            // the reasoning text itself); the encrypted part by its size.
-            let summary = ["summary", "content"]
-                .iter()
-                .filter_map(|k| v.get(*k))
-                .map(text_of)
-                .filter(|t| !t.is_empty())
-                .collect::<Vec<_>>()
-                .join("\n");
-            let encrypted = it.encrypted_content.0.map_or(0, |e| e.chars().count());
-            Some(Msg::Reasoning {
-                summary,
-                encrypted,
-                line: at,
-            })
-        }
+        "reasoning" => Some(reasoning(v, &it, at)),
         // A tool the provider runs itself: part of the reply, by its action.
         "web_search_call" | "file_search_call" | "code_interpreter_call" | "mcp_call" => {
             let action = ["action", "queries", "code", "arguments"]
@@ -339,6 +266,73 @@ pub fn item(v: &Value, at: usize, tokens_out: Option<u64>, b: &mut Builder) -> O
             );
             None
         }
+    }
+}
+
+/// A `message` item: a reply, the system prompt (to the builder), or the
+/// user's words.
+fn message(
+    v: &Value,
+    it: &Item,
+    at: usize,
+    tokens_out: Option<u64>,
+    b: &mut Builder,
+) -> Option<Msg> {
+    let text = v.get("content").map(text_of).unwrap_or_default();
+    match it.role.value.0.unwrap_or("") {
+        "assistant" => Some(Msg::Assistant {
+            text,
+            calls: Vec::new(),
+            tokens_out,
+            line: at,
+        }),
+        "system" | "developer" => {
+            b.system(&text);
+            None
+        }
+        // Codex's own user-role texts (its environment, AGENTS.md)
+        // are the harness's, in a request body as in a rollout.
+        _ => Some(harness_written(Msg::User { text, line: at })),
+    }
+}
+
+/// A `local_shell_call`'s arguments: its command joined, and the action
+/// as the file wrote it (the command is an array).
+fn shell_args(v: &Value, it: &Item) -> CallArgs {
+    let command = it
+        .action
+        .0
+        .as_ref()
+        .and_then(|a| a.command.0.as_ref())
+        .map(|c| {
+            c.iter()
+                .filter_map(|part| part.0)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default();
+    CallArgs {
+        pairs: vec![("command".to_string(), command)],
+        raw: v.get("action").map(Value::to_string),
+    }
+}
+
+/// A `reasoning` item: the summary's parts (and `content`, where a
+/// provider writes the reasoning text itself); the encrypted part by its
+/// size.
+fn reasoning(v: &Value, it: &Item, at: usize) -> Msg {
+    let summary = ["summary", "content"]
+        .iter()
+        .filter_map(|k| v.get(*k))
+        .map(text_of)
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let encrypted = it.encrypted_content.0.map_or(0, |e| e.chars().count());
+    Msg::Reasoning {
+        summary,
+        encrypted,
+        line: at,
     }
 }
 

@@ -9,25 +9,21 @@ use serde_json::Value;
 
 use super::builder::Builder;
 use super::chat;
-use super::errors::at_line;
-use super::format::{Format, PairRule};
-use super::reader::{Ask, Jsonl, Reader, Score};
+use super::format::Format;
+use super::reader::{Ask, At, Reader, Score};
 use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
 /// A `.traj`: one JSON document.
-pub(crate) const READER: Reader = Reader {
-    format: Format::SweAgent,
-    name: i18n::FORMAT_SWE_AGENT,
-    about: "A SWE-agent trajectory (`.traj`): its `history` of Chat messages, results naming their calls in `tool_call_ids`",
-    provider: Provider::Chat,
-    pairing: PairRule::ToolCallId,
-    score,
-    document: Some(|path, value, _, _, b| document(path, value, b)),
-    request: None,
-    jsonl: Jsonl::No,
-};
+pub(crate) const READER: Reader = Reader::new(
+    Format::SweAgent,
+    i18n::FORMAT_SWE_AGENT,
+    Provider::Chat,
+    "A SWE-agent trajectory (`.traj`): its `history` of Chat messages, results naming their calls in `tool_call_ids`",
+)
+.scored(score)
+.document(document);
 
 /// A `history` list beside a `trajectory` or an `info`; a `history` of
 /// messages alone (a trajectory saved without the rest) less surely.
@@ -48,11 +44,11 @@ fn score(value: &Value, _ask: &Ask) -> Score {
     }
 }
 
-pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
+pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError> {
     let history = value
         .get("history")
         .and_then(Value::as_array)
-        .ok_or_else(|| at_line(path, 1, "expected \"history\", a list of messages"))?;
+        .ok_or_else(|| at.error("expected \"history\", a list of messages"))?;
     // A result for several ids (one observation for a parallel group) is
     // one result per id, each with the text.
     let mut messages = Vec::with_capacity(history.len());
@@ -73,7 +69,7 @@ pub fn document(path: &str, value: &Value, b: &mut Builder) -> Result<(), Scenar
             _ => messages.push(m.clone()),
         }
     }
-    for msg in chat::messages(path, &messages, 1, true, b)? {
+    for msg in chat::messages(at, &messages, b)? {
         b.push(msg);
     }
     for key in ["trajectory", "info"] {
