@@ -89,6 +89,25 @@ mod tests {
         assert_eq!(transform("步骤 3/8"), "步骤 3/8");
     }
 
+    /// A run shown in a written language pays nothing for the
+    /// pseudo-locale; told in it, it has the run's steps in its words.
+    #[test]
+    fn the_pseudo_trace_is_made_only_when_asked_for() {
+        let loaded = load::load("read-config-timeout").unwrap();
+        assert!(loaded.pseudo.is_none());
+        assert!(
+            load::shown_in(loaded.clone(), Lang::En)
+                .unwrap()
+                .pseudo
+                .is_none()
+        );
+        let shown = load::shown_in(loaded, Lang::Pseudo).unwrap();
+        let (pseudo, en) = (shown.trace(Lang::Pseudo), shown.trace(Lang::En));
+        assert_eq!(pseudo.lang, Lang::Pseudo);
+        assert_eq!(pseudo.len(), en.len());
+        assert_eq!(pseudo.title, of(&en.title));
+    }
+
     /// Key caps are named the same in every language.
     const KEY_CAPS: [&str; 10] = [
         "Space", "Home", "End", "PgUp", "PgDn", "Bksp", "Enter", "Tab", "Esc", "Ctrl",

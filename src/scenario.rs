@@ -918,6 +918,11 @@ mod tests {
         }
         assert_eq!(Lang::Zh.other(), Lang::En);
         assert_eq!(Lang::En.other(), Lang::Zh);
+        // The pseudo-locale is shown, not written: the switch key leaves
+        // it for the first written language, and no lesson key names it.
+        assert_eq!(Lang::Pseudo.other(), Lang::Zh);
+        assert_eq!(Lang::parse(Lang::Pseudo.code()), None);
+        assert_eq!(Lang::Pseudo.written(), Lang::En);
         for lang in Lang::ALL {
             assert_eq!(Lang::parse(lang.code()), Some(lang));
             assert_eq!(
