@@ -113,6 +113,16 @@ fn the_pseudo_locale_tells_a_lesson_and_refuses_a_transcript() {
         err.contains("--lang pseudo shows a lesson's run, not a transcript's"),
         "{err}"
     );
+    // A lesson tuned to a token count would compact elsewhere with texts
+    // a third longer: refused, with the counts.
+    let out = run(&["--lang", "pseudo", "trace", "context-compaction-summary"]);
+    let err = &out.stderr;
+    assert_eq!(out.code, 2, "{err}");
+    assert!(
+        err.contains("the lesson runs otherwise in pseudo")
+            && err.contains("in zh, within the window"),
+        "{err}"
+    );
     let help = run(&["--help"]);
     assert!(
         help.stdout.contains("--lang") && !help.stdout.contains("pseudo"),
