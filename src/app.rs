@@ -258,8 +258,10 @@ impl App {
         let provider = Some(self.loaded.traces[0].provider);
         self.compare = twin
             .and_then(|name| {
-                let as_this = crate::load::load_as(name, provider);
-                as_this.or_else(|_| crate::load::load(name)).ok()
+                let as_this = crate::load::load_shown_in(name, provider, self.lang);
+                as_this
+                    .or_else(|_| crate::load::load_shown_in(name, None, self.lang))
+                    .ok()
             })
             .map(|other| {
                 let mut offered = Comparison::new(&self.loaded, Arc::new(other), false);

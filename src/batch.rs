@@ -153,7 +153,7 @@ fn print_trace(
     shape: ContextShape,
     done: ExitCode,
 ) -> ExitCode {
-    let loaded = match loaded {
+    let loaded = match loaded.and_then(|l| load::shown_in(l, lang)) {
         Ok(loaded) => loaded,
         Err(e) => {
             output::error(e);
@@ -194,7 +194,11 @@ pub fn plain(cli: &Cli) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    let loaded = match loaded.and_then(|l| load::quiz_steps_from(l, cli.quiz_steps.as_deref())) {
+    let steps = cli.quiz_steps.as_deref();
+    let loaded = match loaded
+        .and_then(|l| load::quiz_steps_from(l, steps))
+        .and_then(|l| load::shown_in(l, lang))
+    {
         Ok(loaded) => loaded,
         Err(e) => {
             output::error(e);

@@ -262,7 +262,22 @@ impl Cli {
         self.inputs_not_read(reads, &mut out);
         self.transcript_options_unread(reads.transcript, &mut out);
         self.export_and_target_clashes(&mut out);
+        self.lang_not_told(&mut out);
         out
+    }
+
+    /// A language not written (the pseudo-locale) is told from a lesson's
+    /// run (`load::shown_in`); a transcript's or a tap's words are made
+    /// as it is read, in the written languages only.
+    fn lang_not_told(&self, out: &mut Vec<String>) {
+        let read = matches!(self.command, Some(Command::Tap { .. })) || self.transcript.is_some();
+        if !self.lang.is_written() && read {
+            out.push(format!(
+                "--lang {} shows a lesson's run, not a transcript's or a tap's (their words are \
+                 made as they are read, in zh or en); expected --lang zh or --lang en",
+                self.lang.code()
+            ));
+        }
     }
 
     /// What the command reads besides its own arguments.

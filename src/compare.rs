@@ -64,11 +64,11 @@ pub struct Comparison {
     pub scroll: [u16; 2],
     /// Each side shows the context it sent in place of its lanes (`z`).
     pub contexts: bool,
-    /// Where the runs first differ, per language (0-based step index),
-    /// found once here rather than on every frame.
-    first_difference: [Option<usize>; Lang::COUNT],
-    /// Where the contexts they send first differ, per language.
-    context_difference: [Option<ContextDifference>; Lang::COUNT],
+    /// Where the runs first differ, per language shown (0-based step
+    /// index), found once here rather than on every frame.
+    first_difference: [Option<usize>; Lang::SHOWN.len()],
+    /// Where the contexts they send first differ, per language shown.
+    context_difference: [Option<ContextDifference>; Lang::SHOWN.len()],
 }
 
 /// The first model call whose context differs between the two runs: a
@@ -91,10 +91,20 @@ impl ContextDifference {
 
 impl Comparison {
     pub fn new(main: &Loaded, other: Arc<Loaded>, shown: bool) -> Comparison {
-        let first_difference =
-            Lang::ALL.map(|lang| first_difference(main.trace(lang), other.trace(lang)));
-        let context_difference =
-            Lang::ALL.map(|lang| first_context_difference(main.trace(lang), other.trace(lang)));
+        // In the languages both runs are told in: the written ones, and
+        // the pseudo-locale when both were shown in it (`load::shown_in`).
+        let both =
+            |lang: Lang| lang.is_written() || (main.pseudo.is_some() && other.pseudo.is_some());
+        let first_difference = Lang::SHOWN.map(|lang| {
+            both(lang)
+                .then(|| first_difference(main.trace(lang), other.trace(lang)))
+                .flatten()
+        });
+        let context_difference = Lang::SHOWN.map(|lang| {
+            both(lang)
+                .then(|| first_context_difference(main.trace(lang), other.trace(lang)))
+                .flatten()
+        });
         let twin =
             main.lesson.as_ref().and_then(|l| l.twin.as_deref()) == Some(other.card.name.as_str());
         Comparison {
@@ -164,13 +174,14 @@ impl Comparison {
     }
 }
 
-/// The run named by `--compare`: a shipped name or a scenario file. Its
-/// errors say they are about `--compare`.
+/// The run named by `--compare`: a shipped name or a scenario file, ready
+/// to be shown in `lang`. Its errors say they are about `--compare`.
 pub fn load_other(
     name_or_path: &str,
     provider: Option<crate::wire::Provider>,
+    lang: Lang,
 ) -> Result<Loaded, ScenarioError> {
-    crate::load::load_as(name_or_path, provider).map_err(|e| ScenarioError {
+    crate::load::load_shown_in(name_or_path, provider, lang).map_err(|e| ScenarioError {
         file: format!("--compare {}", e.file),
         ..e
     })

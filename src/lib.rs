@@ -21,7 +21,6 @@ pub mod picker;
 pub mod place;
 pub mod plain;
 pub mod provider;
-#[cfg(test)]
 mod pseudo;
 pub mod quiz;
 pub mod recorder;

@@ -36,6 +36,7 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
     };
     // A tap recording of several conversations: the others, for `s`.
     let (loaded, others, warnings) = loaded.map_err(|e| bad(&e))?;
+    let loaded = load::shown_in(loaded, cli.lang).map_err(|e| bad(&e))?;
     // How the command line named the open lesson, for the picker (`o`).
     let open = match &cli.transcript {
         Some(file) => Source::Transcript(file.clone()),
@@ -47,7 +48,7 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
     let other = cli
         .compare
         .as_deref()
-        .map(|other| crate::compare::load_other(other, cli.provider))
+        .map(|other| crate::compare::load_other(other, cli.provider, cli.lang))
         .transpose()
         .map_err(|e| bad(&e))?;
     let name = match &cli.transcript {
@@ -70,7 +71,8 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
         cli.lang,
         theme_for(cli.theme.unwrap_or(ThemeArg::Dark)),
     );
-    let (lessons, current) = picker::gather(open.clone(), app.loaded.clone(), &cli.lessons);
+    let (lessons, current) =
+        picker::gather_shown_in(open.clone(), app.loaded.clone(), &cli.lessons, cli.lang);
     let plan = picker::plan(&lessons, &open, &cli.lessons);
     let mut app = app.with_lessons(Picker::new(lessons, Some(current)).with_plan(plan));
     // Self-study: each lesson opens where it was left. Not in a class: the

@@ -11,6 +11,7 @@
 use std::sync::Arc;
 
 use crate::load::{self, CATALOG, Loaded};
+use crate::scenario::Lang;
 
 /// How the command line names a lesson.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,6 +121,17 @@ impl Picker {
 /// `open`, already prepared; a name or file listed twice is listed once.
 /// Returns the list and the index of the open lesson.
 pub fn gather(open: Source, loaded: Arc<Loaded>, extra: &[String]) -> (Vec<Lesson>, usize) {
+    gather_shown_in(open, loaded, extra, Lang::DEFAULT)
+}
+
+/// `gather`, each lesson ready to be shown in `lang` (`load::shown_in`):
+/// one that cannot be shows why in the list.
+pub fn gather_shown_in(
+    open: Source,
+    loaded: Arc<Loaded>,
+    extra: &[String],
+    lang: Lang,
+) -> (Vec<Lesson>, usize) {
     let mut lessons: Vec<Lesson> = CATALOG
         .iter()
         .map(|(name, _)| Lesson {
@@ -148,7 +160,7 @@ pub fn gather(open: Source, loaded: Arc<Loaded>, extra: &[String]) -> (Vec<Lesso
             current = i;
             Ok(loaded.clone())
         } else {
-            prepare(&lesson.source)
+            prepare(&lesson.source, lang)
         };
     }
     (lessons, current)
@@ -189,17 +201,17 @@ pub fn catalog() -> Vec<Lesson> {
         .map(|(name, _)| {
             let source = Source::Shipped(name);
             Lesson {
-                loaded: prepare(&source),
+                loaded: prepare(&source, Lang::DEFAULT),
                 source,
             }
         })
         .collect()
 }
 
-fn prepare(source: &Source) -> Result<Arc<Loaded>, String> {
+fn prepare(source: &Source, lang: Lang) -> Result<Arc<Loaded>, String> {
     let loaded = match source {
-        Source::Shipped(name) => load::load(name),
-        Source::File(path) => load::load(path),
+        Source::Shipped(name) => load::load_shown_in(name, None, lang),
+        Source::File(path) => load::load_shown_in(path, None, lang),
         // Only ever the open lesson, prepared with its own options
         // (--transcript-format, --redact); never read again here.
         Source::Transcript(path) => {

@@ -1,42 +1,31 @@
-//! A pseudo-locale, for tests only: every English text of the catalogue
-//! and of the lessons accented and lengthened ("next step" → "ñééẋţ
-//! šţééƥ") in English's place, so a frame drawn with it shows at once any
-//! text that does not come from the catalogue (it stays plain ASCII), and
-//! every frame is drawn with texts a third longer. It shows a third
-//! language costs one column of the catalogue (and the lessons' texts).
+//! The pseudo-locale (`Lang::Pseudo`, `--lang pseudo`): every English
+//! text of the catalogue and of the lessons accented and lengthened ("next
+//! step" → "ñééẋţ šţééƥ"), so a frame drawn in it shows at once any text
+//! that does not come from the catalogue or the lesson (it stays plain
+//! ASCII), and every frame is drawn with texts a third longer. It shows a
+//! third language costs one column of the catalogue (and the lessons'
+//! texts); being made from English, it has no column of its own.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-thread_local! {
-    static ON: Cell<bool> = const { Cell::new(false) };
-    static MEMO: RefCell<HashMap<String, &'static str>> = RefCell::new(HashMap::new());
-}
-
-/// Is the pseudo-locale on in this thread (it replaces English)?
-pub fn on() -> bool {
-    ON.get()
-}
-
-/// Run `f` with the pseudo-locale in place of English, in this thread.
-pub fn with<T>(f: impl FnOnce() -> T) -> T {
-    ON.set(true);
-    let out = f();
-    ON.set(false);
-    out
-}
+/// Each text transformed once, and kept for the program's life (a
+/// `Label`'s text is `&'static`): only texts shown in the pseudo-locale
+/// come here, a bounded set (the catalogue's and the open lessons').
+static MEMO: Mutex<BTreeMap<String, &'static str>> = Mutex::new(BTreeMap::new());
 
 /// The pseudo-locale's text for an English text: the catalogue's, or a
-/// lesson's (a lesson in a third language is translated too).
+/// lesson's.
 pub fn of(text: &str) -> &'static str {
-    MEMO.with_borrow_mut(|memo| {
-        if let Some(done) = memo.get(text) {
-            return *done;
-        }
-        let done: &'static str = Box::leak(transform(text).into_boxed_str());
-        memo.insert(text.to_string(), done);
-        done
-    })
+    let mut memo = MEMO
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(done) = memo.get(text) {
+        return done;
+    }
+    let done: &'static str = Box::leak(transform(text).into_boxed_str());
+    memo.insert(text.to_string(), done);
+    done
 }
 
 const LOWER: [char; 26] = [
@@ -98,6 +87,25 @@ mod tests {
             "Çááĺĺ #{number} ááţ {place}"
         );
         assert_eq!(transform("步骤 3/8"), "步骤 3/8");
+    }
+
+    /// A run shown in a written language pays nothing for the
+    /// pseudo-locale; told in it, it has the run's steps in its words.
+    #[test]
+    fn the_pseudo_trace_is_made_only_when_asked_for() {
+        let loaded = load::load("read-config-timeout").unwrap();
+        assert!(loaded.pseudo.is_none());
+        assert!(
+            load::shown_in(loaded.clone(), Lang::En)
+                .unwrap()
+                .pseudo
+                .is_none()
+        );
+        let shown = load::shown_in(loaded, Lang::Pseudo).unwrap();
+        let (pseudo, en) = (shown.trace(Lang::Pseudo), shown.trace(Lang::En));
+        assert_eq!(pseudo.lang, Lang::Pseudo);
+        assert_eq!(pseudo.len(), en.len());
+        assert_eq!(pseudo.title, of(&en.title));
     }
 
     /// Key caps are named the same in every language.
@@ -234,104 +242,89 @@ mod tests {
             data.extend(
                 [
                     "true false null POST",
-                    "EOF while parsing a string an object value at line column",
+                    "EOF while parsing a string an object value trailing comma at line column",
                 ]
                 .map(String::from),
             );
             let mut data_zh = data.clone();
             zh_texts(&serde_json::from_str(source).unwrap(), &mut data_zh);
-            with(|| {
-                // Loaded in the pseudo-locale: the run writes its host
-                // texts as it goes. Taking English's place, it makes some
-                // lessons run otherwise: one tuned to compact at a token
-                // count (longer texts compact at other steps, and the load
-                // refuses languages whose runs differ), and those whose
-                // scripted model reacts to English words of the host or of
-                // the lesson (`contains: "verification failed"`; a third
-                // language keeps English as the text rules match, the
-                // pseudo-locale cannot). They need a lesson tuned for the
-                // language, not code: they are listed, any other fails.
-                let loaded = match load::load(name) {
-                    Ok(loaded) if loaded.faults.is_empty() => loaded,
-                    _ => {
-                        refused.push(*name);
-                        return;
+            // The run told in the pseudo-locale (`load::shown_in`): the
+            // host's texts and the lesson's in it. A lesson tuned to
+            // compact at a token count, or whose scripted model reacts
+            // to words of the context, would run otherwise with its
+            // texts a third longer, and is refused: it needs a lesson
+            // tuned for the language, not code. They are listed, any
+            // other fails.
+            let shown = load::load(name).and_then(|l| load::shown_in(l, Lang::Pseudo));
+            let loaded = match shown {
+                Ok(loaded) if loaded.faults.is_empty() => loaded,
+                _ => {
+                    refused.push(*name);
+                    continue;
+                }
+            };
+            let app = App::new(loaded.clone(), Lang::Pseudo, Theme::DARK);
+            // The same frame in Chinese: what it shows in Latin letters
+            // too (file contents, a request body's JSON, a parser's or
+            // a provider's own message) is not the screen's language.
+            // A provider's 400 is in its own words.
+            let trace = loaded.trace(Lang::Zh);
+            data_zh.extend(
+                trace
+                    .model_calls
+                    .iter()
+                    .filter_map(|mc| trace.rejection(mc))
+                    .map(String::from),
+            );
+            let zh = App::new(loaded, Lang::Zh, Theme::DARK);
+            for (w, h) in [(120, 40), (80, 24)] {
+                for step in 0..=app.last() {
+                    // Each view of the step: the panels, the request
+                    // body, and at the last step the help and about.
+                    let mut views = vec![vec![], vec![Action::ToggleWire]];
+                    if step == app.last() {
+                        views.push(vec![Action::ToggleHelp]);
+                        views.push(vec![Action::ToggleAbout]);
                     }
-                };
-                let app = App::new(loaded.clone(), Lang::En, Theme::DARK);
-                // The same frame in Chinese: what it shows in Latin letters
-                // too (file contents, a request body's JSON, a parser's or
-                // a provider's own message) is not the screen's language.
-                // A provider's 400 is in its own words.
-                let trace = loaded.trace(Lang::Zh);
-                data_zh.extend(
-                    trace
-                        .model_calls
-                        .iter()
-                        .filter_map(|mc| trace.rejection(mc))
-                        .map(String::from),
-                );
-                let zh = App::new(loaded, Lang::Zh, Theme::DARK);
-                for (w, h) in [(120, 40), (80, 24)] {
-                    for step in 0..=app.last() {
-                        // Each view of the step: the panels, the request
-                        // body, and at the last step the help and about.
-                        let mut views = vec![vec![], vec![Action::ToggleWire]];
-                        if step == app.last() {
-                            views.push(vec![Action::ToggleHelp]);
-                            views.push(vec![Action::ToggleAbout]);
-                        }
-                        for actions in views {
-                            let [shown, same_in_zh] = [&app, &zh].map(|a| {
-                                let mut a = frames::at_step(a, step, w, h);
-                                for action in &actions {
-                                    app::update(&mut a, *action);
-                                }
-                                frames::to_text(&frames::render(&a, w, h))
-                            });
-                            let in_zh: BTreeSet<&str> =
-                                same_in_zh.lines().flat_map(words).collect();
-                            for line in same_in_zh.lines() {
-                                for word in shown_words(&unescaped(line)) {
-                                    if !data_zh.iter().any(|d| d.contains(word)) {
-                                        in_zh_found.entry(word.to_string()).or_insert_with(|| {
-                                            format!(
-                                                "{name} {w}x{h} step {}: {}",
-                                                step + 1,
-                                                line.trim()
-                                            )
-                                        });
-                                    }
+                    for actions in views {
+                        let [shown, same_in_zh] = [&app, &zh].map(|a| {
+                            let mut a = frames::at_step(a, step, w, h);
+                            for action in &actions {
+                                app::update(&mut a, *action);
+                            }
+                            frames::to_text(&frames::render(&a, w, h))
+                        });
+                        let in_zh: BTreeSet<&str> = same_in_zh.lines().flat_map(words).collect();
+                        for line in same_in_zh.lines() {
+                            for word in shown_words(&unescaped(line)) {
+                                if !data_zh.iter().any(|d| d.contains(word)) {
+                                    in_zh_found.entry(word.to_string()).or_insert_with(|| {
+                                        format!("{name} {w}x{h} step {}: {}", step + 1, line.trim())
+                                    });
                                 }
                             }
-                            for line in shown.lines() {
-                                for word in shown_words(&unescaped(line)) {
-                                    // A word is data when a lesson's string holds
-                                    // it (a part of one too: wrapped JSON
-                                    // breaks words).
-                                    let is_data = data.iter().any(|d| d.contains(word));
-                                    if !is_data && !in_zh.contains(word) {
-                                        found.entry(word.to_string()).or_insert_with(|| {
-                                            format!(
-                                                "{name} {w}x{h} step {}: {}",
-                                                step + 1,
-                                                line.trim()
-                                            )
-                                        });
-                                    }
+                        }
+                        for line in shown.lines() {
+                            for word in shown_words(&unescaped(line)) {
+                                // A word is data when a lesson's string holds
+                                // it (a part of one too: wrapped JSON
+                                // breaks words).
+                                let is_data = data.iter().any(|d| d.contains(word));
+                                if !is_data && !in_zh.contains(word) {
+                                    found.entry(word.to_string()).or_insert_with(|| {
+                                        format!("{name} {w}x{h} step {}: {}", step + 1, line.trim())
+                                    });
                                 }
                             }
                         }
                     }
                 }
-            });
+            }
         }
         assert_eq!(
             refused,
             [
                 "patch-and-test",
-                "verify-before-done",
-                "malformed-arguments",
                 "context-compaction-summary",
                 "context-compaction-lost-fact"
             ],

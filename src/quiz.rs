@@ -1107,8 +1107,8 @@ mod tests {
             for (q, id) in asked.iter().zip(["call_1", "call_2", "call_3"]) {
                 let right = &q.choices[q.answer];
                 let neither = match lang {
-                    Lang::En => format!("the host appends neither {id} nor its result"),
                     Lang::Zh => format!("主机既不追加 {id} 这个调用，也不追加它的结果"),
+                    _ => format!("the host appends neither {id} nor its result"),
                 };
                 assert!(right.contains(&neither), "{right}");
                 // The sound host's answer is offered, and is wrong.

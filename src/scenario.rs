@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-/// The two languages every user-facing text comes in (`--lang zh|en`).
+/// The languages the screen is shown in (`--lang zh|en`): the two every
+/// text is written in, and a pseudo-locale made from English.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, strum::IntoStaticStr, clap::ValueEnum,
 )]
@@ -17,40 +18,91 @@ use serde::Deserialize;
 pub enum Lang {
     Zh,
     En,
+    /// English's texts accented and a third longer (`i18n::pseudo`), for
+    /// testers: text that stays plain ASCII did not come from the
+    /// catalogue or the lesson, and every frame holds longer texts. Not
+    /// written (no lesson or catalogue column), not in the help or the
+    /// switch key's round (`--lang pseudo` only).
+    #[value(hide = true)]
+    Pseudo,
 }
 
 impl Lang {
-    /// Every language, in the order of the texts in `i18n::Label`. Adding a
-    /// language is a variant here, its code below, and one text per entry of
-    /// the catalogue in `i18n` (the compiler lists every entry to fill).
+    /// The languages texts are written in, in the order of their columns
+    /// (`i18n::Label`, `Text`); the switch key goes round them. Adding one
+    /// is a variant here, its code below, and one text per entry of the
+    /// catalogue in `i18n` (the compiler lists every entry to fill).
     pub const ALL: [Lang; 2] = [Lang::Zh, Lang::En];
     pub const COUNT: usize = Lang::ALL.len();
+    /// Every language the screen is shown in: the written ones, then the
+    /// pseudo-locale (each at its `index`).
+    pub const SHOWN: [Lang; 3] = [Lang::Zh, Lang::En, Lang::Pseudo];
     /// The language the program opens in, and the one a lesson's run is
     /// made in (its token counts decide when the host compacts).
     pub const DEFAULT: Lang = Lang::Zh;
 
-    /// Where this language's text sits in a `Label`.
+    /// Where this language's text sits in a `Label` (a written language;
+    /// the pseudo-locale's is the one after them, held apart).
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// The written language whose texts this one shows: its own, or for
+    /// the pseudo-locale English's, transformed (`i18n::pseudo::shown`).
+    pub const fn written(self) -> Lang {
+        match self {
+            Lang::Pseudo => Lang::En,
+            written => written,
+        }
+    }
+
+    /// Is this a language texts are written in (not made from another)?
+    pub fn is_written(self) -> bool {
+        self.written() == self
+    }
+
+    /// `written`, a text in `self.written()`, as this language shows it.
+    pub fn shown(self, written: &str) -> &str {
+        match self.is_written() {
+            true => written,
+            false => crate::pseudo::of(written),
+        }
     }
 
     pub fn code(self) -> &'static str {
         self.into()
     }
 
-    /// The language the switch key goes to: the next one, round the list.
-    pub fn other(self) -> Lang {
-        Lang::ALL[(self.index() + 1) % Lang::COUNT]
+    /// The BCP 47 tag of a text in it (`xml:lang`, `<html lang>`): the
+    /// Chinese is in simplified characters; the pseudo-locale's is
+    /// Android's for accented pseudo-English (`en-XA`,
+    /// developer.android.com/guide/topics/resources/pseudolocales).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-Hans",
+            Lang::En => "en",
+            Lang::Pseudo => "en-XA",
+        }
     }
 
+    /// The language the switch key goes to: the next written one, round
+    /// the list (from the pseudo-locale, the first).
+    pub fn other(self) -> Lang {
+        match self.is_written() {
+            true => Lang::ALL[(self.index() + 1) % Lang::COUNT],
+            false => Lang::ALL[0],
+        }
+    }
+
+    /// A written language by its code (a lesson's `{"zh": …, "en": …}`).
     pub fn parse(s: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|lang| lang.code() == s)
     }
 }
 
-/// A text in every language: one column per `Lang`, in `Lang::ALL`'s
-/// order. A lesson file writes it as `{"zh": "…", "en": "…"}`; a third
-/// language is a third key there and a third column here.
+/// A text in every language: one column per written `Lang`, in
+/// `Lang::ALL`'s order. A lesson file writes it as `{"zh": "…", "en":
+/// "…"}`; a third language is a third key there and a third column here.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 #[serde(from = "file::Text")]
 pub struct Text([String; Lang::COUNT]);
@@ -89,11 +141,7 @@ impl Text {
     }
 
     pub fn get(&self, lang: Lang) -> &str {
-        #[cfg(test)]
-        if lang == Lang::En && crate::pseudo::on() {
-            return crate::pseudo::of(&self.0[Lang::En.index()]);
-        }
-        &self.0[lang.index()]
+        lang.shown(&self.0[lang.written().index()])
     }
 }
 
@@ -870,6 +918,11 @@ mod tests {
         }
         assert_eq!(Lang::Zh.other(), Lang::En);
         assert_eq!(Lang::En.other(), Lang::Zh);
+        // The pseudo-locale is shown, not written: the switch key leaves
+        // it for the first written language, and no lesson key names it.
+        assert_eq!(Lang::Pseudo.other(), Lang::Zh);
+        assert_eq!(Lang::parse(Lang::Pseudo.code()), None);
+        assert_eq!(Lang::Pseudo.written(), Lang::En);
         for lang in Lang::ALL {
             assert_eq!(Lang::parse(lang.code()), Some(lang));
             assert_eq!(

@@ -12,6 +12,8 @@ use crate::trace::Timeline;
 pub struct Timelines {
     of: Weak<Loaded>,
     by_lang: [Timeline; Lang::COUNT],
+    /// The pseudo-locale's, where the run was told in it.
+    pseudo: Option<Timeline>,
 }
 
 impl Timelines {
@@ -19,11 +21,18 @@ impl Timelines {
         Timelines {
             of: Arc::downgrade(loaded),
             by_lang: Lang::ALL.map(|lang| Timeline::of(loaded.trace(lang))),
+            pseudo: loaded.pseudo.as_deref().map(Timeline::of),
         }
     }
 
     /// The timeline of `loaded` in `lang`, if these are that run's.
     pub fn of_run(&self, loaded: &Arc<Loaded>, lang: Lang) -> Option<&Timeline> {
-        Weak::ptr_eq(&self.of, &Arc::downgrade(loaded)).then(|| &self.by_lang[lang.index()])
+        if !Weak::ptr_eq(&self.of, &Arc::downgrade(loaded)) {
+            return None;
+        }
+        match lang.is_written() {
+            true => Some(&self.by_lang[lang.index()]),
+            false => self.pseudo.as_ref(),
+        }
     }
 }

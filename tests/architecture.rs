@@ -924,3 +924,104 @@ fn every_label_is_in_the_catalogue() {
         "files that make a Label outside src/i18n/"
     );
 }
+
+/// Places outside `src/i18n/` (and `src/scenario.rs`, where `Lang` is
+/// defined) that choose by language: a `match` with an arm on a `Lang`
+/// variant, or a pattern that unpacks one value per language by name
+/// (`[zh, en]`, `[Some((_, zh)), Some((_, en))]`). A third language is
+/// then one more column of the catalogue, not a hunt for such places.
+#[derive(Default)]
+struct LangChoices {
+    file: String,
+    found: Vec<String>,
+}
+
+/// The names a pattern binds, at any depth.
+#[derive(Default)]
+struct Bound(BTreeSet<String>);
+
+impl<'a> Visit<'a> for Bound {
+    fn visit_pat_ident(&mut self, p: &'a syn::PatIdent) {
+        self.0.insert(p.ident.to_string());
+        syn::visit::visit_pat_ident(self, p);
+    }
+}
+
+/// Does the pattern name a `Lang` variant (`Lang::Zh`, `Lang::En | …`)?
+fn names_a_lang(pat: &syn::Pat) -> bool {
+    match pat {
+        syn::Pat::Path(p) => {
+            let segs: Vec<String> = p
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            matches!(segs.as_slice(), [.., lang, _] if lang == "Lang")
+        }
+        syn::Pat::Or(or) => or.cases.iter().any(names_a_lang),
+        syn::Pat::Ident(i) => i.subpat.as_ref().is_some_and(|(_, p)| names_a_lang(p)),
+        _ => false,
+    }
+}
+
+impl LangChoices {
+    fn unpacks(&mut self, elems: &syn::punctuated::Punctuated<syn::Pat, syn::Token![,]>) {
+        let mut bound = Bound::default();
+        elems.iter().for_each(|p| bound.visit_pat(p));
+        if bound.0.contains("zh") && bound.0.contains("en") {
+            let line = elems
+                .first()
+                .map_or(0, |p| line_of(syn::spanned::Spanned::span(p)));
+            self.found
+                .push(format!("{}:{line} unpacks [zh, en]", self.file));
+        }
+    }
+}
+
+impl<'a> Visit<'a> for LangChoices {
+    fn visit_item_mod(&mut self, m: &'a syn::ItemMod) {
+        if !test_only(&m.attrs) {
+            syn::visit::visit_item_mod(self, m);
+        }
+    }
+
+    fn visit_expr_match(&mut self, m: &'a syn::ExprMatch) {
+        if m.arms.iter().any(|arm| names_a_lang(&arm.pat)) {
+            let line = line_of(m.match_token.span);
+            self.found
+                .push(format!("{}:{line} matches on Lang", self.file));
+        }
+        syn::visit::visit_expr_match(self, m);
+    }
+
+    fn visit_pat_slice(&mut self, p: &'a syn::PatSlice) {
+        self.unpacks(&p.elems);
+        syn::visit::visit_pat_slice(self, p);
+    }
+
+    fn visit_pat_tuple(&mut self, p: &'a syn::PatTuple) {
+        self.unpacks(&p.elems);
+        syn::visit::visit_pat_tuple(self, p);
+    }
+}
+
+/// What differs between languages is chosen in `src/i18n/` only (issue
+/// 33): elsewhere code goes over `Lang::ALL` or asks `i18n`, never names
+/// the languages one by one.
+#[test]
+fn only_i18n_chooses_by_language() {
+    let mut choices = LangChoices::default();
+    for (file, src) in library_sources() {
+        if file.starts_with("src/i18n/") || file == "src/scenario.rs" {
+            continue;
+        }
+        choices.file = file;
+        choices.visit_file(&syn::parse_file(&src).unwrap());
+    }
+    assert_eq!(
+        choices.found,
+        Vec::<String>::new(),
+        "places outside src/i18n/ that choose by language"
+    );
+}

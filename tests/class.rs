@@ -13,7 +13,7 @@ use std::time::Instant;
 use agent_loop_sim::app::{Action, App, Overlay};
 use agent_loop_sim::class::ballots::Bounds;
 use agent_loop_sim::class::server::{self, Room, Unopened};
-use agent_loop_sim::class::{self as class, Class, Heard, Showing};
+use agent_loop_sim::class::{self as class, Class, Heard, Phrased, Showing};
 use agent_loop_sim::frames;
 use agent_loop_sim::load::DEFAULT_SCENARIO;
 use agent_loop_sim::scenario::Lang;
@@ -124,7 +124,7 @@ fn a_room_that_could_not_open_says_why_and_the_lesson_runs() {
         let mut app = class_app(lang, (120, 40));
         app.class = Some(Class::new(Err(Unopened::PortInUse(8737))));
         let said = match lang {
-            Lang::En => "Port 8737 is in use",
+            Lang::En | Lang::Pseudo => "Port 8737 is in use",
             Lang::Zh => "端口 8737 已被占用",
         };
         // The question open: no room counts ("0 / 0 answered" would say
@@ -132,7 +132,7 @@ fn a_room_that_could_not_open_says_why_and_the_lesson_runs() {
         assert!(app.quiz.asking.is_some());
         let screen = text(&app);
         let (no_room, digit) = match lang {
-            Lang::En => ("did not open", "press 1–"),
+            Lang::En | Lang::Pseudo => ("did not open", "press 1–"),
             Lang::Zh => ("课堂没有打开", "按 1–"),
         };
         let scene = agent_loop_sim::view::scene::Scene::of(&app);
@@ -213,7 +213,7 @@ fn class_frames() {
             tally(&mut app, q.step, 1, &seventeen(n));
             let screen = text(&app);
             let answered = match lang {
-                Lang::En => "17 / 23 answered",
+                Lang::En | Lang::Pseudo => "17 / 23 answered",
                 Lang::Zh => "17 / 23 人已作答",
             };
             assert!(screen.contains(answered), "{screen}");
@@ -273,12 +273,12 @@ fn the_reveal_marks_the_right_choice_in_words_and_the_phones_are_told() {
             step,
             answer,
             counts,
-            en,
-            ..
+            words: Phrased(words),
         } => {
             assert_eq!((step, answer), (q.step, q.answer));
             assert_eq!(counts, vec![counts_for(q.choices.len(), &[4, 4, 4])]);
-            assert!(en.why.is_some_and(|w| !w.is_empty()));
+            let en = &words[Lang::En.index()];
+            assert!(en.why.as_ref().is_some_and(|w| !w.is_empty()));
         }
         other => panic!("{other:?}"),
     }

@@ -16,7 +16,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use agent_loop_sim::class::ballots::Bounds;
-use agent_loop_sim::class::{Heard, Showing, Words, server};
+use agent_loop_sim::class::{Heard, Phrased, Showing, Words, server};
+use agent_loop_sim::scenario::Lang;
 use cdp::{Page, find_browser, launch};
 use serde_json::json;
 
@@ -163,8 +164,7 @@ fn a_second_round_and_the_reveal(page: &mut Page, room: &server::Room) {
     room.show(Showing::Revealed {
         step: 4,
         answer: 2,
-        zh: words("zh"),
-        en: words("en"),
+        words: Phrased(Lang::ALL.map(|lang| words(lang.code()))),
         counts: vec![vec![0, 1, 0], vec![0, 0, 1]],
     });
     wait_for(

@@ -77,3 +77,56 @@ fn a_run_number_on_a_file_of_one_run_is_refused() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// `--lang pseudo` (left out of the help) shows a lesson's run told in the
+/// pseudo-locale, English accented and lengthened; a transcript's words
+/// are made as it is read, in zh or en, and it is refused with why.
+#[test]
+fn the_pseudo_locale_tells_a_lesson_and_refuses_a_transcript() {
+    let trace = |lang: &str| {
+        let out = run(&["--lang", lang, "trace", "read-config-timeout"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        serde_json::from_str::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let (pseudo, en) = (trace("pseudo"), trace("en"));
+    let (pseudo, en) = (&pseudo["scenario"], &en["scenario"]);
+    assert_eq!(pseudo["lang"], "pseudo");
+    let (title, english) = (
+        pseudo["title"].as_str().unwrap(),
+        en["title"].as_str().unwrap(),
+    );
+    assert!(
+        !title.is_ascii() && title.chars().count() > english.len(),
+        "{title}"
+    );
+    assert_eq!(pseudo["steps"], en["steps"]);
+    let out = run(&[
+        "--lang",
+        "pseudo",
+        "transcript",
+        "--transcript",
+        "tests/transcripts/chat.jsonl",
+    ]);
+    let err = &out.stderr;
+    assert_eq!(out.code, 2, "{err}");
+    assert!(
+        err.contains("--lang pseudo shows a lesson's run, not a transcript's"),
+        "{err}"
+    );
+    // A lesson tuned to a token count would compact elsewhere with texts
+    // a third longer: refused, with the counts.
+    let out = run(&["--lang", "pseudo", "trace", "context-compaction-summary"]);
+    let err = &out.stderr;
+    assert_eq!(out.code, 2, "{err}");
+    assert!(
+        err.contains("the lesson runs otherwise in pseudo")
+            && err.contains("in zh, within the window"),
+        "{err}"
+    );
+    let help = run(&["--help"]);
+    assert!(
+        help.stdout.contains("--lang") && !help.stdout.contains("pseudo"),
+        "{}",
+        help.stdout
+    );
+}

@@ -103,7 +103,7 @@ fn html_is_one_self_contained_page_with_every_step_and_the_about_sections() {
         assert!(html.contains("tabindex=\"0\""), "the player can take focus");
         let (tag, step3) = match lang {
             Lang::Zh => ("zh-Hans", "步骤 3/8 · 模型提出工具调用 call_1"),
-            Lang::En => ("en", "step 3/8 · The model proposes call_1"),
+            Lang::En | Lang::Pseudo => ("en", "step 3/8 · The model proposes call_1"),
         };
         assert!(html.contains(&format!("<html lang=\"{tag}\">")));
         assert!(html.contains(&format!("<h2>{step3}")), "{lang:?}");

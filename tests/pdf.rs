@@ -120,7 +120,7 @@ fn a_pdf_has_a_page_a_step_with_the_frames_text() {
         }
         let phrase = match lang {
             Lang::Zh => "读取超时配置",
-            Lang::En => "Read the timeout",
+            Lang::En | Lang::Pseudo => "Read the timeout",
         };
         assert!(
             plain.iter().all(|p| p.contains(phrase)),
@@ -169,7 +169,7 @@ fn a_quiz_pdf_shows_the_situation_before_each_question_then_the_key() {
         }
         let key_word = match lang {
             Lang::Zh => "答案",
-            Lang::En => "Answer key",
+            Lang::En | Lang::Pseudo => "Answer key",
         };
         assert!(
             all[1 + 2 * n].trim_start().starts_with(key_word),
@@ -259,7 +259,7 @@ fn a_comparison_pdf_has_a_page_a_compared_step() {
             return;
         };
         let mut app = common::app(&o.scenario, lang);
-        let other = agent_loop_sim::compare::load_other("read-config-timeout", None).unwrap();
+        let other = agent_loop_sim::compare::load_other("read-config-timeout", None, lang).unwrap();
         app = app.with_comparison(other);
         assert_eq!(layout.len(), app.steps(), "{lang:?}: a page a step");
         for (index, page) in layout.iter().enumerate() {

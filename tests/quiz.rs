@@ -284,7 +284,7 @@ fn quiz_panel(app: &App) -> String {
     let buf = frames::render(app, w, h);
     let title = match app.lang {
         Lang::Zh => "预测第",
-        Lang::En => "Predict step",
+        Lang::En | Lang::Pseudo => "Predict step",
     };
     let text = frames::to_text(&buf);
     let (y, line) = text
@@ -483,7 +483,7 @@ fn the_score_stays_on_a_narrow_screen() {
         let status = screen.lines().last().unwrap();
         let score = match lang {
             Lang::Zh => "得分 3/3",
-            Lang::En => "score 3/3",
+            Lang::En | Lang::Pseudo => "score 3/3",
         };
         assert!(status.contains(score), "{status}");
         assert!(status.trim_end().ends_with("15/22"), "{status}");

@@ -13,7 +13,7 @@ pub mod results;
 pub mod server;
 mod talk;
 
-pub use talk::{Heard, Showing, Words};
+pub use talk::{Heard, Phrased, Showing, Words};
 
 // The room as the app keeps it lives below the app (`room.rs`).
 pub use crate::room::Class;
@@ -54,8 +54,9 @@ pub fn showing(app: &App) -> Showing {
     let Some(class) = &app.class else {
         return Showing::Wait;
     };
+    // The question at `step` in every written language, and its answer.
     let words = |step: usize, why: bool| {
-        Lang::ALL.map(|lang| {
+        let each = Lang::ALL.map(|lang| {
             let trace = app.loaded.trace(lang);
             crate::quiz::asked(&app.loaded, trace, step).map(|q| {
                 let why = why.then(|| {
@@ -75,30 +76,30 @@ pub fn showing(app: &App) -> Showing {
                     },
                 )
             })
-        })
+        });
+        let answer = each[0].as_ref()?.0;
+        let words: Vec<Words> = each
+            .into_iter()
+            .map(|w| w.map(|(_, w)| w))
+            .collect::<Option<_>>()?;
+        Some((answer, Phrased(words.try_into().ok()?)))
     };
     if let Some(step) = app.quiz.asking
-        && let [Some((_, zh)), Some((_, en))] = words(step, false)
+        && let Some((_, words)) = words(step, false)
     {
         let round = class.round(step);
-        return Showing::Open {
-            step,
-            round,
-            zh,
-            en,
-        };
+        return Showing::Open { step, round, words };
     }
     let step = app.step;
     if class.revealed.contains(&step)
         && app.quiz.asking.is_none()
-        && let [Some((answer, zh)), Some((_, en))] = words(step, true)
+        && let Some((answer, words)) = words(step, true)
     {
         let counts = class.tallies.get(&step).cloned().unwrap_or_default();
         return Showing::Revealed {
             step,
             answer,
-            zh,
-            en,
+            words,
             counts,
         };
     }

@@ -3,8 +3,10 @@
 //! named by both ends, so neither names the other for it.
 
 use serde::Serialize;
+use serde::ser::SerializeMap as _;
 
 use super::ballots;
+use crate::scenario::Lang;
 
 /// What the server tells the app.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +32,22 @@ pub struct Words {
     pub why: Option<String>,
 }
 
+/// A question's words in each written language (`Lang::ALL`'s order),
+/// sent beside the state under each language's code (`"zh": …, "en":
+/// …`): a phone shows the one it is set to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phrased(pub [Words; Lang::COUNT]);
+
+impl Serialize for Phrased {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Lang::COUNT))?;
+        for (lang, words) in Lang::ALL.iter().zip(&self.0) {
+            map.serialize_entry(lang.code(), words)?;
+        }
+        map.end()
+    }
+}
+
 /// What the phones are shown: made from the app state, never the other
 /// way round. `step` is 0-based, as votes name it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -40,14 +58,14 @@ pub enum Showing {
     Open {
         step: usize,
         round: u8,
-        zh: Words,
-        en: Words,
+        #[serde(flatten)]
+        words: Phrased,
     },
     Revealed {
         step: usize,
         answer: usize,
-        zh: Words,
-        en: Words,
+        #[serde(flatten)]
+        words: Phrased,
         /// Per round, the counts per choice as the projector shows them.
         counts: Vec<Vec<u32>>,
     },
@@ -57,12 +75,11 @@ impl Showing {
     /// The question the room may vote on now.
     pub fn open(&self) -> Option<ballots::Open> {
         match self {
-            Showing::Open {
-                step, round, zh, ..
-            } => Some(ballots::Open {
+            Showing::Open { step, round, words } => Some(ballots::Open {
                 step: *step,
                 round: *round,
-                choices: zh.choices.len(),
+                // The same choices in every language.
+                choices: words.0[0].choices.len(),
             }),
             _ => None,
         }

@@ -152,6 +152,22 @@ pub fn run_once(scenario: &Scenario, words: Words) -> Result<Told, EngineError> 
     })
 }
 
+/// The run `run_once` makes, told in `lang` alone: for a language shown
+/// but not written (the pseudo-locale), told only when asked for, so a
+/// run shown in a written language does not pay for it. With the trace,
+/// where `lang`'s counts or context would decide otherwise (`Told`).
+pub fn tell_once(
+    scenario: &Scenario,
+    lang: Lang,
+    words: Words,
+) -> Result<(Trace, Vec<Differs>, Option<RuleDiffers>), EngineError> {
+    let mut run = Run::new(scenario, Lang::DEFAULT, words);
+    let end = run.go()?;
+    let sources = std::mem::take(&mut run.sources);
+    let run = run.finish(end);
+    Ok(told::tell(&run, &sources, scenario, lang, words))
+}
+
 /// Run the scenario's loop in one language, deciding on that language's
 /// token counts, and record every step.
 pub fn run(scenario: &Scenario, lang: Lang, words: Words) -> Result<Trace, EngineError> {

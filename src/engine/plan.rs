@@ -111,8 +111,11 @@ impl Sight<'_> {
             }
         }
         let said = Said::Summary(summary.cloned());
+        // Room for the summary in any written language, and in this one
+        // (the pseudo-locale's is longer than English's).
         let summary_tokens = Lang::ALL
             .iter()
+            .chain([&self.lang])
             .map(|&lang| {
                 let text = (self.words)(&said, lang);
                 match self.weights {

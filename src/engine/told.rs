@@ -72,10 +72,10 @@ pub struct Differs {
     /// The step (0-based) it decides at: the compaction's, or else the
     /// model call's.
     pub step: usize,
-    /// The request in tokens in each language, indexed by `Lang::index`:
+    /// The request in tokens in the run's language, then in the other:
     /// before compacting (`WouldNotCompact`, `WouldCompact`), after
     /// (`OverAfter`).
-    pub tokens: [usize; Lang::COUNT],
+    pub tokens: [usize; 2],
     pub window: usize,
     pub how: How,
 }
@@ -88,8 +88,8 @@ pub enum How {
     /// request is over the window.
     WouldCompact,
     /// Both compact here, but the other language's counts would remove
-    /// other messages (this many in each language, by `Lang::index`).
-    OtherPlan { removed: [usize; Lang::COUNT] },
+    /// other messages (this many in the run's language, then the other).
+    OtherPlan { removed: [usize; 2] },
     /// After the host compacted, the other language's request is still
     /// over the window (its run would stop there).
     OverAfter,
@@ -422,12 +422,6 @@ fn differs(run: &Trace, other: &Trace, scenario: &Scenario, words: Words) -> Vec
             _ => None,
         })
         .collect();
-    let tokens = |decided: usize, told: usize| {
-        let mut both = [0; Lang::COUNT];
-        both[run.lang.index()] = decided;
-        both[other.lang.index()] = told;
-        both
-    };
     let mut found = Vec::new();
     for (k, mc) in other.model_calls.iter().enumerate() {
         let differ = |step, tokens, how| Differs {
@@ -445,19 +439,19 @@ fn differs(run: &Trace, other: &Trace, scenario: &Scenario, words: Words) -> Vec
                 let [ours, theirs] = plans(c, held_from, mc.number);
                 held_from = decided.start;
                 if told.tokens_before <= window {
-                    let both = tokens(decided.tokens_before, told.tokens_before);
+                    let both = [decided.tokens_before, told.tokens_before];
                     found.push(differ(decided.step, both, How::WouldNotCompact));
                 } else if ours != theirs {
-                    let both = tokens(decided.tokens_before, told.tokens_before);
-                    let removed = tokens(removed(&ours), removed(&theirs));
+                    let both = [decided.tokens_before, told.tokens_before];
+                    let removed = [removed(&ours), removed(&theirs)];
                     found.push(differ(decided.step, both, How::OtherPlan { removed }));
                 } else if told.tokens_after > window {
-                    let both = tokens(decided.tokens_after, told.tokens_after);
+                    let both = [decided.tokens_after, told.tokens_after];
                     found.push(differ(decided.step, both, How::OverAfter));
                 }
             }
             None if mc.context_tokens > window => {
-                let both = tokens(run.model_calls[k].context_tokens, mc.context_tokens);
+                let both = [run.model_calls[k].context_tokens, mc.context_tokens];
                 found.push(differ(mc.step, both, How::WouldCompact));
             }
             None => {}

@@ -18,15 +18,6 @@ pub struct Frame {
     pub lang: Lang,
 }
 
-/// The BCP 47 tag of the text (`xml:lang`, `<html lang>`): the Chinese is
-/// in simplified characters.
-pub fn lang_tag(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Zh => "zh-Hans",
-        Lang::En => "en",
-    }
-}
-
 /// Step `index` (0-based) of `app`'s scenario at `width`×`height`.
 pub fn frame(app: &App, index: usize, size: (u16, u16)) -> Frame {
     framed(app, index, size, Framing::default())

@@ -106,7 +106,7 @@ pub fn html(trace: &Trace, questions: &[Question]) -> String {
          section.key{{break-before:page}}\n</style>\n</head>\n<body>\n<h1>{}</h1>\n<p>{}</p>\n<ol>\n",
         // Named as the player names them: Chromium draws `sans-serif`
         // Chinese in the Japanese forms of Noto Sans CJK.
-        super::frame::lang_tag(lang),
+        lang.tag(),
         e(&title),
         e(&title),
         e(i18n::HANDOUT_INTRO.get(lang)),

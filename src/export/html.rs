@@ -10,7 +10,6 @@ use std::io::{self, Write};
 use std::ops::RangeInclusive;
 
 use super::embed::Embedded;
-use super::frame::lang_tag;
 use super::svg::escape;
 use crate::app::App;
 use crate::i18n::page::{
@@ -152,7 +151,7 @@ fn write_head(out: &mut dyn Write, app: &App, page: &Page<'_>, title: &str) -> i
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
          style-src 'unsafe-inline'; script-src 'unsafe-inline'{font_src}\">\n\
          <title>{title}</title>\n<style>\n{}{}</style>\n</head>\n<body>\n<main{}>\n",
-        lang_tag(lang),
+        lang.tag(),
         css(theme),
         fonts.map(embedded_css).unwrap_or_default(),
         if page.player_only {

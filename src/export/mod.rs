@@ -130,11 +130,12 @@ pub fn export_loaded(
     loaded: load::Loaded,
     mut written: impl FnMut(&Path),
 ) -> Result<Vec<PathBuf>, ExportError> {
+    let loaded = load::shown_in(loaded, options.lang).map_err(ExportError::Scenario)?;
     let mut app = App::new(loaded, options.lang, options.theme);
     app.wire = options.wire;
     if let Some(other) = &options.compare {
-        let other =
-            crate::compare::load_other(other, options.provider).map_err(ExportError::Scenario)?;
+        let other = crate::compare::load_other(other, options.provider, options.lang)
+            .map_err(ExportError::Scenario)?;
         app = app.with_comparison(other);
     }
     let steps = step_range(&app, options.steps)?;

@@ -13,7 +13,6 @@ use std::io::{self, Write};
 use crate::frames::Framing;
 use std::ops::RangeInclusive;
 
-use super::frame::lang_tag;
 use super::html::{self, BODY_FONTS, article, hex, inlined};
 use super::svg::escape;
 use crate::app::App;
@@ -66,7 +65,7 @@ pub fn write(
          style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n\
          <title>{title}</title>\n<style>\n{css}</style>\n</head>\n<body>\n\
          <main id=\"deck\" class=\"deck\" aria-label=\"{title}\" aria-describedby=\"keys\">\n",
-        tag = lang_tag(lang),
+        tag = lang.tag(),
         css = css(app.theme),
     )?;
     for index in steps.clone() {
@@ -126,7 +125,7 @@ fn notes_page(app: &App, title: &str) -> String {
         "<!DOCTYPE html><html lang=\"{tag}\"><head><meta charset=\"utf-8\">\
          <title>{notes} · {title}</title><style>\n{css}</style></head>\
          <body class=\"notes-window\">{view}</body></html>",
-        tag = lang_tag(lang),
+        tag = lang.tag(),
         notes = escape(DECK_NOTES.get(lang)),
         css = css(app.theme),
         view = view(lang),

@@ -18,7 +18,7 @@ use unicode_width::UnicodeWidthStr;
 use super::boxdraw::{self, Shape, Weight};
 use super::embed::Embedded;
 use super::fonts::FONT_FAMILY;
-use super::frame::{Frame, lang_tag};
+use super::frame::Frame;
 use crate::theme::{Rgb, Theme, ThemeKind};
 use crate::trace::Lane;
 
@@ -166,7 +166,7 @@ fn render_grid(frame: &Frame, theme: Theme, fonts: Option<Fonts<'_>>, join_wide:
          viewBox=\"0 0 {w} {h}\" role=\"img\" xml:lang=\"{lang}\">",
         w = num(width),
         h = num(height),
-        lang = lang_tag(frame.lang)
+        lang = frame.lang.tag()
     );
     let _ = writeln!(svg, "<title>{}</title>", escape(&frame.title));
     let _ = writeln!(svg, "<desc>{}</desc>", escape(&frame.description));

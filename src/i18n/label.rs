@@ -21,11 +21,7 @@ impl Label {
     }
 
     pub fn get(self, lang: Lang) -> &'static str {
-        #[cfg(test)]
-        if lang == Lang::En && crate::pseudo::on() {
-            return crate::pseudo::of(self.0[lang.index()]);
-        }
-        self.0[lang.index()]
+        lang.shown(self.0[lang.written().index()])
     }
 
     /// The text in `lang` with each `{name}` hole replaced by the value of
@@ -94,12 +90,13 @@ pub enum Form {
 
 impl Lang {
     /// The form of a word after the count `n` (CLDR: Chinese has only
-    /// "other"; English "one" for 1 and "other" for the rest).
+    /// "other"; English "one" for 1 and "other" for the rest; the
+    /// pseudo-locale, made from English, English's).
     pub fn plural(self, n: usize) -> Form {
         match self {
             Lang::Zh => Form::Other,
-            Lang::En if n == 1 => Form::One,
-            Lang::En => Form::Other,
+            Lang::En | Lang::Pseudo if n == 1 => Form::One,
+            Lang::En | Lang::Pseudo => Form::Other,
         }
     }
 }

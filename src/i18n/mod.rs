@@ -9,7 +9,8 @@
 //!
 //! `label.rs` holds the two kinds of text (`Label`, `Plural`),
 //! `catalogue.rs` every text, `narrate.rs` what composes them with the
-//! trace's facts (step titles, counters, host words).
+//! trace's facts (step titles, counters, host words). The pseudo-locale's
+//! texts are made from English's (`Lang::shown`, `crate::pseudo`).
 
 /// Defines each text as a `pub const` and lists them all in `CATALOGUE`,
 /// so the tests can check every text in every language.

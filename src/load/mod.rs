@@ -74,8 +74,12 @@ pub struct Loaded {
     /// The lesson a scripted run comes from (its rules, quiz, twin); a
     /// transcript's run has none.
     pub lesson: Option<Scenario>,
-    /// One trace per language, indexed by `Lang::index`.
+    /// One trace per written language, indexed by `Lang::index`.
     pub traces: [Trace; Lang::COUNT],
+    /// The run told in the pseudo-locale, made only when asked for
+    /// (`shown_in`): a run shown in a written language does not pay for it
+    /// (boxed: the picker holds every lesson's `Loaded`).
+    pub pseudo: Option<Box<Trace>>,
     /// What is wrong with a file that still runs: warnings, and errors that
     /// leave the run whole (an `expect` the run does not meet, narration
     /// for a step the run does not have). `check` fails on such errors;
@@ -88,8 +92,16 @@ pub struct Loaded {
 }
 
 impl Loaded {
+    /// The trace in `lang`; in the pseudo-locale, the one `shown_in`
+    /// made (every way to open a run in it goes through `shown_in`).
     pub fn trace(&self, lang: Lang) -> &Trace {
-        &self.traces[lang.index()]
+        match lang.is_written() {
+            true => &self.traces[lang.index()],
+            false => self
+                .pseudo
+                .as_deref()
+                .expect("a run shown in the pseudo-locale is told in it by load::shown_in"),
+        }
     }
 
     /// Does the file have a fault that makes `check` fail?
@@ -103,6 +115,63 @@ impl Loaded {
         let limit = self.lesson.as_ref().and_then(|s| s.context.as_ref());
         limit.is_some_and(|c| c.count_assumed)
     }
+}
+
+/// The run, ready to be shown in `lang`: in a written language as it is;
+/// in the pseudo-locale, its lesson's run told in it too. Err where it
+/// cannot be: a transcript (its words are made as it is read, in the
+/// written languages), or a lesson whose run the pseudo-locale's longer
+/// texts would decide otherwise (compact elsewhere, or hold another rule:
+/// a lesson tuned to a token count).
+pub fn shown_in(mut loaded: Loaded, lang: Lang) -> Result<Loaded, ScenarioError> {
+    if lang.is_written() || loaded.pseudo.is_some() {
+        return Ok(loaded);
+    }
+    let refused = |message: String| ScenarioError {
+        file: loaded.card.name.clone(),
+        place: Some("--lang".to_string()),
+        message,
+    };
+    let Some(lesson) = &loaded.lesson else {
+        return Err(refused(format!(
+            "a transcript's run is shown in a written language only (its words are made as \
+             it is read); expected --lang zh or --lang en, not --lang {}",
+            lang.code()
+        )));
+    };
+    let (mut trace, differs, rules_differ) =
+        engine::tell_once(lesson, lang, i18n::said).map_err(|e| refused(e.to_string()))?;
+    let runs_otherwise = match (differs.first(), &rules_differ) {
+        (Some(d), _) => Some(differs_said(d)),
+        (None, Some(d)) => Some(format!(
+            "at step {}, model call #{}, another rule of the model holds on the context in {}",
+            d.step + 1,
+            d.model_call,
+            d.other.code()
+        )),
+        (None, None) => None,
+    };
+    if let Some(why) = runs_otherwise {
+        return Err(refused(format!(
+            "the lesson runs otherwise in {}, whose texts are English's accented and a third \
+             longer ({why}); \
+             expected --lang zh or --lang en",
+            lang.code()
+        )));
+    }
+    let (narrated, _) = anchors::resolve(&lesson.narration, &trace);
+    narrate(&mut trace, &narrated);
+    loaded.pseudo = Some(Box::new(trace));
+    Ok(loaded)
+}
+
+/// `load_as`, ready to be shown in `lang` (`shown_in`).
+pub fn load_shown_in(
+    name_or_path: &str,
+    provider: Option<Provider>,
+    lang: Lang,
+) -> Result<Loaded, ScenarioError> {
+    load_as(name_or_path, provider).and_then(|loaded| shown_in(loaded, lang))
 }
 
 /// The lesson with its quiz asked only before the steps `keys` name (step
@@ -525,14 +594,7 @@ fn prepare_counted(
     }
     let (narrated, _) = anchors::resolve(&scenario.narration, run);
     for trace in &mut traces {
-        for &(step, text) in &narrated {
-            // Written only where it changes: the languages' traces share
-            // their steps until one does (`trace::Shared`).
-            let said = text.get(trace.lang);
-            if trace.steps[step].narration.as_deref() != Some(said) {
-                trace.steps[step].narration = Some(said.to_string());
-            }
-        }
+        narrate(trace, &narrated);
     }
     // A faulty question is said and left out: the run and the rest of
     // the quiz are still shown (`trace`, `transcript`), the exit code 2.
@@ -551,18 +613,44 @@ fn prepare_counted(
         card: Card::of(&scenario),
         lesson: Some(scenario),
         traces,
+        pseudo: None,
         faults,
         counts: Default::default(),
     })
+}
+
+/// Set the lesson's narration (`anchors::resolve`) on the steps of a
+/// trace, in its language.
+fn narrate(trace: &mut Trace, narrated: &[(usize, &Text)]) {
+    for &(step, text) in narrated {
+        // Written only where it changes: the languages' traces share
+        // their steps until one does (`trace::Shared`).
+        let said = text.get(trace.lang);
+        if trace.steps[step].narration.as_deref() != Some(said) {
+            trace.steps[step].narration = Some(said.to_string());
+        }
+    }
 }
 
 /// Where the languages' token counts would compact the context at
 /// different model calls: the step, and each language's count.
 fn differs_message(d: &engine::Differs) -> String {
     let (decided, other) = (d.decided.code(), d.other.code());
-    let (ours, theirs) = (d.tokens[d.decided.index()], d.tokens[d.other.index()]);
+    format!(
+        "{}; the run is made once and compacts where {decided}'s counts say, so the \
+         {other} trace would show what its own counts do not; expected a window at which both \
+         languages compact alike, at the same model calls and removing the same messages \
+         (change \"context.window\" or the texts)",
+        differs_said(d)
+    )
+}
+
+/// Where and how the other language's counts decide otherwise.
+fn differs_said(d: &engine::Differs) -> String {
+    let (decided, other) = (d.decided.code(), d.other.code());
+    let [ours, theirs] = d.tokens;
     let (step, call, window) = (d.step + 1, d.model_call, d.window);
-    let said = match d.how {
+    match d.how {
         engine::How::WouldNotCompact => format!(
             "at step {step} the host compacts before model call #{call}: the request is {ours} \
              tokens in {decided}, over the window of {window}, but {theirs} in {other}, within it"
@@ -575,26 +663,20 @@ fn differs_message(d: &engine::Differs) -> String {
             "at step {step} the host compacts before model call #{call}, the request is {ours} \
              tokens in {decided} and {theirs} in {other}, over the window of {window}: in \
              {decided} it removes {} {}, but {other}'s counts would remove {}",
-            removed[d.decided.index()],
-            if removed[d.decided.index()] == 1 {
+            removed[0],
+            if removed[0] == 1 {
                 "message"
             } else {
                 "messages"
             },
-            removed[d.other.index()],
+            removed[1],
         ),
         engine::How::OverAfter => format!(
             "after the host compacts at step {step}, before model call #{call}, the request is \
              {ours} tokens in {decided}, within the window of {window}, but {theirs} in {other}, \
              still over it"
         ),
-    };
-    format!(
-        "{said}; the run is made once and compacts where {decided}'s counts say, so the \
-         {other} trace would show what its own counts do not; expected a window at which both \
-         languages compact alike, at the same model calls and removing the same messages \
-         (change \"context.window\" or the texts)"
-    )
+    }
 }
 
 /// A twin that is not a shipped lesson's name is a lesson file, named

@@ -848,6 +848,7 @@ impl Builder {
             card,
             lesson: None,
             traces,
+            pseudo: None,
             faults: Vec::new(),
             counts,
         })

@@ -7,7 +7,8 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use agent_loop_sim::class::{Showing, Words};
+use agent_loop_sim::class::{Phrased, Showing, Words};
+use agent_loop_sim::scenario::Lang;
 
 /// Nothing a test waits for takes this long on a working server.
 pub const PATIENCE: Duration = Duration::from_secs(20);
@@ -159,7 +160,6 @@ pub fn open(step: usize, round: u8, n: usize) -> Showing {
     Showing::Open {
         step,
         round,
-        zh: words("zh"),
-        en: words("en"),
+        words: Phrased(Lang::ALL.map(|lang| words(lang.code()))),
     }
 }
