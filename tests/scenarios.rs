@@ -167,6 +167,11 @@ const STORIES: [(&str, &str, EndStatus); 30] = [
         EndStatus::Completed,
     ),
     (
+        "prompt-cache-stable-prefix",
+        "TMPVERMPVERMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
         "interrupt-pending-calls",
         "TMPVVERIWMPVERMPVERMA",
         EndStatus::Completed,
