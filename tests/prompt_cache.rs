@@ -106,7 +106,13 @@ fn responses_reports_the_same_hits() {
 #[test]
 fn a_compaction_breaks_the_cached_prefix() {
     let mut scenario = lesson_json();
-    let window = 1500;
+    // A window between call #3's request and call #4's, in both languages:
+    // the host compacts once, before call #4.
+    let runs = traces_of(&scenario, None);
+    let sizes = |k: usize| runs.iter().map(move |t| t.model_calls[k].context_tokens);
+    let (most_3, least_4) = (sizes(2).max().unwrap(), sizes(3).min().unwrap());
+    assert!(most_3 < least_4);
+    let window = (most_3 + least_4) / 2;
     scenario["context"] = json!({
         "window": window,
         "policy": "summarize",
