@@ -73,7 +73,7 @@ fn the_lesson_hits_the_cache_from_the_third_call_on() {
         assert_eq!(hits[..2], [0, 0], "{:?}", trace.lang);
         for k in 2..hits.len() {
             let before = input(&lines[k - 1]);
-            assert!(hits[k] >= 1024 && hits[k] % 128 == 0, "{hits:?}");
+            assert!(hits[k] >= 1024 && hits[k].is_multiple_of(128), "{hits:?}");
             // The request before, but for its reply priming, rounded down.
             assert!(hits[k] <= before && before - hits[k] < 128 + 3, "{hits:?}");
             assert!(hits[k] > hits[k - 1], "{hits:?}");
