@@ -711,6 +711,13 @@ pub struct HostCare {
     /// and tell the user which calls were not run.
     #[serde(default)]
     pub checks_budget_before_running: bool,
+    /// Read the provider's prompt-cache report: each response's usage
+    /// says how many input tokens the provider served from its cache of
+    /// earlier requests' prefixes (`wire::cache`). OpenAI caches without
+    /// being asked; Anthropic only where a request marks `cache_control`,
+    /// which no lesson writes, so `load` refuses it there.
+    #[serde(default)]
+    pub caches_prompt: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -999,6 +999,9 @@ pub struct Trace {
     /// The window (and each compaction's counts) is counted as files
     /// written before 2026-12-01 meant it (`WindowCount::Estimate`).
     pub window_estimated: bool,
+    /// The provider's prompt cache is reported for every model call
+    /// (`HostCare::caches_prompt`; `wire::cache`).
+    pub prompt_cache: bool,
     /// Reasoning on or off, and sent back or not (`Scenario::thinking`).
     pub thinking: Thinking,
     /// The API the model calls go to, whose shape the requests take.

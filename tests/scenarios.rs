@@ -57,7 +57,7 @@ fn story(t: &Trace) -> String {
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 30] = [
+const STORIES: [(&str, &str, EndStatus); 31] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -164,6 +164,11 @@ const STORIES: [(&str, &str, EndStatus); 30] = [
     (
         "context-compaction-lost-fact",
         "TMPVERMPVERMPVERKMPVERMA",
+        EndStatus::Completed,
+    ),
+    (
+        "prompt-cache-stable-prefix",
+        "TMPVERMPVERMPVERMA",
         EndStatus::Completed,
     ),
     (

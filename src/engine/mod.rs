@@ -215,6 +215,7 @@ impl<'a> Run<'a> {
                     .context
                     .as_ref()
                     .is_some_and(|c| c.count == Some(crate::scenario::WindowCount::Estimate)),
+                prompt_cache: scenario.host.caches_prompt,
                 thinking: scenario.thinking(),
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),

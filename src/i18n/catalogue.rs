@@ -1021,6 +1021,10 @@ catalogue! {
         "窗口 {window} token",
         "Window {window} tokens",
     ];
+    CACHE_LINE = [
+        "提示缓存：{input} 个输入 token 中 {cached} 个命中 · 约 ${cost}（不缓存 ${full}，gpt-4.1 标价）",
+        "Prompt cache: {cached} of {input} input tokens cached · ≈ ${cost} (uncached ${full}, gpt-4.1 prices)",
+    ];
     WINDOW_LINE_ESTIMATED = [
         "窗口 {window}，按 2026-12-01 之前的估算计（约 4 个字符一个 token，只算消息和工具，不算系统提示；压缩的计数也是）",
         "Window {window}, counted as before 2026-12-01 (about 4 characters a token, messages and tools only, no system prompt; so are the compaction counts)",

@@ -413,6 +413,19 @@ pub fn window_line(window: usize, estimated: bool, lang: Lang) -> String {
     .fill(lang, &[("window", &window)])
 }
 
+/// A model call's prompt-cache hit and what the call costs with it.
+pub fn cache_line(u: &crate::wire::cache::CacheUse, lang: Lang) -> String {
+    CACHE_LINE.fill(
+        lang,
+        &[
+            ("input", &u.input),
+            ("cached", &u.cached),
+            ("cost", &format!("{:.5}", u.cost())),
+            ("full", &format!("{:.5}", u.cost_uncached())),
+        ],
+    )
+}
+
 /// A compacted call's result in the pairing table: what the model sees
 /// now, then what the result was.
 pub fn compacted_result(policy: crate::scenario::CompactPolicy, text: &str, lang: Lang) -> String {

@@ -121,6 +121,12 @@ pub const CATALOG: &[(&str, &str)] = &[
         "context-compaction-lost-fact",
         include_str!("../../scenarios/context-compaction-lost-fact.json"),
     ),
+    // Issue 36 item 3: prompt caching, the provider's cache of a stable
+    // prefix and what it costs.
+    (
+        "prompt-cache-stable-prefix",
+        include_str!("../../scenarios/prompt-cache-stable-prefix.json"),
+    ),
     // Issue 36 item 8: an interrupt, and its what-if twin.
     (
         "interrupt-pending-calls",

@@ -469,6 +469,16 @@ fn prepare_counted(
     if let Some((place, message)) = thinking_fault(&scenario) {
         return Err(error(place, message));
     }
+    if scenario.host.caches_prompt && scenario.provider() == Provider::Anthropic {
+        return Err(error(
+            "host.caches_prompt",
+            "Anthropic caches a prompt only up to the cache_control breakpoints a request \
+             marks, and this simulator writes none, so every call would read 0 cached tokens; \
+             expected \"provider\": \"chat\" or \"responses\" (OpenAI caches without being \
+             asked), not anthropic (--provider too)"
+                .to_string(),
+        ));
+    }
     // The loop runs once, and is told in each language (`engine::Told`).
     let told =
         engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;

@@ -1011,6 +1011,8 @@ impl Build {
                 compactions: Vec::new(),
                 window: None,
                 window_estimated: false,
+                // What a provider reported is in the recorded bodies.
+                prompt_cache: false,
                 // A replayed run's reasoning is drawn from its recorded bodies.
                 thinking: crate::trace::Thinking::Off,
                 provider: format.provider(),

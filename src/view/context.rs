@@ -272,6 +272,11 @@ fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
                 let line = hanging(vec![], &line, theme.muted(), w);
                 top.extend(if tight >= 2 { cut(line, 1) } else { line });
             }
+            // How much of this request the provider's cache served.
+            if let Some(u) = crate::wire::cache::cache_use(trace, s.counts, i) {
+                let line = hanging(vec![], &i18n::cache_line(&u, lang), theme.muted(), w);
+                top.extend(if tight >= 2 { cut(line, 1) } else { line });
+            }
             // Right after a compaction its lines matter most: the growth
             // bars give their room to the compacted list.
             if i > 0 && s.context_anchored() && tight == 0 {

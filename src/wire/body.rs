@@ -602,6 +602,10 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
             .filter_map(|id| call_of(trace, id))
             .collect(),
         input: context_tokens(trace, counts, index),
+        cached: match trace.prompt_cache {
+            true => super::cache::cached_tokens(trace, counts, index),
+            false => 0,
+        },
         output: output_tokens(trace, counts, index),
     };
     // Fields in an order of our choosing (a JSON object's members have
@@ -666,6 +670,8 @@ struct Replied<'t> {
     message: &'t Message,
     calls: Vec<&'t ToolCall>,
     input: usize,
+    /// Of `input`, the tokens the provider's cache served (`wire::cache`).
+    cached: usize,
     output: usize,
 }
 
@@ -710,6 +716,10 @@ fn chat_response(trace: &Trace, r: &Replied<'_>) -> Value {
             },
         }],
     });
+    // Where the lesson reads the prompt cache: how much of the input it served.
+    if trace.prompt_cache {
+        chat["usage"]["prompt_tokens_details"] = json!({ "cached_tokens": r.cached });
+    }
     // A reasoning model's reply: only the count of its reasoning.
     if trace.thinking != Thinking::Off {
         chat["usage"]["completion_tokens_details"] =
@@ -770,7 +780,7 @@ fn responses_response(trace: &Trace, r: &Replied<'_>) -> Value {
         "error": null,
         "usage": {
             "input_tokens": r.input,
-            "input_tokens_details": { "cached_tokens": 0, "cache_write_tokens": 0 },
+            "input_tokens_details": { "cached_tokens": r.cached, "cache_write_tokens": 0 },
             "output_tokens": r.output,
             "output_tokens_details": { "reasoning_tokens": r.reasoning_tokens() },
             "total_tokens": r.input + r.output,

@@ -19,6 +19,7 @@
 //! and `--transcript` reads such a file back.
 
 mod body;
+pub mod cache;
 mod dropped_thinking;
 mod reasoning;
 mod thinking;
