@@ -393,13 +393,19 @@ fn anthropic(whole: &Value, blocks: &[Block<'_>]) -> Vec<Vec<Event>> {
             "message_delta",
             json!({
                 "type": "message_delta",
-                "delta": { "stop_reason": whole["stop_reason"], "stop_sequence": null },
+                "delta": {
+                    "container": whole["container"],
+                    "stop_details": whole["stop_details"],
+                    "stop_reason": whole["stop_reason"],
+                    "stop_sequence": whole["stop_sequence"],
+                },
                 "usage": {
                     "input_tokens": usage["input_tokens"],
                     "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
                     "cache_read_input_tokens": usage["cache_read_input_tokens"],
                     "output_tokens": usage["output_tokens"],
-                    "server_tool_use": null,
+                    "output_tokens_details": usage["output_tokens_details"],
+                    "server_tool_use": usage["server_tool_use"],
                 },
             }),
         ),

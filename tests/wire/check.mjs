@@ -48,6 +48,11 @@ export const PROVIDERS = {
     type: "ResponseCreateParamsNonStreaming",
     streaming: "ResponseCreateParamsStreaming",
     event: "ResponseStreamEvent",
+    // The events that carry the whole response carry it as the wire does,
+    // without the SDK's own `output_text`.
+    eventType: "ResponsesWireEvent",
+    eventTypeSource:
+      'type ResponsesWireEvent = ResponseStreamEvent extends infer E ? (E extends { response: Response } ? Omit<E, "response"> & { response: Omit<Response, "output_text"> } : E) : never;',
     from: "openai/resources/responses/responses",
     response: "Response",
     responseType: 'Omit<Response, "output_text">',
@@ -202,6 +207,7 @@ export function generate(records) {
     if (names.length > 0) {
       w.push(`import type { ${names.join(", ")} } from ${JSON.stringify(p.from)};`);
     }
+    if (p.eventTypeSource && mine.some((r) => r.stream)) w.push(p.eventTypeSource);
   }
   records.forEach((r, n) => {
     const where = { file: r.file, line: r.line, provider: r.provider };
@@ -217,7 +223,7 @@ export function generate(records) {
       "$.request",
     );
     if (r.stream) {
-      w.value(r.stream, 0, `export const stream_${n + 1}: ${p.event}[] = `, ";", where, "$.stream");
+      w.value(r.stream, 0, `export const stream_${n + 1}: ${p.eventType ?? p.event}[] = `, ";", where, "$.stream");
     }
     if (r.response) {
       w.value(
