@@ -236,7 +236,8 @@ fn each_provider_streams_in_its_own_event_names() {
         ),
     ];
     for (provider, names) in expected {
-        let trace = &traces(provider)[0];
+        let traces = traces(provider);
+        let trace = &traces[0];
         let counts = wire::counts_of(trace);
         let events: Vec<Event> = stream::events(trace, &counts, 0)
             .into_iter()
@@ -246,7 +247,8 @@ fn each_provider_streams_in_its_own_event_names() {
         assert_eq!(got, names, "{provider:?}");
     }
     // Chat: the call's id and name come first, its arguments in pieces.
-    let trace = &traces(Provider::Chat)[1];
+    let chat = traces(Provider::Chat);
+    let trace = &chat[1];
     let counts = wire::counts_of(trace);
     let events: Vec<Event> = stream::events(trace, &counts, 0)
         .into_iter()
@@ -361,7 +363,8 @@ fn export_requests_carries_each_calls_events() {
 
 #[test]
 fn a_stream_steps_title_shows_what_has_come_so_far() {
-    let trace = &traces(Provider::Chat)[1];
+    let chat = traces(Provider::Chat);
+    let trace = &chat[1];
     assert_eq!(trace.lang, agent_loop_sim::scenario::Lang::En);
     let title = |step: usize| agent_loop_sim::i18n::step_title(trace, step - 1);
     assert!(title(5).contains("call_1 read_file"), "{}", title(5));

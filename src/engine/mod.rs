@@ -371,9 +371,16 @@ impl<'a> Run<'a> {
     /// (`wire::stream`), the model lane sending, the host assembling,
     /// before the step that takes the whole reply.
     fn stream(&mut self, number: u32, rule: &Rule) {
-        let has_text = rule.say.as_ref().is_some_and(|t| !t.get(self.lang).is_empty());
+        let has_text = rule
+            .say
+            .as_ref()
+            .is_some_and(|t| !t.get(self.lang).is_empty());
         for piece in 0..wire::stream::piece_count(has_text, rule.calls.len()) {
-            self.step(StepKind::Streams { number, piece }, Some(Lane::Model), Lane::Host);
+            self.step(
+                StepKind::Streams { number, piece },
+                Some(Lane::Model),
+                Lane::Host,
+            );
         }
     }
 

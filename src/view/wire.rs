@@ -299,7 +299,11 @@ fn reply_lines(
             let last = pieces.len().saturating_sub(1);
             for (k, events) in pieces.iter().enumerate().take(through + 1) {
                 let new = k == through;
-                let style = if new { s.theme.new_message() } else { Style::new() };
+                let style = if new {
+                    s.theme.new_message()
+                } else {
+                    Style::new()
+                };
                 let mut block = Vec::new();
                 for event in events {
                     if let Some(name) = event.name {
