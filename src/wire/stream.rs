@@ -260,7 +260,10 @@ fn responses(whole: &Value, blocks: &[Block<'_>]) -> Vec<Vec<Event>> {
     let mut begun = whole.clone();
     begun["status"] = "in_progress".into();
     begun["output"] = json!([]);
-    begun["usage"] = Value::Null;
+    // No usage yet: the field is left out until the response completes.
+    if let Value::Object(o) = &mut begun {
+        o.shift_remove("usage");
+    }
     begun["incomplete_details"] = Value::Null;
     let mut pieces = Vec::new();
     let mut start = vec![
@@ -308,7 +311,7 @@ fn responses(whole: &Value, blocks: &[Block<'_>]) -> Vec<Vec<Event>> {
                     with(at_part, json!({ "part": part })),
                 ));
             }
-            Block::Call { call, arguments } => {
+            Block::Call { arguments, .. } => {
                 added["arguments"] = "".into();
                 opens.push(next(
                     "response.output_item.added",
@@ -320,7 +323,7 @@ fn responses(whole: &Value, blocks: &[Block<'_>]) -> Vec<Vec<Event>> {
                 closes.push(next("response.function_call_arguments.delta", delta(rest)));
                 closes.push(next(
                     "response.function_call_arguments.done",
-                    json!({ "item_id": id, "output_index": at, "name": call.tool, "arguments": arguments }),
+                    json!({ "item_id": id, "output_index": at, "arguments": arguments }),
                 ));
             }
         }
