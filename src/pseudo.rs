@@ -37,18 +37,26 @@ const UPPER: [char; 26] = [
     'Ţ', 'Ú', 'Ṽ', 'Ŵ', 'Ẋ', 'Ý', 'Ž',
 ];
 
+/// The length of the `{hole}` `text` starts with (a name in braces), if
+/// it starts with one: a lone `{` (a lesson's JSON, `{"path":"c`) is text.
+fn hole_len(text: &str) -> Option<usize> {
+    let name = text.strip_prefix('{')?;
+    let end = name.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    (end > 0 && name[end..].starts_with('}')).then_some(end + 2)
+}
+
 /// Each ASCII letter accented, each vowel doubled (about a third longer);
 /// `{holes}` are kept as they are, for `Label::fill`.
 fn transform(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 2);
-    let mut in_hole = false;
-    for c in text.chars() {
-        match c {
-            '{' => in_hole = true,
-            '}' => in_hole = false,
-            _ => {}
+    let mut hole_end = 0;
+    for (i, c) in text.char_indices() {
+        if i >= hole_end
+            && let Some(len) = hole_len(&text[i..])
+        {
+            hole_end = i + len;
         }
-        if in_hole || !c.is_ascii_alphabetic() {
+        if i < hole_end || !c.is_ascii_alphabetic() {
             out.push(c);
             continue;
         }
@@ -87,6 +95,8 @@ mod tests {
             "Çááĺĺ #{number} ááţ {place}"
         );
         assert_eq!(transform("步骤 3/8"), "步骤 3/8");
+        // A lone brace is text (a lesson quoting JSON), not a hole.
+        assert_eq!(transform("so far {\"pa"), "šóó ƒááŕ {\"ƥáá");
     }
 
     /// A run shown in a written language pays nothing for the

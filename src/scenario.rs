@@ -218,6 +218,11 @@ pub struct Scenario {
     /// (`engine/interrupt.rs`).
     #[serde(default)]
     pub interrupt: Option<Interrupt>,
+    /// The host asks for each reply as a stream (`"stream": true` in the
+    /// request): each reply's events become steps of their own before the
+    /// host takes the whole reply (`wire::stream`).
+    #[serde(default)]
+    pub stream: bool,
 }
 
 /// The user interrupts the agent while the call labelled `call` runs (the

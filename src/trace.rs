@@ -757,6 +757,10 @@ pub enum StepKind {
     /// The next request would exceed the context window: the host compacts
     /// the context before model call `number` (`Trace::compactions[index]`).
     Compacts { number: u32, index: usize },
+    /// Piece `piece` of the streamed reply to model call `number` arrives
+    /// (`wire::stream::piece` says what it carries): the host appends it
+    /// to what came before and acts on nothing until the stream ends.
+    Streams { number: u32, piece: usize },
 }
 
 /// Counters shown at every step.
@@ -1008,6 +1012,8 @@ pub struct Trace {
     pub provider: crate::provider::Provider,
     /// The system prompt every request sends first, if there is one.
     pub system: Option<String>,
+    /// The host asks for each reply as a stream (`Scenario::stream`).
+    pub stream: bool,
     /// Where each message sits in its provider's requests (parallel to
     /// `messages`; `wire::measure`).
     pub places: Vec<crate::place::Place>,

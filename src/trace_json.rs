@@ -368,6 +368,18 @@ enum Details<'a> {
         model_call: u32,
         compaction: CompactionJson<'a>,
     },
+    /// A piece of a streamed reply (`wire::stream`): the call its block
+    /// is (none for text), the delta it adds, or why the model stopped.
+    Streams {
+        model_call: u32,
+        piece: usize,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        call: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        delta: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stop: Option<&'static str>,
+    },
     /// A step whose data is missing from the trace (never in a sound one).
     Nothing {},
 }
@@ -499,6 +511,35 @@ impl<'a> Details<'a> {
                 model_call: *number,
                 compaction: CompactionJson::new(trace, counts, *index),
             },
+            StepKind::Streams { number, piece } => Details::streams(trace, index, *number, *piece),
+        }
+    }
+
+    fn streams(trace: &'a Trace, index: usize, number: u32, piece: usize) -> Self {
+        use crate::wire::stream::{Block, Piece, Stop};
+        let (mut call, mut delta, mut stop) = (None, None, None);
+        match crate::wire::stream::piece_at(trace, index).map(|(_, p)| p) {
+            Some(Piece::Opens { block, delta: d } | Piece::Closes { block, delta: d }) => {
+                if let Block::Call { call: c, .. } = block {
+                    call = Some(&*c.id.0);
+                }
+                delta = Some(d);
+            }
+            Some(Piece::Ends { stop: s }) => {
+                stop = Some(match s {
+                    Stop::ToolUse => "tool_use",
+                    Stop::EndTurn => "end_turn",
+                    Stop::Limit => "limit",
+                });
+            }
+            None => {}
+        }
+        Details::Streams {
+            model_call: number,
+            piece,
+            call,
+            delta,
+            stop,
         }
     }
 

@@ -21,6 +21,7 @@ fn trace(name: &str) -> Trace {
 /// Q the host asks the user (policy ask), U the user answers.
 /// K the host compacts the context. Z a recorded reply cut (no lesson has one).
 /// I the user interrupts running calls, W the user writes again.
+/// S a piece of a streamed reply arrives.
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
@@ -51,13 +52,14 @@ fn story(t: &Trace) -> String {
             StepKind::Cut { .. } => 'Z',
             StepKind::UserDecides { .. } => 'U',
             StepKind::Compacts { .. } => 'K',
+            StepKind::Streams { .. } => 'S',
         })
         .collect()
 }
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 31] = [
+const STORIES: [(&str, &str, EndStatus); 32] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -70,6 +72,11 @@ const STORIES: [(&str, &str, EndStatus); 31] = [
         EndStatus::Completed,
     ),
     ("explain-entry", "TMPVERMPVERMA", EndStatus::Completed),
+    (
+        "streaming-one-call",
+        "TMSSSSSPVERMSSSA",
+        EndStatus::Completed,
+    ),
     (
         "parallel-calls-out-of-order",
         "TMPVVERRMA",

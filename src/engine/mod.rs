@@ -219,6 +219,7 @@ impl<'a> Run<'a> {
                 thinking: scenario.thinking(),
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
+                stream: scenario.stream,
                 places: Vec::new(),
                 recorded: None,
             }),
@@ -268,6 +269,9 @@ impl<'a> Run<'a> {
                 .choose_rule()
                 .ok_or(EngineError::NoRuleApplies { model_call: number })?;
             self.obeys_tool_choice(number, rule)?;
+            if scenario.stream {
+                self.stream(number, rule);
+            }
             let end = if rule.calls.is_empty() {
                 self.answer(number, rule)
             } else {
@@ -377,6 +381,23 @@ impl<'a> Run<'a> {
         if let Some(say) = say {
             let model_call = self.rec.trace.model_calls.len() - 1;
             self.sources.replies.push((model_call, say));
+        }
+    }
+
+    /// The chosen reply as its stream: one step for each piece
+    /// (`wire::stream`), the model lane sending, the host assembling,
+    /// before the step that takes the whole reply.
+    fn stream(&mut self, number: u32, rule: &Rule) {
+        let has_text = rule
+            .say
+            .as_ref()
+            .is_some_and(|t| !t.get(self.lang).is_empty());
+        for piece in 0..wire::stream::piece_count(has_text, rule.calls.len()) {
+            self.step(
+                StepKind::Streams { number, piece },
+                Some(Lane::Model),
+                Lane::Host,
+            );
         }
     }
 

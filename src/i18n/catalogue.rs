@@ -330,6 +330,9 @@ catalogue! {
         "Its list does not extend the previous request's: no item is marked new.",
     ];
     WIRE_RESPONSE = ["响应 {status}", "response {status}"];
+    /// A streamed reply as the host assembled it from its events.
+    WIRE_ASSEMBLED = ["响应 {status}，由流的事件拼成", "response {status}, assembled from the stream's events"];
+    WIRE_STREAM = ["响应 200，以流的形式到来（server-sent events），到目前为止的事件", "response 200 as a stream (server-sent events), the events so far"];
     WIRE_TOOLS_ECHOED = ["\"tools\": [… 与请求里的 {n} 个工具相同 …],", "\"tools\": [… the request's tools ({n}), echoed …],"];
     /// How a request's tokens were counted.
     TOKENS_COUNTED = ["o200k_base", "o200k_base"];
@@ -387,6 +390,14 @@ catalogue! {
         "{call} reuses operation id {op} for another action: the host answers with an error",
     ];
     TITLE_REJECTED = ["提供方拒绝第 {number} 次调用（400）：{ids} 没有结果", "The provider rejects model call #{number} (400): {ids} has no result"];
+    TITLE_STREAM_TEXT_OPENS = ["第 {number} 次调用的回复以流的形式到来：文字开头 “{delta}”", "Model call #{number}'s reply comes as a stream: its text begins “{delta}”"];
+    TITLE_STREAM_TEXT_CLOSES = ["文字的其余部分 “{delta}” 到达，文字块完整：“{whole}”", "The rest of the text, “{delta}”, arrives: the text block is whole: “{whole}”"];
+    TITLE_STREAM_CALL_OPENS = ["流中开始一个工具调用 {call} {tool}；参数到目前为止是 {delta}，还不是完整的 JSON", "A tool call begins in the stream, {call} {tool}; its arguments so far are {delta}, not yet whole JSON"];
+    TITLE_STREAM_CALL_CLOSES = ["{call} 参数的最后一段 {delta} 到达：拼起来是 {whole}", "The last piece of {call}'s arguments, {delta}, arrives: together {whole}"];
+    TITLE_STREAM_ENDS = ["第 {number} 次调用的流结束（{stop}）：回复完整了", "Model call #{number}'s stream ends ({stop}): the reply is whole"];
+    STOP_TOOL_USE = ["因工具调用而停", "stopped for tool calls"];
+    STOP_END_TURN = ["回答完毕而停", "stopped at the end of its turn"];
+    STOP_LIMIT = ["达到输出上限而停", "stopped at the output limit"];
     TITLE_CUT = ["第 {number} 次调用没有得到完整的回复：记录把它标为不完整", "Model call #{number} gets no whole reply: the recording marks it incomplete"];
     TITLE_PROVIDER_ERROR = ["提供方对第 {number} 次调用回了错误（{status}），没有回复", "The provider answers model call #{number} with an error ({status}), not a reply"];
     TITLE_UNCHECKED_DONE = ["模型说“完成了”，循环结束，改动没有人检查", "The model says done; the loop ends and no one checks the change"];
@@ -422,6 +433,11 @@ catalogue! {
     ARROW_REPLAYS = ["{call} ↺ 重放 {op}", "{call} ↺ replay of {op}"];
     ARROW_OP_CONFLICT = ["{call} ✗ 操作 id {op} 已用于别的调用", "{call} ✗ op id {op} already used for another call"];
     ARROW_CUT = ["✗ 回复被截断", "✗ reply cut"];
+    ARROW_STREAM_TEXT = ["Δ 文字 “{delta}”", "Δ text “{delta}”"];
+    ARROW_STREAM_CALL_OPENS = ["Δ {call} {tool} 开始 {delta}", "Δ {call} {tool} begins {delta}"];
+    ARROW_STREAM_ARGUMENTS = ["Δ {call} 参数 {delta}", "Δ {call} arguments {delta}"];
+    ARROW_STREAM_ENDS = ["■ 流结束：{stop}", "■ stream ends: {stop}"];
+    ARROW_STREAM_PIECE = ["Δ 流的一段", "Δ a piece of the stream"];
     ARROW_REJECTED = ["✗ 400 请求被拒：{ids} 没有结果", "✗ 400 rejected: {ids} has no result"];
     ARROW_PROVIDER_ERROR = ["✗ {status} 请求被拒", "✗ {status} rejected"];
     ARROW_FINAL_ANSWER = ["最终答案", "final answer"];
@@ -551,6 +567,26 @@ catalogue! {
     WHY_CUT = [
         "回复以流的形式一段一段到达，而这个流在它的 API 用来结束流的事件（Chat 的 data: [DONE]、Responses 的 response.completed、Anthropic 的 message_stop）之前就停了：连接被关闭，或者代理或 tap 被停止。已经到达的部分记录在响应里，但它不是完整的回复，所以不画成回复；读这个流的客户端得到的是一个错误，或者一条被截短的回复。",
         "The reply arrives as a stream, piece by piece, and this one stopped before the event its API ends a stream with (Chat's data: [DONE], Responses' response.completed, Anthropic's message_stop): the connection closed, or the agent or the tap was stopped. What arrived is kept in the recorded response, but it is not a whole reply, so it is not drawn as one; a client reading the stream gets an error, or a reply cut short.",
+    ];
+    WHY_STREAM_TEXT_OPENS = [
+        "请求里写了 \"stream\": true，所以回复不是一次整体到达：提供方把它作为一串事件发来，每个事件带着回复的一小段（delta）。每一段都属于这一次模型调用：这是它生成 token 的内层循环，不是外层循环的新一轮。真实的流会分成很多小段，每段几个 token；这里每个块只分两段。",
+        "The request said \"stream\": true, so the reply does not come as one body: the provider sends it as a series of events, each with a small piece of it (a delta). Every piece belongs to this one model call: its inner loop of generated tokens, not a new turn of the outer loop. A real stream sends many small pieces, a few tokens each; here each block comes in two.",
+    ];
+    WHY_STREAM_TEXT_CLOSES = [
+        "文字的最后一段：主机把每一段接在前一段后面，现在文字完整了。文字可以边到边显示给用户；但主机还不知道后面有没有工具调用。",
+        "The last piece of the text: the host has appended each piece to the one before, and the text is whole. Text can be shown to the user as it arrives; the host does not yet know whether a tool call follows.",
+    ];
+    WHY_STREAM_CALL_OPENS = [
+        "工具调用也是流式到达的：先是它的 id 和工具名，然后是参数，作为一段 JSON 文本分成几段到达。到目前为止收到的还不是合法的 JSON，所以主机只是把它接起来：什么都不解析，什么都不执行。",
+        "A tool call streams too: its id and tool name come first, then its arguments, one JSON text in pieces. What has come so far is not valid JSON, so the host only appends it: it parses nothing and runs nothing yet.",
+    ];
+    WHY_STREAM_CALL_CLOSES = [
+        "参数的最后一段：JSON 文本完整了，这个块关闭（Responses 在 response.function_call_arguments.done 里再给出完整的参数；Anthropic 的文档说在 content_block_stop 时解析；Chat 不标出块的结束）。主机仍然什么都不运行：它等流的结束，那才说明整条回复已经完整。",
+        "The last piece of the arguments: the JSON text is whole and its block closes (Responses repeats the whole text in response.function_call_arguments.done; Anthropic's docs say to parse at content_block_stop; Chat marks no block's end). The host still runs nothing: it waits for the stream's end, which says the whole reply is complete.",
+    ];
+    WHY_STREAM_ENDS = [
+        "流的最后事件说明模型为什么停下：Chat 是带 finish_reason 的最后一个 chunk，然后 data: [DONE]；Responses 是 response.completed；Anthropic 是带 stop_reason 的 message_delta，然后 message_stop。到这时回复才完整：主机解析每个调用的参数，之后就和一次性收到的回复一样继续。",
+        "The stream's last events say why the model stopped: in Chat a last chunk with finish_reason, then data: [DONE]; in Responses response.completed; in Anthropic message_delta with stop_reason, then message_stop. Only now is the reply whole: the host parses each call's arguments and goes on as with a reply that came in one piece.",
     ];
     WHY_REJECTED = [
         "真实的提供方会拒绝这个请求：上下文里有工具调用却没有对应的结果。OpenAI 要求带 tool_calls 的助手消息后面，每个 tool_call_id 都有一条 tool 消息；Anthropic 要求每个 tool_use 在下一条消息里都有 tool_result。模型根本没有运行。",

@@ -27,6 +27,7 @@ pub mod keys;
 mod label;
 mod narrate;
 pub mod page;
+mod stream;
 
 pub use catalogue::*;
 pub use label::*;

@@ -684,6 +684,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         }
         .fill(lang, &[("call", call)]),
         StepKind::Compacts { index, .. } => compaction_title(&trace.compactions[*index], lang),
+        StepKind::Streams { .. } => super::stream::title(trace, index),
     };
     if let Some(end) = step.end
         && !matches!(
@@ -873,6 +874,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
                 &[("before", &c.tokens_before), ("after", &c.tokens_after)],
             )
         }
+        StepKind::Streams { .. } => super::stream::arrow(trace, index),
     }
 }
 
@@ -978,6 +980,7 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
             crate::scenario::CompactPolicy::DropOldestResults => WHY_COMPACTS_DROP,
             crate::scenario::CompactPolicy::Summarize => WHY_COMPACTS_SUMMARY,
         },
+        StepKind::Streams { .. } => super::stream::why(trace, index),
     }
     .get(trace.lang)
     .into()

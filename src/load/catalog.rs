@@ -20,6 +20,11 @@ pub const CATALOG: &[(&str, &str)] = &[
         "explain-entry",
         include_str!("../../scenarios/explain-entry.json"),
     ),
+    // The default lesson's task with its replies streamed (issue 36).
+    (
+        "streaming-one-call",
+        include_str!("../../scenarios/streaming-one-call.json"),
+    ),
     (
         "parallel-calls-out-of-order",
         include_str!("../../scenarios/parallel-calls-out-of-order.json"),

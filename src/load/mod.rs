@@ -479,6 +479,16 @@ fn prepare_counted(
                 .to_string(),
         ));
     }
+    // A streamed reply's reasoning would stream too (its own events);
+    // no lesson draws them, so none claims to.
+    if scenario.stream && scenario.thinking() != crate::trace::Thinking::Off {
+        return Err(error(
+            "stream",
+            "a streamed reply with reasoning is not drawn (its reasoning events are not \
+             modelled); expected \"stream\": false, or no rule with \"reasoning\""
+                .to_string(),
+        ));
+    }
     // The loop runs once, and is told in each language (`engine::Told`).
     let told =
         engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;

@@ -1017,6 +1017,8 @@ impl Build {
                 thinking: crate::trace::Thinking::Off,
                 provider: format.provider(),
                 system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
+                // A recorded request says `stream` in its own body.
+                stream: false,
                 places: Vec::new(),
                 recorded: Some(Recorded {
                     tools: b.tools.is_some(),

@@ -153,7 +153,7 @@ fn body_lines(
     s: &Scene<'_>,
     trace: &Trace,
     index: usize,
-    reply: Option<Value>,
+    reply: Option<Reply>,
     w: usize,
     wanted: usize,
 ) -> (Vec<Line<'static>>, bool) {
@@ -163,12 +163,9 @@ fn body_lines(
     // Collected newest first, turned round at the end.
     let mut lines: Vec<Line<'static>> = Vec::new();
     if let Some(reply) = reply {
-        let status = wire::status(trace, index);
-        let mut response = response_lines(s, reply, w);
-        response.reverse();
-        lines.extend(response);
-        let label = i18n::WIRE_RESPONSE.fill(s.lang, &[("status", &status)]);
-        lines.push(Line::styled(format!("── {label} "), theme.muted()));
+        let mut reply = reply_lines(s, trace, index, reply, w);
+        reply.reverse();
+        lines.extend(reply);
     }
     lines.push(plain("}", w));
     lines.push(plain("  ]", w));
@@ -217,7 +214,7 @@ fn recorded_lines(
     s: &Scene<'_>,
     trace: &Trace,
     index: usize,
-    reply: Option<Value>,
+    reply: Option<Reply>,
     w: usize,
 ) -> (Vec<Line<'static>>, bool) {
     // The list stands aside while the rest is written; this string marks
@@ -260,11 +257,70 @@ fn recorded_lines(
         out.extend(wrapped(&format!("  ]{comma}"), Style::new(), w));
     }
     if let Some(reply) = reply {
-        let label = i18n::WIRE_RESPONSE.fill(s.lang, &[("status", &wire::status(trace, index))]);
-        out.push(Line::styled(format!("── {label} "), s.theme.muted()));
-        out.extend(response_lines(s, reply, w));
+        out.extend(reply_lines(s, trace, index, reply, w));
     }
     (out, new_from.is_some())
+}
+
+/// What came back from the provider, under the request: the response, or
+/// at a step of its stream the events so far.
+enum Reply {
+    Whole(Value),
+    /// The stream's events by piece, through piece `through`.
+    Stream {
+        pieces: Vec<Vec<wire::stream::Event>>,
+        through: usize,
+    },
+}
+
+/// The reply's lines under its heading.
+fn reply_lines(
+    s: &Scene<'_>,
+    trace: &Trace,
+    index: usize,
+    reply: Reply,
+    w: usize,
+) -> Vec<Line<'static>> {
+    let muted = s.theme.muted();
+    match reply {
+        Reply::Whole(response) => {
+            let status = wire::status(trace, index);
+            let label = match trace.stream {
+                true => i18n::WIRE_ASSEMBLED.fill(s.lang, &[("status", &status)]),
+                false => i18n::WIRE_RESPONSE.fill(s.lang, &[("status", &status)]),
+            };
+            let mut lines = vec![Line::styled(format!("── {label} "), muted)];
+            lines.extend(response_lines(s, response, w));
+            lines
+        }
+        Reply::Stream { pieces, through } => {
+            let label = i18n::WIRE_STREAM.get(s.lang);
+            let mut lines = vec![Line::styled(format!("── {label} "), muted)];
+            let last = pieces.len().saturating_sub(1);
+            for (k, events) in pieces.iter().enumerate().take(through + 1) {
+                let new = k == through;
+                let style = if new {
+                    s.theme.new_message()
+                } else {
+                    Style::new()
+                };
+                let mut block = Vec::new();
+                for event in events {
+                    if let Some(name) = event.name {
+                        block.extend(wrapped(&format!("event: {name}"), style, w));
+                    }
+                    block.extend(wrapped(&format!("data: {}", event.data), style, w));
+                }
+                // Chat's stream ends with a line that is no JSON.
+                if k == last && trace.provider == Provider::Chat {
+                    block.extend(wrapped("data: [DONE]", style, w));
+                }
+                mark(&mut block, new, s.theme.new_message());
+                lines.extend(block);
+            }
+            lines
+        }
+    }
 }
 
 /// A response's lines. A Responses response echoes the request's tools
@@ -295,12 +351,21 @@ fn response_lines(s: &Scene<'_>, mut reply: Value, w: usize) -> Vec<Line<'static
     lines
 }
 
-/// The response to model call `index`, once the step shown is past it.
-fn reply_at(trace: &Trace, counts: &Counts, index: usize, step: usize) -> Option<Value> {
+/// The response to model call `index`, once the step shown is past it
+/// and past its stream; at a step of its stream, the events so far.
+fn reply_at(trace: &Trace, counts: &Counts, index: usize, step: usize) -> Option<Reply> {
     let mc = &trace.model_calls[index];
+    if let crate::trace::StepKind::Streams { piece, .. } = trace.steps[step].kind {
+        let pieces = wire::stream::events(trace, counts, index);
+        return Some(Reply::Stream {
+            pieces,
+            through: piece,
+        });
+    }
     (step > mc.step)
         .then(|| wire::response(trace, counts, index))
         .flatten()
+        .map(Reply::Whole)
 }
 
 /// The items of the request's list made by messages `from..to` (one

@@ -223,7 +223,7 @@ pub fn tools(trace: &Trace) -> Value {
 
 /// The arguments as the model wrote them: the recorded JSON text where
 /// there is one, else the pairs as a JSON object of strings.
-fn arguments_text(call: &ToolCall) -> String {
+pub(super) fn arguments_text(call: &ToolCall) -> String {
     match &call.raw_args {
         Some(raw) => raw.clone(),
         None => Value::Object(args_object(call)).to_string(),
@@ -462,6 +462,9 @@ fn envelope(trace: &Trace) -> (Value, usize) {
         }
     }
     thinking::settings(trace, &mut o);
+    if trace.stream {
+        o.insert("stream".into(), true.into());
+    }
     if !trace.tools.is_empty() {
         o.insert("tools".into(), tools(trace));
     }

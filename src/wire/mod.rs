@@ -22,6 +22,7 @@ mod body;
 pub mod cache;
 mod dropped_thinking;
 mod reasoning;
+pub mod stream;
 mod thinking;
 
 pub use body::{
@@ -73,6 +74,10 @@ pub struct Exchange {
     pub status: u16,
     /// None where the run records no reply.
     pub response: Option<serde_json::Value>,
+    /// Where the request asked for a stream, the events that brought the
+    /// response, in order (each an event's data): what the host assembles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<Vec<serde_json::Value>>,
 }
 
 /// Every model call of the trace, one JSON line each.
@@ -92,6 +97,10 @@ pub fn write_requests(
             request: request(trace, k),
             status: status(trace, k),
             response: response(trace, &counts, k),
+            stream: (trace.stream && status(trace, k) == 200).then(|| {
+                let events = stream::events(trace, &counts, k);
+                events.into_iter().flatten().map(|e| e.data).collect()
+            }),
         };
         serde_json::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;

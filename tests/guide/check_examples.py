@@ -72,6 +72,8 @@ M = [
   ('window', 'port-in-use', [('"window": 400', '"window": 200')]),
   # wrong values, all reported
   ('drop', 'read-the-port', [('"budget": 3,', '"budget": 3,\n  "harness": { "drop_reasoning": true },')]),
+  ('streamed-reasoning', 'read-the-port', [('"budget": 3,', '"budget": 3,\n  "stream": true,'),
+                                           ('"say": { "zh": "我先读 server.env。", "en": "Let me read server.env." },', '"say": { "zh": "我先读 server.env。", "en": "Let me read server.env." },\n      "reasoning": { "zh": "先读文件。", "en": "Read the file first." },')]),
   ('values', 'read-the-port', [('"params": ["path"]', '"params": ["path"], "readonly": true'),
                                ('"calls": [ { "tool": "read_file", "args": { "path": "server.env" } } ]', '"calls": { "tool": "read_file", "args": { "path": "server.env" } }'),
                                ('"expect": "completed"', '"expect": "done"')]),
