@@ -104,3 +104,8 @@ impl Lang {
 pub(super) const fn l(texts: [&'static str; Lang::COUNT]) -> Label {
     Label::new(texts)
 }
+
+/// A multi-line text on one line, each line break shown as ↵.
+pub fn one_line(s: &str) -> String {
+    s.lines().collect::<Vec<_>>().join(" ↵ ")
+}

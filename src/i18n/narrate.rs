@@ -8,7 +8,7 @@
 use std::fmt::Display;
 
 use super::catalogue::*;
-use super::label::Label;
+use super::label::{Label, one_line};
 use crate::scenario::{EndStatus, Lang};
 use crate::tokens::Counts;
 use crate::trace::{
@@ -924,11 +924,6 @@ fn result_arrow(call: &CallId, c: Option<&crate::trace::ToolCall>, lang: Lang) -
         }
         _ => format!("{call} ⇐ {mark}{text}"),
     }
-}
-
-/// A multi-line text on one line, each line break shown as ↵.
-pub fn one_line(s: &str) -> String {
-    s.lines().collect::<Vec<_>>().join(" ↵ ")
 }
 
 pub fn first_line(s: &str) -> String {

@@ -3,7 +3,7 @@
 
 use super::catalogue::*;
 use super::label::Label;
-use super::narrate::one_line;
+use super::label::one_line;
 use crate::scenario::Lang;
 use crate::trace::Trace;
 use crate::wire::stream::{Block, Piece, Stop, piece_at};

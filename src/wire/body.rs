@@ -606,7 +606,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
             .collect(),
         input: context_tokens(trace, counts, index),
         cached: match trace.prompt_cache {
-            true => super::cache::cached_tokens(trace, counts, index),
+            true => cached_tokens(trace, counts, index),
             false => 0,
         },
         output: output_tokens(trace, counts, index),
@@ -1060,6 +1060,44 @@ pub fn context_tokens_ready(trace: &Trace, counts: &Counts, index: usize) -> Opt
         None => counts.ready(index, mc.context_start..mc.context_len),
     };
     ready.then(|| context_tokens(trace, counts, index))
+}
+
+// The provider's prompt cache (`cache.rs` prices it): how many tokens of
+// a request count as a hit, here beside the counting it is made of.
+
+/// The shortest prompt OpenAI caches, in tokens.
+pub const MIN_CACHED: usize = 1024;
+/// Cached tokens come in steps of this many.
+pub const STEP: usize = 128;
+
+/// The tokens of call `index`'s request that an earlier request began
+/// with too, as the provider counts a hit: none under `MIN_CACHED`, else
+/// whole `STEP`s.
+pub fn cached_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
+    let longest = (0..index)
+        .map(|earlier| shared_prefix(trace, counts, earlier, index))
+        .max()
+        .unwrap_or(0);
+    match longest {
+        n if n < MIN_CACHED => 0,
+        n => n / STEP * STEP,
+    }
+}
+
+/// Tokens at the start of call `b`'s request that call `a`'s had too:
+/// what every request sends first (the reply's priming comes last, so
+/// not counted), then each message while the two bodies carry the same.
+fn shared_prefix(trace: &Trace, counts: &Counts, a: usize, b: usize) -> usize {
+    let (ca, cb) = (&trace.model_calls[a], &trace.model_calls[b]);
+    let first = fixed_tokens(trace) - tokens::REPLY_PRIMING;
+    let sent_a = ca.context_start..ca.context_len;
+    let sent_b = cb.context_start..cb.context_len;
+    let same = sent_a
+        .zip(sent_b)
+        .take_while(|&(i, j)| items(trace, &trace.messages[i]) == items(trace, &trace.messages[j]))
+        .map(|(_, j)| tokens_of_message(trace, counts, j))
+        .sum::<usize>();
+    first + same
 }
 
 /// Compaction `index`'s next request in tokens, before and after it (as

@@ -14,13 +14,9 @@
 //! carries them: a message that differs by one byte ends the match.
 //! Counts are the simulator's o200k_base counts, never a provider's.
 
-use crate::tokens::{self, Counts};
+use super::cached_tokens;
+use crate::tokens::Counts;
 use crate::trace::Trace;
-
-/// The shortest prompt OpenAI caches, in tokens.
-pub const MIN_CACHED: usize = 1024;
-/// Cached tokens come in steps of this many.
-pub const STEP: usize = 128;
 
 /// `OPENAI_MODEL`'s (gpt-4.1) list prices in US dollars per million
 /// tokens: input, cached input, output (openai.com/api/pricing).
@@ -61,38 +57,6 @@ pub fn cache_use(trace: &Trace, counts: &Counts, index: usize) -> Option<CacheUs
         cached: cached_tokens(trace, counts, index),
         output: super::output_tokens(trace, counts, index),
     })
-}
-
-/// The tokens of call `index`'s request that an earlier request began
-/// with too, as the provider counts a hit: none under `MIN_CACHED`, else
-/// whole `STEP`s.
-pub fn cached_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
-    let longest = (0..index)
-        .map(|earlier| shared_prefix(trace, counts, earlier, index))
-        .max()
-        .unwrap_or(0);
-    match longest {
-        n if n < MIN_CACHED => 0,
-        n => n / STEP * STEP,
-    }
-}
-
-/// Tokens at the start of call `b`'s request that call `a`'s had too:
-/// what every request sends first (the reply's priming comes last, so
-/// not counted), then each message while the two bodies carry the same.
-fn shared_prefix(trace: &Trace, counts: &Counts, a: usize, b: usize) -> usize {
-    let (ca, cb) = (&trace.model_calls[a], &trace.model_calls[b]);
-    let first = super::fixed_tokens(trace) - tokens::REPLY_PRIMING;
-    let sent_a = ca.context_start..ca.context_len;
-    let sent_b = cb.context_start..cb.context_len;
-    let same = sent_a
-        .zip(sent_b)
-        .take_while(|&(i, j)| {
-            super::items(trace, &trace.messages[i]) == super::items(trace, &trace.messages[j])
-        })
-        .map(|(_, j)| super::tokens_of_message(trace, counts, j))
-        .sum::<usize>();
-    first + same
 }
 
 #[cfg(test)]
