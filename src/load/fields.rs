@@ -199,6 +199,7 @@ fn fields() -> [Field; 23] {
         whole("provider", OPTIONAL, |s| &s.provider),
         whole("tool_choice", OPTIONAL, |s| &s.tool_choice),
         whole("interrupt", OPTIONAL, |s| &s.interrupt),
+        items("provider_errors", OPTIONAL, |s| &s.provider_errors),
     ]
 }
 

@@ -22,6 +22,7 @@ mod body;
 mod dropped_thinking;
 mod reasoning;
 mod thinking;
+mod turned_away;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, compaction_tokens, context_tokens,
@@ -35,6 +36,7 @@ pub use crate::place::Place;
 pub use crate::provider::Provider;
 pub use dropped_thinking::thinking_rejection;
 pub use reasoning::{Reasoning, number_past, reasoning_at, reasoning_items};
+pub use turned_away::{TurnedAway, error_at, turned_away};
 // The provider, placing and counting sit below the trace; the wire reads
 // traces. Their old paths under `wire` stay.
 pub use crate::tokens;
