@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use crate::i18n;
-use crate::scenario::{EndStatus, Lang, QuizItem};
+use crate::scenario::{Lang, QuizItem};
 use crate::trace::{CallId, Lane, Pairing, Refusal, Role, Source, StepKind, Trace, Verdict};
 
 /// What a question asks about.
