@@ -64,7 +64,7 @@ fn a_turned_away_request_is_sent_again_unchanged_in_each_providers_words() {
     }
     // The header says both counts, once they differ.
     let out = common::run(&["transcript", LESSON, "--lang", "en"]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = out.stdout;
     assert!(text.contains("model calls 1/6 (HTTP requests 2)"), "{text}");
     assert!(text.contains("model calls 4/6 (HTTP requests 6)"), "{text}");
     assert!(!text.contains("model calls 1/6 ·"), "{text}");

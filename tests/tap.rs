@@ -553,7 +553,10 @@ fn a_client_that_expects_100_continue_gets_it_and_its_call_goes_through() {
         // The whole answer, so a refusal says who refused and why.
         let mut rest = String::new();
         let _ = s.read_to_string(&mut rest);
-        panic!("expected 100 Continue, got {}{rest}", String::from_utf8_lossy(&first));
+        panic!(
+            "expected 100 Continue, got {}{rest}",
+            String::from_utf8_lossy(&first)
+        );
     }
     s.write_all(&body).unwrap();
     let mut rest = String::new();
