@@ -601,29 +601,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
         StepKind::UserTurn => TITLE_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
-        StepKind::Throttled {
-            number,
-            error,
-            retry_after,
-        } => {
-            let status = crate::wire::turned_away(trace.provider, *error, *retry_after).status;
-            let template = match error {
-                HttpError::RateLimit => TITLE_RATE_LIMITED,
-                HttpError::Overloaded => TITLE_OVERLOADED,
-            };
-            template.fill(
-                lang,
-                &[
-                    ("number", number),
-                    ("status", &status),
-                    ("seconds", retry_after),
-                ],
-            )
-        }
-        StepKind::Resends { number } => TITLE_RESENDS.fill(
-            lang,
-            &[("number", number), ("http", &step.counters.http_requests)],
-        ),
+        StepKind::Throttled { .. } | StepKind::Resends { .. } => retry_title(trace, step),
         StepKind::Proposes { calls, .. } => {
             let what = calls_named(trace, calls, index);
             match calls.len() {
@@ -1026,4 +1004,35 @@ fn forgot(trace: &Trace, calls: &[CallId]) -> bool {
         .iter()
         .filter_map(|id| trace.call(id))
         .any(|c| !c.appended)
+}
+
+/// The title of a request turned away, or of the host sending it again.
+fn retry_title(trace: &Trace, step: &Step) -> String {
+    let lang = trace.lang;
+    match &step.kind {
+        StepKind::Throttled {
+            number,
+            error,
+            retry_after,
+        } => {
+            let status = crate::wire::turned_away(trace.provider, *error, *retry_after).status;
+            let template = match error {
+                HttpError::RateLimit => TITLE_RATE_LIMITED,
+                HttpError::Overloaded => TITLE_OVERLOADED,
+            };
+            template.fill(
+                lang,
+                &[
+                    ("number", number),
+                    ("status", &status),
+                    ("seconds", retry_after),
+                ],
+            )
+        }
+        StepKind::Resends { number } => TITLE_RESENDS.fill(
+            lang,
+            &[("number", number), ("http", &step.counters.http_requests)],
+        ),
+        _ => String::new(),
+    }
 }
