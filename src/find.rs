@@ -97,7 +97,7 @@ pub fn model_call(trace: &Trace, step: usize, forward: bool) -> Option<usize> {
 }
 
 /// The next (or previous) step that shows an error or a warning: an error
-/// result, a result that answers no call, a refusal, an interrupt, a crash, a rejected
+/// result, a result that answers no call, a refusal, an interrupt, a crash, a turned-away or rejected
 /// request, the budget running out, or an explanation that warns (⚠).
 pub fn trouble(trace: &Trace, step: usize, forward: bool) -> Option<usize> {
     next_where(trace, step, forward, |i| is_trouble(trace, i))
@@ -112,6 +112,7 @@ pub fn is_trouble(trace: &Trace, index: usize) -> bool {
         StepKind::Validates { verdict, .. } => matches!(verdict, Verdict::Refused(_)),
         StepKind::Crashes { .. }
         | StepKind::Interrupted { .. }
+        | StepKind::Throttled { .. }
         | StepKind::Rejected { .. }
         | StepKind::Cut { .. }
         | StepKind::BudgetExhausted { .. } => true,

@@ -86,7 +86,7 @@ pub fn write_with_quiz(
         }
         reply(trace, at.reply[index], out)?;
         calls(trace, &at.changed[index], index, out)?;
-        if let StepKind::Rejected { error, .. } = &step.kind {
+        if let Some(error) = crate::wire::error_at(trace, &step.kind) {
             writeln!(out, "{}{error}", i18n::provider_says(trace.provider, lang))?;
         }
         if let Some(end) = step.end {

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use crate::i18n;
-use crate::scenario::{EndStatus, Lang, QuizItem};
+use crate::scenario::{Lang, QuizItem};
 use crate::trace::{CallId, Lane, Pairing, Refusal, Role, Source, StepKind, Trace, Verdict};
 
 /// What a question asks about.
@@ -330,8 +330,8 @@ fn who_acts(trace: &Trace, index: usize) -> Draft {
         .iter()
         .map(|l| Choice::Source(Source::Lane(*l)))
         .collect();
-    // The provider's API acts only to reject, and a rejection ends the run.
-    if trace.end == EndStatus::Rejected {
+    // The provider's API acts only to reject a request or turn one away.
+    if trace.steps.iter().any(|s| s.source() == Source::Provider) {
         others.push(Choice::Source(Source::Provider));
     }
     (Kind::WhoActs, Choice::Source(correct), others)

@@ -133,6 +133,7 @@ impl Recorder {
     pub fn model_call(&mut self, body: Option<crate::trace::RecordedBody>) -> u32 {
         let number = self.trace.model_calls.len() as u32 + 1;
         self.counters.model_calls = number;
+        self.counters.http_requests += 1;
         self.trace.model_calls.push(ModelCall {
             number,
             step: self.next_step(),

@@ -223,6 +223,36 @@ pub struct Scenario {
     /// host takes the whole reply (`wire::stream`).
     #[serde(default)]
     pub stream: bool,
+    /// The provider turns a model call's first HTTP request away (a rate
+    /// limit, an overload); the host waits as `retry-after` asks and sends
+    /// the same request again (`engine/retry.rs`).
+    #[serde(default)]
+    pub provider_errors: Vec<ProviderError>,
+}
+
+/// One model call whose first HTTP request the provider turns away.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderError {
+    /// The model call (1-based) whose first request is turned away.
+    pub model_call: u32,
+    /// Why: each provider answers it with its own status and body
+    /// (`wire::turned_away`).
+    pub error: HttpError,
+    /// The seconds the response's `retry-after` header asks for.
+    pub retry_after: u32,
+}
+
+/// Why a provider turns a request away before the model runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, strum::IntoStaticStr)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum HttpError {
+    /// The organisation's own limit (requests or tokens a minute): 429.
+    RateLimit,
+    /// The provider is short of capacity for everyone: Anthropic 529,
+    /// OpenAI 503.
+    Overloaded,
 }
 
 /// The user interrupts the agent while the call labelled `call` runs (the
@@ -429,6 +459,10 @@ pub struct ScriptedResult {
     /// environment line as a built-in read would be.
     #[serde(default)]
     pub reads: Vec<String>,
+    /// Only the Nth run of the tool with these arguments (an operation id
+    /// aside) gets this answer: a failure that a retry gets past.
+    #[serde(default)]
+    pub attempt: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -697,6 +731,10 @@ pub struct Harness {
     /// came with (the provider rejects the next request: `wire::reasoning`).
     #[serde(default)]
     pub drop_reasoning: bool,
+    /// Send no operation id to a side-effecting tool's service: a call
+    /// sent again after a change landed makes the change again.
+    #[serde(default)]
+    pub ignore_op_ids: bool,
 }
 
 /// A careful host's habits (the opposite of `Harness`'s mistakes); each

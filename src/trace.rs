@@ -706,6 +706,17 @@ pub enum StepKind {
     UserTurn,
     /// The host sends the context to the model (outer turn `number`).
     ModelCall { number: u32 },
+    /// The provider turns model call `number`'s request away before the
+    /// model runs (`wire::turned_away` gives its status and body); the
+    /// response asks the host to wait `retry_after` seconds.
+    Throttled {
+        number: u32,
+        error: crate::scenario::HttpError,
+        retry_after: u32,
+    },
+    /// The host has waited and sends model call `number`'s request again,
+    /// byte for byte: the same model call, one more HTTP request.
+    Resends { number: u32 },
     /// The model replies with tool calls: proposals, nothing has run.
     Proposes { number: u32, calls: Vec<CallId> },
     /// The host checks one proposed call before anything runs.
@@ -767,6 +778,9 @@ pub enum StepKind {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counters {
     pub model_calls: u32,
+    /// HTTP requests the host sent to the provider: one a model call, and
+    /// one more each time it sends a turned-away request again.
+    pub http_requests: u32,
     pub tool_runs: u32,
     /// Of the tool runs, those the host made itself to verify.
     pub host_checks: u32,
@@ -808,7 +822,7 @@ impl Step {
     /// Who sends this step's message.
     pub fn source(&self) -> Source {
         match (&self.kind, self.from) {
-            (StepKind::Rejected { .. }, _) => Source::Provider,
+            (StepKind::Rejected { .. } | StepKind::Throttled { .. }, _) => Source::Provider,
             (_, None) => Source::User,
             (_, Some(lane)) => Source::Lane(lane),
         }

@@ -232,6 +232,9 @@ struct StepJson<'a> {
 #[derive(Serialize)]
 struct Counters {
     model_calls: u32,
+    /// Only where a request was sent again: then more than `model_calls`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    http_requests: Option<u32>,
     tool_runs: u32,
     writes: u32,
     context_size: usize,
@@ -262,6 +265,7 @@ impl<'a> StepJson<'a> {
             narration: step.narration.as_deref(),
             counters: Counters {
                 model_calls: c.model_calls,
+                http_requests: (c.http_requests > c.model_calls).then_some(c.http_requests),
                 tool_runs: c.tool_runs,
                 writes: c.writes,
                 context_size: c.context_size,
@@ -333,6 +337,15 @@ enum Details<'a> {
     },
     Crashes {
         call: &'a str,
+    },
+    Throttled {
+        model_call: u32,
+        status: u16,
+        retry_after: u32,
+        body: serde_json::Value,
+    },
+    Resends {
+        model_call: u32,
     },
     Interrupted {
         interrupted: Vec<&'a str>,
@@ -482,6 +495,22 @@ impl<'a> Details<'a> {
                 not_run: ids(not_run),
             },
             StepKind::Crashes { call } => Details::Crashes { call: &call.0 },
+            StepKind::Throttled {
+                number,
+                error,
+                retry_after,
+            } => {
+                let answer = crate::wire::turned_away(trace.provider, *error, *retry_after);
+                Details::Throttled {
+                    model_call: *number,
+                    status: answer.status,
+                    retry_after: *retry_after,
+                    body: answer.body,
+                }
+            }
+            StepKind::Resends { number } => Details::Resends {
+                model_call: *number,
+            },
             StepKind::Interrupted { calls } => Details::Interrupted {
                 interrupted: ids(calls),
             },

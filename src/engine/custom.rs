@@ -6,7 +6,7 @@
 use crate::scenario::{Lang, Scenario, ToolDef};
 use crate::trace::{OfferedTool, ToolSays};
 
-use super::policy::args_match;
+use super::policy::{args_match, derived_op_id};
 use super::run::Run;
 use super::tools::{BuiltinTool, Workspace};
 
@@ -19,12 +19,23 @@ impl Run<'_> {
         def: &ToolDef,
         args: &[(String, String)],
     ) -> Result<ToolSays, ToolSays> {
+        // Sent again under an id whose change landed, the service answers
+        // without changing anything again (an idempotency key).
+        let landed = (self.op_id(&def.name, args))
+            .and_then(|op| self.workspace.ops.get(&op))
+            .is_some_and(|record| record.landed);
         let workspace = &mut self.workspace;
-        let Some(entry) = def
-            .results
-            .iter()
-            .find(|r| args_match(&r.args, args) && r.files.iter().all(|c| holds(workspace, c)))
-        else {
+        let attempt = workspace
+            .runs
+            .entry(derived_op_id(&def.name, args))
+            .or_insert(0);
+        *attempt += 1;
+        let attempt = *attempt;
+        let Some(entry) = def.results.iter().find(|r| {
+            args_match(&r.args, args)
+                && r.attempt.is_none_or(|a| a == attempt)
+                && r.files.iter().all(|c| holds(workspace, c))
+        }) else {
             return Err(ToolSays::NoSuchTool(def.name.clone()));
         };
         for path in &entry.reads {
@@ -33,7 +44,7 @@ impl Run<'_> {
         // A failed result may still have changed things (a timeout after
         // the write landed): its `writes` happen; without one, a failure
         // changed nothing.
-        if def.side_effects {
+        if def.side_effects && !landed {
             match &entry.writes {
                 Some(w) => {
                     // The built-in write: a new version, counted as a write.

@@ -59,6 +59,11 @@ impl Run<'_> {
         let op = op.as_str();
         let record = self.workspace.ops.get(op)?;
         let same = record.tool == call.tool && record.args == without_op_id(&call.args);
+        // A failed operation is run again under its id (a retry); a
+        // finished one is answered from the record.
+        if same && record.result.is_error {
+            return None;
+        }
         if same {
             let record = &record.result;
             let said = record.said.clone().map(|s| Said::Replayed(Box::new(s)));
@@ -89,12 +94,15 @@ impl Run<'_> {
         args: &[(String, String)],
         step: usize,
     ) -> ToolResult {
+        let writes = self.rec.counters.writes;
         let result = self.execute(tool, args);
         if let Some(op) = self.op_id(tool, args) {
+            let landed_before = self.workspace.ops.get(&op).is_some_and(|r| r.landed);
             let record = OpRecord {
                 tool: tool.to_string(),
                 args: without_op_id(args),
                 result: result.clone(),
+                landed: landed_before || self.rec.counters.writes > writes,
             };
             self.workspace.ops.insert(op, record);
         }

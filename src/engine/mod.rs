@@ -27,6 +27,7 @@ mod ids;
 mod interrupt;
 mod plan;
 mod policy;
+mod retry;
 mod run;
 mod thinking;
 mod told;
@@ -259,6 +260,7 @@ impl<'a> Run<'a> {
             }
             self.compact_if_needed()?;
             let number = self.model_call();
+            self.retry_if_turned_away(number);
             if let Some(end) = self.provider_rejects(number) {
                 return Ok(end);
             }

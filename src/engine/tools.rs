@@ -57,6 +57,9 @@ pub(super) struct Workspace {
     files: BTreeMap<String, (String, u32)>,
     /// Operation id → the call it was first used for, and its result.
     pub(super) ops: HashMap<String, OpRecord>,
+    /// How many times a custom tool has run with the same arguments (an
+    /// operation id aside), by `derived_op_id`: a result's `attempt`.
+    pub(super) runs: HashMap<String, u32>,
     pub(super) events: Vec<(String, FileChange)>,
 }
 
@@ -66,6 +69,9 @@ pub(super) struct OpRecord {
     pub(super) tool: String,
     pub(super) args: Vec<(String, String)>,
     pub(super) result: ToolResult,
+    /// A run under this id changed something: a service that honours the
+    /// id as an idempotency key makes the change only once.
+    pub(super) landed: bool,
 }
 
 impl Workspace {
@@ -101,6 +107,7 @@ impl Workspace {
                 .map(|(k, v)| (k.clone(), (v.clone(), 1)))
                 .collect(),
             ops: HashMap::new(),
+            runs: HashMap::new(),
             events: Vec::new(),
         }
     }

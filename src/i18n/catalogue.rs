@@ -281,6 +281,7 @@ catalogue! {
     TASK_NOT_DONE = ["未完成", "not done"];
     TASK_UNKNOWN = ["不得而知", "unknown"];
     TASK_UNKNOWN_WHY = ["不得而知（文件没有记录任何检查）", "unknown (the file records no check)"];
+    CALLS_HTTP = ["{calls}（HTTP 请求 {http}）", "{calls} (HTTP requests {http})"];
     CALLS_REJECTED = ["{used}/{budget}（1 次被拒）", "{used}/{budget} (1 rejected)"];
     RUNS_CHECKS = ["{runs}（{checks} {n}）", "{runs} ({n} {checks})"];
     COUNTERS_SENT = [
@@ -398,6 +399,9 @@ catalogue! {
     STOP_TOOL_USE = ["因工具调用而停", "stopped for tool calls"];
     STOP_END_TURN = ["回答完毕而停", "stopped at the end of its turn"];
     STOP_LIMIT = ["达到输出上限而停", "stopped at the output limit"];
+    TITLE_RATE_LIMITED = ["提供方拒绝第 {number} 次调用的请求（{status} 限流）：{seconds} 秒后再试", "The provider turns model call #{number} away ({status} rate limit): retry in {seconds} s"];
+    TITLE_OVERLOADED = ["提供方拒绝第 {number} 次调用的请求（{status} 过载）：{seconds} 秒后再试", "The provider turns model call #{number} away ({status} overloaded): retry in {seconds} s"];
+    TITLE_RESENDS = ["主机等待后重发第 {number} 次调用的同一个请求（第 {http} 个 HTTP 请求）", "The host waits, then sends model call #{number}'s request again (HTTP request {http})"];
     TITLE_CUT = ["第 {number} 次调用没有得到完整的回复：记录把它标为不完整", "Model call #{number} gets no whole reply: the recording marks it incomplete"];
     TITLE_PROVIDER_ERROR = ["提供方对第 {number} 次调用回了错误（{status}），没有回复", "The provider answers model call #{number} with an error ({status}), not a reply"];
     TITLE_UNCHECKED_DONE = ["模型说“完成了”，循环结束，改动没有人检查", "The model says done; the loop ends and no one checks the change"];
@@ -423,6 +427,8 @@ catalogue! {
     ARROW_TASK = ["用户的任务", "the user's task"];
     ARROW_USER_TURN = ["用户的新消息", "the user's new message"];
     ARROW_MODEL_CALL = ["第 {number} 次调用：发送 {len} {messages}", "call #{number}: {len} {messages} sent"];
+    ARROW_THROTTLED = ["HTTP {status} · retry-after: {seconds}", "HTTP {status} · retry-after: {seconds}"];
+    ARROW_RESENDS = ["第 {number} 次调用：同一个请求，重发", "call #{number}: the same request, again"];
     ARROW_PROPOSED = ["{what}（提议）", "{what} (proposed)"];
     ARROW_APPROVED = ["{call} ✓ 已批准", "{call} ✓ approved"];
     ARROW_REFUSED = ["{call} ✗ 拒绝：{reason}", "{call} ✗ refused: {reason}"];
@@ -450,6 +456,18 @@ catalogue! {
     ARROW_CRASHES = ["✗ 主机崩溃", "✗ harness crashes"];
     WHY_TASK = ["任务先到主机。模型此时什么都没看到。", "The task reaches the host first. The model has seen nothing yet."];
     WHY_USER_TURN = ["这不是新任务：用户的消息追加在之前的一切之后，模型下一次调用时连同前面的消息一起看到它。", "Not a new task: the user's message is appended after everything before it, and the model sees it, with all that came before, on its next call."];
+    WHY_RATE_LIMITED = [
+        "提供方在模型运行之前就拒绝了这个请求：这个组织在这一分钟里的请求或 token 已经到了上限。模型什么也没看到，所以没有回复，也不欠任何结果。响应头 retry-after 说要等几秒。",
+        "The provider turns this request away before the model runs: the organisation has used its requests or tokens for this minute. The model saw nothing, so there is no reply and no result is owed. The retry-after header says how many seconds to wait.",
+    ];
+    WHY_OVERLOADED = [
+        "提供方在模型运行之前就拒绝了这个请求：它此刻对所有用户都过载了，不是这个组织超了限。模型什么也没看到，所以没有回复，也不欠任何结果。",
+        "The provider turns this request away before the model runs: it is overloaded for every user just now, not over this organisation's limit. The model saw nothing, so there is no reply and no result is owed.",
+    ];
+    WHY_RESENDS = [
+        "主机按 retry-after 等了这么久，然后把同一个请求原样再发一次：上下文没有变，所以请求体一个字节都不变。这仍是同一次模型调用，只是多了一个 HTTP 请求。",
+        "The host waited as long as retry-after asked, then sends the same request again: the context has not changed, so neither has a byte of the body. It is still the same model call, one more HTTP request.",
+    ];
     WHY_MODEL_CALL = [
         "主机把当前的消息列表和工具定义发给模型（提供方可能再加上自己的系统文字）。模型看不到磁盘。",
         "The host sends the message list and the tool definitions (the provider may add system text of its own). The model cannot see the disk.",

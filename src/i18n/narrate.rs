@@ -9,7 +9,7 @@ use std::fmt::Display;
 
 use super::catalogue::*;
 use super::label::{Label, one_line};
-use crate::scenario::{EndStatus, Lang};
+use crate::scenario::{EndStatus, HttpError, Lang};
 use crate::tokens::Counts;
 use crate::trace::{
     CallId, CallStatus, Decision, Lane, Outcome, Pairing, Refusal, Said, Step, StepKind,
@@ -40,7 +40,10 @@ pub fn environment_lead(lang: Lang) -> String {
 /// Who acts at a step: "Tool → Host", "Host", "user → Host".
 pub fn who_acts(step: &Step, lang: Lang) -> String {
     // The provider's API refuses the request; the model itself never runs.
-    if matches!(step.kind, StepKind::Rejected { .. }) {
+    if matches!(
+        step.kind,
+        StepKind::Rejected { .. } | StepKind::Throttled { .. }
+    ) {
         return from_to(THE_API.get(lang), lane_name(step.to, lang), lang);
     }
     match (step.from, step.to) {
@@ -56,7 +59,10 @@ fn from_to(from: &str, to: &str, lang: Lang) -> String {
 
 /// Who acts, in as few words as a narrow header allows.
 pub fn who_acts_short(step: &Step, lang: Lang) -> String {
-    if matches!(step.kind, StepKind::Rejected { .. }) {
+    if matches!(
+        step.kind,
+        StepKind::Rejected { .. } | StepKind::Throttled { .. }
+    ) {
         return from_to(THE_API_SHORT.get(lang), lane_name(step.to, lang), lang);
     }
     who_acts(step, lang)
@@ -236,6 +242,11 @@ pub fn counters_at(trace: &Trace, counts: &Counts, step: &Step, detail: u8, lang
         c.model_calls.to_string()
     } else {
         format!("{}/{}", c.model_calls, trace.budget)
+    };
+    // A request sent again is one more HTTP request, not one more model call.
+    let calls = match c.http_requests > c.model_calls {
+        true => CALLS_HTTP.fill(lang, &[("calls", &calls), ("http", &c.http_requests)]),
+        false => calls,
     };
     let writes = match &trace.recorded {
         Some(r) if !r.writes => WRITES_UNKNOWN.get(lang).to_string(),
@@ -604,6 +615,7 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
         StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
         StepKind::UserTurn => TITLE_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
+        StepKind::Throttled { .. } | StepKind::Resends { .. } => retry_title(trace, step),
         StepKind::Proposes { calls, .. } => {
             let what = calls_named(trace, calls, index);
             match calls.len() {
@@ -798,6 +810,13 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
         StepKind::UserTurn => ARROW_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => model_call_arrow(trace, step, *number),
+        StepKind::Throttled {
+            error, retry_after, ..
+        } => {
+            let status = crate::wire::turned_away(trace.provider, *error, *retry_after).status;
+            ARROW_THROTTLED.fill(lang, &[("status", &status), ("seconds", retry_after)])
+        }
+        StepKind::Resends { number } => ARROW_RESENDS.fill(lang, &[("number", number)]),
         StepKind::Proposes { calls, .. } => {
             let what: Vec<String> = calls
                 .iter()
@@ -943,6 +962,15 @@ pub fn generic_explanation(trace: &Trace, index: usize) -> String {
         StepKind::TaskArrives => WHY_TASK,
         StepKind::UserTurn => WHY_USER_TURN,
         StepKind::ModelCall { .. } => WHY_MODEL_CALL,
+        StepKind::Throttled {
+            error: HttpError::RateLimit,
+            ..
+        } => WHY_RATE_LIMITED,
+        StepKind::Throttled {
+            error: HttpError::Overloaded,
+            ..
+        } => WHY_OVERLOADED,
+        StepKind::Resends { .. } => WHY_RESENDS,
         StepKind::Proposes { .. } => WHY_PROPOSES,
         StepKind::Validates { verdict, .. } => match verdict {
             Verdict::Approved => WHY_APPROVED,
@@ -988,4 +1016,35 @@ fn forgot(trace: &Trace, calls: &[CallId]) -> bool {
         .iter()
         .filter_map(|id| trace.call(id))
         .any(|c| !c.appended)
+}
+
+/// The title of a request turned away, or of the host sending it again.
+fn retry_title(trace: &Trace, step: &Step) -> String {
+    let lang = trace.lang;
+    match &step.kind {
+        StepKind::Throttled {
+            number,
+            error,
+            retry_after,
+        } => {
+            let status = crate::wire::turned_away(trace.provider, *error, *retry_after).status;
+            let template = match error {
+                HttpError::RateLimit => TITLE_RATE_LIMITED,
+                HttpError::Overloaded => TITLE_OVERLOADED,
+            };
+            template.fill(
+                lang,
+                &[
+                    ("number", number),
+                    ("status", &status),
+                    ("seconds", retry_after),
+                ],
+            )
+        }
+        StepKind::Resends { number } => TITLE_RESENDS.fill(
+            lang,
+            &[("number", number), ("http", &step.counters.http_requests)],
+        ),
+        _ => String::new(),
+    }
 }

@@ -7,6 +7,8 @@
 //! | `task` | the task arrives (step 1) |
 //! | `model_call.N` | the host sends model call N |
 //! | `reply.N` | the model's reply to model call N (calls or an answer) |
+//! | `turned_away.N` | the provider turning model call N's request away (`provider_errors`) |
+//! | `resend.N` | the host sending model call N's request again |
 //! | `ID.proposed` | the reply that proposed call ID (ID: the call's id, or its `label`) |
 //! | `ID.validated` | the host's check of call ID |
 //! | `ID.decided` | the user's answer when the host asked about call ID (policy `ask`) |
@@ -28,7 +30,7 @@ use crate::trace::{CallId, StepKind, Trace};
 
 use super::wording::{key_path, quoted};
 
-const EVENTS: &str = "task, model_call.N, reply.N, \
+const EVENTS: &str = "task, model_call.N, reply.N, turned_away.N, resend.N, \
                      CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, \
                      CALL_ID.compacted, compacts.N, interrupt, user_turn.N, end";
 
@@ -205,6 +207,15 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                     ))
                 },
             )
+        }
+        "turned_away" | "resend" => {
+            let n = nth(head)? as u32;
+            find(&|k| match k {
+                StepKind::Throttled { number, .. } => head == "turned_away" && *number == n,
+                StepKind::Resends { number } => head == "resend" && *number == n,
+                _ => false,
+            })
+            .ok_or_else(|| no_event(format!("the provider never turns model call #{n} away")))
         }
         "reply" => {
             let n = nth("reply")? as u32;

@@ -141,6 +141,11 @@ pub const CATALOG: &[(&str, &str)] = &[
         "interrupt-forgets-results",
         include_str!("../../scenarios/interrupt-forgets-results.json"),
     ),
+    // Issue 36 item 2: rate limits and retries, a host-keyed operation.
+    (
+        "rate-limit-retry",
+        include_str!("../../scenarios/rate-limit-retry.json"),
+    ),
 ];
 
 pub const DEFAULT_SCENARIO: &str = "read-config-timeout";

@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 24] {
+fn fields() -> [Field; 25] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -200,6 +200,7 @@ fn fields() -> [Field; 24] {
         whole("tool_choice", OPTIONAL, |s| &s.tool_choice),
         whole("interrupt", OPTIONAL, |s| &s.interrupt),
         whole("stream", OPTIONAL, |s| &s.stream),
+        items("provider_errors", OPTIONAL, |s| &s.provider_errors),
     ]
 }
 

@@ -23,6 +23,7 @@ mod fields;
 mod interrupt_checks;
 mod keys;
 mod read;
+mod retry_checks;
 mod schema_checks;
 mod screen;
 mod tool_checks;
@@ -410,6 +411,9 @@ fn prepare_counted(
     for (path, message) in interrupt_checks::check_interrupt(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
+    for (path, message) in retry_checks::check_provider_errors(&scenario) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
     if faults.iter().any(Fault::is_error) {
         // A fault that leaves the run whole (an unknown tool in a rule: the
         // host refuses such a call, a condition on it never holds) does not
@@ -546,7 +550,11 @@ fn prepare_counted(
             ),
         ));
     }
-    if let Some((path, message)) = interrupt_checks::check_interrupted(&scenario, run) {
+    let after_run = [
+        interrupt_checks::check_interrupted(&scenario, run),
+        retry_checks::check_turned_away(&scenario, run),
+    ];
+    for (path, message) in after_run.into_iter().flatten() {
         faults.push(fault(Severity::Error, at(&path), message));
     }
     // One summary per compaction: as many as the host compacts.

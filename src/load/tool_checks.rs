@@ -135,11 +135,19 @@ fn check_results(tool: &ToolDef, declared: &[String], at: &str) -> Problem {
                 ));
             }
         }
-        if k == last && (!result.args.is_empty() || !result.files.is_empty()) {
+        if result.attempt == Some(0) {
+            return Some((
+                format!("{place}.attempt"),
+                "runs are counted from 1: expected 1 for the first run, 2 for the second, …".into(),
+            ));
+        }
+        if k == last
+            && (!result.args.is_empty() || !result.files.is_empty() || result.attempt.is_some())
+        {
             return Some((
                 place,
-                "the last result is the default: expected it without \"args\" and \"files\", \
-                 so every call gets an answer"
+                "the last result is the default: expected it without \"args\", \"files\" and \
+                 \"attempt\", so every call gets an answer"
                     .into(),
             ));
         }

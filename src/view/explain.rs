@@ -50,7 +50,7 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
     out.extend(hanging(vec![], &text, Style::new(), w));
 
     // The provider's own words, exactly as its API returns them.
-    if let StepKind::Rejected { error, .. } = &step.kind {
+    if let Some(error) = crate::wire::error_at(trace, &step.kind) {
         out.push(Line::default());
         out.extend(hanging(
             vec![],
@@ -58,7 +58,9 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
             theme.muted(),
             w,
         ));
-        out.extend(hanging(vec![Span::raw("  ")], error, theme.error(), w));
+        for line in error.lines() {
+            out.extend(hanging(vec![Span::raw("  ")], line, theme.error(), w));
+        }
     }
 
     // A call of this step and a sub-agent's run: the link, both ways.

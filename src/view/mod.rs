@@ -214,9 +214,11 @@ pub fn compact_lower(app: &App) -> Panel {
 pub fn panel_of_step(kind: &crate::trace::StepKind) -> Panel {
     use crate::trace::StepKind as K;
     match kind {
-        K::ModelCall { .. } | K::Compacts { .. } | K::Rejected { .. } | K::Cut { .. } => {
-            Panel::Context
-        }
+        K::ModelCall { .. }
+        | K::Resends { .. }
+        | K::Compacts { .. }
+        | K::Rejected { .. }
+        | K::Cut { .. } => Panel::Context,
         K::Proposes { .. }
         | K::Validates { .. }
         | K::Executes { .. }

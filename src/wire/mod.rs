@@ -24,6 +24,7 @@ mod dropped_thinking;
 mod reasoning;
 pub mod stream;
 mod thinking;
+mod turned_away;
 
 pub use body::{
     ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, cached_tokens, compaction_tokens,
@@ -37,6 +38,7 @@ pub use crate::place::Place;
 pub use crate::provider::Provider;
 pub use dropped_thinking::thinking_rejection;
 pub use reasoning::{Reasoning, number_past, reasoning_at, reasoning_items};
+pub use turned_away::{TurnedAway, error_at, turned_away};
 // The provider, placing and counting sit below the trace; the wire reads
 // traces. Their old paths under `wire` stay.
 pub use crate::tokens;
