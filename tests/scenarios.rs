@@ -22,6 +22,8 @@ fn trace(name: &str) -> Trace {
 /// K the host compacts the context. Z a recorded reply cut (no lesson has one).
 /// I the user interrupts running calls, W the user writes again.
 /// S a piece of a streamed reply arrives.
+/// L the provider turns a request away (rate limit, overload), G the host
+/// sends the same request again.
 fn story(t: &Trace) -> String {
     t.steps
         .iter()
@@ -53,13 +55,15 @@ fn story(t: &Trace) -> String {
             StepKind::UserDecides { .. } => 'U',
             StepKind::Compacts { .. } => 'K',
             StepKind::Streams { .. } => 'S',
+            StepKind::Throttled { .. } => 'L',
+            StepKind::Resends { .. } => 'G',
         })
         .collect()
 }
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 32] = [
+const STORIES: [(&str, &str, EndStatus); 33] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -187,6 +191,11 @@ const STORIES: [(&str, &str, EndStatus); 32] = [
         "interrupt-forgets-results",
         "TMPVVERIWMJ",
         EndStatus::Rejected,
+    ),
+    (
+        "rate-limit-retry",
+        "TMLGPVERMPVERMLGPVERMA",
+        EndStatus::Completed,
     ),
 ];
 
