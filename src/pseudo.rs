@@ -286,6 +286,14 @@ mod tests {
                     .filter_map(|mc| trace.rejection(mc))
                     .map(String::from),
             );
+            // And a request turned away (429, 529, 503): its status line
+            // and body, as the provider sends them.
+            data_zh.extend(
+                trace
+                    .steps
+                    .iter()
+                    .filter_map(|s| crate::wire::error_at(trace, &s.kind)),
+            );
             let zh = App::new(loaded, Lang::Zh, Theme::DARK);
             for (w, h) in [(120, 40), (80, 24)] {
                 for step in 0..=app.last() {

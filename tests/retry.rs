@@ -39,7 +39,7 @@ fn a_turned_away_request_is_sent_again_unchanged_in_each_providers_words() {
                 "HTTP 529 Overloaded · retry-after: 1\n{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}"
             }
             _ => {
-                "HTTP 503 Service Unavailable · retry-after: 1\n{\"error\":{\"message\":\"The server is overloaded, please try again later.\",\"type\":\"service_unavailable_error\",\"param\":null,\"code\":\"server_is_overloaded\"}}"
+                "HTTP 503 Service Unavailable · retry-after: 1\n{\"error\":{\"message\":\"Our servers are currently overloaded. Please try again later.\",\"type\":\"service_unavailable_error\",\"param\":null,\"code\":\"server_is_overloaded\"}}"
             }
         };
         let said = |i: usize| wire::error_at(trace, &trace.steps[i].kind).unwrap();

@@ -131,8 +131,9 @@ mod tests {
 
     /// The fields whose strings are enum names (a text added there would
     /// not parse) or kept as written.
-    const NOT_TEXT: [&str; 9] = [
+    const NOT_TEXT: [&str; 10] = [
         "expect",
+        "error",
         "ids",
         "provider",
         "policy",

@@ -5,7 +5,9 @@
 //! - OpenAI (Chat and Responses): `{"error": {"message", "type", "param",
 //!   "code"}}`; a rate limit is 429 `rate_limit_exceeded`, an overload 503
 //!   `server_is_overloaded` of type `service_unavailable_error`
-//!   (platform.openai.com/docs/guides/error-codes). OpenAI has no 529.
+//!   (platform.openai.com/docs/guides/error-codes lists the 503; the body,
+//!   code and message as recorded from the API in Wei-Shaw/sub2api#5909
+//!   and #6631). OpenAI has no 529.
 //! - Anthropic: `{"type": "error", "error": {"type", "message"}}`; a rate
 //!   limit is 429 `rate_limit_error` with `retry-after`, an overload 529
 //!   `overloaded_error` (docs.anthropic.com/en/api/errors, "HTTP errors";
@@ -57,7 +59,7 @@ pub fn turned_away(provider: Provider, error: HttpError, retry_after: u32) -> Tu
         (Provider::Chat | Provider::Responses, HttpError::Overloaded) => openai(
             503,
             "Service Unavailable",
-            "The server is overloaded, please try again later.".to_string(),
+            "Our servers are currently overloaded. Please try again later.".to_string(),
             "service_unavailable_error",
             "server_is_overloaded",
         ),
