@@ -28,10 +28,7 @@ use super::run::Run;
 impl Run<'_> {
     /// Compact the held messages if the next request would exceed the
     /// window. Err when even the most the policy may remove is not enough.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "split after the lessons' branches merge"
-    )]
+    #[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
     pub(super) fn compact_if_needed(&mut self) -> Result<(), EngineError> {
         let Some(limit) = self.scenario.context.as_ref() else {
             return Ok(());

@@ -98,10 +98,7 @@ pub enum How {
 /// The run's trace `run` (made in `run.lang`) as told in `lang`, where
 /// `lang`'s counts would decide on compaction otherwise, and where its
 /// context would hold another rule.
-#[expect(
-    clippy::too_many_lines,
-    reason = "split after the lessons' branches merge"
-)]
+#[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
 pub(super) fn tell(
     run: &Trace,
     sources: &Sources,

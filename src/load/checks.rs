@@ -13,11 +13,29 @@ use super::wording::{BUDGET_RANGE, key_path, quoted};
 pub(super) type Found = (Severity, String, String);
 
 /// Every fault of the checks the JSON types cannot express, in file order.
-#[expect(
-    clippy::too_many_lines,
-    reason = "split after the lessons' branches merge"
-)]
 pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
+    let mut found = check_names_and_files(s);
+    found.extend(check_tools(s));
+    found.extend(check_reads(s));
+    if !(1..=10_000).contains(&s.budget) {
+        found.push(error("budget".into(), format!("expected {BUDGET_RANGE}")));
+    }
+    if let Some(v) = &s.verify {
+        match s.tools.iter().find(|t| t.name == v.tool && t.offered) {
+            None => found.push(error(
+                "verify.tool".into(),
+                format!("expected an offered tool, got {}", quoted(&v.tool)),
+            )),
+            Some(tool) => found.extend(check_verify(s, tool)),
+        }
+    }
+    found.extend(check_rules(s));
+    found.extend(check_conditions(s));
+    found
+}
+
+/// The lesson's name, its title and task in every language, its files' names.
+fn check_names_and_files(s: &Scenario) -> Vec<Found> {
     let mut found: Vec<Found> = Vec::new();
     let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
     // The name starts every exported file's name: a leading '-' would make
@@ -67,12 +85,13 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
             );
         }
     }
-    found.extend(check_tools(s));
-    found.extend(check_reads(s));
-    let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
-    if !(1..=10_000).contains(&s.budget) {
-        bad("budget".into(), format!("expected {BUDGET_RANGE}"));
-    }
+    found
+}
+
+/// The scripted model's rules: each says or calls something, and names
+/// only declared tools.
+fn check_rules(s: &Scenario) -> Vec<Found> {
+    let mut found: Vec<Found> = Vec::new();
     let declared = |tool: &str| s.tools.iter().any(|t| t.name == tool);
     let unknown_tool = |tool: &str| {
         format!(
@@ -80,15 +99,6 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
             quoted(tool)
         )
     };
-    if let Some(v) = &s.verify {
-        match s.tools.iter().find(|t| t.name == v.tool && t.offered) {
-            None => bad(
-                "verify.tool".into(),
-                format!("expected an offered tool, got {}", quoted(&v.tool)),
-            ),
-            Some(tool) => found.extend(check_verify(s, tool)),
-        }
-    }
     let mut bad = |path: String, message: String| found.push((Severity::Error, path, message));
     if s.model.is_empty() {
         bad("model".into(), "expected at least one rule".into());
@@ -125,7 +135,6 @@ pub(super) fn check_fields(s: &Scenario) -> Vec<Found> {
             }
         }
     }
-    found.extend(check_conditions(s));
     found
 }
 

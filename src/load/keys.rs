@@ -96,10 +96,6 @@ impl Cursor<'_> {
     }
 }
 
-#[expect(
-    clippy::too_many_lines,
-    reason = "split after the lessons' branches merge"
-)]
 pub(super) fn scan(text: &str) -> Keys {
     let mut keys = Keys::default();
     let bytes = text.as_bytes();
@@ -130,30 +126,9 @@ pub(super) fn scan(text: &str) -> Keys {
                 pos += 1;
             }
             b'"' if expecting_key => {
-                let Some((key, end)) = string_at(text, pos) else {
+                let Some(end) = member_key(&mut keys, stack.last_mut(), &mut cursor, pos) else {
                     return keys;
                 };
-                let place = cursor.at(pos);
-                let Some(Container::Object {
-                    path, seen, key: k, ..
-                }) = stack.last_mut()
-                else {
-                    return keys;
-                };
-                let member = key_path(path, &key);
-                match seen.get(&key) {
-                    Some(&first) => keys.duplicates.push(Duplicate {
-                        path: member.clone(),
-                        key: key.clone(),
-                        again: place,
-                        first,
-                    }),
-                    None => {
-                        seen.insert(key.clone(), place);
-                    }
-                }
-                keys.places.insert(member, place);
-                *k = Some(key);
                 expecting_key = false;
                 pos = end;
             }
@@ -208,6 +183,40 @@ pub(super) fn scan(text: &str) -> Keys {
         }
     }
     keys
+}
+
+/// The member key that starts at `pos` in the object being read: its
+/// place, and a duplicate if the object has it already. Where the key
+/// ends, or None where the text stops reading as JSON.
+fn member_key(
+    keys: &mut Keys,
+    object: Option<&mut Container>,
+    cursor: &mut Cursor<'_>,
+    pos: usize,
+) -> Option<usize> {
+    let (key, end) = string_at(cursor.text, pos)?;
+    let place = cursor.at(pos);
+    let Some(Container::Object {
+        path, seen, key: k, ..
+    }) = object
+    else {
+        return None;
+    };
+    let member = key_path(path, &key);
+    match seen.get(&key) {
+        Some(&first) => keys.duplicates.push(Duplicate {
+            path: member.clone(),
+            key: key.clone(),
+            again: place,
+            first,
+        }),
+        None => {
+            seen.insert(key.clone(), place);
+        }
+    }
+    keys.places.insert(member, place);
+    *k = Some(key);
+    Some(end)
 }
 
 /// The string starting at the quote at `start`, decoded, and the offset
