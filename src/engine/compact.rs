@@ -17,8 +17,8 @@
 //! the copy (`ModelCall::context_start`) and the scripted model starts over
 //! on it (`RuleMatcher::restart`): it sees only what the host now sends.
 
-use crate::scenario::WindowCount;
-use crate::trace::{CallId, Compaction, HostInsert, Lane, Role, Said, StepKind};
+use crate::scenario::{ContextLimit, WindowCount};
+use crate::trace::{CallId, Compaction, HostInsert, Lane, Message, Role, Said, StepKind};
 
 use super::EngineError;
 use super::count;
@@ -28,7 +28,6 @@ use super::run::Run;
 impl Run<'_> {
     /// Compact the held messages if the next request would exceed the
     /// window. Err when even the most the policy may remove is not enough.
-    #[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
     pub(super) fn compact_if_needed(&mut self) -> Result<(), EngineError> {
         let Some(limit) = self.scenario.context.as_ref() else {
             return Ok(());
@@ -84,43 +83,7 @@ impl Run<'_> {
         let mut calls: Vec<CallId> = Vec::new();
         let mut removed = Vec::new();
         for item in &plan {
-            let message = match *item {
-                Item::Keep(i) => {
-                    let mut copy = self.rec.trace.messages[i].clone();
-                    copy.step = step;
-                    copy.carried = Some(i);
-                    copy
-                }
-                Item::Placeholder(i) => {
-                    removed.push(i);
-                    let original = &self.rec.trace.messages[i];
-                    let tokens = original.tokens;
-                    let id = original.call_id.clone();
-                    calls.extend(id.clone());
-                    let said = Said::Placeholder { tokens };
-                    let (text, canonical) = self.said(&said);
-                    let mut m = self.message(Role::Tool, text, step);
-                    m.call_id = id;
-                    m.canonical = canonical;
-                    m.said = Some(said);
-                    m.host_insert = Some(HostInsert::Placeholder);
-                    self.rec.measured(m)
-                }
-                Item::Summary(ref gone) => {
-                    removed.extend(gone.iter().copied());
-                    for &i in gone {
-                        calls.extend(self.rec.trace.messages[i].calls.iter().cloned());
-                    }
-                    let summary = limit.summary(self.rec.trace.compactions.len());
-                    let said = Said::Summary(summary.cloned());
-                    let (text, canonical) = self.said(&said);
-                    let mut m = self.message(Role::User, text, step);
-                    m.canonical = canonical;
-                    m.said = Some(said);
-                    m.host_insert = Some(HostInsert::Summary);
-                    self.rec.measured(m)
-                }
-            };
+            let message = self.compacted(item, step, limit, &mut calls, &mut removed);
             self.rec.trace.messages.push(message);
         }
         let copy = &self.rec.trace.messages[start..];
@@ -159,5 +122,55 @@ impl Run<'_> {
             return Err(over(after));
         }
         Ok(())
+    }
+
+    /// One message of the compacted copy at `step`: a message kept, a
+    /// placeholder for a result, or the summary of messages gone; the
+    /// calls whose messages leave and the messages removed are noted.
+    fn compacted(
+        &mut self,
+        item: &Item,
+        step: usize,
+        limit: &ContextLimit,
+        calls: &mut Vec<CallId>,
+        removed: &mut Vec<usize>,
+    ) -> Message {
+        match *item {
+            Item::Keep(i) => {
+                let mut copy = self.rec.trace.messages[i].clone();
+                copy.step = step;
+                copy.carried = Some(i);
+                copy
+            }
+            Item::Placeholder(i) => {
+                removed.push(i);
+                let original = &self.rec.trace.messages[i];
+                let tokens = original.tokens;
+                let id = original.call_id.clone();
+                calls.extend(id.clone());
+                let said = Said::Placeholder { tokens };
+                let (text, canonical) = self.said(&said);
+                let mut m = self.message(Role::Tool, text, step);
+                m.call_id = id;
+                m.canonical = canonical;
+                m.said = Some(said);
+                m.host_insert = Some(HostInsert::Placeholder);
+                self.rec.measured(m)
+            }
+            Item::Summary(ref gone) => {
+                removed.extend(gone.iter().copied());
+                for &i in gone {
+                    calls.extend(self.rec.trace.messages[i].calls.iter().cloned());
+                }
+                let summary = limit.summary(self.rec.trace.compactions.len());
+                let said = Said::Summary(summary.cloned());
+                let (text, canonical) = self.said(&said);
+                let mut m = self.message(Role::User, text, step);
+                m.canonical = canonical;
+                m.said = Some(said);
+                m.host_insert = Some(HostInsert::Summary);
+                self.rec.measured(m)
+            }
+        }
     }
 }

@@ -497,9 +497,10 @@ impl<'a> Run<'a> {
         end
     }
 
-    #[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
-    fn handle_calls(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
-        let proposed = self.current_step();
+    /// Model call `number`'s reply proposes its calls (at step
+    /// `proposed`): each gets its id, and its arguments in the order the
+    /// tool declares them.
+    fn propose_calls(&mut self, number: u32, rule: &Rule, proposed: usize) -> Vec<CallId> {
         let mut ids = Vec::new();
         for spec in &rule.calls {
             let n = self.rec.trace.calls.len() + 1;
@@ -531,21 +532,27 @@ impl<'a> Run<'a> {
             call.label = spec.label.clone();
             ids.push(self.rec.propose(call));
         }
+        ids
+    }
+
+    /// The reply that proposed `ids` (at step `proposed`) appended to the
+    /// messages: its words, its calls and its reasoning.
+    fn append_reply(&mut self, rule: &'a Rule, ids: &[CallId], proposed: usize) {
         let text = rule
             .say
             .as_ref()
             .map_or("", |t| t.get(self.lang))
             .to_string();
-        self.set_tokens(rule.say.as_ref(), &text, &ids, rule.cut_off);
+        self.set_tokens(rule.say.as_ref(), &text, ids, rule.cut_off);
         let mut message = self.message(Role::Assistant, text, proposed);
-        message.calls = ids.clone();
+        message.calls = ids.to_vec();
         self.reasoning(rule, &mut message);
         // The bug: the reply's calls are never appended (its words are), so
         // no result is owed; `attach` drops the results too.
         let drop_calls = self.scenario.harness.drop_calls;
         if drop_calls {
             message.calls.clear();
-            for id in &ids {
+            for id in ids {
                 if let Some(i) = self.rec.index_of(id) {
                     self.rec.trace.calls[i].call_dropped = true;
                 }
@@ -558,32 +565,40 @@ impl<'a> Run<'a> {
             }
             self.append(message);
         }
-        self.step(
-            StepKind::Proposes {
-                number,
-                calls: ids.clone(),
-            },
-            Some(Lane::Model),
-            Lane::Host,
-        );
+    }
 
-        // A careful host runs nothing no model call is left to read: it
-        // stops here and tells the user what it did not run.
-        let budget = self.scenario.budget;
-        if self.scenario.host.checks_budget_before_running && number >= budget {
-            let not_run = ids.clone();
-            let kind = StepKind::BudgetExhausted { budget, not_run };
-            let step = self.step(kind, Some(Lane::Host), Lane::Host);
-            for id in &ids {
-                let index = self.rec.index_of(id).expect("just proposed");
-                self.rec.trace.calls[index].not_run = Some(step);
+    /// A call whose operation id the host has recorded is answered from
+    /// the record, by the host alone: no tool runs, nothing is written.
+    /// The approved calls left to run.
+    fn replay_recorded(&mut self, approved: Vec<usize>) -> Vec<usize> {
+        let mut to_run = Vec::new();
+        for index in approved {
+            match self.recorded(index) {
+                Some((op, result, conflict)) => {
+                    let call = self.rec.trace.calls[index].id.clone();
+                    let step = self.step(
+                        StepKind::Replays {
+                            call: call.clone(),
+                            op,
+                            conflict,
+                        },
+                        Some(Lane::Host),
+                        Lane::Host,
+                    );
+                    self.attach(index, call, result, step);
+                }
+                None => to_run.push(index),
             }
-            return Some(EndStatus::BudgetExhausted);
         }
+        to_run
+    }
 
-        // The host decides on each call before anything runs.
+    /// The host's verdict on each proposed call, a step each: the indices
+    /// of the calls it approves (a user asked first where the policy says
+    /// so); a refused call gets its refusal as its result.
+    fn validate_all(&mut self, ids: &[CallId]) -> Vec<usize> {
         let mut approved = Vec::new();
-        for id in &ids {
+        for id in ids {
             let index = self.rec.index_of(id).expect("just proposed");
             let verdict = self.verdict(index);
             let step = self.step(
@@ -610,29 +625,40 @@ impl<'a> Run<'a> {
                 }
             }
         }
+        approved
+    }
 
-        // A call whose operation id the host has recorded is answered from
-        // the record, by the host alone: no tool runs, nothing is written.
-        let mut to_run = Vec::new();
-        for index in approved {
-            match self.recorded(index) {
-                Some((op, result, conflict)) => {
-                    let call = self.rec.trace.calls[index].id.clone();
-                    let step = self.step(
-                        StepKind::Replays {
-                            call: call.clone(),
-                            op,
-                            conflict,
-                        },
-                        Some(Lane::Host),
-                        Lane::Host,
-                    );
-                    self.attach(index, call, result, step);
-                }
-                None => to_run.push(index),
+    fn handle_calls(&mut self, number: u32, rule: &'a Rule) -> Option<EndStatus> {
+        let proposed = self.current_step();
+        let ids = self.propose_calls(number, rule, proposed);
+        self.append_reply(rule, &ids, proposed);
+        self.step(
+            StepKind::Proposes {
+                number,
+                calls: ids.clone(),
+            },
+            Some(Lane::Model),
+            Lane::Host,
+        );
+
+        // A careful host runs nothing no model call is left to read: it
+        // stops here and tells the user what it did not run.
+        let budget = self.scenario.budget;
+        if self.scenario.host.checks_budget_before_running && number >= budget {
+            let not_run = ids.clone();
+            let kind = StepKind::BudgetExhausted { budget, not_run };
+            let step = self.step(kind, Some(Lane::Host), Lane::Host);
+            for id in &ids {
+                let index = self.rec.index_of(id).expect("just proposed");
+                self.rec.trace.calls[index].not_run = Some(step);
             }
+            return Some(EndStatus::BudgetExhausted);
         }
-        let approved = to_run;
+
+        // The host decides on each call before anything runs.
+        let approved = self.validate_all(&ids);
+
+        let approved = self.replay_recorded(approved);
         if approved.is_empty() {
             return None;
         }

@@ -98,7 +98,6 @@ pub enum How {
 /// The run's trace `run` (made in `run.lang`) as told in `lang`, where
 /// `lang`'s counts would decide on compaction otherwise, and where its
 /// context would hold another rule.
-#[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
 pub(super) fn tell(
     run: &Trace,
     sources: &Sources,
@@ -118,15 +117,7 @@ pub(super) fn tell(
     // tokens, which are the language's own: the k-th placeholder a
     // compaction writes (not one carried over from before) stands for the
     // k-th message it removed.
-    let mut placeholder_for: HashMap<usize, usize> = HashMap::new();
-    for c in &run.compactions {
-        let copy = c.start..c.start + c.messages_after;
-        let placeholders = copy.filter(|&i| {
-            let m = &run.messages[i];
-            m.host_insert == Some(HostInsert::Placeholder) && m.carried.is_none()
-        });
-        placeholder_for.extend(placeholders.zip(c.removed.iter().copied()));
-    }
+    let placeholder_for = placeholders(run);
     let scripted: HashMap<usize, &Text> = sources.scripted.iter().copied().collect();
     // The English words for rules, when they are not the text itself.
     let canonical = |said: &Said, text: &str| {
@@ -210,6 +201,81 @@ pub(super) fn tell(
         }
     }
     tell_reasoning(&mut t, run.lang, sources, scenario, &mut changed);
+    tell_results(&mut t, &told, lang, words);
+    // A reply's tokens are its words' and its calls' (`wire::reply_tokens`).
+    for &(k, say) in &sources.replies {
+        let (was, is) = (say.get(run.lang), say.get(lang));
+        if was != is
+            && let Some(tokens) = &mut t.model_calls[k].tokens
+        {
+            *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
+        }
+    }
+    recount_compactions(&mut t);
+    let measures = wire::measure(&t, Some(&changed));
+    t.set_measures(measures);
+    let differs = differs(run, &t, scenario, words);
+    // With every text the same, every rule's test reads the same.
+    let rules_differ = if changed.contains(&true) {
+        rules_differ(run, &t, scenario, &sources.chosen)
+    } else {
+        None
+    };
+    (t, differs, rules_differ)
+}
+
+/// The host's counts at each compaction, in the trace's language.
+fn recount_compactions(t: &mut Trace) {
+    let mut upto = Vec::with_capacity(t.messages.len() + 1);
+    upto.push(0usize);
+    for m in &t.messages {
+        upto.push(upto.last().copied().unwrap_or(0) + m.tokens);
+    }
+    let mut fixed = wire::fixed_tokens(t);
+    // A window counted as before 2026-12-01: the counts are that estimate.
+    if t.window_estimated {
+        let weights = super::count::weights(t);
+        upto.truncate(1);
+        for w in weights {
+            upto.push(upto.last().copied().unwrap_or(0) + w);
+        }
+        fixed = super::count::tools(t);
+    }
+    let mut held_from = 0;
+    for c in &mut t.compactions {
+        c.tokens_before = upto[c.start] - upto[held_from] + fixed;
+        c.tokens_after = upto[c.start + c.messages_after] - upto[c.start] + fixed;
+        held_from = c.start;
+    }
+}
+
+/// The message each placeholder a compaction wrote stands for.
+fn placeholders(run: &Trace) -> HashMap<usize, usize> {
+    let mut placeholder_for: HashMap<usize, usize> = HashMap::new();
+    for c in &run.compactions {
+        let copy = c.start..c.start + c.messages_after;
+        let placeholders = copy.filter(|&i| {
+            let m = &run.messages[i];
+            m.host_insert == Some(HostInsert::Placeholder) && m.carried.is_none()
+        });
+        placeholder_for.extend(placeholders.zip(c.removed.iter().copied()));
+    }
+    placeholder_for
+}
+
+/// Each call's result told in `lang`: a text the messages already told is
+/// taken from them (one buffer, as in the run), any other is told anew.
+fn tell_results(
+    t: &mut Trace,
+    told: &HashMap<*const u8, (Arc<str>, Option<String>)>,
+    lang: Lang,
+    words: Words,
+) {
+    let canonical = |said: &Said, text: &str| {
+        (lang != Lang::En)
+            .then(|| words(said, Lang::En))
+            .filter(|c| c != text)
+    };
     for c in 0..t.calls.len() {
         let Some(result) = t.calls[c].result.as_ref() else {
             continue;
@@ -236,47 +302,6 @@ pub(super) fn tell(
             result.canonical = canonical;
         }
     }
-    // A reply's tokens are its words' and its calls' (`wire::reply_tokens`).
-    for &(k, say) in &sources.replies {
-        let (was, is) = (say.get(run.lang), say.get(lang));
-        if was != is
-            && let Some(tokens) = &mut t.model_calls[k].tokens
-        {
-            *tokens = *tokens - wire::tokens::count(was) + wire::tokens::count(is);
-        }
-    }
-    // The host's counts at each compaction, in this language.
-    let mut upto = Vec::with_capacity(t.messages.len() + 1);
-    upto.push(0usize);
-    for m in &t.messages {
-        upto.push(upto.last().copied().unwrap_or(0) + m.tokens);
-    }
-    let mut fixed = wire::fixed_tokens(&t);
-    // A window counted as before 2026-12-01: the counts are that estimate.
-    if t.window_estimated {
-        let weights = super::count::weights(&t);
-        upto.truncate(1);
-        for w in weights {
-            upto.push(upto.last().copied().unwrap_or(0) + w);
-        }
-        fixed = super::count::tools(&t);
-    }
-    let mut held_from = 0;
-    for c in &mut t.compactions {
-        c.tokens_before = upto[c.start] - upto[held_from] + fixed;
-        c.tokens_after = upto[c.start + c.messages_after] - upto[c.start] + fixed;
-        held_from = c.start;
-    }
-    let measures = wire::measure(&t, Some(&changed));
-    t.set_measures(measures);
-    let differs = differs(run, &t, scenario, words);
-    // With every text the same, every rule's test reads the same.
-    let rules_differ = if changed.contains(&true) {
-        rules_differ(run, &t, scenario, &sources.chosen)
-    } else {
-        None
-    };
-    (t, differs, rules_differ)
 }
 
 /// Each reply's reasoning in `t.lang`: on its model call (with the

@@ -157,7 +157,6 @@ pub(super) fn renumber(n: usize, old: &[usize]) -> Option<usize> {
 
 /// The step (0-based) a key names (a narration key, or one of
 /// `quiz_steps`), or what is wrong with it.
-#[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
 pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
     let steps = trace.len();
     let number = |s: &str| s.parse::<usize>().ok().filter(|n| n.to_string() == s);
@@ -243,58 +242,64 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
                 ))
             })
         }
-        id => {
-            // A call's label (`"label"` on the call in the scenario) names
-            // it as well as its id does, and does not move when a call is
-            // added earlier in the run.
-            let labelled: Vec<&crate::trace::ToolCall> = trace
-                .calls
-                .iter()
-                .filter(|c| c.label.as_deref() == Some(id))
-                .collect();
-            let by_label = match labelled.as_slice() {
-                [] => None,
-                [one] => Some(*one),
-                many => {
-                    let ids: Vec<&str> = many.iter().map(|c| c.id.0.as_ref()).collect();
-                    return Err(format!(
-                        "the label {} names {} calls of the run ({}): the rule that gives it \
-                         fires more than once; expected a label that names one call, or the call's id",
-                        quoted(id),
-                        many.len(),
-                        ids.join(", ")
-                    ));
-                }
-            };
-            let Some(call) = by_label.or_else(|| trace.call(&CallId(id.into()))) else {
-                let ids: Vec<&str> = trace.calls.iter().map(|c| c.id.0.as_ref()).collect();
-                let known = match ids.as_slice() {
-                    [] => "the run has no tool calls".to_string(),
-                    [one] => format!("the only call is {one}"),
-                    [first, .., last] => format!("calls are {first} … {last}"),
-                };
-                return Err(format!(
-                    "{} is not a call id or label of the run ({known}); expected a step number \
-                     from 1 to {steps}, or an event: {EVENTS}",
-                    quoted(id)
-                ));
-            };
-            let event = match tail {
-                "proposed" => Some(call.proposed),
-                "validated" => call.verdict.as_ref().map(|(s, _)| *s),
-                "decided" => call.decision.as_ref().map(|(s, _)| *s),
-                "executed" => call.started,
-                "result" => call.finished,
-                "compacted" => trace.compacted_at(&call.id),
-                _ => {
-                    return Err(format!(
-                        "unknown event {} of {id}; expected proposed, validated, decided, \
-                         executed, result or compacted",
-                        quoted(tail)
-                    ));
-                }
-            };
-            event.ok_or_else(|| no_event(format!("{id} is never {tail} in the run")))
-        }
+        id => call_event(trace, id, tail),
     }
+}
+
+/// The step of event `tail` of the call that `id` names (its label or
+/// its id), as `step_of` reads `CALL_ID.EVENT`.
+fn call_event(trace: &Trace, id: &str, tail: &str) -> Result<usize, String> {
+    let steps = trace.len();
+    let no_event = |what: String| format!("{what}; expected an event of the run ({EVENTS})");
+    // A call's label (`"label"` on the call in the scenario) names
+    // it as well as its id does, and does not move when a call is
+    // added earlier in the run.
+    let labelled: Vec<&crate::trace::ToolCall> = trace
+        .calls
+        .iter()
+        .filter(|c| c.label.as_deref() == Some(id))
+        .collect();
+    let by_label = match labelled.as_slice() {
+        [] => None,
+        [one] => Some(*one),
+        many => {
+            let ids: Vec<&str> = many.iter().map(|c| c.id.0.as_ref()).collect();
+            return Err(format!(
+                "the label {} names {} calls of the run ({}): the rule that gives it \
+                 fires more than once; expected a label that names one call, or the call's id",
+                quoted(id),
+                many.len(),
+                ids.join(", ")
+            ));
+        }
+    };
+    let Some(call) = by_label.or_else(|| trace.call(&CallId(id.into()))) else {
+        let ids: Vec<&str> = trace.calls.iter().map(|c| c.id.0.as_ref()).collect();
+        let known = match ids.as_slice() {
+            [] => "the run has no tool calls".to_string(),
+            [one] => format!("the only call is {one}"),
+            [first, .., last] => format!("calls are {first} … {last}"),
+        };
+        return Err(format!(
+            "{} is not a call id or label of the run ({known}); expected a step number \
+             from 1 to {steps}, or an event: {EVENTS}",
+            quoted(id)
+        ));
+    };
+    let event = match tail {
+        "proposed" => Some(call.proposed),
+        "validated" => call.verdict.as_ref().map(|(s, _)| *s),
+        "decided" => call.decision.as_ref().map(|(s, _)| *s),
+        "executed" => call.started,
+        "result" => call.finished,
+        "compacted" => trace.compacted_at(&call.id),
+        _ => {
+            return Err(format!(
+                "unknown event {} of {id}; expected proposed, validated, decided, \
+                 executed, result or compacted",
+                quoted(tail)
+            ));
+        }
+    };
+    event.ok_or_else(|| no_event(format!("{id} is never {tail} in the run")))
 }
