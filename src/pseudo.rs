@@ -220,39 +220,67 @@ mod tests {
         out
     }
 
+    /// What a lesson holds and every language draws as it is: its texts,
+    /// tools, files and ids, the keys' caps, and the words none translates.
+    fn lesson_data(source: &str) -> Vec<String> {
+        // What the lesson itself holds (its texts, tools, files, ids)
+        // is data, drawn as it is in every language.
+        let mut data = Vec::new();
+        data_strings(&serde_json::from_str(source).unwrap(), &mut data);
+        data.extend(KEY_CAPS.map(String::from));
+        // Words the Chinese catalogue also writes in Latin letters
+        // (API terms: call_id, JSON, tool_result) are not translated.
+        for (_, label) in crate::i18n::CATALOGUE {
+            data.push(label.get(Lang::Zh).to_string());
+        }
+        for binding in crate::keymap::KEYMAP {
+            data.extend(binding.hint.map(|h| h.get(Lang::Zh).to_string()));
+            data.push(binding.help.get(Lang::Zh).to_string());
+        }
+        // Words no language translates: the APIs' names, JSON's
+        // literals, and what a JSON parser says of bad arguments.
+        for provider in [Provider::Chat, Provider::Responses, Provider::Anthropic] {
+            data.push(crate::i18n::provider_name(provider).to_string());
+        }
+        data.extend(
+            [
+                "true false null POST",
+                "EOF while parsing a string an object value trailing comma at line column",
+            ]
+            .map(String::from),
+        );
+        data
+    }
+
+    /// Each view of a step (the panels, the request body, and at the last
+    /// step the help and about) as `app` and `zh` draw it.
+    fn views(app: &App, zh: &App, step: usize, w: u16, h: u16) -> Vec<[String; 2]> {
+        let mut views = vec![vec![], vec![Action::ToggleWire]];
+        if step == app.last() {
+            views.push(vec![Action::ToggleHelp]);
+            views.push(vec![Action::ToggleAbout]);
+        }
+        views
+            .into_iter()
+            .map(|actions| {
+                [app, zh].map(|a| {
+                    let mut a = frames::at_step(a, step, w, h);
+                    for action in &actions {
+                        app::update(&mut a, *action);
+                    }
+                    frames::to_text(&frames::render(&a, w, h))
+                })
+            })
+            .collect()
+    }
+
     #[test]
-    #[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
     fn every_frame_in_the_pseudo_locale_shows_only_catalogue_text() {
         let mut found: BTreeMap<String, String> = BTreeMap::new();
         let mut refused = Vec::new();
         let mut in_zh_found: BTreeMap<String, String> = BTreeMap::new();
         for (name, source) in load::catalog::CATALOG {
-            // What the lesson itself holds (its texts, tools, files, ids)
-            // is data, drawn as it is in every language.
-            let mut data = Vec::new();
-            data_strings(&serde_json::from_str(source).unwrap(), &mut data);
-            data.extend(KEY_CAPS.map(String::from));
-            // Words the Chinese catalogue also writes in Latin letters
-            // (API terms: call_id, JSON, tool_result) are not translated.
-            for (_, label) in crate::i18n::CATALOGUE {
-                data.push(label.get(Lang::Zh).to_string());
-            }
-            for binding in crate::keymap::KEYMAP {
-                data.extend(binding.hint.map(|h| h.get(Lang::Zh).to_string()));
-                data.push(binding.help.get(Lang::Zh).to_string());
-            }
-            // Words no language translates: the APIs' names, JSON's
-            // literals, and what a JSON parser says of bad arguments.
-            for provider in [Provider::Chat, Provider::Responses, Provider::Anthropic] {
-                data.push(crate::i18n::provider_name(provider).to_string());
-            }
-            data.extend(
-                [
-                    "true false null POST",
-                    "EOF while parsing a string an object value trailing comma at line column",
-                ]
-                .map(String::from),
-            );
+            let data = lesson_data(source);
             let mut data_zh = data.clone();
             zh_texts(&serde_json::from_str(source).unwrap(), &mut data_zh);
             // The run told in the pseudo-locale (`load::shown_in`): the
@@ -294,21 +322,7 @@ mod tests {
             let zh = App::new(loaded, Lang::Zh, Theme::DARK);
             for (w, h) in [(120, 40), (80, 24)] {
                 for step in 0..=app.last() {
-                    // Each view of the step: the panels, the request
-                    // body, and at the last step the help and about.
-                    let mut views = vec![vec![], vec![Action::ToggleWire]];
-                    if step == app.last() {
-                        views.push(vec![Action::ToggleHelp]);
-                        views.push(vec![Action::ToggleAbout]);
-                    }
-                    for actions in views {
-                        let [shown, same_in_zh] = [&app, &zh].map(|a| {
-                            let mut a = frames::at_step(a, step, w, h);
-                            for action in &actions {
-                                app::update(&mut a, *action);
-                            }
-                            frames::to_text(&frames::render(&a, w, h))
-                        });
+                    for [shown, same_in_zh] in views(&app, &zh, step, w, h) {
                         let in_zh: BTreeSet<&str> = same_in_zh.lines().flat_map(words).collect();
                         for line in same_in_zh.lines() {
                             for word in shown_words(&unescaped(line)) {

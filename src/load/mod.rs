@@ -346,7 +346,6 @@ fn counted_as_before(file: &str, then: &Loaded, first: Option<Fault>) -> Fault {
 
 /// `prepare_with`, the window counted as `count` says where the file does
 /// not say.
-#[expect(clippy::too_many_lines, reason = "not split yet (issue 33 item 4)")]
 fn prepare_counted(
     file: &str,
     bytes: &[u8],
@@ -375,16 +374,16 @@ fn prepare_counted(
         return Err(faults);
     };
     let mut screen = parsed.screen;
-    if count.is_some() {
-        for s in std::iter::once(&mut scenario).chain(screen.as_mut()) {
-            if let Some(limit) = s.context.as_mut().filter(|c| c.count.is_none()) {
-                limit.count = count;
-                limit.count_assumed = true;
-            }
-        }
+    for s in std::iter::once(&mut scenario).chain(screen.as_mut()) {
+        assume_count(s, count);
     }
     let keys = parsed.keys;
     let at = |path: &str| keys.place(path);
+    let errors_at = |list: Vec<(String, String)>| {
+        list.into_iter()
+            .map(|(path, message)| fault(Severity::Error, at(&path), message))
+            .collect::<Vec<_>>()
+    };
     for (severity, path, message) in check_fields(&scenario) {
         faults.push(fault(severity, at(&path), message));
     }
@@ -399,18 +398,7 @@ fn prepare_counted(
     if let Some(screen) = &mut screen {
         screen.twin.clone_from(&scenario.twin);
     }
-    for (path, message) in tool_checks::check_custom_tools(&scenario) {
-        faults.push(fault(Severity::Error, at(&path), message));
-    }
-    for (path, message) in schema_checks::check_strict_and_choice(&scenario) {
-        faults.push(fault(Severity::Error, at(&path), message));
-    }
-    for (path, message) in interrupt_checks::check_interrupt(&scenario) {
-        faults.push(fault(Severity::Error, at(&path), message));
-    }
-    for (path, message) in retry_checks::check_provider_errors(&scenario) {
-        faults.push(fault(Severity::Error, at(&path), message));
-    }
+    faults.extend(errors_at(written_faults(&scenario)));
     if faults.iter().any(Fault::is_error) {
         // A fault that leaves the run whole (an unknown tool in a rule: the
         // host refuses such a call, a condition on it never holds) does not
@@ -422,11 +410,10 @@ fn prepare_counted(
             .filter(|f| f.is_error())
             .all(|f| leaves_the_run_whole(&f.error));
         if whole {
-            for (path, message) in
-                keys_of_the_run_as_it_stands(&scenario, screen.as_ref().unwrap_or(&scenario))
-            {
-                faults.push(fault(Severity::Error, at(&path), message));
-            }
+            faults.extend(errors_at(keys_of_the_run_as_it_stands(
+                &scenario,
+                screen.as_ref().unwrap_or(&scenario),
+            )));
         }
         return Err(faults);
     }
@@ -437,58 +424,8 @@ fn prepare_counted(
     };
     // Checked as written; run and shown as drawn (`screen`).
     let mut scenario = screen.unwrap_or(scenario);
-    // A lesson that names its provider is written about that provider's
-    // shapes (its explanations say `tool_result`, `fc_…`): shown only so.
-    if let (Some(pinned), Some(asked)) = (scenario.provider, provider)
-        && pinned != asked
-    {
-        return Err(error(
-            "provider",
-            format!(
-                "this lesson is written for {} (its explanations describe that API's requests); \
-                 expected no --provider, or --provider {}, not --provider {}",
-                crate::i18n::provider_name(pinned),
-                pinned.code(),
-                asked.code()
-            ),
-        ));
-    }
-    if provider.is_some() {
-        scenario.provider = provider;
-    }
-    if scenario.harness.answer_with_item_id && scenario.provider() != Provider::Responses {
-        return Err(error(
-            "harness.answer_with_item_id",
-            format!(
-                "answering under the item's id (fc_…) is an OpenAI Responses mistake: only \
-                 Responses gives a call two ids; expected \"provider\": \"responses\", not {} \
-                 (--provider too)",
-                scenario.provider().code()
-            ),
-        ));
-    }
-    if let Some((place, message)) = thinking_fault(&scenario) {
+    if let Err((place, message)) = shown_as(&mut scenario, provider) {
         return Err(error(place, message));
-    }
-    if scenario.host.caches_prompt && scenario.provider() == Provider::Anthropic {
-        return Err(error(
-            "host.caches_prompt",
-            "Anthropic caches a prompt only up to the cache_control breakpoints a request \
-             marks, and this simulator writes none, so every call would read 0 cached tokens; \
-             expected \"provider\": \"chat\" or \"responses\" (OpenAI caches without being \
-             asked), not anthropic (--provider too)"
-                .to_string(),
-        ));
-    }
-    // A streamed reply's reasoning would stream too (its own events);
-    // no lesson draws them, so none claims to.
-    if scenario.stream && scenario.thinking() != crate::trace::Thinking::Off {
-        return Err(error(
-            "stream",
-            "a streamed reply with reasoning is not drawn (its reasoning events are not \
-             modelled); expected \"stream\": false, or no rule with \"reasoning\""
-                .to_string(),
-        ));
     }
     // The loop runs once, and is told in each language (`engine::Told`).
     let told =
@@ -500,14 +437,123 @@ fn prepare_counted(
     } = told;
     // The run: its steps, calls and outcome are the same in every language.
     let run = &traces[Lang::DEFAULT.index()];
-    if let Some(d) = &rules_differ {
+    for (severity, path, message) in run_faults(&scenario, run, &differs, rules_differ.as_ref()) {
+        faults.push(fault(severity, at(&path), message));
+    }
+    // A file numbered as before a replay became one step keeps its meaning.
+    if !key_faults(&scenario, run).is_empty()
+        && let Some((renumbered, warning)) = numbered_before_one_step_replays(&scenario, run)
+        && key_faults(&renumbered, run).is_empty()
+    {
+        scenario = renumbered;
+        faults.push(fault(Severity::Warning, at("narration"), warning));
+    }
+    faults.extend(errors_at(keyed_faults(&mut scenario, run)));
+    // Narration keyed by step number or by event (`anchors`), set on the
+    // steps of every language's trace, which have the same steps and call
+    // ids; the run is shown with the narration that resolved.
+    let (narrated, _) = anchors::resolve(&scenario.narration, run);
+    for trace in &mut traces {
+        narrate(trace, &narrated);
+    }
+    Ok(Loaded {
+        card: Card::of(&scenario),
+        lesson: Some(scenario),
+        traces,
+        pseudo: None,
+        faults,
+        counts: Default::default(),
+    })
+}
+
+/// A window the file does not say how to count is counted as `count`
+/// says, and marked as assumed.
+fn assume_count(scenario: &mut Scenario, count: Option<crate::scenario::WindowCount>) {
+    if let Some(limit) = scenario.context.as_mut().filter(|c| c.count.is_none())
+        && count.is_some()
+    {
+        limit.count = count;
+        limit.count_assumed = true;
+    }
+}
+
+/// Set the provider asked for (`--provider`), or say why the lesson
+/// cannot be shown so: where, and what was expected.
+fn shown_as(
+    scenario: &mut Scenario,
+    asked: Option<Provider>,
+) -> Result<(), (&'static str, String)> {
+    // A lesson that names its provider is written about that provider's
+    // shapes (its explanations say `tool_result`, `fc_…`): shown only so.
+    if let (Some(pinned), Some(asked)) = (scenario.provider, asked)
+        && pinned != asked
+    {
+        return Err((
+            "provider",
+            format!(
+                "this lesson is written for {} (its explanations describe that API's requests); \
+                 expected no --provider, or --provider {}, not --provider {}",
+                crate::i18n::provider_name(pinned),
+                pinned.code(),
+                asked.code()
+            ),
+        ));
+    }
+    if asked.is_some() {
+        scenario.provider = asked;
+    }
+    if scenario.harness.answer_with_item_id && scenario.provider() != Provider::Responses {
+        return Err((
+            "harness.answer_with_item_id",
+            format!(
+                "answering under the item's id (fc_…) is an OpenAI Responses mistake: only \
+                 Responses gives a call two ids; expected \"provider\": \"responses\", not {} \
+                 (--provider too)",
+                scenario.provider().code()
+            ),
+        ));
+    }
+    if let Some(fault) = thinking_fault(scenario) {
+        return Err(fault);
+    }
+    if scenario.host.caches_prompt && scenario.provider() == Provider::Anthropic {
+        return Err((
+            "host.caches_prompt",
+            "Anthropic caches a prompt only up to the cache_control breakpoints a request \
+             marks, and this simulator writes none, so every call would read 0 cached tokens; \
+             expected \"provider\": \"chat\" or \"responses\" (OpenAI caches without being \
+             asked), not anthropic (--provider too)"
+                .to_string(),
+        ));
+    }
+    // A streamed reply's reasoning would stream too (its own events);
+    // no lesson draws them, so none claims to.
+    if scenario.stream && scenario.thinking() != crate::trace::Thinking::Off {
+        return Err((
+            "stream",
+            "a streamed reply with reasoning is not drawn (its reasoning events are not \
+             modelled); expected \"stream\": false, or no rule with \"reasoning\""
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+/// Faults only the run finds that leave it whole: said, and the run shown.
+fn run_faults(
+    scenario: &Scenario,
+    run: &Trace,
+    differs: &[engine::Differs],
+    rules_differ: Option<&engine::RuleDiffers>,
+) -> Vec<(Severity, String, String)> {
+    let mut faults = Vec::new();
+    if let Some(d) = rules_differ {
         let other = match d.other_rule {
             Some(rule) => format!("model[{rule}]"),
             None => "no rule".to_string(),
         };
-        faults.push(fault(
+        faults.push((
             Severity::Error,
-            at(&format!("model[{}]", d.chosen)),
+            format!("model[{}]", d.chosen),
             format!(
                 "at step {}, model call #{}, model[{}] holds on the context in {} but {} holds on \
                  the context in {}; the run is made once and follows {}, so the {} trace would \
@@ -524,23 +570,23 @@ fn prepare_counted(
             ),
         ));
     }
-    for differ in &differs {
-        faults.push(fault(
+    for differ in differs {
+        faults.push((
             Severity::Error,
-            at("context.window"),
+            "context.window".to_string(),
             differs_message(differ),
         ));
     }
-    let steps = run.len();
     // Faults that leave the run whole: the run is shown, and they are said.
     if run.end != scenario.expect {
-        faults.push(fault(
+        faults.push((
             Severity::Error,
-            at("expect"),
+            "expect".to_string(),
             format!(
-                "the loop ends {} at step {steps}, after {} {}, but \"expect\" says {}; \
+                "the loop ends {} at step {}, after {} {}, but \"expect\" says {}; \
                  see the steps with `agent-loop-sim trace FILE`",
                 run.end.code(),
+                run.len(),
                 run.model_calls.len(),
                 crate::i18n::MODEL_CALL_N.get(run.model_calls.len(), Lang::En),
                 scenario.expect.code()
@@ -548,11 +594,11 @@ fn prepare_counted(
         ));
     }
     let after_run = [
-        interrupt_checks::check_interrupted(&scenario, run),
-        retry_checks::check_turned_away(&scenario, run),
+        interrupt_checks::check_interrupted(scenario, run),
+        retry_checks::check_turned_away(scenario, run),
     ];
     for (path, message) in after_run.into_iter().flatten() {
-        faults.push(fault(Severity::Error, at(&path), message));
+        faults.push((Severity::Error, path, message));
     }
     // One summary per compaction: as many as the host compacts.
     if let Some(crate::scenario::Summaries::Each(list)) =
@@ -565,9 +611,9 @@ fn prepare_counted(
             (Severity::Warning, "the rest are never used")
         };
         if compacts != list.len() {
-            faults.push(fault(
+            faults.push((
                 severity,
-                at("context.summary"),
+                "context.summary".to_string(),
                 format!(
                     "the host compacts {compacts} {} in the run but the list has {} {} ({said}); expected one summary per compaction",
                     if compacts == 1 { "time" } else { "times" },
@@ -577,27 +623,42 @@ fn prepare_counted(
             ));
         }
     }
-    // A file numbered as before a replay became one step keeps its meaning.
-    if !key_faults(&scenario, run).is_empty()
-        && let Some((renumbered, warning)) = numbered_before_one_step_replays(&scenario, run)
-        && key_faults(&renumbered, run).is_empty()
-    {
-        scenario = renumbered;
-        faults.push(fault(Severity::Warning, at("narration"), warning));
-    }
-    // A question keyed by event is asked at its event's step; one whose
-    // key names no step is a fault, and is left out of the quiz.
+    faults
+}
+
+/// The faults of what the file keys to the run's steps (questions and
+/// narration), paths and messages in that order. A question that cannot
+/// be asked is left out: the run and the rest of the quiz are still shown
+/// (`trace`, `transcript`), the exit code 2.
+fn keyed_faults(scenario: &mut Scenario, run: &Trace) -> Vec<(String, String)> {
+    let mut faults = place_quiz(scenario, run);
+    faults.extend(key_faults(scenario, run));
+    faults.extend(unchosen_questions(scenario, run));
+    let quiz_faults = checks::check_quiz(scenario, run.len());
+    let mut i = 0;
+    scenario.quiz.retain(|_| {
+        i += 1;
+        !quiz_faults.iter().any(|(q, _, _)| *q == i - 1)
+    });
+    faults.extend(
+        quiz_faults
+            .into_iter()
+            .map(|(_, path, message)| (path, message)),
+    );
+    faults
+}
+
+/// Ask each question keyed by event at its event's step; one whose key
+/// names no step is a fault (its path and message), left out of the quiz.
+fn place_quiz(scenario: &mut Scenario, run: &Trace) -> Vec<(String, String)> {
+    let mut faults = Vec::new();
     let mut unplaced = Vec::new();
     for (i, q) in scenario.quiz.iter_mut().enumerate() {
         if let QuizStep::Key(key) = &q.step {
             match anchors::step_of(key, run) {
                 Ok(step) => q.step = QuizStep::Number(step + 1),
                 Err(message) => {
-                    faults.push(fault(
-                        Severity::Error,
-                        at(&format!("quiz[{i}].step")),
-                        message,
-                    ));
+                    faults.push((format!("quiz[{i}].step"), message));
                     unplaced.push(i);
                 }
             }
@@ -608,40 +669,21 @@ fn prepare_counted(
         i += 1;
         !unplaced.contains(&(i - 1))
     });
-    // Narration keyed by step number or by event (`anchors`), set on the
-    // steps of both runs, which have the same steps and call ids. A bad key
-    // is a fault; the run is still shown with the narration that resolved.
-    for (path, message) in key_faults(&scenario, run) {
-        faults.push(fault(Severity::Error, at(&path), message));
-    }
-    for (path, message) in unchosen_questions(&scenario, run) {
-        faults.push(fault(Severity::Error, at(&path), message));
-    }
-    let (narrated, _) = anchors::resolve(&scenario.narration, run);
-    for trace in &mut traces {
-        narrate(trace, &narrated);
-    }
-    // A faulty question is said and left out: the run and the rest of
-    // the quiz are still shown (`trace`, `transcript`), the exit code 2.
-    let quiz_faults = checks::check_quiz(&scenario, steps);
-    for (_, path, message) in &quiz_faults {
-        faults.push(fault(Severity::Error, at(path), message.clone()));
-    }
-    if !quiz_faults.is_empty() {
-        let mut i = 0;
-        scenario.quiz.retain(|_| {
-            i += 1;
-            !quiz_faults.iter().any(|(q, _, _)| *q == i - 1)
-        });
-    }
-    Ok(Loaded {
-        card: Card::of(&scenario),
-        lesson: Some(scenario),
-        traces,
-        pseudo: None,
-        faults,
-        counts: Default::default(),
-    })
+    faults
+}
+
+/// What the checks of custom tools, schemas, an interrupt and provider
+/// errors find in the file as written: paths and messages.
+fn written_faults(scenario: &Scenario) -> Vec<(String, String)> {
+    [
+        tool_checks::check_custom_tools(scenario),
+        schema_checks::check_strict_and_choice(scenario),
+        interrupt_checks::check_interrupt(scenario),
+        retry_checks::check_provider_errors(scenario),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Set the lesson's narration (`anchors::resolve`) on the steps of a
