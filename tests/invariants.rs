@@ -15,6 +15,8 @@
 //!   fills a row to its end is a whole id of the run or carries the mark.
 //! - The counters agree: the header's step is the lanes' current row, and
 //!   the header's request size is the context heading's.
+//! - A step title the header cuts (`…`) is read whole at the top of the
+//!   explanation panel wherever that panel is on screen.
 
 mod common;
 
@@ -153,6 +155,24 @@ impl Frame<'_> {
     }
 }
 
+/// A panel's left, right and bottom hold border glyphs only.
+fn check_borders(f: &Frame<'_>, rect: Rect, name: &str, faults: &mut Vec<String>) {
+    for y in rect.top()..rect.bottom() {
+        for x in [rect.left(), rect.right() - 1] {
+            let s = f.buf[(x, y)].symbol();
+            if !BORDER.contains(s) {
+                faults.push(format!("[border] {name}: {s:?} at {x},{y}"));
+            }
+        }
+    }
+    for x in rect.left()..rect.right() {
+        let s = f.buf[(x, rect.bottom() - 1)].symbol();
+        if !BORDER.contains(s) {
+            faults.push(format!("[border] {name}: {s:?} on the bottom at {x}"));
+        }
+    }
+}
+
 fn check_frame(f: &Frame<'_>, ids: &HashSet<String>, faults: &mut Vec<String>) {
     let app = f.app;
     let area = f.buf.area;
@@ -169,21 +189,7 @@ fn check_frame(f: &Frame<'_>, ids: &HashSet<String>, faults: &mut Vec<String>) {
     for &(panel, rect, _) in &areas.panels {
         let rows = f.panel_rows(rect);
         let name = format!("{} {:?}", f.what, panel);
-        // Borders: left, right and bottom hold border glyphs only.
-        for y in rect.top()..rect.bottom() {
-            for x in [rect.left(), rect.right() - 1] {
-                let s = f.buf[(x, y)].symbol();
-                if !BORDER.contains(s) {
-                    faults.push(format!("[border] {name}: {s:?} at {x},{y}"));
-                }
-            }
-        }
-        for x in rect.left()..rect.right() {
-            let s = f.buf[(x, rect.bottom() - 1)].symbol();
-            if !BORDER.contains(s) {
-                faults.push(format!("[border] {name}: {s:?} on the bottom at {x}"));
-            }
-        }
+        check_borders(f, rect, &name, faults);
         // Blank rows standing for content.
         let hides = f.limits.panels[panel.index()] > 0
             || rows
@@ -226,6 +232,9 @@ fn check_frame(f: &Frame<'_>, ids: &HashSet<String>, faults: &mut Vec<String>) {
         }
         if panel == Panel::Context && !app.wire && app.question().is_none() {
             check_context(f, &name, &rows, faults);
+        }
+        if panel == Panel::Explain && !app.quiz.on {
+            check_whole_title(f, &name, &header[0], &rows, faults);
         }
         if panel == Panel::Lanes {
             let step = app.step + 1;
@@ -301,6 +310,42 @@ fn check_header(f: &Frame<'_>, header: &[String], faults: &mut Vec<String>) {
                 f.what, call.0, header[0]
             ));
         }
+    }
+}
+
+/// Where the header shows the step's title neither whole nor with its
+/// long ids shortened (`toolu_01CFzx…`), it was cut: the explanation's
+/// first rows hold it whole (as wrapped, a long id broken with `↩`).
+fn check_whole_title(
+    f: &Frame<'_>,
+    name: &str,
+    header: &str,
+    rows: &[String],
+    faults: &mut Vec<String>,
+) {
+    let bare = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && *c != '↩')
+            .collect()
+    };
+    let trace = f.app.trace();
+    let title = agent_loop_sim::i18n::step_title(trace, f.app.step);
+    let mut short = title.clone();
+    for id in trace.steps[f.app.step].kind.call_ids() {
+        if id.0.chars().count() > 16 {
+            let head: String = id.0.chars().take(12).collect();
+            short = short.replace(&*id.0, &format!("{head}…"));
+        }
+    }
+    let shown = bare(header);
+    if shown.ends_with(&bare(&title)) || shown.ends_with(&bare(&short)) {
+        return;
+    }
+    if !bare(&rows.concat()).starts_with(&bare(&title)) {
+        faults.push(format!(
+            "[title] {name}: the header cuts the title and the explanation does not begin with it: {title:?}\n{}",
+            rows.join("\n")
+        ));
     }
 }
 

@@ -43,6 +43,12 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
     // Who acts and how the loop ended are in the header just above: the
     // panel gives its rows to the explanation itself.
     let mut out = Vec::new();
+    // A title the header had to cut is read here whole.
+    if s.title_cut {
+        let title = i18n::step_title(trace, s.step);
+        out.extend(hanging(vec![], &title, theme.current(), w));
+        out.push(Line::default());
+    }
     let text = step
         .narration
         .clone()

@@ -44,41 +44,7 @@ fn header(h: &Header<'_>, area: Rect, buf: &mut Buffer) {
     let trace = s.trace;
     let step = &trace.steps[s.step];
 
-    let indicator = Span::styled(
-        format!(" {} {}/{} ", i18n::STEP.get(lang), s.step + 1, trace.len()),
-        theme.current_marker(),
-    );
-    let title = i18n::step_title(trace, s.step);
-    let step_title = Span::styled(title.clone(), theme.current());
-    // A search: where this step stands among its matches.
-    let indicator = match &h.search {
-        Some(status) => Span::styled(
-            format!("{}· {status} ", indicator.content),
-            theme.current_marker(),
-        ),
-        None => indicator,
-    };
-    let mut first = Line::from(vec![
-        indicator.clone(),
-        Span::styled(format!(" {} ", trace.title), theme.title()),
-        Span::styled("· ", theme.muted()),
-        step_title,
-    ]);
-    // On a narrow screen the step's title matters more than the scenario's;
-    // what still does not fit is cut at a word, and says so.
-    if first.width() > area.width as usize {
-        let room = (area.width as usize).saturating_sub(indicator.width() + 1);
-        let title = if super::text::width(&title) > room {
-            super::ids::shorten_ids(&title, step)
-        } else {
-            title
-        };
-        first = Line::from(vec![
-            indicator,
-            Span::raw(" "),
-            Span::styled(super::text::truncate(&title, room), theme.current()),
-        ]);
-    }
+    let (first, _) = first_line(s, h.search.as_deref(), area.width);
 
     let actor_style = match step.source() {
         Source::User => theme.user(),
@@ -121,6 +87,56 @@ fn header(h: &Header<'_>, area: Rect, buf: &mut Buffer) {
         });
     let third = Line::from(format!(" {counters}"));
     super::window::draw_lines(&[first, second, third], area, buf);
+}
+
+/// The header's first line (the step, the lesson, the step's title) in
+/// `cells` cells, and whether the title had to be cut there.
+fn first_line(s: &Scene<'_>, search: Option<&str>, cells: u16) -> (Line<'static>, bool) {
+    let theme = s.theme;
+    let trace = s.trace;
+    let indicator = format!(
+        " {} {}/{} ",
+        i18n::STEP.get(s.lang),
+        s.step + 1,
+        trace.len()
+    );
+    // A search: where this step stands among its matches.
+    let indicator = match search {
+        Some(status) => format!("{indicator}· {status} "),
+        None => indicator,
+    };
+    let indicator = Span::styled(indicator, theme.current_marker());
+    let title = i18n::step_title(trace, s.step);
+    let first = Line::from(vec![
+        indicator.clone(),
+        Span::styled(format!(" {} ", trace.title), theme.title()),
+        Span::styled("· ", theme.muted()),
+        Span::styled(title.clone(), theme.current()),
+    ]);
+    if first.width() <= cells as usize {
+        return (first, false);
+    }
+    // On a narrow screen the step's title matters more than the scenario's;
+    // what still does not fit is cut at a word, and says so.
+    let room = (cells as usize).saturating_sub(indicator.width() + 1);
+    let title = if width(&title) > room {
+        super::ids::shorten_ids(&title, &trace.steps[s.step])
+    } else {
+        title
+    };
+    let cut = width(&title) > room;
+    let line = Line::from(vec![
+        indicator,
+        Span::raw(" "),
+        Span::styled(truncate(&title, room), theme.current()),
+    ]);
+    (line, cut)
+}
+
+/// Does the header cut the step's title at `cells` cells (no search
+/// shown)? The explanation then begins with the whole title.
+pub(super) fn title_cut(s: &Scene<'_>, cells: u16) -> bool {
+    first_line(s, None, cells).1
 }
 
 /// How the loop stands at `step` of `trace`, and once it has ended,

@@ -175,7 +175,7 @@ fn draw_screen(app: &App, area: Rect, buf: &mut Buffer) -> Limits {
     frame::Footer::of(app).render(areas.footer, buf);
     limits.explain_hidden = !areas.panels.iter().any(|(p, ..)| *p == Panel::Explain);
     for (panel, rect, tabbed) in areas.panels {
-        limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, buf);
+        limits.panels[panel.index()] = draw_panel(app, panel, rect, tabbed, area.width, buf);
     }
     draw_overlay(app, area, buf, &mut limits);
     limits
@@ -230,9 +230,16 @@ pub fn panel_of_step(kind: &crate::trace::StepKind) -> Panel {
 }
 
 /// `tabbed`: the panel shares its place with others (compact layout), so
-/// its title names them all, the shown one marked. Returns how far the
-/// panel can scroll.
-fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffer) -> u16 {
+/// its title names them all, the shown one marked; `screen`: the width of
+/// the header above. Returns how far the panel can scroll.
+fn draw_panel(
+    app: &App,
+    panel: Panel,
+    area: Rect,
+    tabbed: bool,
+    screen: u16,
+    buf: &mut Buffer,
+) -> u16 {
     let focused = app.focus == panel;
     let block = panel_block(app, panel, focused, tabbed);
     let inner = block.inner(area);
@@ -278,10 +285,11 @@ fn draw_panel(app: &App, panel: Panel, area: Rect, tabbed: bool, buf: &mut Buffe
             let scene = Scene::of(app);
             quiz::QuizPanel::of(app, &scene).render(inner, scroll, buf)
         }
-        Panel::Explain => explain::Explain {
-            scene: &Scene::of(app),
+        Panel::Explain => {
+            let mut scene = Scene::of(app);
+            scene.title_cut = frame::title_cut(&scene, screen);
+            explain::Explain { scene: &scene }.render(inner, scroll, buf)
         }
-        .render(inner, scroll, buf),
     }
 }
 

@@ -32,6 +32,9 @@ pub struct Scene<'a> {
     /// A call of the step started a sub-agent whose run is open (`d`), or
     /// the sub-agent's first step names the call that started it (`u`).
     pub sub_agent: Option<crate::sub_agent::Link>,
+    /// The header cuts the step's title: the explanation begins with it
+    /// whole.
+    pub title_cut: bool,
     /// The reasoning items of the step's model call (`reasoning`), read
     /// from its recorded body when first asked.
     reasoning: std::cell::OnceCell<Vec<crate::wire::Reasoning>>,
@@ -52,6 +55,7 @@ impl<'a> Scene<'a> {
             differs: Vec::new(),
             sub_agent: (app.live.as_ref())
                 .and_then(|live| crate::sub_agent::at(live, app.trace(), app.step)),
+            title_cut: false,
             reasoning: std::cell::OnceCell::new(),
         }
     }
