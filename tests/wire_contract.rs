@@ -783,7 +783,14 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     let mut all = Vec::new();
     let mut rejected = 0;
     let mut dropping = 0;
+    let mut sub_agents = 0;
     for export in wire::export_all(&dir) {
+        if export.sub_agent {
+            // A sub-agent's run: its own requests keep the contract alone.
+            sub_agents += 1;
+            all.extend(problems(&export.lesson, &export.file, None));
+            continue;
+        }
         let trace = wire::trace(&export.lesson, export.provider, "en");
         // One line per model call, or the contract reads a different run.
         let lines = read_run(&export.file).len();
@@ -815,6 +822,8 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     assert!(rejected >= 3, "only {rejected} rejected runs");
     // harness-drops-calls, which each provider accepts.
     assert!(dropping >= 3, "only {dropping} runs drop calls");
+    // sub-agent-own-context's sub-agent, in each provider.
+    assert!(sub_agents >= 3, "only {sub_agents} sub-agent runs");
 }
 
 fn sample_problems(name: &str) -> Vec<String> {

@@ -26,6 +26,7 @@ mod read;
 mod retry_checks;
 mod schema_checks;
 mod screen;
+mod sub_agent;
 mod tool_checks;
 mod wording;
 
@@ -90,6 +91,9 @@ pub struct Loaded {
     /// run's, shared by its languages' traces, which hold the same
     /// messages); a lesson's are in its traces (`Counts::default()`).
     pub counts: crate::tokens::Counts,
+    /// A lesson's sub-agent: its own run, started by a call of the parent's
+    /// (`Scenario::sub_agent`), shown as a conversation of its own.
+    pub sub_agent: Option<std::sync::Arc<Loaded>>,
 }
 
 impl Loaded {
@@ -162,6 +166,12 @@ pub fn shown_in(mut loaded: Loaded, lang: Lang) -> Result<Loaded, ScenarioError>
     }
     let (narrated, _) = anchors::resolve(&lesson.narration, &trace);
     narrate(&mut trace, &narrated);
+    // The links to a sub-agent's run are the same in every language.
+    trace.sub_agents = loaded.traces[Lang::DEFAULT.index()].sub_agents.clone();
+    if let Some(sub) = loaded.sub_agent.take() {
+        let sub = shown_in(std::sync::Arc::unwrap_or_clone(sub), lang)?;
+        loaded.sub_agent = Some(std::sync::Arc::new(sub));
+    }
     loaded.pseudo = Some(Box::new(trace));
     Ok(loaded)
 }
@@ -385,7 +395,13 @@ fn prepare_counted(
     }
     let keys = parsed.keys;
     let at = |path: &str| keys.place(path);
-    for (severity, path, message) in check_fields(&scenario) {
+    // A sub-agent's tool is checked as written, then as the custom tool
+    // its final reply makes it.
+    let sub_faults = sub_agent::check(&scenario);
+    for s in std::iter::once(&mut scenario).chain(screen.as_mut()) {
+        sub_agent::stand_in(s);
+    }
+    for (severity, path, message) in check_fields(&scenario).into_iter().chain(sub_faults) {
         faults.push(fault(severity, at(&path), message));
     }
     if with_twin {
@@ -490,6 +506,8 @@ fn prepare_counted(
                 .to_string(),
         ));
     }
+    // A sub-agent runs first: its final reply is a result of the parent's.
+    let sub = sub_agent::run(&mut scenario).map_err(|(place, message)| error(&place, message))?;
     // The loop runs once, and is told in each language (`engine::Told`).
     let told =
         engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;
@@ -532,6 +550,10 @@ fn prepare_counted(
         ));
     }
     let steps = run.len();
+    if let Err((place, message)) = sub_agent::link(&mut traces, &scenario) {
+        faults.push(fault(Severity::Error, at(&place), message));
+    }
+    let run = &traces[Lang::DEFAULT.index()];
     // Faults that leave the run whole: the run is shown, and they are said.
     if run.end != scenario.expect {
         faults.push(fault(
@@ -641,6 +663,7 @@ fn prepare_counted(
         pseudo: None,
         faults,
         counts: Default::default(),
+        sub_agent: sub.map(std::sync::Arc::new),
     })
 }
 
