@@ -663,7 +663,28 @@ fn prepare_counted(
         pseudo: None,
         faults,
         counts: Default::default(),
-        sub_agent: sub.map(std::sync::Arc::new),
+        sub_agent: sub.map(sub_agent_loaded),
+    })
+}
+
+/// A sub-agent's run ready to show, its narration set as a lesson's is.
+fn sub_agent_loaded(ran: sub_agent::Ran) -> std::sync::Arc<Loaded> {
+    let sub_agent::Ran {
+        scenario,
+        mut traces,
+    } = ran;
+    let (narrated, _) = anchors::resolve(&scenario.narration, &traces[Lang::DEFAULT.index()]);
+    for trace in &mut traces {
+        narrate(trace, &narrated);
+    }
+    std::sync::Arc::new(Loaded {
+        card: Card::of(&scenario),
+        lesson: Some(scenario),
+        traces,
+        pseudo: None,
+        faults: Vec::new(),
+        counts: Default::default(),
+        sub_agent: None,
     })
 }
 

@@ -15,7 +15,7 @@ use crate::trace::{SubAgents, Trace};
 
 use super::checks::{Found, check_fields};
 use super::fault::Severity;
-use super::{Card, Loaded, anchors, tool_checks};
+use super::{anchors, tool_checks};
 
 /// The agent id both traces name (`agent-1` on screen): a lesson has one.
 const AGENT: &str = "1";
@@ -139,36 +139,44 @@ fn task_of(scenario: &Scenario) -> Result<Text, String> {
 /// parent's provider and id style, everything else its own.
 fn scenario_of(parent: &Scenario, task: Text) -> Option<Scenario> {
     let sub = parent.sub_agent.clone()?;
-    let mut own = parent.clone();
-    own.name = format!("{}.sub-agent", parent.name);
-    own.title = sub.title;
-    own.task = task;
-    own.conditions = Vec::new();
-    own.tools = sub.tools;
-    own.budget = sub.budget;
-    own.harness = Default::default();
-    own.host = Default::default();
-    own.verify = None;
-    own.model = sub.model;
-    own.expect = sub.expect;
-    own.narration = sub.narration;
-    own.quiz = Vec::new();
-    own.quiz_steps = Vec::new();
-    own.twin = None;
-    own.context = None;
-    own.system = Some(sub.system);
-    own.tool_choice = None;
-    own.interrupt = None;
-    own.stream = false;
-    own.provider_errors = Vec::new();
-    own.sub_agent = None;
-    Some(own)
+    Some(Scenario {
+        name: format!("{}.sub-agent", parent.name),
+        title: sub.title,
+        task,
+        conditions: Vec::new(),
+        tools: sub.tools,
+        budget: sub.budget,
+        harness: Default::default(),
+        host: Default::default(),
+        verify: None,
+        model: sub.model,
+        expect: sub.expect,
+        narration: sub.narration,
+        quiz: Vec::new(),
+        quiz_steps: Vec::new(),
+        twin: None,
+        context: None,
+        system: Some(sub.system),
+        tool_choice: None,
+        interrupt: None,
+        stream: false,
+        provider_errors: Vec::new(),
+        sub_agent: None,
+        ..parent.clone()
+    })
+}
+
+/// A sub-agent's run: its scenario and its trace in each language, its
+/// narration not set yet (`load` sets it, as it sets a lesson's).
+pub(super) struct Ran {
+    pub(super) scenario: Scenario,
+    pub(super) traces: [Trace; Lang::COUNT],
 }
 
 /// Run the sub-agent of `scenario` (checked: `check` found nothing) and
 /// make its final reply the one result of the parent's tool. Its run, to
 /// show as a conversation of its own; Err: the place and what is wrong.
-pub(super) fn run(scenario: &mut Scenario) -> Result<Option<Loaded>, (String, String)> {
+pub(super) fn run(scenario: &mut Scenario) -> Result<Option<Ran>, (String, String)> {
     if scenario.sub_agent.is_none() {
         return Ok(None);
     }
@@ -189,27 +197,31 @@ pub(super) fn run(scenario: &mut Scenario) -> Result<Option<Loaded>, (String, St
             ),
         ));
     }
-    let (narrated, bad) = anchors::resolve(&own.narration, run);
+    let (_, bad) = anchors::resolve(&own.narration, run);
     if let Some((path, message)) = bad.into_iter().next() {
         return Err((at(&path), message));
     }
     let answer = Text::of(|lang| final_reply(&traces[lang.index()]));
+    // The files its tools read, read by the call that ran it: one workspace.
+    let mut read: Vec<String> = (run.file_events.iter())
+        .filter(|e| e.change == crate::trace::FileChange::Read)
+        .map(|e| e.path.clone())
+        .collect();
+    read.sort();
+    read.dedup();
     for trace in &mut traces {
-        super::narrate(trace, &narrated);
         trace.sub_agents.agent = Some(AGENT.to_string());
     }
     let tool = scenario.sub_agent.as_ref().map(|s| s.tool.clone());
     if let Some(def) = (scenario.tools.iter_mut()).find(|t| Some(&t.name) == tool.as_ref()) {
-        def.results = vec![result(answer)];
+        def.results = vec![ScriptedResult {
+            reads: read,
+            ..result(answer)
+        }];
     }
-    Ok(Some(Loaded {
-        card: Card::of(&own),
-        lesson: Some(own),
+    Ok(Some(Ran {
+        scenario: own,
         traces,
-        pseudo: None,
-        faults: Vec::new(),
-        counts: Default::default(),
-        sub_agent: None,
     }))
 }
 
