@@ -113,7 +113,9 @@ pub fn out(live: &Live, trace: &Trace) -> Option<Link> {
 }
 
 /// What the explanation of `step` links to: a call of it that started a
-/// sub-agent, or, at a sub-agent's first step, the call that started it.
+/// sub-agent, or, at a sub-agent's first step and at its last (its answer,
+/// which goes back as the call's result), the call that started it.
 pub fn at(live: &Live, trace: &Trace, step: usize) -> Option<Link> {
-    into(live, trace, step).or_else(|| (step == 0).then(|| out(live, trace)).flatten())
+    let ends = step == 0 || step + 1 == trace.len();
+    into(live, trace, step).or_else(|| ends.then(|| out(live, trace)).flatten())
 }

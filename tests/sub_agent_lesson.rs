@@ -100,6 +100,10 @@ fn the_task_calls_step_opens_the_sub_agents_run_and_u_comes_back() {
         (0, "The explore sub-agent")
     );
     app::update(&mut a, Action::Last);
+    // Its answer, which goes back as the call's result, links back too.
+    let live = a.live.as_ref().unwrap();
+    let link = agent_loop_sim::sub_agent::at(live, a.trace(), a.step).unwrap();
+    assert_eq!((link.conversation, link.step), (0, runs));
     app::update(&mut a, Action::OutOfSubAgent);
     assert_eq!((a.live.as_ref().unwrap().current, a.step), (0, runs));
     // Another lesson has no sub-agent: no conversations to switch.
