@@ -161,7 +161,8 @@ fn print_trace(
         }
     };
     let mut out = std::io::BufWriter::new(output::stdout());
-    let written = trace_json::write(loaded.trace(lang), shape, &mut out);
+    let sub = loaded.sub_agent.as_ref().map(|s| s.trace(lang));
+    let written = trace_json::write_with_sub_agent(loaded.trace(lang), sub, shape, &mut out);
     output::finish("trace", &mut out, written, done)
 }
 
