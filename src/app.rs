@@ -119,6 +119,7 @@ pub struct App {
 impl App {
     pub fn new(loaded: Loaded, lang: Lang, theme: Theme) -> Self {
         let loaded = Arc::new(loaded);
+        let live = crate::live::Live::of_lesson(&loaded);
         App {
             timelines: Arc::new(Timelines::of(&loaded)),
             loaded,
@@ -144,7 +145,7 @@ impl App {
             picker: Picker::default(),
             compare: None,
             search: crate::find::Search::default(),
-            live: None,
+            live,
             study: None,
             class: None,
         }
@@ -216,9 +217,10 @@ impl App {
     /// dwell time are the user's and stay.
     fn open_lesson(&mut self, loaded: Arc<Loaded>) {
         self.timelines = Arc::new(Timelines::of(&loaded));
+        // Another lesson: the recording's conversations are not its; a
+        // lesson with a sub-agent has its own two.
+        self.live = crate::live::Live::of_lesson(&loaded);
         self.loaded = loaded;
-        // Another lesson: the recording's conversations are not its.
-        self.live = None;
         self.step = 0;
         self.playing = false;
         self.focus = Panel::Lanes;

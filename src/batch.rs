@@ -161,7 +161,8 @@ fn print_trace(
         }
     };
     let mut out = std::io::BufWriter::new(output::stdout());
-    let written = trace_json::write(loaded.trace(lang), shape, &mut out);
+    let sub = loaded.sub_agent.as_ref().map(|s| s.trace(lang));
+    let written = trace_json::write_with_sub_agent(loaded.trace(lang), sub, shape, &mut out);
     output::finish("trace", &mut out, written, done)
 }
 
@@ -207,6 +208,13 @@ pub fn plain(cli: &Cli) -> ExitCode {
     };
     let mut out = std::io::BufWriter::new(output::stdout());
     let quiz = cli.quiz.then_some(&loaded);
-    let written = crate::plain::write_with_quiz(loaded.trace(lang), shape, quiz, &mut out);
+    let written = crate::plain::write_with_quiz(loaded.trace(lang), shape, quiz, &mut out)
+        .and_then(|()| match &loaded.sub_agent {
+            // A sub-agent's own loop follows, said to be its own.
+            Some(sub) => {
+                crate::plain::write_sub_agent(loaded.trace(lang), sub.trace(lang), shape, &mut out)
+            }
+            None => Ok(()),
+        });
     output::finish("transcript", &mut out, written, done)
 }

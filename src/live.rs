@@ -76,4 +76,11 @@ impl Live {
             ..Live::new(conversations)
         }
     }
+
+    /// A lesson with a sub-agent: its run and the sub-agent's, two
+    /// conversations linked by the call that starts it (`sub_agent`).
+    pub fn of_lesson(loaded: &Arc<Loaded>) -> Option<Live> {
+        let sub = loaded.sub_agent.clone()?;
+        Some(Live::recorded(vec![loaded.clone(), sub]))
+    }
 }

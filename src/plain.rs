@@ -23,6 +23,25 @@ pub fn write(trace: &Trace, shape: ContextShape, out: &mut impl Write) -> io::Re
     write_with_quiz(trace, shape, None, out)
 }
 
+/// A lesson's sub-agent's own run, after its parent's (`parent`): which
+/// call started it, then its steps.
+pub fn write_sub_agent(
+    parent: &Trace,
+    sub: &Trace,
+    shape: ContextShape,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let lang = sub.lang;
+    for (call, agent) in &parent.sub_agents.started {
+        let said = i18n::SUB_AGENT_OUT.fill(
+            lang,
+            &[("call", call), ("agent", agent), ("k", &1), ("n", &2)],
+        );
+        writeln!(out, "\n{said}\n")?;
+    }
+    write(sub, shape, out)
+}
+
 /// The run as plain text; with `quiz` (the scenario's own questions), the
 /// quiz as the simulator asks it: before each step its question and
 /// numbered choices, after the step the answer (`transcript --quiz`, for

@@ -228,6 +228,39 @@ pub struct Scenario {
     /// the same request again (`engine/retry.rs`).
     #[serde(default)]
     pub provider_errors: Vec<ProviderError>,
+    /// A sub-agent the model starts with a call of one tool: its own loop,
+    /// with its own system prompt, tools and context; only its final reply
+    /// returns, as that call's result (`load::sub_agent`).
+    #[serde(default)]
+    pub sub_agent: Option<SubAgent>,
+}
+
+/// A sub-agent (Claude Code's Task/Agent tool, the OpenAI Agents SDK's
+/// `as_tool`): the parent's call of `tool` starts it with the call's
+/// `prompt` argument as its task; it runs its own loop over the lesson's
+/// files, and its final reply is the call's result. Its messages never
+/// enter the parent's context.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SubAgent {
+    /// The parent's tool whose call starts it (a tool of `tools`, with
+    /// no `results`: the sub-agent's final reply is its one result).
+    pub tool: String,
+    /// Its name, as the parent's screen and its own title say it.
+    pub title: Text,
+    /// Its own system prompt.
+    pub system: Text,
+    /// Its own tools: the parent's are not offered to it.
+    pub tools: Vec<ToolDef>,
+    /// The most model calls its loop makes.
+    pub budget: u32,
+    /// Its own scripted model, over its own context.
+    pub model: Vec<Rule>,
+    /// How its loop ends.
+    pub expect: EndStatus,
+    /// Its steps' narration, keyed as the lesson's is.
+    #[serde(default)]
+    pub narration: BTreeMap<String, Text>,
 }
 
 /// One model call whose first HTTP request the provider turns away.

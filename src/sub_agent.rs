@@ -1,7 +1,8 @@
-//! A Claude Code session's sub-agents, linked to the calls that started
-//! them. The session's file records which agent a Task (Agent) call ran
-//! (its result's `toolUseResult.agentId`) and a sub-agent's own file names
-//! its agent (`agentId`); both are open as conversations of one recording
+//! Sub-agents, linked to the calls that started them. A Claude Code
+//! session's file records which agent a Task (Agent) call ran (its
+//! result's `toolUseResult.agentId`) and a sub-agent's own file names its
+//! agent (`agentId`); a lesson's `sub_agent` links its one sub-agent the
+//! same way (`load::sub_agent`). Both runs are open as conversations
 //! (`s` switches). Here: from a step naming such a call, the sub-agent's
 //! conversation (`d`), and from that conversation, the call's step (`u`).
 
@@ -35,15 +36,12 @@ pub struct Link {
 
 /// The calls of `trace` that started sub-agents: (call id, agent id).
 fn started(trace: &Trace) -> &[(String, String)] {
-    trace
-        .recorded
-        .as_ref()
-        .map_or(&[], |r| r.sub_agents.started.as_slice())
+    &trace.sub_agents.started
 }
 
 /// The agent whose own run `trace` is.
 fn agent_of(trace: &Trace) -> Option<&str> {
-    trace.recorded.as_ref()?.sub_agents.agent.as_deref()
+    trace.sub_agents.agent.as_deref()
 }
 
 fn first_trace(live: &Live, k: usize) -> Option<&Trace> {
@@ -115,7 +113,9 @@ pub fn out(live: &Live, trace: &Trace) -> Option<Link> {
 }
 
 /// What the explanation of `step` links to: a call of it that started a
-/// sub-agent, or, at a sub-agent's first step, the call that started it.
+/// sub-agent, or, at a sub-agent's first step and at its last (its answer,
+/// which goes back as the call's result), the call that started it.
 pub fn at(live: &Live, trace: &Trace, step: usize) -> Option<Link> {
-    into(live, trace, step).or_else(|| (step == 0).then(|| out(live, trace)).flatten())
+    let ends = step == 0 || step + 1 == trace.len();
+    into(live, trace, step).or_else(|| ends.then(|| out(live, trace)).flatten())
 }

@@ -1034,6 +1034,10 @@ pub struct Trace {
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,
+    /// Sub-agents: each call of this run that started one, with the
+    /// agent's id; and the agent whose own run this is. A Claude Code
+    /// session's file records them; a lesson's `sub_agent` makes them.
+    pub sub_agents: SubAgents,
 }
 
 /// What a transcript's file records, so that no screen states what the
@@ -1051,14 +1055,12 @@ pub struct Recorded {
     pub unread: Vec<(String, Vec<usize>)>,
     /// Places are items of one JSON document's list, not lines.
     pub by_item: bool,
-    /// Sub-agents (Claude Code): each call of this run that started one,
-    /// with the agent's id; and the agent whose own run this is.
-    pub sub_agents: SubAgents,
 }
 
-/// How a run links to its sub-agents' runs: the file records the agent a
-/// Task (Agent) call ran (`toolUseResult.agentId`), and a sub-agent's own
-/// file names its agent (`agentId`).
+/// How a run links to its sub-agents' runs: a Claude Code file records the
+/// agent a Task (Agent) call ran (`toolUseResult.agentId`), and a
+/// sub-agent's own file names its agent (`agentId`); a lesson links its
+/// one sub-agent to the call that started it (`load::sub_agent`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SubAgents {
     /// (call id, agent id), in the order of the results.

@@ -61,8 +61,23 @@ impl ContextShape {
 }
 
 /// Write the whole trace, pretty-printed, followed by a newline.
-pub fn write(trace: &Trace, shape: ContextShape, mut out: impl Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut out, &Document::new(trace, shape))?;
+pub fn write(trace: &Trace, shape: ContextShape, out: impl Write) -> std::io::Result<()> {
+    write_with_sub_agent(trace, None, shape, out)
+}
+
+/// `write`, with a lesson's sub-agent's own run (`sub`) as a document of
+/// its own under `sub_agent`, after the steps.
+pub fn write_with_sub_agent(
+    trace: &Trace,
+    sub: Option<&Trace>,
+    shape: ContextShape,
+    mut out: impl Write,
+) -> std::io::Result<()> {
+    let document = Document {
+        sub_agent: sub.map(|s| Box::new(Document::new(s, shape))),
+        ..Document::new(trace, shape)
+    };
+    serde_json::to_writer_pretty(&mut out, &document)?;
     writeln!(out)?;
     out.flush()
 }
@@ -79,6 +94,9 @@ struct Document<'a> {
     /// What a teacher's script checks first (`crate::transcript::summary`).
     summary: crate::transcript::Summary,
     steps: Steps<'a>,
+    /// A lesson's sub-agent's own run, whole (`Scenario::sub_agent`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sub_agent: Option<Box<Document<'a>>>,
 }
 
 impl<'a> Document<'a> {
@@ -91,6 +109,7 @@ impl<'a> Document<'a> {
                 shape,
                 counts: crate::wire::counts_of(trace),
             },
+            sub_agent: None,
         }
     }
 }

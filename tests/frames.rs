@@ -39,6 +39,29 @@ fn snapshot_all_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
             insta::assert_snapshot!(snap, text);
         }
     });
+    if app.loaded.sub_agent.is_some() {
+        snapshot_sub_agent_steps(name, lang, (w, h));
+    }
+}
+
+/// A lesson's sub-agent's own run (conversation 2), every frame of it.
+fn snapshot_sub_agent_steps(name: &str, lang: Lang, (w, h): (u16, u16)) {
+    let mut app = app(name, lang);
+    agent_loop_sim::app::update(&mut app, Action::SwitchConversation);
+    assert_eq!(app.live.as_ref().map(|l| l.current), Some(1), "{name}");
+    settings().bind(|| {
+        for i in 0..app.trace().len() {
+            let frame = frames::at_step(&app, i, w, h);
+            let text = frames::to_styled_text(&frames::render(&frame, w, h));
+            let text = keys_named(&frame, text, w, h);
+            let snap = format!(
+                "{name}__{w}x{h}__{}__sub-agent__step-{:02}",
+                lang.code(),
+                i + 1
+            );
+            insta::assert_snapshot!(snap, text);
+        }
+    });
 }
 
 /// The mode whose key hints `keys_named` names: the lesson, no quiz.

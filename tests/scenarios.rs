@@ -63,7 +63,7 @@ fn story(t: &Trace) -> String {
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 33] = [
+const STORIES: [(&str, &str, EndStatus); 34] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -197,7 +197,21 @@ const STORIES: [(&str, &str, EndStatus); 33] = [
         "TMLGPVERMPVERMLGPVERMA",
         EndStatus::Completed,
     ),
+    // The main agent's loop; its sub-agent's own is `sub_agent_story`.
+    ("sub-agent-own-context", "TMPVERMA", EndStatus::Completed),
 ];
+
+/// The sub-agent of `sub-agent-own-context`: its own loop, a grep, then
+/// two reads in one reply, then its answer (tests/sub_agent_lesson.rs).
+#[test]
+fn sub_agent_story() {
+    let loaded = load::load("sub-agent-own-context").unwrap();
+    let sub = loaded.sub_agent.as_ref().expect("its sub-agent");
+    for lang in Lang::ALL {
+        assert_eq!(story(sub.trace(lang)), "TMPVERMPVVERRMA", "{}", lang.code());
+        assert_eq!(sub.trace(lang).end, EndStatus::Completed);
+    }
+}
 
 #[test]
 fn every_scenario_has_its_story_and_end() {

@@ -783,8 +783,24 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     let mut all = Vec::new();
     let mut rejected = 0;
     let mut dropping = 0;
+    let mut sub_agents = 0;
     for export in wire::export_all(&dir) {
         let trace = wire::trace(&export.lesson, export.provider, "en");
+        if export.sub_agent {
+            // A sub-agent's run: one line per model call of its own run, and
+            // its own requests keep the contract alone.
+            sub_agents += 1;
+            let lines = read_run(&export.file).len();
+            let model_calls = &trace["sub_agent"]["scenario"]["model_calls"];
+            if model_calls != lines {
+                all.push(format!(
+                    "{} ({}): its sub-agent's {lines} lines for {model_calls} model calls",
+                    export.lesson, export.provider
+                ));
+            }
+            all.extend(problems(&export.lesson, &export.file, None));
+            continue;
+        }
         // One line per model call, or the contract reads a different run.
         let lines = read_run(&export.file).len();
         let model_calls = &trace["scenario"]["model_calls"];
@@ -815,6 +831,8 @@ fn every_shipped_lesson_keeps_the_call_contract_in_every_provider() {
     assert!(rejected >= 3, "only {rejected} rejected runs");
     // harness-drops-calls, which each provider accepts.
     assert!(dropping >= 3, "only {dropping} runs drop calls");
+    // sub-agent-own-context's sub-agent, in each provider.
+    assert!(sub_agents >= 3, "only {sub_agents} sub-agent runs");
 }
 
 fn sample_problems(name: &str) -> Vec<String> {

@@ -223,6 +223,7 @@ impl<'a> Run<'a> {
                 stream: scenario.stream,
                 places: Vec::new(),
                 recorded: None,
+                sub_agents: Default::default(),
             }),
             workspace: Workspace::new(&scenario.files),
             last_write: None,

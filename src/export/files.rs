@@ -51,10 +51,23 @@ impl Files<'_> {
             ExportFormat::Slides => self.dir.file(&format!("{stem}.slides.html"), |out| {
                 slides::deck(app, steps, size, framing, out)
             })?,
-            // Not a figure: the request bodies, one model call a line.
-            ExportFormat::Requests => self.dir.file(&format!("{stem}.requests.jsonl"), |out| {
-                crate::wire::write_requests(app.trace(), out)
-            })?,
+            // Not a figure: the request bodies, one model call a line; a
+            // sub-agent's own requests, another run, in a file of their own.
+            ExportFormat::Requests => {
+                let main = self.dir.file(&format!("{stem}.requests.jsonl"), |out| {
+                    crate::wire::write_requests(app.trace(), out)
+                })?;
+                match &app.loaded.sub_agent {
+                    None => main,
+                    Some(sub) => {
+                        done(main);
+                        self.dir
+                            .file(&format!("{stem}.sub-agent.requests.jsonl"), |out| {
+                                crate::wire::write_requests(sub.trace(app.lang), out)
+                            })?
+                    }
+                }
+            }
             ExportFormat::Cast => self.dir.file(&format!("{stem}.cast"), |out| {
                 write_cast(app, steps, size, framing, options.dwell, out)
             })?,

@@ -377,6 +377,8 @@ catalogue! {
     REASON_UNKNOWN_ARG = ["未知参数 {arg}", "unknown argument {arg}"];
     REASON_OUTSIDE = ["路径在工作区之外", "outside workspace"];
     TITLE_TASK = ["用户的任务到达主机", "The user's task arrives at the host"];
+    // A sub-agent's first message: the calling agent's prompt, not the user's words.
+    TITLE_SUB_AGENT_TASK = ["调用方的 prompt 到达主机", "The caller's prompt arrives at the host"];
     TITLE_USER_TURN = ["用户又发来一条消息：新的一轮", "The user writes again: a new turn"];
     TITLE_MODEL_CALL = ["第 {number} 次模型调用：主机发送上下文", "Model call #{number}: the host sends the context"];
     TITLE_PROPOSES_ONE = ["模型提出工具调用 {what}（只是提议）", "The model proposes {what} (a proposal only)"];
@@ -425,6 +427,7 @@ catalogue! {
     RESULT_IN_CALL_ORDER = ["{id} 的结果返回；按调用顺序追加：{ids}", "{id}'s result is in; appended in call order: {ids}"];
     RESULT_PAIRED = ["{id} 的结果返回，按 id 配对后追加到消息", "The result for {id} comes back, paired by id and appended"];
     ARROW_TASK = ["用户的任务", "the user's task"];
+    ARROW_SUB_AGENT_TASK = ["调用方的 prompt", "the caller's prompt"];
     ARROW_USER_TURN = ["用户的新消息", "the user's new message"];
     ARROW_MODEL_CALL = ["第 {number} 次调用：发送 {len} {messages}", "call #{number}: {len} {messages} sent"];
     ARROW_THROTTLED = ["HTTP {status} · retry-after: {seconds}", "HTTP {status} · retry-after: {seconds}"];

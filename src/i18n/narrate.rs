@@ -607,12 +607,21 @@ fn calls_named(trace: &Trace, calls: &[CallId], index: usize) -> String {
     }
 }
 
+/// The task's arrival in words: a sub-agent's task is the prompt the
+/// calling agent wrote, not the user's words.
+fn task_words(trace: &Trace, user: Label, sub_agent: Label) -> String {
+    match trace.sub_agents.agent {
+        Some(_) => sub_agent.get(trace.lang).into(),
+        None => user.get(trace.lang).into(),
+    }
+}
+
 /// The one-line title of a step, made from what the engine recorded.
 pub fn step_title(trace: &Trace, index: usize) -> String {
     let lang = trace.lang;
     let step = &trace.steps[index];
     let mut title = match &step.kind {
-        StepKind::TaskArrives => TITLE_TASK.get(lang).into(),
+        StepKind::TaskArrives => task_words(trace, TITLE_TASK, TITLE_SUB_AGENT_TASK),
         StepKind::UserTurn => TITLE_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => TITLE_MODEL_CALL.fill(lang, &[("number", number)]),
         StepKind::Throttled { .. } | StepKind::Resends { .. } => retry_title(trace, step),
@@ -807,7 +816,7 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
         None => trace.call(id),
     };
     match &step.kind {
-        StepKind::TaskArrives => ARROW_TASK.get(lang).into(),
+        StepKind::TaskArrives => task_words(trace, ARROW_TASK, ARROW_SUB_AGENT_TASK),
         StepKind::UserTurn => ARROW_USER_TURN.get(lang).into(),
         StepKind::ModelCall { number } => model_call_arrow(trace, step, *number),
         StepKind::Throttled {

@@ -146,6 +146,12 @@ pub const CATALOG: &[(&str, &str)] = &[
         "rate-limit-retry",
         include_str!("../../scenarios/rate-limit-retry.json"),
     ),
+    // A sub-agent's own loop and context, linked to the call that starts
+    // it (issue 36).
+    (
+        "sub-agent-own-context",
+        include_str!("../../scenarios/sub-agent-own-context.json"),
+    ),
 ];
 
 pub const DEFAULT_SCENARIO: &str = "read-config-timeout";

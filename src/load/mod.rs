@@ -26,6 +26,7 @@ mod read;
 mod retry_checks;
 mod schema_checks;
 mod screen;
+mod sub_agent;
 mod tool_checks;
 mod wording;
 
@@ -90,6 +91,9 @@ pub struct Loaded {
     /// run's, shared by its languages' traces, which hold the same
     /// messages); a lesson's are in its traces (`Counts::default()`).
     pub counts: crate::tokens::Counts,
+    /// A lesson's sub-agent: its own run, started by a call of the parent's
+    /// (`Scenario::sub_agent`), shown as a conversation of its own.
+    pub sub_agent: Option<std::sync::Arc<Loaded>>,
 }
 
 impl Loaded {
@@ -162,6 +166,12 @@ pub fn shown_in(mut loaded: Loaded, lang: Lang) -> Result<Loaded, ScenarioError>
     }
     let (narrated, _) = anchors::resolve(&lesson.narration, &trace);
     narrate(&mut trace, &narrated);
+    // The links to a sub-agent's run are the same in every language.
+    trace.sub_agents = loaded.traces[Lang::DEFAULT.index()].sub_agents.clone();
+    if let Some(sub) = loaded.sub_agent.take() {
+        let sub = shown_in(std::sync::Arc::unwrap_or_clone(sub), lang)?;
+        loaded.sub_agent = Some(std::sync::Arc::new(sub));
+    }
     loaded.pseudo = Some(Box::new(trace));
     Ok(loaded)
 }
@@ -374,8 +384,12 @@ fn prepare_counted(
         return Err(faults);
     };
     let mut screen = parsed.screen;
+    // A sub-agent's tool is checked as written, then as the custom tool
+    // its final reply makes it.
+    let sub_faults = sub_agent::check(&scenario);
     for s in std::iter::once(&mut scenario).chain(screen.as_mut()) {
         assume_count(s, count);
+        sub_agent::stand_in(s);
     }
     let keys = parsed.keys;
     let at = |path: &str| keys.place(path);
@@ -384,19 +398,11 @@ fn prepare_counted(
             .map(|(path, message)| fault(Severity::Error, at(&path), message))
             .collect::<Vec<_>>()
     };
-    for (severity, path, message) in check_fields(&scenario) {
+    for (severity, path, message) in check_fields(&scenario).into_iter().chain(sub_faults) {
         faults.push(fault(severity, at(&path), message));
     }
-    if with_twin {
-        match twin_file(&scenario, file) {
-            Ok(Some(path)) => scenario.twin = Some(path),
-            Ok(None) => {}
-            Err(message) => faults.push(fault(Severity::Error, at("twin"), message)),
-        }
-    }
-    // Kept as found (`screen`).
-    if let Some(screen) = &mut screen {
-        screen.twin.clone_from(&scenario.twin);
+    if with_twin && let Err(message) = set_twin(&mut scenario, screen.as_mut(), file) {
+        faults.push(fault(Severity::Error, at("twin"), message));
     }
     faults.extend(errors_at(written_faults(&scenario)));
     if faults.iter().any(Fault::is_error) {
@@ -427,6 +433,8 @@ fn prepare_counted(
     if let Err((place, message)) = shown_as(&mut scenario, provider) {
         return Err(error(place, message));
     }
+    // A sub-agent runs first: its final reply is a result of the parent's.
+    let sub = sub_agent::run(&mut scenario).map_err(|(place, message)| error(&place, message))?;
     // The loop runs once, and is told in each language (`engine::Told`).
     let told =
         engine::run_once(&scenario, i18n::said).map_err(|e| error("model", e.to_string()))?;
@@ -435,6 +443,9 @@ fn prepare_counted(
         differs,
         rules_differ,
     } = told;
+    if let Err((place, message)) = sub_agent::link(&mut traces, &scenario) {
+        faults.push(fault(Severity::Error, at(&place), message));
+    }
     // The run: its steps, calls and outcome are the same in every language.
     let run = &traces[Lang::DEFAULT.index()];
     for (severity, path, message) in run_faults(&scenario, run, &differs, rules_differ.as_ref()) {
@@ -463,7 +474,24 @@ fn prepare_counted(
         pseudo: None,
         faults,
         counts: Default::default(),
+        sub_agent: sub.map(sub_agent_loaded),
     })
+}
+
+/// The twin the file names, found, set on the scenario as checked and as
+/// drawn (`screen`); or why it cannot be.
+fn set_twin(
+    scenario: &mut Scenario,
+    screen: Option<&mut Scenario>,
+    file: &str,
+) -> Result<(), String> {
+    if let Some(path) = twin_file(scenario, file)? {
+        scenario.twin = Some(path);
+    }
+    if let Some(screen) = screen {
+        screen.twin.clone_from(&scenario.twin);
+    }
+    Ok(())
 }
 
 /// A window the file does not say how to count is counted as `count`
@@ -684,6 +712,27 @@ fn written_faults(scenario: &Scenario) -> Vec<(String, String)> {
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// A sub-agent's run ready to show, its narration set as a lesson's is.
+fn sub_agent_loaded(ran: sub_agent::Ran) -> std::sync::Arc<Loaded> {
+    let sub_agent::Ran {
+        scenario,
+        mut traces,
+    } = ran;
+    let (narrated, _) = anchors::resolve(&scenario.narration, &traces[Lang::DEFAULT.index()]);
+    for trace in &mut traces {
+        narrate(trace, &narrated);
+    }
+    std::sync::Arc::new(Loaded {
+        card: Card::of(&scenario),
+        lesson: Some(scenario),
+        traces,
+        pseudo: None,
+        faults: Vec::new(),
+        counts: Default::default(),
+        sub_agent: None,
+    })
 }
 
 /// Set the lesson's narration (`anchors::resolve`) on the steps of a

@@ -688,7 +688,7 @@ impl Builder {
         self.notes.push(text);
     }
 
-    /// How the run links to its sub-agents' runs (`Recorded::sub_agents`).
+    /// How the run links to its sub-agents' runs (`Trace::sub_agents`).
     pub fn sub_agents(&mut self, links: crate::trace::SubAgents) {
         self.sub_agents = links;
     }
@@ -851,6 +851,7 @@ impl Builder {
             pseudo: None,
             faults: Vec::new(),
             counts,
+            sub_agent: None,
         })
     }
 }
@@ -1029,8 +1030,8 @@ impl Build {
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect(),
                     by_item: b.unit == text::Unit::Item,
-                    sub_agents: b.sub_agents.clone(),
                 }),
+                sub_agents: b.sub_agents.clone(),
             }),
             says: Vec::new(),
             tokens_in: Vec::new(),

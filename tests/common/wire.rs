@@ -15,6 +15,9 @@ pub struct Export {
     pub lesson: String,
     pub provider: &'static str,
     pub file: PathBuf,
+    /// The requests of the lesson's sub-agent, a run of its own (its file
+    /// `….sub-agent.requests.jsonl`), not the lesson's main run.
+    pub sub_agent: bool,
 }
 
 fn run(args: &[&str]) -> String {
@@ -75,7 +78,18 @@ pub fn export_all(dir: &Path) -> Vec<Export> {
                 lesson: lesson.clone(),
                 provider,
                 file,
+                sub_agent: false,
             });
+            // A lesson with a sub-agent: its requests too, another run.
+            let sub = out.join(format!("{lesson}.zh.{provider}.sub-agent.requests.jsonl"));
+            if sub.is_file() {
+                exports.push(Export {
+                    lesson: lesson.clone(),
+                    provider,
+                    file: sub,
+                    sub_agent: true,
+                });
+            }
         }
     }
     exports
