@@ -228,6 +228,31 @@ pub struct Scenario {
     /// the same request again (`engine/retry.rs`).
     #[serde(default)]
     pub provider_errors: Vec<ProviderError>,
+    /// An MCP server the host connects to at start-up (`engine/mcp.rs`):
+    /// it lists some of `tools` (`tools/list`), whose calls the host sends
+    /// it (`tools/call`).
+    #[serde(default)]
+    pub mcp: Option<McpServer>,
+}
+
+/// An MCP server (modelcontextprotocol.io, specification 2025-06-18): the
+/// host asks it for its tools before the first model call and sends it
+/// each call of them. Its tools are defined under `tools` as custom tools
+/// (the definitions its `tools/list` returns, the results it gives).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// The server's name, as the host's configuration names it.
+    pub server: String,
+    /// The tools it lists, in its order: names of custom tools.
+    pub tools: Vec<String>,
+}
+
+impl McpServer {
+    /// Does the server serve the tool named `tool`?
+    pub fn serves(&self, tool: &str) -> bool {
+        self.tools.iter().any(|t| t == tool)
+    }
 }
 
 /// One model call whose first HTTP request the provider turns away.

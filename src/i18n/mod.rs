@@ -25,6 +25,7 @@ macro_rules! catalogue {
 mod catalogue;
 pub mod keys;
 mod label;
+mod mcp;
 mod narrate;
 pub mod page;
 mod stream;

@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 25] {
+fn fields() -> [Field; 26] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -201,6 +201,7 @@ fn fields() -> [Field; 25] {
         whole("interrupt", OPTIONAL, |s| &s.interrupt),
         whole("stream", OPTIONAL, |s| &s.stream),
         items("provider_errors", OPTIONAL, |s| &s.provider_errors),
+        whole("mcp", OPTIONAL, |s| &s.mcp),
     ]
 }
 

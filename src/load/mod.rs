@@ -22,6 +22,7 @@ mod fault;
 mod fields;
 mod interrupt_checks;
 mod keys;
+mod mcp_checks;
 mod read;
 mod retry_checks;
 mod schema_checks;
@@ -409,6 +410,9 @@ fn prepare_counted(
         faults.push(fault(Severity::Error, at(&path), message));
     }
     for (path, message) in retry_checks::check_provider_errors(&scenario) {
+        faults.push(fault(Severity::Error, at(&path), message));
+    }
+    for (path, message) in mcp_checks::check_mcp(&scenario) {
         faults.push(fault(Severity::Error, at(&path), message));
     }
     if faults.iter().any(Fault::is_error) {
