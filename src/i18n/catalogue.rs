@@ -1100,6 +1100,10 @@ catalogue! {
     ];
     TITLE_MCP_LISTED = ["MCP 服务器 {server} 列出 {n} 个工具：{names}", "MCP server {server} lists {n} tools: {names}"];
     TITLE_MCP_CALL = ["主机把 {what} 发给 MCP 服务器 {server}（tools/call）", "The host sends {what} to MCP server {server} (tools/call)"];
+    TITLE_MCP_RESULT = ["MCP 服务器 {server} 回答 {id}（isError: false）：按 id 配对后追加", "MCP server {server} answers {id} (isError: false): paired by id and appended"];
+    TITLE_MCP_IS_ERROR = ["MCP 服务器 {server} 回答 {id}，带 isError: true：一个错误结果，按 id 配对后追加", "MCP server {server} answers {id} with isError: true: an error result, paired by id and appended"];
+    /// Between the names of a server's tools.
+    MCP_NAMES_SEPARATOR = ["、", ", "];
     ARROW_MCP_LISTS = ["initialize，tools/list", "initialize, tools/list"];
     ARROW_MCP_LISTED = ["{n} 个工具及其描述", "{n} tools with their descriptions"];
     ARROW_MCP_CALL = ["tools/call {ids}", "tools/call {ids}"];

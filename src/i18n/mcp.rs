@@ -6,7 +6,7 @@
 use super::catalogue::*;
 use super::label::Label;
 use crate::scenario::Lang;
-use crate::trace::{CallId, OfferedTool, StepKind, Trace};
+use crate::trace::{CallId, OfferedTool, StepKind, ToolCall, Trace};
 
 /// The server's name when every call in `calls` goes to it.
 fn server_of<'t>(trace: &'t Trace, calls: &[CallId], index: usize) -> Option<&'t str> {
@@ -32,7 +32,7 @@ pub(super) fn title(trace: &Trace, index: usize, what: impl Fn() -> String) -> O
             &[
                 ("server", server),
                 ("n", &mcp.tools.len()),
-                ("names", &mcp.tools.join(", ")),
+                ("names", &mcp.tools.join(MCP_NAMES_SEPARATOR.get(lang))),
             ],
         )),
         StepKind::Executes { calls } => {
@@ -100,4 +100,11 @@ pub(super) fn listed_by(trace: &Trace, step: usize) -> bool {
         || trace.steps[..=step.min(trace.steps.len().saturating_sub(1))]
             .iter()
             .any(|s| matches!(s.kind, StepKind::McpListed))
+}
+
+/// The server's name when it answers `call`: a call of one of its tools
+/// that the host sent it (not one it refused).
+pub(super) fn server_answering<'t>(trace: &'t Trace, call: &ToolCall) -> Option<&'t str> {
+    let mcp = trace.mcp.as_ref().filter(|m| m.serves(&call.tool))?;
+    call.started.map(|_| mcp.server.as_str())
 }

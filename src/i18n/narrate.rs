@@ -788,8 +788,18 @@ fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String 
                 .collect();
             RESULT_IN_CALL_ORDER.fill(lang, &[("id", id), ("ids", &ids.join(", "))])
         }
-        (_, Some(Outcome::Error)) => RESULT_ERROR.fill(lang, &[("id", id)]),
-        _ => RESULT_PAIRED.fill(lang, &[("id", id)]),
+        (_, outcome) => {
+            let error = outcome == Some(Outcome::Error);
+            match super::mcp::server_answering(trace, call) {
+                Some(server) => match error {
+                    true => TITLE_MCP_IS_ERROR,
+                    false => TITLE_MCP_RESULT,
+                }
+                .fill(lang, &[("id", id), ("server", &server)]),
+                None if error => RESULT_ERROR.fill(lang, &[("id", id)]),
+                None => RESULT_PAIRED.fill(lang, &[("id", id)]),
+            }
+        }
     }
 }
 
