@@ -204,3 +204,25 @@ fn check_names_each_mistake_in_mcp() {
         "{faults:#?}"
     );
 }
+
+#[test]
+fn the_tool_lane_says_it_is_the_mcp_server_connecting_then_serving() {
+    use agent_loop_sim::frames;
+    let app = common::app(LESSON, Lang::En);
+    let frame = |step: usize| {
+        frames::to_text(&frames::render(
+            &frames::at_step(&app, step, 120, 40),
+            120,
+            40,
+        ))
+    };
+    assert!(
+        frame(0).contains("MCP server team-notes (connecting)"),
+        "{}",
+        frame(0)
+    );
+    // The names wrap to the environment's next row at this width.
+    let serving = "MCP server team-notes (connected, serving";
+    assert!(frame(1).contains(serving), "{}", frame(1));
+    assert!(frame(22).contains(serving), "{}", frame(22));
+}

@@ -1102,6 +1102,8 @@ catalogue! {
     TITLE_MCP_CALL = ["主机把 {what} 发给 MCP 服务器 {server}（tools/call）", "The host sends {what} to MCP server {server} (tools/call)"];
     TITLE_MCP_RESULT = ["MCP 服务器 {server} 回答 {id}（isError: false）：按 id 配对后追加", "MCP server {server} answers {id} (isError: false): paired by id and appended"];
     TITLE_MCP_IS_ERROR = ["MCP 服务器 {server} 回答 {id}，带 isError: true：一个错误结果，按 id 配对后追加", "MCP server {server} answers {id} with isError: true: an error result, paired by id and appended"];
+    MCP_SERVER_CONNECTING = ["MCP 服务器 {server}（连接中）", "MCP server {server} (connecting)"];
+    MCP_SERVER_LISTED = ["MCP 服务器 {server}（已连接，提供 {names}）", "MCP server {server} (connected, serving {names})"];
     /// Between the names of a server's tools.
     MCP_NAMES_SEPARATOR = ["、", ", "];
     ARROW_MCP_LISTS = ["initialize，tools/list", "initialize, tools/list"];

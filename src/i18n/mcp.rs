@@ -108,3 +108,19 @@ pub(super) fn server_answering<'t>(trace: &'t Trace, call: &ToolCall) -> Option<
     let mcp = trace.mcp.as_ref().filter(|m| m.serves(&call.tool))?;
     call.started.map(|_| mcp.server.as_str())
 }
+
+/// The lesson's MCP server on the Tool lane's environment line at `step`:
+/// connecting until it has listed its tools, then its tools.
+pub fn mcp_server_state(trace: &Trace, step: usize, lang: Lang) -> Option<String> {
+    let mcp = trace.mcp.as_ref()?;
+    Some(match listed_by(trace, step) {
+        true => MCP_SERVER_LISTED.fill(
+            lang,
+            &[
+                ("server", &mcp.server),
+                ("names", &mcp.tools.join(MCP_NAMES_SEPARATOR.get(lang))),
+            ],
+        ),
+        false => MCP_SERVER_CONNECTING.fill(lang, &[("server", &mcp.server)]),
+    })
+}

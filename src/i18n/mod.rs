@@ -32,4 +32,5 @@ mod stream;
 
 pub use catalogue::*;
 pub use label::*;
+pub use mcp::mcp_server_state;
 pub use narrate::*;
