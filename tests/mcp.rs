@@ -186,23 +186,25 @@ fn check_names_each_mistake_in_mcp() {
     for e in expected {
         assert!(faults.iter().any(|f| f.contains(e)), "{e}\n{faults:#?}");
     }
-    lesson["mcp"] = json!({ "server": "team-notes", "tools": [] });
-    let faults = common::faults_of("mcp.json", &lesson);
-    assert!(
-        faults
-            .iter()
-            .any(|f| f.contains("at mcp.tools: expected the names")),
-        "{faults:#?}"
-    );
-    lesson["tools"][2]["offered"] = json!(false);
-    lesson["mcp"] = json!({ "server": "team-notes", "tools": ["get_note"] });
-    let faults = common::faults_of("mcp.json", &lesson);
-    assert!(
-        faults
-            .iter()
-            .any(|f| f.contains("at mcp.tools[0]: \"get_note\" is not offered")),
-        "{faults:#?}"
-    );
+    // No tools listed; a listed tool the host does not offer.
+    let mut unoffered = common::shipped_json(LESSON);
+    unoffered["tools"][2]["offered"] = json!(false);
+    let cases = [
+        (lesson, json!([]), "at mcp.tools: expected the names"),
+        (
+            unoffered,
+            json!(["get_note"]),
+            "at mcp.tools[0]: \"get_note\" is not offered",
+        ),
+    ];
+    for (mut lesson, tools, expected) in cases {
+        lesson["mcp"] = json!({ "server": "team-notes", "tools": tools });
+        let faults = common::faults_of("mcp.json", &lesson);
+        assert!(
+            faults.iter().any(|f| f.contains(expected)),
+            "{expected}\n{faults:#?}"
+        );
+    }
 }
 
 #[test]
