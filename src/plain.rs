@@ -108,6 +108,7 @@ pub fn write_with_quiz(
         if let Some(error) = crate::wire::error_at(trace, &step.kind) {
             writeln!(out, "{}{error}", i18n::provider_says(trace.provider, lang))?;
         }
+        mcp_messages(trace, index, out)?;
         if let Some(end) = step.end {
             writeln!(out, "{}", i18n::loop_ended(end, trace.task, lang))?;
         }
@@ -507,6 +508,28 @@ fn calls(trace: &Trace, changed: &[usize], index: usize, out: &mut impl Write) -
             )?,
             None => writeln!(out)?,
         }
+    }
+    Ok(())
+}
+
+/// The JSON-RPC messages a step sends to or from an MCP server, one a
+/// line, as the explanation panel shows them.
+fn mcp_messages(trace: &Trace, index: usize, out: &mut impl Write) -> io::Result<()> {
+    let Some(server) = crate::wire::mcp::server_at(trace, index) else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "{}",
+        i18n::MCP_WIRE_LEAD.fill(trace.lang, &[("server", &server)])
+    )?;
+    for (sender, message) in crate::wire::mcp::messages_at(trace, index) {
+        let arrow = match sender {
+            crate::wire::mcp::Sender::Host => "→",
+            crate::wire::mcp::Sender::Server => "←",
+        };
+        let text = crate::trace::spaced_json(&message);
+        writeln!(out, "  {arrow} {}", crate::safe::for_screen(&text))?;
     }
     Ok(())
 }

@@ -233,6 +233,11 @@ pub struct Scenario {
     /// returns, as that call's result (`load::sub_agent`).
     #[serde(default)]
     pub sub_agent: Option<SubAgent>,
+    /// An MCP server the host connects to at start-up (`engine/mcp.rs`):
+    /// it lists some of `tools` (`tools/list`), whose calls the host sends
+    /// it (`tools/call`).
+    #[serde(default)]
+    pub mcp: Option<McpServer>,
 }
 
 /// A sub-agent (Claude Code's Task/Agent tool, the OpenAI Agents SDK's
@@ -261,6 +266,26 @@ pub struct SubAgent {
     /// Its steps' narration, keyed as the lesson's is.
     #[serde(default)]
     pub narration: BTreeMap<String, Text>,
+}
+
+/// An MCP server (modelcontextprotocol.io, specification 2025-06-18): the
+/// host asks it for its tools before the first model call and sends it
+/// each call of them. Its tools are defined under `tools` as custom tools
+/// (the definitions its `tools/list` returns, the results it gives).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// The server's name, as the host's configuration names it.
+    pub server: String,
+    /// The tools it lists, in its order: names of custom tools.
+    pub tools: Vec<String>,
+}
+
+impl McpServer {
+    /// Does the server serve the tool named `tool`?
+    pub fn serves(&self, tool: &str) -> bool {
+        self.tools.iter().any(|t| t == tool)
+    }
 }
 
 /// One model call whose first HTTP request the provider turns away.

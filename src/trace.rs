@@ -528,7 +528,7 @@ impl ToolCall {
 }
 
 /// JSON with a space after each `:` and `,`.
-fn spaced_json(value: &serde_json::Value) -> String {
+pub fn spaced_json(value: &serde_json::Value) -> String {
     use serde_json::Value;
     match value {
         Value::Object(o) => {
@@ -772,6 +772,12 @@ pub enum StepKind {
     /// (`wire::stream::piece` says what it carries): the host appends it
     /// to what came before and acts on nothing until the stream ends.
     Streams { number: u32, piece: usize },
+    /// At start-up, before any model call, the host connects to the MCP
+    /// server (`initialize`) and asks for its tools (`tools/list`).
+    McpLists,
+    /// The MCP server answers `tools/list`: the host will offer those
+    /// tools, descriptions and all, to the model.
+    McpListed,
 }
 
 /// Counters shown at every step.
@@ -1038,6 +1044,8 @@ pub struct Trace {
     /// agent's id; and the agent whose own run this is. A Claude Code
     /// session's file records them; a lesson's `sub_agent` makes them.
     pub sub_agents: SubAgents,
+    /// The MCP server a lesson's host connects to (`Scenario::mcp`).
+    pub mcp: Option<crate::scenario::McpServer>,
 }
 
 /// What a transcript's file records, so that no screen states what the

@@ -366,6 +366,12 @@ enum Details<'a> {
     Resends {
         model_call: u32,
     },
+    /// The host and its MCP server at start-up (`tools/list` asked or
+    /// answered): the JSON-RPC messages, as `wire::mcp` writes them.
+    Mcp {
+        mcp_server: &'a str,
+        jsonrpc: Vec<serde_json::Value>,
+    },
     Interrupted {
         interrupted: Vec<&'a str>,
     },
@@ -530,6 +536,7 @@ impl<'a> Details<'a> {
             StepKind::Resends { number } => Details::Resends {
                 model_call: *number,
             },
+            StepKind::McpLists | StepKind::McpListed => Details::mcp(trace, index),
             StepKind::Interrupted { calls } => Details::Interrupted {
                 interrupted: ids(calls),
             },
@@ -588,6 +595,17 @@ impl<'a> Details<'a> {
             call,
             delta,
             stop,
+        }
+    }
+
+    /// An MCP server's start-up step: the server and the JSON-RPC
+    /// messages of the step (`wire::mcp`).
+    fn mcp(trace: &'a Trace, index: usize) -> Self {
+        Details::Mcp {
+            mcp_server: trace.mcp.as_ref().map_or("", |m| m.server.as_str()),
+            jsonrpc: (crate::wire::mcp::messages_at(trace, index).into_iter())
+                .map(|(_, m)| m)
+                .collect(),
         }
     }
 

@@ -253,7 +253,7 @@ const SEVERAL: &[(&str, &[(&str, &str)])] = &[(
         ),
         (
             "104:5 at narration.99",
-            "expected a step number from 1 to 7, or an event: task, model_call.N, reply.N, \
+            "expected a step number from 1 to 7, or an event: task, mcp.list, mcp.listed, model_call.N, reply.N, \
              turned_away.N, resend.N, CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, \
              CALL_ID.result, CALL_ID.compacted, compacts.N, interrupt, user_turn.N, end (the run \
              as the file stands \
@@ -664,7 +664,7 @@ fn a_file_whose_only_fault_is_expect_is_traced_with_the_fault() {
 }
 
 /// The narration anchors a key may name, as the error lists them.
-const EVENTS: &str = "task, model_call.N, reply.N, turned_away.N, resend.N, CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, CALL_ID.compacted, compacts.N, interrupt, user_turn.N, end";
+const EVENTS: &str = "task, mcp.list, mcp.listed, model_call.N, reply.N, turned_away.N, resend.N, CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, CALL_ID.compacted, compacts.N, interrupt, user_turn.N, end";
 
 #[test]
 fn narration_faults_are_all_reported_and_the_run_is_still_shown() {

@@ -103,24 +103,31 @@ fn no_word_is_cut_in_the_middle_before_an_ellipsis() {
 fn the_task_arrow_never_starts_on_a_lifeline() {
     for (name, _) in CATALOG {
         for lang in Lang::ALL {
+            // The task's step: the first, or the third after an MCP
+            // server's start-up steps.
+            let trace = load::load(name).unwrap();
+            let task = (trace.trace(lang).steps.iter())
+                .position(|s| s.kind == StepKind::TaskArrives)
+                .unwrap();
+            let (here, there) = (format!("▶{:>2} ", task + 1), format!(" {:>2} ", task + 1));
             for size in SIZES {
                 let frames = frames_of(name, lang, size);
                 for (k, frame) in frames.iter().enumerate() {
-                    // Step 1's row, wherever it is on screen.
+                    // The task's row, wherever it is on screen.
                     let row = frame
                         .lines()
-                        .find(|l| l.contains("▶ 1 ") || l.contains("  1 "))
+                        .find(|l| l.contains(&here) || l.contains(&there))
                         .filter(|l| l.contains('○'));
                     if let Some(row) = row {
                         assert!(!row.contains("│─"), "{name} step {}: {row}", k + 1);
                         assert!(!row.contains("●"), "{name} step {}: {row}", k + 1);
                     }
                 }
-                // On step 1 itself the user's mark is there.
+                // On the task's step itself the user's mark is there.
                 assert!(
-                    frames[0].contains('○'),
+                    frames[task].contains('○'),
                     "{name}: no user mark:\n{}",
-                    frames[0]
+                    frames[task]
                 );
             }
         }

@@ -57,13 +57,15 @@ fn story(t: &Trace) -> String {
             StepKind::Streams { .. } => 'S',
             StepKind::Throttled { .. } => 'L',
             StepKind::Resends { .. } => 'G',
+            StepKind::McpLists => 'D',
+            StepKind::McpListed => 'N',
         })
         .collect()
 }
 
 /// Each shipped lesson in the catalogue's order: its story (`story`) and
 /// how its run ends.
-const STORIES: [(&str, &str, EndStatus); 34] = [
+const STORIES: [(&str, &str, EndStatus); 35] = [
     ("read-config-timeout", "TMPVERMA", EndStatus::Completed),
     (
         "wrong-path-first",
@@ -165,6 +167,11 @@ const STORIES: [(&str, &str, EndStatus); 34] = [
     (
         "exfiltration-needs-approval",
         "TMPVERMPVERMPQUMA",
+        EndStatus::Completed,
+    ),
+    (
+        "mcp-tools-from-a-server",
+        "DNTMPXMPVERMPVERMPVERMA",
         EndStatus::Completed,
     ),
     (

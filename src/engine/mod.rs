@@ -25,6 +25,7 @@ mod custom;
 mod host;
 mod ids;
 mod interrupt;
+mod mcp;
 mod plan;
 mod policy;
 mod retry;
@@ -224,6 +225,7 @@ impl<'a> Run<'a> {
                 places: Vec::new(),
                 recorded: None,
                 sub_agents: Default::default(),
+                mcp: scenario.mcp.clone(),
             }),
             workspace: Workspace::new(&scenario.files),
             last_write: None,
@@ -238,6 +240,7 @@ impl<'a> Run<'a> {
     /// The loop, from the task to its end.
     fn go(&mut self) -> Result<EndStatus, EngineError> {
         let scenario = self.scenario;
+        self.mcp_lists();
         self.task_arrives();
         loop {
             if self.rec.trace.steps.len() > MAX_STEPS {

@@ -1096,6 +1096,50 @@ catalogue! {
         "✂ 第 {step} 步：{removed} 条{messages}（{calls}）换成摘要，约 {before} → {after}",
         "✂ step {step}: {removed} {messages} ({calls}) → a summary, ~{before} → ~{after}",
     ];
+    // An MCP server's steps (`i18n/mcp.rs`, `wire::mcp`).
+    TITLE_MCP_LISTS = [
+        "启动时，第一次模型调用之前：主机连接 MCP 服务器 {server}，问它有哪些工具（tools/list）",
+        "At start-up, before the first model call: the host connects to MCP server {server} and asks for its tools (tools/list)",
+    ];
+    TITLE_MCP_LISTED = ["MCP 服务器 {server} 列出 {n} 个工具：{names}", "MCP server {server} lists {n} tools: {names}"];
+    TITLE_MCP_CALL = ["主机把 {what} 发给 MCP 服务器 {server}（tools/call）", "The host sends {what} to MCP server {server} (tools/call)"];
+    TITLE_MCP_RESULT = ["MCP 服务器 {server} 回答 {id}（isError: false）：按 id 配对后追加", "MCP server {server} answers {id} (isError: false): paired by id and appended"];
+    TITLE_MCP_IS_ERROR = ["MCP 服务器 {server} 回答 {id}，带 isError: true：一个错误结果，按 id 配对后追加", "MCP server {server} answers {id} with isError: true: an error result, paired by id and appended"];
+    MCP_SERVER_CONNECTING = ["MCP 服务器 {server}（连接中）", "MCP server {server} (connecting)"];
+    MCP_SERVER_LISTED = ["MCP 服务器 {server}（已连接，提供 {names}）", "MCP server {server} (connected, serving {names})"];
+    /// Between the names of a server's tools.
+    MCP_NAMES_SEPARATOR = ["、", ", "];
+    ARROW_MCP_LISTS = ["initialize，tools/list", "initialize, tools/list"];
+    ARROW_MCP_LISTED = ["{n} 个工具及其描述", "{n} tools with their descriptions"];
+    ARROW_MCP_CALL = ["tools/call {ids}", "tools/call {ids}"];
+    WHY_MCP_LISTS = [
+        "本课的工具泳道代表一个 MCP 服务器：主机之外的一个程序，主机在启动时连接它，早于第一次模型调用。先是 initialize 握手（双方约定协议版本，服务器说它提供工具），再用 tools/list 问它有哪些工具。模型此时什么都还没看到。",
+        "In this lesson the Tool lane stands for an MCP server: a program outside the host, which the host connects to at start-up, before the first model call. First the initialize handshake (the two agree on a protocol version; the server says it offers tools), then tools/list asks which tools it has. The model has seen nothing yet.",
+    ];
+    WHY_MCP_LISTED = [
+        "服务器回答每个工具的 name、description 和 inputSchema。主机把它们原样变成提供方自己的工具定义（Chat 的 tools[].function，Responses 的 tools[]，Anthropic 的 tools[].input_schema），放进之后的每一次请求。描述是写给模型读的文字：它和系统提示词一样是上下文，由服务器的作者写，不由主机写。",
+        "The server answers with each tool's name, description and inputSchema. The host turns them, as they are, into the provider's own tool definitions (Chat's tools[].function, Responses' tools[], Anthropic's tools[].input_schema) in every request from now on. A description is text for the model to read: it is context, like the system prompt, written by the server's author, not by the host.",
+    ];
+    WHY_MCP_CALL = [
+        "这个工具不在主机里运行：主机把调用变成 JSON-RPC 的 tools/call 请求（name 和 arguments）发给服务器，由服务器运行。call id 属于模型的 API，JSON-RPC 的 id 属于这条连接：主机把两者对应起来。",
+        "This tool does not run in the host: the host turns the call into a JSON-RPC tools/call request (name and arguments) and the server runs it. The call id belongs to the model's API, the JSON-RPC id to this connection: the host keeps the two matched.",
+    ];
+    WHY_MCP_IS_ERROR = [
+        "服务器回答了，结果带 isError: true：工具运行了，但失败了。这仍是一个结果，不是协议错误：主机把它的文字作为这个 call 的结果交给模型（Anthropic 的 tool_result 标 is_error: true；OpenAI 的两种 API 没有错误标记，只有文字），模型可以据此改正。未知工具、参数不合格这类协议错误则是 JSON-RPC 的 error，由主机处理。",
+        "The server answered, with isError: true: the tool ran and failed. That is still a result, not a protocol error: the host gives its text to the model as the call's result (Anthropic's tool_result says is_error: true; OpenAI's two APIs have no error flag, only the text), so the model can correct itself. A protocol error, such as an unknown tool or invalid arguments, comes back as a JSON-RPC error instead, which the host handles.",
+    ];
+    WHY_MCP_RESULT = [
+        "服务器的结果（content 里的文字，isError: false）回到主机；主机把文字作为这个 call 的结果追加，下一次模型调用才会看到它。",
+        "The server's result (the text in content, isError: false) comes back to the host, which appends the text as the call's result; the model sees it on the next call.",
+    ];
+    MCP_WIRE_LEAD = [
+        "主机与 MCP 服务器 {server} 之间的 JSON-RPC 消息（→ 主机发出，← 服务器发出）：",
+        "JSON-RPC between the host and MCP server {server} (→ from the host, ← from the server):",
+    ];
+    MCP_TOOL = [
+        "{signature}（来自 MCP 服务器 {server}，描述：“{description}”）",
+        "{signature} (from MCP server {server}; description: “{description}”)",
+    ];
 }
 
 pub const GLOSSARY_ENTRIES: [(Label, Label); 10] = [

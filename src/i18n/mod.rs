@@ -25,10 +25,12 @@ macro_rules! catalogue {
 mod catalogue;
 pub mod keys;
 mod label;
+mod mcp;
 mod narrate;
 pub mod page;
 mod stream;
 
 pub use catalogue::*;
 pub use label::*;
+pub use mcp::mcp_server_state;
 pub use narrate::*;

@@ -12,8 +12,8 @@ use super::label::{Label, one_line};
 use crate::scenario::{EndStatus, HttpError, Lang};
 use crate::tokens::Counts;
 use crate::trace::{
-    CallId, CallStatus, Decision, Lane, Outcome, Pairing, Refusal, Said, Step, StepKind,
-    TaskOutcome, ToolSays, Trace, Verdict,
+    CallId, CallStatus, Decision, Lane, OfferedTool, Outcome, Pairing, Refusal, Said, Step,
+    StepKind, TaskOutcome, ToolSays, Trace, Verdict,
 };
 
 /// A label that leads a value: "行动方：" in Chinese, "acting: " in English.
@@ -363,20 +363,32 @@ pub fn provider_says(provider: crate::wire::Provider, lang: Lang) -> String {
 /// The tools a run offered, as signatures; "none" for a run that offered
 /// none, "not recorded" for a replayed file that does not say.
 pub fn tools_offered(trace: &Trace, lang: Lang) -> String {
-    if trace.tools.is_empty() {
+    offered_where(trace, lang, |_| true)
+}
+
+/// The tools the host knows at step `step`: before its MCP server has
+/// listed its tools (`McpListed`), the host's own alone.
+pub fn tools_known_at(trace: &Trace, step: usize, lang: Lang) -> String {
+    let listed = super::mcp::listed_by(trace, step);
+    offered_where(trace, lang, |t| {
+        listed || !trace.mcp.as_ref().is_some_and(|m| m.serves(&t.name))
+    })
+}
+
+/// `tools_offered`, of the tools `known` keeps.
+fn offered_where(trace: &Trace, lang: Lang, known: impl Fn(&OfferedTool) -> bool) -> String {
+    if !trace.tools.iter().any(&known) {
         let silent = trace.recorded.as_ref().is_some_and(|r| !r.tools);
         let word = if silent { NOT_RECORDED } else { NONE };
         return word.get(lang).to_string();
     }
-    let tools: Vec<String> = trace
-        .tools
-        .iter()
+    let tools: Vec<String> = (trace.tools.iter().filter(|t| known(t)))
         .map(|t| match &t.builtin {
             Some(kind) if t.is_server_tool() => {
                 SERVER_TOOL.fill(lang, &[("name", &t.name), ("type", kind)])
             }
             Some(kind) => BUILTIN_TOOL.fill(lang, &[("name", &t.name), ("type", kind)]),
-            None => t.signature(),
+            None => super::mcp::offered(trace, t, lang).unwrap_or_else(|| t.signature()),
         })
         .collect();
     tools.join(", ")
@@ -616,6 +628,18 @@ fn task_words(trace: &Trace, user: Label, sub_agent: Label) -> String {
     }
 }
 
+/// The title of the host running `calls`, or sending them to its MCP
+/// server.
+fn executes_title(trace: &Trace, calls: &[CallId], index: usize) -> String {
+    let lang = trace.lang;
+    let what = calls_named(trace, calls, index);
+    match super::mcp::title(trace, index, || what.clone()) {
+        Some(to_server) => to_server,
+        None if calls.len() == 1 => TITLE_EXECUTES_ONE.fill(lang, &[("what", &what)]),
+        None => TITLE_EXECUTES_MANY.fill(lang, &[("what", &what)]),
+    }
+}
+
 /// The one-line title of a step, made from what the engine recorded.
 pub fn step_title(trace: &Trace, index: usize) -> String {
     let lang = trace.lang;
@@ -640,12 +664,9 @@ pub fn step_title(trace: &Trace, index: usize) -> String {
             ),
             Verdict::AwaitsApproval => TITLE_ASKS_USER.fill(lang, &[("call", call)]),
         },
-        StepKind::Executes { calls } => {
-            let what = calls_named(trace, calls, index);
-            match calls.len() {
-                1 => TITLE_EXECUTES_ONE.fill(lang, &[("what", &what)]),
-                _ => TITLE_EXECUTES_MANY.fill(lang, &[("what", &what)]),
-            }
+        StepKind::Executes { calls } => executes_title(trace, calls, index),
+        StepKind::McpLists | StepKind::McpListed => {
+            super::mcp::title(trace, index, String::new).unwrap_or_default()
         }
         StepKind::ResultArrives { call } => result_title(trace, call, index, lang),
         StepKind::Replays { call, op, conflict } => {
@@ -776,8 +797,18 @@ fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String 
                 .collect();
             RESULT_IN_CALL_ORDER.fill(lang, &[("id", id), ("ids", &ids.join(", "))])
         }
-        (_, Some(Outcome::Error)) => RESULT_ERROR.fill(lang, &[("id", id)]),
-        _ => RESULT_PAIRED.fill(lang, &[("id", id)]),
+        (_, outcome) => {
+            let error = outcome == Some(Outcome::Error);
+            match super::mcp::server_answering(trace, call) {
+                Some(server) => match error {
+                    true => TITLE_MCP_IS_ERROR,
+                    false => TITLE_MCP_RESULT,
+                }
+                .fill(lang, &[("id", id), ("server", &server)]),
+                None if error => RESULT_ERROR.fill(lang, &[("id", id)]),
+                None => RESULT_PAIRED.fill(lang, &[("id", id)]),
+            }
+        }
     }
 }
 
@@ -841,7 +872,12 @@ pub fn arrow_label(trace: &Trace, step: &Step) -> String {
             ),
             Verdict::AwaitsApproval => ARROW_ASKS_USER.fill(lang, &[("call", call)]),
         },
-        StepKind::Executes { calls } => ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))]),
+        StepKind::Executes { calls } => index
+            .and_then(|i| super::mcp::arrow(trace, i, || join_ids(calls)))
+            .unwrap_or_else(|| ARROW_RUN.fill(lang, &[("ids", &join_ids(calls))])),
+        StepKind::McpLists | StepKind::McpListed => index
+            .and_then(|i| super::mcp::arrow(trace, i, String::new))
+            .unwrap_or_default(),
         StepKind::ResultArrives { call } => result_arrow(call, call_of(call), lang),
         StepKind::Replays { call, op, conflict } => {
             let template = if *conflict {
@@ -967,7 +1003,12 @@ pub fn first_line(s: &str) -> String {
 /// A plain explanation for a step the author did not narrate.
 pub fn generic_explanation(trace: &Trace, index: usize) -> String {
     let step = &trace.steps[index];
+    if let Some(why) = super::mcp::why(trace, index) {
+        return why.get(trace.lang).into();
+    }
     match &step.kind {
+        StepKind::McpLists => WHY_MCP_LISTS,
+        StepKind::McpListed => WHY_MCP_LISTED,
         StepKind::TaskArrives => WHY_TASK,
         StepKind::UserTurn => WHY_USER_TURN,
         StepKind::ModelCall { .. } => WHY_MODEL_CALL,

@@ -4,7 +4,9 @@
 //! | key | the step |
 //! | --- | --- |
 //! | `7` | step 7 |
-//! | `task` | the task arrives (step 1) |
+//! | `task` | the task arrives (step 1, or 3 after an MCP server's start-up) |
+//! | `mcp.list` | the host asking its MCP server for its tools (`mcp`) |
+//! | `mcp.listed` | the MCP server's list of tools |
 //! | `model_call.N` | the host sends model call N |
 //! | `reply.N` | the model's reply to model call N (calls or an answer) |
 //! | `turned_away.N` | the provider turning model call N's request away (`provider_errors`) |
@@ -30,7 +32,7 @@ use crate::trace::{CallId, StepKind, Trace};
 
 use super::wording::{key_path, quoted};
 
-const EVENTS: &str = "task, model_call.N, reply.N, turned_away.N, resend.N, \
+const EVENTS: &str = "task, mcp.list, mcp.listed, model_call.N, reply.N, turned_away.N, resend.N, \
                      CALL_ID.proposed, CALL_ID.validated, CALL_ID.decided, CALL_ID.executed, CALL_ID.result, \
                      CALL_ID.compacted, compacts.N, interrupt, user_turn.N, end";
 
@@ -148,6 +150,23 @@ pub(super) fn renumber_narration(
     Some(out)
 }
 
+/// The step of an event at the run's start: the task, after an MCP
+/// server's start-up steps when the lesson has one (`mcp.list`, the host
+/// asking for its tools; `mcp.listed`, the server's answer).
+fn start_event(
+    key: &str,
+    trace: &Trace,
+    no_event: impl Fn(String) -> String,
+) -> Result<usize, String> {
+    let at = |kind: fn(&StepKind) -> bool| trace.steps.iter().position(|s| kind(&s.kind));
+    match key {
+        "task" => at(|k| matches!(k, StepKind::TaskArrives)).or(Some(0)),
+        "mcp.list" => at(|k| matches!(k, StepKind::McpLists)),
+        _ => at(|k| matches!(k, StepKind::McpListed)),
+    }
+    .ok_or_else(|| no_event("the lesson has no MCP server (\"mcp\")".into()))
+}
+
 /// Old step number `n` (from 1) as the run's step number.
 pub(super) fn renumber(n: usize, old: &[usize]) -> Option<usize> {
     n.checked_sub(1)
@@ -167,7 +186,7 @@ pub fn step_of(key: &str, trace: &Trace) -> Result<usize, String> {
     }
     let no_event = |what: String| format!("{what}; expected an event of the run ({EVENTS})");
     match key {
-        "task" => return Ok(0),
+        "task" | "mcp.list" | "mcp.listed" => return start_event(key, trace, no_event),
         "end" => return Ok(steps - 1),
         "interrupt" => {
             return trace

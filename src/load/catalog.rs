@@ -118,6 +118,12 @@ pub const CATALOG: &[(&str, &str)] = &[
         "exfiltration-needs-approval",
         include_str!("../../scenarios/exfiltration-needs-approval.json"),
     ),
+    // Issue 36 item 7: tools from an MCP server, and a description that
+    // carries an injection.
+    (
+        "mcp-tools-from-a-server",
+        include_str!("../../scenarios/mcp-tools-from-a-server.json"),
+    ),
     (
         "context-compaction-summary",
         include_str!("../../scenarios/context-compaction-summary.json"),

@@ -172,7 +172,7 @@ enum Shape {
 /// the type it has there (the accessor ties the two). The tests below fail
 /// when a field is added, renamed, reordered or made optional and this
 /// list does not follow.
-fn fields() -> [Field; 26] {
+fn fields() -> [Field; 27] {
     const REQUIRED: bool = true;
     const OPTIONAL: bool = false;
     [
@@ -202,6 +202,7 @@ fn fields() -> [Field; 26] {
         whole("stream", OPTIONAL, |s| &s.stream),
         items("provider_errors", OPTIONAL, |s| &s.provider_errors),
         whole("sub_agent", OPTIONAL, |s| &s.sub_agent),
+        whole("mcp", OPTIONAL, |s| &s.mcp),
     ]
 }
 

@@ -22,6 +22,7 @@ mod fault;
 mod fields;
 mod interrupt_checks;
 mod keys;
+mod mcp_checks;
 mod read;
 mod retry_checks;
 mod schema_checks;
@@ -700,14 +701,15 @@ fn place_quiz(scenario: &mut Scenario, run: &Trace) -> Vec<(String, String)> {
     faults
 }
 
-/// What the checks of custom tools, schemas, an interrupt and provider
-/// errors find in the file as written: paths and messages.
+/// What the checks of custom tools, schemas, an interrupt, provider
+/// errors and an MCP server find in the file as written: paths and messages.
 fn written_faults(scenario: &Scenario) -> Vec<(String, String)> {
     [
         tool_checks::check_custom_tools(scenario),
         schema_checks::check_strict_and_choice(scenario),
         interrupt_checks::check_interrupt(scenario),
         retry_checks::check_provider_errors(scenario),
+        mcp_checks::check_mcp(scenario),
     ]
     .into_iter()
     .flatten()

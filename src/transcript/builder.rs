@@ -1032,6 +1032,8 @@ impl Build {
                     by_item: b.unit == text::Unit::Item,
                 }),
                 sub_agents: b.sub_agents.clone(),
+                // A transcript's MCP tools are in its recorded tools.
+                mcp: None,
             }),
             says: Vec::new(),
             tokens_in: Vec::new(),

@@ -298,7 +298,7 @@ fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
     }
     let tools = match step.model_call {
         Some(i) => i18n::tools_offered_at(trace, &trace.model_calls[i], lang),
-        None => i18n::tools_offered(trace, lang),
+        None => i18n::tools_known_at(trace, s.step, lang),
     };
     let lead = i18n::lead(i18n::TOOLS_OFFERED, lang);
     if tight >= 2 {

@@ -69,6 +69,22 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
         }
     }
 
+    // The JSON-RPC this step sends to or from an MCP server, as sent.
+    if let Some(server) = crate::wire::mcp::server_at(trace, s.step) {
+        out.push(Line::default());
+        let lead = i18n::MCP_WIRE_LEAD.fill(lang, &[("server", &server)]);
+        out.extend(hanging(vec![], &lead, theme.muted(), w));
+        for (sender, message) in crate::wire::mcp::messages_at(trace, s.step) {
+            let arrow = match sender {
+                crate::wire::mcp::Sender::Host => "→ ",
+                crate::wire::mcp::Sender::Server => "← ",
+            };
+            let text = crate::trace::spaced_json(&message);
+            let text = crate::safe::for_screen(&text);
+            out.extend(hanging(vec![Span::raw(arrow)], &text, Style::new(), w));
+        }
+    }
+
     // A call of this step and a sub-agent's run: the link, both ways.
     if let Some(link) = &s.sub_agent {
         out.push(Line::default());

@@ -384,6 +384,10 @@ pub fn environment_text(
         used += width(&part) + 3;
         parts.push(part);
     }
+    // The lesson's MCP server stands on the Tool lane too.
+    if let Some(server) = i18n::mcp_server_state(trace, step, lang) {
+        parts.push(server);
+    }
     if parts.is_empty() {
         // A replayed file does not record the environment's files.
         let word = match trace.recorded {

@@ -21,6 +21,7 @@
 mod body;
 pub mod cache;
 mod dropped_thinking;
+pub mod mcp;
 mod reasoning;
 pub mod stream;
 mod thinking;
