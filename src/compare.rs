@@ -162,7 +162,7 @@ impl Comparison {
             text.push_str(&format!(
                 "\n{}{}\n{}",
                 i18n::lead(i18n::ACTING, lang),
-                i18n::who_acts(s, lang),
+                i18n::who_acts(trace, k),
                 i18n::step_title(trace, k)
             ));
             if let Some(end) = s.end {

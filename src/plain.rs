@@ -91,7 +91,7 @@ pub fn write_with_quiz(
             out,
             "{}{}",
             lead(i18n::ACTING, lang),
-            i18n::who_acts(step, lang)
+            i18n::who_acts(trace, index)
         )?;
         writeln!(
             out,

@@ -295,7 +295,7 @@ fn the_header_marks_the_step_and_colours_who_acts_by_lane() {
             assert_eq!(y, 0);
             assert!(buf[(x, y)].modifier.contains(marker), "{lang:?} {step}");
             let shown = &app.trace().steps[step];
-            let who = agent_loop_sim::i18n::who_acts(shown, lang);
+            let who = agent_loop_sim::i18n::who_acts(app.trace(), step);
             // On the second line (the step's title above may name it too).
             let y = 1;
             let line = frames::to_text(&buf).lines().nth(1).unwrap().to_string();

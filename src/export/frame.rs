@@ -68,7 +68,7 @@ fn description(app: &App, index: usize) -> String {
     let mut text = format!(
         "{}{}\n{}\n",
         i18n::lead(i18n::ACTING, lang),
-        i18n::who_acts(step, lang),
+        i18n::who_acts(trace, index),
         i18n::step_title(trace, index)
     );
     if let Some(end) = step.end {

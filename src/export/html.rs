@@ -444,7 +444,7 @@ pub(super) fn step(app: &crate::app::App, index: usize) -> Step {
     Step {
         number: index + 1,
         title: i18n::step_title(trace, index),
-        acting: i18n::who_acts(&trace.steps[index], app.lang),
+        acting: i18n::who_acts(trace, index),
         ended: trace.steps[index]
             .end
             .map(|end| i18n::loop_ended(end, trace.task, app.lang)),

@@ -168,6 +168,7 @@ catalogue! {
     RUNNING_LOOP = ["循环进行中", "loop running"];
     ACTING = ["行动方", "acting"];
     USER = ["用户", "user"];
+    CALLER = ["调用方", "caller"];
     TOOLS_OFFERED = ["提供的工具", "Tools offered"];
     TOOL_CHOICE = ["tool_choice", "tool_choice"];
     NOTHING_SENT = ["还没有调用模型：模型什么都没看到。", "No model call yet: the model has seen nothing."];

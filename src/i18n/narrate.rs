@@ -38,7 +38,8 @@ pub fn environment_lead(lang: Lang) -> String {
 }
 
 /// Who acts at a step: "Tool → Host", "Host", "user → Host".
-pub fn who_acts(step: &Step, lang: Lang) -> String {
+pub fn who_acts(trace: &Trace, index: usize) -> String {
+    let (step, lang) = (&trace.steps[index], trace.lang);
     // The provider's API refuses the request; the model itself never runs.
     if matches!(
         step.kind,
@@ -47,7 +48,7 @@ pub fn who_acts(step: &Step, lang: Lang) -> String {
         return from_to(THE_API.get(lang), lane_name(step.to, lang), lang);
     }
     match (step.from, step.to) {
-        (None, to) => from_to(USER.get(lang), lane_name(to, lang), lang),
+        (None, to) => from_to(user_word(trace), lane_name(to, lang), lang),
         (Some(from), to) if from == to => lane_name(from, lang).to_string(),
         (Some(from), to) => from_to(lane_name(from, lang), lane_name(to, lang), lang),
     }
@@ -58,14 +59,24 @@ fn from_to(from: &str, to: &str, lang: Lang) -> String {
 }
 
 /// Who acts, in as few words as a narrow header allows.
-pub fn who_acts_short(step: &Step, lang: Lang) -> String {
+pub fn who_acts_short(trace: &Trace, index: usize) -> String {
+    let (step, lang) = (&trace.steps[index], trace.lang);
     if matches!(
         step.kind,
         StepKind::Rejected { .. } | StepKind::Throttled { .. }
     ) {
         return from_to(THE_API_SHORT.get(lang), lane_name(step.to, lang), lang);
     }
-    who_acts(step, lang)
+    who_acts(trace, index)
+}
+
+/// Who writes to the host from outside the lanes: the user, or in a
+/// sub-agent's own run the agent that called it (its prompt is the task).
+pub fn user_word(trace: &Trace) -> &'static str {
+    match trace.sub_agents.agent {
+        Some(_) => CALLER.get(trace.lang),
+        None => USER.get(trace.lang),
+    }
 }
 
 /// The sentence that says the loop has ended, how, and whether the task

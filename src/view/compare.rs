@@ -395,11 +395,10 @@ fn step_spans(app: &App, one: &Scene<'_>, short: bool) -> Vec<Span<'static>> {
 
 fn acting_spans(app: &App, one: &Scene<'_>, short: bool) -> Vec<Span<'static>> {
     let lang = app.lang;
-    let step = &one.trace.steps[one.step];
     let who = if short {
-        i18n::who_acts_short(step, lang)
+        i18n::who_acts_short(one.trace, one.step)
     } else {
-        i18n::who_acts(step, lang)
+        i18n::who_acts(one.trace, one.step)
     };
     let mut spans = vec![Span::raw(" ")];
     if !short {

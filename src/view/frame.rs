@@ -55,9 +55,9 @@ fn header(h: &Header<'_>, area: Rect, buf: &mut Buffer) {
     // actor and no "acting:" label.
     let who = |level: u8| {
         let who_acts = if level < 2 {
-            i18n::who_acts(step, lang)
+            i18n::who_acts(trace, s.step)
         } else {
-            i18n::who_acts_short(step, lang)
+            i18n::who_acts_short(trace, s.step)
         };
         let mut spans = vec![Span::raw(" ")];
         if level < 2 {

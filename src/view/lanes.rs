@@ -163,7 +163,7 @@ impl Geometry {
 
 /// The user's mark: their name and a circle, outside the three lanes.
 fn user_mark(s: &Scene<'_>) -> String {
-    format!("{} ○", i18n::USER.get(s.lang))
+    format!("{} ○", i18n::user_word(s.trace))
 }
 
 /// The provider's API, outside the lanes too: it answers a request the
