@@ -813,7 +813,9 @@ impl Builder {
         } = built;
         let run = rec.finish_after(earlier.as_ref().and_then(|e| e.run.as_ref()));
         let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
-        let narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
+        let mut narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
+        // Kept for the next build only where there is one.
+        let keep = earlier.is_some();
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).
         let (mut run, mut left) = (Some(run), Lang::COUNT);
@@ -825,8 +827,12 @@ impl Builder {
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
-            for (step, said) in trace.steps.iter_mut().zip(&narrations) {
-                step.narration = Some(said.narration[lang.index()].clone());
+            for (step, said) in trace.steps.iter_mut().zip(&mut narrations) {
+                let told = &mut said.narration[lang.index()];
+                step.narration = Some(match keep {
+                    true => told.clone(),
+                    false => std::mem::take(told),
+                });
             }
             for (index, note) in &notes {
                 if let Some(n) = trace
