@@ -814,8 +814,6 @@ impl Builder {
         let run = rec.finish_after(earlier.as_ref().and_then(|e| e.run.as_ref()));
         let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
         let mut narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
-        // Kept for the next build only where there is one.
-        let keep = earlier.is_some();
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).
         let (mut run, mut left) = (Some(run), Lang::COUNT);
@@ -828,11 +826,7 @@ impl Builder {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
             for (step, said) in trace.steps.iter_mut().zip(&mut narrations) {
-                let told = &mut said.narration[lang.index()];
-                step.narration = Some(match keep {
-                    true => told.clone(),
-                    false => std::mem::take(told),
-                });
+                step.narration = Some(said.told(lang, earlier.is_some()));
             }
             for (index, note) in &notes {
                 if let Some(n) = trace
@@ -899,6 +893,18 @@ struct Said {
     size: Option<usize>,
     tokens_in: Option<Option<u64>>,
     narration: [String; Lang::COUNT],
+}
+
+impl Said {
+    /// The narration in `lang`, kept for a later build where there is one
+    /// (`keep`), else moved out.
+    fn told(&mut self, lang: Lang, keep: bool) -> String {
+        let told = &mut self.narration[lang.index()];
+        match keep {
+            true => told.clone(),
+            false => std::mem::take(told),
+        }
+    }
 }
 
 /// Each step's narration in every language: as `earlier` has it where the
