@@ -185,6 +185,9 @@ fn main() {
                     before.push(earlier);
                 }
             });
+            // The view was drawn after call N-1 ended, as the tap draws it
+            // after every call (what that build leaves, the next reuses).
+            let _ = before.runs(Vec::new());
             let last = last.unwrap();
             let mut begun = last.clone();
             begun["response"] = serde_json::Value::Null;

@@ -240,9 +240,70 @@ impl Recorder {
 
     /// The trace, with every message placed in its provider's requests
     /// and each model call's body measured.
-    pub fn finish(mut self) -> Trace {
-        let measures = wire::measure(&self.trace, None);
+    pub fn finish(self) -> Trace {
+        self.finish_after(None)
+    }
+
+    /// `finish`, where `earlier` is this run built before, from fewer of
+    /// its lines (a tap's live view, built again as calls come): the
+    /// messages sized alike there keep their places, and only the others
+    /// are written out to be measured. The same places either way.
+    pub fn finish_after(mut self, earlier: Option<&Trace>) -> Trace {
+        let measures = match earlier {
+            Some(earlier) => {
+                let kept = sized_alike(&self.trace, earlier);
+                self.trace.places = earlier.places[..kept].to_vec();
+                let changed: Vec<bool> =
+                    (0..self.trace.messages.len()).map(|i| i >= kept).collect();
+                wire::measure(&self.trace, Some(&changed))
+            }
+            None => wire::measure(&self.trace, None),
+        };
         self.trace.set_measures(measures);
         self.trace
     }
+}
+
+/// How many of `trace`'s first messages `wire::measure` sizes as it sized
+/// them in `earlier`: the messages are equal, and so is all their sizes
+/// read besides (the API, the run's name, its reasoning setting, whether it
+/// was recorded, the calls proposed up to each, found by id as
+/// `Trace::call` finds them, and the model calls before each).
+fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
+    if trace.provider != earlier.provider
+        || trace.scenario != earlier.scenario
+        || trace.thinking != earlier.thinking
+        || trace.recorded.is_some() != earlier.recorded.is_some()
+    {
+        return 0;
+    }
+    let calls = alike(&trace.calls, &earlier.calls, |a, b| a == b);
+    let model_calls = alike(&trace.model_calls, &earlier.model_calls, |a, b| {
+        a.step == b.step
+    });
+    let messages = alike(&trace.messages, &earlier.messages, |a, b| a == b);
+    let mut kept = 0;
+    for m in &trace.messages[..messages.min(earlier.places.len())] {
+        // A call is found among those proposed up to the message (its
+        // first with the id), or as `call_N`, the N-th.
+        let numbered = m.calls.iter().filter_map(|id| {
+            id.0.strip_prefix("call_")
+                .and_then(|n| n.parse::<usize>().ok())
+        });
+        let reach = numbered
+            .chain([trace.calls.partition_point(|c| c.proposed <= m.step)])
+            .max()
+            .unwrap_or(0);
+        let before = trace.model_calls.partition_point(|mc| mc.step < m.step);
+        if reach > calls || before > model_calls {
+            break;
+        }
+        kept += 1;
+    }
+    kept
+}
+
+/// How many first items of `a` and `b` are `same`.
+fn alike<T>(a: &[T], b: &[T], same: impl Fn(&T, &T) -> bool) -> usize {
+    a.iter().zip(b).take_while(|(a, b)| same(a, b)).count()
 }

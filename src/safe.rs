@@ -80,10 +80,7 @@ pub fn for_screen(text: &str) -> Cow<'_, str> {
     // Printable ASCII and line breaks are never unsafe and never vary in
     // width: most tool output is only that, and a byte test is much faster
     // than asking both questions of every character.
-    if text
-        .bytes()
-        .all(|b| b == b'\n' || (b' '..=b'~').contains(&b))
-    {
+    if plain(text) {
         return Cow::Borrowed(text);
     }
     if !text
@@ -109,6 +106,18 @@ pub fn for_screen(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Only printable ASCII and line breaks: text `for_screen` keeps as it
+/// is, told by bytes. In blocks, each tested whole (a test the compiler
+/// does many bytes at a time), so a long tool output is read quickly.
+pub fn plain(text: &str) -> bool {
+    let ok = |b: &u8| *b == b'\n' || (b' '..=b'~').contains(b);
+    let mut blocks = text.as_bytes().chunks_exact(64);
+    blocks
+        .by_ref()
+        .all(|block| block.iter().fold(true, |all, b| all & ok(b)))
+        && blocks.remainder().iter().all(ok)
 }
 
 /// U+1F1E6 REGIONAL INDICATOR SYMBOL LETTER A → 'A', and so on to Z.
@@ -200,6 +209,22 @@ mod tests {
                 format!("ok{}ok", c.escape_default()),
                 "{c:?}"
             );
+        }
+    }
+
+    /// Read in blocks, `plain` still sees an unsafe byte wherever it
+    /// falls: first or last in a block, or in the bytes after the last.
+    #[test]
+    fn plain_sees_a_byte_anywhere_in_a_long_text() {
+        for len in [1, 63, 64, 65, 128, 130, 200] {
+            assert!(plain(&"a\n".repeat(len)[..len]));
+            for at in 0..len {
+                let mut text = vec![b'a'; len];
+                text[at] = 0x1b;
+                let text = String::from_utf8(text).unwrap();
+                assert!(!plain(&text), "ESC at {at} of {len}");
+                assert!(matches!(for_screen(&text), Cow::Owned(_)));
+            }
         }
     }
 

@@ -752,7 +752,21 @@ impl Builder {
     }
 
     /// Build the traces (one per language) and the `Loaded` the app holds.
-    pub fn finish(mut self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
+    pub fn finish(self, format: Format, path: &str) -> Result<Loaded, ScenarioError> {
+        self.finish_after(format, path, None)
+    }
+
+    /// `finish`, where `earlier` holds what the build of this run from
+    /// fewer of its lines left (a tap's live view, built again as calls
+    /// come): what is alike is taken from it, not made again (the places
+    /// of the messages, the narration of the steps), and this build's is
+    /// left there for the next. The same traces either way.
+    pub fn finish_after(
+        mut self,
+        format: Format,
+        path: &str,
+        earlier: Option<&mut Earlier>,
+    ) -> Result<Loaded, ScenarioError> {
         let name = self.name.clone();
         let built = Build::run(&mut self, format);
         if built.rec.trace.steps.is_empty() {
@@ -797,8 +811,9 @@ impl Builder {
             notes,
             ..
         } = built;
-        let run = rec.finish();
+        let run = rec.finish_after(earlier.as_ref().and_then(|e| e.run.as_ref()));
         let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
+        let mut narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).
         let (mut run, mut left) = (Some(run), Lang::COUNT);
@@ -810,8 +825,8 @@ impl Builder {
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
-            for (step, say) in trace.steps.iter_mut().zip(&says) {
-                step.narration = Some(text::narrate(say, &sizes, &tokens_in, self.unit, lang));
+            for (step, said) in trace.steps.iter_mut().zip(&mut narrations) {
+                step.narration = Some(said.told(lang, earlier.is_some()));
             }
             for (index, note) in &notes {
                 if let Some(n) = trace
@@ -844,6 +859,10 @@ impl Builder {
             },
         };
         let counts = crate::wire::counts_of(&traces[0]);
+        if let Some(earlier) = earlier {
+            earlier.run = Some(traces[0].clone());
+            earlier.said = narrations;
+        }
         Ok(Loaded {
             card,
             lesson: None,
@@ -854,6 +873,71 @@ impl Builder {
             sub_agent: None,
         })
     }
+}
+
+/// What the build of a growing run leaves for the next one
+/// (`Builder::finish_after`).
+#[derive(Debug, Clone, Default)]
+pub struct Earlier {
+    /// The run built (in the first language; its places are the run's).
+    run: Option<Trace>,
+    /// What each step said, in order.
+    said: Vec<Said>,
+}
+
+/// A step's narration in each language, before any note, and what it was
+/// made from: what the step says, and its model call's size and input
+/// tokens (all `text::narrate` reads besides the unit).
+#[derive(Debug, Clone)]
+struct Said {
+    say: Say,
+    size: Option<usize>,
+    tokens_in: Option<Option<u64>>,
+    narration: [String; Lang::COUNT],
+}
+
+impl Said {
+    /// The narration in `lang`, kept for a later build where there is one
+    /// (`keep`), else moved out.
+    fn told(&mut self, lang: Lang, keep: bool) -> String {
+        let told = &mut self.narration[lang.index()];
+        match keep {
+            true => told.clone(),
+            false => std::mem::take(told),
+        }
+    }
+}
+
+/// Each step's narration in every language: as `earlier` has it where the
+/// step says the same with the same numbers, else told now.
+fn narrations(
+    says: Vec<Say>,
+    sizes: &[usize],
+    tokens_in: &[Option<u64>],
+    unit: text::Unit,
+    earlier: Option<&Earlier>,
+) -> Vec<Said> {
+    let told_before = earlier.map_or(&[][..], |e| &e.said[..]);
+    says.into_iter()
+        .enumerate()
+        .map(|(i, say)| {
+            let at = say.call_number().map(|n| n as usize - 1);
+            let size = at.and_then(|k| sizes.get(k).copied());
+            let tokens = at.and_then(|k| tokens_in.get(k).copied());
+            let narration = match told_before.get(i) {
+                Some(s) if s.say == say && s.size == size && s.tokens_in == tokens => {
+                    s.narration.clone()
+                }
+                _ => Lang::ALL.map(|lang| text::narrate(&say, sizes, tokens_in, unit, lang)),
+            };
+            Said {
+                say,
+                size,
+                tokens_in: tokens,
+                narration,
+            }
+        })
+        .collect()
 }
 
 /// Text from the file made safe before it is stored.
@@ -1851,5 +1935,81 @@ pub fn text_of(value: &serde_json::Value) -> String {
         }
         serde_json::Value::Null => String::new(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A task, then `replies` replies, each a Read and its result.
+    fn run(replies: usize) -> Builder {
+        let mut b = Builder::new("run.jsonl");
+        let text = "Read the files.".to_string();
+        b.push(Msg::User { text, line: 1 });
+        for k in 0..replies {
+            let id = format!("toolu_{k}");
+            let args = args_of(&serde_json::json!({ "file_path": format!("f{k}.rs") }));
+            let call = CallSpec {
+                id: id.clone(),
+                name: "Read".into(),
+                args,
+                item_id: None,
+            };
+            b.push(Msg::Assistant {
+                text: String::new(),
+                calls: vec![call],
+                tokens_out: None,
+                line: k + 2,
+            });
+            let text = "fn main() {}".to_string();
+            b.push(Msg::Tool {
+                call_id: id,
+                text,
+                is_error: false,
+                line: k + 3,
+            });
+        }
+        b
+    }
+
+    /// A growing run's build takes from the build before it what is alike
+    /// there (its messages' places, its steps' narration) and makes the
+    /// rest as a build from nothing does.
+    #[test]
+    fn a_build_after_another_takes_what_is_alike_from_it() {
+        let (format, name) = (Format::Anthropic, "run.jsonl");
+        let fresh = run(3).finish(format, name).unwrap();
+        let fresh = fresh.trace(Lang::ALL[0]);
+        let built_after = |mark: &dyn Fn(&mut Earlier)| {
+            let mut earlier = Earlier::default();
+            run(2)
+                .finish_after(format, name, Some(&mut earlier))
+                .unwrap();
+            // Marked, to tell what is taken from what is made again.
+            mark(&mut earlier);
+            let grown = run(3).finish_after(format, name, Some(&mut earlier));
+            // What it leaves for the next build is its own.
+            assert_eq!(earlier.said.len(), fresh.steps.len());
+            assert_eq!(earlier.run.as_ref().unwrap().messages, fresh.messages);
+            grown.unwrap().traces[0].clone()
+        };
+        let grown = built_after(&|e| e.run.as_mut().unwrap().places[0].bytes += 1000);
+        assert_eq!(grown.places[0].bytes, fresh.places[0].bytes + 1000);
+        assert_eq!(grown.places[1..], fresh.places[1..]);
+        for (a, b) in grown.model_calls.iter().zip(&fresh.model_calls) {
+            assert_eq!(a.context_size, b.context_size + 1000);
+        }
+        let grown = built_after(&|e| {
+            e.said[0].narration[0].push_str(" (taken)");
+            // The last step said the run ended there: not alike any more.
+            let last = e.said.len() - 1;
+            e.said[last].narration[0].push_str(" (stale)");
+        });
+        let said = |t: &Trace, i: usize| t.steps[i].narration.clone().unwrap();
+        assert_eq!(said(&grown, 0), said(fresh, 0) + " (taken)");
+        for i in 1..fresh.steps.len() {
+            assert_eq!(said(&grown, i), said(fresh, i), "step {i}");
+        }
     }
 }

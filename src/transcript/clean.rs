@@ -16,13 +16,15 @@ pub(crate) fn clean_redacted(s: &str, redact: bool) -> String {
 /// `clean_redacted` of a text the caller gives up: returned as it is, not
 /// copied, where nothing changes (most of a long run's tool output).
 pub(crate) fn clean_owned(s: String, redact: bool) -> String {
-    let s = match s.contains(['\t', '\r']) {
-        true => clean(&s),
-        false => match crate::safe::for_screen(&s) {
-            std::borrow::Cow::Owned(safe) => Some(safe),
-            std::borrow::Cow::Borrowed(_) => None,
+    let s = if crate::safe::plain(&s) {
+        s
+    } else if s.contains(['\t', '\r']) {
+        clean(&s)
+    } else {
+        match crate::safe::for_screen(&s) {
+            std::borrow::Cow::Owned(safe) => safe,
+            std::borrow::Cow::Borrowed(_) => s,
         }
-        .unwrap_or(s),
     };
     if !redact {
         return s;

@@ -52,7 +52,7 @@ use crate::load::{Loaded, ScenarioError};
 use errors::{at_line, error, json_error, not_a_transcript};
 use reader::{At, Jsonl, Seen};
 
-pub use builder::Builder;
+pub use builder::{Builder, Earlier};
 pub use format::Format;
 pub use summary::{Summary, summary};
 pub use text::unread;
@@ -250,6 +250,10 @@ pub struct Growing {
     conversations: Vec<(Builder, Option<Format>)>,
     /// Lines read so far.
     lines: usize,
+    /// Per conversation, what its latest build left for the next
+    /// (`Builder::finish_after`): the runs drawn after each call are built
+    /// again, and most of each is what it was.
+    earlier: Vec<builder::Earlier>,
 }
 
 impl Growing {
@@ -260,6 +264,7 @@ impl Growing {
             splitter: split::Splitter::default(),
             conversations: Vec::new(),
             lines: 0,
+            earlier: Vec::new(),
         }
     }
 
@@ -307,7 +312,8 @@ impl Growing {
 
     /// The runs: what is read for good, then `pending` (the lines after
     /// it, which may still change), as one run per conversation.
-    pub fn runs(&self, pending: Vec<Value>) -> Vec<Loaded> {
+    pub fn runs(&mut self, pending: Vec<Value>) -> Vec<Loaded> {
+        let mut earlier = std::mem::take(&mut self.earlier);
         let mut all = self.clone();
         for line in pending {
             all.push(line);
@@ -315,12 +321,15 @@ impl Growing {
         let held = all.splitter.finish();
         all.place(held);
         let count = all.conversations.len();
+        earlier.resize_with(count, Default::default);
         let splitter = &all.splitter;
         let name = &all.name;
-        all.conversations
+        let runs = all
+            .conversations
             .into_iter()
+            .zip(&mut earlier)
             .enumerate()
-            .filter_map(|(k, (mut builder, format))| {
+            .filter_map(|(k, ((mut builder, format), earlier))| {
                 let title = match count {
                     1 => name.clone(),
                     _ => format!("{name}#{}", k + 1),
@@ -329,9 +338,11 @@ impl Growing {
                 for note in split::notes(splitter, k, split::Places::Requests) {
                     builder.note(note);
                 }
-                builder.finish(format?, &title).ok()
+                builder.finish_after(format?, &title, Some(earlier)).ok()
             })
-            .collect()
+            .collect();
+        self.earlier = earlier;
+        runs
     }
 }
 

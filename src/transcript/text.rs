@@ -30,7 +30,7 @@ use crate::scenario::Lang;
 use super::format::Format;
 
 /// Where a model call's context comes from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// A request body at this line, consistent with the earlier messages.
     Exact { line: usize },
@@ -53,7 +53,7 @@ pub enum Source {
 }
 
 /// What one step says, in data; rendered per language by `narrate`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Say {
     User {
         line: usize,
@@ -121,7 +121,7 @@ pub enum Say {
 }
 
 /// The model's reasoning in a reply, as the file holds it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Thought {
     pub line: usize,
     pub summary_chars: usize,
@@ -159,6 +159,18 @@ fn thoughts(list: &[Thought], unit: Unit, lang: Lang) -> String {
 }
 
 impl Say {
+    /// The model call whose size and input tokens `narrate` reads for it.
+    pub fn call_number(&self) -> Option<u32> {
+        match self {
+            Say::ModelCall { number, .. }
+            | Say::Proposes { number, .. }
+            | Say::Answers { number, .. }
+            | Say::Rejected { number, .. }
+            | Say::Cut { number, .. } => Some(*number),
+            _ => None,
+        }
+    }
+
     /// The last step of the file also says which calls never got a result.
     pub fn set_end(&mut self, unanswered: Vec<String>) {
         match self {

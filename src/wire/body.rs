@@ -867,15 +867,18 @@ fn sized_by_writing(trace: &Trace, m: &Message, joins: bool) -> (u32, usize) {
 /// The bytes of `text` inside a JSON string as serde_json writes it: `"`,
 /// `\\`, `\n`, `\r`, `\t`, backspace and form feed escaped in two bytes,
 /// the other controls below U+0020 as `\u00XX`, everything else as is.
+/// Without a branch per byte, in blocks summed in 32 bits: the compiler
+/// tests many bytes at a time (a long run's tool output is megabytes).
 fn escaped_len(text: &str) -> usize {
+    let extra = |b: &u8| -> u32 {
+        let short = matches!(*b, b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c);
+        u32::from(short) + 5 * u32::from(*b < 0x20 && !short)
+    };
     text.len()
         + text
-            .bytes()
-            .map(|b| match b {
-                b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 1,
-                0..=0x1f => 5,
-                _ => 0,
-            })
+            .as_bytes()
+            .chunks(1 << 16)
+            .map(|block| block.iter().map(extra).sum::<u32>() as usize)
             .sum::<usize>()
 }
 
@@ -1330,6 +1333,18 @@ pub fn status(trace: &Trace, index: usize) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every byte JSON escapes, and every other ASCII one, counted as
+    /// serde_json writes it, in a text of several blocks.
+    #[test]
+    fn escaped_len_is_the_length_serde_json_writes() {
+        let ascii: String = (0u8..0x80).map(char::from).chain("中文".chars()).collect();
+        let long = ascii.repeat(2000);
+        for text in [&ascii, &long] {
+            let written = serde_json::to_string(text).unwrap().len() - 2;
+            assert_eq!(escaped_len(text), written);
+        }
+    }
 
     /// A long text measured by its escaped length gives the bytes that
     /// writing the message's JSON out gives, in every provider's shape:
