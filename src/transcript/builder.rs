@@ -838,26 +838,7 @@ impl Builder {
                 }
             }
         }
-        let both = |f: &dyn Fn(Lang) -> String| Text::of(f);
-        // What the file tells of the run; it has no lesson behind it.
-        let card = Card {
-            name: text::slug(&name),
-            title: both(&|l| text::title(&facts, l)),
-            task: both(&|l| text::task(&facts, l)),
-            conditions: text::conditions(&facts)
-                .into_iter()
-                .map(Text::new)
-                .collect(),
-            about: {
-                let [why, how, cost, check] = text::about(&facts).map(Text::new);
-                About {
-                    why,
-                    how,
-                    cost,
-                    check,
-                }
-            },
-        };
+        let card = card_of(&facts, &name);
         let counts = crate::wire::counts_of(&traces[0]);
         if let Some(earlier) = earlier {
             earlier.run = Some(traces[0].clone());
@@ -872,6 +853,27 @@ impl Builder {
             counts,
             sub_agent: None,
         })
+    }
+}
+
+/// What the file tells of the run, as the about card and the picker say
+/// it; it has no lesson behind it.
+fn card_of(facts: &text::Facts, name: &str) -> Card {
+    let both = |f: &dyn Fn(Lang) -> String| Text::of(f);
+    Card {
+        name: super::slug(name),
+        title: both(&|l| text::title(facts, l)),
+        task: both(&|l| text::task(facts, l)),
+        conditions: text::conditions(facts).into_iter().map(Text::new).collect(),
+        about: {
+            let [why, how, cost, check] = text::about(facts).map(Text::new);
+            About {
+                why,
+                how,
+                cost,
+                check,
+            }
+        },
     }
 }
 
@@ -1079,7 +1081,7 @@ impl Build {
         let tools = b.tools.clone().unwrap_or_default();
         Build {
             rec: Recorder::new(Trace {
-                scenario: text::slug(&b.name),
+                scenario: super::slug(&b.name),
                 title: String::new(),
                 lang: Lang::En,
                 steps: Default::default(),

@@ -798,10 +798,3 @@ pub fn about(f: &Facts) -> [[String; Lang::COUNT]; 4] {
         fixed(ABOUT_REPLAY_CHECK),
     ]
 }
-
-/// A name for files from the transcript's file name, without its
-/// extension (`crate::safe::file_part`).
-pub fn slug(file: &str) -> String {
-    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-    crate::safe::file_part(stem)
-}
