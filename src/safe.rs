@@ -125,6 +125,13 @@ fn indicator_letter(c: char) -> char {
     char::from(b'A' + (u32::from(c) - 0x1F1E6) as u8)
 }
 
+/// A name for files from a file's name, without its extension
+/// (`file_part` of the stem): a transcript's run is named so.
+pub fn stem_part(file: &str) -> String {
+    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+    file_part(stem)
+}
+
 /// A part of a file name made from outside text (a file's, a folder's): ASCII letters, digits, '-' and '_', not starting
 /// with '-' (`rm *` would read `-rf.zh.step-01.svg` as an option), at most
 /// 64 characters. A name that had to change (`résumé`, `a b`, `a.b`,

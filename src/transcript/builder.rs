@@ -861,7 +861,7 @@ impl Builder {
 fn card_of(facts: &text::Facts, name: &str) -> Card {
     let both = |f: &dyn Fn(Lang) -> String| Text::of(f);
     Card {
-        name: super::slug(name),
+        name: crate::safe::stem_part(name),
         title: both(&|l| text::title(facts, l)),
         task: both(&|l| text::task(facts, l)),
         conditions: text::conditions(facts).into_iter().map(Text::new).collect(),
@@ -1081,7 +1081,7 @@ impl Build {
         let tools = b.tools.clone().unwrap_or_default();
         Build {
             rec: Recorder::new(Trace {
-                scenario: super::slug(&b.name),
+                scenario: crate::safe::stem_part(&b.name),
                 title: String::new(),
                 lang: Lang::En,
                 steps: Default::default(),

@@ -674,13 +674,6 @@ fn detect_line(value: &Value) -> Option<Format> {
     Seen::FirstLine.detect(value)
 }
 
-/// A name for files from the transcript's file name, without its
-/// extension (`crate::safe::file_part`).
-pub fn slug(file: &str) -> String {
-    let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-    crate::safe::file_part(stem)
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
