@@ -619,7 +619,7 @@ fn result_of(trace: &Trace, index: usize) -> String {
 
 fn words(trace: &Trace, index: usize, choice: &Choice, lang: Lang) -> String {
     match choice {
-        Choice::Source(Source::User) => i18n::USER.get(lang).to_string(),
+        Choice::Source(Source::User) => i18n::user_word(trace).to_string(),
         Choice::Source(Source::Provider) => i18n::THE_API_SHORT.get(lang).to_string(),
         Choice::Source(Source::Lane(lane)) => i18n::lane_name(*lane, lang).to_string(),
         Choice::AttachedTo(Some(id)) => match trace.call(id) {
@@ -782,7 +782,7 @@ mod tests {
         let lang = trace.lang;
         let step = &trace.steps[index];
         let source = |s: Source| match s {
-            Source::User => i18n::USER.get(lang).to_string(),
+            Source::User => i18n::user_word(trace).to_string(),
             Source::Provider => i18n::THE_API_SHORT.get(lang).to_string(),
             Source::Lane(l) => i18n::lane_name(l, lang).to_string(),
         };
