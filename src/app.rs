@@ -662,6 +662,7 @@ fn toggle_picker(app: &mut App) {
     if app.live.as_ref().is_some_and(|l| l.watching) {
         app.picker = conversations_picker(app.picker.cursor, app.live.as_ref());
     }
+    app.picker.prepare_all();
     app.picker.reset_cursor();
 }
 
@@ -704,7 +705,7 @@ fn held(app: &mut App, action: Action) -> bool {
 /// as `Next` goes, without one).
 fn next_lesson(app: &mut App) {
     if let Some((next, _)) = app.picker.next_in_plan()
-        && let Some(Ok(loaded)) = app.picker.lessons.get(next).map(|l| l.loaded.clone())
+        && let Some(Ok(loaded)) = app.picker.lessons.get(next).map(|l| l.loaded().clone())
     {
         app.picker.current = Some(next);
         app.picker.cursor = next;
@@ -865,12 +866,12 @@ fn conversations_picker(cursor: usize, live: Option<&crate::live::Live>) -> Pick
         .conversations
         .iter()
         .enumerate()
-        .map(|(k, c)| crate::picker::Lesson {
-            source: crate::picker::Source::Transcript(match n {
+        .map(|(k, c)| {
+            let source = crate::picker::Source::Transcript(match n {
                 1 => live.recording.clone(),
                 _ => format!("{}#{}", live.recording, k + 1),
-            }),
-            loaded: Ok(c.clone()),
+            });
+            crate::picker::Lesson::ready(source, Ok(c.clone()))
         })
         .collect();
     let mut picker = Picker::new(lessons, Some(live.current));
@@ -1005,7 +1006,11 @@ fn picker_update(app: &mut App, action: Action) -> bool {
         }
         Action::Open => {
             // A lesson that cannot be opened stays listed with its error.
-            if let Some(Ok(loaded)) = picker.lessons.get(picker.cursor).map(|l| l.loaded.clone()) {
+            if let Some(Ok(loaded)) = picker
+                .lessons
+                .get(picker.cursor)
+                .map(|l| l.loaded().clone())
+            {
                 picker.current = Some(picker.cursor);
                 app.open_lesson(loaded);
             }

@@ -2,13 +2,15 @@
 //! the command line, so a class can move to another lesson without
 //! leaving the program. Its data lives here; `view/picker.rs` draws it.
 //!
-//! Every lesson is prepared when the list is made, before the terminal is
-//! taken: the whole catalogue runs in about a millisecond (release;
-//! `cargo bench --bench load -- catalog`), the list can show
-//! each run's length and ending, a file that cannot be used shows its error
-//! in the list, and Enter only swaps which prepared run the app shows.
+//! The lesson on screen and the files named on the command line are
+//! prepared when the list is made, before the terminal is taken (a file
+//! that cannot be used shows its error in the list); a shipped lesson is
+//! prepared the first time it is asked for (the list opened, the plan's
+//! next lesson), the whole catalogue in a few milliseconds (release;
+//! `cargo bench --bench load -- catalog`): a lesson started alone does not
+//! hold all 35 in memory. Enter only swaps which prepared run the app shows.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::load::{self, CATALOG, Loaded};
 use crate::scenario::Lang;
@@ -29,8 +31,41 @@ pub enum Source {
 pub struct Lesson {
     pub source: Source,
     /// The run ready to show, or why it cannot be shown (one line, as
-    /// `check` reports it).
-    pub loaded: Result<Arc<Loaded>, String>,
+    /// `check` reports it): a shipped lesson's is made when first asked
+    /// for (`loaded`), in `lang`.
+    prepared: OnceLock<Result<Arc<Loaded>, String>>,
+    lang: Lang,
+}
+
+impl Lesson {
+    /// An entry whose run is ready, or whose error is known.
+    pub fn ready(source: Source, loaded: Result<Arc<Loaded>, String>) -> Lesson {
+        Lesson {
+            source,
+            prepared: OnceLock::from(loaded),
+            lang: Lang::DEFAULT,
+        }
+    }
+
+    /// A shipped lesson, prepared in `lang` when first asked for.
+    fn shipped(name: &'static str, lang: Lang) -> Lesson {
+        Lesson {
+            source: Source::Shipped(name),
+            prepared: OnceLock::new(),
+            lang,
+        }
+    }
+
+    /// The run ready to show, or why it cannot be shown.
+    pub fn loaded(&self) -> &Result<Arc<Loaded>, String> {
+        self.prepared
+            .get_or_init(|| prepare(&self.source, self.lang))
+    }
+
+    /// Whether the run has been prepared yet.
+    pub fn is_prepared(&self) -> bool {
+        self.prepared.get().is_some()
+    }
 }
 
 /// The picker's state: the list, the lesson on screen, the highlighted row
@@ -74,8 +109,16 @@ impl Picker {
         let next = *self.plan.get(at + 1)?;
         self.lessons
             .get(next)
-            .is_some_and(|l| l.loaded.is_ok())
+            .is_some_and(|l| l.loaded().is_ok())
             .then_some((next, at + 2))
+    }
+
+    /// Every lesson ready to list (when the list opens: it shows each
+    /// run's length and ending, or its error).
+    pub fn prepare_all(&self) {
+        for lesson in self.lessons.iter() {
+            lesson.loaded();
+        }
     }
 
     /// Highlight the lesson on screen (when the list opens).
@@ -132,37 +175,29 @@ pub fn gather_shown_in(
     extra: &[String],
     lang: Lang,
 ) -> (Vec<Lesson>, usize) {
-    let mut lessons: Vec<Lesson> = CATALOG
+    let mut sources: Vec<Source> = CATALOG
         .iter()
-        .map(|(name, _)| Lesson {
-            source: Source::Shipped(name),
-            loaded: Err(String::new()),
-        })
+        .map(|(name, _)| Source::Shipped(name))
         .collect();
-    if !lessons.iter().any(|l| l.source == open) {
-        lessons.push(Lesson {
-            source: open.clone(),
-            loaded: Err(String::new()),
-        });
-    }
-    for file in extra {
-        let source = source_of(file);
-        if !lessons.iter().any(|l| l.source == source) {
-            lessons.push(Lesson {
-                source,
-                loaded: Err(String::new()),
-            });
+    for source in std::iter::once(open.clone()).chain(extra.iter().map(|e| source_of(e))) {
+        if !sources.contains(&source) {
+            sources.push(source);
         }
     }
-    let mut current = 0;
-    for (i, lesson) in lessons.iter_mut().enumerate() {
-        lesson.loaded = if lesson.source == open {
-            current = i;
-            Ok(loaded.clone())
-        } else {
-            prepare(&lesson.source, lang)
-        };
-    }
+    let current = sources.iter().position(|s| *s == open).unwrap_or(0);
+    let named: Vec<Source> = extra.iter().map(|e| source_of(e)).collect();
+    let lessons = sources
+        .into_iter()
+        .map(|source| match source {
+            _ if source == open => Lesson::ready(source, Ok(loaded.clone())),
+            // Today's plan is ready before the terminal is taken.
+            Source::Shipped(name) if !named.contains(&source) => Lesson::shipped(name, lang),
+            _ => {
+                let loaded = prepare(&source, lang);
+                Lesson::ready(source, loaded)
+            }
+        })
+        .collect();
     (lessons, current)
 }
 
@@ -199,11 +234,9 @@ pub fn catalog() -> Vec<Lesson> {
     CATALOG
         .iter()
         .map(|(name, _)| {
-            let source = Source::Shipped(name);
-            Lesson {
-                loaded: prepare(&source, Lang::DEFAULT),
-                source,
-            }
+            let lesson = Lesson::shipped(name, Lang::DEFAULT);
+            lesson.loaded();
+            lesson
         })
         .collect()
 }
@@ -264,12 +297,26 @@ mod tests {
 
     fn picker(len: usize) -> Picker {
         let lessons: Vec<Lesson> = (0..len)
-            .map(|i| Lesson {
-                source: Source::File(format!("f{i}.json")),
-                loaded: Err("unused".into()),
-            })
+            .map(|i| Lesson::ready(Source::File(format!("f{i}.json")), Err("unused".into())))
             .collect();
         Picker::new(lessons, Some(0))
+    }
+
+    #[test]
+    fn only_the_open_lesson_and_todays_plan_are_prepared_before_the_list_opens() {
+        let open = load::load(load::DEFAULT_SCENARIO).unwrap();
+        let named = CATALOG[CATALOG.len() - 1].0;
+        let source = Source::Shipped(load::DEFAULT_SCENARIO);
+        let (lessons, current) = gather(source.clone(), Arc::new(open), &[named.to_string()]);
+        let picker = Picker::new(lessons, Some(current));
+        fn prepared(p: &Picker) -> Vec<&Source> {
+            let ready = p.lessons.iter().filter(|l| l.is_prepared());
+            ready.map(|l| &l.source).collect()
+        }
+        assert_eq!(prepared(&picker), [&source, &Source::Shipped(named)]);
+        picker.prepare_all();
+        assert_eq!(prepared(&picker).len(), CATALOG.len());
+        assert!(picker.lessons.iter().all(|l| l.loaded().is_ok()));
     }
 
     #[test]

@@ -386,7 +386,7 @@ fn a_lesson_that_cannot_be_opened_keeps_the_list_and_the_run() {
     let mut a = with_picker(app(), &["no-such-lesson.json".to_string()]);
     apply(&mut a, &[Action::Next, Action::TogglePicker, Action::Last]);
     let last = a.picker.lessons.last().unwrap();
-    let error = last.loaded.as_ref().unwrap_err();
+    let error = last.loaded().as_ref().unwrap_err();
     assert!(error.starts_with("no-such-lesson.json: "), "{error}");
     apply(&mut a, &[Action::Next]);
     assert_eq!(a.overlay, Some(Overlay::Picker));
@@ -408,7 +408,7 @@ fn lessons_are_listed_once_in_catalogue_order_then_files() {
     assert_eq!(lessons.len(), load::CATALOG.len() + 1);
     for (lesson, (name, _)) in lessons.iter().zip(load::CATALOG) {
         assert_eq!(lesson.source, Source::Shipped(name));
-        assert!(lesson.loaded.is_ok(), "{name}");
+        assert!(lesson.loaded().is_ok(), "{name}");
     }
     assert_eq!(
         lessons.last().unwrap().source,
@@ -416,7 +416,7 @@ fn lessons_are_listed_once_in_catalogue_order_then_files() {
     );
     // The open lesson is the very run the app shows, not a second copy.
     assert!(std::sync::Arc::ptr_eq(
-        lessons[0].loaded.as_ref().unwrap(),
+        lessons[0].loaded().as_ref().unwrap(),
         &a.loaded
     ));
     // A file opened with --scenario FILE is listed after the catalogue.

@@ -351,7 +351,7 @@ fn next_lesson(app: &App) -> Option<String> {
         return None;
     }
     let (next, k) = app.picker.next_in_plan()?;
-    let loaded = app.picker.lessons[next].loaded.as_ref().ok()?;
+    let loaded = app.picker.lessons[next].loaded().as_ref().ok()?;
     Some(i18n::NEXT_LESSON.fill(
         app.lang,
         &[

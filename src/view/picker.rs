@@ -215,7 +215,7 @@ fn row(
         .saturating_sub(prefix_w)
         .saturating_sub(if summary_w > 0 { summary_w + 2 } else { 0 });
     // A long title is cut, never the mark of the lesson on screen.
-    let title = if picker.current == Some(i) && lesson.loaded.is_ok() {
+    let title = if picker.current == Some(i) && lesson.loaded().is_ok() {
         let now = i18n::PICKER_OPEN_NOW.get(lang);
         let cut = title.strip_suffix(now).unwrap_or(&title);
         format!(
@@ -263,7 +263,7 @@ fn row_texts(
 ) -> (String, Option<(String, Style)>) {
     let lang = v.lang;
     let theme = v.theme;
-    match &lesson.loaded {
+    match lesson.loaded() {
         Ok(loaded) => {
             let trace = loaded.trace(lang);
             let mut title = trace.title.clone();
@@ -342,7 +342,7 @@ fn detail_lines(v: &PickerView<'_>, w: usize, max: usize) -> Vec<Line<'static>> 
         Source::Shipped(_) | Source::File(_) => "--scenario",
         Source::Transcript(_) => "--transcript",
     };
-    let mut out = match &lesson.loaded {
+    let mut out = match lesson.loaded() {
         Ok(loaded) => {
             let mut head = format!("{option} {}", source_name(&lesson.source));
             if let Source::Transcript(_) = lesson.source {
