@@ -94,14 +94,27 @@ fn compaction(c: &mut Criterion) {
     group.finish();
 }
 
-/// What the lesson picker (`o`) costs at startup: every shipped scenario
-/// parsed, checked and run in both languages (`picker::gather`).
+/// What the lesson picker (`o`) costs: at start, the list made (the open
+/// lesson only; `picker::gather`); when it first opens, every shipped
+/// scenario parsed, checked and run in both languages (`prepare_all`).
 fn catalog(c: &mut Criterion) {
-    use agent_loop_sim::picker::{self, Source};
+    use agent_loop_sim::picker::{self, Picker, Source};
     use std::sync::Arc;
     let open = Arc::new(load::load(load::DEFAULT_SCENARIO).unwrap());
-    c.bench_function("catalog/gather-every-lesson", |b| {
-        b.iter(|| picker::gather(Source::Shipped(load::DEFAULT_SCENARIO), open.clone(), &[]))
+    let gather = || picker::gather(Source::Shipped(load::DEFAULT_SCENARIO), open.clone(), &[]);
+    c.bench_function("catalog/gather-at-start", |b| b.iter(gather));
+    c.bench_function("catalog/first-open-every-lesson", |b| {
+        b.iter_batched(
+            || {
+                let (lessons, current) = gather();
+                Picker::new(lessons, Some(current))
+            },
+            |picker| {
+                picker.prepare_all();
+                picker
+            },
+            criterion::BatchSize::SmallInput,
+        )
     });
 }
 
