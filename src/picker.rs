@@ -179,13 +179,13 @@ pub fn gather_shown_in(
         .iter()
         .map(|(name, _)| Source::Shipped(name))
         .collect();
-    for source in std::iter::once(open.clone()).chain(extra.iter().map(|e| source_of(e))) {
-        if !sources.contains(&source) {
-            sources.push(source);
+    let named: Vec<Source> = extra.iter().map(|e| source_of(e)).collect();
+    for source in std::iter::once(&open).chain(&named) {
+        if !sources.contains(source) {
+            sources.push(source.clone());
         }
     }
     let current = sources.iter().position(|s| *s == open).unwrap_or(0);
-    let named: Vec<Source> = extra.iter().map(|e| source_of(e)).collect();
     let lessons = sources
         .into_iter()
         .map(|source| match source {
