@@ -283,6 +283,40 @@ pub struct Builder {
     /// Set by a reader whose file pairs otherwise than its format's rule
     /// (`PairRule::of`).
     pub(crate) pairing: Option<PairRule>,
+    /// How many first messages of the next request its conversation's
+    /// previous request sent (`repeats`).
+    repeats: usize,
+    /// Where the latest request's reading ended, if it can be gone on from.
+    read_before: Option<ReadBefore>,
+    /// The request being read (`repeated`), until `request_from` takes it.
+    reading: Option<Reading>,
+}
+
+/// Where a request's reading ended, when a request that repeats it can go
+/// on from there: its messages were all found in the history in order or
+/// appended after it, the last of them last and not a reply (nothing of
+/// the next request joins it), and none of them was left unread. A tap
+/// client sends the whole history on every call: its next request is read
+/// from here, the history it repeats not read again.
+#[derive(Debug, Clone, Copy)]
+struct ReadBefore {
+    /// The request's messages (items of its list).
+    items: usize,
+    /// The history's length after it.
+    history: usize,
+    /// Its reasoning: items and characters.
+    reasoning: (usize, usize),
+}
+
+/// The request a reader is reading (`Builder::repeated`).
+#[derive(Debug, Clone, Copy)]
+struct Reading {
+    /// Its messages (items of its list).
+    items: usize,
+    /// Where it goes on from, if its first messages were read before.
+    from: Option<ReadBefore>,
+    /// None of its messages read was left unread (`skip`).
+    whole: bool,
 }
 
 impl Builder {
@@ -375,6 +409,7 @@ impl Builder {
         if !has_reply && matches!(messages.last(), Some(Msg::Assistant { .. })) {
             // A record of messages, not a request: it has no body.
             self.recorded_body = None;
+            self.not_a_request();
             for msg in messages {
                 self.push(msg);
             }
@@ -396,10 +431,20 @@ impl Builder {
         tokens_in: Option<u64>,
         continues: bool,
     ) {
+        let reading = self.reading.take();
+        let from = reading.and_then(|r| r.from);
         let before = self.history.len();
-        let mut matched = 0;
+        // Where the request repeating the latest one read goes on from:
+        // its first messages matched as they did then.
+        let mut matched = from.map_or(0, |r| r.history);
         let mut appended = false;
         let mut consistent = true;
+        // Every message found in order or appended, none dropped as a repeat.
+        let mut in_order = true;
+        // Where the last message stands in the history, and whether it ends
+        // a turn (a reply, or its reasoning, would join what comes next).
+        let mut last_at = from.map(|r| r.history - 1);
+        let mut ends_turn = from.is_some();
         // Results of the latest turn already in the history (a tool span
         // may have recorded one before the request that repeats it). Only
         // after the latest reply: an id may be reused in a later turn.
@@ -415,10 +460,11 @@ impl Builder {
                 _ => None,
             })
             .collect();
-        let mut reasoning = (0, 0);
+        let mut reasoning = from.map_or((0, 0), |r| r.reasoning);
         for msg in group_turns(messages) {
             let msg = cleaned(msg, self.redact);
             let key = msg.key();
+            ends_turn = !matches!(key, Key::Assistant(_) | Key::Reasoning(_));
             if let Msg::Reasoning {
                 summary, encrypted, ..
             } = &msg
@@ -434,6 +480,7 @@ impl Builder {
                 matched += 1;
             }
             if matched < before && self.history[matched] == key {
+                last_at = Some(matched);
                 matched += 1;
                 consistent &= !appended;
                 continue;
@@ -450,6 +497,7 @@ impl Builder {
                         .iter()
                         .all(|k| matches!(k, Key::Tool(_)));
                 self.history.swap(matched, j);
+                last_at = Some(matched);
                 matched += 1;
                 continue;
             }
@@ -457,16 +505,31 @@ impl Builder {
                 && answered.contains(id)
             {
                 // The same result, recorded twice (a tool span and the next request).
+                in_order = false;
                 continue;
             }
             appended = true;
             self.history.push(key);
+            last_at = Some(self.history.len() - 1);
             self.events.push(Event::Msg(msg));
         }
         while matched < before && matches!(self.history[matched], Key::Reasoning(_)) {
             matched += 1;
         }
         consistent &= matched == before;
+        self.read_before = reading
+            .filter(|r| {
+                r.whole
+                    && consistent
+                    && in_order
+                    && ends_turn
+                    && last_at.is_some_and(|at| at + 1 == self.history.len())
+            })
+            .map(|r| ReadBefore {
+                items: r.items,
+                history: self.history.len(),
+                reasoning,
+            });
         self.requests += 1;
         let body = self.recorded_body.take();
         self.events.push(Event::Request(Request {
@@ -622,6 +685,7 @@ impl Builder {
     }
 
     pub fn compacted(&mut self, line: usize) {
+        self.read_before = None;
         self.events.push(Event::Compacted {
             line,
             replaced: None,
@@ -639,6 +703,7 @@ impl Builder {
             .collect();
         // Later request bodies repeat this history, not the earlier one.
         self.history = history.iter().map(Msg::key).collect();
+        self.read_before = None;
         self.events.push(Event::Compacted {
             line,
             replaced: Some((items, chars)),
@@ -667,6 +732,46 @@ impl Builder {
     /// A line of a type that is not part of the loop drawn here.
     pub fn skip(&mut self, kind: &str, line: usize) {
         self.skipped.entry(clean(kind)).or_default().push(line);
+        if let Some(reading) = &mut self.reading {
+            // A request that repeats it would skip it again: read it whole.
+            reading.whole = false;
+        }
+    }
+
+    /// The next request's first `n` messages are its conversation's
+    /// previous request's, as sent (a tap's splitter compared them).
+    pub(crate) fn repeats(&mut self, n: usize) {
+        self.repeats = n;
+    }
+
+    /// A request of `items` messages is about to be read: how many of its
+    /// first ones were read before and need not be read again. None but
+    /// where `repeats` said that the previous request, which this builder
+    /// read whole and in order, sent them all.
+    pub(crate) fn repeated(&mut self, items: usize) -> usize {
+        let repeats = std::mem::take(&mut self.repeats);
+        let from = self
+            .read_before
+            .filter(|r| r.items == repeats && 0 < repeats && repeats < items);
+        self.reading = Some(Reading {
+            items,
+            from,
+            whole: true,
+        });
+        from.map_or(0, |r| r.items)
+    }
+
+    /// How many messages a request must repeat to be read on from the
+    /// latest (`repeated`), if one can be.
+    #[cfg(test)]
+    pub(crate) fn goes_on_from(&self) -> Option<usize> {
+        self.read_before.map(|r| r.items)
+    }
+
+    /// The request read was not one (unreadable, or a record of messages).
+    pub(crate) fn not_a_request(&mut self) {
+        self.reading = None;
+        self.read_before = None;
     }
 
     pub fn skipped_lines(&mut self, truncated: Option<usize>) {

@@ -151,7 +151,11 @@ pub(crate) fn read_messages(
             .get("messages")
             .and_then(Value::as_array)
             .ok_or_else(|| at.error("expected \"messages\", a list of messages"))?;
-        let msgs = (api.messages)(at, items, b)?;
+        // A tap's request repeats the history its previous one sent: only
+        // what follows it is read.
+        let first = b.repeated(items.len());
+        let msgs =
+            (api.messages)(At { first, ..at }, items, b).inspect_err(|_| b.not_a_request())?;
         let tokens_in = reply.as_ref().and_then(|r| r.1);
         let refused = refusal(value).filter(|_| cut.is_none());
         if !parts.rebuilt {

@@ -30,6 +30,8 @@ mod openhands;
 mod otel;
 mod patterns;
 mod progress;
+#[cfg(test)]
+mod read_on;
 mod reader;
 mod readers;
 pub(crate) mod redact;
@@ -284,8 +286,14 @@ impl Growing {
         self.place(placed);
     }
 
-    fn place(&mut self, placed: Vec<(usize, Value, split::Place)>) {
-        for (line, value, place) in placed {
+    fn place(&mut self, placed: Vec<split::Placed>) {
+        for split::Placed {
+            line,
+            value,
+            place,
+            repeats,
+        } in placed
+        {
             let split::Place::Conversation(k) = place else {
                 continue;
             };
@@ -296,6 +304,7 @@ impl Growing {
                 self.conversations.push((builder, None));
             }
             let (builder, format) = &mut self.conversations[k];
+            builder.repeats(repeats);
             let read = detect_document(&value).ok_or(()).and_then(|f| {
                 request_line(&self.name, &value, line, Some(f), builder)
                     .map(|()| f)
@@ -305,8 +314,12 @@ impl Growing {
                 Ok(f) => {
                     format.get_or_insert(f);
                 }
-                Err(()) => builder.skip("unreadable request", line),
+                Err(()) => {
+                    builder.not_a_request();
+                    builder.skip("unreadable request", line);
+                }
             }
+            builder.repeats(0);
         }
     }
 
@@ -619,11 +632,13 @@ fn tap_lines(
     // The conversation's own API (each line names its provider): a
     // recording may hold conversations with several.
     let mut own = None;
-    let mut read = |placed: Vec<(usize, Value, split::Place)>| {
-        for (line, value, place) in placed {
-            if place == split::Place::Conversation(shown - 1) {
-                own = own.or(forced).or_else(|| detect_document(&value));
-                request_line(path, &value, line, forced, builder)?;
+    let mut read = |placed: Vec<split::Placed>| {
+        for p in placed {
+            if p.place == split::Place::Conversation(shown - 1) {
+                own = own.or(forced).or_else(|| detect_document(&p.value));
+                builder.repeats(p.repeats);
+                request_line(path, &p.value, p.line, forced, builder)?;
+                builder.repeats(0);
             }
         }
         Ok::<(), ScenarioError>(())

@@ -63,6 +63,9 @@ pub(crate) struct At<'a> {
     pub path: &'a str,
     pub line: usize,
     pub whole: bool,
+    /// A list's first items, read before (`Builder::repeated`): `roles`
+    /// goes on from here, its items numbered as in the whole list.
+    pub first: usize,
 }
 
 impl<'a> At<'a> {
@@ -72,6 +75,7 @@ impl<'a> At<'a> {
             path,
             line,
             whole: true,
+            first: 0,
         }
     }
 
@@ -81,6 +85,7 @@ impl<'a> At<'a> {
             path,
             line,
             whole: false,
+            first: 0,
         }
     }
 
@@ -102,14 +107,18 @@ impl<'a> At<'a> {
         roles: &'static str,
     ) -> impl Iterator<Item = Result<(usize, &'v str, &'v Value), ScenarioError>> + use<'v, 'a>
     {
-        messages.iter().enumerate().map(move |(i, m)| {
-            let role = m.get("role").and_then(Value::as_str).ok_or_else(|| {
-                self.error(format!(
-                    "messages[{i}]: expected a message with a \"role\" ({roles})"
-                ))
-            })?;
-            Ok((self.item(i), role, m))
-        })
+        messages
+            .iter()
+            .enumerate()
+            .skip(self.first)
+            .map(move |(i, m)| {
+                let role = m.get("role").and_then(Value::as_str).ok_or_else(|| {
+                    self.error(format!(
+                        "messages[{i}]: expected a message with a \"role\" ({roles})"
+                    ))
+                })?;
+                Ok((self.item(i), role, m))
+            })
     }
 }
 

@@ -22,6 +22,18 @@ use super::shape::{Lenient, Object, Present};
 use crate::i18n;
 use crate::scenario::Lang;
 
+/// A line sorted: its number, its value, where it goes, and how many
+/// first messages of its request the conversation's previous request sent
+/// (marks aside; 0 for a request that starts a conversation or is a side
+/// request): read before, they need not be read again.
+#[derive(Debug)]
+pub struct Placed {
+    pub line: usize,
+    pub value: Value,
+    pub place: Place,
+    pub repeats: usize,
+}
+
 /// Where a line goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Place {
@@ -120,10 +132,21 @@ pub struct Splitter {
     held: Vec<(usize, Value)>,
 }
 
+impl Placed {
+    fn side(line: usize, value: Value) -> Placed {
+        Placed {
+            line,
+            value,
+            place: Place::Side,
+            repeats: 0,
+        }
+    }
+}
+
 impl Splitter {
     /// The line `n` (1-based) and where it goes; lines held before it may
     /// come out with it, each with its place, in the order read.
-    pub fn feed(&mut self, n: usize, line: Value) -> Vec<(usize, Value, Place)> {
+    pub fn feed(&mut self, n: usize, line: Value) -> Vec<Placed> {
         let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
         let tools = Object::<Request>::of(request_of(&line))
             .tools
@@ -131,12 +154,12 @@ impl Splitter {
             .is_some_and(|t| !t.is_empty());
         if counting {
             self.side(n, &line, "count_tokens");
-            return vec![(n, line, Place::Side)];
+            return vec![Placed::side(n, line)];
         }
         if !tools {
             if self.tools_seen {
                 self.side(n, &line, "no_tools");
-                return vec![(n, line, Place::Side)];
+                return vec![Placed::side(n, line)];
             }
             self.held.push((n, line));
             return Vec::new();
@@ -146,23 +169,19 @@ impl Splitter {
             self.tools_seen = true;
             for (h, held) in std::mem::take(&mut self.held) {
                 self.side(h, &held, "no_tools");
-                out.push((h, held, Place::Side));
+                out.push(Placed::side(h, held));
             }
         }
-        let place = Place::Conversation(self.conversation(&line));
-        out.push((n, line, place));
+        out.push(self.conversation(n, line));
         out
     }
 
     /// The end of the recording: lines still held (a recording without any
     /// request with tools) are one plain conversation, or several.
-    pub fn finish(&mut self) -> Vec<(usize, Value, Place)> {
+    pub fn finish(&mut self) -> Vec<Placed> {
         std::mem::take(&mut self.held)
             .into_iter()
-            .map(|(n, line)| {
-                let place = Place::Conversation(self.conversation(&line));
-                (n, line, place)
-            })
+            .map(|(n, line)| self.conversation(n, line))
             .collect()
     }
 
@@ -176,11 +195,11 @@ impl Splitter {
         });
     }
 
-    /// The conversation this request continues (the one whose latest
-    /// request it extends furthest), or a new one.
-    fn conversation(&mut self, line: &Value) -> usize {
-        let request = request_of(line);
-        let provider = Object::<TapLine>::of(line).provider.0.map(str::to_string);
+    /// Line `n` placed in the conversation its request continues (the one
+    /// whose latest request it extends furthest), or in a new one.
+    fn conversation(&mut self, n: usize, line: Value) -> Placed {
+        let request = request_of(&line);
+        let provider = Object::<TapLine>::of(&line).provider.0.map(str::to_string);
         let messages: Vec<u64> = history(request).iter().map(unmarked_hash).collect();
         let continues = self
             .conversations
@@ -201,12 +220,21 @@ impl Splitter {
             self.conversations.len() - 1
         });
         let c = &mut self.conversations[at];
+        let repeats = match continues {
+            Some(_) => c.last.len(),
+            None => 0,
+        };
         c.last = messages;
         c.calls += 1;
         if c.model.is_none() {
             c.model = model_of(&Object::<Request>::of(request));
         }
-        at
+        Placed {
+            line: n,
+            value: line,
+            place: Place::Conversation(at),
+            repeats,
+        }
     }
 }
 
@@ -432,9 +460,9 @@ mod tests {
         let mut s = Splitter::default();
         let mut out = Vec::new();
         for (i, l) in lines.into_iter().enumerate() {
-            out.extend(s.feed(i + 1, l).into_iter().map(|(n, _, p)| (n, p)));
+            out.extend(s.feed(i + 1, l).into_iter().map(|p| (p.line, p.place)));
         }
-        out.extend(s.finish().into_iter().map(|(n, _, p)| (n, p)));
+        out.extend(s.finish().into_iter().map(|p| (p.line, p.place)));
         (out, s)
     }
 
