@@ -316,9 +316,11 @@ pub fn make_certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
     )
 }
 
-/// Waits until `f` is true (10 s at most).
+/// Waits until `f` is true (30 s at most).
 pub fn eventually(what: &str, mut f: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // A wait, not a measure: a CLI under node starts in seconds, many more
+    // on a loaded machine (10 s was once too few in a whole run).
+    let deadline = Instant::now() + Duration::from_secs(30);
     while !f() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(25));
