@@ -761,13 +761,6 @@ impl Builder {
         from.map_or(0, |r| r.items)
     }
 
-    /// How many messages a request must repeat to be read on from the
-    /// latest (`repeated`), if one can be.
-    #[cfg(test)]
-    pub(crate) fn goes_on_from(&self) -> Option<usize> {
-        self.read_before.map(|r| r.items)
-    }
-
     /// The request read was not one (unreadable, or a record of messages).
     pub(crate) fn not_a_request(&mut self) {
         self.reading = None;

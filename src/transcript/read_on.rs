@@ -64,9 +64,15 @@ fn read(lines: &[&Placed], on: bool) -> (String, Vec<String>, usize, usize) {
     for p in lines {
         let f = detect_document(&p.value).unwrap();
         if on {
-            gone_on += usize::from(b.goes_on_from() == Some(p.repeats));
-            repeating +=
-                usize::from(p.repeats > 0 && f.provider() != crate::wire::Provider::Responses);
+            let repeats = p.repeats > 0 && f.provider() != crate::wire::Provider::Responses;
+            // Read on, the messages it repeats are not read: made
+            // unreadable (no role), the request still reads.
+            let mut probe = b.clone();
+            probe.repeats(p.repeats);
+            let blanked = unreadable(&p.value, p.repeats);
+            let read = request_line("run.jsonl", &blanked, p.line, Some(f), &mut probe);
+            repeating += usize::from(repeats);
+            gone_on += usize::from(repeats && read.is_ok());
             b.repeats(p.repeats);
         }
         request_line("run.jsonl", &p.value, p.line, Some(f), &mut b).unwrap();
@@ -76,6 +82,15 @@ fn read(lines: &[&Placed], on: bool) -> (String, Vec<String>, usize, usize) {
     let warnings = b.warnings("run.jsonl");
     let loaded = b.finish(format.unwrap(), "run.jsonl").unwrap();
     (format!("{:?}", loaded.traces), warnings, gone_on, repeating)
+}
+
+/// A line with its request's first `n` messages made unreadable.
+fn unreadable(line: &Value, n: usize) -> Value {
+    let mut line = line.clone();
+    if let Some(Value::Array(messages)) = line.pointer_mut("/request/messages") {
+        messages.iter_mut().take(n).for_each(|m| *m = Value::Null);
+    }
+    line
 }
 
 /// Every lesson's requests in every provider, as clients resend them
