@@ -220,10 +220,9 @@ impl Splitter {
             self.conversations.len() - 1
         });
         let c = &mut self.conversations[at];
-        let repeats = match continues {
-            Some(_) => c.last.len(),
-            None => 0,
-        };
+        // All of its latest request's messages come first in this one (a
+        // new conversation has none).
+        let repeats = c.last.len();
         c.last = messages;
         c.calls += 1;
         if c.model.is_none() {
