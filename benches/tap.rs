@@ -15,7 +15,8 @@
 //! each call a tool call and its result. `tap-live-grow`: what the live
 //! view's builder does for the newest call of runs of 10, 200 and 2,000
 //! calls, as it reads them (`transcript::Growing`): the call running, then
-//! ended.
+//! ended. `tap-live-view`: what the event loop does when those runs
+//! arrive after call 10, 200 or 2,000 ended: takes them and draws a frame.
 //!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
@@ -154,64 +155,112 @@ fn claude_code_run(calls: usize, mut each: impl FnMut(serde_json::Value)) {
     }
 }
 
-fn main() {
-    let mut c = Criterion::default().configure_from_args();
-    {
-        // Every call read again (the one-shot reading a replay does): the
-        // cost grows with the square of the run, so 2,000 calls are left out.
-        let mut group = c.benchmark_group("tap-live-rebuild");
-        group.sample_size(10);
-        for calls in [10, 200] {
-            let mut run = Vec::new();
-            claude_code_run(calls, |line| run.push(line));
-            group.bench_function(format!("{calls}-calls"), |b| {
-                b.iter(|| agent_loop_sim::transcript::live("run.jsonl", run.clone(), false))
-            });
-        }
-        group.finish();
+fn live_rebuild(c: &mut Criterion) {
+    // Every call read again (the one-shot reading a replay does): the
+    // cost grows with the square of the run, so 2,000 calls are left out.
+    let mut group = c.benchmark_group("tap-live-rebuild");
+    group.sample_size(10);
+    for calls in [10, 200] {
+        let mut run = Vec::new();
+        claude_code_run(calls, |line| run.push(line));
+        group.bench_function(format!("{calls}-calls"), |b| {
+            b.iter(|| agent_loop_sim::transcript::live("run.jsonl", run.clone(), false))
+        });
     }
-    {
-        // What the live view's builder does for call N of a run of N: the
-        // call begins (its request after the N-1 read for good), then it
-        // ends (read for good) and the runs are drawn again.
-        use agent_loop_sim::transcript::Growing;
-        let mut group = c.benchmark_group("tap-live-grow");
-        group.sample_size(10);
-        for calls in [10, 200, 2000] {
-            let mut before = Growing::new("run.jsonl", false);
-            let mut last = None;
-            claude_code_run(calls, |line| {
-                if let Some(earlier) = last.replace(line) {
-                    before.push(earlier);
-                }
-            });
-            // The view was drawn after call N-1 ended, as the tap draws it
-            // after every call (what that build leaves, the next reuses).
-            let _ = before.runs(Vec::new());
-            let last = last.unwrap();
-            let mut begun = last.clone();
-            begun["response"] = serde_json::Value::Null;
-            begun["status"] = serde_json::Value::Null;
-            // Timed: what the tap's builder thread does. Not timed: the
-            // copy of the state before, the ended line (the tap hands over
-            // the line it read, not a copy) and freeing the state after (the
-            // tap keeps it for the next call). The running line is copied,
-            // as the tap copies the lines of the calls still running.
-            group.bench_function(format!("call-{calls}"), |b| {
-                b.iter_batched(
-                    || (before.clone(), last.clone()),
-                    |(mut growing, last)| {
-                        let running = growing.runs(vec![begun.clone()]);
-                        growing.push(last);
-                        let ended = growing.runs(Vec::new());
-                        (running, ended, growing)
-                    },
-                    criterion::BatchSize::LargeInput,
-                )
-            });
-        }
-        group.finish();
+    group.finish();
+}
+
+fn live_grow(c: &mut Criterion) {
+    // What the live view's builder does for call N of a run of N: the
+    // call begins (its request after the N-1 read for good), then it
+    // ends (read for good) and the runs are drawn again.
+    use agent_loop_sim::transcript::Growing;
+    let mut group = c.benchmark_group("tap-live-grow");
+    group.sample_size(10);
+    for calls in [10, 200, 2000] {
+        let mut before = Growing::new("run.jsonl", false);
+        let mut last = None;
+        claude_code_run(calls, |line| {
+            if let Some(earlier) = last.replace(line) {
+                before.push(earlier);
+            }
+        });
+        // The view was drawn after call N-1 ended, as the tap draws it
+        // after every call (what that build leaves, the next reuses).
+        let _ = before.runs(Vec::new());
+        let last = last.unwrap();
+        let mut begun = last.clone();
+        begun["response"] = serde_json::Value::Null;
+        begun["status"] = serde_json::Value::Null;
+        // Timed: what the tap's builder thread does. Not timed: the
+        // copy of the state before, the ended line (the tap hands over
+        // the line it read, not a copy) and freeing the state after (the
+        // tap keeps it for the next call). The running line is copied,
+        // as the tap copies the lines of the calls still running.
+        group.bench_function(format!("call-{calls}"), |b| {
+            b.iter_batched(
+                || (before.clone(), last.clone()),
+                |(mut growing, last)| {
+                    let running = growing.runs(vec![begun.clone()]);
+                    growing.push(last);
+                    let ended = growing.runs(Vec::new());
+                    (running, ended, growing)
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
     }
+    group.finish();
+}
+
+fn live_view(c: &mut Criterion) {
+    // What the event loop does when the builder sends the grown runs
+    // after call N ended: the view takes them (`app::grow`, which
+    // indexes their timelines) and draws the frame at 120×40. Not
+    // timed: freeing the runs of call N-1 (the builder thread may
+    // still hold them).
+    use agent_loop_sim::app::{self, Action, App};
+    use agent_loop_sim::live::{Live, Update};
+    use agent_loop_sim::transcript::Growing;
+    use std::sync::Arc;
+    let mut group = c.benchmark_group("tap-live-view");
+    group.sample_size(10);
+    for calls in [10, 200, 2000] {
+        let mut growing = Growing::new("run.jsonl", false);
+        let mut last = None;
+        claude_code_run(calls, |line| {
+            if let Some(earlier) = last.replace(line) {
+                growing.push(earlier);
+            }
+        });
+        let runs =
+            |g: &mut Growing| -> Vec<_> { g.runs(Vec::new()).into_iter().map(Arc::new).collect() };
+        let before = runs(&mut growing);
+        growing.push(last.unwrap());
+        let after = runs(&mut growing);
+        let lang = agent_loop_sim::scenario::Lang::En;
+        let theme = agent_loop_sim::theme::Theme::DARK;
+        let mut shown = App::new((*before[0]).clone(), lang, theme);
+        shown.live = Some(Live::new(Vec::new()));
+        agent_loop_sim::frames::apply(&mut shown, Action::Resize(120, 40));
+        app::grow(&mut shown, Update::Grown(before));
+        agent_loop_sim::frames::apply(&mut shown, Action::Last);
+        group.bench_function(format!("call-{calls}"), |b| {
+            b.iter_batched(
+                || (shown.clone(), after.clone()),
+                |(mut a, after)| {
+                    app::grow(&mut a, Update::Grown(after));
+                    agent_loop_sim::frames::apply(&mut a, Action::Tick);
+                    a
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn chunk_latency(c: &mut Criterion) {
     let mut group = c.benchmark_group("tap-chunk-latency");
     {
         let (go, rx) = mpsc::channel();
@@ -238,5 +287,13 @@ fn main() {
         group.bench_function(name, |b| b.iter_custom(|iters| stream(&go, &mut r, iters)));
     }
     group.finish();
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    live_rebuild(&mut c);
+    live_grow(&mut c);
+    live_view(&mut c);
+    chunk_latency(&mut c);
     c.final_summary();
 }
