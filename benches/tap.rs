@@ -170,25 +170,30 @@ fn live_rebuild(c: &mut Criterion) {
     group.finish();
 }
 
+/// A run of `calls` calls read by the live view's builder up to the
+/// last call, which is returned unread.
+fn all_but_the_last(calls: usize) -> (agent_loop_sim::transcript::Growing, serde_json::Value) {
+    let mut growing = agent_loop_sim::transcript::Growing::new("run.jsonl", false);
+    let mut last = None;
+    claude_code_run(calls, |line| {
+        if let Some(earlier) = last.replace(line) {
+            growing.push(earlier);
+        }
+    });
+    (growing, last.expect("a run of at least one call"))
+}
+
 fn live_grow(c: &mut Criterion) {
     // What the live view's builder does for call N of a run of N: the
     // call begins (its request after the N-1 read for good), then it
     // ends (read for good) and the runs are drawn again.
-    use agent_loop_sim::transcript::Growing;
     let mut group = c.benchmark_group("tap-live-grow");
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let mut before = Growing::new("run.jsonl", false);
-        let mut last = None;
-        claude_code_run(calls, |line| {
-            if let Some(earlier) = last.replace(line) {
-                before.push(earlier);
-            }
-        });
+        let (mut before, last) = all_but_the_last(calls);
         // The view was drawn after call N-1 ended, as the tap draws it
         // after every call (what that build leaves, the next reuses).
         let _ = before.runs(Vec::new());
-        let last = last.unwrap();
         let mut begun = last.clone();
         begun["response"] = serde_json::Value::Null;
         begun["status"] = serde_json::Value::Null;
@@ -226,17 +231,11 @@ fn live_view(c: &mut Criterion) {
     let mut group = c.benchmark_group("tap-live-view");
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let mut growing = Growing::new("run.jsonl", false);
-        let mut last = None;
-        claude_code_run(calls, |line| {
-            if let Some(earlier) = last.replace(line) {
-                growing.push(earlier);
-            }
-        });
+        let (mut growing, last) = all_but_the_last(calls);
         let runs =
             |g: &mut Growing| -> Vec<_> { g.runs(Vec::new()).into_iter().map(Arc::new).collect() };
         let before = runs(&mut growing);
-        growing.push(last.unwrap());
+        growing.push(last);
         let after = runs(&mut growing);
         let lang = agent_loop_sim::scenario::Lang::En;
         let theme = agent_loop_sim::theme::Theme::DARK;
