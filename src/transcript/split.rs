@@ -265,7 +265,7 @@ fn unmarked_hash(v: &Value) -> u64 {
                 let mut e = std::hash::DefaultHasher::new();
                 k.hash(&mut e);
                 match (k.as_str(), one_text_block(v)) {
-                    ("content", Some(text)) => unmarked_hash(&Value::String(text.into())),
+                    ("content", Some(text)) => string_hash(text),
                     _ => unmarked_hash(v),
                 }
                 .hash(&mut e);
@@ -280,11 +280,20 @@ fn unmarked_hash(v: &Value) -> u64 {
                 unmarked_hash(item).hash(&mut h);
             }
         }
-        Value::String(s) => (3u8, s).hash(&mut h),
+        Value::String(s) => return string_hash(s),
         Value::Number(n) => (4u8, n.to_string()).hash(&mut h),
         Value::Bool(b) => (5u8, b).hash(&mut h),
         Value::Null => 6u8.hash(&mut h),
     }
+    h.finish()
+}
+
+/// `unmarked_hash` of a string, without making it a `Value` (a tool
+/// result's text would be copied to be hashed).
+fn string_hash(s: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    (3u8, s).hash(&mut h);
     h.finish()
 }
 
