@@ -160,6 +160,63 @@ fn claude_code_harness_text_is_context_not_the_users_words() {
 }
 
 #[test]
+fn a_claude_code_reply_that_streams_while_its_calls_run_is_one_reply() {
+    // Claude Code 2.1.39: the reply's second block comes after the first
+    // call's result and a progress line; its third hangs off a progress
+    // line off the chain. One reply of three calls, all answered.
+    let (summary, opened) = read("cases/claude-code-streamed-reply.jsonl");
+    assert_eq!(counts(&summary), [2, 3, 3, 0, 1, 0, 0], "{summary}");
+    let proposes: Vec<usize> = trace(&opened)
+        .steps
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StepKind::Proposes { calls, .. } => Some(calls.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(proposes, [3], "the three calls proposed at once");
+}
+
+#[test]
+fn a_claude_code_compaction_whose_parent_is_gone_keeps_the_history_before_it() {
+    let (summary, opened) = read("cases/claude-code-compaction-parent-missing.jsonl");
+    // Both replies before the compaction are read, and the one after.
+    assert_eq!(counts(&summary), [3, 1, 1, 0, 0, 0, 0], "{summary}");
+    let said = conditions(&opened).join(" ");
+    assert!(
+        said.contains("The compaction boundary at line 5 names a message before it")
+            && said.contains("(line 4)"),
+        "{said}"
+    );
+    // The summary and the background task's notice are Claude Code's
+    // words in the user's turn, not the user writing again.
+    let trace = trace(&opened);
+    let turns = (trace.steps.iter())
+        .filter(|s| matches!(s.kind, StepKind::UserTurn))
+        .count();
+    assert_eq!(turns, 0);
+    let said = trace.steps.iter().filter_map(|s| s.narration.as_deref());
+    let harness = said
+        .filter(|n| n.contains("written by the harness itself"))
+        .count();
+    assert_eq!(
+        harness, 1,
+        "one step says the two messages are the harness's"
+    );
+}
+
+#[test]
+fn claude_codes_compaction_file_is_not_called_a_sub_agent_a_call_started() {
+    let (_, opened) = read("real/claude-code-2.1.39-agent-acompact.jsonl");
+    let said = conditions(&opened).join(" ");
+    assert!(
+        said.contains("the model call Claude Code makes to compact the context"),
+        "{said}"
+    );
+    assert!(!said.contains("a Task (Agent) call"), "{said}");
+}
+
+#[test]
 fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
     let session = path("cases/claude-code-with-subagent.jsonl");
     let (main, others, _) = transcript::open_all(&session, None, false, None).unwrap();

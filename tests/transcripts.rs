@@ -658,6 +658,14 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
             Some("claude-code"),
         ),
         ("cases/claude-code-harness-text.jsonl", Some("claude-code")),
+        (
+            "cases/claude-code-streamed-reply.jsonl",
+            Some("claude-code"),
+        ),
+        (
+            "cases/claude-code-compaction-parent-missing.jsonl",
+            Some("claude-code"),
+        ),
         ("cases/claude-code-with-subagent.jsonl", Some("claude-code")),
         (
             "cases/claude-code-with-subagent/subagents/agent-a1b2c3d.jsonl",

@@ -109,12 +109,12 @@ pub const REASONING_ITEM_N: Plural = Plural {
 /// User-role messages the harness wrote itself, said after a replayed step.
 pub const REPLAY_HARNESS_CONTEXT: Plural = Plural {
     one: l([
-        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
-        " Also appended: {n} user-role message ({places}) written by the harness itself (environment, project instructions), not by the user; the model reads it in the context.",
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（如环境信息、项目说明、提醒、压缩留下的摘要），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role message ({places}) written by the harness itself (such as the environment, project instructions, reminders, a compaction's summary), not by the user; the model reads it in the context.",
     ]),
     other: l([
-        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（环境信息、项目说明），不是用户写的；它们也在上下文里。",
-        " Also appended: {n} user-role messages ({places}) written by the harness itself (environment, project instructions), not by the user; the model reads them in the context.",
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（如环境信息、项目说明、提醒、压缩留下的摘要），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role messages ({places}) written by the harness itself (such as the environment, project instructions, reminders, a compaction's summary), not by the user; the model reads them in the context.",
     ]),
 };
 
@@ -808,6 +808,14 @@ catalogue! {
     CLAUDE_SUBAGENT_FILE = [
         "这是子智能体 agent-{agent} 自己的文件：它的每一行都是会话的旁支（isSidechain），这里当作一段对话来读；启动它的是主会话里的一次 Task（Agent）调用。",
         "This is sub-agent agent-{agent}'s own file: every line is the session's side chain (isSidechain), read here as one conversation; a Task (Agent) call of the main session started it.",
+    ];
+    CLAUDE_COMPACTION_FILE = [
+        "这是 agent-{agent} 自己的文件：Claude Code 压缩上下文时的那次模型调用（提示词要它总结到目前为止的对话），不是哪次调用启动的子智能体；它的每一行都是会话的旁支（isSidechain），这里当作一段对话来读。",
+        "This is agent-{agent}'s own file: the model call Claude Code makes to compact the context (its prompt asks for a summary of the conversation so far), not a sub-agent a call started; every line is the session's side chain (isSidechain), read here as one conversation.",
+    ];
+    CLAUDE_COMPACTION_PARENT_MISSING = [
+        "第 {line} 行的压缩边界（compact_boundary）指向的上一条消息（logicalParentUuid {parent}）不在文件里：这里从它前面最近的一行消息（第 {before} 行）接着读压缩之前的对话。",
+        "The compaction boundary at line {line} names a message before it (logicalParentUuid {parent}) that the file does not hold: the conversation before the compaction is read on from the nearest message line above it (line {before}).",
     ];
     OTEL_CALLS_BY_ORDER = [
         "这些 span 不记录调用 id（any-agent 的导出）：这里按顺序给调用编号 call-1、call-2……，每个 execute_tool span 回答同名工具中最早一个还没有结果的调用。",

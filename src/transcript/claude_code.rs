@@ -25,7 +25,7 @@
 //! A session's sub-agents write files of their own (`subagent_files`); one
 //! read alone is all side chain, and that is its conversation.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -465,7 +465,11 @@ impl Session {
         anthropic::blocks_of(message, entry.line, api_role, tokens, &mut entry.msgs, b);
         // Written by Claude Code into the user's turn (command output,
         // reminders, its `system` environment message), not by the user.
-        let harness = l.meta.0 == Some(true) || role == "system";
+        // The summary a compaction leaves is Claude Code's too.
+        let harness = l.meta.0 == Some(true)
+            || role == "system"
+            || l.compact_summary.0 == Some(true)
+            || notification(content);
         entry.msgs = std::mem::take(&mut entry.msgs)
             .into_iter()
             .flat_map(|msg| harness_apart(msg, harness))
@@ -506,7 +510,7 @@ impl Session {
         let mut at = leaf;
         on[at] = true;
         let mut steps = 0;
-        while let Some(&parent) = entries[at].parent.as_ref().and_then(|p| self.index.get(p)) {
+        while let Some(parent) = self.chain_parent(at) {
             steps += 1;
             if steps > entries.len() {
                 break; // a cycle: stop rather than loop
@@ -514,17 +518,22 @@ impl Session {
             on[parent] = true;
             at = parent;
         }
-        // Off the chain but of its turns: a result to an included line, or
-        // a later block of an included reply.
+        // Off the chain but of its turns: a block of a reply the chain
+        // holds (one API response, one message id: Claude Code runs a call
+        // while the reply still streams, and its later blocks may hang off
+        // a `progress` line), or a result to an included line.
+        // A block the chain already holds (a copy on another branch) is
+        // not one more.
+        let chain = || (0..entries.len()).filter(|&i| on[i]).map(|i| &entries[i]);
+        let replies: HashSet<&String> = chain().filter_map(|e| e.reply.as_ref()).collect();
+        let mut blocks: HashSet<&String> = chain().filter_map(|e| e.wire.as_ref()).collect();
         for (i, e) in entries.iter().enumerate() {
-            let parent = e.parent.as_ref().and_then(|p| self.index.get(p));
             if on[i] || !e.conversation {
                 continue;
             }
-            if let Some(&p) = parent.filter(|&&p| on[p]) {
-                let same_reply = e.reply.is_some() && e.reply == entries[p].reply;
-                on[i] = e.results || same_reply;
-            }
+            let of_reply = e.reply.as_ref().is_some_and(|r| replies.contains(r))
+                && e.wire.as_ref().is_none_or(|w| blocks.insert(w));
+            on[i] = of_reply || (e.results && self.message_parent(i).is_some_and(|p| on[p]));
         }
         // A reply's lines come before the results held back meanwhile.
         let mut order = Vec::new();
@@ -534,6 +543,12 @@ impl Session {
             let e = &entries[i];
             if e.results {
                 held.push(i);
+                continue;
+            }
+            // A `progress` line (or any without a message) between a
+            // reply's blocks does not end the reply.
+            if !e.message && !e.compaction {
+                order.push(i);
                 continue;
             }
             if e.reply.is_none() || e.reply.as_ref() != reply {
@@ -546,6 +561,46 @@ impl Session {
         order
     }
 
+    /// The line before entry `i` on the chain: its parent; for a
+    /// compaction boundary whose parent the file does not hold (Claude
+    /// Code wrote it as a `logicalParentUuid` of a line it did not keep),
+    /// the nearest message line above it (`missing_parent`).
+    fn chain_parent(&self, i: usize) -> Option<usize> {
+        let parent = self.entries[i].parent.as_ref()?;
+        self.index
+            .get(parent)
+            .copied()
+            .or_else(|| self.missing_parent(i).map(|(before, _)| before))
+    }
+
+    /// A compaction boundary at entry `i` whose parent the file does not
+    /// hold: the nearest message line above it, and the parent's id.
+    fn missing_parent(&self, i: usize) -> Option<(usize, &str)> {
+        let e = &self.entries[i];
+        let parent = e
+            .parent
+            .as_deref()
+            .filter(|p| !self.index.contains_key(*p))?;
+        let before = (0..i)
+            .rev()
+            .find(|&k| self.entries[k].message && self.entries[k].conversation)?;
+        e.compaction.then_some((before, parent))
+    }
+
+    /// The nearest line above entry `i` that holds a message, past lines
+    /// that hold none (`progress`): what it answers or continues.
+    fn message_parent(&self, i: usize) -> Option<usize> {
+        let mut at = i;
+        for _ in 0..self.entries.len() {
+            let parent = self.entries[at].parent.as_ref()?;
+            at = *self.index.get(parent)?;
+            if self.entries[at].message || self.entries[at].compaction {
+                return Some(at);
+            }
+        }
+        None
+    }
+
     /// Feed the conversation to the builder.
     fn replay(mut self, b: &mut Builder) {
         // A sub-agent's file (`agent-*.jsonl`) holds only its side chain:
@@ -556,9 +611,12 @@ impl Session {
                 e.conversation = e.message;
             }
             if let Some(agent) = &self.agent {
-                b.note(text::every(i18n::CLAUDE_SUBAGENT_FILE, |_| {
-                    vec![("agent", agent.clone())]
-                }));
+                // Claude Code names its compaction run `acompact-…`.
+                let note = match agent.starts_with("acompact") {
+                    true => i18n::CLAUDE_COMPACTION_FILE,
+                    false => i18n::CLAUDE_SUBAGENT_FILE,
+                };
+                b.note(text::every(note, |_| vec![("agent", agent.clone())]));
             }
         }
         if !self.agents.is_empty() {
@@ -579,6 +637,18 @@ impl Session {
             agent: self.agent.clone().filter(|_| alone),
         });
         let order = self.conversation();
+        for &i in &order {
+            if let Some((before, parent)) = self.missing_parent(i) {
+                let (line, before) = (self.entries[i].line, self.entries[before].line);
+                b.note(text::every(i18n::CLAUDE_COMPACTION_PARENT_MISSING, |_| {
+                    vec![
+                        ("line", line.to_string()),
+                        ("parent", parent.to_string()),
+                        ("before", before.to_string()),
+                    ]
+                }));
+            }
+        }
         self.recorded.wire_messages(&self.entries, &order);
         let shown = order.iter().filter(|&&i| self.entries[i].message).count();
         let messages = self.entries.iter().filter(|e| e.message).count();
@@ -661,6 +731,20 @@ fn harness_apart(msg: Msg, harness: bool) -> Vec<Msg> {
         out.push(Msg::User { text: own, line });
     }
     out
+}
+
+/// A user message Claude Code writes when a background task it ran ends
+/// (`<task-notification>…`, queued and sent in the user's turn).
+fn notification(content: Option<&Value>) -> bool {
+    let text = match content {
+        Some(Value::String(text)) => Some(text.as_str()),
+        Some(Value::Array(blocks)) => blocks
+            .first()
+            .and_then(|b| b.get("text"))
+            .and_then(Value::as_str),
+        _ => None,
+    };
+    text.is_some_and(|t| t.trim_start().starts_with("<task-notification>"))
 }
 
 /// A `<system-reminder>` block Claude Code adds to a user message.

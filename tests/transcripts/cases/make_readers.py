@@ -244,7 +244,59 @@ def mini_bare_list():
     ])
 
 
+def progress(uuid, parent, ts, tool_id, v):
+    return claude_line("progress", uuid, parent, ts, version=v, toolUseID=tool_id,
+                       data={"type": "hook_progress", "hookEvent": "PostToolUse", "hookName": "PostToolUse:Read"})
+
+
+def streamed_reply():
+    """Claude Code 2.1.39 runs a call while its reply still streams: the
+    reply's later blocks (one message id) come after the first call's
+    result and `progress` lines, one hanging off a progress line that is
+    off the chain of the last message."""
+    v = "2.1.39"
+    t = "2026-12-01T09:00:%02d.000Z"
+    write("claude-code-streamed-reply.jsonl", [
+        claude_line("user", "u1", None, t % 0, version=v, message={"role": "user", "content": "Read a.txt, b.txt and c.txt."}),
+        assistant("a1", "u1", t % 1, "msg_s1", read("toolu_s1", "/home/user/proj/a.txt"), version=v),
+        progress("p1", "a1", t % 2, "toolu_s1", v),
+        result("r1", "a1", t % 3, "toolu_s1", "alpha", version=v),
+        progress("p2", "r1", t % 4, "toolu_s1", v),
+        assistant("a2", "p2", t % 5, "msg_s1", read("toolu_s2", "/home/user/proj/b.txt"), version=v),
+        progress("p3", "a1", t % 6, "toolu_s1", v),
+        assistant("a3", "p3", t % 7, "msg_s1", read("toolu_s3", "/home/user/proj/c.txt"), version=v),
+        result("r2", "a2", t % 8, "toolu_s2", "beta", version=v),
+        result("r3", "a3", t % 9, "toolu_s3", "gamma", version=v),
+        assistant("a4", "r2", t % 10, "msg_s2", {"type": "text", "text": "alpha, beta, gamma."}, version=v),
+    ])
+
+
+def compaction_parent_missing():
+    """Claude Code 2.1.39: a compact_boundary whose logicalParentUuid names
+    a line the file does not hold, the summary Claude Code wrote after it,
+    and a notice of a background task in the user's turn."""
+    v = "2.1.39"
+    t = "2026-12-01T10:00:%02d.000Z"
+    notice = ("<task-notification>\n<task-id>b0c1d2e</task-id>\n<status>completed</status>\n"
+              "<summary>Background command \"Run the tests\" completed (exit code 0)</summary>\n"
+              "</task-notification>\nRead the output file to retrieve the result: /tmp/tasks/b0c1d2e.output")
+    write("claude-code-compaction-parent-missing.jsonl", [
+        claude_line("user", "u1", None, t % 0, version=v, message={"role": "user", "content": "Read a.txt."}),
+        assistant("a1", "u1", t % 1, "msg_c1", read("toolu_c1", "/home/user/proj/a.txt"), version=v),
+        result("r1", "a1", t % 2, "toolu_c1", "alpha", version=v),
+        assistant("a2", "r1", t % 3, "msg_c2", {"type": "text", "text": "It says alpha."}, version=v),
+        claude_line("system", "b1", None, t % 4, version=v, subtype="compact_boundary", content="Conversation compacted",
+                    logicalParentUuid="not-in-this-file", compactMetadata={"trigger": "auto", "preTokens": 150000}),
+        claude_line("user", "s1", "b1", t % 5, version=v, isCompactSummary=True, isVisibleInTranscriptOnly=True,
+                    message={"role": "user", "content": "This session is being continued from a previous conversation that ran out of context. Summary: a.txt says alpha."}),
+        claude_line("user", "n1", "s1", t % 6, version=v, message={"role": "user", "content": notice}),
+        assistant("a3", "n1", t % 7, "msg_c3", {"type": "text", "text": "The tests passed."}, version=v),
+    ])
+
+
 if __name__ == "__main__":
+    streamed_reply()
+    compaction_parent_missing()
     parallel_out_of_order()
     requests_merged()
     harness_text()

@@ -9,11 +9,15 @@ descriptions, not from the Rust reader:
 
 - a reply is one model response: for Codex rollouts the assistant-side
   response items (message, reasoning, function_call, custom_tool_call,
-  local_shell_call) between two other items; for Claude Code sessions the
+  local_shell_call, web_search_call: the model's own search, no result
+  item) between two other items; for Claude Code sessions the
   assistant lines of one API message (same message.id) on the parentUuid
   chain that ends at the last message (side chains and retried branches
-  are not part of it); for Chat / Anthropic message lists, each assistant
-  message;
+  are not part of it), with the lines off the chain of an API message it
+  holds (a block copied on another branch aside) and the results to its
+  lines; progress lines between them are passed; a compact_boundary whose
+  logicalParentUuid the file does not hold goes on from the message line
+  above it; for Chat / Anthropic message lists, each assistant message;
 - a result pairs with the latest call before it that has its id and no
   result yet (ids may be reused in a later turn); a result that finds none
   is an orphan;
@@ -164,7 +168,7 @@ def codex(path):
         if "payload" in v and kind != "response_item":
             continue
         t = item.get("type") or ("message" if "role" in item else None)
-        assistant_side = t in ("function_call", "custom_tool_call", "local_shell_call", "reasoning") or (
+        assistant_side = t in ("function_call", "custom_tool_call", "local_shell_call", "reasoning", "web_search_call") or (
             t == "message" and item.get("role") == "assistant"
         )
         if assistant_side:
@@ -217,22 +221,49 @@ def claude_code(path):
     included = set()
     at = convo[-1]
     seen = set()
+    position = {id(r): k for k, r in enumerate(rows)}
     while at is not None and at["uuid"] not in seen:
         seen.add(at["uuid"])
         included.add(id(at))
         parent = at.get("parentUuid") or at.get("logicalParentUuid")
-        at = by_uuid.get(parent)
-    # Parallel calls and their results, each result parenting its own call
-    # (Claude Code 2.1): lines off the chain whose parent is on it, that are
-    # results, or later blocks of the same API message.
+        before = by_uuid.get(parent)
+        if before is None and parent and at.get("subtype") == "compact_boundary":
+            # Its logical parent is a line the file did not keep: the
+            # history before it goes on from the message line above it.
+            earlier = [r for r in rows[: position[id(at)]] if id(r) in members]
+            before = earlier[-1] if earlier else None
+        at = before
+
+    def message_parent(r):
+        # The nearest line above that holds a message (past progress lines).
+        seen_here = set()
+        at = by_uuid.get(r.get("parentUuid"))
+        while at is not None and at.get("uuid") not in seen_here:
+            seen_here.add(at.get("uuid"))
+            if message_row(at):
+                return at
+            at = by_uuid.get(at.get("parentUuid"))
+        return None
+
+    # Off the chain but of its turns: the lines of an API message (one
+    # message.id) the chain holds, as Claude Code writes a reply a block a
+    # line and runs a call while the reply still streams (later blocks may
+    # hang off a progress line), a block copied on another branch aside;
+    # and the results to included lines (a parallel group's results each
+    # parent their own call).
+    held_ids = set(r["message"].get("id") for r in rows if id(r) in included and message_row(r) and r["type"] == "assistant")
+    held_blocks = set(json.dumps(r["message"].get("content"), sort_keys=True) for r in rows if id(r) in included and message_row(r))
     for r in rows:
         if id(r) in included or id(r) not in members:
             continue
-        parent = by_uuid.get(r.get("parentUuid"))
-        if parent is None or id(parent) not in included:
+        if r["type"] == "assistant" and r["message"].get("id") in held_ids:
+            block = json.dumps(r["message"].get("content"), sort_keys=True)
+            if block not in held_blocks:
+                held_blocks.add(block)
+                included.add(id(r))
             continue
-        same = r["type"] == "assistant" and "message" in parent and parent["message"].get("id") == r["message"].get("id")
-        if results_only(r) or same:
+        parent = message_parent(r)
+        if results_only(r) and parent is not None and id(parent) in included:
             included.add(id(r))
     chain = [r for r in rows if id(r) in included]
     c = Count()
