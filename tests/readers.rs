@@ -217,6 +217,36 @@ fn claude_codes_compaction_file_is_not_called_a_sub_agent_a_call_started() {
 }
 
 #[test]
+fn an_openhands_evaluation_output_is_a_run_a_line_and_its_bare_errors_are_sent_on() {
+    let (summary, opened) = read("cases/openhands-output.jsonl");
+    assert_eq!(opened.format, Format::named("openhands").unwrap());
+    assert_eq!(counts(&summary), [2, 1, 1, 0, 0, 0, 0], "{summary}");
+    let said = conditions(&opened).join(" ");
+    assert!(
+        said.contains("holds 2 runs (an OpenHands evaluation's output")
+            && said.contains("showing run 1 (instance_id \"example__repo-1\")"),
+        "{said}"
+    );
+    // Run 2: the error of a reply that left no action is what OpenHands
+    // sends the model next, in a user message it writes itself.
+    let (_, opened) = read("cases/openhands-output.jsonl#2");
+    let sent = trace(&opened)
+        .messages
+        .iter()
+        .find(|m| m.text.contains("expected to be one of"))
+        .expect("the error is in the context");
+    assert_eq!(sent.role, Role::User);
+    assert!(
+        sent.text
+            .ends_with("[Error occurred in processing last action]")
+    );
+    let users = (trace(&opened).steps.iter())
+        .filter(|s| matches!(s.kind, StepKind::UserTurn))
+        .count();
+    assert_eq!(users, 0, "not the user writing again");
+}
+
+#[test]
 fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
     let session = path("cases/claude-code-with-subagent.jsonl");
     let (main, others, _) = transcript::open_all(&session, None, false, None).unwrap();

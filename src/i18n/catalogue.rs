@@ -933,6 +933,10 @@ catalogue! {
         "文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。",
         "holds {count} runs (a results file: task_id, reward, traj); showing run {n}{label}; open another with FILE#N (1 to {count})",
     ];
+    OPENHANDS_OUTPUT_RUNS = [
+        "文件里有 {count} 次运行（OpenHands 评测的输出：每行一个 instance_id 和它的 history）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。",
+        "holds {count} runs (an OpenHands evaluation's output: each line an instance_id and its history); showing run {n}{label}; open another with FILE#N (1 to {count})",
+    ];
     REPLAY_CALL_EXACT = [
         "第 {number} 次模型调用：上下文就是{place}请求体里的 {messages} {noun}（确切，来自文件），其中 {new} 条是新的；请求体 {size} 字节。",
         "Model call #{number}: the context is exactly the {messages} {noun} of the request body at {place} ({new} new; a body of {size} bytes).",

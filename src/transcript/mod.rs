@@ -497,14 +497,19 @@ fn document(
         };
         let label = run_label(run);
         let count = runs.len();
-        builder.note(text::every(crate::i18n::RESULTS_FILE_RUNS, |_| {
+        // tau-bench's `traj`, or an OpenHands evaluation's `history`.
+        let (said, body) = match run.get("traj") {
+            Some(traj) => (crate::i18n::RESULTS_FILE_RUNS, traj),
+            None => (crate::i18n::OPENHANDS_OUTPUT_RUNS, &run["history"]),
+        };
+        builder.note(text::every(said, |_| {
             vec![
                 ("count", count.to_string()),
                 ("n", n.to_string()),
                 ("label", label.clone()),
             ]
         }));
-        return document(path, &run["traj"], line, forced, builder);
+        return document(path, body, line, forced, builder);
     }
     let format = match forced {
         Some(f) => f,
@@ -534,19 +539,30 @@ fn detect_document(value: &Value) -> Option<Format> {
 }
 
 /// The runs of a results file: a list of objects that each hold a `traj`
-/// (a list of messages), as tau-bench writes them.
+/// (a list of messages), as tau-bench writes them, or records of an
+/// OpenHands evaluation (`output.jsonl`, each line an `instance_id` and the
+/// run's `history` of events).
 fn runs_of(value: &Value) -> Option<&Vec<Value>> {
     let runs = value.as_array()?;
     (!runs.is_empty()
-        && runs
+        && (runs
             .iter()
-            .all(|r| r.get("traj").is_some_and(Value::is_array)))
+            .all(|r| r.get("traj").is_some_and(Value::is_array))
+            || runs.iter().all(is_openhands_record)))
     .then_some(runs)
+}
+
+/// A line of an OpenHands evaluation's `output.jsonl`.
+fn is_openhands_record(record: &Value) -> bool {
+    record.get("instance_id").is_some()
+        && record
+            .get("history")
+            .is_some_and(|h| detect_document(h) == Some(Format::new("openhands")))
 }
 
 /// " (task_id 3, reward 1.0)": what a results file says of a run.
 fn run_label(run: &Value) -> String {
-    let parts: Vec<String> = ["task_id", "reward"]
+    let parts: Vec<String> = ["task_id", "reward", "instance_id"]
         .iter()
         .filter_map(|k| Some(format!("{k} {}", run.get(*k).filter(|v| !v.is_null())?)))
         .collect();
@@ -598,6 +614,17 @@ fn read_lines(
     let Some((line, first)) = lines.first() else {
         return Err(at_line(path, 1, "the file is empty; expected a transcript"));
     };
+    // An OpenHands evaluation's output: a run a line, one of them shown.
+    if is_openhands_record(first) && forced.is_none_or(|f| f == Format::new("openhands")) {
+        let mut records = Vec::new();
+        lines.each(|_, record| {
+            records.push(record);
+            Ok(())
+        })?;
+        let format = document(path, &Value::Array(records), line, forced, builder)?;
+        builder.skipped_lines(lines.truncated());
+        return Ok(format);
+    }
     let mut format = match forced {
         Some(f) => f,
         None => detect_line(first).ok_or_else(|| not_a_transcript(path, line, first))?,

@@ -16,7 +16,9 @@
 //! with no call (`source: "agent"`); a `system` action the system prompt.
 //! Observations without a call (`agent_state_changed`, `null`) and actions
 //! the model did not ask for (`change_agent_state`) are the runtime's own:
-//! listed as not drawn. An `error` observation, or a command's non-zero
+//! listed as not drawn, but an `error` observation of no call is sent to
+//! the model as a user message (the runtime's words). An `error`
+//! observation, or a command's non-zero
 //! `extras.metadata.exit_code`, is a failed result; -1 is not: the command
 //! was still running when the runtime stopped waiting.
 //!
@@ -112,6 +114,16 @@ fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioError>
                             .pointer("/extras/metadata/exit_code")
                             .and_then(Value::as_i64)
                             .is_some_and(|code| code > 0),
+                    line: at,
+                }),
+                // An error no call's result carries (a reply whose call
+                // could not be read or checked, which leaves no action):
+                // OpenHands' ConversationMemory sends it as a user message.
+                None if observation == "error" => b.push(Msg::Context {
+                    text: format!(
+                        "{}\n[Error occurred in processing last action]",
+                        event.get("content").map(text_of).unwrap_or_default()
+                    ),
                     line: at,
                 }),
                 None => b.skip(&format!("observation {observation:?}"), at),

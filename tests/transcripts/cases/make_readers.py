@@ -294,7 +294,59 @@ def compaction_parent_missing():
     ])
 
 
+def openhands_event(i, source, ts, **fields):
+    event = {"id": i, "timestamp": "2025-04-30T16:%02d:00.000000" % ts, "source": source}
+    event.update(fields)
+    return event
+
+
+def openhands_call(i, ts, call_id, response_id, command, thought=""):
+    call = {"id": call_id, "type": "function", "function": {"name": "execute_bash", "arguments": json.dumps({"command": command})}}
+    response = {"id": response_id, "object": "chat.completion", "model": "gpt-4o",
+                "choices": [{"index": 0, "finish_reason": "tool_calls",
+                             "message": {"role": "assistant", "content": thought, "tool_calls": [call]}}],
+                "usage": {"prompt_tokens": 900, "completion_tokens": 20, "total_tokens": 920}}
+    meta = {"function_name": "execute_bash", "tool_call_id": call_id, "model_response": response, "total_calls_in_response": 1}
+    return openhands_event(i, "agent", ts, message="Running command: " + command, action="run",
+                           tool_call_metadata=meta, args={"command": command, "thought": thought})
+
+
+def openhands_output(i, ts, call_id, response_id, command, output, code):
+    meta = {"function_name": "execute_bash", "tool_call_id": call_id, "model_response": {"id": response_id}, "total_calls_in_response": 1}
+    return openhands_event(i, "agent", ts, message="Command `%s` executed with exit code %d." % (command, code),
+                           cause=i - 1, observation="run", content=output, tool_call_metadata=meta,
+                           extras={"command": command, "metadata": {"exit_code": code}})
+
+
+def openhands_evaluation_output():
+    """OpenHands evaluation output (evaluation/benchmarks/*/run_infer.py
+    writes `output.jsonl`): a line a run, each an `instance_id` and the
+    run's `history` of events. In the second run the model's reply names a
+    command the tool refuses: the runtime records an `error` observation
+    with no action and no cause (the agent controller's
+    FunctionCallValidationError), and ConversationMemory sends it on."""
+    system = openhands_event(0, "agent", 0, action="system", args={"content": "You are OpenHands agent."})
+    task = lambda t: openhands_event(1, "user", 0, action="message", args={"content": t})
+    finish = lambda i, ts: openhands_event(i, "agent", ts, action="message",
+                                           args={"content": "Done.", "wait_for_response": True})
+    first = [system, task("List the files."),
+             openhands_call(2, 1, "call_1", "chatcmpl-1", "ls"),
+             openhands_output(3, 2, "call_1", "chatcmpl-1", "ls", "a.py\nb.py", 0),
+             finish(4, 3)]
+    second = [system, task("Print a.py."),
+              openhands_event(2, "agent", 1, observation="error", content="Parameter 'command' is expected to be one of ['view', 'create']." , extras={"error_id": ""}),
+              openhands_call(3, 2, "call_2", "chatcmpl-2", "cat a.py"),
+              openhands_output(4, 3, "call_2", "chatcmpl-2", "cat a.py", "print('hello')", 0),
+              finish(5, 4)]
+    records = [{"instance_id": "example__repo-1", "instruction": "List the files.", "metadata": {"agent_class": "CodeActAgent"},
+                "history": first, "test_result": {"git_patch": ""}},
+               {"instance_id": "example__repo-2", "instruction": "Print a.py.", "metadata": {"agent_class": "CodeActAgent"},
+                "history": second, "test_result": {"git_patch": ""}}]
+    write("openhands-output.jsonl", records)
+
+
 if __name__ == "__main__":
+    openhands_evaluation_output()
     streamed_reply()
     compaction_parent_missing()
     parallel_out_of_order()
