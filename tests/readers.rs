@@ -247,6 +247,23 @@ fn an_openhands_evaluation_output_is_a_run_a_line_and_its_bare_errors_are_sent_o
 }
 
 #[test]
+fn a_mini_swe_agent_format_error_is_the_harness_speaking_not_the_user() {
+    let (summary, opened) = read("cases/mini-swe-agent-format-error.traj.json");
+    assert_eq!(counts(&summary), [2, 2, 1, 0, 0, 1, 0], "{summary}");
+    let trace = trace(&opened);
+    let turns = (trace.steps.iter())
+        .filter(|s| matches!(s.kind, StepKind::UserTurn))
+        .count();
+    assert_eq!(turns, 0, "the FormatError message is no new turn");
+    let said = trace.steps.iter().filter_map(|s| s.narration.as_deref());
+    assert_eq!(
+        said.filter(|n| n.contains("written by the harness itself"))
+            .count(),
+        1
+    );
+}
+
+#[test]
 fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
     let session = path("cases/claude-code-with-subagent.jsonl");
     let (main, others, _) = transcript::open_all(&session, None, false, None).unwrap();

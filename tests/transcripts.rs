@@ -674,6 +674,10 @@ fn real_runs_give_the_counts_an_independent_recount_makes() {
         ("cases/codex-unified-exec.jsonl", Some("codex")),
         ("cases/swe-agent-history-only.traj", Some("swe-agent")),
         ("cases/mini-swe-agent-messages.json", Some("mini-swe-agent")),
+        (
+            "cases/mini-swe-agent-format-error.traj.json",
+            Some("mini-swe-agent"),
+        ),
     ];
     let real = files.iter().map(|f| {
         (

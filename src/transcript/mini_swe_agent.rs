@@ -190,7 +190,17 @@ pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioEr
                     .and_then(|m| returncode(&Object::<Message>::of(m)))
                     .is_some_and(|c| c != 0);
             }
-            b.push(msg);
+            // v2 writes what stopped a step as a user message of its own,
+            // `extra.interrupt_type` naming why (a reply with no tool call
+            // is a FormatError): the harness's words, not the user's.
+            let interrupt = |line: usize| {
+                (messages.get(line - 1))
+                    .is_some_and(|m| m.pointer("/extra/interrupt_type").is_some())
+            };
+            b.push(match msg {
+                Msg::User { text, line } if interrupt(line) => Msg::Context { text, line },
+                msg => msg,
+            });
         }
     } else {
         b.pairing = Some(PairRule::Position);

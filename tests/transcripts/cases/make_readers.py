@@ -345,7 +345,33 @@ def openhands_evaluation_output():
     write("openhands-output.jsonl", records)
 
 
+def mini_format_error():
+    """mini-swe-agent v2 with tool calling: a reply with no tool call is a
+    FormatError, raised while the model is queried, so the reply is not
+    kept; the harness's message about it is, as a user message whose
+    `extra.interrupt_type` names it (minisweagent/agents/default.py)."""
+    def call(cid, command):
+        return {"id": cid, "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
+    write_doc("mini-swe-agent-format-error.traj.json", {
+        "trajectory_format": "mini-swe-agent-1.1",
+        "info": {"mini_version": "2.0.0", "exit_status": "Submitted"},
+        "messages": [
+            {"role": "system", "content": "You are a helpful assistant that can interact with a computer shell."},
+            {"role": "user", "content": "Fix the greeting in a.py."},
+            {"role": "user", "content": "No tool calls found in the response. Every response MUST include at least one tool call.",
+             "extra": {"interrupt_type": "FormatError"}},
+            {"role": "assistant", "content": None, "tool_calls": [call("call_1", "sed -i s/helo/hello/ a.py")],
+             "extra": {"actions": [{"command": "sed -i s/helo/hello/ a.py", "tool_call_id": "call_1"}]}},
+            {"role": "tool", "tool_call_id": "call_1", "content": "<returncode>0</returncode>\n<output>\n</output>",
+             "extra": {"returncode": 0}},
+            {"role": "assistant", "content": None, "tool_calls": [call("call_2", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
+             "extra": {"actions": [{"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "tool_call_id": "call_2"}]}},
+        ],
+    })
+
+
 if __name__ == "__main__":
+    mini_format_error()
     openhands_evaluation_output()
     streamed_reply()
     compaction_parent_missing()
