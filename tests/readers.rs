@@ -281,6 +281,17 @@ fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
             .contains("sub-agent agent-a1b2c3d's own file")
     });
     assert!(back, "{:?}", others[0].card.conditions);
+    // Its first message is its caller's prompt, as the step's title says.
+    let first = sub.steps[0].narration.as_deref().unwrap_or_default();
+    assert!(
+        first.contains("the prompt of the agent that called it reaches the host first"),
+        "{first}"
+    );
+    let main = main.trace(Lang::En).steps[0].narration.as_deref();
+    assert!(
+        main.unwrap_or_default()
+            .contains("the user's message reaches the host first")
+    );
     // Opened alone, a sub-agent's file (all side chain) reads as one.
     let (summary, _) = read("cases/claude-code-with-subagent/subagents/agent-a1b2c3d.jsonl");
     assert_eq!(counts(&summary), [2, 1, 1, 0, 0, 0, 0], "{summary}");

@@ -780,6 +780,10 @@ catalogue! {
         "真实运行的回放（{format}，{place}）：用户的消息先到主机。模型此时什么都没看到。",
         "A real run, replayed ({format}, {place}): the user's message reaches the host first. The model has seen nothing yet.",
     ];
+    REPLAY_FIRST_CALLER = [
+        "真实运行的回放（{format}，{place}）：调用它的智能体写的 prompt 先到主机。模型此时什么都没看到。",
+        "A real run, replayed ({format}, {place}): the prompt of the agent that called it reaches the host first. The model has seen nothing yet.",
+    ];
     REPLAY_USER_AGAIN = ["用户又写了一条消息（{place}），追加到消息末尾。", "The user writes again ({place}); the message is appended."];
     REPLAY_CALL_REWRITTEN = [
         "第 {number} 次模型调用：{place}的请求体与之前的消息对不上（主机改写或删减了历史）。这里显示之前的消息加上新消息，共 {messages} 条，并非确切上下文。",

@@ -1331,6 +1331,8 @@ impl Build {
             false => StepKind::UserTurn,
         };
         let format = self.format;
+        // A sub-agent's first message is its caller's prompt.
+        let caller = self.rec.trace.sub_agents.agent.is_some();
         self.step(
             kind,
             None,
@@ -1338,6 +1340,7 @@ impl Build {
             Say::User {
                 line,
                 first,
+                caller,
                 format,
             },
         );

@@ -16,14 +16,14 @@ use crate::i18n::{
     REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED,
     REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY,
     REPLAY_COMPACTED_SUMMARY, REPLAY_CUT, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
-    REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT,
-    REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR,
-    REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY,
-    REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE, REPLAY_REASONING_IN_BODY, REPLAY_REASONING_SENT,
-    REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
-    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
-    REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
-    REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
+    REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_CALLER, REPLAY_FIRST_USER,
+    REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY,
+    REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT,
+    REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE, REPLAY_REASONING_IN_BODY,
+    REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT,
+    REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT,
+    REPLAY_THOUGHT_ENCRYPTED, REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD,
+    REPLAY_UNREAD_KIND, REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
 };
 use crate::scenario::Lang;
 
@@ -58,6 +58,8 @@ pub enum Say {
     User {
         line: usize,
         first: bool,
+        /// The run is a sub-agent's: its first message is its caller's.
+        caller: bool,
         format: Format,
     },
     ModelCall {
@@ -241,12 +243,21 @@ pub fn narrate(
         _ => String::new(),
     };
     let mut out = match say {
-        Say::User { first, format, .. } => match first {
-            true => REPLAY_FIRST_USER.fill(
+        Say::User {
+            first,
+            caller,
+            format,
+            ..
+        } => match (first, caller) {
+            (true, caller) => match caller {
+                true => REPLAY_FIRST_CALLER,
+                false => REPLAY_FIRST_USER,
+            }
+            .fill(
                 lang,
                 &[("format", &format_name(*format, lang)), ("place", &p)],
             ),
-            false => REPLAY_USER_AGAIN.fill(lang, &[("place", &p)]),
+            (false, _) => REPLAY_USER_AGAIN.fill(lang, &[("place", &p)]),
         },
         Say::ModelCall {
             number,
