@@ -616,8 +616,19 @@ pub fn finish(b: &mut Builder) {
             for m in &messages {
                 message(m, span.line, tokens_out.take(), &mut out, b);
             }
+            // Each inference span is a model call of its own: its reply
+            // never joins the one before, even with no input messages
+            // between them (any-agent's text answer, then its
+            // structured-output call).
+            let mut first = true;
             for msg in out {
-                b.push(msg);
+                match msg {
+                    Msg::Assistant { .. } if first => {
+                        first = false;
+                        b.push_reply(msg);
+                    }
+                    msg => b.push(msg),
+                }
             }
         }
     }
