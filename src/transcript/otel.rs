@@ -604,12 +604,16 @@ pub fn finish(b: &mut Builder) {
         }
         let tokens = |k: &str| a.get(k).and_then(Value::as_u64);
         let mut input = Vec::new();
-        if let Some(Value::Array(messages)) = json_attr(a, "gen_ai.input.messages") {
-            for m in &messages {
-                message(m, span.line, None, &mut input, b);
+        let requested = match json_attr(a, "gen_ai.input.messages") {
+            Some(Value::Array(messages)) => {
+                for m in &messages {
+                    message(m, span.line, None, &mut input, b);
+                }
+                b.request(input, span.line, tokens("gen_ai.usage.input_tokens"));
+                true
             }
-            b.request(input, span.line, tokens("gen_ai.usage.input_tokens"));
-        }
+            _ => false,
+        };
         if let Some(Value::Array(messages)) = json_attr(a, "gen_ai.output.messages") {
             let mut out = Vec::new();
             let mut tokens_out = tokens("gen_ai.usage.output_tokens");
@@ -629,6 +633,10 @@ pub fn finish(b: &mut Builder) {
                     }
                     msg => b.push(msg),
                 }
+            }
+            // No request carried the call's input tokens: its reply does.
+            if !requested && !first {
+                b.tokens(tokens("gen_ai.usage.input_tokens"), None);
             }
         }
     }
