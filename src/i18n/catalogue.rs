@@ -825,6 +825,10 @@ catalogue! {
         "这些 span 不记录调用 id（any-agent 的导出）：这里按顺序给调用编号 call-1、call-2……，每个 execute_tool span 回答同名工具中最早一个还没有结果的调用。",
         "These spans record no call ids (an any-agent export): the calls are numbered here in order (call-1, call-2, …), and each execute_tool span answers the earliest call of its tool's name still without a result.",
     ];
+    OTEL_CALL_IDS_FROM_TOOLS = [
+        "这些 span 里模型的调用不记录 id（any-agent 的导出）：每个 execute_tool span 回答同名工具中最早一个还没有结果的调用，这个调用显示的是该 span 记录的 id（gen_ai.tool.call.id）；span 没有记录 id 的，调用在这里按顺序编号 call-1、call-2……。",
+        "The model's calls in these spans record no ids (an any-agent export): each execute_tool span answers the earliest call of its tool's name still without a result, and that call is shown with the id the span records (gen_ai.tool.call.id), or numbered here in order (call-1, call-2, …) where the span records none.",
+    ];
     // Where in a replayed file: a line, an item of a list, a live request.
     PLACE_LINE = ["第 {n} 行", "line {n}"];
     PLACE_ITEM = ["第 {n} 项", "item {n}"];

@@ -336,6 +336,17 @@ impl Builder {
     /// A message in the order the run had it. Consecutive parts of one
     /// reply (Responses items, Claude Code lines) become one reply.
     pub fn push(&mut self, msg: Msg) {
+        self.push_part(msg, true);
+    }
+
+    /// A reply that starts a model call of its own, though no request
+    /// comes before it (an inference span that records no input
+    /// messages): it never joins the reply before it.
+    pub fn push_reply(&mut self, msg: Msg) {
+        self.push_part(msg, false);
+    }
+
+    fn push_part(&mut self, msg: Msg, joins: bool) {
         let mut msg = cleaned(msg, self.redact);
         if let Msg::Tool {
             call_id,
@@ -348,7 +359,7 @@ impl Builder {
         {
             *is_error |= code != 0;
         }
-        if matches!(msg, Msg::Assistant { .. }) {
+        if joins && matches!(msg, Msg::Assistant { .. }) {
             // The reply this part joins: the last event, past any reasoning.
             let at = self
                 .events

@@ -486,50 +486,69 @@ fn any_agent_tool(a: &mut Map<String, Value>) {
     }
 }
 
-/// Calls and tool spans that name no id (any-agent's): each call gets one
-/// (`call-N`, in order), and each tool span the id of the earliest call of
-/// its tool's name still unanswered. Says so, when it does.
+/// Calls that name no id (any-agent's `call_llm` output): each gets one
+/// (`call-N`, in order), and each tool span answers the earliest call of
+/// its tool's name still unanswered. A tool span that records its own id
+/// (`gen_ai.tool.call.id`: Agno's, Google ADK's) gives that call its id;
+/// one that records none takes the call's. Says so, when it does.
 fn ids_by_order(spans: &mut [Span], b: &mut Builder) {
     let mut open: Vec<(String, String)> = Vec::new();
+    // A call numbered here → the id its tool span records.
+    let mut from_tools: HashMap<String, String> = HashMap::new();
     let mut given = 0;
     for span in spans.iter_mut() {
         let a = &mut span.attributes;
         if a.get("gen_ai.operation.name").and_then(Value::as_str) == Some("execute_tool") {
-            if a.contains_key("gen_ai.tool.call.id") {
-                continue;
-            }
             let name = a
                 .get("gen_ai.tool.name")
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            if let Some(k) = open.iter().position(|(n, _)| n == name) {
-                let (_, id) = open.remove(k);
-                a.insert("gen_ai.tool.call.id".into(), id.into());
+            let Some(k) = open.iter().position(|(n, _)| n == name) else {
+                continue;
+            };
+            let (_, id) = open.remove(k);
+            match a.get("gen_ai.tool.call.id").and_then(Value::as_str) {
+                Some(own) => {
+                    from_tools.insert(id, own.to_string());
+                }
+                None => {
+                    a.insert("gen_ai.tool.call.id".into(), id.into());
+                }
             }
             continue;
         }
-        let Some(Value::Array(mut messages)) = a.get("gen_ai.output.messages").cloned() else {
-            continue;
-        };
-        for part in messages
-            .iter_mut()
-            .filter_map(|m| m.get_mut("parts")?.as_array_mut())
-            .flatten()
-            .filter(|p| {
-                p.get("type").and_then(Value::as_str) == Some("tool_call") && p.get("id").is_none()
-            })
-        {
+        for part in tool_call_parts(a).filter(|p| p.get("id").is_none()) {
             given += 1;
             let id = format!("call-{given}");
             let name = part.get("name").map(text_of).unwrap_or_default();
             open.push((name, id.clone()));
             part["id"] = id.into();
         }
-        a.insert("gen_ai.output.messages".into(), Value::Array(messages));
     }
-    if given > 0 {
+    if !from_tools.is_empty() {
+        for span in spans.iter_mut() {
+            for part in tool_call_parts(&mut span.attributes) {
+                let own = part.get("id").and_then(Value::as_str);
+                if let Some(own) = own.and_then(|id| from_tools.get(id)) {
+                    part["id"] = own.clone().into();
+                }
+            }
+        }
+        b.note(super::text::fixed(i18n::OTEL_CALL_IDS_FROM_TOOLS));
+    } else if given > 0 {
         b.note(super::text::fixed(i18n::OTEL_CALLS_BY_ORDER));
     }
+}
+
+/// The `tool_call` parts of an inference span's output messages.
+fn tool_call_parts(a: &mut Map<String, Value>) -> impl Iterator<Item = &mut Value> {
+    a.get_mut("gen_ai.output.messages")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m.get_mut("parts")?.as_array_mut())
+        .flatten()
+        .filter(|p| p.get("type").and_then(Value::as_str) == Some("tool_call"))
 }
 
 /// Replay the collected spans in order of start time.
@@ -585,20 +604,39 @@ pub fn finish(b: &mut Builder) {
         }
         let tokens = |k: &str| a.get(k).and_then(Value::as_u64);
         let mut input = Vec::new();
-        if let Some(Value::Array(messages)) = json_attr(a, "gen_ai.input.messages") {
-            for m in &messages {
-                message(m, span.line, None, &mut input, b);
+        let requested = match json_attr(a, "gen_ai.input.messages") {
+            Some(Value::Array(messages)) => {
+                for m in &messages {
+                    message(m, span.line, None, &mut input, b);
+                }
+                b.request(input, span.line, tokens("gen_ai.usage.input_tokens"));
+                true
             }
-            b.request(input, span.line, tokens("gen_ai.usage.input_tokens"));
-        }
+            _ => false,
+        };
         if let Some(Value::Array(messages)) = json_attr(a, "gen_ai.output.messages") {
             let mut out = Vec::new();
             let mut tokens_out = tokens("gen_ai.usage.output_tokens");
             for m in &messages {
                 message(m, span.line, tokens_out.take(), &mut out, b);
             }
+            // Each inference span is a model call of its own: its reply
+            // never joins the one before, even with no input messages
+            // between them (any-agent's text answer, then its
+            // structured-output call).
+            let mut first = true;
             for msg in out {
-                b.push(msg);
+                match msg {
+                    Msg::Assistant { .. } if first => {
+                        first = false;
+                        b.push_reply(msg);
+                    }
+                    msg => b.push(msg),
+                }
+            }
+            // No request carried the call's input tokens: its reply does.
+            if !requested && !first {
+                b.tokens(tokens("gen_ai.usage.input_tokens"), None);
             }
         }
     }

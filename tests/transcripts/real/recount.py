@@ -503,8 +503,9 @@ def any_agent(path):
     """An any-agent trace export {spans: [...]}: in order of start_time, a
     call_llm span is a reply, its calls the list its JSON output holds
     (tool.name / name / function.name); an execute_tool span is the result
-    of the earliest open call of its tool's name (the export names no ids);
-    an error is a span whose status_code is error."""
+    of the earliest open call of its tool's name (the calls name no ids, so
+    the gen_ai.tool.call.id some tool spans record, Agno's and Google ADK's,
+    is none of theirs); an error is a span whose status_code is error."""
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
     spans = sorted(doc["spans"], key=lambda s: int(s.get("start_time") or 0))
