@@ -196,7 +196,7 @@ pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioEr
     }
     for key in ["info", "trajectory_format", "instance_id"] {
         if value.get(key).is_some() {
-            b.skip(&format!("key {key:?}"), 1);
+            b.skip_key(key);
         }
     }
     Ok(())

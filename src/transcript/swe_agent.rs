@@ -104,7 +104,7 @@ pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioEr
 fn skip_keys(value: &Value, b: &mut Builder) {
     for key in ["trajectory", "info"] {
         if value.get(key).is_some() {
-            b.skip(&format!("key {key:?}"), 1);
+            b.skip_key(key);
         }
     }
 }
