@@ -1059,7 +1059,8 @@ pub struct Recorded {
     /// counted; otherwise how many files were written is unknown.
     pub writes: bool,
     /// Lines (or items) of types not drawn as steps: each type, in order
-    /// of name, with the lines that had it.
+    /// of name, with the lines that had it; a key of the document beside
+    /// its list (a trajectory's `info`) with none, as it has no place.
     pub unread: Vec<(String, Vec<usize>)>,
     /// Places are items of one JSON document's list, not lines.
     pub by_item: bool,

@@ -198,7 +198,8 @@ impl<'a> ScenarioJson<'a> {
                     .iter()
                     .map(|(kind, lines)| UnreadJson {
                         kind,
-                        count: lines.len(),
+                        // A key of the document: one, with no place.
+                        count: lines.len().max(1),
                         lines,
                     })
                     .collect(),

@@ -884,6 +884,61 @@ fn a_text_based_mini_swe_agent_run_says_it_names_no_call_and_pairs_by_position()
 }
 
 #[test]
+fn a_text_based_swe_agent_run_makes_the_calls_its_actions_name_paired_by_position() {
+    let opened = transcript::open(&fixture_path("real/sweagent-pydicom-1458.traj"), None).unwrap();
+    assert_eq!(opened.format, Format::SweAgent);
+    let trace = opened.loaded.trace(Lang::En);
+    // Each assistant message's action, named by its first word.
+    let calls: Vec<(&str, &str)> = trace
+        .calls
+        .iter()
+        .map(|c| (&*c.id.0, c.tool.as_str()))
+        .collect();
+    assert_eq!(calls.len(), 12);
+    assert_eq!(calls[0], ("history[3]", "create"));
+    assert_eq!(calls[2], ("history[7]", "python"));
+    assert_eq!(calls[11], ("history[25]", "submit"));
+    // The submit has nothing after it: the run ends unanswered.
+    assert!(trace.calls[11].result.is_none());
+    assert!(trace.calls[..11].iter().all(|c| c.result.is_some()));
+    // The demonstration is the harness's, not the user's: the task is the
+    // first step, history[2], and the demonstration is said as context.
+    let said = trace.steps[0].narration.clone().unwrap();
+    assert!(
+        said.contains("item 3")
+            && said.contains("1 user-role message (item 2) written by the harness"),
+        "{said}"
+    );
+    assert!(
+        opened
+            .warnings
+            .iter()
+            .any(|w| w.contains("This SWE-agent run is text-based")),
+        "{:?}",
+        opened.warnings
+    );
+    // Its top-level keys are named, with no place.
+    assert!(
+        opened
+            .warnings
+            .iter()
+            .any(|w| w.ends_with("not drawn as steps: key \"info\", key \"trajectory\" (the document's own, beside the messages)")),
+        "{:?}",
+        opened.warnings
+    );
+    assert!(
+        !opened.warnings.iter().any(|w| w.contains("item 1")),
+        "{:?}",
+        opened.warnings
+    );
+    // With function calling, the file's ids are used as they are.
+    let fc = transcript::open(&fixture_path("cases/swe-agent-history-only.traj"), None).unwrap();
+    let trace = fc.loaded.trace(Lang::En);
+    assert_eq!(&*trace.calls[0].id.0, "call_1");
+    assert!(!fc.warnings.iter().any(|w| w.contains("text-based")));
+}
+
+#[test]
 fn gemini_cli_sessions_and_checkpoints_are_read_as_gemini_cli_writes_them() {
     for name in [
         "gemini-cli-session.json",

@@ -109,12 +109,12 @@ pub const REASONING_ITEM_N: Plural = Plural {
 /// User-role messages the harness wrote itself, said after a replayed step.
 pub const REPLAY_HARNESS_CONTEXT: Plural = Plural {
     one: l([
-        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（如环境信息、项目说明、提醒、压缩留下的摘要），不是用户写的；它们也在上下文里。",
-        " Also appended: {n} user-role message ({places}) written by the harness itself (such as the environment, project instructions, reminders, a compaction's summary), not by the user; the model reads it in the context.",
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（比如环境信息、项目说明、提醒、示范、压缩留下的摘要），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role message ({places}) written by the harness itself (for example environment details, project instructions, reminders, a demonstration, a compaction's summary), not by the user; the model reads it in the context.",
     ]),
     other: l([
-        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（如环境信息、项目说明、提醒、压缩留下的摘要），不是用户写的；它们也在上下文里。",
-        " Also appended: {n} user-role messages ({places}) written by the harness itself (such as the environment, project instructions, reminders, a compaction's summary), not by the user; the model reads them in the context.",
+        "另有 {n} 条 user 角色的消息（{places}）是宿主程序自己写的（比如环境信息、项目说明、提醒、示范、压缩留下的摘要），不是用户写的；它们也在上下文里。",
+        " Also appended: {n} user-role messages ({places}) written by the harness itself (for example environment details, project instructions, reminders, a demonstration, a compaction's summary), not by the user; the model reads them in the context.",
     ]),
 };
 
@@ -936,6 +936,10 @@ catalogue! {
     MINI_SWE_AGENT_NO_IDS = [
         "mini-swe-agent 的文件不记录工具调用 id：命令是回复文本里唯一的 ```bash 代码块（或 extra.actions），结果是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（messages[N]，即助手消息在文件中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
         "mini-swe-agent records no tool-call ids: a command is the one ```bash block of the reply's text (or extra.actions) and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (messages[N], the assistant message's place in the file) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.",
+    ];
+    SWE_AGENT_NO_IDS = [
+        "这个 SWE-agent 运行是纯文本的（没有函数调用），文件不记录工具调用 id：命令是每条助手消息的 action（SWE-agent 从回复文本里解析出来、交给环境执行的那一行或几行），以它的第一个词命名（如 create、edit、submit，或 python 这样的 shell 命令）；它的输出是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（history[N]，即助手消息在 history 中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
+        "This SWE-agent run is text-based (no function calling) and records no tool-call ids: a command is the action of an assistant message (what SWE-agent parsed from the reply's text and the environment ran), named by its first word (create, edit, submit, or a shell command such as python), and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (history[N], the assistant message's place in history) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.",
     ];
     RESULTS_FILE_RUNS = [
         "文件里有 {count} 次运行（结果文件：task_id、reward、traj）；这里显示第 {n} 次{label}；用 FILE#N（1 到 {count}）打开别的。",

@@ -252,7 +252,8 @@ pub struct Builder {
     history: Vec<Key>,
     system: Vec<String>,
     tools: Option<Vec<OfferedTool>>,
-    /// Lines skipped, by the type they had.
+    /// Lines skipped, by the type they had; a key of the document beside
+    /// its list (`skip_key`) has no place: no lines.
     skipped: BTreeMap<String, Vec<usize>>,
     truncated: Option<usize>,
     /// Claude Code: conversation lines off the chain that was followed.
@@ -749,6 +750,15 @@ impl Builder {
         }
     }
 
+    /// A key of the document, beside the list read (a trajectory's
+    /// `info`): not drawn, listed by name, with no place, as it is no
+    /// item of the list the places count.
+    pub fn skip_key(&mut self, key: &str) {
+        self.skipped
+            .entry(clean(&format!("key {key:?}")))
+            .or_default();
+    }
+
     /// The next request's first `n` messages are its conversation's
     /// previous request's, as sent (a tap's splitter compared them).
     pub(crate) fn repeats(&mut self, n: usize) {
@@ -824,14 +834,15 @@ impl Builder {
                 "{file}: warning: line {line} is cut short (was the session still being written?); skipped 1 line"
             ));
         }
-        if !self.skipped.is_empty() {
-            let count: usize = self.skipped.values().map(Vec::len).sum();
-            let kinds: Vec<String> = self
-                .skipped
+        let (keys, placed): (Vec<_>, Vec<_>) = self.skipped.iter().partition(|(_, v)| v.is_empty());
+        if !placed.is_empty() {
+            let count: usize = placed.iter().map(|(_, v)| v.len()).sum();
+            let kinds: Vec<String> = placed
                 .iter()
                 .map(|(k, v)| format!("{k} ×{}", v.len()))
                 .collect();
-            let mut lines: Vec<usize> = self.skipped.values().flatten().copied().collect();
+            let mut lines: Vec<usize> =
+                placed.iter().flat_map(|(_, v)| v.iter()).copied().collect();
             lines.sort_unstable();
             let shown: Vec<String> = lines.iter().take(20).map(usize::to_string).collect();
             let more = if lines.len() > 20 { ", …" } else { "" };
@@ -841,6 +852,13 @@ impl Builder {
                 kinds.join(", "),
                 if lines.len() == 1 { noun } else { nouns },
                 shown.join(", ")
+            ));
+        }
+        if !keys.is_empty() {
+            let keys: Vec<&str> = keys.iter().map(|(k, _)| k.as_str()).collect();
+            out.push(format!(
+                "{file}: warning: not drawn as steps: {} (the document's own, beside the messages)",
+                keys.join(", ")
             ));
         }
         for (id, call, result, reply) in pairing(&self.events).late {

@@ -3,17 +3,22 @@
 //! calls are `tool_calls[].id` with `function.arguments` as a JSON string;
 //! results are `role: "tool"` messages with `tool_call_id`. The format has
 //! no error flag on a result, so none is guessed from its text.
+//!
+//! Text-based agents (mini-swe-agent, SWE-agent without function calling)
+//! write Chat-shaped messages with no call of Chat's own: `by_position`
+//! reads them by the agents' shared rule.
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::api;
-use super::builder::{Builder, CallSpec, Msg, args_of_json_text, text_of};
+use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, text_of};
+use super::errors::at_line;
 use super::exchange::{MessagesApi, read_messages};
-use super::format::Format;
+use super::format::{Format, PairRule};
 use super::reader::{At, Reader};
 use super::shape::{Lenient, Object};
-use crate::i18n;
+use crate::i18n::{self, Label};
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
@@ -152,4 +157,102 @@ pub(crate) fn messages(
         }
     }
     Ok(out)
+}
+
+/// What a text-based agent's messages are, for `by_position`: the rest is
+/// the rule these agents share.
+pub(crate) struct TextRun {
+    /// The list the messages are in (`messages`, `history`): a call is
+    /// drawn with the id `{list}[N]`, its reply's place there.
+    pub list: &'static str,
+    /// The one command a reply makes, as the agent parses it (its name and
+    /// arguments); None where it runs none.
+    pub call: fn(&Value, &str) -> Option<(String, CallArgs)>,
+    /// Whether an observation says its command failed.
+    pub failed: fn(&Value) -> bool,
+    /// A message the harness put in the conversation as it is (a
+    /// demonstration): context, whatever its role.
+    pub harness: fn(&Value) -> bool,
+    /// Said once where a call was drawn: the rule, and whose ids these are.
+    pub note: Label,
+}
+
+/// The messages of a text-based run. The file names no call: a reply that
+/// makes one is answered by the next `user` message, by position, as the
+/// agent itself pairs them (`PairRule::Position`). The first other user
+/// message is the task; any later one is the harness's (a format error, a
+/// limit reached, a new instruction), context, not a result.
+pub(crate) fn by_position(
+    path: &str,
+    run: &TextRun,
+    messages: &[Value],
+    b: &mut Builder,
+) -> Result<(), ScenarioError> {
+    b.pairing = Some(PairRule::Position);
+    // The call the next user message answers: its id.
+    let mut pending: Option<String> = None;
+    let mut task_seen = false;
+    let mut calls = 0;
+    for (i, m) in messages.iter().enumerate() {
+        let at = i + 1;
+        let text = m.get("content").map(text_of).unwrap_or_default();
+        let role = m.get("role").and_then(Value::as_str);
+        if role.is_some() && (run.harness)(m) {
+            b.push(Msg::Context { text, line: at });
+            continue;
+        }
+        match role {
+            Some("system") => b.system(&text),
+            Some("assistant") => {
+                // An unanswered call stays unanswered: a reply came first.
+                pending = None;
+                let mut spec = Vec::new();
+                if let Some((name, args)) = (run.call)(m, &text) {
+                    let id = format!("{}[{i}]", run.list);
+                    spec.push(CallSpec {
+                        id: id.clone(),
+                        name,
+                        args,
+                        item_id: None,
+                    });
+                    pending = Some(id);
+                    calls += 1;
+                }
+                b.push(Msg::Assistant {
+                    text,
+                    calls: spec,
+                    tokens_out: None,
+                    line: at,
+                });
+            }
+            Some("user") => match pending.take() {
+                Some(call_id) => b.push(Msg::Tool {
+                    call_id,
+                    text,
+                    is_error: (run.failed)(m),
+                    line: at,
+                }),
+                None if !task_seen => {
+                    task_seen = true;
+                    b.push(Msg::User { text, line: at });
+                }
+                None => b.push(Msg::Context { text, line: at }),
+            },
+            Some(other) => b.skip(&format!("message role {other:?}"), at),
+            None => {
+                return Err(at_line(
+                    path,
+                    1,
+                    format!(
+                        "{}[{i}]: expected a message with a \"role\" (system, user or assistant)",
+                        run.list
+                    ),
+                ));
+            }
+        }
+    }
+    if calls > 0 {
+        b.note(super::text::fixed(run.note));
+    }
+    Ok(())
 }

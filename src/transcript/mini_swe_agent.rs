@@ -28,10 +28,9 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::builder::{Builder, CallSpec, Msg, text_of};
+use super::builder::{Builder, Msg, text_of};
 use super::chat;
-use super::errors::at_line;
-use super::format::{Format, PairRule};
+use super::format::Format;
 use super::reader::{Ask, At, Reader, Score};
 use super::shape::{Lenient, Object, Present};
 use crate::i18n;
@@ -203,83 +202,32 @@ pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioEr
             });
         }
     } else {
-        b.pairing = Some(PairRule::Position);
-        text_based(at.path, messages, b)?;
+        chat::by_position(at.path, &TEXT_RUN, messages, b)?;
     }
     for key in ["info", "trajectory_format", "instance_id"] {
         if value.get(key).is_some() {
-            b.skip(&format!("key {key:?}"), 1);
+            b.skip_key(key);
         }
     }
     Ok(())
 }
 
-fn text_based(path: &str, messages: &[Value], b: &mut Builder) -> Result<(), ScenarioError> {
-    // The call the next user message answers: its id.
-    let mut pending: Option<String> = None;
-    let mut task_seen = false;
-    let mut calls = 0;
-    for (i, m) in messages.iter().enumerate() {
-        let at = i + 1;
-        let text = m.get("content").map(text_of).unwrap_or_default();
-        let message = Object::<Message>::of(m);
-        match message.role.0 {
-            Some("system") => b.system(&text),
-            Some("assistant") => {
-                // An unanswered call stays unanswered: a reply came first.
-                pending = None;
-                let commands = actions(&message, &text);
-                let mut spec = Vec::new();
-                if let [command] = commands.as_slice() {
-                    let id = format!("messages[{i}]");
-                    spec.push(CallSpec {
-                        id: id.clone(),
-                        name: "bash".into(),
-                        args: vec![("command".to_string(), command.clone())].into(),
-                        item_id: None,
-                    });
-                    pending = Some(id);
-                    calls += 1;
-                }
-                b.push(Msg::Assistant {
-                    text,
-                    calls: spec,
-                    tokens_out: None,
-                    line: at,
-                });
-            }
-            Some("user") => match pending.take() {
-                Some(call_id) => b.push(Msg::Tool {
-                    call_id,
-                    text,
-                    is_error: returncode(&message).is_some_and(|c| c != 0),
-                    line: at,
-                }),
-                // The task, then what the harness writes (a format error,
-                // a limit reached, a new instruction in interactive mode).
-                None if !task_seen => {
-                    task_seen = true;
-                    b.push(Msg::User { text, line: at });
-                }
-                None => b.push(Msg::Context { text, line: at }),
-            },
-            Some(other) => b.skip(&format!("message role {other:?}"), at),
-            None => {
-                return Err(at_line(
-                    path,
-                    1,
-                    format!(
-                        "messages[{i}]: expected a message with a \"role\" (system, user or assistant)"
-                    ),
-                ));
-            }
-        }
-    }
-    if calls > 0 {
-        b.note(super::text::fixed(crate::i18n::MINI_SWE_AGENT_NO_IDS));
-    }
-    Ok(())
-}
+/// mini-swe-agent's text-based runs: a reply runs its one action block
+/// (or v2's one parsed action) as `bash`; an observation with a non-zero
+/// exit code failed.
+const TEXT_RUN: chat::TextRun = chat::TextRun {
+    list: "messages",
+    call: |m, text| match actions(&Object::<Message>::of(m), text).as_slice() {
+        [command] => Some((
+            "bash".into(),
+            vec![("command".to_string(), command.clone())].into(),
+        )),
+        _ => None,
+    },
+    failed: |m| returncode(&Object::<Message>::of(m)).is_some_and(|c| c != 0),
+    harness: |_| false,
+    note: crate::i18n::MINI_SWE_AGENT_NO_IDS,
+};
 
 /// An observation's exit code: v2's `extra.returncode`, else the
 /// `<returncode>` its text starts with.

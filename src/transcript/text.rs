@@ -644,6 +644,10 @@ fn unread_in(list: &[(String, Vec<usize>)], unit: Unit, lang: Lang) -> Option<St
     let parts: Vec<String> = list
         .iter()
         .map(|(kind, lines)| {
+            // A key of the document: no place in its list.
+            if lines.is_empty() {
+                return kind.clone();
+            }
             let mut shown: Vec<String> = lines.iter().take(12).map(usize::to_string).collect();
             if lines.len() > 12 {
                 shown.push("…".into());

@@ -44,6 +44,13 @@ $rewindTo drops that id and all after it, $set.messages replaces all. A
 checkpoint (a list of {role, parts}) is the API history: a model item is a
 reply, its functionCall parts the calls, functionResponse parts the results
 (by id, else the first open call of that name).
+SWE-agent (.traj, sweagent/agent/agents.py add_step_to_history and the
+inspector's action summary): the `history`; with function calling, Chat
+messages, a tool message answering every id of its tool_call_ids;
+text-based (no tool_calls), every assistant message is a reply, and it makes
+one call if its `action` is not empty (the command the environment ran), the
+next user message is its result (by position: the file names no call). A
+message marked is_demo is the demonstration, not part of the run.
 OpenHands (V0 event streams, openhands/events/serialization and
 memory/conversation_memory.py): a reply is one model response, the
 tool_call_metadata.model_response.id its actions share (its tool_calls the
@@ -377,6 +384,28 @@ def mini_swe_agent(path):
     return c.out()
 
 
+def swe_agent(history):
+    run = [m for m in history if not m.get("is_demo")]
+    if any(m.get("tool_calls") or m.get("role") == "tool" for m in run):
+        # A tool message answers every id of its tool_call_ids.
+        items = []
+        for m in run:
+            ids = m.get("tool_call_ids") if m.get("role") == "tool" else None
+            items.extend([dict(m, tool_call_id=i) for i in ids] if ids else [m])
+        return messages(items, False)
+    c = Count()
+    waiting = None
+    for i, m in enumerate(run):
+        if m.get("role") == "assistant":
+            action = m.get("action")
+            waiting = "history%d" % i if isinstance(action, str) and action.strip() else None
+            c.reply([waiting] if waiting else [])
+        elif m.get("role") == "user" and waiting is not None:
+            c.result(waiting, False)
+            waiting = None
+    return c.out()
+
+
 def gemini_records(path):
     """The message records of a session, every update and rewind applied."""
     with open(path, encoding="utf-8") as f:
@@ -595,13 +624,9 @@ def main():
             doc = json.load(f)
         items = doc.get("messages", doc) if isinstance(doc, dict) else doc
         if fmt == "swe-agent":
-            # SWE-agent: the `history`; a tool message answers every id of
-            # its `tool_call_ids`.
-            items = []
-            for m in doc["history"]:
-                ids = m.get("tool_call_ids") if m.get("role") == "tool" else None
-                items.extend([dict(m, tool_call_id=i) for i in ids] if ids else [m])
-        out = messages(items, fmt == "anthropic")
+            out = swe_agent(doc["history"])
+        else:
+            out = messages(items, fmt == "anthropic")
     print(json.dumps(out))
 
 
