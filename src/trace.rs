@@ -1064,6 +1064,9 @@ pub struct Recorded {
     pub unread: Vec<(String, Vec<usize>)>,
     /// Places are items of one JSON document's list, not lines.
     pub by_item: bool,
+    /// The file names no call: each result is the message right after
+    /// the reply that made its call (`PairRule::Position`).
+    pub by_position: bool,
 }
 
 /// How a run links to its sub-agents' runs: a Claude Code file records the

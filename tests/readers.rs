@@ -264,6 +264,28 @@ fn a_mini_swe_agent_format_error_is_the_harness_speaking_not_the_user() {
 }
 
 #[test]
+fn a_run_whose_file_names_no_call_says_its_results_pair_by_position() {
+    for name in [
+        "cases/mini-swe-agent-messages.json",
+        "real/sweagent-pydicom-1458.traj",
+    ] {
+        let (_, opened) = read(name);
+        let trace = trace(&opened);
+        let results: Vec<usize> = (0..trace.len())
+            .filter(|&i| matches!(trace.steps[i].kind, StepKind::ResultArrives { .. }))
+            .collect();
+        assert!(!results.is_empty(), "{name}");
+        for i in results {
+            let title = agent_loop_sim::i18n::step_title(trace, i);
+            assert!(title.contains("paired by position"), "{name}: {title}");
+            let said = trace.steps[i].narration.as_deref().unwrap_or_default();
+            assert!(said.contains("paired by position"), "{name}: {said}");
+            assert!(!said.contains("call_id"), "{name}: {said}");
+        }
+    }
+}
+
+#[test]
 fn claude_code_sub_agents_are_conversations_of_their_own_linked_both_ways() {
     let session = path("cases/claude-code-with-subagent.jsonl");
     let (main, others, _) = transcript::open_all(&session, None, false, None).unwrap();

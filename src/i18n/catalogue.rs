@@ -426,6 +426,8 @@ catalogue! {
     RESULT_ERROR = ["{id} 返回错误结果，按 id 配对后追加", "An error result for {id} comes back, paired by id and appended"];
     RESULT_HELD = ["{id} 的结果先到：按 id 配对，先留着，按调用顺序追加", "{id}'s result comes first: paired by id, held for call order"];
     RESULT_IN_CALL_ORDER = ["{id} 的结果返回；按调用顺序追加：{ids}", "{id}'s result is in; appended in call order: {ids}"];
+    RESULT_PAIRED_BY_POSITION = ["{id} 的输出返回，按位置配对后追加到消息", "The output of {id} comes back, paired by position and appended"];
+    RESULT_ERROR_BY_POSITION = ["{id} 返回错误输出，按位置配对后追加", "An error output of {id} comes back, paired by position and appended"];
     RESULT_PAIRED = ["{id} 的结果返回，按 id 配对后追加到消息", "The result for {id} comes back, paired by id and appended"];
     ARROW_TASK = ["用户的任务", "the user's task"];
     ARROW_SUB_AGENT_TASK = ["调用方的 prompt", "the caller's prompt"];
@@ -1012,6 +1014,14 @@ catalogue! {
         "An error result for {id} ({tool}) at {place}, paired by call_id and appended. An error is still a result: the model reads it on its next call.",
     ];
     REPLAY_RESULT = ["{id}（{tool}）的结果返回（{place}），按 call_id 配对后追加。", "The result for {id} ({tool}) comes back ({place}), paired by call_id and appended."];
+    REPLAY_RESULT_BY_POSITION = [
+        "{id}（{tool}）的输出返回（{place}）：文件里没有调用 id，它按位置配对（紧跟在发出这个调用的回复之后），追加到消息。",
+        "The output of {id} ({tool}) comes back ({place}): the file names no call, so it is paired by position (the message right after the reply that made the call) and appended.",
+    ];
+    REPLAY_ERROR_RESULT_BY_POSITION = [
+        "{id}（{tool}）返回错误输出（{place}）：文件里没有调用 id，它按位置配对（紧跟在发出这个调用的回复之后），追加到消息。错误也是结果：模型下次调用会读到它。",
+        "An error output of {id} ({tool}) at {place}: the file names no call, so it is paired by position (the message right after the reply that made the call) and appended. An error is still a result: the model reads it on its next call.",
+    ];
     REPLAY_REFUSED = ["提供方拒绝了第 {number} 次调用（{place}），模型没有运行：{error}", "The provider refused model call #{number} ({place}); the model never ran: {error}"];
     /// A server error: whether the model began is not known, only that no reply came.
     /// A recording's `incomplete` call: its `error` says why.

@@ -632,6 +632,11 @@ fn calls_named(trace: &Trace, calls: &[CallId], index: usize) -> String {
 
 /// The task's arrival in words: a sub-agent's task is the prompt the
 /// calling agent wrote, not the user's words.
+/// A replayed run whose file names no call (`Recorded::by_position`).
+fn by_position(trace: &Trace) -> bool {
+    trace.recorded.as_ref().is_some_and(|r| r.by_position)
+}
+
 fn task_words(trace: &Trace, user: Label, sub_agent: Label) -> String {
     match trace.sub_agents.agent {
         Some(_) => sub_agent.get(trace.lang).into(),
@@ -816,6 +821,12 @@ fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String 
                     false => TITLE_MCP_RESULT,
                 }
                 .fill(lang, &[("id", id), ("server", &server)]),
+                // A file that names no call pairs by position.
+                None if by_position(trace) => match error {
+                    true => RESULT_ERROR_BY_POSITION,
+                    false => RESULT_PAIRED_BY_POSITION,
+                }
+                .fill(lang, &[("id", id)]),
                 None if error => RESULT_ERROR.fill(lang, &[("id", id)]),
                 None => RESULT_PAIRED.fill(lang, &[("id", id)]),
             }

@@ -1243,6 +1243,7 @@ impl Build {
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect(),
                     by_item: b.unit == text::Unit::Item,
+                    by_position: b.pairing == Some(PairRule::Position),
                 }),
                 sub_agents: b.sub_agents.clone(),
                 // A transcript's MCP tools are in its recorded tools.
@@ -1794,10 +1795,12 @@ impl Build {
         line: usize,
         orphan: Option<bool>,
     ) {
+        let by_position = (self.rec.trace.recorded.as_ref()).is_some_and(|r| r.by_position);
         let say = Say::Result {
             id: id.0.to_string(),
             tool,
             is_error,
+            by_position,
             line,
             orphan,
             end: None,

@@ -15,15 +15,16 @@ use crate::i18n::{
     PAIR_RULE_TOOL_USE_ID, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST, REASONING_ITEM_N, REPLAY_ABORTED,
     REPLAY_ANSWERS, REPLAY_CALL_CONTINUES, REPLAY_CALL_EXACT, REPLAY_CALL_RECONSTRUCTED,
     REPLAY_CALL_RECORDED, REPLAY_CALL_REWRITTEN, REPLAY_COMPACTED_HISTORY,
-    REPLAY_COMPACTED_SUMMARY, REPLAY_CUT, REPLAY_ERROR_RESULT, REPLAY_EXECUTES_MANY,
-    REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_CALLER, REPLAY_FIRST_USER,
-    REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED, REPLAY_NO_REPLY,
-    REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS, REPLAY_ORPHAN_RESULT,
-    REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE, REPLAY_REASONING_IN_BODY,
-    REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS, REPLAY_RESULT,
-    REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR, REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT,
-    REPLAY_THOUGHT_ENCRYPTED, REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD,
-    REPLAY_UNREAD_KIND, REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
+    REPLAY_COMPACTED_SUMMARY, REPLAY_CUT, REPLAY_ERROR_RESULT, REPLAY_ERROR_RESULT_BY_POSITION,
+    REPLAY_EXECUTES_MANY, REPLAY_EXECUTES_ONE, REPLAY_FILE_ENDS, REPLAY_FIRST_CALLER,
+    REPLAY_FIRST_USER, REPLAY_HARNESS_CONTEXT, REPLAY_INPUT_TOKENS, REPLAY_NEVER_ANSWERED,
+    REPLAY_NO_REPLY, REPLAY_NO_RESULT_FOR, REPLAY_NO_SYSTEM, REPLAY_NO_TOOL_SCHEMAS,
+    REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE,
+    REPLAY_REASONING_IN_BODY, REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS,
+    REPLAY_RESULT, REPLAY_RESULT_BY_POSITION, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
+    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
+    REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
+    REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
 };
 use crate::scenario::Lang;
 
@@ -95,6 +96,8 @@ pub enum Say {
         id: String,
         tool: Option<String>,
         is_error: bool,
+        /// Paired by position, not by an id (`PairRule::Position`).
+        by_position: bool,
         line: usize,
         /// Some(true): a second result for an answered call; Some(false):
         /// no call has this id.
@@ -330,9 +333,16 @@ pub fn narrate(
             id,
             tool,
             is_error,
+            by_position,
             orphan,
             ..
-        } => result_said((id, tool.as_deref()), *is_error, *orphan, &p, lang),
+        } => result_said(
+            (id, tool.as_deref()),
+            (*is_error, *by_position),
+            *orphan,
+            &p,
+            lang,
+        ),
         Say::Rejected { number, error, .. } => failed_said(*number, error, false, &p, lang),
         Say::Cut { number, error, .. } => failed_said(*number, error, true, &p, lang),
     };
@@ -368,7 +378,7 @@ fn no_result_yet(unanswered: &[String], unit: Unit, lang: Lang) -> String {
 /// result for one call, or the result of a call. `p`: its place.
 fn result_said(
     (id, tool): (&str, Option<&str>),
-    is_error: bool,
+    (is_error, by_position): (bool, bool),
     orphan: Option<bool>,
     p: &str,
     lang: Lang,
@@ -378,10 +388,11 @@ fn result_said(
         Some(true) => REPLAY_SECOND_RESULT.fill(lang, &[("place", &p), ("id", &id)]),
         None => {
             let tool = tool.unwrap_or("?");
-            let text = if is_error {
-                REPLAY_ERROR_RESULT
-            } else {
-                REPLAY_RESULT
+            let text = match (is_error, by_position) {
+                (true, false) => REPLAY_ERROR_RESULT,
+                (false, false) => REPLAY_RESULT,
+                (true, true) => REPLAY_ERROR_RESULT_BY_POSITION,
+                (false, true) => REPLAY_RESULT_BY_POSITION,
             };
             text.fill(lang, &[("id", &id), ("tool", &tool), ("place", &p)])
         }
