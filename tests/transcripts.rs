@@ -1518,3 +1518,57 @@ fn a_compaction_item_in_the_replacement_history_is_that_compaction_not_a_second(
     );
     assert!(!about.contains("shorter than shown here"), "{about}");
 }
+
+/// Every model call of every transcript here: its explanation counts the
+/// request's list as its context heading does (Chat's system prompt as
+/// message 1, Anthropic's turns as one message each, Responses' items),
+/// in both languages.
+#[test]
+fn each_calls_explanation_counts_what_its_context_heading_counts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut checked = 0;
+    for dir in [root.clone(), root.join("cases"), root.join("real")] {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.to_string_lossy().to_string();
+            let data = [".json", ".jsonl", ".traj"]
+                .iter()
+                .any(|e| name.ends_with(e));
+            if !path.is_file() || !data || name.contains("expect") || name.contains("manifest") {
+                continue;
+            }
+            let Ok(opened) = transcript::open(&name, None) else {
+                continue;
+            };
+            for lang in Lang::ALL {
+                let trace = opened.loaded.trace(lang);
+                for step in trace.steps.iter() {
+                    let agent_loop_sim::trace::StepKind::ModelCall { number } = step.kind else {
+                        continue;
+                    };
+                    let (len, new) = agent_loop_sim::wire::list_counts(trace, number as usize - 1);
+                    let said = step.narration.as_deref().unwrap_or_default();
+                    let (list, fresh) = match lang {
+                        Lang::Zh => (format!(" {len} "), format!("其中 {new} 条")),
+                        _ => (format!(" {len} "), format!("({new} new")),
+                    };
+                    let rewritten = said.contains("does not extend")
+                        || said.contains("对不上")
+                        || said.contains("previous_response_id");
+                    assert!(
+                        said.contains(&list),
+                        "{name} call #{number} ({len}, {new}): {said}"
+                    );
+                    assert!(
+                        rewritten
+                            || said.contains(&fresh)
+                            || said.contains(&format!("（{new} 条新的")),
+                        "{name} call #{number} ({len}, {new}): {said}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 300, "{checked}");
+}

@@ -940,6 +940,14 @@ impl Builder {
         } = built;
         let run = rec.finish_after(earlier.as_ref().and_then(|e| e.run.as_ref()));
         let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
+        // Each call's narration counts what its context heading counts.
+        let lists: Vec<(usize, usize)> = (0..run.model_calls.len())
+            .map(|k| crate::wire::list_counts(&run, k))
+            .collect();
+        let mut says = says;
+        for say in &mut says {
+            say.count_as_sent(&lists);
+        }
         let mut narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).

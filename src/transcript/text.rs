@@ -9,7 +9,7 @@ use crate::i18n::{
     ABOUT_NO_SYSTEM_IN_BODIES, ABOUT_NO_VALIDATION, ABOUT_OFF_CHAIN, ABOUT_REPLAY_CHECK,
     ABOUT_REPLAY_COST, ABOUT_REPLAY_HOW, ABOUT_REPLAY_WHY, ABOUT_SYSTEM, ABOUT_TOOLS_KNOWN,
     ABOUT_TOOLS_UNKNOWN, ABOUT_WRITES_CLAUDE_CODE, ABOUT_WRITES_CODEX, ABOUT_WRITES_UNKNOWN,
-    ENUMERATION_COMMA, ITEM_PLACE_N, LINE_N, LIST_SEPARATOR, LIVE_NO_RESULT_FOR_YET,
+    ENUMERATION_COMMA, ITEM_N, ITEM_PLACE_N, LINE_N, LIST_SEPARATOR, LIVE_NO_RESULT_FOR_YET,
     LIVE_NOT_ANSWERED_YET, LIVE_RECORDING_ENDS, Label, MESSAGE_N, PAIR_RULE_CALL_ID,
     PAIR_RULE_FUNCTION_RESPONSE_ID, PAIR_RULE_PART_ID, PAIR_RULE_POSITION, PAIR_RULE_TOOL_CALL_ID,
     PAIR_RULE_TOOL_USE_ID, PLACE_ITEM, PLACE_LINE, PLACE_REQUEST, REASONING_ITEM_N, REPLAY_ABORTED,
@@ -22,7 +22,7 @@ use crate::i18n::{
     REPLAY_ORPHAN_RESULT, REPLAY_PROPOSES_MANY, REPLAY_PROPOSES_ONE, REPLAY_REASONING_BEFORE,
     REPLAY_REASONING_IN_BODY, REPLAY_REASONING_SENT, REPLAY_REFUSED, REPLAY_REPLY_TOKENS,
     REPLAY_RESULT, REPLAY_RESULT_BY_POSITION, REPLAY_SECOND_RESULT, REPLAY_SERVER_ERROR,
-    REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
+    REPLAY_SYSTEM_FIRST, REPLAY_SYSTEM_SENT, REPLAY_TASK, REPLAY_THOUGHT, REPLAY_THOUGHT_ENCRYPTED,
     REPLAY_THOUGHT_NO_SUMMARY, REPLAY_THOUGHT_SUMMARY, REPLAY_UNREAD, REPLAY_UNREAD_KIND,
     REPLAY_USER_AGAIN, REQUEST_N, TITLE_RECONSTRUCTED, TITLE_REDACTED,
 };
@@ -173,6 +173,22 @@ impl Say {
             | Say::Rejected { number, .. }
             | Say::Cut { number, .. } => Some(*number),
             _ => None,
+        }
+    }
+
+    /// A model call counts its list as the context panel's heading does
+    /// (`wire::list_counts`): the request's messages (Chat's system prompt
+    /// the first), or its input items, and how many are new.
+    pub fn count_as_sent(&mut self, lists: &[(usize, usize)]) {
+        if let Say::ModelCall {
+            number,
+            messages,
+            new,
+            ..
+        } = self
+            && let Some(&(sent, fresh)) = lists.get(*number as usize - 1)
+        {
+            (*messages, *new) = (sent, fresh);
         }
     }
 
@@ -471,7 +487,11 @@ impl CallSaid {
         if let Some(Some(t)) = tokens_in.get(self.number as usize - 1) {
             s.push_str(&REPLAY_INPUT_TOKENS.fill(lang, &[("tokens", t)]));
         }
-        if self.system > 0 {
+        let chat = self.format.provider() == crate::provider::Provider::Chat;
+        if self.system > 0 && chat {
+            // Chat Completions sends it as the first message (drawn so).
+            s.push_str(&REPLAY_SYSTEM_FIRST.fill(lang, &[("chars", &self.system)]));
+        } else if self.system > 0 {
             s.push_str(&REPLAY_SYSTEM_SENT.fill(lang, &[("chars", &self.system)]));
         } else if matches!(self.source, Source::Reconstructed) {
             s.push_str(REPLAY_NO_SYSTEM.get(lang));
@@ -500,7 +520,11 @@ impl CallSaid {
     /// continued, recorded whole, or put together from the messages.
     fn source_said(&self, unit: Unit, lang: Lang) -> String {
         let (number, messages, new, size) = (self.number, self.messages, self.new, self.size);
-        let noun = MESSAGE_N.get(messages, lang);
+        // The heading's word for the list: Responses sends input items.
+        let noun = match self.format.provider() {
+            crate::provider::Provider::Responses => ITEM_N.get(messages, lang),
+            _ => MESSAGE_N.get(messages, lang),
+        };
         match self.source {
             Source::Exact { line } => REPLAY_CALL_EXACT.fill(
                 lang,
