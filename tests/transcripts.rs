@@ -94,13 +94,14 @@ fn request_bodies_give_exact_contexts_and_the_rest_is_marked_reconstructed() {
     assert!(!trace.title.contains("reconstructed"), "{}", trace.title);
     let first_call = &trace.steps[trace.model_calls[0].step];
     assert!(first_call.narration.as_ref().unwrap().contains("exactly"));
-    // The system prompt is said, not drawn as a message.
+    // Chat Completions sends the system prompt as message 1: said so,
+    // and counted among the messages, as the context heading counts it.
     assert!(
         first_call
             .narration
             .as_ref()
             .unwrap()
-            .contains("system/developer instructions")
+            .contains("chars) is message 1, as Chat Completions sends it")
     );
 
     let rebuilt = transcript::open(&fixture_path("claude-code.jsonl"), None)
@@ -376,7 +377,9 @@ fn a_responses_request_body_holds_one_reply_per_turn_not_one_per_function_call()
             .clone()
             .unwrap()
     };
-    assert!(said(1).contains("exactly the 4 messages"), "{}", said(1));
+    // Counted as the heading counts them: each function call and output
+    // an input item of its own.
+    assert!(said(1).contains("exactly the 6 input items"), "{}", said(1));
     // The reasoning item is said, with its size, in the reply and in the
     // request that sends it back.
     assert!(
@@ -806,7 +809,7 @@ fn after_a_recorded_compaction_the_context_is_the_replacement_history_exactly() 
     let said = trace.steps[after.step].narration.clone().unwrap();
     assert!(
         said.contains("the context drawn is exactly that history plus the messages after it")
-            && said.contains("2 messages before it (1 new"),
+            && said.contains("2 input items before it (1 new"),
         "{said}"
     );
 }

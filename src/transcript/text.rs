@@ -2,6 +2,10 @@
 //! narration generated from what the file recorded, the title (which names
 //! the detected format) and the "about" facts (what is exact, rebuilt or
 //! missing).
+//!
+//! Long because every sentence a replayed step says is put together here,
+//! from the same facts in both languages; split by kind of step, each part
+//! would import most of the catalogue again.
 
 use crate::i18n::{
     ABOUT_CLAUDE_CODE_UNDOCUMENTED, ABOUT_COMPACTIONS_GUESSED, ABOUT_COMPACTIONS_RECORDED,
