@@ -271,17 +271,7 @@ pub fn narrate(
             caller,
             format,
             ..
-        } => match (first, caller) {
-            (true, caller) => match caller {
-                true => REPLAY_FIRST_CALLER,
-                false => REPLAY_FIRST_USER,
-            }
-            .fill(
-                lang,
-                &[("format", &format_name(*format, lang)), ("place", &p)],
-            ),
-            (false, _) => REPLAY_USER_AGAIN.fill(lang, &[("place", &p)]),
-        },
+        } => user_said((*first, *caller), *format, &p, lang),
         Say::ModelCall {
             number,
             source,
@@ -317,20 +307,7 @@ pub fn narrate(
             reasoning,
             ..
         } => {
-            let mut s = match calls.len() {
-                1 => REPLAY_PROPOSES_ONE.fill(
-                    lang,
-                    &[
-                        ("number", number),
-                        ("place", &p),
-                        ("calls", &calls_text(calls)),
-                    ],
-                ),
-                n => REPLAY_PROPOSES_MANY.fill(
-                    lang,
-                    &[("n", &n), ("place", &p), ("calls", &calls_text(calls))],
-                ),
-            };
+            let mut s = proposes_said(*number, calls, &p, lang);
             s.push_str(&reply_said(*tokens, reasoning, unit, lang));
             s.push_str(&no_result_yet(unanswered, unit, lang));
             s
@@ -368,6 +345,32 @@ pub fn narrate(
     };
     out.push_str(&recording_end(say, unit, lang));
     out
+}
+
+/// A reply that asks for `calls`. `p`: its place.
+fn proposes_said(number: u32, calls: &[(String, String)], p: &str, lang: Lang) -> String {
+    let listed = calls_text(calls);
+    match calls.len() {
+        1 => REPLAY_PROPOSES_ONE.fill(
+            lang,
+            &[("number", &number), ("place", &p), ("calls", &listed)],
+        ),
+        n => REPLAY_PROPOSES_MANY.fill(lang, &[("n", &n), ("place", &p), ("calls", &listed)]),
+    }
+}
+
+/// A user message: the first (a sub-agent's: its caller's prompt), or
+/// the user writing again. `p`: its place.
+fn user_said((first, caller): (bool, bool), format: Format, p: &str, lang: Lang) -> String {
+    let first = match (first, caller) {
+        (false, _) => return REPLAY_USER_AGAIN.fill(lang, &[("place", &p)]),
+        (true, true) => REPLAY_FIRST_CALLER,
+        (true, false) => REPLAY_FIRST_USER,
+    };
+    first.fill(
+        lang,
+        &[("format", &format_name(format, lang)), ("place", &p)],
+    )
 }
 
 /// A reply's tokens, where the file records them, and its thoughts.
