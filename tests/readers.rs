@@ -33,6 +33,13 @@ fn trace(opened: &transcript::Opened) -> &Trace {
     opened.loaded.trace(Lang::En)
 }
 
+/// How many times the user writes again after the task.
+fn user_turns(trace: &Trace) -> usize {
+    (trace.steps.iter())
+        .filter(|s| matches!(s.kind, StepKind::UserTurn))
+        .count()
+}
+
 fn conditions(opened: &transcript::Opened) -> Vec<String> {
     opened
         .loaded
@@ -191,9 +198,7 @@ fn a_claude_code_compaction_whose_parent_is_gone_keeps_the_history_before_it() {
     // The summary and the background task's notice are Claude Code's
     // words in the user's turn, not the user writing again.
     let trace = trace(&opened);
-    let turns = (trace.steps.iter())
-        .filter(|s| matches!(s.kind, StepKind::UserTurn))
-        .count();
+    let turns = user_turns(trace);
     assert_eq!(turns, 0);
     let said = trace.steps.iter().filter_map(|s| s.narration.as_deref());
     let harness = said
@@ -240,9 +245,7 @@ fn an_openhands_evaluation_output_is_a_run_a_line_and_its_bare_errors_are_sent_o
         sent.text
             .ends_with("[Error occurred in processing last action]")
     );
-    let users = (trace(&opened).steps.iter())
-        .filter(|s| matches!(s.kind, StepKind::UserTurn))
-        .count();
+    let users = user_turns(trace(&opened));
     assert_eq!(users, 0, "not the user writing again");
 }
 
@@ -251,9 +254,7 @@ fn a_mini_swe_agent_format_error_is_the_harness_speaking_not_the_user() {
     let (summary, opened) = read("cases/mini-swe-agent-format-error.traj.json");
     assert_eq!(counts(&summary), [2, 2, 1, 0, 0, 1, 0], "{summary}");
     let trace = trace(&opened);
-    let turns = (trace.steps.iter())
-        .filter(|s| matches!(s.kind, StepKind::UserTurn))
-        .count();
+    let turns = user_turns(trace);
     assert_eq!(turns, 0, "the FormatError message is no new turn");
     let said = trace.steps.iter().filter_map(|s| s.narration.as_deref());
     assert_eq!(
