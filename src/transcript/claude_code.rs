@@ -576,7 +576,7 @@ impl Session {
     /// A compaction boundary at entry `i` whose parent the file does not
     /// hold: the nearest message line above it, and the parent's id.
     fn missing_parent(&self, i: usize) -> Option<(usize, &str)> {
-        let e = &self.entries[i];
+        let e = self.entries.get(i).filter(|e| e.compaction)?;
         let parent = e
             .parent
             .as_deref()
@@ -584,7 +584,7 @@ impl Session {
         let before = (0..i)
             .rev()
             .find(|&k| self.entries[k].message && self.entries[k].conversation)?;
-        e.compaction.then_some((before, parent))
+        Some((before, parent))
     }
 
     /// The nearest line above entry `i` that holds a message, past lines
