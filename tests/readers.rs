@@ -232,6 +232,19 @@ fn an_openhands_evaluation_output_is_a_run_a_line_and_its_bare_errors_are_sent_o
             && said.contains("showing run 1 (instance_id \"example__repo-1\")"),
         "{said}"
     );
+    // A line that is not such a run is named.
+    let bad = std::env::temp_dir().join("agent-loop-sim-openhands-bad-line.jsonl");
+    let first = std::fs::read_to_string(path("cases/openhands-output.jsonl")).unwrap();
+    let first = first.lines().next().unwrap();
+    std::fs::write(&bad, format!("{first}\n{{\"foo\": 1}}\n")).unwrap();
+    let out = common::run(&["trace", "--transcript", bad.to_str().unwrap()]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr
+            .contains("line 2: expected a run of an OpenHands evaluation's output"),
+        "{}",
+        out.stderr
+    );
     // Run 2: the error of a reply that left no action is what OpenHands
     // sends the model next, in a user message it writes itself.
     let (_, opened) = read("cases/openhands-output.jsonl#2");

@@ -617,7 +617,14 @@ fn read_lines(
     // An OpenHands evaluation's output: a run a line, one of them shown.
     if is_openhands_record(first) && forced.is_none_or(|f| f == Format::new("openhands")) {
         let mut records = Vec::new();
-        lines.each(|_, record| {
+        lines.each(|n, record| {
+            if !is_openhands_record(&record) {
+                return Err(at_line(
+                    path,
+                    n,
+                    "expected a run of an OpenHands evaluation's output, as line 1 is: an object with an \"instance_id\" and a \"history\" of events",
+                ));
+            }
             records.push(record);
             Ok(())
         })?;
