@@ -1575,3 +1575,14 @@ fn each_calls_explanation_counts_what_its_context_heading_counts() {
     }
     assert!(checked > 300, "{checked}");
 }
+
+/// Codex sends its instructions as developer items, drawn together as the
+/// instructions row: at its first call every item is new, those too.
+#[test]
+fn at_a_first_call_every_item_is_new_also_those_drawn_as_instructions() {
+    let opened = transcript::open(&fixture_path("real/cli/codex.tap.jsonl"), None).unwrap();
+    let trace = opened.loaded.trace(Lang::En);
+    assert_eq!(agent_loop_sim::wire::list_counts(trace, 0), (4, 4));
+    let (items, new) = agent_loop_sim::wire::list_counts(trace, 1);
+    assert!(new < items, "({items}, {new})");
+}

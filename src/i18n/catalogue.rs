@@ -978,7 +978,7 @@ catalogue! {
     ];
     REPLAY_INPUT_TOKENS = ["文件记录输入 {tokens} 个 token。", " The file records {tokens} input tokens."];
     REPLAY_SYSTEM_FIRST = ["系统提示词（{chars} 字符）是第 1 条消息，Chat Completions 就这样发送。", " The system prompt ({chars} chars) is message 1, as Chat Completions sends it."];
-    REPLAY_SYSTEM_SENT = ["另有 {chars} 字符的系统/开发者指令（不显示为消息，见 a）。", " Also sent: {chars} chars of system/developer instructions (not drawn as messages; see a)."];
+    REPLAY_SYSTEM_SENT = ["系统/开发者指令 {chars} 字符，画在编号消息上方单独一行（见 a）。", " System/developer instructions: {chars} chars, on their own row above the numbered messages (see a)."];
     REPLAY_NO_SYSTEM = ["文件里没有系统提示词：不知道是否发送过。", " The file holds no system prompt: whether one was sent is unknown."];
     REPLAY_NO_TOOL_SCHEMAS = ["文件里没有工具定义（schema），所以工具列表是空的，并非没有提供工具。", " The file holds no tool schemas, so none are listed; that does not mean none were offered."];
     REPLAY_COMPACTED_HISTORY = [

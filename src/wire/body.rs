@@ -1207,6 +1207,12 @@ pub fn list_counts(trace: &Trace, index: usize) -> (usize, usize) {
         let reasoning = super::reasoning_at(trace, index);
         let last_old = super::number_past(drawn.saturating_sub(new) as u32, reasoning);
         let new = new + reasoning.iter().filter(|&&at| at > last_old).count();
+        // Items the list folds into a row of their own (Codex's developer
+        // messages, drawn with the instructions) are new when all is.
+        let new = match new >= drawn + reasoning.len() {
+            true => body.items,
+            false => new,
+        };
         return (body.items, new.min(body.items));
     }
     list_counts_rebuilt(trace, index)
