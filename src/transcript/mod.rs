@@ -498,10 +498,8 @@ fn document(
         let label = run_label(run);
         let count = runs.len();
         // tau-bench's `traj`, or an OpenHands evaluation's `history`.
-        let (said, body) = match run.get("traj") {
-            Some(traj) => (crate::i18n::RESULTS_FILE_RUNS, traj),
-            None => (crate::i18n::OPENHANDS_OUTPUT_RUNS, &run["history"]),
-        };
+        let (said, body) = (run.get("traj").map(|t| (crate::i18n::RESULTS_FILE_RUNS, t)))
+            .unwrap_or((crate::i18n::OPENHANDS_OUTPUT_RUNS, &run["history"]));
         builder.note(text::every(said, |_| {
             vec![
                 ("count", count.to_string()),
@@ -617,16 +615,11 @@ fn read_lines(
     // An OpenHands evaluation's output: a run a line, one of them shown.
     if is_openhands_record(first) && forced.is_none_or(|f| f == Format::new("openhands")) {
         let mut records = Vec::new();
+        let expected = "expected a run of an OpenHands evaluation's output, as line 1 is: an object with an \"instance_id\" and a \"history\" of events";
         lines.each(|n, record| {
-            if !is_openhands_record(&record) {
-                return Err(at_line(
-                    path,
-                    n,
-                    "expected a run of an OpenHands evaluation's output, as line 1 is: an object with an \"instance_id\" and a \"history\" of events",
-                ));
-            }
-            records.push(record);
-            Ok(())
+            let run = is_openhands_record(&record);
+            run.then(|| records.push(record))
+                .ok_or_else(|| at_line(path, n, expected))
         })?;
         let format = document(path, &Value::Array(records), line, forced, builder)?;
         builder.skipped_lines(lines.truncated());
