@@ -933,7 +933,7 @@ impl Builder {
         // One clone: a long run's trace is megabytes.
         let Build {
             rec,
-            says,
+            mut says,
             tokens_in,
             notes,
             ..
@@ -944,7 +944,6 @@ impl Builder {
         let lists: Vec<(usize, usize)> = (0..run.model_calls.len())
             .map(|k| crate::wire::list_counts(&run, k))
             .collect();
-        let mut says = says;
         for say in &mut says {
             say.count_as_sent(&lists);
         }
