@@ -130,3 +130,45 @@ fn the_pseudo_locale_tells_a_lesson_and_refuses_a_transcript() {
         help.stdout
     );
 }
+
+/// A real run's file given where a scenario belongs (`trace FILE`,
+/// `check FILE`, `--scenario FILE`) is named as the transcript it is, with
+/// the option that opens it, not refused for the scenario fields its first
+/// line lacks. No scenario, shipped or an example, reads as a transcript.
+#[test]
+fn a_transcript_given_as_a_scenario_says_how_to_open_it() {
+    let file = "tests/transcripts/real/cli/claude-code-session.jsonl";
+    for args in [
+        &["trace", file][..],
+        &["transcript", file],
+        &["check", file],
+        &[
+            "--scenario",
+            file,
+            "export",
+            "--format",
+            "txt",
+            "--out",
+            "/nonexistent-dir",
+        ],
+    ] {
+        let out = run(args);
+        let err = &out.stderr;
+        assert_eq!(out.code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "this is a transcript (Claude Code session), not a scenario; open it with --transcript {file}"
+            )) && !err.contains("unknown field"),
+            "{args:?}: {err}"
+        );
+    }
+    let shipped = agent_loop_sim::load::CATALOG
+        .iter()
+        .map(|(_, s)| s.as_bytes().to_vec());
+    let examples = std::fs::read_dir("scenarios")
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap());
+    for bytes in shipped.chain(examples) {
+        assert_eq!(agent_loop_sim::transcript::detect_bytes(&bytes), None);
+    }
+}
