@@ -56,6 +56,7 @@ use reader::{At, Jsonl, Seen};
 
 pub use builder::{Builder, Earlier};
 pub use format::Format;
+pub use readers::detect_bytes;
 pub use summary::{Summary, summary};
 pub use text::unread;
 
@@ -532,21 +533,6 @@ fn document(
 
 /// The format of a whole-document transcript (or of one line of a JSONL
 /// of requests), from its shape.
-/// The transcript format a file's bytes read as, from its first line (JSON
-/// lines) or else the whole document; None if neither does. A scenario
-/// file given where a transcript belongs is told apart by it.
-pub fn detect_bytes(bytes: &[u8]) -> Option<Format> {
-    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
-    serde_json::from_slice::<Value>(first)
-        .ok()
-        .and_then(|v| detect_line(&v))
-        .or_else(|| {
-            serde_json::from_slice::<Value>(bytes)
-                .ok()
-                .and_then(|v| detect_document(&v))
-        })
-}
-
 fn detect_document(value: &Value) -> Option<Format> {
     Seen::Document.detect(value)
 }

@@ -46,6 +46,21 @@ impl Seen {
     }
 }
 
+/// The transcript format a file's bytes read as, from its first line (JSON
+/// lines) or else the whole document; None if neither does. A scenario
+/// file given where a transcript belongs is told apart by it.
+pub fn detect_bytes(bytes: &[u8]) -> Option<Format> {
+    let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+    serde_json::from_slice::<Value>(first)
+        .ok()
+        .and_then(|v| Seen::FirstLine.detect(&v))
+        .or_else(|| {
+            serde_json::from_slice::<Value>(bytes)
+                .ok()
+                .and_then(|v| Seen::Document.detect(&v))
+        })
+}
+
 impl Format {
     /// Every format read, in the order detection asks them.
     pub const ALL: [Format; READERS.len()] = {
