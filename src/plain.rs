@@ -112,10 +112,7 @@ pub fn write_with_quiz(
         if let Some(end) = step.end {
             writeln!(out, "{}", i18n::loop_ended(end, trace.task, lang))?;
         }
-        let explanation = step
-            .narration
-            .clone()
-            .unwrap_or_else(|| i18n::generic_explanation(trace, index));
+        let explanation = i18n::explanation(trace, index);
         writeln!(out, "{}{explanation}", lead(i18n::EXPLAIN, lang))?;
         // The inner loop, under a reply, as the explanation panel says it.
         if let StepKind::Proposes { number, .. } | StepKind::Answers { number } = step.kind

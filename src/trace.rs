@@ -807,7 +807,7 @@ pub struct Step {
     /// Set on the step that ends the loop.
     pub end: Option<EndStatus>,
     /// The author's plain-words explanation for this step, if any.
-    pub narration: Option<String>,
+    pub narration: Option<Arc<str>>,
 }
 
 /// Who sends a step's message: the user (outside the lanes), a lane, or

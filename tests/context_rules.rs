@@ -122,7 +122,7 @@ fn anchors_land_on_their_events_and_mix_with_step_numbers() {
     let shipped = load::load("prompt-injection-in-file").unwrap();
     for lang in Lang::ALL {
         let (a, b) = (loaded.trace(lang), shipped.trace(lang));
-        let narration = |t: &agent_loop_sim::trace::Trace| -> Vec<Option<String>> {
+        let narration = |t: &agent_loop_sim::trace::Trace| -> Vec<Option<std::sync::Arc<str>>> {
             t.steps.iter().map(|s| s.narration.clone()).collect()
         };
         assert_eq!(narration(a), narration(b));

@@ -732,7 +732,7 @@ fn export_quiz_writes_a_handout_with_an_answer_key() {
             let why = q
                 .why
                 .clone()
-                .or_else(|| trace.steps[q.step].narration.clone());
+                .or_else(|| trace.steps[q.step].narration.as_deref().map(str::to_string));
             assert!(key.contains(&esc(&why.unwrap())), "{k}: no reason");
         }
         if format == ExportFormat::Html {

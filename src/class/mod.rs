@@ -60,12 +60,9 @@ pub fn showing(app: &App) -> Showing {
             let trace = app.loaded.trace(lang);
             crate::quiz::asked(&app.loaded, trace, step).map(|q| {
                 let why = why.then(|| {
-                    q.why.clone().unwrap_or_else(|| {
-                        trace.steps[step]
-                            .narration
-                            .clone()
-                            .unwrap_or_else(|| crate::i18n::generic_explanation(trace, step))
-                    })
+                    q.why
+                        .clone()
+                        .unwrap_or_else(|| crate::i18n::explanation(trace, step))
                 });
                 (
                     q.answer,

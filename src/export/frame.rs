@@ -82,8 +82,5 @@ fn description(app: &App, index: usize) -> String {
 /// The step's narration, or the generic words for its kind.
 pub(super) fn explanation(app: &App, index: usize) -> String {
     let trace = app.trace();
-    trace.steps[index]
-        .narration
-        .clone()
-        .unwrap_or_else(|| i18n::generic_explanation(trace, index))
+    i18n::explanation(trace, index)
 }

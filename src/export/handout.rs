@@ -21,9 +21,7 @@ pub fn questions(
         .filter_map(|index| quiz::asked(loaded, trace, index))
         .map(|mut q| {
             if q.why.is_none() {
-                let step = &trace.steps[q.step];
-                let why = step.narration.clone();
-                q.why = Some(why.unwrap_or_else(|| i18n::generic_explanation(trace, q.step)));
+                q.why = Some(i18n::explanation(trace, q.step));
             }
             q
         })

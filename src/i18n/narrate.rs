@@ -1022,6 +1022,14 @@ pub fn first_line(s: &str) -> String {
     }
 }
 
+/// A step's explanation: its narration, else `generic_explanation`.
+pub fn explanation(trace: &Trace, index: usize) -> String {
+    match &trace.steps[index].narration {
+        Some(told) => told.to_string(),
+        None => generic_explanation(trace, index),
+    }
+}
+
 /// A plain explanation for a step the author did not narrate.
 pub fn generic_explanation(trace: &Trace, index: usize) -> String {
     let step = &trace.steps[index];

@@ -762,7 +762,7 @@ fn narrate(trace: &mut Trace, narrated: &[(usize, &Text)]) {
         // their steps until one does (`trace::Shared`).
         let said = text.get(trace.lang);
         if trace.steps[step].narration.as_deref() != Some(said) {
-            trace.steps[step].narration = Some(said.to_string());
+            trace.steps[step].narration = Some(said.into());
         }
     }
 }

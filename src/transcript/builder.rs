@@ -947,7 +947,7 @@ impl Builder {
         for say in &mut says {
             say.count_as_sent(&lists);
         }
-        let mut narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
+        let narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).
         let (mut run, mut left) = (Some(run), Lang::COUNT);
@@ -959,8 +959,8 @@ impl Builder {
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
-            for (step, said) in trace.steps.iter_mut().zip(&mut narrations) {
-                step.narration = Some(said.told(lang, earlier.is_some()));
+            for (step, said) in trace.steps.iter_mut().zip(&narrations) {
+                step.narration = Some(said.narration[lang.index()].clone());
             }
             for (index, note) in &notes {
                 if let Some(n) = trace
@@ -968,7 +968,7 @@ impl Builder {
                     .get_mut(*index)
                     .and_then(|s| s.narration.as_mut())
                 {
-                    n.push_str(&text::note(note, self.unit, lang));
+                    *n = format!("{n}{}", text::note(note, self.unit, lang)).into();
                 }
             }
         }
@@ -1029,19 +1029,8 @@ struct Said {
     say: Say,
     size: Option<usize>,
     tokens_in: Option<Option<u64>>,
-    narration: [String; Lang::COUNT],
-}
-
-impl Said {
-    /// The narration in `lang`, kept for a later build where there is one
-    /// (`keep`), else moved out.
-    fn told(&mut self, lang: Lang, keep: bool) -> String {
-        let told = &mut self.narration[lang.index()];
-        match keep {
-            true => told.clone(),
-            false => std::mem::take(told),
-        }
-    }
+    /// Shared with the traces built (a long run's narration is megabytes).
+    narration: [std::sync::Arc<str>; Lang::COUNT],
 }
 
 /// Each step's narration in every language: as `earlier` has it where the
@@ -1064,7 +1053,7 @@ fn narrations(
                 Some(s) if s.say == say && s.size == size && s.tokens_in == tokens => {
                     s.narration.clone()
                 }
-                _ => Lang::ALL.map(|lang| text::narrate(&say, sizes, tokens_in, unit, lang)),
+                _ => Lang::ALL.map(|lang| text::narrate(&say, sizes, tokens_in, unit, lang).into()),
             };
             Said {
                 say,
@@ -2143,12 +2132,12 @@ mod tests {
             assert_eq!(a.context_size, b.context_size + 1000);
         }
         let grown = built_after(&|e| {
-            e.said[0].narration[0].push_str(" (taken)");
+            e.said[0].narration[0] = format!("{} (taken)", e.said[0].narration[0]).into();
             // The last step said the run ended there: not alike any more.
             let last = e.said.len() - 1;
-            e.said[last].narration[0].push_str(" (stale)");
+            e.said[last].narration[0] = format!("{} (stale)", e.said[last].narration[0]).into();
         });
-        let said = |t: &Trace, i: usize| t.steps[i].narration.clone().unwrap();
+        let said = |t: &Trace, i: usize| t.steps[i].narration.as_deref().unwrap().to_string();
         assert_eq!(said(&grown, 0), said(fresh, 0) + " (taken)");
         for i in 1..fresh.steps.len() {
             assert_eq!(said(&grown, i), said(fresh, i), "step {i}");

@@ -49,10 +49,7 @@ fn lines(s: &Scene<'_>, w: usize) -> Vec<Line<'static>> {
         out.extend(hanging(vec![], &title, theme.current(), w));
         out.push(Line::default());
     }
-    let text = step
-        .narration
-        .clone()
-        .unwrap_or_else(|| i18n::generic_explanation(trace, s.step));
+    let text = i18n::explanation(trace, s.step);
     out.extend(hanging(vec![], &text, Style::new(), w));
 
     // The provider's own words, exactly as its API returns them.
