@@ -936,8 +936,8 @@ catalogue! {
         "Gemini CLI sends the Gemini API generateContent requests (functionCall / functionResponse parts in contents), not one of the three APIs drawn here: the context is rebuilt in OpenAI Chat's shape, not as the body Gemini CLI sent.",
     ];
     MINI_SWE_AGENT_NO_IDS = [
-        "mini-swe-agent 的文件不记录工具调用 id：命令是回复文本里唯一的 ```bash 代码块（或 extra.actions），结果是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（messages[N]，即助手消息在文件中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
-        "mini-swe-agent records no tool-call ids: a command is the one ```bash block of the reply's text (or extra.actions) and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (messages[N], the assistant message's place in the file) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.",
+        "mini-swe-agent 的文件不记录工具调用 id：命令是回复文本里唯一的 ```bash 代码块（新版本为 ```mswea_bash_command；或 extra.actions），结果是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（messages[N]，即助手消息在文件中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
+        "mini-swe-agent records no tool-call ids: a command is the one ```bash block of the reply's text (```mswea_bash_command in later versions; or extra.actions) and its output is the user message right after it, paired by position, as the agent itself does. The ids drawn (messages[N], the assistant message's place in the file) are this program's names, not the file's. The context is rebuilt in Chat's shape: the agent sent plain messages (the assistant's text and a user message), with no tool_calls and no tool role.",
     ];
     SWE_AGENT_NO_IDS = [
         "这个 SWE-agent 运行是纯文本的（没有函数调用），文件不记录工具调用 id：命令是每条助手消息的 action（SWE-agent 从回复文本里解析出来、交给环境执行的那一行或几行），以它的第一个词命名（如 create、edit、submit，或 python 这样的 shell 命令）；它的输出是紧随其后的 user 消息，按位置配对，这是该智能体自己的规则。这里的 id（history[N]，即助手消息在 history 中的位置）是本程序起的名字，不是文件里的。上下文按 Chat 的形状重建：智能体实际发送的是纯文本消息（助手的文本和 user 消息），没有 tool_calls，也没有 tool 角色。",
