@@ -9,7 +9,7 @@
 //!   and each observation is a `role: "tool"` message with its
 //!   `tool_call_id`, so calls pair by the file's ids, as in Chat;
 //! - **text-based** (every v1 run, v2's `litellm_textbased`): the command is
-//!   the one ```` ```bash ```` (v2: ```` ```mswea_bash_command ````) block of
+//!   the one ```` ```bash ```` (or ```` ```mswea_bash_command ````) block of
 //!   the assistant's text, or v2's `extra.actions`; the agent runs it only if
 //!   there is exactly one, and appends its output as the next `user`
 //!   message (`<returncode>N</returncode><output>…`). The file names no
@@ -37,8 +37,8 @@ use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
-/// The action blocks mini-swe-agent's text-based models parse (v1's
-/// `` ```bash ``, v2's `` ```mswea_bash_command ``), as its regex reads them.
+/// The action blocks mini-swe-agent's text-based models parse (
+/// `` ```bash `` or `` ```mswea_bash_command ``, by version), as its regex reads them.
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)```(?:bash|mswea_bash_command)\s*\n(.*?)\n```").expect("a valid regex")
 });
