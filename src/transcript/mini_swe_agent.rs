@@ -37,8 +37,8 @@ use crate::i18n;
 use crate::load::ScenarioError;
 use crate::provider::Provider;
 
-/// The action blocks mini-swe-agent's text-based models parse (
-/// `` ```bash `` or `` ```mswea_bash_command ``, by version), as its regex reads them.
+/// The action blocks mini-swe-agent's text-based models parse
+/// (`` ```bash `` or `` ```mswea_bash_command ``), as its regex reads them.
 static ACTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s)```(?:bash|mswea_bash_command)\s*\n(.*?)\n```").expect("a valid regex")
 });
