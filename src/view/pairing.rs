@@ -26,6 +26,10 @@ impl PairingTable<'_> {
     }
 }
 
+/// Columns the tool, its arguments and the "now" mark keep beside the id
+/// and the status, however long the ids.
+const MIN_CALL: usize = 16;
+
 fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
     let trace = s.trace;
     let lang = s.lang;
@@ -57,6 +61,10 @@ fn render(s: &Scene<'_>, area: Rect, scroll: u16, buf: &mut Buffer) -> u16 {
         .max()
         .unwrap_or(8)
         + 1;
+    // An id too long to leave the tool and its arguments room (Gemini
+    // CLI's `run_shell_command-1765309910095-ad84…`) is cut in its middle,
+    // as the context panel cuts it.
+    let id_w = id_w.min(w.saturating_sub(status_w + MIN_CALL)).max(8);
     let columns = [0, id_w, id_w + status_w];
 
     // The header names the columns, in bold, not underlined: an underline falls on the `_` of `call_id`.
@@ -125,7 +133,7 @@ fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, s: &Scene<'_>) -> Lin
     if !blank || indent < id_w {
         return line.clone();
     }
-    let shown = truncate(&id.0, id_w.saturating_sub(1));
+    let shown = middle(&id.0, id_w.saturating_sub(1));
     let pad = id_w - width(&shown);
     let mut spans = vec![
         Span::styled(shown, s.theme.call_id(s.trace.id_place(id))),
@@ -154,7 +162,7 @@ fn call_rows(s: &Scene<'_>, call: &ToolCall, columns: &[usize; 3], w: usize) -> 
     let mut row = Row::new(w, Style::new());
     row.put(
         columns[0],
-        &call.id.0,
+        &middle(&call.id.0, columns[1].saturating_sub(1)),
         theme.call_id(s.trace.id_place(&call.id)),
     );
     row.put(
