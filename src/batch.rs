@@ -43,7 +43,7 @@ pub fn check(files: &[String]) -> ExitCode {
                 let faults = loaded.faults.clone();
                 (Some(loaded), faults)
             }
-            Err(faults) => (None, faults),
+            Err(faults) => (None, as_scenario(file, faults)),
         };
         for fault in &faults {
             output::error(fault);
@@ -100,11 +100,23 @@ pub fn load_and_report(
             Some((loaded, code))
         }
         Err(faults) => {
-            for fault in &faults {
+            for fault in &as_scenario(target, faults) {
                 output::error(fault);
             }
             None
         }
+    }
+}
+
+/// The faults of a file that cannot run as a scenario; for a transcript
+/// given as one, the one error that says how to open it.
+fn as_scenario(file: &str, faults: Vec<load::Fault>) -> Vec<load::Fault> {
+    match crate::transcript::given_as_scenario(file) {
+        Some(error) => vec![load::Fault {
+            severity: load::Severity::Error,
+            error,
+        }],
+        None => faults,
     }
 }
 

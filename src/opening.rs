@@ -31,6 +31,7 @@ pub fn prepare(cli: &Cli, watch: Option<&crate::transcript::Watch>) -> Prepared 
     let loaded = match &cli.transcript {
         Some(file) => crate::transcript::open_all(file, cli.transcript_format, cli.redact, watch),
         None => load::load_as(name, cli.provider)
+            .map_err(|e| crate::transcript::given_as_scenario(name).unwrap_or(e))
             .and_then(|l| load::quiz_steps_from(l, cli.quiz_steps.as_deref()))
             .map(|l| (l, Vec::new(), Vec::new())),
     };

@@ -117,7 +117,8 @@ pub fn run(cli: &Cli) -> ExitCode {
 pub fn export(options: &Options, written: impl FnMut(&Path)) -> Result<Vec<PathBuf>, ExportError> {
     let loaded = match &options.transcript {
         Some((file, format, redact)) => crate::transcript::load(file, *format, *redact),
-        None => load::load_as(&options.scenario, options.provider),
+        None => load::load_as(&options.scenario, options.provider)
+            .map_err(|e| crate::transcript::given_as_scenario(&options.scenario).unwrap_or(e)),
     }
     .and_then(|l| load::quiz_steps_from(l, options.quiz_steps.as_deref()))
     .map_err(ExportError::Scenario)?;

@@ -248,24 +248,7 @@ pub fn examine_as(name_or_path: &str, provider: Option<Provider>) -> Result<Load
             },
         }]
     })?;
-    prepare_file(&file, &bytes, provider).map_err(|faults| {
-        // A real run's file given as a scenario: say how to open it, not
-        // which scenario fields its first line lacks.
-        match crate::transcript::detect_bytes(&bytes) {
-            Some(format) => vec![Fault {
-                severity: Severity::Error,
-                error: ScenarioError {
-                    message: format!(
-                        "this is a transcript ({}), not a scenario; open it with --transcript {file}",
-                        crate::transcript::format_name(format)
-                    ),
-                    file,
-                    place: None,
-                },
-            }],
-            None => faults,
-        }
-    })
+    prepare_file(&file, &bytes, provider)
 }
 
 /// Parse, check and run a scenario, told in both languages; Err is the

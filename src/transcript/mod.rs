@@ -56,7 +56,7 @@ use reader::{At, Jsonl, Seen};
 
 pub use builder::{Builder, Earlier};
 pub use format::Format;
-pub use readers::detect_bytes;
+pub use readers::{detect_bytes, given_as_scenario};
 pub use summary::{Summary, summary};
 pub use text::unread;
 

@@ -6,7 +6,11 @@
 
 use std::cell::OnceCell;
 
+use std::io::Read;
+
 use serde_json::Value;
+
+use crate::load::ScenarioError;
 
 use super::format::Format;
 use super::reader::{Ask, Reader, Score, Seen};
@@ -59,6 +63,26 @@ pub fn detect_bytes(bytes: &[u8]) -> Option<Format> {
                 .ok()
                 .and_then(|v| Seen::Document.detect(&v))
         })
+}
+
+/// A file given where a scenario belongs that is a transcript (`trace
+/// session.jsonl`): the error that says so and how to open it, to say in
+/// place of the scenario fields its first line lacks. None for any other
+/// file (or a shipped scenario's name).
+pub fn given_as_scenario(path: &str) -> Option<ScenarioError> {
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(crate::load::MAX_FILE_BYTES).read_to_end(&mut bytes))
+        .ok()?;
+    let format = detect_bytes(&bytes)?;
+    Some(ScenarioError {
+        file: path.to_string(),
+        place: None,
+        message: format!(
+            "this is a transcript ({}), not a scenario; open it with --transcript {path}",
+            super::text::format_name(format, crate::scenario::Lang::En)
+        ),
+    })
 }
 
 impl Format {
