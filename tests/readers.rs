@@ -91,6 +91,50 @@ fn an_eleventh_format_is_one_file_and_one_line_in_the_list() {
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
+/// OpenHands' older flat serialisation (the resolver's output in 2024): no
+/// `source`, `id`, `args`/`extras` or `tool_call_metadata`. Detected and
+/// read as the CodeAct agent sent it without function calling: the first
+/// `message` action the task, each other action a reply, its call named by
+/// the action and answered by the next observation of that name.
+#[test]
+fn openhands_older_flat_event_streams_are_read_their_results_by_position() {
+    let openhands = Format::named("openhands").unwrap();
+    for (name, expected) in [
+        // touch LICENSE, the license written in IPython, cat LICENSE; finish.
+        ("real/openhands-flat-resolver-1.json", [4, 3, 3, 0, 0, 0, 0]),
+        // One run and 20 run_ipython, each answered; finish.
+        (
+            "real/openhands-flat-resolver-2.json",
+            [22, 21, 21, 0, 0, 0, 0],
+        ),
+    ] {
+        let (summary, opened) = read(name);
+        assert_eq!(opened.format, openhands, "{name}");
+        assert_eq!(counts(&summary), expected, "{name}: {summary}");
+        // The ids are ours, named by the action's place, and said to be.
+        assert!(
+            (opened.warnings.iter()).any(|w| w.contains("history[N], the action's place")),
+            "{name}: {:?}",
+            opened.warnings
+        );
+    }
+    // Each call named by its action, its command or code the arguments.
+    let (_, opened) = read("real/openhands-flat-resolver-1.json");
+    let calls: Vec<String> = (trace(&opened).calls.iter())
+        .map(|c| format!("{} {} {:?}", c.id, c.tool, c.args.first()))
+        .collect();
+    assert_eq!(calls.len(), 3);
+    assert_eq!(
+        calls[0],
+        r#"history[1] run Some(("command", "touch LICENSE"))"#
+    );
+    assert!(calls[1].starts_with(r#"history[3] run_ipython Some(("code", "mit_license"#));
+    assert_eq!(
+        calls[2],
+        r#"history[5] run Some(("command", "cat LICENSE"))"#
+    );
+}
+
 #[test]
 fn claude_code_parallel_results_that_arrive_out_of_order_are_all_read() {
     // Three Reads of one reply; their results each parent their own call
@@ -282,6 +326,8 @@ fn a_run_whose_file_names_no_call_says_its_results_pair_by_position() {
     for name in [
         "cases/mini-swe-agent-messages.json",
         "real/sweagent-pydicom-1458.traj",
+        "real/openhands-flat-resolver-1.json",
+        "real/openhands-flat-resolver-2.json",
     ] {
         let (_, opened) = read(name);
         let trace = trace(&opened);

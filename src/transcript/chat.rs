@@ -173,6 +173,9 @@ pub(crate) struct TextRun {
     /// A message the harness put in the conversation as it is (a
     /// demonstration): context, whatever its role.
     pub harness: fn(&Value) -> bool,
+    /// An item the agent never sent the model (a runtime's own event):
+    /// listed as not drawn, under this name.
+    pub unread: fn(&Value) -> Option<String>,
     /// Said once where a call was drawn: the rule, and whose ids these are.
     pub note: Label,
 }
@@ -197,6 +200,10 @@ pub(crate) fn by_position(
         let at = i + 1;
         let text = m.get("content").map(text_of).unwrap_or_default();
         let role = m.get("role").and_then(Value::as_str);
+        if let Some(what) = (run.unread)(m) {
+            b.skip(&what, at);
+            continue;
+        }
         if role.is_some() && (run.harness)(m) {
             b.push(Msg::Context { text, line: at });
             continue;

@@ -226,6 +226,7 @@ const TEXT_RUN: chat::TextRun = chat::TextRun {
     },
     failed: |m| returncode(&Object::<Message>::of(m)).is_some_and(|c| c != 0),
     harness: |_| false,
+    unread: |_| None,
     note: crate::i18n::MINI_SWE_AGENT_NO_IDS,
 };
 

@@ -123,5 +123,6 @@ const TEXT_RUN: TextRun = TextRun {
     },
     failed: |_| false,
     harness: |m| m.get("is_demo").and_then(Value::as_bool) == Some(true),
+    unread: |_| None,
     note: i18n::SWE_AGENT_NO_IDS,
 };

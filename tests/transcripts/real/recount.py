@@ -57,7 +57,15 @@ tool_call_metadata.model_response.id its actions share (its tool_calls the
 calls), or an agent "message" action without tool_call_metadata; an
 observation with tool_call_metadata is the result for its tool_call_id;
 an error is an "error" observation or a positive extras.metadata.exit_code
-(-1: the command was still running).
+(-1: the command was still running). The older flat layout
+(dataclasses.asdict of each event: no event has a source or
+tool_call_metadata, the fields flat), as the CodeAct agent without function
+calling sent it (get_action_message / get_observation_message): the first
+"message" action is the task; every other action is a reply, and one other
+than message, finish or reject makes one call named by its action (runtime
+actions, change_agent_state, null, recall, are none); an observation answers
+that call if it comes before the next reply, with the call's name (and its
+command / code where both give one); an error is a positive exit_code.
 """
 
 import json
@@ -572,9 +580,33 @@ def any_agent(path):
     return c.out()
 
 
+def openhands_flat(events):
+    c = Count()
+    task = False
+    waiting = None  # (call id, the action) answered by the next observation of its name
+    for i, e in enumerate(events):
+        kind = e.get("action")
+        if kind in ("change_agent_state", "null", "recall", "system"):
+            continue
+        if kind == "message" and not task:
+            task = True
+        elif kind is not None:
+            call = kind not in ("message", "finish", "reject")
+            waiting = ("history%d" % i, e) if call else None
+            c.reply([waiting[0]] if call else [])
+        elif waiting is not None and e.get("observation") == waiting[1]["action"]:
+            if all(k not in e or k not in waiting[1] or e[k] == waiting[1][k] for k in ("command", "code")):
+                code = e.get("exit_code")
+                c.result(waiting[0], isinstance(code, int) and code > 0)
+                waiting = None
+    return c.out()
+
+
 def openhands(path):
     with open(path, encoding="utf-8") as f:
         events = json.load(f)
+    if not any("source" in e or "tool_call_metadata" in e for e in events):
+        return openhands_flat(events)
     c = Count()
     seen = set()
     for e in events:
