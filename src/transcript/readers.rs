@@ -5,7 +5,6 @@
 //! them all and no file names a file that names it back.
 
 use std::cell::OnceCell;
-
 use std::io::Read;
 
 use serde_json::Value;

@@ -133,7 +133,7 @@ fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, s: &Scene<'_>) -> Lin
     if !blank || indent < id_w {
         return line.clone();
     }
-    let shown = middle(&id.0, id_w.saturating_sub(1));
+    let shown = fit_id(&id.0, id_w.saturating_sub(1));
     let pad = id_w - width(&shown);
     let mut spans = vec![
         Span::styled(shown, s.theme.call_id(s.trace.id_place(id))),
@@ -141,6 +141,12 @@ fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, s: &Scene<'_>) -> Lin
     ];
     spans.extend(line.spans[1..].iter().cloned());
     Line::from(spans)
+}
+
+/// An id in `max` columns: cut in its middle, or at its end where the
+/// room is too narrow for that.
+fn fit_id(id: &str, max: usize) -> String {
+    truncate(&middle(id, max), max)
 }
 
 /// A call's row, and under it its result as attached, wrapped to at most
@@ -162,7 +168,7 @@ fn call_rows(s: &Scene<'_>, call: &ToolCall, columns: &[usize; 3], w: usize) -> 
     let mut row = Row::new(w, Style::new());
     row.put(
         columns[0],
-        &middle(&call.id.0, columns[1].saturating_sub(1)),
+        &fit_id(&call.id.0, columns[1].saturating_sub(1)),
         theme.call_id(s.trace.id_place(&call.id)),
     );
     row.put(
