@@ -1167,6 +1167,9 @@ struct Build {
     /// The next model call's recorded request: (line, messages, body).
     recorded: Option<(usize, usize, RecordedBody)>,
     format: Format,
+    /// Characters of the system prompt, said at every model call (counted
+    /// once: a coding agent's is tens of kilobytes, its runs long).
+    system_chars: usize,
 }
 
 impl Build {
@@ -1260,6 +1263,7 @@ impl Build {
             context_lines: Vec::new(),
             recorded: None,
             format,
+            system_chars: b.system.join("\n\n").chars().count(),
         }
     }
 
@@ -1540,12 +1544,7 @@ impl Build {
             new,
             compacted: self.compacted_at,
             replaced: self.replaced,
-            system: self
-                .rec
-                .trace
-                .system
-                .as_deref()
-                .map_or(0, |s| s.chars().count()),
+            system: self.system_chars,
             tools_known: !self.rec.trace.tools.is_empty(),
             no_reply,
         };
