@@ -1205,6 +1205,8 @@ impl Build {
     /// (its tools, system prompt, what was not drawn).
     fn new(b: &Builder, format: Format) -> Build {
         let tools = b.tools.clone().unwrap_or_default();
+        let system = (!b.system.is_empty()).then(|| b.system.join("\n\n"));
+        let system_chars = system.as_deref().map_or(0, |s| s.chars().count());
         Build {
             rec: Recorder::new(Trace {
                 scenario: crate::safe::stem_part(&b.name),
@@ -1229,7 +1231,7 @@ impl Build {
                 // A replayed run's reasoning is drawn from its recorded bodies.
                 thinking: crate::trace::Thinking::Off,
                 provider: format.provider(),
-                system: (!b.system.is_empty()).then(|| b.system.join("\n\n")),
+                system,
                 // A recorded request says `stream` in its own body.
                 stream: false,
                 places: Vec::new(),
@@ -1263,7 +1265,7 @@ impl Build {
             context_lines: Vec::new(),
             recorded: None,
             format,
-            system_chars: b.system.join("\n\n").chars().count(),
+            system_chars,
         }
     }
 
