@@ -387,7 +387,8 @@ catalogue! {
     TITLE_APPROVED = ["主机校验 {call}：批准", "The host validates {call}: approved"];
     TITLE_REFUSED = ["主机拒绝 {call}：{reason}", "The host refuses {call}: {reason}"];
     TITLE_EXECUTES_ONE = ["主机执行 {what}", "The host executes {what}"];
-    TITLE_EXECUTES_MANY = ["主机并行执行 {what}", "The host executes {what} in parallel"];
+    // The count first: a header too narrow for every id still says it.
+    TITLE_EXECUTES_MANY = ["主机并行执行 {n} 个调用：{what}", "The host executes {n} calls in parallel: {what}"];
     TITLE_REPLAYS = ["主机按记录回答 {call}（操作 {op}）：什么都不执行", "The host answers {call} from its record of {op}: nothing runs"];
     TITLE_OP_CONFLICT = [
         "{call} 把操作 id {op} 用于另一个动作：主机以错误作答，不执行",

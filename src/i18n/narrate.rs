@@ -652,7 +652,7 @@ fn executes_title(trace: &Trace, calls: &[CallId], index: usize) -> String {
     match super::mcp::title(trace, index, || what.clone()) {
         Some(to_server) => to_server,
         None if calls.len() == 1 => TITLE_EXECUTES_ONE.fill(lang, &[("what", &what)]),
-        None => TITLE_EXECUTES_MANY.fill(lang, &[("what", &what)]),
+        None => TITLE_EXECUTES_MANY.fill(lang, &[("n", &calls.len()), ("what", &what)]),
     }
 }
 
