@@ -230,6 +230,9 @@ fn check_frame(f: &Frame<'_>, ids: &HashSet<String>, faults: &mut Vec<String>) {
                 }
             }
         }
+        if panel == Panel::Pairing {
+            check_tool_names(f, &name, &rows, faults);
+        }
         if panel == Panel::Context && !app.wire && app.question().is_none() {
             check_context(f, &name, &rows, faults);
         }
@@ -264,6 +267,30 @@ fn check_frame(f: &Frame<'_>, ids: &HashSet<String>, faults: &mut Vec<String>) {
                     "[counters] {name}: request size {bytes} not in both the header and the heading"
                 ));
             }
+        }
+    }
+}
+
+/// A tool's name in the pairing table is whole or cut with a `…`: not
+/// cut by the panel's edge or by the "◀ now" mark beside it.
+fn check_tool_names(f: &Frame<'_>, name: &str, rows: &[String], faults: &mut Vec<String>) {
+    let now = agent_loop_sim::i18n::CHANGED_NOW.get(f.app.lang);
+    let tools: HashSet<&str> = f.app.trace().calls.iter().map(|c| &*c.tool).collect();
+    for row in rows {
+        // What is left of the mark, or a row filled to its edge.
+        let before = match row.find(now) {
+            Some(at) => &row[..at],
+            None if row.trim_end() == row => row.as_str(),
+            None => continue,
+        };
+        let Some(last) = before.split_whitespace().last() else {
+            continue;
+        };
+        let cut = |t: &&str| t.len() > last.len() && t.starts_with(last) && last.len() > 2;
+        if !tools.contains(last) && tools.iter().any(cut) {
+            faults.push(format!(
+                "[tool] {name}: a tool's name cut with no mark in {row:?}"
+            ));
         }
     }
 }

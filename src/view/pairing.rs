@@ -176,10 +176,13 @@ fn call_rows(s: &Scene<'_>, call: &ToolCall, columns: &[usize; 3], w: usize) -> 
         status_name(status, lang),
         status_style(s, status),
     );
-    let end = row.put(columns[2], &call.tool, Style::new());
     // What changed at this step stands out, and says so in words.
     let now = i18n::CHANGED_NOW.get(lang);
     let mark = if changed_now { width(now) + 1 } else { 0 };
+    // A name too long for its room is cut with a mark, never by the "now"
+    // mark or the edge (an MCP server's tools have long names).
+    let tool = truncate(&call.tool, w.saturating_sub(columns[2] + mark));
+    let end = row.put(columns[2], &tool, Style::new());
     // The arguments wrap under the tool, up to three lines, rather than
     // lose a value; continuation lines share one indent and width.
     let indent = columns[2] + 2;
