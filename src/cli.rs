@@ -125,7 +125,9 @@ pub enum Command {
     /// --transcript FILE) as JSON, with a summary first.
     Trace {
         /// A shipped name or a scenario file.
-        #[arg(value_name = "NAME|FILE", required_unless_present = "transcript")]
+        // Not `required_unless_present`: clap does not see a global option
+        // given before the subcommand (clap-rs/clap#1546); `batch` asks.
+        #[arg(value_name = "NAME|FILE")]
         target: Option<String>,
         /// Write every message of every model call's context, not only the
         /// new ones (the output then grows with the square of the run).
@@ -137,7 +139,7 @@ pub enum Command {
     /// the calls and their results, the explanation. No box drawing.
     Transcript {
         /// A shipped name or a scenario file (or --transcript FILE).
-        #[arg(value_name = "NAME|FILE", required_unless_present = "transcript")]
+        #[arg(value_name = "NAME|FILE")]
         target: Option<String>,
         /// Write every message of every model call's context, not only the
         /// new ones (the output then grows with the square of the run).

@@ -172,3 +172,37 @@ fn a_transcript_given_as_a_scenario_says_how_to_open_it() {
         assert_eq!(agent_loop_sim::transcript::detect_bytes(&bytes), None);
     }
 }
+
+/// `--transcript FILE` before `trace` or `transcript` opens it as after
+/// them (clap does not see a global option given before the subcommand
+/// when it checks what the subcommand requires); with neither a scenario
+/// nor a transcript, and with `--scenario`, the command says what it takes.
+#[test]
+fn trace_and_transcript_take_the_transcript_option_on_either_side() {
+    let file = "tests/transcripts/real/cli/claude-code-session.jsonl";
+    for command in ["trace", "transcript"] {
+        let after = run(&[command, "--transcript", file]);
+        let before = run(&["--transcript", file, command]);
+        assert_eq!(after.code, 0, "{command}: {}", after.stderr);
+        assert_eq!(before.code, 0, "{command}: {}", before.stderr);
+        assert_eq!(before.stdout, after.stdout, "{command}");
+        let none = run(&[command]);
+        assert_eq!(none.code, 2, "{command}");
+        assert!(
+            none.stderr.contains(&format!(
+                "{command}: expected a scenario (NAME|FILE) or --transcript FILE"
+            )),
+            "{command}: {}",
+            none.stderr
+        );
+        let scenario = run(&["--scenario", "default", command]);
+        assert_eq!(scenario.code, 2, "{command}");
+        assert!(
+            scenario
+                .stderr
+                .contains("trace and transcript take the scenario as their argument"),
+            "{command}: {}",
+            scenario.stderr
+        );
+    }
+}
