@@ -276,7 +276,9 @@ fn check_frame(f: &Frame<'_>, ids: &HashSet<String>, faults: &mut Vec<String>) {
 fn check_tool_names(f: &Frame<'_>, name: &str, rows: &[String], faults: &mut Vec<String>) {
     let now = agent_loop_sim::i18n::CHANGED_NOW.get(f.app.lang);
     let tools: HashSet<&str> = f.app.trace().calls.iter().map(|c| &*c.tool).collect();
-    for row in rows {
+    // A call's first row (its id first); the rows under it wrap its
+    // arguments and result, whose words may begin like a tool's name.
+    for row in rows.iter().filter(|r| !r.starts_with(' ')) {
         // What is left of the mark, or a row filled to its edge.
         let before = match row.find(now) {
             Some(at) => &row[..at],
