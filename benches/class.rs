@@ -11,6 +11,10 @@
 //! `update`, the draw and the room told what it shows (`class::showing`,
 //! `Room::show`). Timings are reported here, never asserted in tests.
 
+// The binary's allocator (src/main.rs): what is timed is what it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../tests/common/phones.rs"]
 mod phones;
 

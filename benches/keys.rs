@@ -8,6 +8,10 @@
 //! draw, then the drawn screen's scroll limits handed back
 //! (`frames::apply`). Timings are reported here, never asserted in tests.
 
+// The binary's allocator (src/main.rs): what is timed is what it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "support/long_scenario.rs"]
 mod long_scenario;
 

@@ -9,6 +9,10 @@
 //!
 //!     cargo bench --bench plain
 
+// The binary's allocator (src/main.rs): what is timed is what it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "support/many_rules.rs"]
 #[allow(dead_code)] // This bench uses `once_each` only.
 mod many_rules;

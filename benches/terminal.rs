@@ -20,6 +20,10 @@
 //! Numbers are printed, never asserted. Each key waits for the screen to
 //! settle, so the run takes a few seconds more on a busy machine.
 
+// The binary's allocator (src/main.rs): what is timed is what it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "support/long_scenario.rs"]
 mod long_scenario;
 

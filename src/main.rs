@@ -6,6 +6,10 @@ use clap::Parser;
 use agent_loop_sim::cli::{Cli, Command};
 use agent_loop_sim::{batch, export, tap, tui};
 
+// Why not the system allocator: Cargo.toml, beside the dependency.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let mut cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -1,8 +1,10 @@
-//! The System allocator, counting the bytes live now and the most ever live,
+//! The binary's allocator (mimalloc, as `src/main.rs` installs it), counting the bytes live now and the most ever live,
 //! for the benchmarks that report memory. Each bench binary that includes
 //! this module installs it as its global allocator.
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
+
+use mimalloc::MiMalloc as Inner;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Counting;
@@ -17,7 +19,7 @@ fn grew(bytes: usize) {
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
+        let p = unsafe { Inner.alloc(layout) };
         if !p.is_null() {
             grew(layout.size());
         }
@@ -25,12 +27,12 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
+        unsafe { Inner.dealloc(ptr, layout) };
         LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        let p = unsafe { Inner.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
             grew(new_size);
