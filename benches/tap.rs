@@ -20,6 +20,10 @@
 //!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
+// The binary's allocator (src/main.rs): what is timed is what it runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -197,11 +201,12 @@ fn live_grow(c: &mut Criterion) {
         let mut begun = last.clone();
         begun["response"] = serde_json::Value::Null;
         begun["status"] = serde_json::Value::Null;
+        let begun = std::sync::Arc::new(begun);
         // Timed: what the tap's builder thread does. Not timed: the
         // copy of the state before, the ended line (the tap hands over
         // the line it read, not a copy) and freeing the state after (the
-        // tap keeps it for the next call). The running line is copied,
-        // as the tap copies the lines of the calls still running.
+        // tap keeps it for the next call). The running line is shared,
+        // as the tap shares the lines of the calls still running.
         group.bench_function(format!("call-{calls}"), |b| {
             b.iter_batched(
                 || (before.clone(), last.clone()),

@@ -17,6 +17,7 @@ use crate::trace::{
 };
 use crate::wire;
 
+#[derive(Clone)]
 pub struct Recorder {
     pub trace: Trace,
     /// The counters as of the latest step (each step keeps a copy).

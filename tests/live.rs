@@ -358,7 +358,7 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
         let mut growing = transcript::Growing::new(name, false);
         for (i, line) in lines.iter().enumerate() {
             // Running: its request after the calls that ended.
-            let running = growing.runs(vec![begun(line)]);
+            let running = growing.runs(vec![begun(line).into()]);
             let mut so_far = lines[..i].to_vec();
             so_far.push(begun(line));
             let once = transcript::live(name, so_far, false);

@@ -303,7 +303,8 @@ fn stop_agent(pid: libc::pid_t, status: &Status) -> bool {
 /// again at each batch (`transcript::Growing`).
 fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bool) {
     let mut growing = crate::transcript::Growing::new(name, redact);
-    let mut running: BTreeMap<u64, Value> = BTreeMap::new();
+    // Shared with the copy each batch reads them on (`Growing::runs`).
+    let mut running: BTreeMap<u64, Arc<Value>> = BTreeMap::new();
     while let Ok(first) = inputs.recv() {
         let mut grew = false;
         let mut ended = None;
@@ -315,7 +316,7 @@ fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bo
                     grew = true;
                 }
                 Input::Call(o) => {
-                    running.insert(o.id, o.line);
+                    running.insert(o.id, Arc::new(o.line));
                     grew = true;
                 }
                 Input::Ended(code) => ended = Some(code),

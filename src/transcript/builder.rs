@@ -291,6 +291,12 @@ pub struct Builder {
     read_before: Option<ReadBefore>,
     /// The request being read (`repeated`), until `request_from` takes it.
     reading: Option<Reading>,
+    /// Events read for good; those past it may still change (a tap's
+    /// calls still running). None: all of them.
+    final_events: Option<usize>,
+    /// Each event changed where it stood (its index), in order: a replay
+    /// kept past it (`Kept`) is out of date.
+    changed: Vec<usize>,
 }
 
 /// Where a request's reading ended, when a request that repeats it can go
@@ -326,6 +332,17 @@ impl Builder {
             name: name.to_string(),
             ..Builder::default()
         }
+    }
+
+    /// Events read so far.
+    pub(crate) fn events_read(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Only the first `n` events are read for good: those after may still
+    /// change (`Growing::runs`), and a build keeps no replay of them.
+    pub(crate) fn final_up_to(&mut self, n: usize) {
+        self.final_events = Some(n);
     }
 
     /// The name titles are made from (a live recording's first conversation
@@ -370,6 +387,7 @@ impl Builder {
                 && let Event::Msg(prev @ Msg::Assistant { .. }) = &mut self.events[at]
             {
                 merge_into(prev, msg);
+                self.changed.push(at);
                 let key = prev.key();
                 let back = self.events.len() - at;
                 let slot = self.history.len() - back;
@@ -561,7 +579,7 @@ impl Builder {
         // Back to the result, or to the reply that made the call (then
         // its result is still to come).
         let mut latest = None;
-        for e in self.events.iter_mut().rev() {
+        for (i, e) in self.events.iter_mut().enumerate().rev() {
             match e {
                 Event::Msg(Msg::Tool {
                     call_id: id,
@@ -573,7 +591,7 @@ impl Builder {
                     // unified exec): its exit code is the later
                     // `write_stdin`'s to report, not this result's.
                     if !still_running(text) {
-                        latest = Some(is_error);
+                        latest = Some((i, is_error));
                     }
                     break;
                 }
@@ -586,7 +604,10 @@ impl Builder {
             }
         }
         match latest {
-            Some(is_error) => *is_error |= code != 0,
+            Some((i, is_error)) => {
+                *is_error |= code != 0;
+                self.changed.push(i);
+            }
             None => {
                 self.exit_codes.insert(call_id.to_string(), code);
             }
@@ -615,15 +636,15 @@ impl Builder {
                 true => {
                     let mut v = v.clone();
                     super::redact::redact_strings(&mut v);
-                    v.to_string().into()
+                    compact(&v).into()
                 }
-                false => v.to_string().into(),
+                false => compact(v).into(),
             }
         };
         let tools_bytes = body
             .get("tools")
             .filter(|t| t.is_array())
-            .map_or(0, |t| t.to_string().len());
+            .map_or(0, |t| compact(t).len());
         let items = ["messages", "input"]
             .iter()
             .find_map(|k| body.get(*k))
@@ -656,13 +677,14 @@ impl Builder {
             return;
         }
         let compact = value.to_string();
-        for event in &mut self.events {
+        for (i, event) in self.events.iter_mut().enumerate() {
             if let Event::Request(Request {
                 body: Some(body), ..
             }) = event
                 && *body.request == *compact
             {
                 body.request = text.trim().into();
+                self.changed.push(i);
             }
         }
     }
@@ -861,7 +883,7 @@ impl Builder {
                 keys.join(", ")
             ));
         }
-        for (id, call, result, reply) in pairing(&self.events).late {
+        for (id, call, result, reply) in pairing(&self.events, 0).late {
             out.push(format!(
                 "{file}: warning: the result at {noun} {result} answers call_id {id} of the reply at {noun} {call}, \
                  but another reply ({noun} {reply}) came between them; paired by id"
@@ -892,10 +914,11 @@ impl Builder {
         mut self,
         format: Format,
         path: &str,
-        earlier: Option<&mut Earlier>,
+        mut earlier: Option<&mut Earlier>,
     ) -> Result<Loaded, ScenarioError> {
         let name = self.name.clone();
-        let built = Build::run(&mut self, format);
+        let kept = earlier.as_deref_mut().map(|e| &mut e.kept);
+        let built = Build::run(&mut self, format, kept);
         if built.rec.trace.steps.is_empty() {
             return Err(error(
                 path,
@@ -1019,6 +1042,86 @@ pub struct Earlier {
     run: Option<Trace>,
     /// What each step said, in order.
     said: Vec<Said>,
+    /// Its replay, as far as no later line changes it.
+    kept: Option<Kept>,
+}
+
+/// A replay stopped where no line after it changes what it made: no call
+/// waits for a result (whether a later line answers a call is all a
+/// replay looks ahead for, `pairing`), and no reply may go on.
+#[derive(Clone)]
+struct Kept {
+    build: Build,
+    pending: Option<Request>,
+    /// Events replayed.
+    events: usize,
+    /// The builder's `changed` seen.
+    changes: usize,
+    basis: Basis,
+}
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kept {{ events: {} }}", self.events)
+    }
+}
+
+/// `value` as compact JSON: what `to_string` makes, written straight into
+/// the string rather than through `fmt` (a long run's request is
+/// megabytes, written at every call).
+fn compact(value: &serde_json::Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
+/// What a replay starts from (`Build::new`), besides the lines skipped.
+#[derive(Clone, PartialEq)]
+struct Basis {
+    name: String,
+    tools: Option<Vec<OfferedTool>>,
+    system: Vec<String>,
+    unit: text::Unit,
+    pairing: Option<PairRule>,
+    sub_agents: crate::trace::SubAgents,
+    format: Format,
+}
+
+impl Basis {
+    fn of(b: &Builder, format: Format) -> Basis {
+        Basis {
+            name: b.name.clone(),
+            tools: b.tools.clone(),
+            system: b.system.clone(),
+            unit: b.unit,
+            pairing: b.pairing,
+            sub_agents: b.sub_agents.clone(),
+            format,
+        }
+    }
+}
+
+/// How far, from event `from` (where no call waits) up to `to`, a replay
+/// can be kept: the last point where every call proposed has its result
+/// and the event before is no reply (nor reasoning) a later part may join.
+fn settled(events: &[Event], from: usize, to: usize) -> usize {
+    let mut open: HashSet<&str> = HashSet::new();
+    let mut last = from;
+    for (i, event) in events.iter().enumerate().take(to).skip(from) {
+        match event {
+            Event::Msg(Msg::Assistant { calls, .. }) => {
+                open.extend(calls.iter().map(|c| c.id.as_str()));
+                continue;
+            }
+            Event::Msg(Msg::Reasoning { .. }) => continue,
+            Event::Msg(Msg::Tool { call_id, .. }) => {
+                open.remove(call_id.as_str());
+            }
+            _ => {}
+        }
+        if open.is_empty() {
+            last = i + 1;
+        }
+    }
+    last
 }
 
 /// A step's narration in each language, before any note, and what it was
@@ -1139,6 +1242,7 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
 }
 
 /// The trace being recorded, and what each step will say.
+#[derive(Clone)]
 struct Build {
     /// The trace as it grows, recorded as a lesson's is (`Recorder`).
     rec: Recorder,
@@ -1173,15 +1277,57 @@ struct Build {
 }
 
 impl Build {
-    fn run(b: &mut Builder, format: Format) -> Build {
-        let mut build = Build::new(b, format);
+    /// Replays the builder's events; with `kept`, from the replay an
+    /// earlier build of this run kept there where it is still alike, and
+    /// kept again as far as no later line can change it.
+    fn run(b: &mut Builder, format: Format, kept: Option<&mut Option<Kept>>) -> Build {
         // The events are consumed: their texts move into the trace.
         let events = std::mem::take(&mut b.events);
-        let answered = pairing(&events).answered;
-        let mut pending: Option<Request> = None;
-        for event in events {
-            build.event(event, &mut pending, &answered);
-        }
+        let (mut build, mut pending) = match kept {
+            None => {
+                let mut build = Build::new(b, format);
+                let answered = pairing(&events, 0).answered;
+                let mut pending = None;
+                for event in events {
+                    build.event(event, &mut pending, &answered);
+                }
+                (build, pending)
+            }
+            Some(slot) => {
+                let basis = Basis::of(b, format);
+                let alike = |k: &Kept| {
+                    k.basis == basis
+                        && k.events <= events.len()
+                        && b.changed[k.changes.min(b.changed.len())..]
+                            .iter()
+                            .all(|&i| i >= k.events)
+                };
+                let mut kept = slot.take().filter(alike).unwrap_or_else(|| Kept {
+                    build: Build::new(b, format),
+                    pending: None,
+                    events: 0,
+                    changes: 0,
+                    basis,
+                });
+                let from = kept.events;
+                let to = settled(&events, from, b.final_events.unwrap_or(events.len()));
+                let answered = pairing(&events[from..], kept.build.replies).answered;
+                let mut events = events.into_iter().skip(from);
+                for event in events.by_ref().take(to - from) {
+                    kept.build.event(event, &mut kept.pending, &answered);
+                }
+                kept.events = to;
+                kept.changes = b.changed.len();
+                let (mut build, mut pending) = (kept.build.clone(), kept.pending.clone());
+                // What the file skipped may have grown since.
+                build.rec.trace.recorded = Build::new(b, format).rec.trace.recorded;
+                for event in events {
+                    build.event(event, &mut pending, &answered);
+                }
+                *slot = Some(kept);
+                (build, pending)
+            }
+        };
         if let Some(last) = pending.take() {
             build.model_call(Some(last), true, format);
         }
@@ -1858,14 +2004,15 @@ struct Pairs {
     late: Vec<(String, usize, usize, usize)>,
 }
 
-fn pairing(events: &[Event]) -> Pairs {
+/// `replies`: the replies before `events` (none of whose calls waits).
+fn pairing(events: &[Event], replies: usize) -> Pairs {
     // id → (reply ordinal, the call's line), while it waits for a result.
     let mut open: HashMap<&str, (usize, usize)> = HashMap::new();
     let mut pairs = Pairs {
         answered: HashSet::new(),
         late: Vec::new(),
     };
-    let mut replies = 0;
+    let mut replies = replies;
     let mut last_reply_line = 0;
     for event in events {
         match event {
@@ -2142,6 +2289,69 @@ mod tests {
         assert_eq!(said(&grown, 0), said(fresh, 0) + " (taken)");
         for i in 1..fresh.steps.len() {
             assert_eq!(said(&grown, i), said(fresh, i), "step {i}");
+        }
+    }
+
+    /// A growing run's replay is kept only up to where no call waits for
+    /// its result: a result read later changes how the calls before it
+    /// are drawn (one reply's calls answered run together).
+    #[test]
+    fn a_kept_replay_stops_where_a_call_still_waits() {
+        let (format, name) = (Format::Anthropic, "run.jsonl");
+        let reply = |b: &mut Builder| {
+            b.push(Msg::User {
+                text: "Read two files.".into(),
+                line: 1,
+            });
+            let call = |id: &str| CallSpec {
+                id: id.into(),
+                name: "Read".into(),
+                args: args_of(&serde_json::json!({ "file_path": id })),
+                item_id: None,
+            };
+            b.push(Msg::Assistant {
+                text: String::new(),
+                calls: vec![call("a"), call("b")],
+                tokens_out: None,
+                line: 2,
+            });
+        };
+        let result = |b: &mut Builder, id: &str, line: usize| {
+            b.push(Msg::Tool {
+                call_id: id.into(),
+                text: "fn main() {}".into(),
+                is_error: false,
+                line,
+            })
+        };
+        let one = |b: &mut Builder| {
+            reply(b);
+            result(b, "a", 3);
+        };
+        let mut earlier = Earlier::default();
+        let mut first = Builder::new(name);
+        one(&mut first);
+        first
+            .finish_after(format, name, Some(&mut earlier))
+            .unwrap();
+        let both = || {
+            let mut b = Builder::new(name);
+            one(&mut b);
+            result(&mut b, "b", 4);
+            b
+        };
+        let grown = both()
+            .finish_after(format, name, Some(&mut earlier))
+            .unwrap();
+        let fresh = both().finish(format, name).unwrap();
+        for lang in Lang::ALL {
+            let (grown, fresh) = (grown.trace(lang), fresh.trace(lang));
+            // Both calls run together, in one step.
+            assert_eq!(grown.steps.len(), fresh.steps.len(), "{lang:?}");
+            for (a, b) in grown.steps.iter().zip(fresh.steps.iter()) {
+                assert_eq!(a.kind, b.kind);
+                assert_eq!(a.narration, b.narration);
+            }
         }
     }
 }

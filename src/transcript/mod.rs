@@ -281,9 +281,9 @@ impl Growing {
     }
 
     /// The next line, final: read into the state for good.
-    pub fn push(&mut self, line: Value) {
+    pub fn push(&mut self, line: impl Into<std::sync::Arc<Value>>) {
         self.lines += 1;
-        let placed = self.splitter.feed(self.lines, line);
+        let placed = self.splitter.feed(self.lines, line.into());
         self.place(placed);
     }
 
@@ -326,8 +326,14 @@ impl Growing {
 
     /// The runs: what is read for good, then `pending` (the lines after
     /// it, which may still change), as one run per conversation.
-    pub fn runs(&mut self, pending: Vec<Value>) -> Vec<Loaded> {
+    pub fn runs(&mut self, pending: Vec<std::sync::Arc<Value>>) -> Vec<Loaded> {
         let mut earlier = std::mem::take(&mut self.earlier);
+        // What each conversation has read for good.
+        let read: Vec<usize> = self
+            .conversations
+            .iter()
+            .map(|(b, _)| b.events_read())
+            .collect();
         let mut all = self.clone();
         for line in pending {
             all.push(line);
@@ -349,6 +355,7 @@ impl Growing {
                     _ => format!("{name}#{}", k + 1),
                 };
                 builder.rename(&title);
+                builder.final_up_to(read.get(k).copied().unwrap_or(0));
                 for note in split::notes(splitter, k, split::Places::Requests) {
                     builder.note(note);
                 }
@@ -671,7 +678,7 @@ fn tap_lines(
         }
         Ok::<(), ScenarioError>(())
     };
-    lines.each(|line, value| read(splitter.feed(line, value)))?;
+    lines.each(|line, value| read(splitter.feed(line, value.into())))?;
     read(splitter.finish())?;
     let count = splitter.conversations.len();
     if shown > count.max(1) {

@@ -196,7 +196,7 @@ fn a_request_read_on_from_the_last_reads_as_one_read_whole() {
         let mut s = Splitter::default();
         let mut placed = Vec::new();
         for (i, line) in lines.into_iter().enumerate() {
-            placed.extend(s.feed(i + 1, line));
+            placed.extend(s.feed(i + 1, line.into()));
         }
         placed.extend(s.finish());
         for k in 0..s.conversations.len() {

@@ -16,6 +16,8 @@
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::shape::{Lenient, Object, Present};
@@ -29,7 +31,9 @@ use crate::scenario::Lang;
 #[derive(Debug)]
 pub struct Placed {
     pub line: usize,
-    pub value: Value,
+    /// Shared: a tap's running calls are read again at each batch, from
+    /// the lines it holds, not copies (a long run's request is megabytes).
+    pub value: Arc<Value>,
     pub place: Place,
     pub repeats: usize,
 }
@@ -129,11 +133,11 @@ pub struct Splitter {
     tools_seen: bool,
     /// Requests without tools read before any with tools: kept until it is
     /// known which they are.
-    held: Vec<(usize, Value)>,
+    held: Vec<(usize, Arc<Value>)>,
 }
 
 impl Placed {
-    fn side(line: usize, value: Value) -> Placed {
+    fn side(line: usize, value: Arc<Value>) -> Placed {
         Placed {
             line,
             value,
@@ -146,7 +150,7 @@ impl Placed {
 impl Splitter {
     /// The line `n` (1-based) and where it goes; lines held before it may
     /// come out with it, each with its place, in the order read.
-    pub fn feed(&mut self, n: usize, line: Value) -> Vec<Placed> {
+    pub fn feed(&mut self, n: usize, line: Arc<Value>) -> Vec<Placed> {
         let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
         let tools = Object::<Request>::of(request_of(&line))
             .tools
@@ -197,7 +201,7 @@ impl Splitter {
 
     /// Line `n` placed in the conversation its request continues (the one
     /// whose latest request it extends furthest), or in a new one.
-    fn conversation(&mut self, n: usize, line: Value) -> Placed {
+    fn conversation(&mut self, n: usize, line: Arc<Value>) -> Placed {
         let request = request_of(&line);
         let provider = Object::<TapLine>::of(&line).provider.0.map(str::to_string);
         let messages: Vec<u64> = history(request).iter().map(unmarked_hash).collect();
@@ -255,14 +259,14 @@ fn history(request: &Value) -> &[Value] {
 /// 10^12 for a run of thousands of calls.
 fn unmarked_hash(v: &Value) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
+    let mut h = hasher();
     match v {
         Value::Object(map) => {
             7u8.hash(&mut h);
             // Each entry hashed alone, summed: the order does not count.
             let mut sum = 0u64;
             for (k, v) in map.iter().filter(|(k, _)| k.as_str() != "cache_control") {
-                let mut e = std::hash::DefaultHasher::new();
+                let mut e = hasher();
                 k.hash(&mut e);
                 match (k.as_str(), one_text_block(v)) {
                     ("content", Some(text)) => string_hash(text),
@@ -290,9 +294,17 @@ fn unmarked_hash(v: &Value) -> u64 {
 
 /// `unmarked_hash` of a string, without making it a `Value` (a tool
 /// result's text would be copied to be hashed).
+/// A hasher of fixed seed (the same message hashes alike on every line):
+/// foldhash's quality one, several times faster than SipHash on the
+/// hundreds of thousands of messages a long run's requests repeat.
+fn hasher() -> impl std::hash::Hasher {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0).build_hasher()
+}
+
 fn string_hash(s: &str) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
+    let mut h = hasher();
     (3u8, s).hash(&mut h);
     h.finish()
 }
@@ -468,7 +480,11 @@ mod tests {
         let mut s = Splitter::default();
         let mut out = Vec::new();
         for (i, l) in lines.into_iter().enumerate() {
-            out.extend(s.feed(i + 1, l).into_iter().map(|p| (p.line, p.place)));
+            out.extend(
+                s.feed(i + 1, l.into())
+                    .into_iter()
+                    .map(|p| (p.line, p.place)),
+            );
         }
         out.extend(s.finish().into_iter().map(|p| (p.line, p.place)));
         (out, s)
