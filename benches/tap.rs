@@ -10,11 +10,11 @@
 //!
 //! `tap-live-rebuild`: what the live view costs after each call begins or
 //! ends, when the builder thread reads the calls so far again
-//! (`transcript::live`), for runs of 10 and 200 calls shaped like the
+//! (`transcript::growing::live`), for runs of 10 and 200 calls shaped like the
 //! recorded Claude Code run (its 49 KB first request, 12 tool schemas),
 //! each call a tool call and its result. `tap-live-grow`: what the live
 //! view's builder does for the newest call of runs of 10, 200 and 2,000
-//! calls, as it reads them (`transcript::Growing`): the call running, then
+//! calls, as it reads them (`transcript::growing::Growing`): the call running, then
 //! ended. `tap-live-view`: what the event loop does when those runs
 //! arrive after call 10, 200 or 2,000 ended: takes them and draws a frame.
 //!
@@ -168,7 +168,7 @@ fn live_rebuild(c: &mut Criterion) {
         let mut run = Vec::new();
         claude_code_run(calls, |line| run.push(line));
         group.bench_function(format!("{calls}-calls"), |b| {
-            b.iter(|| agent_loop_sim::transcript::live("run.jsonl", run.clone(), false))
+            b.iter(|| agent_loop_sim::transcript::growing::live("run.jsonl", run.clone(), false))
         });
     }
     group.finish();
@@ -176,8 +176,13 @@ fn live_rebuild(c: &mut Criterion) {
 
 /// A run of `calls` calls read by the live view's builder up to the
 /// last call, which is returned unread.
-fn all_but_the_last(calls: usize) -> (agent_loop_sim::transcript::Growing, serde_json::Value) {
-    let mut growing = agent_loop_sim::transcript::Growing::new("run.jsonl", false);
+fn all_but_the_last(
+    calls: usize,
+) -> (
+    agent_loop_sim::transcript::growing::Growing,
+    serde_json::Value,
+) {
+    let mut growing = agent_loop_sim::transcript::growing::Growing::new("run.jsonl", false);
     let mut last = None;
     claude_code_run(calls, |line| {
         if let Some(earlier) = last.replace(line) {
@@ -231,7 +236,7 @@ fn live_view(c: &mut Criterion) {
     // still hold them).
     use agent_loop_sim::app::{self, Action, App};
     use agent_loop_sim::live::{Live, Update};
-    use agent_loop_sim::transcript::Growing;
+    use agent_loop_sim::transcript::growing::Growing;
     use std::sync::Arc;
     let mut group = c.benchmark_group("tap-live-view");
     group.sample_size(10);

@@ -1,5 +1,5 @@
 //! A tap's run as the live view and a replay show it: conversations and
-//! side requests of a recording (`transcript::live`, `--transcript FILE`,
+//! side requests of a recording (`transcript::growing::live`, `--transcript FILE`,
 //! `FILE#N`), and the app growing with it (following at the last step,
 //! counting new steps elsewhere, `s`, asking before quitting), without a
 //! terminal.
@@ -104,7 +104,7 @@ fn model_calls(loaded: &agent_loop_sim::load::Loaded) -> usize {
 
 #[test]
 fn a_recording_reads_as_its_conversations_with_side_requests_listed_apart() {
-    let runs = transcript::live("run.jsonl", run_lines(), false);
+    let runs = transcript::growing::live("run.jsonl", run_lines(), false);
     assert_eq!(runs.len(), 2);
     assert_eq!((model_calls(&runs[0]), model_calls(&runs[1])), (2, 2));
     let title = runs[1].trace(Lang::En).title.clone();
@@ -163,7 +163,7 @@ fn trace_reads_each_conversation_of_a_recording_with_file_hash_n() {
 
 /// The live app on the first `calls` lines of the run.
 fn grown(calls: usize) -> Vec<Arc<agent_loop_sim::load::Loaded>> {
-    transcript::live("run.jsonl", run_lines()[..calls].to_vec(), false)
+    transcript::growing::live("run.jsonl", run_lines()[..calls].to_vec(), false)
         .into_iter()
         .map(Arc::new)
         .collect()
@@ -355,20 +355,20 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
             .unwrap()
             .to_str()
             .unwrap();
-        let mut growing = transcript::Growing::new(name, false);
+        let mut growing = transcript::growing::Growing::new(name, false);
         for (i, line) in lines.iter().enumerate() {
             // Running: its request after the calls that ended.
             let running = growing.runs(vec![begun(line).into()]);
             let mut so_far = lines[..i].to_vec();
             so_far.push(begun(line));
-            let once = transcript::live(name, so_far, false);
+            let once = transcript::growing::live(name, so_far, false);
             assert_eq!(running.len(), once.len(), "{file}: call {} running", i + 1);
             for (a, b) in running.iter().zip(&once) {
                 same_traces(a, b, &format!("{file}: call {} running", i + 1));
             }
             growing.push(line.clone());
             let ended = growing.runs(Vec::new());
-            let once = transcript::live(name, lines[..=i].to_vec(), false);
+            let once = transcript::growing::live(name, lines[..=i].to_vec(), false);
             assert_eq!(ended.len(), once.len(), "{file}: call {} ended", i + 1);
             for (a, b) in ended.iter().zip(&once) {
                 same_traces(a, b, &format!("{file}: call {} ended", i + 1));
@@ -442,7 +442,7 @@ fn an_upstream_500_is_titled_with_its_own_status() {
         ),
         failed,
     ];
-    let runs: Vec<_> = transcript::live("run.jsonl", lines, false)
+    let runs: Vec<_> = transcript::growing::live("run.jsonl", lines, false)
         .into_iter()
         .map(Arc::new)
         .collect();

@@ -33,14 +33,14 @@ fn loop_calls(lines: &[Value]) -> Vec<&Value> {
 }
 
 /// The recording, replayed (`--transcript FILE`), draws the lanes the live
-/// view drew as the calls ended (`transcript::Growing`), the words that
+/// view drew as the calls ended (`transcript::growing::Growing`), the words that
 /// name places aside (requests live, lines of the file in a replay); its
 /// main conversation has `calls` model calls.
 fn replays_as_it_was_watched(out: &Path, calls: usize) {
     use agent_loop_sim::scenario::Lang;
     use agent_loop_sim::transcript;
     let name = out.file_name().unwrap().to_str().unwrap();
-    let mut growing = transcript::Growing::new(name, false);
+    let mut growing = transcript::growing::Growing::new(name, false);
     for line in read_jsonl(out) {
         growing.push(line);
     }

@@ -4,7 +4,7 @@
 //! own output in `FILE.agent.log` beside the recording, and the simulator
 //! shows its run as it grows. Each call that begins or ends is handed to a
 //! builder thread, which reads the calls so far into one run per
-//! conversation (`transcript::live`, the same reading `--transcript FILE`
+//! conversation (`transcript::growing::live`, the same reading `--transcript FILE`
 //! does) and sends them to the event loop, which keeps the view's place.
 //! Quitting while the agent runs asks first; yes stops it (SIGTERM to its
 //! process group, then SIGKILL after a grace time), and the calls still in
@@ -300,9 +300,9 @@ fn stop_agent(pid: libc::pid_t, status: &Status) -> bool {
 /// of news, sent to the view. A call that ended is read once, for good, in
 /// the order the recording has it (so the view is what `--transcript FILE`
 /// shows of the same calls); the calls still running come after, read
-/// again at each batch (`transcript::Growing`).
+/// again at each batch (`transcript::growing::Growing`).
 fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bool) {
-    let mut growing = crate::transcript::Growing::new(name, redact);
+    let mut growing = crate::transcript::growing::Growing::new(name, redact);
     // Shared with the copy each batch reads them on (`Growing::runs`).
     let mut running: BTreeMap<u64, Arc<Value>> = BTreeMap::new();
     while let Ok(first) = inputs.recv() {

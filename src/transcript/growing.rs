@@ -1,0 +1,155 @@
+//! A tap's recording read as it grows (the live view's builder thread,
+//! `tap::live`): each line read once, the calls still running read again
+//! on a copy at each batch.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::builder::{self, Builder};
+use super::format::Format;
+use super::{detect_document, request_line, split};
+use crate::load::Loaded;
+
+/// A tap's calls so far, in the order they began (each the line it was
+/// or will be recorded as; one still running has its request alone), as
+/// one run per conversation, side requests apart (`split`). `name` is the
+/// recording's file name, for titles. A conversation none of whose lines
+/// can be read is left out. The same reading as `Growing` fed line by line.
+pub fn live(name: &str, lines: Vec<Value>, redact: bool) -> Vec<Loaded> {
+    let mut growing = Growing::new(name, redact);
+    for line in lines {
+        growing.push(line);
+    }
+    growing.runs(Vec::new())
+}
+
+/// A tap's recording read as it grows, each line once: the lines that are
+/// final (calls that ended, and all before them) are read into the state
+/// for good (`push`); the calls after them that may still change (one
+/// running, or one that ended after another that still runs) are read on a
+/// copy each time the runs are drawn (`runs`). Reading call 200 then costs
+/// what reading call 10 does, plus building the traces of what is there.
+#[derive(Debug, Clone)]
+pub struct Growing {
+    name: String,
+    redact: bool,
+    splitter: split::Splitter,
+    /// Per conversation, in the splitter's order: its builder and format.
+    conversations: Vec<(Builder, Option<Format>)>,
+    /// Lines read so far.
+    lines: usize,
+    /// Per conversation, what its latest build left for the next
+    /// (`Builder::finish_after`): the runs drawn after each call are built
+    /// again, from the replay the last build kept, and most of each is
+    /// what it was.
+    earlier: Vec<builder::Earlier>,
+}
+
+impl Growing {
+    pub fn new(name: &str, redact: bool) -> Growing {
+        Growing {
+            name: crate::safe::escape(name).into_owned(),
+            redact,
+            splitter: split::Splitter::default(),
+            conversations: Vec::new(),
+            lines: 0,
+            earlier: Vec::new(),
+        }
+    }
+
+    /// Lines read for good.
+    pub fn len(&self) -> usize {
+        self.lines
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines == 0
+    }
+
+    /// The next line, final: read into the state for good.
+    pub fn push(&mut self, line: impl Into<Arc<Value>>) {
+        self.lines += 1;
+        let placed = self.splitter.feed(self.lines, line.into());
+        self.place(placed);
+    }
+
+    fn place(&mut self, placed: Vec<split::Placed>) {
+        for split::Placed {
+            line,
+            value,
+            place,
+            repeats,
+        } in placed
+        {
+            let split::Place::Conversation(k) = place else {
+                continue;
+            };
+            while self.conversations.len() <= k {
+                let mut builder = Builder::new(&self.name);
+                builder.redact = self.redact;
+                builder.by_request();
+                self.conversations.push((builder, None));
+            }
+            let (builder, format) = &mut self.conversations[k];
+            builder.repeats(repeats);
+            let read = detect_document(&value).ok_or(()).and_then(|f| {
+                request_line(&self.name, &value, line, Some(f), builder)
+                    .map(|()| f)
+                    .map_err(|_| ())
+            });
+            match read {
+                Ok(f) => {
+                    format.get_or_insert(f);
+                }
+                Err(()) => {
+                    builder.not_a_request();
+                    builder.skip("unreadable request", line);
+                }
+            }
+            builder.repeats(0);
+        }
+    }
+
+    /// The runs: what is read for good, then `pending` (the lines after
+    /// it, which may still change), as one run per conversation.
+    pub fn runs(&mut self, pending: Vec<Arc<Value>>) -> Vec<Loaded> {
+        let mut earlier = std::mem::take(&mut self.earlier);
+        // What each conversation has read for good.
+        let read: Vec<usize> = self
+            .conversations
+            .iter()
+            .map(|(b, _)| b.events_read())
+            .collect();
+        let mut all = self.clone();
+        for line in pending {
+            all.push(line);
+        }
+        let held = all.splitter.finish();
+        all.place(held);
+        let count = all.conversations.len();
+        earlier.resize_with(count, Default::default);
+        let splitter = &all.splitter;
+        let name = &all.name;
+        let runs = all
+            .conversations
+            .into_iter()
+            .zip(&mut earlier)
+            .enumerate()
+            .filter_map(|(k, ((mut builder, format), earlier))| {
+                let title = match count {
+                    1 => name.clone(),
+                    _ => format!("{name}#{}", k + 1),
+                };
+                builder.rename(&title);
+                builder.final_up_to(read.get(k).copied().unwrap_or(0));
+                for note in split::notes(splitter, k, split::Places::Requests) {
+                    builder.note(note);
+                }
+                builder.finish_after(format?, &title, Some(earlier)).ok()
+            })
+            .collect();
+        self.earlier = earlier;
+        runs
+    }
+}
