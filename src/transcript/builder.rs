@@ -291,9 +291,9 @@ pub struct Builder {
     read_before: Option<ReadBefore>,
     /// The request being read (`repeated`), until `request_from` takes it.
     reading: Option<Reading>,
-    /// Events read for good; those past it may still change (a tap's
-    /// calls still running). None: all of them.
-    final_events: Option<usize>,
+    /// Events read for good, and changes of them (`changed`); those past
+    /// may still change (a tap's calls still running). None: all of them.
+    final_read: Option<Read>,
     /// Each event changed where it stood (its index), in order: a replay
     /// kept past it (`Kept`) is out of date.
     changed: Vec<usize>,
@@ -334,15 +334,18 @@ impl Builder {
         }
     }
 
-    /// Events read so far.
-    pub(crate) fn events_read(&self) -> usize {
-        self.events.len()
+    /// The events read so far, and their changes.
+    pub(crate) fn read(&self) -> Read {
+        Read {
+            events: self.events.len(),
+            changes: self.changed.len(),
+        }
     }
 
-    /// Only the first `n` events are read for good: those after may still
-    /// change (`Growing::runs`), and a build keeps no replay of them.
-    pub(crate) fn final_up_to(&mut self, n: usize) {
-        self.final_events = Some(n);
+    /// Only what was `read` then is read for good: the events after may
+    /// still change (`Growing::runs`), and a build keeps no replay of them.
+    pub(crate) fn final_up_to(&mut self, read: Read) {
+        self.final_read = Some(read);
     }
 
     /// The name titles are made from (a live recording's first conversation
@@ -1073,6 +1076,13 @@ fn compact(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
 
+/// How much of a builder is read (`Builder::read`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Read {
+    events: usize,
+    changes: usize,
+}
+
 /// What a replay starts from (`Build::new`), besides the lines skipped.
 #[derive(Clone, PartialEq)]
 struct Basis {
@@ -1310,14 +1320,19 @@ impl Build {
                     basis,
                 });
                 let from = kept.events;
-                let to = settled(&events, from, b.final_events.unwrap_or(events.len()));
+                let read = b.final_read.unwrap_or(Read {
+                    events: events.len(),
+                    changes: b.changed.len(),
+                });
+                let to = settled(&events, from, read.events);
                 let answered = pairing(&events[from..], kept.build.replies).answered;
                 let mut events = events.into_iter().skip(from);
                 for event in events.by_ref().take(to - from) {
                     kept.build.event(event, &mut kept.pending, &answered);
                 }
                 kept.events = to;
-                kept.changes = b.changed.len();
+                // Changes made after, even to lines read again, are seen.
+                kept.changes = read.changes;
                 let (mut build, mut pending) = (kept.build.clone(), kept.pending.clone());
                 // What the file skipped may have grown since.
                 build.rec.trace.recorded = Build::new(b, format).rec.trace.recorded;
@@ -2290,6 +2305,38 @@ mod tests {
         for i in 1..fresh.steps.len() {
             assert_eq!(said(&grown, i), said(fresh, i), "step {i}");
         }
+    }
+
+    /// A line that changes an event the kept replay went past (an exit
+    /// code recorded apart, making its result an error) has the next build
+    /// replay from the start.
+    #[test]
+    fn a_change_behind_the_kept_replay_replays_again() {
+        let (format, name) = (Format::Anthropic, "run.jsonl");
+        let ran = || {
+            let mut b = run(1);
+            b.push(Msg::User {
+                text: "Thanks.".into(),
+                line: 9,
+            });
+            b
+        };
+        let mut earlier = Earlier::default();
+        ran()
+            .finish_after(format, name, Some(&mut earlier))
+            .unwrap();
+        assert!(earlier.kept.as_ref().is_some_and(|k| k.events > 2));
+        let failed = || {
+            let mut b = ran();
+            b.exit_code("toolu_0", 1);
+            b
+        };
+        let grown = failed().finish_after(format, name, Some(&mut earlier));
+        let fresh = failed().finish(format, name).unwrap();
+        let grown = grown.unwrap();
+        let (grown, fresh) = (grown.trace(Lang::En), fresh.trace(Lang::En));
+        assert!(fresh.calls[0].result.as_ref().unwrap().is_error);
+        assert_eq!(grown.calls, fresh.calls);
     }
 
     /// A growing run's replay is kept only up to where no call waits for

@@ -116,11 +116,7 @@ impl Growing {
     pub fn runs(&mut self, pending: Vec<Arc<Value>>) -> Vec<Loaded> {
         let mut earlier = std::mem::take(&mut self.earlier);
         // What each conversation has read for good.
-        let read: Vec<usize> = self
-            .conversations
-            .iter()
-            .map(|(b, _)| b.events_read())
-            .collect();
+        let read: Vec<_> = self.conversations.iter().map(|(b, _)| b.read()).collect();
         let mut all = self.clone();
         for line in pending {
             all.push(line);
@@ -142,7 +138,7 @@ impl Growing {
                     _ => format!("{name}#{}", k + 1),
                 };
                 builder.rename(&title);
-                builder.final_up_to(read.get(k).copied().unwrap_or(0));
+                builder.final_up_to(read.get(k).copied().unwrap_or_default());
                 for note in split::notes(splitter, k, split::Places::Requests) {
                     builder.note(note);
                 }
