@@ -1084,7 +1084,7 @@ pub struct Read {
 }
 
 /// What a replay starts from (`Build::new`), besides the lines skipped.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 struct Basis {
     name: String,
     tools: Option<Vec<OfferedTool>>,
@@ -1096,6 +1096,18 @@ struct Basis {
 }
 
 impl Basis {
+    /// Whether `b` still starts a replay as it did (compared in place: a
+    /// coding agent's tool schemas are tens of kilobytes).
+    fn is_of(&self, b: &Builder, format: Format) -> bool {
+        self.name == b.name
+            && self.tools == b.tools
+            && self.system == b.system
+            && self.unit == b.unit
+            && self.pairing == b.pairing
+            && self.sub_agents == b.sub_agents
+            && self.format == format
+    }
+
     fn of(b: &Builder, format: Format) -> Basis {
         Basis {
             name: b.name.clone(),
@@ -1304,9 +1316,8 @@ impl Build {
                 (build, pending)
             }
             Some(slot) => {
-                let basis = Basis::of(b, format);
                 let alike = |k: &Kept| {
-                    k.basis == basis
+                    k.basis.is_of(b, format)
                         && k.events <= events.len()
                         && b.changed[k.changes.min(b.changed.len())..]
                             .iter()
@@ -1317,7 +1328,7 @@ impl Build {
                     pending: None,
                     events: 0,
                     changes: 0,
-                    basis,
+                    basis: Basis::of(b, format),
                 });
                 let from = kept.events;
                 let read = b.final_read.unwrap_or(Read {
@@ -1335,7 +1346,7 @@ impl Build {
                 kept.changes = read.changes;
                 let (mut build, mut pending) = (kept.build.clone(), kept.pending.clone());
                 // What the file skipped may have grown since.
-                build.rec.trace.recorded = Build::new(b, format).rec.trace.recorded;
+                build.rec.trace.recorded = Some(Build::recorded_of(b, format));
                 for event in events {
                     build.event(event, &mut pending, &answered);
                 }
@@ -1396,17 +1407,7 @@ impl Build {
                 // A recorded request says `stream` in its own body.
                 stream: false,
                 places: Vec::new(),
-                recorded: Some(Recorded {
-                    tools: b.tools.is_some(),
-                    writes: writes_known(format),
-                    unread: b
-                        .skipped
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect(),
-                    by_item: b.unit == text::Unit::Item,
-                    by_position: b.pairing == Some(PairRule::Position),
-                }),
+                recorded: Some(Build::recorded_of(b, format)),
                 sub_agents: b.sub_agents.clone(),
                 // A transcript's MCP tools are in its recorded tools.
                 mcp: None,
@@ -1427,6 +1428,21 @@ impl Build {
             recorded: None,
             format,
             system_chars,
+        }
+    }
+
+    /// What the file records and is silent on (`Trace::recorded`).
+    fn recorded_of(b: &Builder, format: Format) -> Recorded {
+        Recorded {
+            tools: b.tools.is_some(),
+            writes: writes_known(format),
+            unread: b
+                .skipped
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            by_item: b.unit == text::Unit::Item,
+            by_position: b.pairing == Some(PairRule::Position),
         }
     }
 
