@@ -326,7 +326,7 @@ fn calls_touched(trace: &Trace) -> Vec<Vec<usize>> {
 }
 
 /// The messages appended at step `i` (they are stored in step order).
-fn appended_at(trace: &Trace, i: usize) -> &[Message] {
+fn appended_at(trace: &Trace, i: usize) -> &[Arc<Message>] {
     let start = trace.messages.partition_point(|m| m.step < i);
     let end = trace.messages.partition_point(|m| m.step <= i);
     &trace.messages[start..end]
@@ -402,7 +402,7 @@ mod tests {
         assert_eq!(first_difference(&a, &b), None);
         // A run that ends earlier differs where the other goes on.
         let mut b = a.clone();
-        b.steps.truncate(5);
+        b.steps.items_mut().truncate(5);
         assert_eq!(first_difference(&a, &b), Some(5));
         assert_eq!(side_step(&b, 7), 4);
     }

@@ -97,7 +97,7 @@ pub fn write_with_quiz(
             out,
             "{}{}",
             lead(i18n::CROSSED, lang),
-            i18n::arrow_label(trace, step)
+            i18n::arrow_label(trace, index)
         )?;
         writeln!(out, "{}", i18n::counters(trace, &counts, step, false, lang))?;
         if let (StepKind::ModelCall { .. }, Some(i)) = (&step.kind, step.model_call) {

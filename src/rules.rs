@@ -19,6 +19,7 @@
 //! the code they pin.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use aho_corasick::AhoCorasick;
 
@@ -283,7 +284,7 @@ impl<'a> RuleMatcher<'a> {
     pub fn choose<'m>(
         &mut self,
         number: u32,
-        messages: &'m [Message],
+        messages: &'m [Arc<Message>],
         call: impl Fn(&CallId) -> &'m ToolCall,
     ) -> Option<usize> {
         for m in &messages[self.scanned..] {
@@ -453,7 +454,7 @@ mod tests {
     /// `once` rules chosen before; the chosen one is added.
     fn naive(
         rules: &[Rule],
-        messages: &[Message],
+        messages: &[Arc<Message>],
         number: u32,
         fired: &mut Vec<usize>,
         call: impl Fn(&CallId) -> ToolCall,
@@ -534,12 +535,12 @@ mod tests {
             .unwrap()
     }
 
-    fn message(role: Role, text: &str, call_id: Option<&str>, is_error: bool) -> Message {
-        Message {
+    fn message(role: Role, text: &str, call_id: Option<&str>, is_error: bool) -> Arc<Message> {
+        Arc::new(Message {
             call_id: call_id.map(|id| CallId(id.into())),
             is_error,
             ..Message::new(role, text, 0)
-        }
+        })
     }
 
     fn tool_call(id: &str, tool: &str, args: &[(&str, &str)]) -> ToolCall {
@@ -771,7 +772,7 @@ mod tests {
                 })
         }
 
-        fn messages() -> impl Strategy<Value = Vec<Message>> {
+        fn messages() -> impl Strategy<Value = Vec<Arc<Message>>> {
             let text = "[xyz]{0,4}";
             prop::collection::vec(
                 (any::<bool>(), text, 0..4usize, any::<bool>()).prop_map(

@@ -820,6 +820,25 @@ pub enum Source {
 }
 
 impl Step {
+    /// Whether `other` is this step, but for its narration.
+    pub fn alike(&self, other: &Step) -> bool {
+        let Step {
+            kind,
+            from,
+            to,
+            counters,
+            model_call,
+            end,
+            narration: _,
+        } = self;
+        *kind == other.kind
+            && *from == other.from
+            && *to == other.to
+            && *counters == other.counters
+            && *model_call == other.model_call
+            && *end == other.end
+    }
+
     /// The lane that acts at this step.
     pub fn actor(&self) -> Lane {
         self.from.unwrap_or(self.to)
@@ -934,21 +953,93 @@ fn kind_of(property: &serde_json::Value) -> String {
     }
 }
 
-/// A list of a trace that the traces of one run in each language share
-/// (`engine::Told`): cloning a trace shares it, and changing it copies it
-/// first if another trace still holds it (`Arc::make_mut`). What a
-/// language does not change (the calls' ids, tools and arguments, the file
-/// events, steps and messages whose words read alike) is held once.
-/// It reads and changes as the `Vec` it holds.
+/// A list of a trace that the traces of one run in each language, and the
+/// builds of a growing run, share (`engine::Told`, `Builder::finish_after`):
+/// cloning a trace shares the list, and each item is held on its own, so a
+/// copy made to change the list copies pointers, not items, and changing an
+/// item copies that item alone if another list still holds it
+/// (`Arc::make_mut`). What a language does not change (the calls' ids,
+/// tools and arguments, the file events, steps and messages whose words
+/// read alike) is held once; a live view's build of call 2,000 shares the
+/// first 1,999 calls' items with the build before.
+///
+/// It reads as a slice of its items (`Arc<T>`, which read as `T`);
+/// `iter`, `get`, `first`, `last`, indexing and `&` iteration give `T`.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Shared<T>(Arc<Vec<T>>);
+pub struct Shared<T>(Arc<Vec<Arc<T>>>);
 
 impl<T> Shared<T> {
     /// Does `other` hold this very list (not a copy)?
     pub fn is_shared_with(&self, other: &Shared<T>) -> bool {
         Arc::ptr_eq(&self.0, &other.0)
     }
+
+    /// The items as held, to share.
+    pub fn iter_shared(&self) -> std::slice::Iter<'_, Arc<T>> {
+        self.0.iter()
+    }
+
+    pub fn iter(&self) -> SharedIter<'_, T> {
+        self.0.iter().map(|item| &**item)
+    }
+
+    pub fn get(&self, index: usize) -> Option<&T> {
+        self.0.get(index).map(|item| &**item)
+    }
+
+    pub fn first(&self) -> Option<&T> {
+        self.0.first().map(|item| &**item)
+    }
+
+    pub fn last(&self) -> Option<&T> {
+        self.0.last().map(|item| &**item)
+    }
 }
+
+impl<T: Clone> Shared<T> {
+    pub fn push(&mut self, item: T) {
+        Arc::make_mut(&mut self.0).push(Arc::new(item));
+    }
+
+    /// The list to change: its items are shared until each is changed.
+    pub fn items_mut(&mut self) -> &mut Vec<Arc<T>> {
+        Arc::make_mut(&mut self.0)
+    }
+
+    pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
+        self.items_mut().get_mut(index).map(Arc::make_mut)
+    }
+
+    pub fn last_mut(&mut self) -> Option<&mut T> {
+        self.items_mut().last_mut().map(Arc::make_mut)
+    }
+
+    /// The items from `from` on, each moved out, or copied if another
+    /// list holds it.
+    pub fn into_items_from(self, from: usize) -> impl Iterator<Item = T> {
+        let items = match Arc::try_unwrap(self.0) {
+            Ok(mut items) => {
+                items.drain(..from.min(items.len()));
+                items
+            }
+            Err(list) => list[from.min(list.len())..].to_vec(),
+        };
+        items.into_iter().map(Arc::unwrap_or_clone)
+    }
+
+    /// Every item, each moved out, or copied if another list holds it.
+    pub fn into_items(self) -> impl Iterator<Item = T> {
+        self.into_items_from(0)
+    }
+
+    /// Every item, each copied first if another list holds it.
+    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut T> {
+        self.items_mut().iter_mut().map(Arc::make_mut)
+    }
+}
+
+/// `Shared::iter`.
+pub type SharedIter<'a, T> = std::iter::Map<std::slice::Iter<'a, Arc<T>>, fn(&Arc<T>) -> &T>;
 
 impl<T> Default for Shared<T> {
     fn default() -> Self {
@@ -958,42 +1049,67 @@ impl<T> Default for Shared<T> {
 
 impl<T> From<Vec<T>> for Shared<T> {
     fn from(list: Vec<T>) -> Self {
-        Shared(Arc::new(list))
+        Shared(Arc::new(list.into_iter().map(Arc::new).collect()))
+    }
+}
+
+impl<T> FromIterator<T> for Shared<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        Shared(Arc::new(items.into_iter().map(Arc::new).collect()))
     }
 }
 
 impl<T> std::ops::Deref for Shared<T> {
-    type Target = Vec<T>;
-    fn deref(&self) -> &Vec<T> {
+    type Target = [Arc<T>];
+    fn deref(&self) -> &[Arc<T>] {
         &self.0
     }
 }
 
-impl<T: Clone> std::ops::DerefMut for Shared<T> {
-    fn deref_mut(&mut self) -> &mut Vec<T> {
-        Arc::make_mut(&mut self.0)
+impl<T> std::ops::Index<usize> for Shared<T> {
+    type Output = T;
+    fn index(&self, index: usize) -> &T {
+        &self.0[index]
+    }
+}
+
+// A range of a shared list is a slice of its items.
+macro_rules! shared_ranges {
+    ($($range:ty),*) => {$(
+        impl<T> std::ops::Index<$range> for Shared<T> {
+            type Output = [Arc<T>];
+            fn index(&self, range: $range) -> &[Arc<T>] {
+                &self.0[range]
+            }
+        }
+    )*};
+}
+shared_ranges!(
+    std::ops::Range<usize>,
+    std::ops::RangeTo<usize>,
+    std::ops::RangeFrom<usize>,
+    std::ops::RangeInclusive<usize>,
+    std::ops::RangeToInclusive<usize>,
+    std::ops::RangeFull
+);
+
+impl<T: Clone> std::ops::IndexMut<usize> for Shared<T> {
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        Arc::make_mut(&mut self.items_mut()[index])
     }
 }
 
 impl<T: fmt::Debug> fmt::Debug for Shared<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
 impl<'a, T> IntoIterator for &'a Shared<T> {
     type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
+    type IntoIter = SharedIter<'a, T>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter()
-    }
-}
-
-impl<'a, T: Clone> IntoIterator for &'a mut Shared<T> {
-    type Item = &'a mut T;
-    type IntoIter = std::slice::IterMut<'a, T>;
-    fn into_iter(self) -> Self::IntoIter {
-        Arc::make_mut(&mut self.0).iter_mut()
+        self.iter()
     }
 }
 
@@ -1008,7 +1124,7 @@ pub struct Trace {
     pub steps: Shared<Step>,
     pub messages: Shared<Message>,
     pub calls: Shared<ToolCall>,
-    pub model_calls: Vec<ModelCall>,
+    pub model_calls: Shared<ModelCall>,
     pub files: Vec<String>,
     pub file_events: Shared<FileEvent>,
     pub tools: Vec<OfferedTool>,
@@ -1139,20 +1255,49 @@ impl Trace {
     /// is recorded (`Recorder::finish`) or told in another language.
     pub fn set_measures(&mut self, measures: crate::place::Measures) {
         self.places = measures.places;
-        for (mc, m) in self.model_calls.iter_mut().zip(measures.calls) {
-            mc.context_size = m.context_size;
-            mc.tools_size = m.tools_size;
-            if let Some(tokens) = m.context_tokens {
+        // Written only where it changes: a trace told in another language
+        // (or built again, live) shares its items with the run's until then
+        // (`Shared`).
+        for (k, m) in (0..self.model_calls.len()).zip(measures.calls) {
+            let mc = &self.model_calls[k];
+            let tokens = m.context_tokens.unwrap_or(mc.context_tokens);
+            if (mc.context_size, mc.tools_size, mc.context_tokens)
+                != (m.context_size, m.tools_size, tokens)
+            {
+                let mc = &mut self.model_calls[k];
+                mc.context_size = m.context_size;
+                mc.tools_size = m.tools_size;
                 mc.context_tokens = tokens;
             }
         }
         for s in 0..self.steps.len() {
-            // Written only where it changes: a trace told in another
-            // language shares its steps with the run's (`Shared`) until then.
             if let Some(k) = self.steps[s].model_call
                 && self.steps[s].counters.context_size != self.model_calls[k].context_size
             {
                 self.steps[s].counters.context_size = self.model_calls[k].context_size;
+            }
+        }
+    }
+
+    /// Take the sizes `run` measured (`set_measures`) for the steps and
+    /// model calls this trace has of it: `run` is this trace gone on and
+    /// finished (a live view's kept replay, `Builder::finish_after`).
+    pub fn measured_as(&mut self, run: &Trace) {
+        for k in 0..self.model_calls.len().min(run.model_calls.len()) {
+            let (mc, m) = (&self.model_calls[k], &run.model_calls[k]);
+            if (mc.context_size, mc.tools_size, mc.context_tokens)
+                != (m.context_size, m.tools_size, m.context_tokens)
+            {
+                let mc = &mut self.model_calls[k];
+                mc.context_size = m.context_size;
+                mc.tools_size = m.tools_size;
+                mc.context_tokens = m.context_tokens;
+            }
+        }
+        for s in 0..self.steps.len().min(run.steps.len()) {
+            let size = run.steps[s].counters.context_size;
+            if self.steps[s].counters.context_size != size {
+                self.steps[s].counters.context_size = size;
             }
         }
     }
@@ -1216,6 +1361,7 @@ impl Trace {
             .iter()
             .rev()
             .find(|c| &c.id == id)
+            .map(|c| &**c)
             .or_else(|| self.call(id))
     }
 
@@ -1246,7 +1392,7 @@ impl Trace {
 
     /// The messages sent on a model call: exactly those appended before it
     /// (since the latest compaction, if the host compacted).
-    pub fn context(&self, model_call: &ModelCall) -> &[Message] {
+    pub fn context(&self, model_call: &ModelCall) -> &[Arc<Message>] {
         &self.messages[model_call.context_start..model_call.context_len]
     }
 
@@ -1303,7 +1449,7 @@ impl Trace {
         let Some(c) = self.compactions.iter().rev().find(|c| c.step <= step) else {
             return false;
         };
-        self.steps.get(c.step + 1..step).is_none_or(|between| {
+        self.steps[..].get(c.step + 1..step).is_none_or(|between| {
             !between
                 .iter()
                 .any(|s| matches!(s.kind, StepKind::ModelCall { .. }))
@@ -1330,7 +1476,7 @@ impl Trace {
     }
 
     /// Calls proposed up to and including `step`.
-    pub fn calls_at(&self, step: usize) -> &[ToolCall] {
+    pub fn calls_at(&self, step: usize) -> &[Arc<ToolCall>] {
         // Calls are stored in proposal order: a binary search finds the end.
         &self.calls[..self.calls.partition_point(|c| c.proposed <= step)]
     }
@@ -1539,6 +1685,7 @@ mod tests {
                     .calls_at(step)
                     .iter()
                     .filter(|c| c.status_at(step) == Some(CallStatus::Running))
+                    .map(|c| &**c)
                     .collect();
                 assert_eq!(
                     timeline.running_at(trace, step),

@@ -620,7 +620,7 @@ impl<'a> Details<'a> {
             .take_while(|m| m.step == index)
             .filter(|m| m.role == Role::User)
             .last()
-            .or(trace.messages.first().filter(|_| index == 0));
+            .or(trace.messages[..].first().filter(|_| index == 0));
         match (words, &step.kind) {
             (Some(m), StepKind::TaskArrives) => Details::TaskArrives { task: &m.text },
             (Some(m), _) => Details::UserTurn { text: &m.text },
@@ -932,7 +932,7 @@ fn ids(calls: &[CallId]) -> Vec<&str> {
 
 /// The calls of the reply the step belongs to (calls are stored in the
 /// order they were proposed, so one model call's calls are contiguous).
-fn reply_calls<'t>(trace: &'t Trace, step: &Step) -> &'t [ToolCall] {
+fn reply_calls<'t>(trace: &'t Trace, step: &Step) -> &'t [std::sync::Arc<ToolCall>] {
     let Some(number) = step.model_call.map(|i| trace.model_calls[i].number) else {
         return &[];
     };

@@ -129,7 +129,7 @@ fn every_tool_result_pairs_with_exactly_one_earlier_call() {
         let contexts = t
             .model_calls
             .iter()
-            .map(|mc| t.context(mc).iter().collect::<Vec<_>>());
+            .map(|mc| t.context(mc).iter().map(|m| &**m).collect::<Vec<_>>());
         for list in std::iter::once(originals).chain(contexts) {
             for (i, m) in list.iter().enumerate() {
                 if m.role != Role::Tool {

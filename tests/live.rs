@@ -312,7 +312,7 @@ fn begun(line: &Value) -> Value {
 /// view counts requests, a replay counts lines of the file).
 fn unnarrated(trace: &agent_loop_sim::trace::Trace) -> agent_loop_sim::trace::Trace {
     let mut trace = trace.clone();
-    for step in &mut trace.steps {
+    for step in trace.steps.iter_mut() {
         step.narration = None;
     }
     trace

@@ -710,7 +710,7 @@ fn the_host_runs_nothing_past_the_budget_and_tells_the_user() {
     };
     assert_eq!(not_run, std::slice::from_ref(&call_3.id));
     assert_eq!(last.counters.tool_runs, 2);
-    let arrow = i18n::arrow_label(&t, last);
+    let arrow = i18n::arrow_label(&t, t.steps.len() - 1);
     assert!(
         arrow.contains("user told") && arrow.contains("call_3 not run"),
         "{arrow}"

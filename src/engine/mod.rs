@@ -204,7 +204,7 @@ impl<'a> Run<'a> {
                 steps: Default::default(),
                 messages: Default::default(),
                 calls: Default::default(),
-                model_calls: Vec::new(),
+                model_calls: Default::default(),
                 files: scenario.files.keys().cloned().collect(),
                 file_events: Default::default(),
                 tools,

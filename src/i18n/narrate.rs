@@ -834,17 +834,6 @@ fn result_title(trace: &Trace, id: &CallId, index: usize, lang: Lang) -> String 
     }
 }
 
-/// The position of a step of `trace.steps` (borrowed from it), if it is one.
-fn step_index(trace: &Trace, step: &Step) -> Option<usize> {
-    let offset = (step as *const Step as usize).checked_sub(trace.steps.as_ptr() as usize)?;
-    let i = offset / std::mem::size_of::<Step>().max(1);
-    trace
-        .steps
-        .get(i)
-        .filter(|s| std::ptr::eq(*s, step))
-        .map(|_| i)
-}
-
 /// The words beside a step's arrow in the lanes.
 /// A shorter arrow label where the full one has parts a narrow lane can
 /// drop: the proposals by their ids alone, so "(proposed)", the lesson of
@@ -860,10 +849,12 @@ pub fn arrow_label_short(trace: &Trace, step: &Step) -> Option<String> {
     }
 }
 
-pub fn arrow_label(trace: &Trace, step: &Step) -> String {
+/// The words beside the arrow of step `index` of `trace`.
+pub fn arrow_label(trace: &Trace, index: usize) -> String {
     let lang = trace.lang;
+    let step = &trace.steps[index];
     // Which step this is, for an id a transcript reuses in a later turn.
-    let index = step_index(trace, step);
+    let index = Some(index);
     let call_of = |id: &CallId| match index {
         Some(i) => trace.call_at(id, i),
         None => trace.call(id),

@@ -11,6 +11,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
 
 use crate::load::{Card, Loaded, ScenarioError};
 use crate::recorder::Recorder;
@@ -248,7 +249,9 @@ pub struct Span {
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
     name: String,
-    events: Vec<Event>,
+    /// Shared item by item with a copy made to read the calls still
+    /// running (`Growing::runs`): copying it copies pointers.
+    events: crate::trace::Shared<Event>,
     history: Vec<Key>,
     system: Vec<String>,
     tools: Option<Vec<OfferedTool>>,
@@ -582,19 +585,16 @@ impl Builder {
         // Back to the result, or to the reply that made the call (then
         // its result is still to come).
         let mut latest = None;
-        for (i, e) in self.events.iter_mut().enumerate().rev() {
+        for (i, e) in self.events.iter().enumerate().rev() {
             match e {
                 Event::Msg(Msg::Tool {
-                    call_id: id,
-                    is_error,
-                    text,
-                    ..
+                    call_id: id, text, ..
                 }) if id == call_id => {
                     // A process still running when the call returned (Codex
                     // unified exec): its exit code is the later
                     // `write_stdin`'s to report, not this result's.
                     if !still_running(text) {
-                        latest = Some((i, is_error));
+                        latest = Some(i);
                     }
                     break;
                 }
@@ -607,8 +607,10 @@ impl Builder {
             }
         }
         match latest {
-            Some((i, is_error)) => {
-                *is_error |= code != 0;
+            Some(i) => {
+                if let Event::Msg(Msg::Tool { is_error, .. }) = &mut self.events[i] {
+                    *is_error |= code != 0;
+                }
                 self.changed.push(i);
             }
             None => {
@@ -680,11 +682,15 @@ impl Builder {
             return;
         }
         let compact = value.to_string();
-        for (i, event) in self.events.iter_mut().enumerate() {
-            if let Event::Request(Request {
-                body: Some(body), ..
-            }) = event
-                && *body.request == *compact
+        let holds = |event: &Event| {
+            matches!(event, Event::Request(Request { body: Some(body), .. })
+                if *body.request == *compact)
+        };
+        for i in 0..self.events.len() {
+            if holds(&self.events[i])
+                && let Event::Request(Request {
+                    body: Some(body), ..
+                }) = &mut self.events[i]
             {
                 body.request = text.trim().into();
                 self.changed.push(i);
@@ -959,21 +965,29 @@ impl Builder {
         // One clone: a long run's trace is megabytes.
         let Build {
             rec,
-            mut says,
+            says,
             tokens_in,
             notes,
             ..
         } = built;
-        let run = rec.finish_after(earlier.as_ref().and_then(|e| e.run.as_ref()));
+        let run = rec.finish_after(earlier.as_ref().and_then(|e| e.traces.first()));
+        if let Some(kept) = earlier.as_mut().and_then(|e| e.kept.as_mut()) {
+            // The next build goes on from a replay measured as this one
+            // is: its steps and calls are then shared, not copied to be
+            // measured again.
+            kept.build.rec.trace.measured_as(&run);
+        }
         let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
         // Each call's narration counts what its context heading counts.
         let lists: Vec<(usize, usize)> = (0..run.model_calls.len())
             .map(|k| crate::wire::list_counts(&run, k))
             .collect();
-        for say in &mut says {
-            say.count_as_sent(&lists);
-        }
-        let narrations = narrations(says, &sizes, &tokens_in, self.unit, earlier.as_deref());
+        let numbers = Numbers {
+            sizes: &sizes,
+            tokens_in: &tokens_in,
+            lists: &lists,
+        };
+        let narrations = narrations(&says, &numbers, self.unit, earlier.as_deref());
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).
         let (mut run, mut left) = (Some(run), Lang::COUNT);
@@ -985,23 +999,13 @@ impl Builder {
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
-            for (step, said) in trace.steps.iter_mut().zip(&narrations) {
-                step.narration = Some(said.narration[lang.index()].clone());
-            }
-            for (index, note) in &notes {
-                if let Some(n) = trace
-                    .steps
-                    .get_mut(*index)
-                    .and_then(|s| s.narration.as_mut())
-                {
-                    *n = format!("{n}{}", text::note(note, self.unit, lang)).into();
-                }
-            }
+            let before = earlier.as_ref().and_then(|e| e.traces.get(lang.index()));
+            tell(trace, &narrations, &notes, self.unit, before);
         }
         let card = card_of(&facts, &name);
         let counts = crate::wire::counts_of(&traces[0]);
         if let Some(earlier) = earlier {
-            earlier.run = Some(traces[0].clone());
+            earlier.traces = traces.to_vec();
             earlier.said = narrations;
         }
         Ok(Loaded {
@@ -1013,6 +1017,38 @@ impl Builder {
             counts,
             sub_agent: None,
         })
+    }
+}
+
+/// Each step of `trace` told in its language: its narration, and the notes
+/// after it. A step told as the build `before` told it is that build's
+/// step, shared, not a copy (a long run has thousands).
+fn tell(
+    trace: &mut Trace,
+    narrations: &[Said],
+    notes: &[(usize, text::Note)],
+    unit: text::Unit,
+    before: Option<&Trace>,
+) {
+    let lang = trace.lang;
+    let mut told: Vec<Arc<str>> = narrations
+        .iter()
+        .map(|said| said.narration[lang.index()].clone())
+        .collect();
+    for (index, note) in notes {
+        if let Some(n) = told.get_mut(*index) {
+            *n = format!("{n}{}", text::note(note, unit, lang)).into();
+        }
+    }
+    let before = before.map_or(&[][..], |t| &t.steps[..]);
+    let steps = trace.steps.items_mut();
+    for (i, (step, told)) in steps.iter_mut().zip(told).enumerate() {
+        match before.get(i) {
+            Some(old) if old.narration.as_ref() == Some(&told) && old.alike(step) => {
+                *step = old.clone();
+            }
+            _ => Arc::make_mut(step).narration = Some(told),
+        }
     }
 }
 
@@ -1041,8 +1077,9 @@ fn card_of(facts: &text::Facts, name: &str) -> Card {
 /// (`Builder::finish_after`).
 #[derive(Debug, Clone, Default)]
 pub struct Earlier {
-    /// The run built (in the first language; its places are the run's).
-    run: Option<Trace>,
+    /// The run built, in each language (`Lang::ALL`; the places of each
+    /// are the run's).
+    traces: Vec<Trace>,
     /// What each step said, in order.
     said: Vec<Said>,
     /// Its replay, as far as no later line changes it.
@@ -1124,11 +1161,11 @@ impl Basis {
 /// How far, from event `from` (where no call waits) up to `to`, a replay
 /// can be kept: the last point where every call proposed has its result
 /// and the event before is no reply (nor reasoning) a later part may join.
-fn settled(events: &[Event], from: usize, to: usize) -> usize {
+fn settled(events: &[Arc<Event>], from: usize, to: usize) -> usize {
     let mut open: HashSet<&str> = HashSet::new();
     let mut last = from;
     for (i, event) in events.iter().enumerate().take(to).skip(from) {
-        match event {
+        match &**event {
             Event::Msg(Msg::Assistant { calls, .. }) => {
                 open.extend(calls.iter().map(|c| c.id.as_str()));
                 continue;
@@ -1151,39 +1188,64 @@ fn settled(events: &[Event], from: usize, to: usize) -> usize {
 /// tokens (all `text::narrate` reads besides the unit).
 #[derive(Debug, Clone)]
 struct Said {
-    say: Say,
+    /// Shared with the build's (`Shared`): compared by pointer first.
+    say: Arc<Say>,
     size: Option<usize>,
     tokens_in: Option<Option<u64>>,
+    list: Option<(usize, usize)>,
     /// Shared with the traces built (a long run's narration is megabytes).
-    narration: [std::sync::Arc<str>; Lang::COUNT],
+    narration: [Arc<str>; Lang::COUNT],
+}
+
+/// Per model call, what its narration counts: its body's size, the input
+/// tokens the file records, and its list as the context heading counts it
+/// (`wire::list_counts`).
+struct Numbers<'a> {
+    sizes: &'a [usize],
+    tokens_in: &'a [Option<u64>],
+    lists: &'a [(usize, usize)],
 }
 
 /// Each step's narration in every language: as `earlier` has it where the
 /// step says the same with the same numbers, else told now.
 fn narrations(
-    says: Vec<Say>,
-    sizes: &[usize],
-    tokens_in: &[Option<u64>],
+    says: &crate::trace::Shared<Say>,
+    numbers: &Numbers,
     unit: text::Unit,
     earlier: Option<&Earlier>,
 ) -> Vec<Said> {
     let told_before = earlier.map_or(&[][..], |e| &e.said[..]);
-    says.into_iter()
+    says.iter_shared()
         .enumerate()
         .map(|(i, say)| {
             let at = say.call_number().map(|n| n as usize - 1);
-            let size = at.and_then(|k| sizes.get(k).copied());
-            let tokens = at.and_then(|k| tokens_in.get(k).copied());
+            let size = at.and_then(|k| numbers.sizes.get(k).copied());
+            let tokens = at.and_then(|k| numbers.tokens_in.get(k).copied());
+            let list = at.and_then(|k| numbers.lists.get(k).copied());
             let narration = match told_before.get(i) {
-                Some(s) if s.say == say && s.size == size && s.tokens_in == tokens => {
+                Some(s)
+                    if s.say == *say
+                        && s.size == size
+                        && s.tokens_in == tokens
+                        && s.list == list =>
+                {
                     s.narration.clone()
                 }
-                _ => Lang::ALL.map(|lang| text::narrate(&say, sizes, tokens_in, unit, lang).into()),
+                _ => {
+                    // Each call's narration counts what its context
+                    // heading counts.
+                    let mut counted = Say::clone(say);
+                    counted.count_as_sent(numbers.lists);
+                    Lang::ALL.map(|lang| {
+                        text::narrate(&counted, numbers.sizes, numbers.tokens_in, unit, lang).into()
+                    })
+                }
             };
             Said {
-                say,
+                say: say.clone(),
                 size,
                 tokens_in: tokens,
+                list,
                 narration,
             }
         })
@@ -1268,7 +1330,7 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
 struct Build {
     /// The trace as it grows, recorded as a lesson's is (`Recorder`).
     rec: Recorder,
-    says: Vec<Say>,
+    says: crate::trace::Shared<Say>,
     /// Input tokens per model call, where the file records them.
     tokens_in: Vec<Option<u64>>,
     /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
@@ -1310,7 +1372,7 @@ impl Build {
                 let mut build = Build::new(b, format);
                 let answered = pairing(&events, 0).answered;
                 let mut pending = None;
-                for event in events {
+                for event in events.into_items() {
                     build.event(event, &mut pending, &answered);
                 }
                 (build, pending)
@@ -1337,7 +1399,8 @@ impl Build {
                 });
                 let to = settled(&events, from, read.events);
                 let answered = pairing(&events[from..], kept.build.replies).answered;
-                let mut events = events.into_iter().skip(from);
+                // The events kept are not copied (`Shared`).
+                let mut events = events.into_items_from(from);
                 for event in events.by_ref().take(to - from) {
                     kept.build.event(event, &mut kept.pending, &answered);
                 }
@@ -1387,7 +1450,7 @@ impl Build {
                 steps: Default::default(),
                 messages: Default::default(),
                 calls: Default::default(),
-                model_calls: Vec::new(),
+                model_calls: Default::default(),
                 files: Vec::new(),
                 file_events: Default::default(),
                 tools,
@@ -1412,7 +1475,7 @@ impl Build {
                 // A transcript's MCP tools are in its recorded tools.
                 mcp: None,
             }),
-            says: Vec::new(),
+            says: Default::default(),
             tokens_in: Vec::new(),
             call_reply: Vec::new(),
             replies: 0,
@@ -2036,7 +2099,7 @@ struct Pairs {
 }
 
 /// `replies`: the replies before `events` (none of whose calls waits).
-fn pairing(events: &[Event], replies: usize) -> Pairs {
+fn pairing(events: &[Arc<Event>], replies: usize) -> Pairs {
     // id → (reply ordinal, the call's line), while it waits for a result.
     let mut open: HashMap<&str, (usize, usize)> = HashMap::new();
     let mut pairs = Pairs {
@@ -2046,7 +2109,7 @@ fn pairing(events: &[Event], replies: usize) -> Pairs {
     let mut replies = replies;
     let mut last_reply_line = 0;
     for event in events {
-        match event {
+        match &**event {
             Event::Msg(Msg::Assistant { calls, line, .. }) => {
                 for c in calls {
                     open.insert(c.id.as_str(), (replies, *line));
@@ -2301,10 +2364,10 @@ mod tests {
             let grown = run(3).finish_after(format, name, Some(&mut earlier));
             // What it leaves for the next build is its own.
             assert_eq!(earlier.said.len(), fresh.steps.len());
-            assert_eq!(earlier.run.as_ref().unwrap().messages, fresh.messages);
+            assert_eq!(earlier.traces[0].messages, fresh.messages);
             grown.unwrap().traces[0].clone()
         };
-        let grown = built_after(&|e| e.run.as_mut().unwrap().places[0].bytes += 1000);
+        let grown = built_after(&|e| e.traces[0].places[0].bytes += 1000);
         assert_eq!(grown.places[0].bytes, fresh.places[0].bytes + 1000);
         assert_eq!(grown.places[1..], fresh.places[1..]);
         for (a, b) in grown.model_calls.iter().zip(&fresh.model_calls) {
@@ -2320,6 +2383,47 @@ mod tests {
         assert_eq!(said(&grown, 0), said(fresh, 0) + " (taken)");
         for i in 1..fresh.steps.len() {
             assert_eq!(said(&grown, i), said(fresh, i), "step {i}");
+        }
+    }
+
+    /// A growing run's build holds the items the build before it made of
+    /// the same lines (its steps, in each language, its messages, calls and
+    /// model calls), not copies: at call 2,000 a copy of each is tens of
+    /// thousands of items, made at every call.
+    #[test]
+    fn a_build_after_another_shares_what_it_kept() {
+        let (format, name) = (Format::Anthropic, "run.jsonl");
+        let mut earlier = Earlier::default();
+        let mut build = |replies| {
+            run(replies)
+                .finish_after(format, name, Some(&mut earlier))
+                .unwrap()
+        };
+        // The first build measures what its replay leaves for the next.
+        build(2);
+        let (before, after) = (build(3), build(4));
+        fn shared<T>(a: &crate::trace::Shared<T>, b: &crate::trace::Shared<T>) -> Vec<bool> {
+            a.iter_shared()
+                .zip(b.iter_shared())
+                .map(|(a, b)| Arc::ptr_eq(a, b))
+                .collect()
+        }
+        for lang in Lang::ALL {
+            let (a, b) = (before.trace(lang), after.trace(lang));
+            // All but the last step, which said the run ended there.
+            let steps = a.steps.len() - 1;
+            assert_eq!(shared(&a.steps, &b.steps)[..steps], vec![true; steps]);
+            assert_eq!(
+                shared(&a.messages, &b.messages),
+                vec![true; a.messages.len()]
+            );
+            assert_eq!(shared(&a.calls, &b.calls), vec![true; a.calls.len()]);
+            // All but the last model call, which the next reply closes.
+            let calls = a.model_calls.len() - 1;
+            assert_eq!(
+                shared(&a.model_calls, &b.model_calls)[..calls],
+                vec![true; calls]
+            );
         }
     }
 

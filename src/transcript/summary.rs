@@ -94,4 +94,5 @@ fn appended_at(trace: &Trace, step: usize, role: Role) -> Option<&Message> {
         .iter()
         .take_while(|m| m.step == step)
         .find(|m| m.role == role)
+        .map(|m| &**m)
 }

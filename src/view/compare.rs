@@ -259,7 +259,7 @@ fn header(app: &App, c: &Comparison, area: Rect, buf: &mut Buffer) {
                         Side::Other => c.other.trace(lang),
                     };
                     let what = match trace.steps.get(i) {
-                        Some(step) => i18n::one_line(&i18n::arrow_label(trace, step)),
+                        Some(_) => i18n::one_line(&i18n::arrow_label(trace, i)),
                         None => i18n::COMPARE_ENDED_SHORT.get(lang).to_string(),
                     };
                     text.push_str(if side == Side::Main { " · " } else { " │ " });

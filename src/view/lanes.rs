@@ -253,7 +253,7 @@ fn step_rows(
 
     // The step's words, beside the lanes: wrapped to the rows it has,
     // cut at a word boundary when longer (the full text is in the panels).
-    let mut label = i18n::arrow_label(trace, step);
+    let mut label = i18n::arrow_label(trace, index);
     let room = g.label_room();
     if width(&label) > room * per_step {
         label = super::ids::shorten_ids(&label, step);

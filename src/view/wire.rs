@@ -379,7 +379,7 @@ fn group_items(trace: &Trace, from: usize, to: usize) -> Vec<Value> {
         blocks.extend(
             trace.messages[from + 1..to]
                 .iter()
-                .map(wire::anthropic_block),
+                .map(|m| wire::anthropic_block(m)),
         );
     }
     items

@@ -550,6 +550,7 @@ pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
     trace.messages[mc.context_len.min(end)..end]
         .iter()
         .find(|m| m.role == Role::Assistant)
+        .map(|m| &**m)
 }
 
 /// The response to model call `index`, as its provider sends it (not
@@ -1172,6 +1173,7 @@ fn calls_of<'t>(trace: &'t Trace, m: &Message) -> Vec<&'t ToolCall> {
     m.calls
         .iter()
         .filter_map(|id| trace.calls[..before].iter().rev().find(|c| &c.id == id))
+        .map(|c| &**c)
         .collect()
 }
 
