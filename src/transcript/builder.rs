@@ -17,8 +17,8 @@ use crate::load::{Card, Loaded, ScenarioError};
 use crate::recorder::Recorder;
 use crate::scenario::{About, CompactPolicy, EndStatus, Lang, Text};
 use crate::trace::{
-    CallId, Compaction, Lane, OfferedTool, Recorded, RecordedBody, Role, StepKind, TaskOutcome,
-    ToolCall, ToolResult, Trace,
+    CallId, Compaction, Lane, OfferedTool, Recorded, RecordedBody, Role, Shared, Step, StepKind,
+    TaskOutcome, ToolCall, ToolResult, Trace,
 };
 
 use super::clean::{clean, clean_json, clean_owned, clean_redacted};
@@ -987,7 +987,17 @@ impl Builder {
             tokens_in: &tokens_in,
             lists: &lists,
         };
-        let narrations = narrations(&says, &numbers, self.unit, earlier.as_deref());
+        let said_before = earlier
+            .as_mut()
+            .map_or_else(Vec::new, |e| std::mem::take(&mut e.said));
+        let (narrations, same) = narrations(&says, &numbers, self.unit, said_before);
+        let told = Told {
+            narrations: &narrations,
+            same: &same,
+            notes: &notes,
+            unit: self.unit,
+        };
+        let run_steps = run.steps.clone();
         // Each language's trace is the run with its own words; the last
         // takes the run itself (a long run's trace is megabytes).
         let (mut run, mut left) = (Some(run), Lang::COUNT);
@@ -999,14 +1009,18 @@ impl Builder {
         for (trace, lang) in traces.iter_mut().zip(Lang::ALL) {
             trace.lang = lang;
             trace.title = text::title(&facts, lang);
-            let before = earlier.as_ref().and_then(|e| e.traces.get(lang.index()));
-            tell(trace, &narrations, &notes, self.unit, before);
+            let before = earlier
+                .as_ref()
+                .and_then(|e| Some((e.traces.get(lang.index())?, &e.run_steps, &e.noted[..])));
+            tell(trace, &told, before);
         }
         let card = card_of(&facts, &name);
         let counts = crate::wire::counts_of(&traces[0]);
         if let Some(earlier) = earlier {
             earlier.traces = traces.to_vec();
             earlier.said = narrations;
+            earlier.run_steps = run_steps;
+            earlier.noted = notes.iter().map(|(index, _)| *index).collect();
         }
         Ok(Loaded {
             card,
@@ -1020,34 +1034,53 @@ impl Builder {
     }
 }
 
+/// What each step of a run says, in every language (`tell`).
+struct Told<'a> {
+    narrations: &'a [Said],
+    /// Per step: its narration is the one the build before had there.
+    same: &'a [bool],
+    notes: &'a [(usize, text::Note)],
+    unit: text::Unit,
+}
+
 /// Each step of `trace` told in its language: its narration, and the notes
 /// after it. A step told as the build `before` told it is that build's
-/// step, shared, not a copy (a long run has thousands).
-fn tell(
-    trace: &mut Trace,
-    narrations: &[Said],
-    notes: &[(usize, text::Note)],
-    unit: text::Unit,
-    before: Option<&Trace>,
-) {
+/// step, shared, not a copy (a long run has thousands): known without
+/// reading either step where the run's step is the very one that build
+/// told (`before`'s run steps) with the same narration and no note.
+fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>, &[usize])>) {
     let lang = trace.lang;
-    let mut told: Vec<Arc<str>> = narrations
-        .iter()
-        .map(|said| said.narration[lang.index()].clone())
-        .collect();
-    for (index, note) in notes {
-        if let Some(n) = told.get_mut(*index) {
-            *n = format!("{n}{}", text::note(note, unit, lang)).into();
+    let (before, before_run, noted_before) = before
+        .map_or((&[][..], &[][..], &[][..]), |(t, run, noted)| {
+            (&t.steps[..], &run[..], noted)
+        });
+    let mut noted = vec![false; trace.steps.len()];
+    for &i in noted_before.iter().chain(told.notes.iter().map(|(i, _)| i)) {
+        if let Some(n) = noted.get_mut(i) {
+            *n = true;
         }
     }
-    let before = before.map_or(&[][..], |t| &t.steps[..]);
     let steps = trace.steps.items_mut();
-    for (i, (step, told)) in steps.iter_mut().zip(told).enumerate() {
+    for (i, step) in steps.iter_mut().enumerate() {
+        let unchanged = told.same.get(i) == Some(&true)
+            && !noted[i]
+            && before_run.get(i).is_some_and(|run| Arc::ptr_eq(run, step));
+        if unchanged && let Some(old) = before.get(i) {
+            *step = old.clone();
+            continue;
+        }
+        let Some(said) = told.narrations.get(i) else {
+            continue;
+        };
+        let mut narration = said.narration[lang.index()].clone();
+        for (_, note) in told.notes.iter().filter(|(at, _)| *at == i) {
+            narration = format!("{narration}{}", text::note(note, told.unit, lang)).into();
+        }
         match before.get(i) {
-            Some(old) if old.narration.as_ref() == Some(&told) && old.alike(step) => {
+            Some(old) if old.narration.as_ref() == Some(&narration) && old.alike(step) => {
                 *step = old.clone();
             }
-            _ => Arc::make_mut(step).narration = Some(told),
+            _ => Arc::make_mut(step).narration = Some(narration),
         }
     }
 }
@@ -1082,6 +1115,10 @@ pub struct Earlier {
     traces: Vec<Trace>,
     /// What each step said, in order.
     said: Vec<Said>,
+    /// The run's steps before they were told (`tell`).
+    run_steps: crate::trace::Shared<Step>,
+    /// The steps a note was said after.
+    noted: Vec<usize>,
     /// Its replay, as far as no later line changes it.
     kept: Option<Kept>,
 }
@@ -1190,6 +1227,8 @@ fn settled(events: &[Arc<Event>], from: usize, to: usize) -> usize {
 struct Said {
     /// Shared with the build's (`Shared`): compared by pointer first.
     say: Arc<Say>,
+    /// Its model call's index, if it speaks of one.
+    at: Option<usize>,
     size: Option<usize>,
     tokens_in: Option<Option<u64>>,
     list: Option<(usize, usize)>,
@@ -1206,50 +1245,74 @@ struct Numbers<'a> {
     lists: &'a [(usize, usize)],
 }
 
-/// Each step's narration in every language: as `earlier` has it where the
-/// step says the same with the same numbers, else told now.
+/// What a model call's narration counts: its size, input tokens and list.
+type Counted = (Option<usize>, Option<Option<u64>>, Option<(usize, usize)>);
+
+impl Numbers<'_> {
+    /// What model call `at` counts.
+    fn of(&self, at: Option<usize>) -> Counted {
+        (
+            at.and_then(|k| self.sizes.get(k).copied()),
+            at.and_then(|k| self.tokens_in.get(k).copied()),
+            at.and_then(|k| self.lists.get(k).copied()),
+        )
+    }
+}
+
+/// Each step's narration in every language: as `before` (the build
+/// before's, taken and changed in place) has it where the step says the
+/// same with the same numbers, else told now; and per step, whether it is
+/// the narration `before` had.
 fn narrations(
-    says: &crate::trace::Shared<Say>,
+    says: &Shared<Say>,
     numbers: &Numbers,
     unit: text::Unit,
-    earlier: Option<&Earlier>,
-) -> Vec<Said> {
-    let told_before = earlier.map_or(&[][..], |e| &e.said[..]);
-    says.iter_shared()
-        .enumerate()
-        .map(|(i, say)| {
-            let at = say.call_number().map(|n| n as usize - 1);
-            let size = at.and_then(|k| numbers.sizes.get(k).copied());
-            let tokens = at.and_then(|k| numbers.tokens_in.get(k).copied());
-            let list = at.and_then(|k| numbers.lists.get(k).copied());
-            let narration = match told_before.get(i) {
-                Some(s)
-                    if s.say == *say
-                        && s.size == size
-                        && s.tokens_in == tokens
-                        && s.list == list =>
-                {
-                    s.narration.clone()
-                }
-                _ => {
-                    // Each call's narration counts what its context
-                    // heading counts.
-                    let mut counted = Say::clone(say);
-                    counted.count_as_sent(numbers.lists);
-                    Lang::ALL.map(|lang| {
-                        text::narrate(&counted, numbers.sizes, numbers.tokens_in, unit, lang).into()
-                    })
-                }
-            };
-            Said {
-                say: say.clone(),
-                size,
-                tokens_in: tokens,
-                list,
-                narration,
+    before: Vec<Said>,
+) -> (Vec<Said>, Vec<bool>) {
+    let mut said = before;
+    said.truncate(says.len());
+    let mut same = Vec::with_capacity(says.len());
+    for (i, say) in says.iter_shared().enumerate() {
+        // The very say as before, with the same numbers: nothing to read.
+        if let Some(s) = said.get(i)
+            && Arc::ptr_eq(&s.say, say)
+            && (s.size, s.tokens_in, s.list) == numbers.of(s.at)
+        {
+            same.push(true);
+            continue;
+        }
+        let at = say.call_number().map(|n| n as usize - 1);
+        let (size, tokens_in, list) = numbers.of(at);
+        let alike = said
+            .get(i)
+            .filter(|s| s.say == *say && (s.size, s.tokens_in, s.list) == (size, tokens_in, list));
+        let narration = match alike {
+            Some(s) => s.narration.clone(),
+            None => {
+                // Each call's narration counts what its context heading
+                // counts.
+                let mut counted = Say::clone(say);
+                counted.count_as_sent(numbers.lists);
+                Lang::ALL.map(|lang| {
+                    text::narrate(&counted, numbers.sizes, numbers.tokens_in, unit, lang).into()
+                })
             }
-        })
-        .collect()
+        };
+        same.push(alike.is_some());
+        let now = Said {
+            say: say.clone(),
+            at,
+            size,
+            tokens_in,
+            list,
+            narration,
+        };
+        match said.get_mut(i) {
+            Some(s) => *s = now,
+            None => said.push(now),
+        }
+    }
+    (said, same)
 }
 
 /// Text from the file made safe before it is stored.
@@ -2374,7 +2437,9 @@ mod tests {
             assert_eq!(a.context_size, b.context_size + 1000);
         }
         let grown = built_after(&|e| {
-            e.said[0].narration[0] = format!("{} (taken)", e.said[0].narration[0]).into();
+            let taken: Arc<str> = format!("{} (taken)", e.said[0].narration[0]).into();
+            e.said[0].narration[0] = taken.clone();
+            e.traces[0].steps[0].narration = Some(taken);
             // The last step said the run ended there: not alike any more.
             let last = e.said.len() - 1;
             e.said[last].narration[0] = format!("{} (stale)", e.said[last].narration[0]).into();
