@@ -280,22 +280,41 @@ fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
     }
     let calls = alike(&trace.calls, &earlier.calls, |a, b| a == b);
     let model_calls = alike(&trace.model_calls, &earlier.model_calls, |a, b| {
-        a.step == b.step
+        Arc::ptr_eq(a, b) || a.step == b.step
     });
     let messages = alike(&trace.messages, &earlier.messages, |a, b| a == b);
     let mut kept = 0;
+    // The calls proposed up to a message's step, and the model calls
+    // before it: counted on as the steps grow (the messages are in step
+    // order), not searched for at each (a long run has thousands).
+    let (mut proposed, mut called, mut last_step) = (0, 0, 0);
     for m in &trace.messages[..messages.min(earlier.places.len())] {
+        if m.step < last_step {
+            (proposed, called) = (0, 0);
+        }
+        last_step = m.step;
+        while trace
+            .calls
+            .get(proposed)
+            .is_some_and(|c| c.proposed <= m.step)
+        {
+            proposed += 1;
+        }
+        while trace
+            .model_calls
+            .get(called)
+            .is_some_and(|mc| mc.step < m.step)
+        {
+            called += 1;
+        }
         // A call is found among those proposed up to the message (its
         // first with the id), or as `call_N`, the N-th.
         let numbered = m.calls.iter().filter_map(|id| {
             id.0.strip_prefix("call_")
                 .and_then(|n| n.parse::<usize>().ok())
         });
-        let reach = numbered
-            .chain([trace.calls.partition_point(|c| c.proposed <= m.step)])
-            .max()
-            .unwrap_or(0);
-        let before = trace.model_calls.partition_point(|mc| mc.step < m.step);
+        let reach = numbered.chain([proposed]).max().unwrap_or(0);
+        let before = called;
         if reach > calls || before > model_calls {
             break;
         }
