@@ -1053,12 +1053,6 @@ impl<T> From<Vec<T>> for Shared<T> {
     }
 }
 
-impl<T> FromIterator<T> for Shared<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
-        Shared(Arc::new(items.into_iter().map(Arc::new).collect()))
-    }
-}
-
 impl<T> std::ops::Deref for Shared<T> {
     type Target = [Arc<T>];
     fn deref(&self) -> &[Arc<T>] {
