@@ -1249,10 +1249,27 @@ impl Trace {
     /// is recorded (`Recorder::finish`) or told in another language.
     pub fn set_measures(&mut self, measures: crate::place::Measures) {
         self.places = measures.places;
+        self.set_call_measures(measures.calls);
+    }
+
+    /// Take the sizes `run` measured (`set_measures`) for the model calls
+    /// and steps this trace has of it: `run` is this trace gone on and
+    /// finished (a live view's kept replay, `Builder::finish_after`).
+    pub fn measured_as(&mut self, run: &Trace) {
+        let calls = run.model_calls.iter().map(|m| crate::place::CallMeasure {
+            context_size: m.context_size,
+            tools_size: m.tools_size,
+            context_tokens: Some(m.context_tokens),
+        });
+        self.set_call_measures(calls);
+    }
+
+    /// Each model call's measures, and each step's size of its latest call.
+    fn set_call_measures(&mut self, calls: impl IntoIterator<Item = crate::place::CallMeasure>) {
         // Written only where it changes: a trace told in another language
         // (or built again, live) shares its items with the run's until then
         // (`Shared`).
-        for (k, m) in (0..self.model_calls.len()).zip(measures.calls) {
+        for (k, m) in (0..self.model_calls.len()).zip(calls) {
             let mc = &self.model_calls[k];
             let tokens = m.context_tokens.unwrap_or(mc.context_tokens);
             if (mc.context_size, mc.tools_size, mc.context_tokens)
@@ -1269,29 +1286,6 @@ impl Trace {
                 && self.steps[s].counters.context_size != self.model_calls[k].context_size
             {
                 self.steps[s].counters.context_size = self.model_calls[k].context_size;
-            }
-        }
-    }
-
-    /// Take the sizes `run` measured (`set_measures`) for the steps and
-    /// model calls this trace has of it: `run` is this trace gone on and
-    /// finished (a live view's kept replay, `Builder::finish_after`).
-    pub fn measured_as(&mut self, run: &Trace) {
-        for k in 0..self.model_calls.len().min(run.model_calls.len()) {
-            let (mc, m) = (&self.model_calls[k], &run.model_calls[k]);
-            if (mc.context_size, mc.tools_size, mc.context_tokens)
-                != (m.context_size, m.tools_size, m.context_tokens)
-            {
-                let mc = &mut self.model_calls[k];
-                mc.context_size = m.context_size;
-                mc.tools_size = m.tools_size;
-                mc.context_tokens = m.context_tokens;
-            }
-        }
-        for s in 0..self.steps.len().min(run.steps.len()) {
-            let size = run.steps[s].counters.context_size;
-            if self.steps[s].counters.context_size != size {
-                self.steps[s].counters.context_size = size;
             }
         }
     }

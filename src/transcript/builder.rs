@@ -251,7 +251,7 @@ pub struct Builder {
     name: String,
     /// Shared item by item with a copy made to read the calls still
     /// running (`Growing::runs`): copying it copies pointers.
-    events: crate::trace::Shared<Event>,
+    events: Shared<Event>,
     history: Vec<Key>,
     system: Vec<String>,
     tools: Option<Vec<OfferedTool>>,
@@ -994,6 +994,7 @@ impl Builder {
         let told = Told {
             narrations: &narrations,
             same: &same,
+            noted: &noted(says.len(), earlier.as_deref(), &notes),
             notes: &notes,
             unit: self.unit,
         };
@@ -1011,7 +1012,7 @@ impl Builder {
             trace.title = text::title(&facts, lang);
             let before = earlier
                 .as_ref()
-                .and_then(|e| Some((e.traces.get(lang.index())?, &e.run_steps, &e.noted[..])));
+                .and_then(|e| Some((e.traces.get(lang.index())?, &e.run_steps)));
             tell(trace, &told, before);
         }
         let card = card_of(&facts, &name);
@@ -1034,11 +1035,26 @@ impl Builder {
     }
 }
 
+/// Per step of `steps`: a note is said after it, in `notes` or in the
+/// build `before`.
+fn noted(steps: usize, before: Option<&Earlier>, notes: &[(usize, text::Note)]) -> Vec<bool> {
+    let mut noted = vec![false; steps];
+    let before = before.map_or(&[][..], |e| &e.noted[..]);
+    for &i in before.iter().chain(notes.iter().map(|(i, _)| i)) {
+        if let Some(n) = noted.get_mut(i) {
+            *n = true;
+        }
+    }
+    noted
+}
+
 /// What each step of a run says, in every language (`tell`).
 struct Told<'a> {
     narrations: &'a [Said],
     /// Per step: its narration is the one the build before had there.
     same: &'a [bool],
+    /// Per step: a note is said after it, now or in the build before.
+    noted: &'a [bool],
     notes: &'a [(usize, text::Note)],
     unit: text::Unit,
 }
@@ -1048,22 +1064,14 @@ struct Told<'a> {
 /// step, shared, not a copy (a long run has thousands): known without
 /// reading either step where the run's step is the very one that build
 /// told (`before`'s run steps) with the same narration and no note.
-fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>, &[usize])>) {
+fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>)>) {
     let lang = trace.lang;
-    let (before, before_run, noted_before) = before
-        .map_or((&[][..], &[][..], &[][..]), |(t, run, noted)| {
-            (&t.steps[..], &run[..], noted)
-        });
-    let mut noted = vec![false; trace.steps.len()];
-    for &i in noted_before.iter().chain(told.notes.iter().map(|(i, _)| i)) {
-        if let Some(n) = noted.get_mut(i) {
-            *n = true;
-        }
-    }
+    let (before, before_run) =
+        before.map_or((&[][..], &[][..]), |(t, run)| (&t.steps[..], &run[..]));
     let steps = trace.steps.items_mut();
     for (i, step) in steps.iter_mut().enumerate() {
         let unchanged = told.same.get(i) == Some(&true)
-            && !noted[i]
+            && told.noted.get(i) == Some(&false)
             && before_run.get(i).is_some_and(|run| Arc::ptr_eq(run, step));
         if unchanged && let Some(old) = before.get(i) {
             *step = old.clone();
@@ -1116,7 +1124,7 @@ pub struct Earlier {
     /// What each step said, in order.
     said: Vec<Said>,
     /// The run's steps before they were told (`tell`).
-    run_steps: crate::trace::Shared<Step>,
+    run_steps: Shared<Step>,
     /// The steps a note was said after.
     noted: Vec<usize>,
     /// Its replay, as far as no later line changes it.
@@ -1393,7 +1401,7 @@ fn cleaned(msg: Msg, redact: bool) -> Msg {
 struct Build {
     /// The trace as it grows, recorded as a lesson's is (`Recorder`).
     rec: Recorder,
-    says: crate::trace::Shared<Say>,
+    says: Shared<Say>,
     /// Input tokens per model call, where the file records them.
     tokens_in: Vec<Option<u64>>,
     /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
@@ -2467,7 +2475,7 @@ mod tests {
         // The first build measures what its replay leaves for the next.
         build(2);
         let (before, after) = (build(3), build(4));
-        fn shared<T>(a: &crate::trace::Shared<T>, b: &crate::trace::Shared<T>) -> Vec<bool> {
+        fn shared<T>(a: &Shared<T>, b: &Shared<T>) -> Vec<bool> {
             a.iter_shared()
                 .zip(b.iter_shared())
                 .map(|(a, b)| Arc::ptr_eq(a, b))
