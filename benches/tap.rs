@@ -195,7 +195,8 @@ fn all_but_the_last(
 fn live_grow(c: &mut Criterion) {
     // What the live view's builder does for call N of a run of N: the
     // call begins (its request after the N-1 read for good), then it
-    // ends (read for good) and the runs are drawn again.
+    // ends (read for good, as the call that ran: `push_ended`, as the
+    // tap hands it) and the runs are drawn again.
     let mut group = c.benchmark_group("tap-live-grow");
     group.sample_size(10);
     for calls in [10, 200, 2000] {
@@ -217,7 +218,7 @@ fn live_grow(c: &mut Criterion) {
                 || (before.clone(), last.clone()),
                 |(mut growing, last)| {
                     let running = growing.runs(vec![begun.clone()]);
-                    growing.push(last);
+                    growing.push_ended(last, &begun);
                     let ended = growing.runs(Vec::new());
                     (running, ended, growing)
                 },

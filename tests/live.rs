@@ -358,7 +358,8 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
         let mut growing = transcript::growing::Growing::new(name, false);
         for (i, line) in lines.iter().enumerate() {
             // Running: its request after the calls that ended.
-            let running = growing.runs(vec![begun(line).into()]);
+            let was = std::sync::Arc::new(begun(line));
+            let running = growing.runs(vec![was.clone()]);
             let mut so_far = lines[..i].to_vec();
             so_far.push(begun(line));
             let once = transcript::growing::live(name, so_far, false);
@@ -366,7 +367,8 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
             for (a, b) in running.iter().zip(&once) {
                 same_traces(a, b, &format!("{file}: call {} running", i + 1));
             }
-            growing.push(line.clone());
+            // Ended, as the tap hands it: the call that ran as `was`.
+            growing.push_ended(line.clone(), &was);
             let ended = growing.runs(Vec::new());
             let once = transcript::growing::live(name, lines[..=i].to_vec(), false);
             assert_eq!(ended.len(), once.len(), "{file}: call {} ended", i + 1);

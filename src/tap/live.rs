@@ -311,8 +311,11 @@ fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bo
         for input in std::iter::once(first).chain(inputs.try_iter()) {
             match input {
                 Input::Call(o) if o.ended => {
-                    running.remove(&o.id);
-                    growing.push(o.line);
+                    match running.remove(&o.id) {
+                        // Its request, read as it began, is not read again.
+                        Some(was) => growing.push_ended(o.line, &was),
+                        None => growing.push(o.line),
+                    }
                     grew = true;
                 }
                 Input::Call(o) => {

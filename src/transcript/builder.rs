@@ -282,6 +282,10 @@ pub struct Builder {
     exit_codes: HashMap<String, i64>,
     /// The request body (and response) a reader is about to hand over.
     recorded_body: Option<RecordedBody>,
+    /// The text of the next request body recorded, where the caller
+    /// wrote it before (`body_known`): a tap's call ends with the request
+    /// it began with, megabytes in a long run, not written out again.
+    known_body: Option<Arc<str>>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<Span>,
     /// Set by a reader whose file pairs otherwise than its format's rule
@@ -626,26 +630,32 @@ impl Builder {
         body: &serde_json::Value,
         response: Option<&serde_json::Value>,
     ) {
-        self.recorded_body = Some(self.body_of(body, response));
+        let known = self.known_body.take();
+        debug_assert!(
+            known
+                .as_ref()
+                .is_none_or(|k| **k == *recorded_text(body, self.redact)),
+            "a body known as another"
+        );
+        self.recorded_body = Some(self.body_of(body, response, known));
+    }
+
+    /// The next request body recorded is `text` (`recorded_text` of it):
+    /// kept, not written out again. Unused, it is forgotten at the next.
+    pub(crate) fn body_known(&mut self, text: Option<Arc<str>>) {
+        self.known_body = text;
     }
 
     /// A recorded body as the trace keeps it: compact JSON text (masked
-    /// with `--redact`), the bytes of its tools and the items of its list.
+    /// with `--redact`; `known` where it was written before), the bytes of
+    /// its tools and the items of its list.
     fn body_of(
         &self,
         body: &serde_json::Value,
         response: Option<&serde_json::Value>,
+        known: Option<Arc<str>>,
     ) -> RecordedBody {
-        let text = |v: &serde_json::Value| -> std::sync::Arc<str> {
-            match self.redact {
-                true => {
-                    let mut v = v.clone();
-                    super::redact::redact_strings(&mut v);
-                    compact(&v).into()
-                }
-                false => compact(v).into(),
-            }
-        };
+        let text = |v: &serde_json::Value| recorded_text(v, self.redact);
         let tools_bytes = body
             .get("tools")
             .filter(|t| t.is_array())
@@ -666,7 +676,7 @@ impl Builder {
             .map(|(_, number)| number)
             .collect();
         RecordedBody {
-            request: text(body),
+            request: known.unwrap_or_else(|| text(body)),
             tools_bytes,
             items,
             reasoning_at,
@@ -719,7 +729,7 @@ impl Builder {
     /// The next model call's request as the file records it (`Event::Recorded`).
     pub fn recorded_request(&mut self, line: usize, messages: usize, body: &serde_json::Value) {
         self.requests += 1;
-        let body = self.body_of(body, None);
+        let body = self.body_of(body, None, None);
         self.events.push(Event::Recorded {
             line,
             messages,
@@ -1154,6 +1164,19 @@ impl std::fmt::Debug for Kept {
 /// `value` as compact JSON: what `to_string` makes, written straight into
 /// the string rather than through `fmt` (a long run's request is
 /// megabytes, written at every call).
+/// A recorded body's text as a trace keeps it: compact JSON, masked
+/// with `--redact`.
+pub(crate) fn recorded_text(value: &serde_json::Value, redact: bool) -> Arc<str> {
+    match redact {
+        true => {
+            let mut value = value.clone();
+            super::redact::redact_strings(&mut value);
+            compact(&value).into()
+        }
+        false => compact(value).into(),
+    }
+}
+
 fn compact(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }

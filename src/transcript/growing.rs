@@ -44,6 +44,20 @@ pub struct Growing {
     /// again, from the replay the last build kept, and most of each is
     /// what it was.
     earlier: Vec<builder::Earlier>,
+    /// What reading each call still running found (by its line, as
+    /// `runs` was given it), for the line it ends with (`push_ended`).
+    running: Vec<(Arc<Value>, Known)>,
+}
+
+/// What reading a request finds that does not change when its call ends
+/// (a tap's call ends with the request it began with): its messages'
+/// hashes (`split::hashes`) and its body as a trace keeps it
+/// (`builder::recorded_text`). A long run's request is megabytes: read
+/// when the call begins, not again when it ends.
+#[derive(Debug, Clone, Default)]
+struct Known {
+    hashes: Option<Vec<u64>>,
+    body: Option<Arc<str>>,
 }
 
 impl Growing {
@@ -55,6 +69,7 @@ impl Growing {
             conversations: Vec::new(),
             lines: 0,
             earlier: Vec::new(),
+            running: Vec::new(),
         }
     }
 
@@ -69,12 +84,34 @@ impl Growing {
 
     /// The next line, final: read into the state for good.
     pub fn push(&mut self, line: impl Into<Arc<Value>>) {
-        self.lines += 1;
-        let placed = self.splitter.feed(self.lines, line.into());
-        self.place(placed);
+        self.read(line.into(), &mut Known::default());
     }
 
-    fn place(&mut self, placed: Vec<split::Placed>) {
+    /// The next line, final: the call that was running as `was` (a line
+    /// `runs` was given) ended as `line`, with the same request.
+    pub fn push_ended(&mut self, line: impl Into<Arc<Value>>, was: &Arc<Value>) {
+        let line = line.into();
+        let at = self.running.iter().position(|(l, _)| Arc::ptr_eq(l, was));
+        let mut known = at.map_or_else(Known::default, |at| self.running.swap_remove(at).1);
+        debug_assert!(
+            at.is_none() || line.get("request") == was.get("request"),
+            "a call ended with another request"
+        );
+        self.read(line, &mut known);
+    }
+
+    /// Reads the next line; what it finds of its request is `known`.
+    fn read(&mut self, line: Arc<Value>, known: &mut Known) {
+        self.lines += 1;
+        let placed = self
+            .splitter
+            .feed_hashed(self.lines, line, &mut known.hashes);
+        self.place(placed, known);
+    }
+
+    /// Reads the lines placed; `known`: what is known of the last fed.
+    fn place(&mut self, placed: Vec<split::Placed>, known: &mut Known) {
+        let fed = self.lines;
         for split::Placed {
             line,
             value,
@@ -93,6 +130,11 @@ impl Growing {
             }
             let (builder, format) = &mut self.conversations[k];
             builder.repeats(repeats);
+            if line == fed && known.body.is_none() {
+                let request = value.get("request");
+                known.body = request.map(|r| builder::recorded_text(r, self.redact));
+            }
+            builder.body_known(known.body.clone().filter(|_| line == fed));
             let read = detect_document(&value).ok_or(()).and_then(|f| {
                 request_line(&self.name, &value, line, Some(f), builder)
                     .map(|()| f)
@@ -108,6 +150,7 @@ impl Growing {
                 }
             }
             builder.repeats(0);
+            builder.body_known(None);
         }
     }
 
@@ -115,14 +158,18 @@ impl Growing {
     /// it, which may still change), as one run per conversation.
     pub fn runs(&mut self, pending: Vec<Arc<Value>>) -> Vec<Loaded> {
         let mut earlier = std::mem::take(&mut self.earlier);
+        let known = std::mem::take(&mut self.running);
         // What each conversation has read for good.
         let read: Vec<_> = self.conversations.iter().map(|(b, _)| b.read()).collect();
         let mut all = self.clone();
         for line in pending {
-            all.push(line);
+            let found = known.iter().find(|(l, _)| Arc::ptr_eq(l, &line));
+            let mut found = found.map(|(_, k)| k.clone()).unwrap_or_default();
+            all.read(line.clone(), &mut found);
+            self.running.push((line, found));
         }
         let held = all.splitter.finish();
-        all.place(held);
+        all.place(held, &mut Known::default());
         let count = all.conversations.len();
         earlier.resize_with(count, Default::default);
         let splitter = &all.splitter;

@@ -151,6 +151,17 @@ impl Splitter {
     /// The line `n` (1-based) and where it goes; lines held before it may
     /// come out with it, each with its place, in the order read.
     pub fn feed(&mut self, n: usize, line: Arc<Value>) -> Vec<Placed> {
+        self.feed_hashed(n, line, &mut None)
+    }
+
+    /// `feed`, with the hashes of the line's messages (`hashes`) where
+    /// they were found before, and kept in `hashed` where found now.
+    pub fn feed_hashed(
+        &mut self,
+        n: usize,
+        line: Arc<Value>,
+        hashed: &mut Option<Vec<u64>>,
+    ) -> Vec<Placed> {
         let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
         let tools = Object::<Request>::of(request_of(&line))
             .tools
@@ -176,7 +187,7 @@ impl Splitter {
                 out.push(Placed::side(h, held));
             }
         }
-        out.push(self.conversation(n, line));
+        out.push(self.conversation(n, line, hashed));
         out
     }
 
@@ -185,7 +196,7 @@ impl Splitter {
     pub fn finish(&mut self) -> Vec<Placed> {
         std::mem::take(&mut self.held)
             .into_iter()
-            .map(|(n, line)| self.conversation(n, line))
+            .map(|(n, line)| self.conversation(n, line, &mut None))
             .collect()
     }
 
@@ -201,10 +212,15 @@ impl Splitter {
 
     /// Line `n` placed in the conversation its request continues (the one
     /// whose latest request it extends furthest), or in a new one.
-    fn conversation(&mut self, n: usize, line: Arc<Value>) -> Placed {
+    fn conversation(
+        &mut self,
+        n: usize,
+        line: Arc<Value>,
+        hashed: &mut Option<Vec<u64>>,
+    ) -> Placed {
         let request = request_of(&line);
         let provider = Object::<TapLine>::of(&line).provider.0.map(str::to_string);
-        let messages: Vec<u64> = history(request).iter().map(unmarked_hash).collect();
+        let messages = hashed.get_or_insert_with(|| hashes(&line)).clone();
         let continues = self
             .conversations
             .iter()
@@ -239,6 +255,15 @@ impl Splitter {
             repeats,
         }
     }
+}
+
+/// The hashes of a line's messages (`unmarked_hash`), as the splitter
+/// compares them.
+fn hashes(line: &Value) -> Vec<u64> {
+    history(request_of(line))
+        .iter()
+        .map(unmarked_hash)
+        .collect()
 }
 
 /// A request's history: Chat and Anthropic `messages`, Responses `input`
