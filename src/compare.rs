@@ -9,7 +9,7 @@ use crate::i18n;
 use crate::load::{Loaded, ScenarioError};
 use crate::scenario::Lang;
 use crate::timelines::Timelines;
-use crate::trace::{Message, Trace};
+use crate::trace::{Message, Slice, Trace};
 
 /// One side of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -278,8 +278,9 @@ pub fn first_context_difference(a: &Trace, b: &Trace) -> Option<ContextDifferenc
 /// none)? The context panels mark these `≠`.
 pub fn differing_messages(a: &Trace, sa: usize, b: &Trace, sb: usize) -> Vec<bool> {
     let held = |t: &Trace, s: usize| t.messages.partition_point(|m| m.step <= s);
-    let theirs = &b.messages[..held(b, sb)];
-    a.messages[..held(a, sa)]
+    let theirs = b.messages.slice(..held(b, sb));
+    a.messages
+        .slice(..held(a, sa))
         .iter()
         .enumerate()
         .map(|(i, m)| theirs.get(i).is_none_or(|n| !same_message(m, n)))
@@ -326,10 +327,10 @@ fn calls_touched(trace: &Trace) -> Vec<Vec<usize>> {
 }
 
 /// The messages appended at step `i` (they are stored in step order).
-fn appended_at(trace: &Trace, i: usize) -> &[Arc<Message>] {
+fn appended_at(trace: &Trace, i: usize) -> Slice<'_, Message> {
     let start = trace.messages.partition_point(|m| m.step < i);
     let end = trace.messages.partition_point(|m| m.step <= i);
-    &trace.messages[start..end]
+    trace.messages.slice(start..end)
 }
 
 #[cfg(test)]
@@ -402,7 +403,7 @@ mod tests {
         assert_eq!(first_difference(&a, &b), None);
         // A run that ends earlier differs where the other goes on.
         let mut b = a.clone();
-        b.steps.items_mut().truncate(5);
+        b.steps.truncate(5);
         assert_eq!(first_difference(&a, &b), Some(5));
         assert_eq!(side_step(&b, 7), 4);
     }

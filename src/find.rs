@@ -74,7 +74,9 @@ fn step_holds(trace: &Trace, index: usize, needle: &str) -> bool {
     }
     // The messages this step adds (a task, a reply, a result).
     let start = trace.messages.partition_point(|m| m.step < index);
-    trace.messages[start..]
+    trace
+        .messages
+        .slice(start..)
         .iter()
         .take_while(|m| m.step == index)
         .any(|m| has(&m.text))

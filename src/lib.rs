@@ -28,6 +28,7 @@ pub mod room;
 pub mod rules;
 pub mod safe;
 pub mod scenario;
+pub mod shared;
 pub mod study;
 pub mod sub_agent;
 pub mod tap;

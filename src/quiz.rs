@@ -463,7 +463,8 @@ fn which_call(trace: &Trace, index: usize, id: &CallId) -> Option<Draft> {
         .rev()
         .take_while(|c| c.model_call == call.model_call)
         .count();
-    let waiting: Vec<Choice> = earlier[earlier.len() - same_reply..]
+    let waiting: Vec<Choice> = earlier
+        .slice(earlier.len() - same_reply..)
         .iter()
         .filter(|c| c.finished.is_none_or(|f| f >= index))
         .map(|c| Choice::AttachedTo(Some(c.id.clone())))
@@ -496,7 +497,9 @@ fn new_in_context(trace: &Trace, index: usize) -> Option<Draft> {
     {
         return None;
     }
-    let new: Vec<New> = trace.messages[trace.previous_context_len(mc_index)..mc.context_len]
+    let new: Vec<New> = trace
+        .messages
+        .slice(trace.previous_context_len(mc_index)..mc.context_len)
         .iter()
         .map(|m| match m.role {
             Role::User => New::User,
@@ -823,8 +826,9 @@ mod tests {
                 // One item per message appended since the previous call,
                 // each result named by its id.
                 let mc = step.model_call.unwrap();
-                let new = &trace.messages
-                    [trace.previous_context_len(mc)..trace.model_calls[mc].context_len];
+                let new = trace
+                    .messages
+                    .slice(trace.previous_context_len(mc)..trace.model_calls[mc].context_len);
                 let right = &q.choices[q.answer];
                 assert_eq!(right.split(" + ").count(), new.len(), "{right}");
                 for m in new {

@@ -13,7 +13,8 @@ use std::sync::Arc;
 
 use crate::scenario::EndStatus;
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, Role, Step, StepKind, ToolCall, ToolResult, Trace,
+    CallId, Counters, Lane, Message, ModelCall, Role, Shared, Step, StepKind, ToolCall, ToolResult,
+    Trace,
 };
 use crate::wire;
 
@@ -288,7 +289,7 @@ fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
     // before it: counted on as the steps grow (the messages are in step
     // order), not searched for at each (a long run has thousands).
     let (mut proposed, mut called, mut last_step) = (0, 0, 0);
-    for m in &trace.messages[..messages.min(earlier.places.len())] {
+    for m in trace.messages.slice(..messages.min(earlier.places.len())) {
         if m.step < last_step {
             (proposed, called) = (0, 0);
         }
@@ -324,6 +325,9 @@ fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
 }
 
 /// How many first items of `a` and `b` are `same`.
-fn alike<T>(a: &[T], b: &[T], same: impl Fn(&T, &T) -> bool) -> usize {
-    a.iter().zip(b).take_while(|(a, b)| same(a, b)).count()
+fn alike<T>(a: &Shared<T>, b: &Shared<T>, same: impl Fn(&Arc<T>, &Arc<T>) -> bool) -> usize {
+    a.iter_shared()
+        .zip(b.iter_shared())
+        .take_while(|(a, b)| same(a, b))
+        .count()
 }

@@ -19,12 +19,11 @@
 //! the code they pin.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::Arc;
 
 use aho_corasick::AhoCorasick;
 
 use crate::scenario::{CallMatch, Condition, ResultStatus, Rule};
-use crate::trace::{CallId, HostInsert, Message, Outcome, Role, ToolCall};
+use crate::trace::{CallId, HostInsert, Message, Outcome, Role, Slice, ToolCall};
 
 /// The tests of a condition that look at the context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,10 +283,10 @@ impl<'a> RuleMatcher<'a> {
     pub fn choose<'m>(
         &mut self,
         number: u32,
-        messages: &'m [Arc<Message>],
+        messages: Slice<'m, Message>,
         call: impl Fn(&CallId) -> &'m ToolCall,
     ) -> Option<usize> {
-        for m in &messages[self.scanned..] {
+        for m in messages.slice(self.scanned..) {
             self.look_at(m, &call);
         }
         self.scanned = messages.len();
@@ -428,6 +427,7 @@ pub fn result_status(call: &ToolCall, m: &Message) -> Option<ResultStatus> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::trace::Shared;
 
     /// A rule names a result's status as the trace JSON names its outcome
     /// (`outcome` on every result), plus `compacted`.
@@ -454,7 +454,7 @@ mod tests {
     /// `once` rules chosen before; the chosen one is added.
     fn naive(
         rules: &[Rule],
-        messages: &[Arc<Message>],
+        messages: Slice<'_, Message>,
         number: u32,
         fired: &mut Vec<usize>,
         call: impl Fn(&CallId) -> ToolCall,
@@ -535,12 +535,12 @@ mod tests {
             .unwrap()
     }
 
-    fn message(role: Role, text: &str, call_id: Option<&str>, is_error: bool) -> Arc<Message> {
-        Arc::new(Message {
+    fn message(role: Role, text: &str, call_id: Option<&str>, is_error: bool) -> Message {
+        Message {
             call_id: call_id.map(|id| CallId(id.into())),
             is_error,
             ..Message::new(role, text, 0)
-        })
+        }
     }
 
     fn tool_call(id: &str, tool: &str, args: &[(&str, &str)]) -> ToolCall {
@@ -597,10 +597,11 @@ mod tests {
             message(Role::Tool, "zz top", Some("c3"), false),
             message(Role::User, "bc", None, false),
         ];
+        let all = Shared::from(all.to_vec());
         let mut matcher = RuleMatcher::new(&rules);
         let mut chosen = Vec::new();
         for n in 0..=all.len() {
-            let context = &all[..n];
+            let context = all.slice(..n);
             let got = matcher.choose(1, context, call);
             assert_eq!(
                 got,
@@ -647,10 +648,11 @@ mod tests {
             message(Role::User, "zz", None, false),
             message(Role::Tool, "B", Some("c2"), false),
         ];
+        let all = Shared::from(all.to_vec());
         let mut matcher = RuleMatcher::new(&rules);
         let mut chosen = Vec::new();
         for n in 1..=all.len() {
-            let context = &all[..n];
+            let context = all.slice(..n);
             let number = n as u32;
             let got = matcher.choose(number, context, call);
             assert_eq!(
@@ -772,7 +774,7 @@ mod tests {
                 })
         }
 
-        fn messages() -> impl Strategy<Value = Vec<Arc<Message>>> {
+        fn messages() -> impl Strategy<Value = Vec<Message>> {
             let text = "[xyz]{0,4}";
             prop::collection::vec(
                 (any::<bool>(), text, 0..4usize, any::<bool>()).prop_map(
@@ -795,6 +797,7 @@ mod tests {
                 rules in prop::collection::vec(when(), 1..8),
                 all in messages(),
             ) {
+                let all = Shared::from(all);
                 let mut calls = [
                     tool_call("c0", "a", &[("path", "p")]),
                     tool_call("c1", "a", &[("path", "q"), ("mode", "1")]),
@@ -825,7 +828,7 @@ mod tests {
                 let half = all.len() / 2;
                 for n in 0..=all.len() {
                     let number = n as u32 + 1;
-                    let context = if n < half { &all[..n] } else { &all[half..n] };
+                    let context = if n < half { all.slice(..n) } else { all.slice(half..n) };
                     if n == half {
                         matcher.restart();
                     }

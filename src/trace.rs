@@ -616,7 +616,7 @@ pub struct ModelCall {
     /// 1-based.
     pub number: u32,
     pub step: usize,
-    /// The context is exactly `trace.messages[..context_len]`.
+    /// The context is exactly `trace.messages.slice(..context_len)`.
     pub context_len: usize,
     /// Size of the request body as sent, in bytes (compact JSON, as the
     /// SDKs send it: `wire::request`).
@@ -632,7 +632,7 @@ pub struct ModelCall {
     /// records them. None where neither is known: no reply, or a replayed
     /// reply counted when asked, beside the trace (`wire::output_tokens`).
     pub tokens: Option<usize>,
-    /// The context starts here: `trace.messages[context_start..context_len]`.
+    /// The context starts here: `trace.messages.slice(context_start..context_len)`.
     /// 0 unless the host compacted the context (`Compaction`).
     pub context_start: usize,
     /// A replayed run whose file (or tap recording) holds the request
@@ -953,159 +953,7 @@ fn kind_of(property: &serde_json::Value) -> String {
     }
 }
 
-/// A list of a trace that the traces of one run in each language, and the
-/// builds of a growing run, share (`engine::Told`, `Builder::finish_after`):
-/// cloning a trace shares the list, and each item is held on its own, so a
-/// copy made to change the list copies pointers, not items, and changing an
-/// item copies that item alone if another list still holds it
-/// (`Arc::make_mut`). What a language does not change (the calls' ids,
-/// tools and arguments, the file events, steps and messages whose words
-/// read alike) is held once; a live view's build of call 2,000 shares the
-/// first 1,999 calls' items with the build before.
-///
-/// It reads as a slice of its items (`Arc<T>`, which read as `T`);
-/// `iter`, `get`, `first`, `last`, indexing and `&` iteration give `T`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Shared<T>(Arc<Vec<Arc<T>>>);
-
-impl<T> Shared<T> {
-    /// Does `other` hold this very list (not a copy)?
-    pub fn is_shared_with(&self, other: &Shared<T>) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-
-    /// The items as held, to share.
-    pub fn iter_shared(&self) -> std::slice::Iter<'_, Arc<T>> {
-        self.0.iter()
-    }
-
-    pub fn iter(&self) -> SharedIter<'_, T> {
-        self.0.iter().map(|item| &**item)
-    }
-
-    pub fn get(&self, index: usize) -> Option<&T> {
-        self.0.get(index).map(|item| &**item)
-    }
-
-    pub fn first(&self) -> Option<&T> {
-        self.0.first().map(|item| &**item)
-    }
-
-    pub fn last(&self) -> Option<&T> {
-        self.0.last().map(|item| &**item)
-    }
-}
-
-impl<T: Clone> Shared<T> {
-    pub fn push(&mut self, item: T) {
-        Arc::make_mut(&mut self.0).push(Arc::new(item));
-    }
-
-    /// The list to change: its items are shared until each is changed.
-    pub fn items_mut(&mut self) -> &mut Vec<Arc<T>> {
-        Arc::make_mut(&mut self.0)
-    }
-
-    pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
-        self.items_mut().get_mut(index).map(Arc::make_mut)
-    }
-
-    pub fn last_mut(&mut self) -> Option<&mut T> {
-        self.items_mut().last_mut().map(Arc::make_mut)
-    }
-
-    /// The items from `from` on, each moved out, or copied if another
-    /// list holds it.
-    pub fn into_items_from(self, from: usize) -> impl Iterator<Item = T> {
-        let items = match Arc::try_unwrap(self.0) {
-            Ok(mut items) => {
-                items.drain(..from.min(items.len()));
-                items
-            }
-            Err(list) => list[from.min(list.len())..].to_vec(),
-        };
-        items.into_iter().map(Arc::unwrap_or_clone)
-    }
-
-    /// Every item, each moved out, or copied if another list holds it.
-    pub fn into_items(self) -> impl Iterator<Item = T> {
-        self.into_items_from(0)
-    }
-
-    /// Every item, each copied first if another list holds it.
-    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut T> {
-        self.items_mut().iter_mut().map(Arc::make_mut)
-    }
-}
-
-/// `Shared::iter`.
-pub type SharedIter<'a, T> = std::iter::Map<std::slice::Iter<'a, Arc<T>>, fn(&Arc<T>) -> &T>;
-
-impl<T> Default for Shared<T> {
-    fn default() -> Self {
-        Shared(Arc::new(Vec::new()))
-    }
-}
-
-impl<T> From<Vec<T>> for Shared<T> {
-    fn from(list: Vec<T>) -> Self {
-        Shared(Arc::new(list.into_iter().map(Arc::new).collect()))
-    }
-}
-
-impl<T> std::ops::Deref for Shared<T> {
-    type Target = [Arc<T>];
-    fn deref(&self) -> &[Arc<T>] {
-        &self.0
-    }
-}
-
-impl<T> std::ops::Index<usize> for Shared<T> {
-    type Output = T;
-    fn index(&self, index: usize) -> &T {
-        &self.0[index]
-    }
-}
-
-// A range of a shared list is a slice of its items.
-macro_rules! shared_ranges {
-    ($($range:ty),*) => {$(
-        impl<T> std::ops::Index<$range> for Shared<T> {
-            type Output = [Arc<T>];
-            fn index(&self, range: $range) -> &[Arc<T>] {
-                &self.0[range]
-            }
-        }
-    )*};
-}
-shared_ranges!(
-    std::ops::Range<usize>,
-    std::ops::RangeTo<usize>,
-    std::ops::RangeFrom<usize>,
-    std::ops::RangeInclusive<usize>,
-    std::ops::RangeToInclusive<usize>,
-    std::ops::RangeFull
-);
-
-impl<T: Clone> std::ops::IndexMut<usize> for Shared<T> {
-    fn index_mut(&mut self, index: usize) -> &mut T {
-        Arc::make_mut(&mut self.items_mut()[index])
-    }
-}
-
-impl<T: fmt::Debug> fmt::Debug for Shared<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl<'a, T> IntoIterator for &'a Shared<T> {
-    type Item = &'a T;
-    type IntoIter = SharedIter<'a, T>;
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
+pub use crate::shared::{Shared, Slice};
 
 /// The whole recorded run of one scenario in one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1325,7 +1173,7 @@ impl Trace {
         if let Some(i) = numbered.and_then(|n| n.checked_sub(1))
             && self.calls.get(i).is_some_and(|c| &c.id == id)
             // A real run may reuse an id: its first call decides there.
-            && (self.recorded.is_none() || !self.calls[..i].iter().any(|c| &c.id == id))
+            && (self.recorded.is_none() || !self.calls.slice(..i).iter().any(|c| &c.id == id))
         {
             return i;
         }
@@ -1345,11 +1193,11 @@ impl Trace {
     /// reuses an id in a later turn (valid: each is answered in its turn).
     pub fn call_at(&self, id: &CallId, step: usize) -> Option<&ToolCall> {
         let before = self.calls.partition_point(|c| c.proposed <= step);
-        self.calls[..before]
+        self.calls
+            .slice(..before)
             .iter()
             .rev()
             .find(|c| &c.id == id)
-            .map(|c| &**c)
             .or_else(|| self.call(id))
     }
 
@@ -1371,7 +1219,8 @@ impl Trace {
     /// where a host held them to append in call order.
     pub fn appended_by(&self, index: usize) -> Vec<&CallId> {
         let first = self.messages.partition_point(|m| m.step < index);
-        self.messages[first..]
+        self.messages
+            .slice(first..)
             .iter()
             .take_while(|m| m.step == index)
             .filter_map(|m| m.call_id.as_ref())
@@ -1380,8 +1229,9 @@ impl Trace {
 
     /// The messages sent on a model call: exactly those appended before it
     /// (since the latest compaction, if the host compacted).
-    pub fn context(&self, model_call: &ModelCall) -> &[Arc<Message>] {
-        &self.messages[model_call.context_start..model_call.context_len]
+    pub fn context(&self, model_call: &ModelCall) -> Slice<'_, Message> {
+        self.messages
+            .slice(model_call.context_start..model_call.context_len)
     }
 
     /// Is message `index` new on model call `mc_index`, i.e. not sent on
@@ -1437,11 +1287,10 @@ impl Trace {
         let Some(c) = self.compactions.iter().rev().find(|c| c.step <= step) else {
             return false;
         };
-        self.steps[..].get(c.step + 1..step).is_none_or(|between| {
-            !between
-                .iter()
-                .any(|s| matches!(s.kind, StepKind::ModelCall { .. }))
-        })
+        let mut between = c.step + 1..step;
+        between.start > between.end
+            || between.end > self.steps.len()
+            || between.all(|i| !matches!(self.steps[i].kind, StepKind::ModelCall { .. }))
     }
 
     /// The messages the host holds at `step` start here: at the latest
@@ -1464,9 +1313,10 @@ impl Trace {
     }
 
     /// Calls proposed up to and including `step`.
-    pub fn calls_at(&self, step: usize) -> &[Arc<ToolCall>] {
+    pub fn calls_at(&self, step: usize) -> Slice<'_, ToolCall> {
         // Calls are stored in proposal order: a binary search finds the end.
-        &self.calls[..self.calls.partition_point(|c| c.proposed <= step)]
+        self.calls
+            .slice(..self.calls.partition_point(|c| c.proposed <= step))
     }
 
     /// Each file's state after `step`: last change, if any.
@@ -1673,7 +1523,6 @@ mod tests {
                     .calls_at(step)
                     .iter()
                     .filter(|c| c.status_at(step) == Some(CallStatus::Running))
-                    .map(|c| &**c)
                     .collect();
                 assert_eq!(
                     timeline.running_at(trace, step),

@@ -615,12 +615,14 @@ impl<'a> Details<'a> {
     /// before them), not the task again at a later turn.
     fn user_words(trace: &'a Trace, index: usize, step: &'a Step) -> Self {
         let start = trace.messages.partition_point(|m| m.step < index);
-        let words = trace.messages[start..]
+        let words = trace
+            .messages
+            .slice(start..)
             .iter()
             .take_while(|m| m.step == index)
             .filter(|m| m.role == Role::User)
             .last()
-            .or(trace.messages[..].first().filter(|_| index == 0));
+            .or(trace.messages.slice(..).first().filter(|_| index == 0));
         match (words, &step.kind) {
             (Some(m), StepKind::TaskArrives) => Details::TaskArrives { task: &m.text },
             (Some(m), _) => Details::UserTurn { text: &m.text },
@@ -677,7 +679,7 @@ impl<'a> CompactionJson<'a> {
         let c = &trace.compactions[index];
         let before = trace.held_from(c.step.saturating_sub(1));
         let before = if index == 0 { 0 } else { before };
-        let copy = &trace.messages[c.start..c.start + c.messages_after];
+        let copy = trace.messages.slice(c.start..c.start + c.messages_after);
         let (tokens_before, tokens_after) = crate::wire::compaction_tokens(trace, counts, index);
         CompactionJson {
             policy: c.policy.code(),
@@ -932,13 +934,13 @@ fn ids(calls: &[CallId]) -> Vec<&str> {
 
 /// The calls of the reply the step belongs to (calls are stored in the
 /// order they were proposed, so one model call's calls are contiguous).
-fn reply_calls<'t>(trace: &'t Trace, step: &Step) -> &'t [std::sync::Arc<ToolCall>] {
+fn reply_calls<'t>(trace: &'t Trace, step: &Step) -> crate::trace::Slice<'t, ToolCall> {
     let Some(number) = step.model_call.map(|i| trace.model_calls[i].number) else {
-        return &[];
+        return trace.calls.slice(0..0);
     };
     let start = trace.calls.partition_point(|c| c.model_call < number);
     let end = trace.calls.partition_point(|c| c.model_call <= number);
-    &trace.calls[start..end]
+    trace.calls.slice(start..end)
 }
 
 fn is_call_step(kind: &StepKind) -> bool {

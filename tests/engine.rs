@@ -93,7 +93,9 @@ fn the_context_at_each_model_call_is_exactly_the_messages_appended_before_it() {
         for mc in &t.model_calls {
             // What the host holds: since its latest compaction, if any.
             let from = t.held_from(mc.step);
-            let before: Vec<_> = t.messages[from..]
+            let before: Vec<_> = t
+                .messages
+                .slice(from..)
                 .iter()
                 .filter(|m| m.step < mc.step)
                 .collect();
@@ -104,7 +106,8 @@ fn the_context_at_each_model_call_is_exactly_the_messages_appended_before_it() {
         }
         // Contexts only grow: each one is a prefix of the next, unless the
         // host compacted in between (then the next starts at its copy).
-        for pair in t.model_calls.windows(2) {
+        let model_calls: Vec<_> = t.model_calls.iter().collect();
+        for pair in model_calls.windows(2) {
             assert!(pair[0].context_len <= pair[1].context_len);
             let compacted = t
                 .compactions
@@ -129,7 +132,7 @@ fn every_tool_result_pairs_with_exactly_one_earlier_call() {
         let contexts = t
             .model_calls
             .iter()
-            .map(|mc| t.context(mc).iter().map(|m| &**m).collect::<Vec<_>>());
+            .map(|mc| t.context(mc).iter().collect::<Vec<_>>());
         for list in std::iter::once(originals).chain(contexts) {
             for (i, m) in list.iter().enumerate() {
                 if m.role != Role::Tool {

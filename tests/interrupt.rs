@@ -52,8 +52,9 @@ fn the_call_still_running_is_answered_before_the_next_model_call() {
         // Model call #2 sends, in order: the reply, both results (the
         // stopped one an error), then the user's new message.
         let mc = &trace.model_calls[1];
-        let sent = &trace.messages[..mc.context_len];
-        let tail: Vec<(Role, bool, &str)> = sent[sent.len() - 3..]
+        let sent = trace.messages.slice(..mc.context_len);
+        let tail: Vec<(Role, bool, &str)> = sent
+            .slice(sent.len() - 3..)
             .iter()
             .map(|m| (m.role, m.is_error, m.text.as_ref()))
             .collect();
@@ -141,7 +142,7 @@ fn a_host_that_forgets_the_stopped_call_gets_each_providers_400() {
         assert_eq!(unanswered, &[trace.calls[1].id.clone()]);
         assert_eq!(error, text, "{provider:?}");
         // The user's words are sent; the stopped call's result is not.
-        let sent = &trace.messages[..trace.model_calls[1].context_len];
+        let sent = trace.messages.slice(..trace.model_calls[1].context_len);
         assert_eq!(sent.last().unwrap().text.as_ref(), USER);
         assert!(sent.iter().all(|m| m.text.as_ref() != STOPPED));
         assert_eq!(

@@ -552,7 +552,8 @@ fn the_anthropic_parallel_reads_send_both_results_on_the_next_call() {
     assert!(prod.id.0.starts_with("toolu_01") && dev.id.0.starts_with("toolu_01"));
     let second = t.context(&t.model_calls[1]);
     let n = second.len();
-    let last_two: Vec<(&str, &str)> = second[n - 2..]
+    let last_two: Vec<(&str, &str)> = second
+        .slice(n - 2..)
         .iter()
         .map(|m| {
             assert_eq!(m.role, Role::Tool);

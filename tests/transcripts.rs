@@ -762,7 +762,13 @@ fn after_a_recorded_compaction_the_context_is_the_replacement_history_exactly() 
     // compaction came mid-turn, after a result), sends that history and
     // nothing else before it.
     assert_eq!(trace.model_calls.len(), 4);
-    assert!(trace.model_calls[..2].iter().all(|m| m.context_start == 0));
+    assert!(
+        trace
+            .model_calls
+            .slice(..2)
+            .iter()
+            .all(|m| m.context_start == 0)
+    );
     let after = &trace.model_calls[2];
     let sent: Vec<&str> = trace.context(after).iter().map(|m| &*m.text).collect();
     assert_eq!(sent, history);
@@ -903,7 +909,7 @@ fn a_text_based_swe_agent_run_makes_the_calls_its_actions_name_paired_by_positio
     assert_eq!(calls[11], ("history[25]", "submit"));
     // The submit has nothing after it: the run ends unanswered.
     assert!(trace.calls[11].result.is_none());
-    assert!(trace.calls[..11].iter().all(|c| c.result.is_some()));
+    assert!(trace.calls.slice(..11).iter().all(|c| c.result.is_some()));
     // The demonstration is the harness's, not the user's: the task is the
     // first step, history[2], and the demonstration is said as context.
     let said = trace.steps[0].narration.clone().unwrap();
@@ -1037,7 +1043,7 @@ fn a_real_gemini_cli_session_reads_as_the_run_it_was() {
     );
     // Step 1 is the user's question, with the CLI's context before it in
     // the messages, and no later step is a user turn.
-    let task = &trace.messages[..2];
+    let task = trace.messages.slice(..2);
     assert!(
         task[0].text.starts_with("<session_context>"),
         "{:?}",
@@ -1172,7 +1178,9 @@ fn a_later_user_message_is_a_new_turn_not_the_task() {
     assert_eq!(trace.steps[0].kind, StepKind::TaskArrives);
     assert!(!turns.is_empty());
     assert!(
-        !trace.steps[1..]
+        !trace
+            .steps
+            .slice(1..)
             .iter()
             .any(|s| s.kind == StepKind::TaskArrives)
     );

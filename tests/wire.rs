@@ -26,7 +26,9 @@ struct Shape {
 fn shape(trace: &Trace, marks_errors: bool) -> Shape {
     let sent_to = trace.model_calls.last().map_or(0, |mc| mc.context_len);
     let answer = |id: &str| {
-        trace.messages[..sent_to]
+        trace
+            .messages
+            .slice(..sent_to)
             .iter()
             .find(|m| m.call_id.as_ref().is_some_and(|c| &*c.0 == id))
     };

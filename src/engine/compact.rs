@@ -86,7 +86,7 @@ impl Run<'_> {
             let message = self.compacted(item, step, limit, &mut calls, &mut removed);
             self.rec.trace.messages.push(message);
         }
-        let copy = &self.rec.trace.messages[start..];
+        let copy = self.rec.trace.messages.slice(start..);
         let after_messages: usize = copy.iter().map(|m| m.tokens).sum();
         let after = match estimated {
             Some(_) => {

@@ -370,7 +370,7 @@ impl<'a> Run<'a> {
     fn choose_rule(&mut self) -> Option<&'a Rule> {
         let rec = &self.rec;
         let number = rec.counters.model_calls;
-        let held = &rec.trace.messages[rec.held_from..];
+        let held = rec.trace.messages.slice(rec.held_from..);
         let rule = self.rules.choose(number, held, |id| {
             rec.call(id).expect("a message's call was proposed")
         })?;

@@ -13,7 +13,7 @@ use super::run::Words;
 /// What the host reads when it plans a compaction: the messages, and the
 /// words its placeholders and summary take in the run's language.
 pub(super) struct Sight<'m> {
-    pub(super) messages: &'m [std::sync::Arc<Message>],
+    pub(super) messages: &'m crate::trace::Shared<Message>,
     pub(super) words: Words,
     pub(super) lang: Lang,
     /// Each message's count where the window is counted as before

@@ -373,7 +373,7 @@ fn rules_differ(
         }
         last = number;
         let mc = &other.model_calls[number as usize - 1];
-        let held = &other.messages[held_from..mc.context_len];
+        let held = other.messages.slice(held_from..mc.context_len);
         let holds = rules.choose(number, held, |id| {
             &other.calls[*index.get(id).expect("a message's call was proposed")]
         });

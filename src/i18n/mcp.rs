@@ -97,7 +97,9 @@ pub(super) fn offered(trace: &Trace, tool: &OfferedTool, lang: Lang) -> Option<S
 /// without a server.
 pub(super) fn listed_by(trace: &Trace, step: usize) -> bool {
     trace.mcp.is_none()
-        || trace.steps[..=step.min(trace.steps.len().saturating_sub(1))]
+        || trace
+            .steps
+            .slice(..=step.min(trace.steps.len().saturating_sub(1)))
             .iter()
             .any(|s| matches!(s.kind, StepKind::McpListed))
 }

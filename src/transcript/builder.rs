@@ -17,8 +17,8 @@ use crate::load::{Card, Loaded, ScenarioError};
 use crate::recorder::Recorder;
 use crate::scenario::{About, CompactPolicy, EndStatus, Lang, Text};
 use crate::trace::{
-    CallId, Compaction, Lane, OfferedTool, Recorded, RecordedBody, Role, Shared, Step, StepKind,
-    TaskOutcome, ToolCall, ToolResult, Trace,
+    CallId, Compaction, Lane, OfferedTool, Recorded, RecordedBody, Role, Shared, Slice, Step,
+    StepKind, TaskOutcome, ToolCall, ToolResult, Trace,
 };
 
 use super::clean::{clean, clean_json, clean_owned, clean_redacted};
@@ -902,7 +902,7 @@ impl Builder {
                 keys.join(", ")
             ));
         }
-        for (id, call, result, reply) in pairing(&self.events, 0).late {
+        for (id, call, result, reply) in pairing(self.events.slice(..), 0).late {
             out.push(format!(
                 "{file}: warning: the result at {noun} {result} answers call_id {id} of the reply at {noun} {call}, \
                  but another reply ({noun} {reply}) came between them; paired by id"
@@ -1073,32 +1073,60 @@ struct Told<'a> {
 /// after it. A step told as the build `before` told it is that build's
 /// step, shared, not a copy (a long run has thousands): known without
 /// reading either step where the run's step is the very one that build
-/// told (`before`'s run steps) with the same narration and no note.
+/// told (`before`'s run steps) with the same narration and no note, and a
+/// whole chunk of such steps is that build's chunk.
 fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>)>) {
     let lang = trace.lang;
-    let (before, before_run) =
-        before.map_or((&[][..], &[][..]), |(t, run)| (&t.steps[..], &run[..]));
-    let steps = trace.steps.items_mut();
-    for (i, step) in steps.iter_mut().enumerate() {
-        let unchanged = told.same.get(i) == Some(&true)
-            && told.noted.get(i) == Some(&false)
-            && before_run.get(i).is_some_and(|run| Arc::ptr_eq(run, step));
-        if unchanged && let Some(old) = before.get(i) {
-            *step = old.clone();
+    let empty = Shared::default();
+    let (before, before_run) = before.map_or((&empty, &empty), |(t, run)| (&t.steps, run));
+    let unchanged = |i: usize| told.same.get(i) == Some(&true) && told.noted.get(i) == Some(&false);
+    let run = std::mem::take(&mut trace.steps);
+    let mut steps = Shared::default();
+    for (k, chunk) in run.chunks().enumerate() {
+        let first = k * crate::shared::CHUNK;
+        let whole = before_run.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk))
+            && (first..first + chunk.len()).all(unchanged);
+        if whole && let Some(old) = before.chunk(k).filter(|c| c.len() == chunk.len()) {
+            steps.push_chunk(old.clone());
             continue;
         }
-        let Some(said) = told.narrations.get(i) else {
-            continue;
-        };
-        let mut narration = said.narration[lang.index()].clone();
-        for (_, note) in told.notes.iter().filter(|(at, _)| *at == i) {
-            narration = format!("{narration}{}", text::note(note, told.unit, lang)).into();
+        for (i, step) in (first..).zip(chunk.iter()) {
+            steps.push_shared(told_step(i, step, told, lang, before, before_run));
         }
-        match before.get(i) {
-            Some(old) if old.narration.as_ref() == Some(&narration) && old.alike(step) => {
-                *step = old.clone();
-            }
-            _ => Arc::make_mut(step).narration = Some(narration),
+    }
+    trace.steps = steps;
+}
+
+/// Step `i` of a run (`step`) told in `lang` (`tell`).
+fn told_step(
+    i: usize,
+    step: &Arc<Step>,
+    told: &Told,
+    lang: Lang,
+    before: &Shared<Step>,
+    before_run: &Shared<Step>,
+) -> Arc<Step> {
+    let unchanged = told.same.get(i) == Some(&true)
+        && told.noted.get(i) == Some(&false)
+        && before_run
+            .get_shared(i)
+            .is_some_and(|run| Arc::ptr_eq(run, step));
+    if unchanged && let Some(old) = before.get_shared(i) {
+        return old.clone();
+    }
+    let Some(said) = told.narrations.get(i) else {
+        return step.clone();
+    };
+    let mut narration = said.narration[lang.index()].clone();
+    for (_, note) in told.notes.iter().filter(|(at, _)| *at == i) {
+        narration = format!("{narration}{}", text::note(note, told.unit, lang)).into();
+    }
+    match before.get_shared(i) {
+        Some(old) if old.narration.as_ref() == Some(&narration) && old.alike(step) => old.clone(),
+        _ => {
+            let mut step = step.clone();
+            Arc::make_mut(&mut step).narration = Some(narration);
+            step
         }
     }
 }
@@ -1229,11 +1257,11 @@ impl Basis {
 /// How far, from event `from` (where no call waits) up to `to`, a replay
 /// can be kept: the last point where every call proposed has its result
 /// and the event before is no reply (nor reasoning) a later part may join.
-fn settled(events: &[Arc<Event>], from: usize, to: usize) -> usize {
+fn settled(events: &Shared<Event>, from: usize, to: usize) -> usize {
     let mut open: HashSet<&str> = HashSet::new();
     let mut last = from;
     for (i, event) in events.iter().enumerate().take(to).skip(from) {
-        match &**event {
+        match event {
             Event::Msg(Msg::Assistant { calls, .. }) => {
                 open.extend(calls.iter().map(|c| c.id.as_str()));
                 continue;
@@ -1464,7 +1492,7 @@ impl Build {
         let (mut build, mut pending) = match kept {
             None => {
                 let mut build = Build::new(b, format);
-                let answered = pairing(&events, 0).answered;
+                let answered = pairing(events.slice(..), 0).answered;
                 let mut pending = None;
                 for event in events.into_items() {
                     build.event(event, &mut pending, &answered);
@@ -1492,7 +1520,7 @@ impl Build {
                     changes: b.changed.len(),
                 });
                 let to = settled(&events, from, read.events);
-                let answered = pairing(&events[from..], kept.build.replies).answered;
+                let answered = pairing(events.slice(from..), kept.build.replies).answered;
                 // The events kept are not copied (`Shared`).
                 let mut events = events.into_items_from(from);
                 for event in events.by_ref().take(to - from) {
@@ -2193,7 +2221,7 @@ struct Pairs {
 }
 
 /// `replies`: the replies before `events` (none of whose calls waits).
-fn pairing(events: &[Arc<Event>], replies: usize) -> Pairs {
+fn pairing(events: Slice<'_, Event>, replies: usize) -> Pairs {
     // id → (reply ordinal, the call's line), while it waits for a result.
     let mut open: HashMap<&str, (usize, usize)> = HashMap::new();
     let mut pairs = Pairs {
@@ -2203,7 +2231,7 @@ fn pairing(events: &[Arc<Event>], replies: usize) -> Pairs {
     let mut replies = replies;
     let mut last_reply_line = 0;
     for event in events {
-        match &**event {
+        match event {
             Event::Msg(Msg::Assistant { calls, line, .. }) => {
                 for c in calls {
                     open.insert(c.id.as_str(), (replies, *line));

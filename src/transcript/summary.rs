@@ -75,7 +75,7 @@ pub fn summary(trace: &Trace) -> Summary {
     s.final_answer = last_reply
         .filter(|&i| matches!(trace.steps[i].kind, StepKind::Answers { .. }))
         .filter(|&i| {
-            !trace.steps[i + 1..].iter().any(|step| {
+            !trace.steps.slice(i + 1..).iter().any(|step| {
                 matches!(
                     step.kind,
                     StepKind::TaskArrives | StepKind::UserTurn | StepKind::ModelCall { .. }
@@ -90,9 +90,10 @@ pub fn summary(trace: &Trace) -> Summary {
 /// The message of this role appended at `step` (messages are in step order).
 fn appended_at(trace: &Trace, step: usize, role: Role) -> Option<&Message> {
     let start = trace.messages.partition_point(|m| m.step < step);
-    trace.messages[start..]
+    trace
+        .messages
+        .slice(start..)
         .iter()
         .take_while(|m| m.step == step)
         .find(|m| m.role == role)
-        .map(|m| &**m)
 }

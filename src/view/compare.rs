@@ -348,7 +348,9 @@ fn answer_line(app: &App, one: &Scene<'_>, w: usize) -> Option<Line<'static>> {
     let trace = one.trace;
     trace.steps[one.step].end?;
     let held = trace.messages.partition_point(|m| m.step <= one.step);
-    let answer = trace.messages[..held]
+    let answer = trace
+        .messages
+        .slice(..held)
         .iter()
         .rev()
         .find(|m| m.role == crate::trace::Role::Assistant)

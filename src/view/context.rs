@@ -327,7 +327,9 @@ fn top_lines(s: &Scene<'_>, w: usize, tight: u8) -> Vec<Line<'static>> {
 fn growth(trace: &Trace, index: usize, w: usize, lang: crate::scenario::Lang) -> String {
     const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
     let room = (w / 2).clamp(1, 40);
-    let calls = &trace.model_calls[(index + 1).saturating_sub(room)..=index];
+    let calls = trace
+        .model_calls
+        .slice((index + 1).saturating_sub(room)..=index);
     let max = calls
         .iter()
         .map(|c| c.context_size)

@@ -377,9 +377,11 @@ fn group_items(trace: &Trace, from: usize, to: usize) -> Vec<Value> {
         && let Some(Value::Array(blocks)) = items.last_mut().map(|i| &mut i["content"])
     {
         blocks.extend(
-            trace.messages[from + 1..to]
+            trace
+                .messages
+                .slice(from + 1..to)
                 .iter()
-                .map(|m| wire::anthropic_block(m)),
+                .map(wire::anthropic_block),
         );
     }
     items

@@ -547,10 +547,11 @@ pub fn reply(trace: &Trace, index: usize) -> Option<&Message> {
         .model_calls
         .get(index + 1)
         .map_or(trace.messages.len(), |next| next.context_len);
-    trace.messages[mc.context_len.min(end)..end]
+    trace
+        .messages
+        .slice(mc.context_len.min(end)..end)
         .iter()
         .find(|m| m.role == Role::Assistant)
-        .map(|m| &**m)
 }
 
 /// The response to model call `index`, as its provider sends it (not
@@ -649,7 +650,9 @@ fn error_body(provider: Provider, error: &str) -> Value {
 fn dropped_calls(trace: &Trace, number: u32) -> Vec<CallId> {
     let from = trace.calls.partition_point(|c| c.model_call < number);
     let to = trace.calls.partition_point(|c| c.model_call <= number);
-    trace.calls[from..to]
+    trace
+        .calls
+        .slice(from..to)
         .iter()
         .filter(|c| c.call_dropped)
         .map(|c| c.id.clone())
@@ -1172,8 +1175,14 @@ fn calls_of<'t>(trace: &'t Trace, m: &Message) -> Vec<&'t ToolCall> {
     let before = trace.calls.partition_point(|c| c.proposed <= m.step);
     m.calls
         .iter()
-        .filter_map(|id| trace.calls[..before].iter().rev().find(|c| &c.id == id))
-        .map(|c| &**c)
+        .filter_map(|id| {
+            trace
+                .calls
+                .slice(..before)
+                .iter()
+                .rev()
+                .find(|c| &c.id == id)
+        })
         .collect()
 }
 

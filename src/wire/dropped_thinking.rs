@@ -17,7 +17,9 @@ pub fn thinking_rejection(trace: &Trace) -> Option<String> {
     }
     let mc = trace.model_calls.last()?;
     let context = mc.context_start..mc.context_len;
-    let (index, m) = trace.messages[context.clone()]
+    let (index, m) = trace
+        .messages
+        .slice(context.clone())
         .iter()
         .enumerate()
         .rev()

@@ -1,0 +1,483 @@
+//! A list that the traces of one run in each language, and the builds of
+//! a growing run, share (`engine::Told`, `Builder::finish_after`): cloning
+//! a trace shares its lists. Each item is held on its own, and the items in
+//! chunks of `CHUNK`: a copy made to change the list copies a pointer per
+//! chunk, and changing an item copies its chunk's pointers and that item
+//! alone if another list still holds them (`Arc::make_mut`). What a
+//! language does not change (the calls' ids, tools and arguments, the file
+//! events, steps and messages whose words read alike) is held once; a live
+//! view's build of call 2,000 shares the first 1,999 calls' items, and all
+//! but the last chunks of its lists, with the build before.
+//!
+//! It reads as a list of its items: `iter`, `get`, `first`, `last`,
+//! indexing and `&` iteration give `T`; `slice` gives a part of it
+//! (`Slice`), read the same way.
+
+use std::fmt;
+use std::ops::{Bound, RangeBounds};
+use std::sync::Arc;
+
+/// Items per chunk: a copy of a long list copies one pointer per chunk.
+pub const CHUNK: usize = 64;
+
+/// Up to `CHUNK` items of a list, in order.
+pub type Chunk<T> = Arc<Vec<Arc<T>>>;
+
+/// Every chunk holds `CHUNK` items but the last, which holds at least one.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Shared<T> {
+    chunks: Arc<Vec<Chunk<T>>>,
+    len: usize,
+}
+
+impl<T> Shared<T> {
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Does `other` hold this very list (not a copy)?
+    pub fn is_shared_with(&self, other: &Shared<T>) -> bool {
+        Arc::ptr_eq(&self.chunks, &other.chunks)
+    }
+
+    /// Item `index` as held, to share.
+    pub fn get_shared(&self, index: usize) -> Option<&Arc<T>> {
+        self.chunks.get(index / CHUNK)?.get(index % CHUNK)
+    }
+
+    pub fn get(&self, index: usize) -> Option<&T> {
+        self.get_shared(index).map(|item| &**item)
+    }
+
+    pub fn first(&self) -> Option<&T> {
+        self.get(0)
+    }
+
+    pub fn last(&self) -> Option<&T> {
+        self.get(self.len.checked_sub(1)?)
+    }
+
+    /// The items as held, to share.
+    pub fn iter_shared(&self) -> Items<'_, T> {
+        self.slice(..).iter_shared()
+    }
+
+    pub fn iter(&self) -> Iter<'_, T> {
+        self.slice(..).iter()
+    }
+
+    /// The items in `range`.
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Slice<'_, T> {
+        let start = match range.start_bound() {
+            Bound::Included(&s) => s,
+            Bound::Excluded(&s) => s + 1,
+            Bound::Unbounded => 0,
+        };
+        let end = match range.end_bound() {
+            Bound::Included(&e) => e + 1,
+            Bound::Excluded(&e) => e,
+            Bound::Unbounded => self.len,
+        };
+        assert!(
+            start <= end && end <= self.len,
+            "range {start}..{end} out of a list of {}",
+            self.len
+        );
+        Slice {
+            list: self,
+            start,
+            end,
+        }
+    }
+
+    /// The index of the first item for which `pred` is false, the items
+    /// being those it holds for first (`slice::partition_point`).
+    pub fn partition_point(&self, pred: impl FnMut(&T) -> bool) -> usize {
+        self.slice(..).partition_point(pred)
+    }
+
+    /// The chunks, in order.
+    pub fn chunks(&self) -> std::slice::Iter<'_, Chunk<T>> {
+        self.chunks.iter()
+    }
+
+    /// Chunk `k`.
+    pub fn chunk(&self, k: usize) -> Option<&Chunk<T>> {
+        self.chunks.get(k)
+    }
+}
+
+impl<T: Clone> Shared<T> {
+    pub fn push(&mut self, item: T) {
+        self.push_shared(Arc::new(item));
+    }
+
+    /// Adds an item held elsewhere too.
+    pub fn push_shared(&mut self, item: Arc<T>) {
+        let chunks = Arc::make_mut(&mut self.chunks);
+        match chunks.last_mut() {
+            Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(item),
+            _ => {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                chunk.push(item);
+                chunks.push(Arc::new(chunk));
+            }
+        }
+        self.len += 1;
+    }
+
+    /// Adds a whole chunk held elsewhere too, after whole chunks.
+    pub fn push_chunk(&mut self, chunk: Chunk<T>) {
+        if chunk.is_empty() {
+            return;
+        }
+        assert!(self.len.is_multiple_of(CHUNK), "a chunk after a part");
+        self.len += chunk.len();
+        Arc::make_mut(&mut self.chunks).push(chunk);
+    }
+
+    pub fn get_mut(&mut self, index: usize) -> Option<&mut T> {
+        if index >= self.len {
+            return None;
+        }
+        let chunk = &mut Arc::make_mut(&mut self.chunks)[index / CHUNK];
+        Some(Arc::make_mut(&mut Arc::make_mut(chunk)[index % CHUNK]))
+    }
+
+    pub fn last_mut(&mut self) -> Option<&mut T> {
+        self.get_mut(self.len.checked_sub(1)?)
+    }
+
+    /// Keeps the first `len` items.
+    pub fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        let chunks = Arc::make_mut(&mut self.chunks);
+        chunks.truncate(len.div_ceil(CHUNK));
+        if let Some(last) = chunks.last_mut()
+            && !len.is_multiple_of(CHUNK)
+        {
+            Arc::make_mut(last).truncate(len % CHUNK);
+        }
+        self.len = len;
+    }
+
+    /// The items from `from` on, each moved out, or copied if another
+    /// list holds it.
+    pub fn into_items_from(self, from: usize) -> impl Iterator<Item = T> {
+        let skip = from / CHUNK;
+        let chunks = Arc::try_unwrap(self.chunks).unwrap_or_else(|c| (*c).clone());
+        let mut first = true;
+        chunks.into_iter().skip(skip).flat_map(move |chunk| {
+            let mut items = Arc::try_unwrap(chunk).unwrap_or_else(|c| (*c).clone());
+            if std::mem::take(&mut first) {
+                items.drain(..(from % CHUNK).min(items.len()));
+            }
+            items.into_iter().map(Arc::unwrap_or_clone)
+        })
+    }
+
+    /// Every item, each moved out, or copied if another list holds it.
+    pub fn into_items(self) -> impl Iterator<Item = T> {
+        self.into_items_from(0)
+    }
+
+    /// Every item, each copied first if another list holds it.
+    pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut T> {
+        Arc::make_mut(&mut self.chunks)
+            .iter_mut()
+            .flat_map(|chunk| Arc::make_mut(chunk).iter_mut().map(Arc::make_mut))
+    }
+}
+
+impl<T> Default for Shared<T> {
+    fn default() -> Self {
+        Shared {
+            chunks: Arc::new(Vec::new()),
+            len: 0,
+        }
+    }
+}
+
+impl<T: Clone> From<Vec<T>> for Shared<T> {
+    fn from(list: Vec<T>) -> Self {
+        let mut shared = Shared::default();
+        for item in list {
+            shared.push(item);
+        }
+        shared
+    }
+}
+
+impl<T> std::ops::Index<usize> for Shared<T> {
+    type Output = T;
+    fn index(&self, index: usize) -> &T {
+        match self.get(index) {
+            Some(item) => item,
+            None => panic!("index {index} out of a list of {}", self.len),
+        }
+    }
+}
+
+impl<T: Clone> std::ops::IndexMut<usize> for Shared<T> {
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        let len = self.len;
+        match self.get_mut(index) {
+            Some(item) => item,
+            None => panic!("index {index} out of a list of {len}"),
+        }
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Shared<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Shared<T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+/// Items `start..end` of a shared list.
+pub struct Slice<'a, T> {
+    list: &'a Shared<T>,
+    start: usize,
+    end: usize,
+}
+
+impl<T> Clone for Slice<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Slice<'_, T> {}
+
+impl<'a, T> Slice<'a, T> {
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    pub fn get(&self, index: usize) -> Option<&'a T> {
+        (index < self.len()).then(|| &self.list[self.start + index])
+    }
+
+    pub fn first(&self) -> Option<&'a T> {
+        self.get(0)
+    }
+
+    pub fn last(&self) -> Option<&'a T> {
+        self.get(self.len().checked_sub(1)?)
+    }
+
+    pub fn iter_shared(&self) -> Items<'a, T> {
+        Items {
+            list: self.list,
+            front: self.start,
+            back: self.end,
+        }
+    }
+
+    pub fn iter(&self) -> Iter<'a, T> {
+        let item: fn(&'a Arc<T>) -> &'a T = |item| item;
+        self.iter_shared().map(item)
+    }
+
+    /// The items in `range` of this part.
+    pub fn slice(&self, range: impl RangeBounds<usize>) -> Slice<'a, T> {
+        let start = match range.start_bound() {
+            Bound::Included(&s) => s,
+            Bound::Excluded(&s) => s + 1,
+            Bound::Unbounded => 0,
+        };
+        let end = match range.end_bound() {
+            Bound::Included(&e) => e + 1,
+            Bound::Excluded(&e) => e,
+            Bound::Unbounded => self.len(),
+        };
+        assert!(start <= end && end <= self.len(), "range out of the part");
+        Slice {
+            list: self.list,
+            start: self.start + start,
+            end: self.start + end,
+        }
+    }
+
+    /// `slice::partition_point` of this part.
+    pub fn partition_point(&self, mut pred: impl FnMut(&T) -> bool) -> usize {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            if pred(&self.list[self.start + mid]) {
+                low = mid + 1;
+            } else {
+                high = mid;
+            }
+        }
+        low
+    }
+}
+
+impl<T> std::ops::Index<usize> for Slice<'_, T> {
+    type Output = T;
+    fn index(&self, index: usize) -> &T {
+        assert!(
+            index < self.len(),
+            "index {index} out of a part of {}",
+            self.len()
+        );
+        &self.list[self.start + index]
+    }
+}
+
+impl<'a, T> IntoIterator for Slice<'a, T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<'a, T> IntoIterator for &Slice<'a, T> {
+    type Item = &'a T;
+    type IntoIter = Iter<'a, T>;
+    fn into_iter(self) -> Iter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Slice<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// The items of a list as held (`Shared::iter_shared`).
+pub struct Items<'a, T> {
+    list: &'a Shared<T>,
+    front: usize,
+    back: usize,
+}
+
+impl<'a, T> Iterator for Items<'a, T> {
+    type Item = &'a Arc<T>;
+    fn next(&mut self) -> Option<&'a Arc<T>> {
+        if self.front == self.back {
+            return None;
+        }
+        self.front += 1;
+        self.list.get_shared(self.front - 1)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.back - self.front;
+        (left, Some(left))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<&'a Arc<T>> {
+        self.front = (self.front + n).min(self.back);
+        self.next()
+    }
+}
+
+impl<'a, T> DoubleEndedIterator for Items<'a, T> {
+    fn next_back(&mut self) -> Option<&'a Arc<T>> {
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.list.get_shared(self.back)
+    }
+}
+
+impl<T> ExactSizeIterator for Items<'_, T> {}
+
+impl<T> Clone for Items<'_, T> {
+    fn clone(&self) -> Self {
+        Items { ..*self }
+    }
+}
+
+/// The items of a list (`Shared::iter`).
+pub type Iter<'a, T> = std::iter::Map<Items<'a, T>, fn(&'a Arc<T>) -> &'a T>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A list of `n` numbers, as pushed.
+    fn numbers(n: usize) -> Shared<usize> {
+        (0..n).collect::<Vec<_>>().into()
+    }
+
+    #[test]
+    fn it_reads_as_the_list_it_was_made_of_at_every_length() {
+        for n in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5] {
+            let list = numbers(n);
+            let all: Vec<usize> = (0..n).collect();
+            assert_eq!(list.len(), n);
+            assert_eq!(list.iter().copied().collect::<Vec<_>>(), all);
+            assert_eq!(list.iter().rev().copied().collect::<Vec<_>>(), {
+                let mut r = all.clone();
+                r.reverse();
+                r
+            });
+            assert_eq!(list.last(), all.last());
+            assert_eq!(list.partition_point(|&x| x < n / 2), n / 2);
+            let part = list.slice(n / 3..n);
+            assert_eq!(part.iter().copied().collect::<Vec<_>>(), all[n / 3..]);
+            assert_eq!(
+                part.slice(1.min(part.len())..).len(),
+                all[n / 3..].len().saturating_sub(1)
+            );
+            for from in [0, 1, CHUNK, n] {
+                let from = from.min(n);
+                let moved: Vec<usize> = list.clone().into_items_from(from).collect();
+                assert_eq!(moved, all[from..]);
+            }
+            let mut cut = list.clone();
+            cut.truncate(n / 2);
+            assert_eq!(cut.iter().copied().collect::<Vec<_>>(), all[..n / 2]);
+            cut.push(7);
+            assert_eq!(cut.len(), n / 2 + 1);
+            assert_eq!(list.len(), n, "the list cut was a copy");
+        }
+    }
+
+    #[test]
+    fn a_copy_changed_shares_all_but_the_chunk_it_changed() {
+        let list = numbers(3 * CHUNK);
+        let mut copy = list.clone();
+        copy[CHUNK + 1] = 0;
+        copy.push(1);
+        assert_eq!(list[CHUNK + 1], CHUNK + 1);
+        assert!(Arc::ptr_eq(list.chunk(0).unwrap(), copy.chunk(0).unwrap()));
+        assert!(!Arc::ptr_eq(list.chunk(1).unwrap(), copy.chunk(1).unwrap()));
+        assert!(Arc::ptr_eq(list.chunk(2).unwrap(), copy.chunk(2).unwrap()));
+        assert!(Arc::ptr_eq(
+            list.get_shared(CHUNK).unwrap(),
+            copy.get_shared(CHUNK).unwrap()
+        ));
+        let mut again = Shared::default();
+        again.push_chunk(list.chunk(0).unwrap().clone());
+        again.push(CHUNK);
+        assert_eq!(
+            again.iter().copied().collect::<Vec<_>>(),
+            (0..=CHUNK).collect::<Vec<_>>()
+        );
+    }
+}
