@@ -175,7 +175,10 @@ fn live_rebuild(c: &mut Criterion) {
 }
 
 /// A run of `calls` calls read by the live view's builder up to the
-/// last call, which is returned unread.
+/// last call, which is returned unread; the calls before it drawn as the
+/// tap draws each (`tap::live`): the last two calls running, then ended.
+/// A build goes on from what the build before it left, so the state is
+/// the tap's after call N-1, not that of one first build.
 fn all_but_the_last(
     calls: usize,
 ) -> (
@@ -183,13 +186,29 @@ fn all_but_the_last(
     serde_json::Value,
 ) {
     let mut growing = agent_loop_sim::transcript::growing::Growing::new("run.jsonl", false);
-    let mut last = None;
+    let mut held = Vec::new();
     claude_code_run(calls, |line| {
-        if let Some(earlier) = last.replace(line) {
-            growing.push(earlier);
+        held.push(line);
+        if held.len() > 3 {
+            growing.push(held.remove(0));
         }
     });
-    (growing, last.expect("a run of at least one call"))
+    let last = held.pop().expect("a run of at least one call");
+    for line in held {
+        let _ = growing.runs(Vec::new());
+        let running = std::sync::Arc::new(begun(&line));
+        let _ = growing.runs(vec![running.clone()]);
+        growing.push_ended(line, &running);
+    }
+    (growing, last)
+}
+
+/// A call's line while it runs: its request alone.
+fn begun(line: &serde_json::Value) -> serde_json::Value {
+    let mut begun = line.clone();
+    begun["response"] = serde_json::Value::Null;
+    begun["status"] = serde_json::Value::Null;
+    begun
 }
 
 fn live_grow(c: &mut Criterion) {
@@ -204,10 +223,7 @@ fn live_grow(c: &mut Criterion) {
         // The view was drawn after call N-1 ended, as the tap draws it
         // after every call (what that build leaves, the next reuses).
         let _ = before.runs(Vec::new());
-        let mut begun = last.clone();
-        begun["response"] = serde_json::Value::Null;
-        begun["status"] = serde_json::Value::Null;
-        let begun = std::sync::Arc::new(begun);
+        let begun = std::sync::Arc::new(begun(&last));
         // Timed: what the tap's builder thread does. Not timed: the
         // copy of the state before, the ended line (the tap hands over
         // the line it read, not a copy) and freeing the state after (the

@@ -324,10 +324,19 @@ fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
     kept
 }
 
-/// How many first items of `a` and `b` are `same`.
+/// How many first items of `a` and `b` are `same` (an item is the same
+/// as itself).
 fn alike<T>(a: &Shared<T>, b: &Shared<T>, same: impl Fn(&Arc<T>, &Arc<T>) -> bool) -> usize {
-    a.iter_shared()
-        .zip(b.iter_shared())
-        .take_while(|(a, b)| same(a, b))
-        .count()
+    // The chunks both lists hold are alike without reading their items.
+    let whole = a
+        .chunks()
+        .zip(b.chunks())
+        .take_while(|(x, y)| Arc::ptr_eq(x, y))
+        .count();
+    let from = (whole * crate::shared::CHUNK).min(a.len()).min(b.len());
+    let rest = a
+        .slice(from..)
+        .iter_shared()
+        .zip(b.slice(from..).iter_shared());
+    from + rest.take_while(|(a, b)| same(a, b)).count()
 }

@@ -285,11 +285,7 @@ impl<'a, T> Slice<'a, T> {
     }
 
     pub fn iter_shared(&self) -> Items<'a, T> {
-        Items {
-            list: self.list,
-            front: self.start,
-            back: self.end,
-        }
+        Items::of(self.list, self.start, self.end)
     }
 
     pub fn iter(&self) -> Iter<'a, T> {
@@ -366,41 +362,89 @@ impl<T: fmt::Debug> fmt::Debug for Slice<'_, T> {
     }
 }
 
-/// The items of a list as held (`Shared::iter_shared`).
+/// The items of a list as held (`Shared::iter_shared`): the chunks'
+/// items in turn, from the first chunk's part in `front` to the last's in
+/// `back`, the whole chunks between in `chunks`.
 pub struct Items<'a, T> {
-    list: &'a Shared<T>,
-    front: usize,
-    back: usize,
+    front: std::slice::Iter<'a, Arc<T>>,
+    chunks: std::slice::Iter<'a, Chunk<T>>,
+    back: std::slice::Iter<'a, Arc<T>>,
+    left: usize,
+}
+
+impl<'a, T> Items<'a, T> {
+    fn of(list: &'a Shared<T>, start: usize, end: usize) -> Items<'a, T> {
+        let none = Items {
+            front: [].iter(),
+            chunks: [].iter(),
+            back: [].iter(),
+            left: 0,
+        };
+        if start == end {
+            return none;
+        }
+        let (first, last) = (start / CHUNK, (end - 1) / CHUNK);
+        let part = |k: usize| -> &'a [Arc<T>] { &list.chunks[k] };
+        let items = if first == last {
+            Items {
+                front: part(first)[start % CHUNK..end - first * CHUNK].iter(),
+                ..none
+            }
+        } else {
+            Items {
+                front: part(first)[start % CHUNK..].iter(),
+                chunks: list.chunks[first + 1..last].iter(),
+                back: part(last)[..end - last * CHUNK].iter(),
+                left: 0,
+            }
+        };
+        Items {
+            left: end - start,
+            ..items
+        }
+    }
 }
 
 impl<'a, T> Iterator for Items<'a, T> {
     type Item = &'a Arc<T>;
     fn next(&mut self) -> Option<&'a Arc<T>> {
-        if self.front == self.back {
-            return None;
+        loop {
+            if let Some(item) = self.front.next() {
+                self.left -= 1;
+                return Some(item);
+            }
+            match self.chunks.next() {
+                Some(chunk) => self.front = chunk.iter(),
+                None => {
+                    let item = self.back.next()?;
+                    self.left -= 1;
+                    return Some(item);
+                }
+            }
         }
-        self.front += 1;
-        self.list.get_shared(self.front - 1)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.back - self.front;
-        (left, Some(left))
-    }
-
-    fn nth(&mut self, n: usize) -> Option<&'a Arc<T>> {
-        self.front = (self.front + n).min(self.back);
-        self.next()
+        (self.left, Some(self.left))
     }
 }
 
 impl<'a, T> DoubleEndedIterator for Items<'a, T> {
     fn next_back(&mut self) -> Option<&'a Arc<T>> {
-        if self.front == self.back {
-            return None;
+        loop {
+            if let Some(item) = self.back.next_back() {
+                self.left -= 1;
+                return Some(item);
+            }
+            match self.chunks.next_back() {
+                Some(chunk) => self.back = chunk.iter(),
+                None => {
+                    let item = self.front.next_back()?;
+                    self.left -= 1;
+                    return Some(item);
+                }
+            }
         }
-        self.back -= 1;
-        self.list.get_shared(self.back)
     }
 }
 
@@ -408,7 +452,12 @@ impl<T> ExactSizeIterator for Items<'_, T> {}
 
 impl<T> Clone for Items<'_, T> {
     fn clone(&self) -> Self {
-        Items { ..*self }
+        Items {
+            front: self.front.clone(),
+            chunks: self.chunks.clone(),
+            back: self.back.clone(),
+            left: self.left,
+        }
     }
 }
 
@@ -455,6 +504,40 @@ mod tests {
             cut.push(7);
             assert_eq!(cut.len(), n / 2 + 1);
             assert_eq!(list.len(), n, "the list cut was a copy");
+        }
+    }
+
+    #[test]
+    fn a_part_read_from_both_ends_meets_in_the_middle() {
+        let n = 3 * CHUNK + 5;
+        let list = numbers(n);
+        for (start, end) in [
+            (0, n),
+            (1, CHUNK),
+            (CHUNK - 1, CHUNK + 1),
+            (5, 2 * CHUNK + 3),
+            (n, n),
+        ] {
+            let mut items = list.slice(start..end).iter();
+            let (mut front, mut back) = (Vec::new(), Vec::new());
+            let mut turn = 0;
+            loop {
+                assert_eq!(items.len(), end - start - front.len() - back.len());
+                turn += 1;
+                let next = if turn % 3 == 0 {
+                    items.next_back()
+                } else {
+                    items.next()
+                };
+                match next {
+                    Some(&x) if turn % 3 == 0 => back.push(x),
+                    Some(&x) => front.push(x),
+                    None => break,
+                }
+            }
+            back.reverse();
+            front.extend(back);
+            assert_eq!(front, (start..end).collect::<Vec<_>>(), "{start}..{end}");
         }
     }
 
