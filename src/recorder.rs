@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::scenario::EndStatus;
 use crate::trace::{
-    CallId, Counters, Lane, Message, ModelCall, Role, Shared, Step, StepKind, ToolCall, ToolResult,
+    CallId, Counters, Lane, Like, Message, ModelCall, Role, Step, StepKind, ToolCall, ToolResult,
     Trace,
 };
 use crate::wire;
@@ -243,14 +243,16 @@ impl Recorder {
     /// The trace, with every message placed in its provider's requests
     /// and each model call's body measured.
     pub fn finish(self) -> Trace {
-        self.finish_after(None)
+        self.finish_after(None, None)
     }
 
     /// `finish`, where `earlier` is this run built before, from fewer of
     /// its lines (a tap's live view, built again as calls come): the
     /// messages sized alike there keep their places, and only the others
-    /// are written out to be measured. The same places either way.
-    pub fn finish_after(mut self, earlier: Option<&Trace>) -> Trace {
+    /// are written out to be measured; the steps `like` holds (a build
+    /// before's run) are read only where their calls measure otherwise.
+    /// The same places and sizes either way.
+    pub fn finish_after(mut self, earlier: Option<&Trace>, like: Option<Like>) -> Trace {
         let measures = match earlier {
             Some(earlier) => {
                 let kept = sized_alike(&self.trace, earlier);
@@ -261,7 +263,7 @@ impl Recorder {
             }
             None => wire::measure(&self.trace, None),
         };
-        self.trace.set_measures(measures);
+        self.trace.set_measures_like(measures, like);
         self.trace
     }
 }
@@ -279,11 +281,11 @@ fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
     {
         return 0;
     }
-    let calls = alike(&trace.calls, &earlier.calls, |a, b| a == b);
-    let model_calls = alike(&trace.model_calls, &earlier.model_calls, |a, b| {
+    let calls = trace.calls.alike(&earlier.calls, |a, b| a == b);
+    let model_calls = trace.model_calls.alike(&earlier.model_calls, |a, b| {
         Arc::ptr_eq(a, b) || a.step == b.step
     });
-    let messages = alike(&trace.messages, &earlier.messages, |a, b| a == b);
+    let messages = trace.messages.alike(&earlier.messages, |a, b| a == b);
     let mut kept = 0;
     // The calls proposed up to a message's step, and the model calls
     // before it: counted on as the steps grow (the messages are in step
@@ -322,21 +324,4 @@ fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
         kept += 1;
     }
     kept
-}
-
-/// How many first items of `a` and `b` are `same` (an item is the same
-/// as itself).
-fn alike<T>(a: &Shared<T>, b: &Shared<T>, same: impl Fn(&Arc<T>, &Arc<T>) -> bool) -> usize {
-    // The chunks both lists hold are alike without reading their items.
-    let whole = a
-        .chunks()
-        .zip(b.chunks())
-        .take_while(|(x, y)| Arc::ptr_eq(x, y))
-        .count();
-    let from = (whole * crate::shared::CHUNK).min(a.len()).min(b.len());
-    let rest = a
-        .slice(from..)
-        .iter_shared()
-        .zip(b.slice(from..).iter_shared());
-    from + rest.take_while(|(a, b)| same(a, b)).count()
 }

@@ -100,6 +100,22 @@ impl<T> Shared<T> {
         self.slice(..).partition_point(pred)
     }
 
+    /// How many first items of this list and `other` are `same` (an item
+    /// is the same as itself: the chunks both hold are, unread).
+    pub fn alike(&self, other: &Shared<T>, same: impl Fn(&Arc<T>, &Arc<T>) -> bool) -> usize {
+        let whole = self
+            .chunks()
+            .zip(other.chunks())
+            .take_while(|(a, b)| Arc::ptr_eq(a, b))
+            .count();
+        let from = (whole * CHUNK).min(self.len).min(other.len);
+        let rest = self.slice(from..).iter_shared();
+        from + rest
+            .zip(other.slice(from..).iter_shared())
+            .take_while(|(a, b)| same(a, b))
+            .count()
+    }
+
     /// The chunks, in order.
     pub fn chunks(&self) -> std::slice::Iter<'_, Chunk<T>> {
         self.chunks.iter()

@@ -955,6 +955,10 @@ fn kind_of(property: &serde_json::Value) -> String {
 
 pub use crate::shared::{Shared, Slice};
 
+/// Steps and model calls, each step of the size of its model call, that a
+/// trace may share chunks of steps with (`Trace::set_measures_like`).
+pub type Like<'a> = (&'a Shared<Step>, &'a Shared<ModelCall>);
+
 /// The whole recorded run of one scenario in one language.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Trace {
@@ -1096,8 +1100,15 @@ impl Trace {
     /// Set what its requests measure (`wire::measure`): once, when the run
     /// is recorded (`Recorder::finish`) or told in another language.
     pub fn set_measures(&mut self, measures: crate::place::Measures) {
+        self.set_measures_like(measures, None);
+    }
+
+    /// `set_measures`, where `like` (steps and model calls, each step of
+    /// the size of its model call) shares chunks of steps with this trace:
+    /// those are not read again where their model calls measure alike.
+    pub fn set_measures_like(&mut self, measures: crate::place::Measures, like: Option<Like>) {
         self.places = measures.places;
-        self.set_call_measures(measures.calls);
+        self.set_call_measures(measures.calls, like);
     }
 
     /// Take the sizes `run` measured (`set_measures`) for the model calls
@@ -1109,11 +1120,15 @@ impl Trace {
             tools_size: m.tools_size,
             context_tokens: Some(m.context_tokens),
         });
-        self.set_call_measures(calls);
+        self.set_call_measures(calls, Some((&run.steps, &run.model_calls)));
     }
 
     /// Each model call's measures, and each step's size of its latest call.
-    fn set_call_measures(&mut self, calls: impl IntoIterator<Item = crate::place::CallMeasure>) {
+    fn set_call_measures(
+        &mut self,
+        calls: impl IntoIterator<Item = crate::place::CallMeasure>,
+        like: Option<Like>,
+    ) {
         // Written only where it changes: a trace told in another language
         // (or built again, live) shares its items with the run's until then
         // (`Shared`).
@@ -1129,11 +1144,36 @@ impl Trace {
                 mc.context_tokens = tokens;
             }
         }
-        for s in 0..self.steps.len() {
-            if let Some(k) = self.steps[s].model_call
-                && self.steps[s].counters.context_size != self.model_calls[k].context_size
+        // A chunk of steps `like` holds is of its sizes: read only if one
+        // of its steps' model calls (their indexes grow with the steps)
+        // measures otherwise here.
+        let (like_steps, alike_calls) = match like {
+            Some((steps, model_calls)) => {
+                let alike = self
+                    .model_calls
+                    .alike(model_calls, |a, b| a.context_size == b.context_size);
+                (Some(steps), alike)
+            }
+            None => (None, 0),
+        };
+        let mut read = Vec::new();
+        for (c, chunk) in self.steps.chunks().enumerate() {
+            let shared = like_steps
+                .and_then(|l| l.chunk(c))
+                .is_some_and(|l| Arc::ptr_eq(l, chunk));
+            let last = chunk.last().and_then(|s| s.model_call);
+            if !shared || last.is_some_and(|k| k >= alike_calls) {
+                let first = c * crate::shared::CHUNK;
+                read.push(first..first + chunk.len());
+            }
+        }
+        for s in read.into_iter().flatten() {
             {
-                self.steps[s].counters.context_size = self.model_calls[k].context_size;
+                if let Some(k) = self.steps[s].model_call
+                    && self.steps[s].counters.context_size != self.model_calls[k].context_size
+                {
+                    self.steps[s].counters.context_size = self.model_calls[k].context_size;
+                }
             }
         }
     }

@@ -49,6 +49,22 @@ fn text(t: &str) -> Value {
     json!([{"type": "text", "text": t}])
 }
 
+/// One loop of `calls` calls, each reading a file, then an answer: longer
+/// than a chunk of a trace's lists (`shared::CHUNK` steps), so a build
+/// shares whole chunks with the build before.
+fn long_run_lines(calls: usize) -> Vec<Value> {
+    let mut messages = vec![user("read them all")];
+    let mut lines = Vec::new();
+    for k in 0..calls {
+        let id = format!("toolu_{k:03}");
+        lines.push(line("opus", true, json!(messages), Some(read_call(&id))));
+        messages.push(assistant(read_call(&id)));
+        messages.push(result(&id));
+    }
+    lines.push(line("opus", true, json!(messages), Some(text("done"))));
+    lines
+}
+
 /// A main loop of two calls with a sub-agent's two calls between them, a
 /// title request and a token count.
 fn run_lines() -> Vec<Value> {
@@ -338,11 +354,18 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
     let synthetic = dir.join("run.jsonl");
     let text: String = run_lines().iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&synthetic, text).unwrap();
+    let long = dir.join("long.jsonl");
+    let text: String = long_run_lines(40)
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&long, text).unwrap();
     let root = env!("CARGO_MANIFEST_DIR");
     let files = [
         format!("{root}/tests/transcripts/real/cli/claude-code.tap.jsonl"),
         format!("{root}/tests/transcripts/real/cli/codex.tap.jsonl"),
         synthetic.display().to_string(),
+        long.display().to_string(),
     ];
     for file in &files {
         let lines: Vec<Value> = std::fs::read_to_string(file)
@@ -494,4 +517,33 @@ fn live_the_last_step_says_the_recording_so_far_ends_there() {
     let en = last(read.trace(Lang::En));
     assert!(en.contains("The file ends here."), "{en}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A trace measured again beside one it shares chunks of steps with
+/// (`Trace::set_measures_like`, as a live build beside the build before)
+/// gives each step the size of its model call, as measured now, as a
+/// trace measured on its own does: a shared chunk is passed over only
+/// where its calls measure as before.
+#[test]
+fn steps_measured_beside_a_trace_they_share_take_their_calls_sizes() {
+    let run = transcript::growing::live("long.jsonl", long_run_lines(40), false);
+    let before = run[0].trace(Lang::En);
+    assert!(before.steps.len() > 2 * agent_loop_sim::shared::CHUNK);
+    for k in [
+        0,
+        1,
+        before.model_calls.len() / 2,
+        before.model_calls.len() - 1,
+    ] {
+        let mut measures = agent_loop_sim::wire::measure(before, None);
+        measures.calls[k].context_size += 7;
+        let mut alone = before.clone();
+        alone.set_measures(measures.clone());
+        let mut beside = before.clone();
+        beside.set_measures_like(measures, Some((&before.steps, &before.model_calls)));
+        assert!(alone == beside, "model call {k} measured otherwise");
+        let mut of_k = beside.steps.iter().filter(|s| s.model_call == Some(k));
+        assert!(of_k.clone().count() > 0);
+        assert!(of_k.all(|s| s.counters.context_size == before.model_calls[k].context_size + 7));
+    }
 }

@@ -924,6 +924,35 @@ impl Builder {
         self.finish_after(format, path, None)
     }
 
+    /// What the file tells of the run built, as titles and the about card
+    /// say it.
+    fn facts(&self, built: &Build, format: Format, name: &str) -> text::Facts {
+        text::Facts {
+            file: name.to_string(),
+            format,
+            model_calls: built.rec.trace.model_calls.len(),
+            exact_calls: built.exact_calls,
+            requests: self.requests,
+            system_parts: self.system.len(),
+            system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
+            tools_known: self.tools.is_some(),
+            compactions: built.compactions,
+            compactions_recorded: built.rec.trace.compactions.len(),
+            unread: self
+                .skipped
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            unit: self.unit,
+            truncated: self.truncated,
+            writes_known: writes_known(format),
+            notes: self.notes.clone(),
+            off_chain: self.off_chain,
+            redacted: self.redact,
+            pairing: self.pairing.unwrap_or(PairRule::of(format)),
+        }
+    }
+
     /// `finish`, where `earlier` holds what the build of this run from
     /// fewer of its lines left (a tap's live view, built again as calls
     /// come): what is alike is taken from it, not made again (the places
@@ -948,30 +977,7 @@ impl Builder {
                 ),
             ));
         }
-        let facts = text::Facts {
-            file: name.clone(),
-            format,
-            model_calls: built.rec.trace.model_calls.len(),
-            exact_calls: built.exact_calls,
-            requests: self.requests,
-            system_parts: self.system.len(),
-            system_chars: self.system.iter().map(|s| s.chars().count()).sum(),
-            tools_known: self.tools.is_some(),
-            compactions: built.compactions,
-            compactions_recorded: built.rec.trace.compactions.len(),
-            unread: self
-                .skipped
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
-            unit: self.unit,
-            truncated: self.truncated,
-            writes_known: writes_known(format),
-            notes: self.notes.clone(),
-            off_chain: self.off_chain,
-            redacted: self.redact,
-            pairing: self.pairing.unwrap_or(PairRule::of(format)),
-        };
+        let facts = self.facts(&built, format, &name);
         // One clone: a long run's trace is megabytes.
         let Build {
             rec,
@@ -980,7 +986,13 @@ impl Builder {
             notes,
             ..
         } = built;
-        let run = rec.finish_after(earlier.as_ref().and_then(|e| e.traces.first()));
+        let before = earlier
+            .as_ref()
+            .and_then(|e| Some((e.traces.first()?, &e.run_steps)));
+        // The last build's run, each step of its call's size, shares most
+        // chunks of steps with this one.
+        let like = before.map(|(t, steps)| (steps, &t.model_calls));
+        let run = rec.finish_after(before.map(|(t, _)| t), like);
         if let Some(kept) = earlier.as_mut().and_then(|e| e.kept.as_mut()) {
             // The next build goes on from a replay measured as this one
             // is: its steps and calls are then shared, not copied to be
