@@ -1168,12 +1168,10 @@ impl Trace {
             }
         }
         for s in read.into_iter().flatten() {
+            if let Some(k) = self.steps[s].model_call
+                && self.steps[s].counters.context_size != self.model_calls[k].context_size
             {
-                if let Some(k) = self.steps[s].model_call
-                    && self.steps[s].counters.context_size != self.model_calls[k].context_size
-                {
-                    self.steps[s].counters.context_size = self.model_calls[k].context_size;
-                }
+                self.steps[s].counters.context_size = self.model_calls[k].context_size;
             }
         }
     }
@@ -1190,6 +1188,11 @@ impl Trace {
     }
 
     pub fn call(&self, id: &CallId) -> Option<&ToolCall> {
+        self.call_by(id, |id| self.first_call(id))
+    }
+
+    /// `call`, `first` finding the index of the first call with an id.
+    fn call_by(&self, id: &CallId, first: impl Fn(&CallId) -> Option<usize>) -> Option<&ToolCall> {
         // The engine numbers calls call_1, call_2, ... in order, so look
         // there first: views ask this for every step of long runs.
         let numbered =
@@ -1197,7 +1200,12 @@ impl Trace {
                 .and_then(|n| n.parse::<usize>().ok())
                 .and_then(|n| self.calls.get(n.checked_sub(1)?))
                 .filter(|c| &c.id == id);
-        numbered.or_else(|| self.calls.iter().find(|c| &c.id == id))
+        numbered.or_else(|| self.calls.get(first(id)?))
+    }
+
+    /// The index of the first call with this id.
+    fn first_call(&self, id: &CallId) -> Option<usize> {
+        self.calls.iter().position(|c| &c.id == id)
     }
 
     /// Where `id` stands in the order the trace's ids first appear, from
@@ -1206,6 +1214,11 @@ impl Trace {
     /// model never proposed) comes after all calls, by the first message
     /// that names it.
     pub fn id_place(&self, id: &CallId) -> usize {
+        self.id_place_by(id, |id| self.first_call(id))
+    }
+
+    /// `id_place`, `first` finding the index of the first call with an id.
+    fn id_place_by(&self, id: &CallId, first: impl Fn(&CallId) -> Option<usize>) -> usize {
         // The engine's call_n is the n-th call: no walk over a long run.
         let numbered =
             id.0.strip_prefix("call_")
@@ -1213,11 +1226,11 @@ impl Trace {
         if let Some(i) = numbered.and_then(|n| n.checked_sub(1))
             && self.calls.get(i).is_some_and(|c| &c.id == id)
             // A real run may reuse an id: its first call decides there.
-            && (self.recorded.is_none() || !self.calls.slice(..i).iter().any(|c| &c.id == id))
+            && (self.recorded.is_none() || first(id) == Some(i))
         {
             return i;
         }
-        if let Some(i) = self.calls.iter().position(|c| &c.id == id) {
+        if let Some(i) = first(id) {
             return i;
         }
         let message = self
@@ -1423,6 +1436,10 @@ pub struct Timeline {
     longest: usize,
     /// Calls that started and never finished: (started, call).
     unfinished: Vec<(usize, usize)>,
+    /// The calls indexed, and the index of the first with each id: a
+    /// frame finds each id it draws without a walk over a long run's calls.
+    calls: Shared<ToolCall>,
+    first_call: std::collections::HashMap<CallId, usize, foldhash::fast::RandomState>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -1451,6 +1468,13 @@ impl Timeline {
                 (None, _) => {}
             }
         }
+        let mut first_call = std::collections::HashMap::with_capacity_and_hasher(
+            trace.calls.len(),
+            foldhash::fast::RandomState::default(),
+        );
+        for (i, c) in trace.calls.iter().enumerate() {
+            first_call.entry(c.id.clone()).or_insert(i);
+        }
         runs.sort_unstable();
         unfinished.sort_unstable();
         let longest = runs
@@ -1463,6 +1487,24 @@ impl Timeline {
             runs,
             longest,
             unfinished,
+            calls: trace.calls.clone(),
+            first_call,
+        }
+    }
+
+    /// `Trace::call`, found in this index where it is `trace`'s.
+    pub fn call<'t>(&self, trace: &'t Trace, id: &CallId) -> Option<&'t ToolCall> {
+        match self.calls.is_shared_with(&trace.calls) {
+            true => trace.call_by(id, |id| self.first_call.get(id).copied()),
+            false => trace.call(id),
+        }
+    }
+
+    /// `Trace::id_place`, found in this index where it is `trace`'s.
+    pub fn id_place(&self, trace: &Trace, id: &CallId) -> usize {
+        match self.calls.is_shared_with(&trace.calls) {
+            true => trace.id_place_by(id, |id| self.first_call.get(id).copied()),
+            false => trace.id_place(id),
         }
     }
 
@@ -1547,6 +1589,25 @@ mod tests {
             }
         }
         assert!(traces.len() > 40, "{}", traces.len());
+        // An id reused (valid in a real run: each answered in its turn),
+        // by a lesson's calls (numbered) and a replayed run's.
+        let reused: Vec<Trace> = traces
+            .iter()
+            .filter(|t| t.calls.len() > 2)
+            .flat_map(|t| {
+                let mut t = t.clone();
+                let id = t.calls[1].id.clone();
+                t.calls[2].id = id;
+                [
+                    t.clone(),
+                    Trace {
+                        recorded: t.recorded.clone().or(Some(Recorded::default())),
+                        ..t
+                    },
+                ]
+            })
+            .collect();
+        traces.extend(reused);
         for trace in &traces {
             let timeline = Timeline::of(trace);
             for step in 0..trace.len() + 2 {
@@ -1570,6 +1631,24 @@ mod tests {
                     "{}",
                     trace.scenario
                 );
+            }
+            // Every id the run names, and one it does not, finds the call
+            // and the place a walk over the calls and messages finds.
+            let unknown = CallId("not_an_id".into());
+            let named = trace
+                .messages
+                .iter()
+                .flat_map(|m| m.call_id.iter().chain(&m.calls));
+            for id in trace
+                .calls
+                .iter()
+                .map(|c| &c.id)
+                .chain(named)
+                .chain([&unknown])
+            {
+                let (found, walked) = (timeline.call(trace, id), trace.call(id));
+                assert!(found.map(std::ptr::from_ref) == walked.map(std::ptr::from_ref));
+                assert_eq!(timeline.id_place(trace, id), trace.id_place(id), "{id}");
             }
         }
     }

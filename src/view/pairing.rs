@@ -136,7 +136,7 @@ fn with_id(line: &Line<'static>, id: &CallId, id_w: usize, s: &Scene<'_>) -> Lin
     let shown = fit_id(&id.0, id_w.saturating_sub(1));
     let pad = id_w - width(&shown);
     let mut spans = vec![
-        Span::styled(shown, s.theme.call_id(s.trace.id_place(id))),
+        Span::styled(shown, s.theme.call_id(s.timeline.id_place(s.trace, id))),
         Span::raw(" ".repeat(pad + indent - id_w)),
     ];
     spans.extend(line.spans[1..].iter().cloned());
@@ -169,7 +169,7 @@ fn call_rows(s: &Scene<'_>, call: &ToolCall, columns: &[usize; 3], w: usize) -> 
     row.put(
         columns[0],
         &fit_id(&call.id.0, columns[1].saturating_sub(1)),
-        theme.call_id(s.trace.id_place(&call.id)),
+        theme.call_id(s.timeline.id_place(s.trace, &call.id)),
     );
     row.put(
         columns[1],

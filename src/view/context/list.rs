@@ -550,7 +550,9 @@ impl<'a> Look<'a> {
         let shown = middle(&id.0, self.w.saturating_sub(base + 3));
         let id = Span::styled(
             format!("[{shown}] "),
-            self.s.theme.call_id(self.trace.id_place(id)),
+            self.s
+                .theme
+                .call_id(self.s.timeline.id_place(self.trace, id)),
         );
         // A long real id (toolu_01…, 30 characters) leaves the text too
         // little room beside it: the id gets a line of its own.
@@ -644,7 +646,9 @@ impl<'a> Look<'a> {
         let indent = spans_width(prefix);
         let mut starts = Vec::new();
         for id in &self.m.calls {
-            let Some(call) = trace.call(id) else { continue };
+            let Some(call) = self.s.timeline.call(trace, id) else {
+                continue;
+            };
             starts.push(lines.len());
             let mut spans = if trace.provider == Provider::Responses {
                 let (first, under) = self.function_call_item(item, call);
@@ -665,7 +669,7 @@ impl<'a> Look<'a> {
             let shown = middle(&id.0, w.saturating_sub(used + 1));
             spans.push(Span::styled(
                 format!("{shown} "),
-                theme.call_id(trace.id_place(id)),
+                theme.call_id(self.s.timeline.id_place(trace, id)),
             ));
             let rest = format!("{} {}", call.tool, call.args_text());
             let used = spans_width(&spans);
