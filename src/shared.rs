@@ -72,26 +72,12 @@ impl<T> Shared<T> {
 
     /// The items in `range`.
     pub fn slice(&self, range: impl RangeBounds<usize>) -> Slice<'_, T> {
-        let start = match range.start_bound() {
-            Bound::Included(&s) => s,
-            Bound::Excluded(&s) => s + 1,
-            Bound::Unbounded => 0,
-        };
-        let end = match range.end_bound() {
-            Bound::Included(&e) => e + 1,
-            Bound::Excluded(&e) => e,
-            Bound::Unbounded => self.len,
-        };
-        assert!(
-            start <= end && end <= self.len,
-            "range {start}..{end} out of a list of {}",
-            self.len
-        );
-        Slice {
+        let all = Slice {
             list: self,
-            start,
-            end,
-        }
+            start: 0,
+            end: self.len,
+        };
+        all.slice(range)
     }
 
     /// The index of the first item for which `pred` is false, the items
@@ -321,7 +307,11 @@ impl<'a, T> Slice<'a, T> {
             Bound::Excluded(&e) => e,
             Bound::Unbounded => self.len(),
         };
-        assert!(start <= end && end <= self.len(), "range out of the part");
+        assert!(
+            start <= end && end <= self.len(),
+            "range {start}..{end} out of a list of {}",
+            self.len()
+        );
         Slice {
             list: self.list,
             start: self.start + start,
@@ -378,45 +368,34 @@ impl<T: fmt::Debug> fmt::Debug for Slice<'_, T> {
     }
 }
 
-/// The items of a list as held (`Shared::iter_shared`): the chunks'
-/// items in turn, from the first chunk's part in `front` to the last's in
-/// `back`, the whole chunks between in `chunks`.
+/// The items of a list as held (`Shared::iter_shared`): each chunk's
+/// part of the range in turn.
 pub struct Items<'a, T> {
-    front: std::slice::Iter<'a, Arc<T>>,
-    chunks: std::slice::Iter<'a, Chunk<T>>,
-    back: std::slice::Iter<'a, Arc<T>>,
+    items: std::iter::Flatten<Parts<'a, T>>,
     left: usize,
+}
+
+impl<T> Clone for Items<'_, T> {
+    fn clone(&self) -> Self {
+        Items {
+            items: self.items.clone(),
+            left: self.left,
+        }
+    }
 }
 
 impl<'a, T> Items<'a, T> {
     fn of(list: &'a Shared<T>, start: usize, end: usize) -> Items<'a, T> {
-        let none = Items {
-            front: [].iter(),
-            chunks: [].iter(),
-            back: [].iter(),
-            left: 0,
-        };
-        if start == end {
-            return none;
-        }
-        let (first, last) = (start / CHUNK, (end - 1) / CHUNK);
-        let part = |k: usize| -> &'a [Arc<T>] { &list.chunks[k] };
-        let items = if first == last {
-            Items {
-                front: part(first)[start % CHUNK..end - first * CHUNK].iter(),
-                ..none
-            }
-        } else {
-            Items {
-                front: part(first)[start % CHUNK..].iter(),
-                chunks: list.chunks[first + 1..last].iter(),
-                back: part(last)[..end - last * CHUNK].iter(),
-                left: 0,
-            }
+        let chunks = start / CHUNK..end.div_ceil(CHUNK);
+        let parts = Parts {
+            list,
+            chunks,
+            start,
+            end,
         };
         Items {
+            items: parts.flatten(),
             left: end - start,
-            ..items
         }
     }
 }
@@ -424,20 +403,9 @@ impl<'a, T> Items<'a, T> {
 impl<'a, T> Iterator for Items<'a, T> {
     type Item = &'a Arc<T>;
     fn next(&mut self) -> Option<&'a Arc<T>> {
-        loop {
-            if let Some(item) = self.front.next() {
-                self.left -= 1;
-                return Some(item);
-            }
-            match self.chunks.next() {
-                Some(chunk) => self.front = chunk.iter(),
-                None => {
-                    let item = self.back.next()?;
-                    self.left -= 1;
-                    return Some(item);
-                }
-            }
-        }
+        let item = self.items.next()?;
+        self.left -= 1;
+        Some(item)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -447,32 +415,50 @@ impl<'a, T> Iterator for Items<'a, T> {
 
 impl<'a, T> DoubleEndedIterator for Items<'a, T> {
     fn next_back(&mut self) -> Option<&'a Arc<T>> {
-        loop {
-            if let Some(item) = self.back.next_back() {
-                self.left -= 1;
-                return Some(item);
-            }
-            match self.chunks.next_back() {
-                Some(chunk) => self.back = chunk.iter(),
-                None => {
-                    let item = self.front.next_back()?;
-                    self.left -= 1;
-                    return Some(item);
-                }
-            }
-        }
+        let item = self.items.next_back()?;
+        self.left -= 1;
+        Some(item)
     }
 }
 
 impl<T> ExactSizeIterator for Items<'_, T> {}
 
-impl<T> Clone for Items<'_, T> {
+/// The part of each chunk `chunks` of `list` within `start..end`.
+pub struct Parts<'a, T> {
+    list: &'a Shared<T>,
+    chunks: std::ops::Range<usize>,
+    start: usize,
+    end: usize,
+}
+
+impl<'a, T> Parts<'a, T> {
+    fn part(&self, k: usize) -> std::slice::Iter<'a, Arc<T>> {
+        let first = k * CHUNK;
+        let (from, to) = (self.start.max(first), self.end.min(first + CHUNK));
+        self.list.chunks[k][from - first..to - first].iter()
+    }
+}
+
+impl<'a, T> Iterator for Parts<'a, T> {
+    type Item = std::slice::Iter<'a, Arc<T>>;
+    fn next(&mut self) -> Option<Self::Item> {
+        let k = self.chunks.next()?;
+        Some(self.part(k))
+    }
+}
+
+impl<T> DoubleEndedIterator for Parts<'_, T> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        let k = self.chunks.next_back()?;
+        Some(self.part(k))
+    }
+}
+
+impl<T> Clone for Parts<'_, T> {
     fn clone(&self) -> Self {
-        Items {
-            front: self.front.clone(),
+        Parts {
             chunks: self.chunks.clone(),
-            back: self.back.clone(),
-            left: self.left,
+            ..*self
         }
     }
 }

@@ -1081,6 +1081,13 @@ struct Told<'a> {
     unit: text::Unit,
 }
 
+impl Told<'_> {
+    /// Step `i` says what it said in the build before, and no note after.
+    fn unchanged(&self, i: usize) -> bool {
+        self.same.get(i) == Some(&true) && self.noted.get(i) == Some(&false)
+    }
+}
+
 /// Each step of `trace` told in its language: its narration, and the notes
 /// after it. A step told as the build `before` told it is that build's
 /// step, shared, not a copy (a long run has thousands): known without
@@ -1091,13 +1098,12 @@ fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>)>)
     let lang = trace.lang;
     let empty = Shared::default();
     let (before, before_run) = before.map_or((&empty, &empty), |(t, run)| (&t.steps, run));
-    let unchanged = |i: usize| told.same.get(i) == Some(&true) && told.noted.get(i) == Some(&false);
     let run = std::mem::take(&mut trace.steps);
     let mut steps = Shared::default();
     for (k, chunk) in run.chunks().enumerate() {
         let first = k * crate::shared::CHUNK;
         let whole = before_run.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk))
-            && (first..first + chunk.len()).all(unchanged);
+            && (first..first + chunk.len()).all(|i| told.unchanged(i));
         if whole && let Some(old) = before.chunk(k).filter(|c| c.len() == chunk.len()) {
             steps.push_chunk(old.clone());
             continue;
@@ -1118,8 +1124,7 @@ fn told_step(
     before: &Shared<Step>,
     before_run: &Shared<Step>,
 ) -> Arc<Step> {
-    let unchanged = told.same.get(i) == Some(&true)
-        && told.noted.get(i) == Some(&false)
+    let unchanged = told.unchanged(i)
         && before_run
             .get_shared(i)
             .is_some_and(|run| Arc::ptr_eq(run, step));
@@ -1201,9 +1206,6 @@ impl std::fmt::Debug for Kept {
     }
 }
 
-/// `value` as compact JSON: what `to_string` makes, written straight into
-/// the string rather than through `fmt` (a long run's request is
-/// megabytes, written at every call).
 /// A recorded body's text as a trace keeps it: compact JSON, masked
 /// with `--redact`.
 pub(crate) fn recorded_text(value: &serde_json::Value, redact: bool) -> Arc<str> {
@@ -1217,6 +1219,9 @@ pub(crate) fn recorded_text(value: &serde_json::Value, redact: bool) -> Arc<str>
     }
 }
 
+/// `value` as compact JSON: what `to_string` makes, written straight into
+/// the string rather than through `fmt` (a long run's request is
+/// megabytes, written at every call).
 fn compact(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
 }
