@@ -17,6 +17,9 @@
 //! calls, as it reads them (`transcript::growing::Growing`): the call running, then
 //! ended. `tap-live-view`: what the event loop does when those runs
 //! arrive after call 10, 200 or 2,000 ended: takes them and draws a frame.
+//! `tap-record`: what the tap's recorder does for the newest call of
+//! those runs, as the live view watches: writes its request out as it
+//! begins, its line as it ends.
 //!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
@@ -197,10 +200,24 @@ fn all_but_the_last(
     for line in held {
         let _ = growing.runs(Vec::new());
         let running = std::sync::Arc::new(begun(&line));
+        growing.request_written(&running, written(&line));
         let _ = growing.runs(vec![running.clone()]);
-        growing.push_ended(line, &running);
+        growing.push_ended(ended(line), running);
     }
     (growing, last)
+}
+
+/// A call's request as the recording writes it: the text the tap's
+/// recorder hands the live view with each call (`Observed::request`).
+fn written(line: &serde_json::Value) -> std::sync::Arc<str> {
+    line["request"].to_string().into()
+}
+
+/// A call's line as the tap's recorder hands it when the call ends: its
+/// request left to the line it ran as.
+fn ended(mut line: serde_json::Value) -> serde_json::Value {
+    line["request"] = serde_json::Value::Null;
+    line
 }
 
 /// A call's line while it runs: its request alone.
@@ -223,20 +240,62 @@ fn live_grow(c: &mut Criterion) {
         // The view was drawn after call N-1 ended, as the tap draws it
         // after every call (what that build leaves, the next reuses).
         let _ = before.runs(Vec::new());
-        let begun = std::sync::Arc::new(begun(&last));
+        let (begun, text, last) = (begun(&last), written(&last), ended(last));
         // Timed: what the tap's builder thread does. Not timed: the
-        // copy of the state before, the ended line (the tap hands over
-        // the line it read, not a copy) and freeing the state after (the
-        // tap keeps it for the next call). The running line is shared,
-        // as the tap shares the lines of the calls still running.
+        // copy of the state before, the lines (the tap hands over the
+        // lines its recorder made, not copies; the running line's
+        // request is its text's, written by the recorder: `tap-record`)
+        // and freeing the state after (the tap keeps it for the next
+        // call).
         group.bench_function(format!("call-{calls}"), |b| {
             b.iter_batched(
-                || (before.clone(), last.clone()),
-                |(mut growing, last)| {
+                || {
+                    let begun = std::sync::Arc::new(begun.clone());
+                    (before.clone(), begun, last.clone())
+                },
+                |(mut growing, begun, last)| {
+                    growing.request_written(&begun, text.clone());
                     let running = growing.runs(vec![begun.clone()]);
-                    growing.push_ended(last, &begun);
+                    growing.push_ended(last, begun);
                     let ended = growing.runs(Vec::new());
                     (running, ended, growing)
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+fn record(c: &mut Criterion) {
+    // What the tap's recorder does for call N of a run of N, watched by
+    // the live view: the call begins (its request written out once),
+    // then ends (its line written to the recording, handed to the
+    // view). Not timed: the request parsed from the agent's bytes (the
+    // proxy's), and the view's side of the channel.
+    use agent_loop_sim::tap::record::{Call, Recorder};
+    use agent_loop_sim::wire::Provider;
+    let mut group = c.benchmark_group("tap-record");
+    group.sample_size(10);
+    for calls in [10, 200, 2000] {
+        let mut last = None;
+        claude_code_run(calls, |line| last = Some(line));
+        let request = last.expect("a run of at least one call")["request"].clone();
+        let file = std::fs::File::create("/dev/null").unwrap();
+        let recorder = Recorder::new(file, false);
+        let (to_view, view) = mpsc::channel();
+        recorder.watch(move |o| {
+            let _ = to_view.send(o);
+        });
+        group.bench_function(format!("call-{calls}"), |b| {
+            b.iter_batched(
+                || {
+                    while view.try_recv().is_ok() {}
+                    Call::new(Provider::Anthropic, "/v1/messages", request.clone(), 0)
+                },
+                |call| {
+                    let (id, _) = recorder.begin(call);
+                    recorder.end(id, None);
                 },
                 criterion::BatchSize::LargeInput,
             )
@@ -319,6 +378,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     live_rebuild(&mut c);
     live_grow(&mut c);
+    record(&mut c);
     live_view(&mut c);
     chunk_latency(&mut c);
     c.final_summary();

@@ -313,13 +313,21 @@ fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bo
                 Input::Call(o) if o.ended => {
                     match running.remove(&o.id) {
                         // Its request, read as it began, is not read again.
-                        Some(was) => growing.push_ended(o.line, &was),
-                        None => growing.push(o.line),
+                        Some(was) => growing.push_ended(o.line, was),
+                        // Not seen begin (the view watches from the first
+                        // call on): its request is the text written.
+                        None => {
+                            let mut line = o.line;
+                            line["request"] = serde_json::from_str(&o.request).unwrap_or_default();
+                            growing.push(line);
+                        }
                     }
                     grew = true;
                 }
                 Input::Call(o) => {
-                    running.insert(o.id, Arc::new(o.line));
+                    let line = Arc::new(o.line);
+                    growing.request_written(&line, o.request);
+                    running.insert(o.id, line);
                     grew = true;
                 }
                 Input::Ended(code) => ended = Some(code),

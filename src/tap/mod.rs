@@ -44,7 +44,7 @@ mod assemble;
 mod head;
 mod live;
 mod proxy;
-mod record;
+pub mod record;
 mod upstream;
 
 use std::fs::{File, OpenOptions};

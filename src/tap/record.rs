@@ -79,11 +79,16 @@ pub fn recorded_path(path: &str) -> String {
 
 /// A call as the live view sees it: its line so far (the request alone
 /// while it runs), by the order calls began in; `ended`: the line as
-/// written, seen in the order the recording has them.
+/// written, seen in the order the recording has them, its request left
+/// null (it is the one the call began with, handed over then).
 pub struct Observed {
     pub id: u64,
     pub line: Value,
     pub ended: bool,
+    /// The request as the recording writes it (compact JSON), written
+    /// out once as the call began: the live view keeps this text rather
+    /// than writing a long run's request out again.
+    pub request: Arc<str>,
 }
 
 /// One model call while it runs.
@@ -91,6 +96,8 @@ pub struct Call {
     pub provider: Provider,
     pub path: String,
     pub side: Option<String>,
+    /// The request, until it began (`Recorder::begin`): then written out
+    /// (`written`) and handed to the live view, or let go.
     pub request: Value,
     pub start_ms: u64,
     pub first_byte_ms: Option<u64>,
@@ -98,6 +105,9 @@ pub struct Call {
     sse: Option<Sse>,
     body: Vec<u8>,
     assembly: Assembly,
+    /// The request as the recording writes it, once it began
+    /// (`Recorder::begin`).
+    written: Option<Arc<str>>,
 }
 
 impl Call {
@@ -113,6 +123,7 @@ impl Call {
             sse: None,
             body: Vec::new(),
             assembly: Assembly::new(provider),
+            written: None,
         }
     }
 
@@ -137,11 +148,12 @@ impl Call {
         }
     }
 
-    /// The line of a call that has just begun: its request, no response yet.
-    pub fn begun(&self, redact: bool) -> Value {
+    /// The line of a call that has just begun: `request` (its request,
+    /// masked with `--redact`), no response yet.
+    fn begun(&self, request: Value, redact: bool) -> Value {
         let mut line = json!({
             "provider": self.provider.code(),
-            "request": self.request,
+            "request": null,
             "response": null,
             "status": null,
             "path": self.path,
@@ -152,10 +164,13 @@ impl Call {
         if redact {
             crate::transcript::redact::redact_strings(&mut line);
         }
+        line["request"] = request;
         line
     }
 
-    /// The line for the recording. `cut` says why the call did not end
+    /// The line for the recording, its request null where it began
+    /// (written out then: the recording writes that text in its place).
+    /// `cut` says why the call did not end
     /// as a whole response (it is then written as incomplete); a stream
     /// whose HTTP body ended without its last event was cut all the same,
     /// and one that sent its last event is whole.
@@ -280,11 +295,21 @@ impl Recorder {
                 _ => {}
             }
         }
+        // Written out once, as the call begins: the recording's line and
+        // the live view take this text, and the view the request itself
+        // (a long run's request is megabytes, at every call).
+        let mut request = std::mem::take(&mut call.request);
+        if self.redact {
+            crate::transcript::redact::redact_strings(&mut request);
+        }
+        let written: Arc<str> = serde_json::to_string(&request).unwrap_or_default().into();
+        call.written = Some(written.clone());
         if let Some(watch) = &inner.watch {
             watch(Observed {
                 id,
-                line: call.begun(self.redact),
+                line: call.begun(request, self.redact),
                 ended: false,
+                request: written,
             });
         }
         let call = Arc::new(Mutex::new(call));
@@ -297,16 +322,16 @@ impl Recorder {
     pub fn end(&self, id: u64, cut: Option<&str>) {
         let mut inner = self.lock();
         if let Some(call) = inner.in_flight.remove(&id) {
-            let line = call
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .line(cut, self.redact);
-            inner.write(&line);
+            let call = call.lock().unwrap_or_else(|e| e.into_inner());
+            let line = call.line(cut, self.redact);
+            let written = call.written.clone().unwrap_or_default();
+            inner.write(&line, &written);
             if let Some(watch) = &inner.watch {
                 watch(Observed {
                     id,
                     line,
                     ended: true,
+                    request: written,
                 });
             }
         }
@@ -319,11 +344,9 @@ impl Recorder {
         let mut open: Vec<(u64, Arc<Mutex<Call>>)> = inner.in_flight.drain().collect();
         open.sort_by_key(|(id, _)| *id);
         for (_, call) in open {
-            let line = call
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .line(Some(why), self.redact);
-            inner.write(&line);
+            let call = call.lock().unwrap_or_else(|e| e.into_inner());
+            let line = call.line(Some(why), self.redact);
+            inner.write(&line, call.written.as_deref().unwrap_or_default());
         }
         inner.file = None;
         (inner.written, inner.error.clone())
@@ -359,11 +382,13 @@ pub fn stop(recorder: &Recorder, why: &str) {
 }
 
 impl Inner {
-    fn write(&mut self, line: &Value) {
+    /// Appends `line`, its request written as `request` where that is its
+    /// text (`Recorder::begin` wrote it out).
+    fn write(&mut self, line: &Value, request: &str) {
         let Some(file) = &mut self.file else { return };
-        let mut text = line.to_string();
-        text.push('\n');
-        match file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+        let mut text = line_text(line, request);
+        text.push(b'\n');
+        match file.write_all(&text).and_then(|()| file.flush()) {
             Ok(()) => self.written += 1,
             Err(e) => {
                 if self.error.is_none() {
@@ -372,6 +397,32 @@ impl Inner {
             }
         }
     }
+}
+
+/// `line` as compact JSON, what `to_string` writes, its request taken
+/// from `request` when that is not empty.
+fn line_text(line: &Value, request: &str) -> Vec<u8> {
+    let (Value::Object(map), false) = (line, request.is_empty()) else {
+        return line.to_string().into_bytes();
+    };
+    let mut out = Vec::with_capacity(request.len() + 256);
+    out.push(b'{');
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        // Writing to a Vec cannot fail, nor can a Value's serialization.
+        let _ = serde_json::to_writer(&mut out, key);
+        out.push(b':');
+        match key.as_str() {
+            "request" => out.extend_from_slice(request.as_bytes()),
+            _ => {
+                let _ = serde_json::to_writer(&mut out, value);
+            }
+        }
+    }
+    out.push(b'}');
+    out
 }
 
 #[cfg(test)]
@@ -583,6 +634,60 @@ mod tests {
         );
         assert_eq!(lines[4]["incomplete"], true);
         assert_eq!(lines[4]["error"], "stopped");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn a_line_is_written_as_its_json_with_the_request_written_once_as_the_call_began() {
+        let path = std::env::temp_dir().join(format!("als-tap-text-{}.jsonl", std::process::id()));
+        for redact in [false, true] {
+            let recorder = Recorder::new(File::create(&path).unwrap(), redact);
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let into = seen.clone();
+            recorder.watch(move |o| into.lock().unwrap().push((o.line, o.request)));
+            let request = json!({"model": "m", "messages": [
+                {"role": "user", "content": "quote \" slash \\ tab \t 中文 \u{1} key sk-proj-abcdefghijklmnop1234"},
+                {"role": "user", "content": [{"type": "text", "text": "x", "n": 1.5e300}]}]});
+            let (id, _) = recorder.begin(Call::new(
+                Provider::Chat,
+                "/v1/chat/completions",
+                request,
+                0,
+            ));
+            recorder.end(id, None);
+            let (stopped, _) =
+                recorder.begin(Call::new(Provider::Chat, "/v1/x", json!({"a": []}), 0));
+            assert_eq!(recorder.close("stopped"), (2, None));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let written: Vec<&str> = text.lines().collect();
+            assert_eq!(written.len(), 2);
+            for line in &written {
+                let value: Value = serde_json::from_str(line).unwrap();
+                assert_eq!(*line, value.to_string(), "redact: {redact}");
+            }
+            let seen = seen.lock().unwrap();
+            // Begun and ended, each with the request's text as written.
+            assert_eq!(seen.len(), 3);
+            // Begun, ended; then the call stopped, begun. A call ends
+            // with the request it began with, handed over then.
+            for (k, (line, request)) in seen.iter().enumerate() {
+                let request_there = match k {
+                    1 => Value::Null.to_string(),
+                    _ => request.to_string(),
+                };
+                assert_eq!(request_there, line["request"].to_string());
+                assert!(written[k / 2].contains(&format!("\"request\":{request},")));
+            }
+            assert_eq!(seen[0].1, seen[1].1);
+            assert_eq!(
+                seen[0].0["request"]["messages"][0]["content"]
+                    .as_str()
+                    .unwrap()
+                    .contains("sk-proj"),
+                !redact
+            );
+            assert!(stopped > id);
+        }
         let _ = std::fs::remove_file(&path);
     }
 

@@ -87,17 +87,41 @@ impl Growing {
         self.read(line.into(), &mut Known::default());
     }
 
+    /// The request of `line`, a call's line while it runs (as `runs` will
+    /// be given it), is `text` as the trace keeps it
+    /// (`builder::recorded_text`): a tap wrote it out for the recording
+    /// as the call began, and it is not written again here.
+    pub fn request_written(&mut self, line: &Arc<Value>, text: Arc<str>) {
+        let known = Known {
+            hashes: None,
+            body: Some(text),
+        };
+        self.running.push((line.clone(), known));
+    }
+
     /// The next line, final: the call that was running as `was` (a line
-    /// `runs` was given) ended as `line`, with the same request.
-    pub fn push_ended(&mut self, line: impl Into<Arc<Value>>, was: &Arc<Value>) {
-        let line = line.into();
-        let at = self.running.iter().position(|(l, _)| Arc::ptr_eq(l, was));
+    /// `runs` was given) ended as `line`, with the same request. A tap
+    /// hands it over without one (null): it is `was`'s, moved when no
+    /// one else holds `was` (a long run's request is megabytes).
+    pub fn push_ended(&mut self, mut line: Value, was: Arc<Value>) {
+        let at = self.running.iter().position(|(l, _)| Arc::ptr_eq(l, &was));
         let mut known = at.map_or_else(Known::default, |at| self.running.swap_remove(at).1);
-        debug_assert!(
-            at.is_none() || line.get("request") == was.get("request"),
-            "a call ended with another request"
-        );
-        self.read(line, &mut known);
+        match line.get("request") {
+            None | Some(Value::Null) => {
+                let request = Arc::try_unwrap(was).map_or_else(
+                    |was| was.get("request").cloned(),
+                    |mut was| was.get_mut("request").map(Value::take),
+                );
+                if let (Some(line), Some(request)) = (line.as_object_mut(), request) {
+                    line.insert("request".into(), request);
+                }
+            }
+            Some(request) => debug_assert!(
+                at.is_none() || Some(request) == was.get("request"),
+                "a call ended with another request"
+            ),
+        }
+        self.read(Arc::new(line), &mut known);
     }
 
     /// Reads the next line; what it finds of its request is `known`.
