@@ -286,6 +286,11 @@ pub struct Builder {
     /// wrote it before (`body_known`): a tap's call ends with the request
     /// it began with, megabytes in a long run, not written out again.
     known_body: Option<Arc<str>>,
+    /// The latest system text and tool list read as a request offers them
+    /// (`system`, `tools_listed`): a tap's requests repeat them at every
+    /// call, tens of kilobytes, read again only when they change.
+    system_read: Option<Arc<str>>,
+    tools_read: Option<Arc<[serde_json::Value]>>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<Span>,
     /// Set by a reader whose file pairs otherwise than its format's rule
@@ -711,6 +716,11 @@ impl Builder {
     /// A system prompt or developer instruction: sent to the model, but
     /// not a message of the trace (it has no system role).
     pub fn system(&mut self, text: &str) {
+        // The text read last is held already (`system` only grows).
+        if self.system_read.as_deref() == Some(text) {
+            return;
+        }
+        self.system_read = Some(text.into());
         let text = clean_redacted(text, self.redact);
         if !text.trim().is_empty() && !self.system.contains(&text) {
             self.system.push(text);
@@ -718,12 +728,23 @@ impl Builder {
     }
 
     pub fn tools(&mut self, mut tools: Vec<OfferedTool>) {
+        self.tools_read = None;
         for tool in &mut tools {
             tool.description = clean_redacted(&tool.description, self.redact);
         }
         if !tools.is_empty() {
             self.tools = Some(tools);
         }
+    }
+
+    /// A request's `tools` list (each tool's parameters under
+    /// `schema_key`): `tools` of them, unless it is the list read last.
+    pub fn tools_listed(&mut self, listed: &[serde_json::Value], schema_key: &str) {
+        if self.tools_read.as_deref() == Some(listed) {
+            return;
+        }
+        self.tools(offered_tools(listed, schema_key));
+        self.tools_read = Some(listed.into());
     }
 
     /// The next model call's request as the file records it (`Event::Recorded`).
@@ -2453,6 +2474,39 @@ pub fn text_of(value: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_s_tools_and_system_are_read_again_only_when_they_change() {
+        use serde_json::json;
+        let tool = |name: &str| json!({"name": name, "description": "d\tx", "input_schema": {"properties": {"p": {}}}});
+        let (a, b) = (vec![tool("A")], vec![tool("B")]);
+        let offered = |list: &[serde_json::Value]| {
+            let mut fresh = Builder::new("run.jsonl");
+            fresh.tools(offered_tools(list, "input_schema"));
+            fresh.tools
+        };
+        let mut built = Builder::new("run.jsonl");
+        for (list, direct) in [
+            (&a, None),
+            (&a, None),
+            (&b, None),
+            (&a, None),
+            (&a, Some(&b)),
+            (&a, None),
+        ] {
+            if let Some(other) = direct {
+                // Another reader's tools in between: the list is read again.
+                built.tools(offered_tools(other, "input_schema"));
+                assert_eq!(built.tools, offered(other));
+            }
+            built.tools_listed(list, "input_schema");
+            assert_eq!(built.tools, offered(list));
+        }
+        for text in ["one", "one", "two\t", "one", "", "two\t"] {
+            built.system(text);
+        }
+        assert_eq!(built.system, ["one", "two    "]);
+    }
 
     /// A task, then `replies` replies, each a Read and its result.
     fn run(replies: usize) -> Builder {

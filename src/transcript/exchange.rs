@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::builder::{Builder, Msg, offered_tools, text_of};
+use super::builder::{Builder, Msg, text_of};
 use super::errors::not_a_transcript;
 use super::reader::At;
 use crate::load::ScenarioError;
@@ -145,7 +145,7 @@ pub(crate) fn read_messages(
             b.system(&text_of(system));
         }
         if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(offered_tools(tools, api.schema_key));
+            b.tools_listed(tools, api.schema_key);
         }
         let items = request
             .get("messages")

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::api;
-use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, offered_tools, text_of};
+use super::builder::{Builder, CallArgs, CallSpec, Msg, args_of_json_text, text_of};
 use super::exchange::{exchange, incomplete, refusal};
 use super::format::Format;
 use super::reader::{At, Reader};
@@ -62,7 +62,7 @@ pub fn document(at: At, value: &Value, b: &mut Builder) -> Result<(), ScenarioEr
             b.system(instructions);
         }
         if let Some(tools) = request.get("tools").and_then(Value::as_array) {
-            b.tools(offered_tools(tools, "parameters"));
+            b.tools_listed(tools, "parameters");
         }
         let msgs = match request.get("input") {
             Some(Value::String(s)) => vec![Msg::User {

@@ -469,8 +469,16 @@ fn envelope(trace: &Trace) -> (Value, usize) {
         o.insert("tools".into(), tools(trace));
     }
     let n = fixed.len();
+    debug_assert_eq!(n, fixed_items(trace), "fixed items counted otherwise");
     o.insert(list_key(trace.provider).into(), Value::Array(fixed));
     (Value::Object(o), n)
+}
+
+/// How many items every request's list starts with, before the run's
+/// messages (`envelope`'s): Chat's system message.
+fn fixed_items(trace: &Trace) -> usize {
+    let system = trace.system.as_deref().is_some_and(|s| !s.is_empty());
+    usize::from(trace.provider == Provider::Chat && system)
 }
 
 /// The name of the request's list of messages or items.
@@ -900,8 +908,20 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
     let kept = |i: usize| {
         changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
     };
-    let (envelope, fixed) = envelope(trace);
-    let envelope_bytes = json_len(&envelope);
+    let fixed = fixed_items(trace);
+    // A call recorded with its body is sized by it: the envelope and the
+    // tools (a coding agent's are tens of kilobytes) are written out only
+    // for a call without one.
+    let unrecorded = std::cell::OnceCell::new();
+    let envelope_and_tools = || {
+        *unrecorded.get_or_init(|| {
+            let tools_bytes = match trace.tools.is_empty() {
+                true => 0,
+                false => json_len(&tools(trace)),
+            };
+            (json_len(&envelope(trace).0), tools_bytes)
+        })
+    };
     let starts: Vec<usize> = trace.compactions.iter().map(|c| c.start).collect();
     let mut places = Vec::with_capacity(trace.messages.len());
     let mut number = fixed as u32 + 1;
@@ -936,11 +956,6 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
     // A replayed run counts its tokens when asked (`context_tokens`).
     let lazy = trace.is_replayed();
     let fixed_tokens = if lazy { 0 } else { fixed_tokens(trace) };
-    let tools_bytes = if trace.tools.is_empty() {
-        0
-    } else {
-        json_len(&tools(trace))
-    };
     // Running sums, so each call's size is a difference, not a walk over
     // its whole context (a long run has thousands of calls).
     let mut bytes_upto = Vec::with_capacity(places.len() + 1);
@@ -978,6 +993,7 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
                 Some(body) => (body.request.len(), body.tools_bytes),
                 None => {
                     let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
+                    let (envelope_bytes, tools_bytes) = envelope_and_tools();
                     (envelope_bytes + bytes + commas + choice, tools_bytes)
                 }
             };
