@@ -209,8 +209,8 @@ fn all_but_the_last(
 
 /// A call's request as the recording writes it: the text the tap's
 /// recorder hands the live view with each call (`Observed::request`).
-fn written(line: &serde_json::Value) -> std::sync::Arc<str> {
-    line["request"].to_string().into()
+fn written(line: &serde_json::Value) -> agent_loop_sim::transcript::growing::Written {
+    agent_loop_sim::transcript::growing::written(&line["request"])
 }
 
 /// A call's line as the tap's recorder hands it when the call ends: its

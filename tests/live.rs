@@ -385,7 +385,7 @@ fn the_live_build_grows_call_by_call_into_the_replay_of_every_recording() {
             // As the tap hands most calls, with the request's text the
             // recording writes (`tap::record::Observed::request`).
             if i % 3 != 0 {
-                growing.request_written(&was, line["request"].to_string().into());
+                growing.request_written(&was, transcript::growing::written(&line["request"]));
             }
             let running = growing.runs(vec![was.clone()]);
             let mut so_far = lines[..i].to_vec();

@@ -318,7 +318,8 @@ fn build(inputs: &Receiver<Input>, view: &Sender<Update>, name: &str, redact: bo
                         // call on): its request is the text written.
                         None => {
                             let mut line = o.line;
-                            line["request"] = serde_json::from_str(&o.request).unwrap_or_default();
+                            line["request"] =
+                                serde_json::from_str(&o.request.text).unwrap_or_default();
                             growing.push(line);
                         }
                     }

@@ -18,6 +18,7 @@ use serde_json::{Map, Value, json};
 
 use super::assemble::{Assembly, Sse};
 use crate::output::{self, EXIT_BAD_INPUT};
+use crate::transcript::growing::Written;
 use crate::wire::Provider;
 
 /// Milliseconds since the Unix epoch.
@@ -88,7 +89,7 @@ pub struct Observed {
     /// The request as the recording writes it (compact JSON), written
     /// out once as the call began: the live view keeps this text rather
     /// than writing a long run's request out again.
-    pub request: Arc<str>,
+    pub request: Written,
 }
 
 /// One model call while it runs.
@@ -107,7 +108,7 @@ pub struct Call {
     assembly: Assembly,
     /// The request as the recording writes it, once it began
     /// (`Recorder::begin`).
-    written: Option<Arc<str>>,
+    written: Option<Written>,
 }
 
 impl Call {
@@ -302,7 +303,7 @@ impl Recorder {
         if self.redact {
             crate::transcript::redact::redact_strings(&mut request);
         }
-        let written: Arc<str> = serde_json::to_string(&request).unwrap_or_default().into();
+        let written = crate::transcript::growing::written(&request);
         call.written = Some(written.clone());
         if let Some(watch) = &inner.watch {
             watch(Observed {
@@ -325,7 +326,7 @@ impl Recorder {
             let call = call.lock().unwrap_or_else(|e| e.into_inner());
             let line = call.line(cut, self.redact);
             let written = call.written.clone().unwrap_or_default();
-            inner.write(&line, &written);
+            inner.write(&line, &written.text);
             if let Some(watch) = &inner.watch {
                 watch(Observed {
                     id,
@@ -346,7 +347,8 @@ impl Recorder {
         for (_, call) in open {
             let call = call.lock().unwrap_or_else(|e| e.into_inner());
             let line = call.line(Some(why), self.redact);
-            inner.write(&line, call.written.as_deref().unwrap_or_default());
+            let written = call.written.as_ref().map_or("", |w| &w.text);
+            inner.write(&line, written);
         }
         inner.file = None;
         (inner.written, inner.error.clone())
@@ -673,12 +675,13 @@ mod tests {
             for (k, (line, request)) in seen.iter().enumerate() {
                 let request_there = match k {
                     1 => Value::Null.to_string(),
-                    _ => request.to_string(),
+                    _ => request.text.to_string(),
                 };
                 assert_eq!(request_there, line["request"].to_string());
-                assert!(written[k / 2].contains(&format!("\"request\":{request},")));
+                let text = &request.text;
+                assert!(written[k / 2].contains(&format!("\"request\":{text},")));
             }
-            assert_eq!(seen[0].1, seen[1].1);
+            assert_eq!(seen[0].1.text, seen[1].1.text);
             assert_eq!(
                 seen[0].0["request"]["messages"][0]["content"]
                     .as_str()

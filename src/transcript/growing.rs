@@ -47,6 +47,97 @@ pub struct Growing {
     /// What reading each call still running found (by its line, as
     /// `runs` was given it), for the line it ends with (`push_ended`).
     running: Vec<(Arc<Value>, Known)>,
+    /// The latest request written (`request_written`) and its history's
+    /// hashes: the next request repeats most of it, byte for byte.
+    written_before: Option<(Written, Vec<u64>)>,
+}
+
+/// A request as a recording writes it (compact JSON, what `to_string`
+/// writes), and where each item of its history (`split::history`) ends
+/// in that text.
+#[derive(Debug, Clone, Default)]
+pub struct Written {
+    pub text: Arc<str>,
+    list: &'static str,
+    ends: Vec<usize>,
+}
+
+/// `request` written as a recording writes it (`Written`).
+pub fn written(request: &Value) -> Written {
+    let mut out = Vec::new();
+    let mut ends = Vec::new();
+    let list = split::history_key(request);
+    // Writing to a Vec cannot fail, nor can a Value's serialization.
+    match request {
+        Value::Object(map) => {
+            out.push(b'{');
+            for (i, (key, value)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let _ = serde_json::to_writer(&mut out, key);
+                out.push(b':');
+                match value {
+                    Value::Array(items) if key == list => {
+                        out.push(b'[');
+                        for (j, item) in items.iter().enumerate() {
+                            if j > 0 {
+                                out.push(b',');
+                            }
+                            let _ = serde_json::to_writer(&mut out, item);
+                            ends.push(out.len());
+                        }
+                        out.push(b']');
+                    }
+                    _ => {
+                        let _ = serde_json::to_writer(&mut out, value);
+                    }
+                }
+            }
+            out.push(b'}');
+        }
+        _ => {
+            let _ = serde_json::to_writer(&mut out, request);
+        }
+    }
+    let text = String::from_utf8(out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    Written {
+        text: text.into(),
+        list,
+        ends,
+    }
+}
+
+/// The hashes of the first items of `written`'s history (of `items`)
+/// that the request written `before` (with its history's hashes) holds
+/// byte for byte: those of its items, of the same list, that end within
+/// the bytes both texts begin with.
+fn kept_hashes(before: Option<&(Written, Vec<u64>)>, written: &Written, items: usize) -> Vec<u64> {
+    match before {
+        Some((before, hashes)) if before.list == written.list && written.ends.len() == items => {
+            let shared = common_prefix(before.text.as_bytes(), written.text.as_bytes());
+            let whole = before.ends.iter().take_while(|&&end| end <= shared).count();
+            hashes[..whole.min(hashes.len()).min(items)].to_vec()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// How many first bytes `a` and `b` share.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    // Block by block first (a comparison of memory), then byte by byte.
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// What reading a request finds that does not change when its call ends
@@ -70,6 +161,7 @@ impl Growing {
             lines: 0,
             earlier: Vec::new(),
             running: Vec::new(),
+            written_before: None,
         }
     }
 
@@ -88,14 +180,22 @@ impl Growing {
     }
 
     /// The request of `line`, a call's line while it runs (as `runs` will
-    /// be given it), is `text` as the trace keeps it
-    /// (`builder::recorded_text`): a tap wrote it out for the recording
-    /// as the call began, and it is not written again here.
-    pub fn request_written(&mut self, line: &Arc<Value>, text: Arc<str>) {
+    /// be given it), is `written` (its text as the trace keeps it:
+    /// `builder::recorded_text`): a tap wrote it out for the recording as
+    /// the call began, and it is not written again here. The items of its
+    /// history that the latest request written holds byte for byte are
+    /// that request's, and their hashes are not made again.
+    pub fn request_written(&mut self, line: &Arc<Value>, written: Written) {
+        let request = line.get("request").unwrap_or(&Value::Null);
+        let items = split::history(request);
+        let mut hashes = kept_hashes(self.written_before.as_ref(), &written, items.len());
+        hashes.extend(items[hashes.len()..].iter().map(split::unmarked_hash));
+        debug_assert_eq!(hashes, split::hashes(line), "hashes kept that differ");
         let known = Known {
-            hashes: None,
-            body: Some(text),
+            hashes: Some(hashes.clone()),
+            body: Some(written.text.clone()),
         };
+        self.written_before = Some((written, hashes));
         self.running.push((line.clone(), known));
     }
 
@@ -218,5 +318,73 @@ impl Growing {
             .collect();
         self.earlier = earlier;
         runs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_request_is_written_as_its_json_with_where_each_item_of_its_history_ends() {
+        let requests = [
+            json!({"model": "m", "messages": [{"role": "user", "content": "a \" \\ 中"}, {"role": "assistant", "content": [{"type": "text", "text": "b"}]}], "tools": [1]}),
+            json!({"input": [{"type": "message"}, {"type": "function_call", "n": 1.5}], "instructions": "x"}),
+            json!({"input": "one text"}),
+            json!({"messages": null, "input": [1]}),
+            json!({"model": "m"}),
+            json!([1, 2]),
+        ];
+        for request in &requests {
+            let w = written(request);
+            assert_eq!(*w.text, request.to_string());
+            let items = split::history(request);
+            let listed = request.get(w.list).is_some_and(Value::is_array);
+            assert_eq!(w.ends.len(), if listed { items.len() } else { 0 });
+            for (item, &end) in items.iter().zip(&w.ends) {
+                assert!(w.text[..end].ends_with(&item.to_string()), "{request}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_request_takes_the_hashes_of_the_items_the_request_before_wrote_alike() {
+        let message = |k: usize| json!({"role": "user", "content": format!("message {k}")});
+        let marked = |k: usize| json!({"role": "user", "content": [{"type": "text", "text": format!("message {k}"), "cache_control": {"type": "ephemeral"}}]});
+        let request = |items: Vec<Value>| json!({"provider": "anthropic", "request": {"model": "m", "messages": items}});
+        let history: Vec<Value> = (0..6).map(message).collect();
+        let mut edited = history.clone();
+        edited[2] = json!({"role": "user", "content": "cleared"});
+        let mut moved = history.clone();
+        moved[5] = marked(5);
+        let lines = [
+            request(history[..3].to_vec()),
+            request(history[..5].to_vec()),
+            // The mark on the last item moved: hashed as before, marks aside.
+            request(moved.clone()),
+            request(history.clone()),
+            // An item in the middle changed: it and those after are new.
+            request(edited),
+            request(history[..2].to_vec()),
+            json!({"provider": "openai", "request": {"input": history[..4].to_vec()}}),
+            // The same bytes first, but its history is another list.
+            json!({"provider": "openai", "request": {"input": history[..4].to_vec(), "messages": [message(9)]}}),
+            json!({"provider": "openai", "request": {"input": "one text"}}),
+            request(history.clone()),
+        ];
+        let mut growing = Growing::new("run.jsonl", false);
+        let mut reused = Vec::new();
+        for line in lines {
+            let line = Arc::new(line);
+            let w = written(&line["request"]);
+            let items = split::history(&line["request"]).len();
+            reused.push(kept_hashes(growing.written_before.as_ref(), &w, items).len());
+            growing.request_written(&line, w);
+            let (_, known) = growing.running.last().unwrap();
+            assert_eq!(known.hashes.as_ref(), Some(&split::hashes(&line)));
+        }
+        // The items written alike, not hashed again.
+        assert_eq!(reused, [0, 3, 5, 5, 2, 2, 0, 0, 0, 0]);
     }
 }

@@ -259,7 +259,7 @@ impl Splitter {
 
 /// The hashes of a line's messages (`unmarked_hash`), as the splitter
 /// compares them.
-fn hashes(line: &Value) -> Vec<u64> {
+pub(crate) fn hashes(line: &Value) -> Vec<u64> {
     history(request_of(line))
         .iter()
         .map(unmarked_hash)
@@ -268,11 +268,19 @@ fn hashes(line: &Value) -> Vec<u64> {
 
 /// A request's history: Chat and Anthropic `messages`, Responses `input`
 /// (a string input is one message).
-fn history(request: &Value) -> &[Value] {
-    match request.get("messages").or_else(|| request.get("input")) {
+pub(crate) fn history(request: &Value) -> &[Value] {
+    match request.get(history_key(request)) {
         Some(Value::Array(items)) => items,
         Some(Value::Null) | None => &[],
         Some(other) => std::slice::from_ref(other),
+    }
+}
+
+/// The key of a request's history: `messages`, or else `input`.
+pub(crate) fn history_key(request: &Value) -> &'static str {
+    match request.get("messages") {
+        Some(_) => "messages",
+        None => "input",
     }
 }
 
@@ -282,7 +290,7 @@ fn history(request: &Value) -> &[Value] {
 /// content of one text block hashed as its string. 64 bits: two different
 /// messages of one recording hashing alike is about as likely as 1 in
 /// 10^12 for a run of thousands of calls.
-fn unmarked_hash(v: &Value) -> u64 {
+pub(crate) fn unmarked_hash(v: &Value) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = hasher();
     match v {
