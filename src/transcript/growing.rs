@@ -349,6 +349,21 @@ mod tests {
     }
 
     #[test]
+    fn a_request_masked_as_the_tap_masks_it_is_written_as_the_live_view_would_write_it() {
+        // A tap with --redact writes the masked request, and its live view
+        // (masking too) keeps that text: masking it again changes nothing.
+        let mut request = json!({"messages": [{"role": "user", "content": "key sk-proj-abcdefghijklmnop1234 and AKIAIOSFODNN7EXAMPLE"}]});
+        crate::transcript::redact::redact_strings(&mut request);
+        assert!(request.to_string().contains("[redacted"), "{request}");
+        for redact in [false, true] {
+            assert_eq!(
+                written(&request).text,
+                builder::recorded_text(&request, redact)
+            );
+        }
+    }
+
+    #[test]
     fn a_request_takes_the_hashes_of_the_items_the_request_before_wrote_alike() {
         let message = |k: usize| json!({"role": "user", "content": format!("message {k}")});
         let marked = |k: usize| json!({"role": "user", "content": [{"type": "text", "text": format!("message {k}"), "cache_control": {"type": "ephemeral"}}]});
