@@ -923,19 +923,34 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
         })
     };
     let starts: Vec<usize> = trace.compactions.iter().map(|c| c.start).collect();
+    // Anthropic: the user message open holds tool results, so a result
+    // (or the host's text after them) joins it.
+    let joins = |m: &Message, results_open: bool| {
+        provider == Provider::Anthropic && results_open && matches!(m.role, Role::Tool | Role::User)
+    };
     let mut places = Vec::with_capacity(trace.messages.len());
     let mut number = fixed as u32 + 1;
-    // Anthropic: the user message now open holds tool results, so a result
-    // (or the host's text after them) joins it.
     let mut results_open = false;
-    for (i, m) in trace.messages.iter().enumerate() {
+    // The first messages kept are placed as they were: taken whole, and
+    // the walk goes on after the last of them (a long run's builds keep
+    // all but the newest few of thousands).
+    let head = (0..trace.messages.len()).take_while(|&i| kept(i)).count();
+    if let Some(last) = head.checked_sub(1) {
+        places.extend_from_slice(&trace.places[..head]);
+        let open_before =
+            last > 0 && !starts.contains(&last) && trace.messages[last - 1].role == Role::Tool;
+        let m = &trace.messages[last];
+        let p = trace.places[last];
+        number = p.number + p.items + u32::from(joins(m, open_before));
+        results_open = m.role == Role::Tool;
+    }
+    for (i, m) in trace.messages.slice(head..).iter().enumerate() {
+        let i = head + i;
         if i == 0 || starts.contains(&i) {
             number = fixed as u32 + 1;
             results_open = false;
         }
-        let joins = provider == Provider::Anthropic
-            && results_open
-            && matches!(m.role, Role::Tool | Role::User);
+        let joins = joins(m, results_open);
         // Anthropic: results first; once the host's text follows, a later
         // result starts a new user message.
         results_open = m.role == Role::Tool;
@@ -957,41 +972,33 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
     let lazy = trace.is_replayed();
     let fixed_tokens = if lazy { 0 } else { fixed_tokens(trace) };
     // Running sums, so each call's size is a difference, not a walk over
-    // its whole context (a long run has thousands of calls).
-    let mut bytes_upto = Vec::with_capacity(places.len() + 1);
-    let mut starts_upto = Vec::with_capacity(places.len() + 1);
-    let mut tokens_upto = Vec::with_capacity(places.len() + 1);
-    let (mut b, mut n, mut t) = (0usize, 0usize, 0usize);
-    bytes_upto.push(0);
-    starts_upto.push(0);
-    tokens_upto.push(0);
-    for (p, m) in places.iter().zip(&trace.messages) {
-        b += p.bytes;
-        n += usize::from(!p.joins());
-        t += m.tokens;
-        bytes_upto.push(b);
-        starts_upto.push(n);
-        tokens_upto.push(t);
-    }
+    // its whole context (a long run has thousands of calls); made only
+    // for a call without its recorded body, or tokens counted now.
+    let sums = std::cell::OnceCell::new();
+    let sums = || sums.get_or_init(|| running_sums(&places, trace));
     let calls = trace
         .model_calls
         .iter()
         .map(|mc| {
-            let (from, to) = (mc.context_start, mc.context_len);
-            // Messages that start items; a message's own items are
-            // separated within its `bytes`.
-            let starts = starts_upto[to] - starts_upto[from];
-            let bytes = bytes_upto[to] - bytes_upto[from];
-            // Commas between messages' items: after what every call sends
-            // first, one before each message; else one fewer.
-            let commas = if fixed > 0 {
-                starts
-            } else {
-                starts.saturating_sub(1)
+            // The messages' sums over the call's context.
+            let within = || {
+                let upto = sums();
+                let ((b0, n0, t0), (b1, n1, t1)) = (upto[mc.context_start], upto[mc.context_len]);
+                (b1 - b0, n1 - n0, t1 - t0)
             };
             let (context_size, tools_size) = match &mc.body {
                 Some(body) => (body.request.len(), body.tools_bytes),
                 None => {
+                    // Messages that start items (a message's own items are
+                    // separated within its `bytes`), and the commas between
+                    // them: after what every call sends first, one before
+                    // each message; else one fewer.
+                    let (bytes, starts, _) = within();
+                    let commas = if fixed > 0 {
+                        starts
+                    } else {
+                        starts.saturating_sub(1)
+                    };
                     let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
                     let (envelope_bytes, tools_bytes) = envelope_and_tools();
                     (envelope_bytes + bytes + commas + choice, tools_bytes)
@@ -1000,11 +1007,26 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
             CallMeasure {
                 context_size,
                 tools_size,
-                context_tokens: (!lazy).then(|| fixed_tokens + tokens_upto[to] - tokens_upto[from]),
+                context_tokens: (!lazy).then(|| fixed_tokens + within().2),
             }
         })
         .collect();
     Measures { places, calls }
+}
+
+/// Before each message of `trace` (placed at `places`) and after the
+/// last: the bytes, the items started and the tokens of those before it.
+fn running_sums(places: &[Place], trace: &Trace) -> Vec<(usize, usize, usize)> {
+    let mut upto = Vec::with_capacity(places.len() + 1);
+    let (mut b, mut n, mut t) = (0usize, 0usize, 0usize);
+    upto.push((0, 0, 0));
+    for (p, m) in places.iter().zip(&trace.messages) {
+        b += p.bytes;
+        n += usize::from(!p.joins());
+        t += m.tokens;
+        upto.push((b, n, t));
+    }
+    upto
 }
 
 /// Tokens every request carries whatever its messages: the system prompt,
@@ -1366,6 +1388,63 @@ pub fn status(trace: &Trace, index: usize) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run measured again with its first messages (any number of them)
+    /// or some of them kept as placed measures as measured whole, in every
+    /// lesson and transcript fixture.
+    #[test]
+    fn a_run_measured_again_keeping_what_is_placed_measures_as_measured_whole() {
+        let mut traces = Vec::new();
+        for (name, _) in crate::load::CATALOG {
+            traces.extend(crate::load::load(name).unwrap().traces);
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");
+        for file in std::fs::read_dir(dir).unwrap() {
+            let path = file.unwrap().path();
+            let name = path.to_string_lossy().into_owned();
+            if path.is_file()
+                && !name.ends_with(".expect.json")
+                && let Ok(loaded) = crate::transcript::load(&name, None, false)
+            {
+                traces.push(loaded.traces.into_iter().next().unwrap());
+            }
+        }
+        assert!(traces.len() > 40, "{}", traces.len());
+        // Each run in each API too: a lesson's compaction with Anthropic's
+        // joined results.
+        let traces = traces.into_iter().flat_map(|t| {
+            [Provider::Chat, Provider::Responses, Provider::Anthropic].map(|provider| Trace {
+                provider,
+                ..t.clone()
+            })
+        });
+        let mut joined = 0;
+        for mut trace in traces {
+            let whole = measure(&trace, None);
+            trace.places = whole.places.clone();
+            let n = trace.messages.len();
+            let masks = (0..=n)
+                .map(|head| (0..n).map(|i| i >= head).collect::<Vec<_>>())
+                .chain([(0..n).map(|i| i % 3 == 0).collect()]);
+            for changed in masks {
+                let again = measure(&trace, Some(&changed));
+                let head = changed.iter().take_while(|c| !**c).count();
+                let at = format!(
+                    "{} ({:?}), first {head} of {n} kept",
+                    trace.title, trace.provider
+                );
+                assert_eq!(again.places, whole.places, "{at}");
+                assert_eq!(
+                    format!("{:?}", again.calls),
+                    format!("{:?}", whole.calls),
+                    "{at}"
+                );
+                joined += usize::from(head > 0 && whole.places[head - 1].joins());
+            }
+        }
+        // Some runs keep a head ending in an item that joins the one before.
+        assert!(joined > 0);
+    }
 
     /// Every byte JSON escapes, and every other ASCII one, counted as
     /// serde_json writes it, in a text of several blocks.
