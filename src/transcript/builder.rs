@@ -1022,9 +1022,12 @@ impl Builder {
         }
         let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
         // Each call's narration counts what its context heading counts.
-        let lists: Vec<(usize, usize)> = (0..run.model_calls.len())
-            .map(|k| crate::wire::list_counts(&run, k))
-            .collect();
+        let lists = list_counts_like(
+            &run,
+            earlier
+                .as_deref()
+                .and_then(|e| Some((e.traces.first()?, &e.lists[..]))),
+        );
         let numbers = Numbers {
             sizes: &sizes,
             tokens_in: &tokens_in,
@@ -1065,6 +1068,7 @@ impl Builder {
             earlier.said = narrations;
             earlier.run_steps = run_steps;
             earlier.noted = notes.iter().map(|(index, _)| *index).collect();
+            earlier.lists = lists;
         }
         Ok(Loaded {
             card,
@@ -1076,6 +1080,44 @@ impl Builder {
             sub_agent: None,
         })
     }
+}
+
+/// Each model call's list counts (`wire::list_counts`): those the build
+/// `before` counted (with its run) for a call that is the same there, as
+/// is the call before it, whose context's messages and places are the
+/// same there (a long run has thousands of calls; only the newest count
+/// otherwise).
+fn list_counts_like(
+    run: &Trace,
+    before: Option<(&Trace, &[(usize, usize)])>,
+) -> Vec<(usize, usize)> {
+    let count = |k| crate::wire::list_counts(run, k);
+    let Some((was, lists)) =
+        before.filter(|(was, _)| was.provider == run.provider && was.system == run.system)
+    else {
+        return (0..run.model_calls.len()).map(count).collect();
+    };
+    let places = run
+        .places
+        .iter()
+        .zip(&was.places)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let messages = run.messages.alike(&was.messages, |a, b| a == b);
+    let same = |k: usize| {
+        // The very call (a call read again is counted again: comparing
+        // one compares its body, megabytes at call 2,000).
+        let alike = |k: usize| match (run.model_calls.get_shared(k), was.model_calls.get_shared(k))
+        {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        let end = run.model_calls[k].context_len;
+        k < lists.len() && alike(k) && (k == 0 || alike(k - 1)) && end <= places.min(messages)
+    };
+    (0..run.model_calls.len())
+        .map(|k| if same(k) { lists[k] } else { count(k) })
+        .collect()
 }
 
 /// Per step of `steps`: a note is said after it, in `notes` or in the
@@ -1203,6 +1245,8 @@ pub struct Earlier {
     run_steps: Shared<Step>,
     /// The steps a note was said after.
     noted: Vec<usize>,
+    /// Each model call's list counts (`wire::list_counts`).
+    lists: Vec<(usize, usize)>,
     /// Its replay, as far as no later line changes it.
     kept: Option<Kept>,
 }
@@ -2474,6 +2518,71 @@ pub fn text_of(value: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A run's list counts taken from a build before where its calls are
+    /// alike are those counted afresh: in every lesson and transcript
+    /// fixture, against the same run changed in a call, a message's place,
+    /// a message, or its API.
+    #[test]
+    fn list_counts_taken_from_the_build_before_are_those_counted_afresh() {
+        let mut runs = Vec::new();
+        for (name, _) in crate::load::CATALOG {
+            runs.extend(crate::load::load(name).unwrap().traces.into_iter().take(1));
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");
+        for file in std::fs::read_dir(dir).unwrap() {
+            let path = file.unwrap().path();
+            let name = path.to_string_lossy().into_owned();
+            if path.is_file()
+                && !name.ends_with(".expect.json")
+                && let Ok(loaded) = crate::transcript::load(&name, None, false)
+            {
+                runs.extend(loaded.traces.into_iter().take(1));
+            }
+        }
+        assert!(runs.len() > 40, "{}", runs.len());
+        let afresh = |t: &Trace| -> Vec<(usize, usize)> {
+            (0..t.model_calls.len())
+                .map(|k| crate::wire::list_counts(t, k))
+                .collect()
+        };
+        let mut differed = 0;
+        for was in runs.iter().filter(|t| t.model_calls.len() > 2) {
+            let lists = afresh(was);
+            let k = was.model_calls.len() / 2;
+            let mid = was.model_calls[k].context_len.saturating_sub(1);
+            let mut changed = Vec::new();
+            let mut t = was.clone();
+            if let Some(mc) = t.model_calls.get_mut(k) {
+                mc.context_len = mc.context_len.saturating_sub(1).max(mc.context_start);
+            }
+            changed.push(t);
+            let mut t = was.clone();
+            if let Some(p) = t.places.get_mut(mid) {
+                p.items += 1;
+            }
+            changed.push(t);
+            let mut t = was.clone();
+            if let Some(m) = t.messages.get_mut(mid) {
+                m.carried = Some(0).filter(|_| mid > 0);
+            }
+            changed.push(t);
+            changed.push(Trace {
+                provider: crate::provider::Provider::Chat,
+                system: Some("s".into()),
+                ..was.clone()
+            });
+            changed.push(was.clone());
+            for run in &changed {
+                let fresh = afresh(run);
+                differed += usize::from(fresh != lists);
+                let like = list_counts_like(run, Some((was, &lists)));
+                assert_eq!(like, fresh, "{}", was.title);
+            }
+        }
+        // The changes change some counts.
+        assert!(differed > 20, "{differed}");
+    }
 
     #[test]
     fn a_request_s_tools_and_system_are_read_again_only_when_they_change() {
