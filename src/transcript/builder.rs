@@ -286,10 +286,10 @@ pub struct Builder {
     /// wrote it before (`body_known`): a tap's call ends with the request
     /// it began with, megabytes in a long run, not written out again.
     known_body: Option<Arc<str>>,
-    /// The latest system text and tool list read as a request offers them
-    /// (`system`, `tools_listed`): a tap's requests repeat them at every
-    /// call, tens of kilobytes, read again only when they change.
-    system_read: Option<Arc<str>>,
+    /// The system texts read (as given to `system`) and the latest tool
+    /// list a request offered (`tools_listed`): a run repeats them at
+    /// every call, tens of kilobytes, read again only when they change.
+    system_read: Vec<Arc<str>>,
     tools_read: Option<Arc<[serde_json::Value]>>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<Span>,
@@ -716,11 +716,11 @@ impl Builder {
     /// A system prompt or developer instruction: sent to the model, but
     /// not a message of the trace (it has no system role).
     pub fn system(&mut self, text: &str) {
-        // The text read last is held already (`system` only grows).
-        if self.system_read.as_deref() == Some(text) {
+        // A text read before is held already (`system` only grows).
+        if self.system_read.iter().any(|read| **read == *text) {
             return;
         }
-        self.system_read = Some(text.into());
+        self.system_read.push(text.into());
         let text = clean_redacted(text, self.redact);
         if !text.trim().is_empty() && !self.system.contains(&text) {
             self.system.push(text);
