@@ -404,27 +404,14 @@ impl Inner {
 /// `line` as compact JSON, what `to_string` writes, its request taken
 /// from `request` when that is not empty.
 fn line_text(line: &Value, request: &str) -> Vec<u8> {
-    let (Value::Object(map), false) = (line, request.is_empty()) else {
-        return line.to_string().into_bytes();
-    };
-    let mut out = Vec::with_capacity(request.len() + 256);
-    out.push(b'{');
-    for (i, (key, value)) in map.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        // Writing to a Vec cannot fail, nor can a Value's serialization.
-        let _ = serde_json::to_writer(&mut out, key);
-        out.push(b':');
-        match key.as_str() {
-            "request" => out.extend_from_slice(request.as_bytes()),
+    crate::transcript::growing::write_entries(line, |out, key, value| {
+        match (key, request.is_empty()) {
+            ("request", false) => out.extend_from_slice(request.as_bytes()),
             _ => {
-                let _ = serde_json::to_writer(&mut out, value);
+                let _ = serde_json::to_writer(out, value);
             }
         }
-    }
-    out.push(b'}');
-    out
+    })
 }
 
 #[cfg(test)]
@@ -668,10 +655,9 @@ mod tests {
                 assert_eq!(*line, value.to_string(), "redact: {redact}");
             }
             let seen = seen.lock().unwrap();
-            // Begun and ended, each with the request's text as written.
-            assert_eq!(seen.len(), 3);
             // Begun, ended; then the call stopped, begun. A call ends
             // with the request it began with, handed over then.
+            assert_eq!(seen.len(), 3);
             for (k, (line, request)) in seen.iter().enumerate() {
                 let request_there = match k {
                     1 => Value::Null.to_string(),

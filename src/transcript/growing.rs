@@ -64,42 +64,24 @@ pub struct Written {
 
 /// `request` written as a recording writes it (`Written`).
 pub fn written(request: &Value) -> Written {
-    let mut out = Vec::new();
     let mut ends = Vec::new();
     let list = split::history_key(request);
-    // Writing to a Vec cannot fail, nor can a Value's serialization.
-    match request {
-        Value::Object(map) => {
-            out.push(b'{');
-            for (i, (key, value)) in map.iter().enumerate() {
-                if i > 0 {
+    let out = write_entries(request, |out, key, value| match value {
+        Value::Array(items) if key == list => {
+            out.push(b'[');
+            for (j, item) in items.iter().enumerate() {
+                if j > 0 {
                     out.push(b',');
                 }
-                let _ = serde_json::to_writer(&mut out, key);
-                out.push(b':');
-                match value {
-                    Value::Array(items) if key == list => {
-                        out.push(b'[');
-                        for (j, item) in items.iter().enumerate() {
-                            if j > 0 {
-                                out.push(b',');
-                            }
-                            let _ = serde_json::to_writer(&mut out, item);
-                            ends.push(out.len());
-                        }
-                        out.push(b']');
-                    }
-                    _ => {
-                        let _ = serde_json::to_writer(&mut out, value);
-                    }
-                }
+                let _ = serde_json::to_writer(&mut *out, item);
+                ends.push(out.len());
             }
-            out.push(b'}');
+            out.push(b']');
         }
         _ => {
-            let _ = serde_json::to_writer(&mut out, request);
+            let _ = serde_json::to_writer(out, value);
         }
-    }
+    });
     let text = String::from_utf8(out)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     Written {
@@ -107,6 +89,31 @@ pub fn written(request: &Value) -> Written {
         list,
         ends,
     }
+}
+
+/// `value` as compact JSON, what `to_string` writes; where it is an
+/// object, each entry's value written by `entry` (given the text so far,
+/// the key and the value).
+pub(crate) fn write_entries(
+    value: &Value,
+    mut entry: impl FnMut(&mut Vec<u8>, &str, &Value),
+) -> Vec<u8> {
+    // Writing to a Vec cannot fail, nor can a Value's serialization.
+    let Value::Object(map) = value else {
+        return serde_json::to_vec(value).unwrap_or_default();
+    };
+    let mut out = Vec::new();
+    out.push(b'{');
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut out, key);
+        out.push(b':');
+        entry(&mut out, key, value);
+    }
+    out.push(b'}');
+    out
 }
 
 /// The hashes of the first items of `written`'s history (of `items`)
