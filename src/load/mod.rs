@@ -1023,3 +1023,27 @@ fn thinking_fault(scenario: &Scenario) -> Option<(&'static str, String)> {
         )
     })
 }
+
+/// The traces of every shipped lesson and of every transcript fixture
+/// (`tests/transcripts/`), each run's traces together: what tests over
+/// every run read.
+#[cfg(test)]
+pub(crate) fn every_run() -> Vec<Vec<crate::trace::Trace>> {
+    let mut runs: Vec<_> = CATALOG
+        .iter()
+        .map(|(name, _)| load(name).unwrap().traces.to_vec())
+        .collect();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");
+    for file in std::fs::read_dir(dir).unwrap() {
+        let path = file.unwrap().path();
+        let name = path.to_string_lossy().into_owned();
+        if path.is_file()
+            && !name.ends_with(".expect.json")
+            && let Ok(loaded) = crate::transcript::load(&name, None, false)
+        {
+            runs.push(loaded.traces.to_vec());
+        }
+    }
+    assert!(runs.len() > 40, "{}", runs.len());
+    runs
+}

@@ -1394,22 +1394,7 @@ mod tests {
     /// lesson and transcript fixture.
     #[test]
     fn a_run_measured_again_keeping_what_is_placed_measures_as_measured_whole() {
-        let mut traces = Vec::new();
-        for (name, _) in crate::load::CATALOG {
-            traces.extend(crate::load::load(name).unwrap().traces);
-        }
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/transcripts");
-        for file in std::fs::read_dir(dir).unwrap() {
-            let path = file.unwrap().path();
-            let name = path.to_string_lossy().into_owned();
-            if path.is_file()
-                && !name.ends_with(".expect.json")
-                && let Ok(loaded) = crate::transcript::load(&name, None, false)
-            {
-                traces.push(loaded.traces.into_iter().next().unwrap());
-            }
-        }
-        assert!(traces.len() > 40, "{}", traces.len());
+        let traces: Vec<Trace> = crate::load::every_run().into_iter().flatten().collect();
         // Each run in each API too: a lesson's compaction with Anthropic's
         // joined results.
         let traces = traces.into_iter().flat_map(|t| {
