@@ -247,15 +247,20 @@ impl Recorder {
     }
 
     /// `finish`, where `earlier` is this run built before, from fewer of
-    /// its lines (a tap's live view, built again as calls come): the
-    /// messages sized alike there keep their places, and only the others
-    /// are written out to be measured; the steps `like` holds (a build
-    /// before's run) are read only where their calls measure otherwise.
-    /// The same places and sizes either way.
-    pub fn finish_after(mut self, earlier: Option<&Trace>, like: Option<Like>) -> Trace {
+    /// its lines (a tap's live view, built again as calls come), with
+    /// what measuring it walked (`Walked`, made again here for the next):
+    /// the messages sized alike there keep their places, and only the
+    /// others are written out to be measured; the steps `like` holds (a
+    /// build before's run) are read only where their calls measure
+    /// otherwise. The same places and sizes either way.
+    pub fn finish_after(
+        mut self,
+        earlier: Option<(&Trace, &mut Vec<Walked>)>,
+        like: Option<Like>,
+    ) -> Trace {
         let measures = match earlier {
-            Some(earlier) => {
-                let kept = sized_alike(&self.trace, earlier);
+            Some((earlier, walked)) => {
+                let kept = sized_alike(&self.trace, earlier, walked);
                 self.trace.places = earlier.places[..kept].to_vec();
                 let changed: Vec<bool> =
                     (0..self.trace.messages.len()).map(|i| i >= kept).collect();
@@ -268,60 +273,116 @@ impl Recorder {
     }
 }
 
+/// What `sized_alike` read in one chunk of a trace's messages (`CHUNK`),
+/// taken whole by the next build that holds the very chunk after the very
+/// chunks before it, and the calls and model calls it read alike (a long
+/// run has thousands of messages): the furthest call and model call any
+/// of its messages needs, and the counts it stood at after.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Walked {
+    reach: usize,
+    before: usize,
+    proposed: usize,
+    called: usize,
+    last_step: usize,
+}
+
 /// How many of `trace`'s first messages `wire::measure` sizes as it sized
 /// them in `earlier`: the messages are equal, and so is all their sizes
 /// read besides (the API, the run's name, its reasoning setting, whether it
 /// was recorded, the calls proposed up to each, found by id as
-/// `Trace::call` finds them, and the model calls before each).
-fn sized_alike(trace: &Trace, earlier: &Trace) -> usize {
-    if trace.provider != earlier.provider
-        || trace.scenario != earlier.scenario
-        || trace.thinking != earlier.thinking
-        || trace.recorded.is_some() != earlier.recorded.is_some()
-    {
-        return 0;
+/// `Trace::call` finds them, and the model calls before each). `walked`:
+/// what this read in `earlier`'s chunks of messages; what it read in
+/// `trace`'s is left there.
+pub(crate) fn sized_alike(trace: &Trace, earlier: &Trace, walked: &mut Vec<Walked>) -> usize {
+    let same_run = trace.provider == earlier.provider
+        && trace.scenario == earlier.scenario
+        && trace.thinking == earlier.thinking
+        && trace.recorded.is_some() == earlier.recorded.is_some();
+    let (calls, model_calls, alike) = match same_run {
+        true => (
+            trace.calls.alike(&earlier.calls, |a, b| a == b),
+            trace.model_calls.alike(&earlier.model_calls, |a, b| {
+                Arc::ptr_eq(a, b) || a.step == b.step
+            }),
+            trace.messages.alike(&earlier.messages, |a, b| a == b),
+        ),
+        false => (0, 0, 0),
+    };
+    let upto = alike.min(earlier.places.len());
+    let was = std::mem::take(walked);
+    let (mut kept, mut stopped, mut taken) = (0, false, true);
+    let mut at = Walked::default();
+    for (k, chunk) in trace.messages.chunks().enumerate() {
+        let first = k * crate::shared::CHUNK;
+        // Read as before: the same messages, from where it stood before,
+        // needing only calls and model calls that are alike (the last
+        // each read is one it needs: below what is alike).
+        let same = taken
+            && earlier
+                .messages
+                .chunk(k)
+                .is_some_and(|c| Arc::ptr_eq(c, chunk))
+            && was
+                .get(k)
+                .is_some_and(|w| w.reach < calls && w.before < model_calls);
+        taken = same;
+        if same {
+            at = was[k];
+            let inside = chunk.len().min(upto.saturating_sub(first));
+            if !stopped {
+                kept += inside;
+                stopped = inside < chunk.len();
+            }
+            walked.push(at);
+            continue;
+        }
+        (at.reach, at.before) = (0, 0);
+        for (i, m) in (first..).zip(chunk.iter()) {
+            let (reach, before) = walk(trace, m, &mut at);
+            (at.reach, at.before) = (at.reach.max(reach), at.before.max(before));
+            if !stopped && (i >= upto || reach > calls || before > model_calls) {
+                stopped = true;
+            }
+            kept += usize::from(!stopped);
+        }
+        walked.push(at);
     }
-    let calls = trace.calls.alike(&earlier.calls, |a, b| a == b);
-    let model_calls = trace.model_calls.alike(&earlier.model_calls, |a, b| {
-        Arc::ptr_eq(a, b) || a.step == b.step
-    });
-    let messages = trace.messages.alike(&earlier.messages, |a, b| a == b);
-    let mut kept = 0;
-    // The calls proposed up to a message's step, and the model calls
-    // before it: counted on as the steps grow (the messages are in step
-    // order), not searched for at each (a long run has thousands).
-    let (mut proposed, mut called, mut last_step) = (0, 0, 0);
-    for m in trace.messages.slice(..messages.min(earlier.places.len())) {
-        if m.step < last_step {
-            (proposed, called) = (0, 0);
-        }
-        last_step = m.step;
-        while trace
-            .calls
-            .get(proposed)
-            .is_some_and(|c| c.proposed <= m.step)
-        {
-            proposed += 1;
-        }
-        while trace
-            .model_calls
-            .get(called)
-            .is_some_and(|mc| mc.step < m.step)
-        {
-            called += 1;
-        }
-        // A call is found among those proposed up to the message (its
-        // first with the id), or as `call_N`, the N-th.
-        let numbered = m.calls.iter().filter_map(|id| {
-            id.0.strip_prefix("call_")
-                .and_then(|n| n.parse::<usize>().ok())
-        });
-        let reach = numbered.chain([proposed]).max().unwrap_or(0);
-        let before = called;
-        if reach > calls || before > model_calls {
-            break;
-        }
-        kept += 1;
-    }
+    debug_assert!(
+        was.is_empty() || kept == sized_alike(trace, earlier, &mut Vec::new()),
+        "the chunks taken whole read otherwise"
+    );
     kept
+}
+
+/// The calls proposed up to message `m`'s step, and the model calls
+/// before it, counted on from `at` as the steps grow (the messages are in
+/// step order), not searched for at each (a long run has thousands): the
+/// furthest call `m` needs (its first with an id it names is among those
+/// proposed, or it is `call_N`, the N-th) and the model calls before it.
+fn walk(trace: &Trace, m: &crate::trace::Message, at: &mut Walked) -> (usize, usize) {
+    if m.step < at.last_step {
+        (at.proposed, at.called) = (0, 0);
+    }
+    at.last_step = m.step;
+    while trace
+        .calls
+        .get(at.proposed)
+        .is_some_and(|c| c.proposed <= m.step)
+    {
+        at.proposed += 1;
+    }
+    while trace
+        .model_calls
+        .get(at.called)
+        .is_some_and(|mc| mc.step < m.step)
+    {
+        at.called += 1;
+    }
+    let numbered = m.calls.iter().filter_map(|id| {
+        id.0.strip_prefix("call_")
+            .and_then(|n| n.parse::<usize>().ok())
+    });
+    let reach = numbered.chain([at.proposed]).max().unwrap_or(0);
+    (reach, at.called)
 }

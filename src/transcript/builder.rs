@@ -1007,13 +1007,17 @@ impl Builder {
             notes,
             ..
         } = built;
-        let before = earlier
-            .as_ref()
-            .and_then(|e| Some((e.traces.first()?, &e.run_steps)));
+        let before = earlier.as_deref_mut().and_then(|e| {
+            let trace = e.traces.first()?;
+            Some((trace, &e.run_steps, &mut e.walked))
+        });
         // The last build's run, each step of its call's size, shares most
         // chunks of steps with this one.
-        let like = before.map(|(t, steps)| (steps, &t.model_calls));
-        let run = rec.finish_after(before.map(|(t, _)| t), like);
+        let (earlier_run, like) = match before {
+            Some((t, steps, walked)) => (Some((t, walked)), Some((steps, &t.model_calls))),
+            None => (None, None),
+        };
+        let run = rec.finish_after(earlier_run, like);
         if let Some(kept) = earlier.as_mut().and_then(|e| e.kept.as_mut()) {
             // The next build goes on from a replay measured as this one
             // is: its steps and calls are then shared, not copied to be
@@ -1026,19 +1030,20 @@ impl Builder {
             &run,
             earlier
                 .as_deref()
-                .and_then(|e| Some((e.traces.first()?, &e.lists[..]))),
+                .and_then(|e| Some((e.traces.first()?, &e.told.lists[..]))),
         );
         let numbers = Numbers {
             sizes: &sizes,
             tokens_in: &tokens_in,
             lists: &lists,
         };
-        let said_before = earlier
+        let told_before = earlier
             .as_mut()
-            .map_or_else(Vec::new, |e| std::mem::take(&mut e.said));
-        let (narrations, same) = narrations(&says, &numbers, self.unit, said_before);
+            .map(|e| std::mem::take(&mut e.told))
+            .unwrap_or_default();
+        let (narrations, same) = narrations(&says, &numbers, self.unit, told_before);
         let told = Told {
-            narrations: &narrations,
+            narrations: &narrations.said,
             same: &same,
             noted: &noted(says.len(), earlier.as_deref(), &notes),
             notes: &notes,
@@ -1065,10 +1070,9 @@ impl Builder {
         let counts = crate::wire::counts_of(&traces[0]);
         if let Some(earlier) = earlier {
             earlier.traces = traces.to_vec();
-            earlier.said = narrations;
+            earlier.told = narrations;
             earlier.run_steps = run_steps;
             earlier.noted = notes.iter().map(|(index, _)| *index).collect();
-            earlier.lists = lists;
         }
         Ok(Loaded {
             card,
@@ -1239,16 +1243,16 @@ pub struct Earlier {
     /// The run built, in each language (`Lang::ALL`; the places of each
     /// are the run's).
     traces: Vec<Trace>,
-    /// What each step said, in order.
-    said: Vec<Said>,
+    /// What each step said, and what from.
+    told: Tellings,
     /// The run's steps before they were told (`tell`).
     run_steps: Shared<Step>,
     /// The steps a note was said after.
     noted: Vec<usize>,
-    /// Each model call's list counts (`wire::list_counts`).
-    lists: Vec<(usize, usize)>,
     /// Its replay, as far as no later line changes it.
     kept: Option<Kept>,
+    /// What measuring its run read of its messages.
+    walked: Vec<crate::recorder::Walked>,
 }
 
 /// A replay stopped where no line after it changes what it made: no call
@@ -1342,7 +1346,9 @@ impl Basis {
 fn settled(events: &Shared<Event>, from: usize, to: usize) -> usize {
     let mut open: HashSet<&str> = HashSet::new();
     let mut last = from;
-    for (i, event) in events.iter().enumerate().take(to).skip(from) {
+    // A slice: skipping `from` items of the whole list would walk them.
+    let to = to.min(events.len()).max(from);
+    for (i, event) in (from..).zip(events.slice(from..to).iter()) {
         match event {
             Event::Msg(Msg::Assistant { calls, .. }) => {
                 open.extend(calls.iter().map(|c| c.id.as_str()));
@@ -1400,6 +1406,21 @@ impl Numbers<'_> {
     }
 }
 
+/// What a build told (`narrations`), for the next to take where alike.
+#[derive(Debug, Clone, Default)]
+struct Tellings {
+    /// What each step said, in order.
+    said: Vec<Said>,
+    /// The says told.
+    says: Shared<Say>,
+    /// The numbers counted (`Numbers`).
+    sizes: Vec<usize>,
+    tokens_in: Vec<Option<u64>>,
+    lists: Vec<(usize, usize)>,
+    /// Per chunk of `says`: the last model call its says count.
+    last_at: Vec<Option<usize>>,
+}
+
 /// Each step's narration in every language: as `before` (the build
 /// before's, taken and changed in place) has it where the step says the
 /// same with the same numbers, else told now; and per step, whether it is
@@ -1408,52 +1429,107 @@ fn narrations(
     says: &Shared<Say>,
     numbers: &Numbers,
     unit: text::Unit,
-    before: Vec<Said>,
-) -> (Vec<Said>, Vec<bool>) {
-    let mut said = before;
+    before: Tellings,
+) -> (Tellings, Vec<bool>) {
+    // The first model call whose numbers changed since.
+    let changed = [
+        prefix_alike(&before.sizes, numbers.sizes),
+        prefix_alike(&before.tokens_in, numbers.tokens_in),
+        prefix_alike(&before.lists, numbers.lists),
+    ]
+    .into_iter()
+    .min()
+    .unwrap_or(0);
+    let mut said = before.said;
     said.truncate(says.len());
     let mut same = Vec::with_capacity(says.len());
-    for (i, say) in says.iter_shared().enumerate() {
-        // The very say as before, with the same numbers: nothing to read.
-        if let Some(s) = said.get(i)
-            && Arc::ptr_eq(&s.say, say)
-            && (s.size, s.tokens_in, s.list) == numbers.of(s.at)
+    let mut last_at = Vec::with_capacity(says.len().div_ceil(crate::shared::CHUNK));
+    for (k, chunk) in says.chunks().enumerate() {
+        let first = k * crate::shared::CHUNK;
+        // The very chunk of says as before, none counting a call whose
+        // numbers changed: nothing to read (a long run has thousands).
+        let was = before.last_at.get(k).copied();
+        if before.says.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk))
+            && said.len() >= first + chunk.len()
+            && let Some(was) = was.filter(|at| at.is_none_or(|at| at < changed))
         {
-            same.push(true);
+            same.resize(first + chunk.len(), true);
+            last_at.push(was);
             continue;
         }
-        let at = say.call_number().map(|n| n as usize - 1);
-        let (size, tokens_in, list) = numbers.of(at);
-        let alike = said
-            .get(i)
-            .filter(|s| s.say == *say && (s.size, s.tokens_in, s.list) == (size, tokens_in, list));
-        let narration = match alike {
-            Some(s) => s.narration.clone(),
-            None => {
-                // Each call's narration counts what its context heading
-                // counts.
-                let mut counted = Say::clone(say);
-                counted.count_as_sent(numbers.lists);
-                Lang::ALL.map(|lang| {
-                    text::narrate(&counted, numbers.sizes, numbers.tokens_in, unit, lang).into()
-                })
-            }
-        };
-        same.push(alike.is_some());
-        let now = Said {
-            say: say.clone(),
-            at,
-            size,
-            tokens_in,
-            list,
-            narration,
-        };
-        match said.get_mut(i) {
-            Some(s) => *s = now,
-            None => said.push(now),
+        let mut last = None;
+        for (i, say) in (first..).zip(chunk.iter()) {
+            let at = told_now(i, say, numbers, unit, &mut said, &mut same);
+            last = last.max(at);
         }
+        last_at.push(last);
     }
-    (said, same)
+    let told = Tellings {
+        said,
+        says: says.clone(),
+        sizes: numbers.sizes.to_vec(),
+        tokens_in: numbers.tokens_in.to_vec(),
+        lists: numbers.lists.to_vec(),
+        last_at,
+    };
+    (told, same)
+}
+
+/// How many first items `a` and `b` both have alike.
+fn prefix_alike<T: PartialEq>(a: &[T], b: &[T]) -> usize {
+    a.iter().zip(b).take_while(|(a, b)| a == b).count()
+}
+
+/// Say `i` told (`narrations`): in `said`, as it was where it says the
+/// same with the same numbers, else told now; whether it was, in `same`.
+/// The model call it counts.
+fn told_now(
+    i: usize,
+    say: &Arc<Say>,
+    numbers: &Numbers,
+    unit: text::Unit,
+    said: &mut Vec<Said>,
+    same: &mut Vec<bool>,
+) -> Option<usize> {
+    // The very say as before, with the same numbers: nothing to read.
+    if let Some(s) = said.get(i)
+        && Arc::ptr_eq(&s.say, say)
+        && (s.size, s.tokens_in, s.list) == numbers.of(s.at)
+    {
+        same.push(true);
+        return s.at;
+    }
+    let at = say.call_number().map(|n| n as usize - 1);
+    let (size, tokens_in, list) = numbers.of(at);
+    let alike = said
+        .get(i)
+        .filter(|s| s.say == *say && (s.size, s.tokens_in, s.list) == (size, tokens_in, list));
+    let narration = match alike {
+        Some(s) => s.narration.clone(),
+        None => {
+            // Each call's narration counts what its context heading
+            // counts.
+            let mut counted = Say::clone(say);
+            counted.count_as_sent(numbers.lists);
+            Lang::ALL.map(|lang| {
+                text::narrate(&counted, numbers.sizes, numbers.tokens_in, unit, lang).into()
+            })
+        }
+    };
+    same.push(alike.is_some());
+    let now = Said {
+        say: say.clone(),
+        at,
+        size,
+        tokens_in,
+        list,
+        narration,
+    };
+    match said.get_mut(i) {
+        Some(s) => *s = now,
+        None => said.push(now),
+    }
+    at
 }
 
 /// Text from the file made safe before it is stored.
@@ -1562,6 +1638,8 @@ struct Build {
     /// Characters of the system prompt, said at every model call (counted
     /// once: a coding agent's is tens of kilobytes, its runs long).
     system_chars: usize,
+    /// Every call before this one has its result (`unanswered`).
+    answered_below: usize,
 }
 
 impl Build {
@@ -1609,6 +1687,8 @@ impl Build {
                     kept.build.event(event, &mut kept.pending, &answered);
                 }
                 kept.events = to;
+                // The builds after it start from the calls it saw answered.
+                kept.build.unanswered();
                 // Changes made after, even to lines read again, are seen.
                 kept.changes = read.changes;
                 let (mut build, mut pending) = (kept.build.clone(), kept.pending.clone());
@@ -1695,6 +1775,7 @@ impl Build {
             recorded: None,
             format,
             system_chars,
+            answered_below: 0,
         }
     }
 
@@ -1823,9 +1904,18 @@ impl Build {
     }
 
     /// The calls still without a result.
-    fn unanswered(&self) -> Vec<CallId> {
+    fn unanswered(&mut self) -> Vec<CallId> {
         let calls = &self.rec.trace.calls;
+        // A call keeps its result: those before the first without one are
+        // not read again (a long run has thousands).
+        while calls
+            .get(self.answered_below)
+            .is_some_and(|c| c.result.is_some())
+        {
+            self.answered_below += 1;
+        }
         calls
+            .slice(self.answered_below..)
             .iter()
             .filter(|c| c.result.is_none())
             .map(|c| c.id.clone())
@@ -2609,9 +2699,16 @@ mod tests {
 
     /// A task, then `replies` replies, each a Read and its result.
     fn run(replies: usize) -> Builder {
+        run_after(1, replies)
+    }
+
+    /// `run`, after `asks` messages of the user.
+    fn run_after(asks: usize, replies: usize) -> Builder {
         let mut b = Builder::new("run.jsonl");
-        let text = "Read the files.".to_string();
-        b.push(Msg::User { text, line: 1 });
+        for _ in 0..asks {
+            let text = "Read the files.".to_string();
+            b.push(Msg::User { text, line: 1 });
+        }
         for k in 0..replies {
             let id = format!("toolu_{k}");
             let args = args_of(&serde_json::json!({ "file_path": format!("f{k}.rs") }));
@@ -2655,7 +2752,7 @@ mod tests {
             mark(&mut earlier);
             let grown = run(3).finish_after(format, name, Some(&mut earlier));
             // What it leaves for the next build is its own.
-            assert_eq!(earlier.said.len(), fresh.steps.len());
+            assert_eq!(earlier.told.said.len(), fresh.steps.len());
             assert_eq!(earlier.traces[0].messages, fresh.messages);
             grown.unwrap().traces[0].clone()
         };
@@ -2666,12 +2763,13 @@ mod tests {
             assert_eq!(a.context_size, b.context_size + 1000);
         }
         let grown = built_after(&|e| {
-            let taken: Arc<str> = format!("{} (taken)", e.said[0].narration[0]).into();
-            e.said[0].narration[0] = taken.clone();
+            let taken: Arc<str> = format!("{} (taken)", e.told.said[0].narration[0]).into();
+            e.told.said[0].narration[0] = taken.clone();
             e.traces[0].steps[0].narration = Some(taken);
             // The last step said the run ended there: not alike any more.
-            let last = e.said.len() - 1;
-            e.said[last].narration[0] = format!("{} (stale)", e.said[last].narration[0]).into();
+            let last = e.told.said.len() - 1;
+            e.told.said[last].narration[0] =
+                format!("{} (stale)", e.told.said[last].narration[0]).into();
         });
         let said = |t: &Trace, i: usize| t.steps[i].narration.as_deref().unwrap().to_string();
         assert_eq!(said(&grown, 0), said(fresh, 0) + " (taken)");
@@ -2718,6 +2816,105 @@ mod tests {
                 shared(&a.model_calls, &b.model_calls)[..calls],
                 vec![true; calls]
             );
+        }
+    }
+
+    /// A run built after itself at every length, past several chunks of
+    /// steps (`narrations` takes a chunk of says whole), tells each step
+    /// as a build from nothing does; and a say whose model call the build
+    /// before counted otherwise is told again, though its chunk is the same.
+    #[test]
+    fn a_build_after_another_tells_each_step_as_a_build_from_nothing() {
+        let (format, name) = (Format::Anthropic, "run.jsonl");
+        let narrations = |t: &Trace| -> Vec<Option<Arc<str>>> {
+            t.steps.iter().map(|s| s.narration.clone()).collect()
+        };
+        let mut filled = false;
+        // Some build of some run's steps fills its last chunk exactly.
+        for asks in 1..=4 {
+            let mut earlier = Earlier::default();
+            for replies in 1..=(3 * crate::shared::CHUNK / 2) {
+                let grown = run_after(asks, replies)
+                    .finish_after(format, name, Some(&mut earlier))
+                    .unwrap();
+                let fresh = run_after(asks, replies).finish(format, name).unwrap();
+                for lang in Lang::ALL {
+                    let (a, b) = (grown.trace(lang), fresh.trace(lang));
+                    let at = format!("{asks} asks, {replies} replies, {lang:?}");
+                    let (a, b) = (narrations(a), narrations(b));
+                    assert_eq!(a.len(), b.len(), "{at}");
+                    for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+                        assert_eq!(a, b, "{at}: step {i}");
+                    }
+                }
+                filled |= grown.trace(Lang::En).steps.len() % crate::shared::CHUNK == 0;
+            }
+        }
+        assert!(filled, "no build filled its last chunk of steps");
+        let mut earlier = Earlier::default();
+        for replies in 1..=(3 * crate::shared::CHUNK / 2) {
+            run(replies)
+                .finish_after(format, name, Some(&mut earlier))
+                .unwrap();
+        }
+        // The build before counted the first model call's size otherwise.
+        let i = earlier
+            .told
+            .said
+            .iter()
+            .position(|s| s.at == Some(0))
+            .unwrap();
+        earlier.told.sizes[0] += 1;
+        let said = &mut earlier.told.said[i];
+        said.size = said.size.map(|s| s + 1);
+        said.narration = said
+            .narration
+            .clone()
+            .map(|n| format!("{n} (stale)").into());
+        let stale = said.narration[0].clone();
+        earlier.traces[0].steps[i].narration = Some(stale);
+        let replies = 3 * crate::shared::CHUNK / 2;
+        let grown = run(replies)
+            .finish_after(format, name, Some(&mut earlier))
+            .unwrap();
+        let fresh = run(replies).finish(format, name).unwrap();
+        for lang in Lang::ALL {
+            assert_eq!(narrations(grown.trace(lang)), narrations(fresh.trace(lang)));
+        }
+    }
+
+    /// `recorder::sized_alike`, taking chunks of messages whole as it read
+    /// them before (`Walked`), finds and leaves what reading every message
+    /// finds and leaves: for runs of a few chunks of messages, against
+    /// themselves, where the first call was proposed at another step (no
+    /// chunk needing that call is taken), and where the last message of
+    /// the first chunk is at another step (that chunk is read again).
+    #[test]
+    fn chunks_of_messages_taken_whole_are_sized_as_read_one_by_one() {
+        use crate::recorder::sized_alike;
+        use crate::shared::CHUNK;
+        let read = |t: &Trace, earlier: &Trace| {
+            let mut walked = Vec::new();
+            (sized_alike(t, earlier, &mut walked), walked)
+        };
+        for (asks, replies) in [(1, 40), (2, 100), (3, 2 * CHUNK)] {
+            let run = run_after(asks, replies).finish(Format::Anthropic, "run.jsonl");
+            let trace = run.unwrap().trace(Lang::En).clone();
+            assert!(trace.messages.len() > CHUNK);
+            let (_, walked) = read(&trace, &trace);
+            let mut proposed = trace.clone();
+            proposed.calls[0].proposed += 1;
+            let mut moved = trace.clone();
+            moved.messages[CHUNK - 1].step += 1;
+            for (t, what) in [
+                (trace.clone(), "itself"),
+                (proposed, "proposed"),
+                (moved, "moved"),
+            ] {
+                let mut taken = walked.clone();
+                let kept = sized_alike(&t, &trace, &mut taken);
+                assert_eq!((kept, taken), read(&t, &trace), "{replies} replies, {what}");
+            }
         }
     }
 
