@@ -2847,7 +2847,11 @@ mod tests {
                         assert_eq!(a, b, "{at}: step {i}");
                     }
                 }
-                filled |= grown.trace(Lang::En).steps.len() % crate::shared::CHUNK == 0;
+                filled |= grown
+                    .trace(Lang::En)
+                    .steps
+                    .len()
+                    .is_multiple_of(crate::shared::CHUNK);
             }
         }
         assert!(filled, "no build filled its last chunk of steps");
