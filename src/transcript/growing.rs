@@ -149,7 +149,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// A request this long is freed elsewhere (`free_elsewhere`); a short one
 /// is freed sooner than the thread is woken.
-const BIG: usize = 64 * 1024;
+const BIG: usize = 256 * 1024;
 
 /// Frees `line` on a thread of its own when no one else holds it: a long
 /// run's request is megabytes of JSON in thousands of allocations (a third
@@ -362,6 +362,21 @@ impl Growing {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_line_freed_elsewhere_is_freed() {
+        let line = Arc::new(json!({"request": {"messages": [{"role": "user", "content": "hi"}]}}));
+        let (weak, held) = (Arc::downgrade(&line), line.clone());
+        // Held elsewhere: left to the holder.
+        free_elsewhere(line);
+        assert!(weak.upgrade().is_some());
+        free_elsewhere(held);
+        let start = std::time::Instant::now();
+        while weak.strong_count() > 0 {
+            assert!(start.elapsed().as_secs() < 10, "not freed");
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
 
     #[test]
     fn a_request_is_written_as_its_json_with_where_each_item_of_its_history_ends() {
