@@ -104,7 +104,7 @@ impl Msg {
                 parts.extend(calls.iter().map(|c| c.id.as_str()));
                 Key::Assistant(hash(&parts))
             }
-            Msg::Tool { call_id, .. } => Key::Tool(call_id.clone()),
+            Msg::Tool { call_id, .. } => Key::Tool(hash(&[call_id.as_str()])),
             Msg::Reasoning {
                 summary, encrypted, ..
             } => Key::Reasoning(hash(&[summary, &encrypted.to_string()])),
@@ -171,7 +171,9 @@ fn merge_into(into: &mut Msg, part: Msg) {
 enum Key {
     User(u64),
     Assistant(u64),
-    Tool(String),
+    /// The call it answers, hashed as the others are (a long run's
+    /// history of thousands is copied with each running call).
+    Tool(u64),
     Reasoning(u64),
 }
 
@@ -498,10 +500,10 @@ impl Builder {
             .iter()
             .rposition(|k| matches!(k, Key::Assistant(_)))
             .map_or(0, |i| i + 1);
-        let answered: HashSet<String> = self.history[turn..]
+        let answered: HashSet<u64> = self.history[turn..]
             .iter()
             .filter_map(|k| match k {
-                Key::Tool(id) => Some(id.clone()),
+                Key::Tool(id) => Some(*id),
                 _ => None,
             })
             .collect();
