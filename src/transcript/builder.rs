@@ -1032,18 +1032,18 @@ impl Builder {
             &run,
             earlier
                 .as_deref()
-                .and_then(|e| Some((e.traces.first()?, &e.told.lists[..]))),
+                .and_then(|e| Some((e.traces.first()?, &e.told.numbers.lists[..]))),
         );
         let numbers = Numbers {
-            sizes: &sizes,
-            tokens_in: &tokens_in,
-            lists: &lists,
+            sizes,
+            tokens_in,
+            lists,
         };
         let told_before = earlier
             .as_mut()
             .map(|e| std::mem::take(&mut e.told))
             .unwrap_or_default();
-        let (narrations, same) = narrations(&says, &numbers, self.unit, told_before);
+        let (narrations, same) = narrations(&says, numbers, self.unit, told_before);
         let told = Told {
             narrations: &narrations.said,
             same: &same,
@@ -1103,12 +1103,7 @@ fn list_counts_like(
     else {
         return (0..run.model_calls.len()).map(count).collect();
     };
-    let places = run
-        .places
-        .iter()
-        .zip(&was.places)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let places = prefix_alike(&run.places, &was.places);
     let messages = run.messages.alike(&was.messages, |a, b| a == b);
     let same = |k: usize| {
         // The very call (a call read again is counted again: comparing
@@ -1388,16 +1383,17 @@ struct Said {
 /// Per model call, what its narration counts: its body's size, the input
 /// tokens the file records, and its list as the context heading counts it
 /// (`wire::list_counts`).
-struct Numbers<'a> {
-    sizes: &'a [usize],
-    tokens_in: &'a [Option<u64>],
-    lists: &'a [(usize, usize)],
+#[derive(Debug, Clone, Default)]
+struct Numbers {
+    sizes: Vec<usize>,
+    tokens_in: Vec<Option<u64>>,
+    lists: Vec<(usize, usize)>,
 }
 
 /// What a model call's narration counts: its size, input tokens and list.
 type Counted = (Option<usize>, Option<Option<u64>>, Option<(usize, usize)>);
 
-impl Numbers<'_> {
+impl Numbers {
     /// What model call `at` counts.
     fn of(&self, at: Option<usize>) -> Counted {
         (
@@ -1415,10 +1411,8 @@ struct Tellings {
     said: Vec<Said>,
     /// The says told.
     says: Shared<Say>,
-    /// The numbers counted (`Numbers`).
-    sizes: Vec<usize>,
-    tokens_in: Vec<Option<u64>>,
-    lists: Vec<(usize, usize)>,
+    /// The numbers counted.
+    numbers: Numbers,
     /// Per chunk of `says`: the last model call its says count.
     last_at: Vec<Option<usize>>,
 }
@@ -1429,15 +1423,16 @@ struct Tellings {
 /// the narration `before` had.
 fn narrations(
     says: &Shared<Say>,
-    numbers: &Numbers,
+    numbers: Numbers,
     unit: text::Unit,
     before: Tellings,
 ) -> (Tellings, Vec<bool>) {
     // The first model call whose numbers changed since.
+    let (was, now) = (&before.numbers, &numbers);
     let changed = [
-        prefix_alike(&before.sizes, numbers.sizes),
-        prefix_alike(&before.tokens_in, numbers.tokens_in),
-        prefix_alike(&before.lists, numbers.lists),
+        prefix_alike(&was.sizes, &now.sizes),
+        prefix_alike(&was.tokens_in, &now.tokens_in),
+        prefix_alike(&was.lists, &now.lists),
     ]
     .into_iter()
     .min()
@@ -1461,7 +1456,7 @@ fn narrations(
         }
         let mut last = None;
         for (i, say) in (first..).zip(chunk.iter()) {
-            let at = told_now(i, say, numbers, unit, &mut said, &mut same);
+            let at = told_now(i, say, &numbers, unit, &mut said, &mut same);
             last = last.max(at);
         }
         last_at.push(last);
@@ -1469,9 +1464,7 @@ fn narrations(
     let told = Tellings {
         said,
         says: says.clone(),
-        sizes: numbers.sizes.to_vec(),
-        tokens_in: numbers.tokens_in.to_vec(),
-        lists: numbers.lists.to_vec(),
+        numbers,
         last_at,
     };
     (told, same)
@@ -1512,9 +1505,9 @@ fn told_now(
             // Each call's narration counts what its context heading
             // counts.
             let mut counted = Say::clone(say);
-            counted.count_as_sent(numbers.lists);
+            counted.count_as_sent(&numbers.lists);
             Lang::ALL.map(|lang| {
-                text::narrate(&counted, numbers.sizes, numbers.tokens_in, unit, lang).into()
+                text::narrate(&counted, &numbers.sizes, &numbers.tokens_in, unit, lang).into()
             })
         }
     };
@@ -2870,7 +2863,7 @@ mod tests {
             .iter()
             .position(|s| s.at == Some(0))
             .unwrap();
-        earlier.told.sizes[0] += 1;
+        earlier.told.numbers.sizes[0] += 1;
         let said = &mut earlier.told.said[i];
         said.size = said.size.map(|s| s + 1);
         said.narration = said

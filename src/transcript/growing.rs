@@ -152,8 +152,9 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 const BIG: usize = 256 * 1024;
 
 /// Frees `line` on a thread of its own when no one else holds it: a long
-/// run's request is megabytes of JSON in thousands of allocations (a third
-/// of a millisecond to free at call 2,000), and the next call waits.
+/// run's request is hundreds of kilobytes of JSON in tens of thousands of
+/// allocations (a third of a millisecond to free at call 2,000), and the
+/// next call waits.
 fn free_elsewhere(line: Arc<Value>) {
     use std::sync::{OnceLock, mpsc};
     static FREER: OnceLock<Option<mpsc::Sender<Arc<Value>>>> = OnceLock::new();
