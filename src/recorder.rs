@@ -45,7 +45,9 @@ pub struct Recorder {
 impl Recorder {
     /// Record into `trace`, which holds what the run starts with (its
     /// name, tools, system prompt, provider) and no steps yet.
-    pub fn new(trace: Trace) -> Self {
+    pub fn new(mut trace: Trace) -> Self {
+        // Each call proposed from now on is seen (`propose`).
+        trace.unique_ids = trace.calls.is_empty();
         let fixed_tokens = match trace.is_replayed() {
             true => 0,
             false => wire::fixed_tokens(&trace),
@@ -171,7 +173,9 @@ impl Recorder {
     /// A call the model proposed; it answers to its id from now on.
     pub fn propose(&mut self, call: ToolCall) -> CallId {
         let id = call.id.clone();
-        self.call_index.insert(id.clone(), self.trace.calls.len());
+        if let Some(_reused) = self.call_index.insert(id.clone(), self.trace.calls.len()) {
+            self.trace.unique_ids = false;
+        }
         self.trace.calls.push(call);
         id
     }

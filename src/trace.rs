@@ -970,6 +970,12 @@ pub struct Trace {
     pub steps: Shared<Step>,
     pub messages: Shared<Message>,
     pub calls: Shared<ToolCall>,
+    /// No two `calls` share an id, as the recorder saw each proposed
+    /// (`Recorder::propose`): the first call with an id is then the only
+    /// one, looked for from the newest (a long run's views and builds ask
+    /// for its newest calls). False where that is not known; whatever
+    /// changes a call's id after it is recorded sets it false.
+    pub unique_ids: bool,
     pub model_calls: Shared<ModelCall>,
     pub files: Vec<String>,
     pub file_events: Shared<FileEvent>,
@@ -1205,7 +1211,10 @@ impl Trace {
 
     /// The index of the first call with this id.
     fn first_call(&self, id: &CallId) -> Option<usize> {
-        self.calls.iter().position(|c| &c.id == id)
+        match self.unique_ids {
+            true => self.calls.iter().rposition(|c| &c.id == id),
+            false => self.calls.iter().position(|c| &c.id == id),
+        }
     }
 
     /// Where `id` stands in the order the trace's ids first appear, from
@@ -1569,6 +1578,43 @@ impl StepKind {
 mod tests {
     use super::*;
 
+    /// A call found by its id is the first call with it, in every lesson
+    /// and recorded transcript, where ids are known to be unique (and
+    /// looked for from the newest) and where one is reused.
+    #[test]
+    fn a_call_found_by_id_is_the_first_with_it() {
+        let (mut unique, mut reused) = (0, 0);
+        let case = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/transcripts/cases/chat-reused-ids.json"
+        );
+        let case = crate::transcript::load(case, None, false)
+            .unwrap()
+            .traces
+            .to_vec();
+        for trace in crate::load::every_run().into_iter().flatten().chain(case) {
+            let ids: Vec<&CallId> = trace.calls.iter().map(|c| &c.id).collect();
+            let distinct = ids.iter().collect::<std::collections::HashSet<_>>().len() == ids.len();
+            assert!(
+                !trace.unique_ids || distinct,
+                "{}: an id repeats",
+                trace.scenario
+            );
+            unique += usize::from(trace.unique_ids && ids.len() > 1);
+            reused += usize::from(!distinct);
+            for id in ids {
+                let first = trace.calls.iter().position(|c| &c.id == id);
+                let found = trace.call(id).map(|c| c as *const ToolCall);
+                assert_eq!(
+                    found,
+                    first.map(|i| &trace.calls[i] as *const ToolCall),
+                    "{id:?}"
+                );
+            }
+        }
+        assert!(unique > 0 && reused > 0, "{unique} unique, {reused} reused");
+    }
+
     /// The timeline answers as the scans over the whole run do, at every
     /// step of every shipped lesson and of the recorded transcripts.
     #[test]
@@ -1583,6 +1629,7 @@ mod tests {
                 let mut t = t.clone();
                 let id = t.calls[1].id.clone();
                 t.calls[2].id = id;
+                t.unique_ids = false;
                 [
                     t.clone(),
                     Trace {

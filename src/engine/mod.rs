@@ -204,6 +204,7 @@ impl<'a> Run<'a> {
                 steps: Default::default(),
                 messages: Default::default(),
                 calls: Default::default(),
+                unique_ids: true,
                 model_calls: Default::default(),
                 files: scenario.files.keys().cloned().collect(),
                 file_events: Default::default(),

@@ -1729,6 +1729,7 @@ impl Build {
                 steps: Default::default(),
                 messages: Default::default(),
                 calls: Default::default(),
+                unique_ids: true,
                 model_calls: Default::default(),
                 files: Vec::new(),
                 file_events: Default::default(),
