@@ -29,8 +29,12 @@ impl Place {
 #[derive(Debug, Clone, Default)]
 pub struct Measures {
     pub places: Vec<Place>,
-    /// One per model call, in order.
-    pub calls: Vec<CallMeasure>,
+    /// One per model call, in order; None where the call measures as the
+    /// trace holds it (`wire::measure_after`).
+    pub calls: Vec<Option<CallMeasure>>,
+    /// Per chunk of model calls (`shared::CHUNK`): each call of it has its
+    /// recorded body, which alone sizes it.
+    pub bodied: Vec<bool>,
 }
 
 /// One model call's request, measured.

@@ -252,29 +252,43 @@ impl Recorder {
 
     /// `finish`, where `earlier` is this run built before, from fewer of
     /// its lines (a tap's live view, built again as calls come), with
-    /// what measuring it walked (`Walked`, made again here for the next):
+    /// what measuring it read (`Measured`, made again here for the next):
     /// the messages sized alike there keep their places, and only the
-    /// others are written out to be measured; the steps `like` holds (a
-    /// build before's run) are read only where their calls measure
-    /// otherwise. The same places and sizes either way.
+    /// others are written out to be measured; the chunks of model calls
+    /// measured there by their bodies alone are not read; the steps `like`
+    /// holds (a build before's run) are read only where their calls
+    /// measure otherwise. The same places and sizes either way.
     pub fn finish_after(
         mut self,
-        earlier: Option<(&Trace, &mut Vec<Walked>)>,
+        earlier: Option<(&Trace, &mut Measured)>,
         like: Option<Like>,
     ) -> Trace {
         let measures = match earlier {
-            Some((earlier, walked)) => {
-                let kept = sized_alike(&self.trace, earlier, walked);
+            Some((earlier, measured)) => {
+                let kept = sized_alike(&self.trace, earlier, &mut measured.walked);
                 self.trace.places = earlier.places[..kept].to_vec();
                 let changed: Vec<bool> =
                     (0..self.trace.messages.len()).map(|i| i >= kept).collect();
-                wire::measure(&self.trace, Some(&changed))
+                let before = (&earlier.model_calls, &measured.bodied[..]);
+                let measures = wire::measure_after(&self.trace, Some(&changed), Some(before));
+                measured.bodied.clone_from(&measures.bodied);
+                measures
             }
             None => wire::measure(&self.trace, None),
         };
         self.trace.set_measures_like(measures, like);
         self.trace
     }
+}
+
+/// What measuring a run read, for the next build of it
+/// (`Recorder::finish_after`): per chunk of its messages, what sizing them
+/// walked (`Walked`); per chunk of its model calls, whether each has its
+/// recorded body (`Measures::bodied`).
+#[derive(Debug, Clone, Default)]
+pub struct Measured {
+    walked: Vec<Walked>,
+    bodied: Vec<bool>,
 }
 
 /// What `sized_alike` read in one chunk of a trace's messages (`CHUNK`),

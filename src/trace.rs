@@ -1121,24 +1121,36 @@ impl Trace {
     /// and steps this trace has of it: `run` is this trace gone on and
     /// finished (a live view's kept replay, `Builder::finish_after`).
     pub fn measured_as(&mut self, run: &Trace) {
-        let calls = run.model_calls.iter().map(|m| crate::place::CallMeasure {
-            context_size: m.context_size,
-            tools_size: m.tools_size,
-            context_tokens: Some(m.context_tokens),
-        });
+        // A chunk of model calls that is `run`'s very chunk is as measured.
+        let mut calls = Vec::with_capacity(run.model_calls.len());
+        for (c, chunk) in run.model_calls.chunks().enumerate() {
+            let held = self.model_calls.chunk(c);
+            if held.is_some_and(|h| Arc::ptr_eq(h, chunk)) {
+                calls.extend(chunk.iter().map(|_| None));
+                continue;
+            }
+            calls.extend(chunk.iter().map(|m| {
+                Some(crate::place::CallMeasure {
+                    context_size: m.context_size,
+                    tools_size: m.tools_size,
+                    context_tokens: Some(m.context_tokens),
+                })
+            }));
+        }
         self.set_call_measures(calls, Some((&run.steps, &run.model_calls)));
     }
 
     /// Each model call's measures, and each step's size of its latest call.
     fn set_call_measures(
         &mut self,
-        calls: impl IntoIterator<Item = crate::place::CallMeasure>,
+        calls: impl IntoIterator<Item = Option<crate::place::CallMeasure>>,
         like: Option<Like>,
     ) {
         // Written only where it changes: a trace told in another language
         // (or built again, live) shares its items with the run's until then
-        // (`Shared`).
+        // (`Shared`). None: as it is.
         for (k, m) in (0..self.model_calls.len()).zip(calls) {
+            let Some(m) = m else { continue };
             let mc = &self.model_calls[k];
             let tokens = m.context_tokens.unwrap_or(mc.context_tokens);
             if (mc.context_size, mc.tools_size, mc.context_tokens)

@@ -343,6 +343,42 @@ fn same_traces(a: &agent_loop_sim::load::Loaded, b: &agent_loop_sim::load::Loade
     }
 }
 
+/// A run grown past several chunks of model calls, as the tap grows it:
+/// the chunks each build shares with the build before (measured there, and
+/// not measured again) hold the sizes a reading of all the calls gives.
+#[test]
+fn model_calls_a_build_before_measured_keep_their_sizes_as_the_run_grows() {
+    use agent_loop_sim::shared::CHUNK;
+    let lines = long_run_lines(2 * CHUNK + 10);
+    let mut growing = transcript::growing::Growing::new("long.jsonl", false);
+    let mut before: Option<agent_loop_sim::load::Loaded> = None;
+    let mut shared = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let was = std::sync::Arc::new(begun(line));
+        growing.request_written(&was, transcript::growing::written(&line["request"]));
+        let _ = growing.runs(vec![was.clone()]);
+        let mut ended = line.clone();
+        ended["request"] = Value::Null;
+        growing.push_ended(ended, was);
+        let grown = growing.runs(Vec::new()).remove(0);
+        if let Some(before) = &before {
+            let (a, b) = (
+                &grown.trace(Lang::En).model_calls,
+                &before.trace(Lang::En).model_calls,
+            );
+            shared += a.alike(b, |_, _| false) / CHUNK;
+        }
+        // Read whole where chunks were shared, and at the end.
+        if i > CHUNK && (i % 23 == 0 || i + 1 == lines.len()) {
+            let once = transcript::growing::live("long.jsonl", lines[..=i].to_vec(), false);
+            same_traces(&grown, &once[0], &format!("call {}", i + 1));
+        }
+        before = Some(grown);
+    }
+    // Builds took whole chunks of the build before's model calls.
+    assert!(shared > CHUNK, "{shared} chunks shared");
+}
+
 /// Every recording fixture, grown one call at a time as the tap sees it
 /// (each call first running, then ended), gives at each call the runs a
 /// reading of all the calls so far gives, and at the end the runs
@@ -549,7 +585,7 @@ fn steps_measured_beside_a_trace_they_share_take_their_calls_sizes() {
         before.model_calls.len() - 1,
     ] {
         let mut measures = agent_loop_sim::wire::measure(before, None);
-        measures.calls[k].context_size += 7;
+        measures.calls[k].as_mut().expect("measured").context_size += 7;
         let mut alone = before.clone();
         alone.set_measures(measures.clone());
         let mut beside = before.clone();

@@ -1011,12 +1011,12 @@ impl Builder {
         } = built;
         let before = earlier.as_deref_mut().and_then(|e| {
             let trace = e.traces.first()?;
-            Some((trace, &e.run_steps, &mut e.walked))
+            Some((trace, &e.run_steps, &mut e.measured))
         });
         // The last build's run, each step of its call's size, shares most
         // chunks of steps with this one.
         let (earlier_run, like) = match before {
-            Some((t, steps, walked)) => (Some((t, walked)), Some((steps, &t.model_calls))),
+            Some((t, steps, measured)) => (Some((t, measured)), Some((steps, &t.model_calls))),
             None => (None, None),
         };
         let run = rec.finish_after(earlier_run, like);
@@ -1248,8 +1248,8 @@ pub struct Earlier {
     noted: Vec<usize>,
     /// Its replay, as far as no later line changes it.
     kept: Option<Kept>,
-    /// What measuring its run read of its messages.
-    walked: Vec<crate::recorder::Walked>,
+    /// What measuring its run read of its messages and model calls.
+    measured: crate::recorder::Measured,
 }
 
 /// A replay stopped where no line after it changes what it made: no call

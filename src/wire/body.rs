@@ -10,6 +10,8 @@
 //! size and tokens follow the same three provider shapes and change together;
 //! an eighth of it is tests.
 
+use std::sync::Arc;
+
 use serde_json::{Map, Value, json};
 
 use crate::place::{CallMeasure, Measures, Place};
@@ -904,6 +906,20 @@ fn escaped_len(text: &str) -> usize {
 ///
 /// A request's list restarts where the host's compacted copy starts.
 pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
+    measure_after(trace, changed, None)
+}
+
+/// `measure`, where `before` holds model calls a build of this run before
+/// measured, and per chunk of them whether each call has its recorded body
+/// (`Measures::bodied`): a chunk of this trace's model calls that is that
+/// very chunk, each call of it with its body, in a replayed run (whose
+/// tokens are counted when asked), measures as it did, and is not read
+/// (a long run has thousands of calls): its measures are None.
+pub fn measure_after(
+    trace: &Trace,
+    changed: Option<&[bool]>,
+    before: Option<(&crate::trace::Shared<ModelCall>, &[bool])>,
+) -> Measures {
     let provider = trace.provider;
     let kept = |i: usize| {
         changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
@@ -976,42 +992,79 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
     // for a call without its recorded body, or tokens counted now.
     let sums = std::cell::OnceCell::new();
     let sums = || sums.get_or_init(|| running_sums(&places, trace));
-    let calls = trace
-        .model_calls
-        .iter()
-        .map(|mc| {
-            // The messages' sums over the call's context.
-            let within = || {
-                let upto = sums();
-                let ((b0, n0, t0), (b1, n1, t1)) = (upto[mc.context_start], upto[mc.context_len]);
-                (b1 - b0, n1 - n0, t1 - t0)
-            };
-            let (context_size, tools_size) = match &mc.body {
-                Some(body) => (body.request.len(), body.tools_bytes),
-                None => {
-                    // Messages that start items (a message's own items are
-                    // separated within its `bytes`), and the commas between
-                    // them: after what every call sends first, one before
-                    // each message; else one fewer.
-                    let (bytes, starts, _) = within();
-                    let commas = if fixed > 0 {
-                        starts
-                    } else {
-                        starts.saturating_sub(1)
-                    };
-                    let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
-                    let (envelope_bytes, tools_bytes) = envelope_and_tools();
-                    (envelope_bytes + bytes + commas + choice, tools_bytes)
-                }
-            };
-            CallMeasure {
-                context_size,
-                tools_size,
-                context_tokens: (!lazy).then(|| fixed_tokens + within().2),
+    let measure_call = |mc: &ModelCall| {
+        // The messages' sums over the call's context.
+        let within = || {
+            let upto = sums();
+            let ((b0, n0, t0), (b1, n1, t1)) = (upto[mc.context_start], upto[mc.context_len]);
+            (b1 - b0, n1 - n0, t1 - t0)
+        };
+        let (context_size, tools_size) = match &mc.body {
+            Some(body) => (body.request.len(), body.tools_bytes),
+            None => {
+                // Messages that start items (a message's own items are
+                // separated within its `bytes`), and the commas between
+                // them: after what every call sends first, one before
+                // each message; else one fewer.
+                let (bytes, starts, _) = within();
+                let commas = if fixed > 0 {
+                    starts
+                } else {
+                    starts.saturating_sub(1)
+                };
+                let choice = tool_choice_bytes(provider, mc.tool_choice.as_ref());
+                let (envelope_bytes, tools_bytes) = envelope_and_tools();
+                (envelope_bytes + bytes + commas + choice, tools_bytes)
             }
-        })
-        .collect();
-    Measures { places, calls }
+        };
+        CallMeasure {
+            context_size,
+            tools_size,
+            context_tokens: (!lazy).then(|| fixed_tokens + within().2),
+        }
+    };
+    // A replayed run's call with its body is sized by the body alone (its
+    // tokens are counted when asked): as a build before sized it.
+    let (calls, bodied) = call_measures(trace, lazy.then_some(before).flatten(), measure_call);
+    Measures {
+        places,
+        calls,
+        bodied,
+    }
+}
+
+/// Each model call's measure (`measure_call`), None for each of a chunk
+/// that is the very chunk of `before` (model calls a build before
+/// measured, and per chunk whether each has its recorded body) where each
+/// has it; and per chunk, whether each call has its body.
+fn call_measures(
+    trace: &Trace,
+    before: Option<(&crate::trace::Shared<ModelCall>, &[bool])>,
+    measure_call: impl Fn(&ModelCall) -> CallMeasure,
+) -> (Vec<Option<CallMeasure>>, Vec<bool>) {
+    let mut calls = Vec::with_capacity(trace.model_calls.len());
+    let mut bodied = Vec::with_capacity(trace.model_calls.len().div_ceil(crate::shared::CHUNK));
+    for (c, chunk) in trace.model_calls.chunks().enumerate() {
+        let as_before = before.is_some_and(|(model_calls, bodied)| {
+            bodied.get(c) == Some(&true)
+                && model_calls.chunk(c).is_some_and(|b| Arc::ptr_eq(b, chunk))
+        });
+        if as_before {
+            debug_assert!(
+                chunk.iter().all(|mc| {
+                    let m = measure_call(mc);
+                    (m.context_size, m.tools_size) == (mc.context_size, mc.tools_size)
+                }),
+                "a chunk of model calls taken as measured measures otherwise"
+            );
+            calls.extend(chunk.iter().map(|_| None));
+            bodied.push(true);
+        } else {
+            calls.extend(chunk.iter().map(|mc| Some(measure_call(mc))));
+            bodied.push(chunk.iter().all(|mc| mc.body.is_some()));
+        }
+    }
+    (calls, bodied)
 }
 
 /// Before each message of `trace` (placed at `places`) and after the
