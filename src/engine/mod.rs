@@ -223,7 +223,7 @@ impl<'a> Run<'a> {
                 provider: scenario.provider(),
                 system: scenario.system.as_ref().map(|t| t.get(lang).to_string()),
                 stream: scenario.stream,
-                places: Vec::new(),
+                places: Default::default(),
                 recorded: None,
                 sub_agents: Default::default(),
                 mcp: scenario.mcp.clone(),

@@ -1749,7 +1749,7 @@ impl Build {
                 system,
                 // A recorded request says `stream` in its own body.
                 stream: false,
-                places: Vec::new(),
+                places: Default::default(),
                 recorded: Some(Build::recorded_of(b, format)),
                 sub_agents: b.sub_agents.clone(),
                 // A transcript's MCP tools are in its recorded tools.
@@ -2634,7 +2634,7 @@ mod tests {
             }
             changed.push(t);
             let mut t = was.clone();
-            if let Some(p) = t.places.get_mut(mid) {
+            if let Some(p) = Arc::make_mut(&mut t.places).get_mut(mid) {
                 p.items += 1;
             }
             changed.push(t);
@@ -2752,7 +2752,7 @@ mod tests {
             assert_eq!(earlier.traces[0].messages, fresh.messages);
             grown.unwrap().traces[0].clone()
         };
-        let grown = built_after(&|e| e.traces[0].places[0].bytes += 1000);
+        let grown = built_after(&|e| Arc::make_mut(&mut e.traces[0].places)[0].bytes += 1000);
         assert_eq!(grown.places[0].bytes, fresh.places[0].bytes + 1000);
         assert_eq!(grown.places[1..], fresh.places[1..]);
         for (a, b) in grown.model_calls.iter().zip(&fresh.model_calls) {

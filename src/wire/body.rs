@@ -1459,7 +1459,7 @@ mod tests {
         let mut joined = 0;
         for mut trace in traces {
             let whole = measure(&trace, None);
-            trace.places = whole.places.clone();
+            trace.places = whole.places.clone().into();
             let n = trace.messages.len();
             let masks = (0..=n)
                 .map(|head| (0..n).map(|i| i >= head).collect::<Vec<_>>())
