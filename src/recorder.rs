@@ -23,9 +23,12 @@ pub struct Recorder {
     pub trace: Trace,
     /// The counters as of the latest step (each step keeps a copy).
     pub counters: Counters,
-    /// Call id → the latest call with it: its next result answers that
-    /// one (a real run may reuse an id once its call was answered).
-    call_index: HashMap<CallId, usize>,
+    /// Call id, hashed (`id_key`) → the latest call with it: its next
+    /// result answers that one (a real run may reuse an id once its call
+    /// was answered). Hashed: a live build copies the index of a long run
+    /// at each call, and copying 2,000 ids touched each (`index_of` checks
+    /// the id found).
+    call_index: HashMap<u64, usize>,
     /// The messages held start here: after the host compacts, at its
     /// compacted copy; earlier requests sent from 0.
     pub held_from: usize,
@@ -173,7 +176,8 @@ impl Recorder {
     /// A call the model proposed; it answers to its id from now on.
     pub fn propose(&mut self, call: ToolCall) -> CallId {
         let id = call.id.clone();
-        if let Some(_reused) = self.call_index.insert(id.clone(), self.trace.calls.len()) {
+        // Two ids with one hash count as reused: `first_call` then walks.
+        if let Some(_reused) = self.call_index.insert(id_key(&id), self.trace.calls.len()) {
             self.trace.unique_ids = false;
         }
         self.trace.calls.push(call);
@@ -182,7 +186,12 @@ impl Recorder {
 
     /// Where the latest call with this id is in `trace.calls`.
     pub fn index_of(&self, id: &CallId) -> Option<usize> {
-        self.call_index.get(id).copied()
+        let at = *self.call_index.get(&id_key(id))?;
+        match self.trace.calls.get(at).is_some_and(|c| &c.id == id) {
+            true => Some(at),
+            // Another id with the same hash took its key.
+            false => self.trace.calls.iter().rposition(|c| &c.id == id),
+        }
     }
 
     pub fn call(&self, id: &CallId) -> Option<&ToolCall> {
@@ -279,6 +288,12 @@ impl Recorder {
         self.trace.set_measures_like(measures, like);
         self.trace
     }
+}
+
+/// A call id's key in `Recorder::call_index`.
+fn id_key(id: &CallId) -> u64 {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0).hash_one(&*id.0)
 }
 
 /// What measuring a run read, for the next build of it
@@ -403,4 +418,32 @@ fn walk(trace: &Trace, m: &crate::trace::Message, at: &mut Walked) -> (usize, us
     });
     let reach = numbered.chain([at.proposed]).max().unwrap_or(0);
     (reach, at.called)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two ids may share a hash in the index: each is still found as the
+    /// latest call with it, and an id never proposed is not found.
+    #[test]
+    fn a_call_is_found_by_its_own_id_when_another_takes_its_key() {
+        let mut trace = crate::load::every_run().remove(0)[0].clone();
+        trace.calls = Default::default();
+        let mut rec = Recorder::new(trace);
+        let call =
+            |id: &str| ToolCall::proposed(CallId(id.into()), "read".into(), Vec::new(), 1, 0);
+        for id in ["a", "b", "a"] {
+            rec.propose(call(id));
+        }
+        let id = |s: &str| CallId(s.into());
+        assert_eq!(rec.index_of(&id("a")), Some(2));
+        assert_eq!(rec.index_of(&id("b")), Some(1));
+        // As if "c" had the hash of "a", and "b" the hash of "c".
+        rec.call_index.insert(id_key(&id("c")), 2);
+        rec.call_index.insert(id_key(&id("a")), 1);
+        assert_eq!(rec.index_of(&id("a")), Some(2));
+        assert_eq!(rec.index_of(&id("c")), None);
+        assert!(!rec.trace.unique_ids);
+    }
 }
