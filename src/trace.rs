@@ -979,7 +979,7 @@ pub struct Trace {
     pub model_calls: Shared<ModelCall>,
     pub files: Vec<String>,
     pub file_events: Shared<FileEvent>,
-    pub tools: Vec<OfferedTool>,
+    pub tools: Arc<[OfferedTool]>,
     pub budget: u32,
     pub end: EndStatus,
     /// Whether the task is done, and how we know; kept apart from `end`.

@@ -208,7 +208,7 @@ impl<'a> Run<'a> {
                 model_calls: Default::default(),
                 files: scenario.files.keys().cloned().collect(),
                 file_events: Default::default(),
-                tools,
+                tools: tools.into(),
                 budget: scenario.budget,
                 end: EndStatus::Completed,
                 task: TaskOutcome::Answered,

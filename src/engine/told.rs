@@ -112,7 +112,7 @@ pub(super) fn tell(
     t.lang = lang;
     t.title = scenario.title.get(lang).to_string();
     t.system = scenario.system.as_ref().map(|s| s.get(lang).to_string());
-    t.tools = offered_tools(scenario, lang);
+    t.tools = offered_tools(scenario, lang).into();
     // The host's placeholder for a removed result names that result's
     // tokens, which are the language's own: the k-th placeholder a
     // compaction writes (not one carried over from before) stands for the

@@ -256,7 +256,7 @@ pub struct Builder {
     events: Shared<Event>,
     history: Vec<Key>,
     system: Vec<String>,
-    tools: Option<Vec<OfferedTool>>,
+    tools: Option<Arc<[OfferedTool]>>,
     /// Lines skipped, by the type they had; a key of the document beside
     /// its list (`skip_key`) has no place: no lines.
     skipped: BTreeMap<String, Vec<usize>>,
@@ -735,7 +735,7 @@ impl Builder {
             tool.description = clean_redacted(&tool.description, self.redact);
         }
         if !tools.is_empty() {
-            self.tools = Some(tools);
+            self.tools = Some(tools.into());
         }
     }
 
@@ -1026,19 +1026,11 @@ impl Builder {
             // measured again.
             kept.build.rec.trace.measured_as(&run);
         }
-        let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
         // Each call's narration counts what its context heading counts.
-        let lists = list_counts_like(
-            &run,
-            earlier
-                .as_deref()
-                .and_then(|e| Some((e.traces.first()?, &e.told.numbers.lists[..]))),
-        );
-        let numbers = Numbers {
-            sizes,
-            tokens_in,
-            lists,
-        };
+        let before = earlier
+            .as_deref()
+            .and_then(|e| Some((e.traces.first()?, &e.told.numbers)));
+        let numbers = Numbers::of_calls(&run, tokens_in, before);
         let told_before = earlier
             .as_mut()
             .map(|e| std::mem::take(&mut e.told))
@@ -1086,39 +1078,6 @@ impl Builder {
             sub_agent: None,
         })
     }
-}
-
-/// Each model call's list counts (`wire::list_counts`): those the build
-/// `before` counted (with its run) for a call that is the same there, as
-/// is the call before it, whose context's messages and places are the
-/// same there (a long run has thousands of calls; only the newest count
-/// otherwise).
-fn list_counts_like(
-    run: &Trace,
-    before: Option<(&Trace, &[(usize, usize)])>,
-) -> Vec<(usize, usize)> {
-    let count = |k| crate::wire::list_counts(run, k);
-    let Some((was, lists)) =
-        before.filter(|(was, _)| was.provider == run.provider && was.system == run.system)
-    else {
-        return (0..run.model_calls.len()).map(count).collect();
-    };
-    let places = prefix_alike(&run.places, &was.places);
-    let messages = run.messages.alike(&was.messages, |a, b| a == b);
-    let same = |k: usize| {
-        // The very call (a call read again is counted again: comparing
-        // one compares its body, megabytes at call 2,000).
-        let alike = |k: usize| match (run.model_calls.get_shared(k), was.model_calls.get_shared(k))
-        {
-            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            _ => false,
-        };
-        let end = run.model_calls[k].context_len;
-        k < lists.len() && alike(k) && (k == 0 || alike(k - 1)) && end <= places.min(messages)
-    };
-    (0..run.model_calls.len())
-        .map(|k| if same(k) { lists[k] } else { count(k) })
-        .collect()
 }
 
 /// Per step of `steps`: a note is said after it, in `notes` or in the
@@ -1303,7 +1262,7 @@ pub struct Read {
 #[derive(Clone)]
 struct Basis {
     name: String,
-    tools: Option<Vec<OfferedTool>>,
+    tools: Option<Arc<[OfferedTool]>>,
     system: Vec<String>,
     unit: text::Unit,
     pairing: Option<PairRule>,
@@ -1316,6 +1275,7 @@ impl Basis {
     /// coding agent's tool schemas are tens of kilobytes).
     fn is_of(&self, b: &Builder, format: Format) -> bool {
         self.name == b.name
+            // The very list, if not read again (`Arc`'s `==`).
             && self.tools == b.tools
             && self.system == b.system
             && self.unit == b.unit
@@ -1388,12 +1348,94 @@ struct Numbers {
     sizes: Vec<usize>,
     tokens_in: Vec<Option<u64>>,
     lists: Vec<(usize, usize)>,
+    /// Per chunk of model calls (`CHUNK`), the most messages a call of it
+    /// sends (its `context_len`).
+    reach: Vec<usize>,
 }
 
 /// What a model call's narration counts: its size, input tokens and list.
 type Counted = (Option<usize>, Option<Option<u64>>, Option<(usize, usize)>);
 
 impl Numbers {
+    /// The numbers of `run`'s model calls: those the build `before`
+    /// counted (with its run) for a chunk of calls that is the very chunk
+    /// there, after the very call there, whose messages and places are the
+    /// same there as far as the chunk's calls send them; the others read
+    /// (a long run has thousands of calls; only the newest are read).
+    fn of_calls(
+        run: &Trace,
+        tokens_in: Vec<Option<u64>>,
+        before: Option<(&Trace, &Numbers)>,
+    ) -> Numbers {
+        let before =
+            before.filter(|(was, _)| was.provider == run.provider && was.system == run.system);
+        // How many first messages read and are placed alike.
+        let alike = before.map_or(0, |(was, _)| {
+            let places = prefix_alike(&run.places, &was.places);
+            places.min(run.messages.alike(&was.messages, |a, b| a == b))
+        });
+        let calls = &run.model_calls;
+        // The very call there (a call read again is counted again:
+        // comparing one compares its body, megabytes at call 2,000).
+        let same =
+            |was: &Trace, i: usize| match (calls.get_shared(i), was.model_calls.get_shared(i)) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            };
+        let mut numbers = Numbers {
+            tokens_in,
+            ..Numbers::default()
+        };
+        // The chunk before was taken: its last call is the very one.
+        let mut took = false;
+        for (k, chunk) in calls.chunks().enumerate() {
+            let first = k * crate::shared::CHUNK;
+            let taken = before.filter(|(was, b)| {
+                was.model_calls
+                    .chunk(k)
+                    .is_some_and(|c| Arc::ptr_eq(c, chunk))
+                    && (k == 0 || took || same(was, first - 1))
+                    && b.reach.get(k).is_some_and(|&r| r <= alike)
+                    && b.sizes.len() >= first + chunk.len()
+                    && b.lists.len() >= first + chunk.len()
+            });
+            took = taken.is_some();
+            if let Some((_, b)) = taken {
+                let part = first..first + chunk.len();
+                numbers.sizes.extend_from_slice(&b.sizes[part.clone()]);
+                numbers.lists.extend_from_slice(&b.lists[part]);
+                numbers.reach.push(b.reach[k]);
+                continue;
+            }
+            let mut reach = 0;
+            for (i, call) in (first..).zip(chunk.iter()) {
+                let list = before
+                    .filter(|(was, _)| same(was, i) && (i == 0 || same(was, i - 1)))
+                    .filter(|_| call.context_len <= alike)
+                    .and_then(|(_, b)| b.lists.get(i).copied());
+                numbers.sizes.push(call.context_size);
+                numbers
+                    .lists
+                    .push(list.unwrap_or_else(|| crate::wire::list_counts(run, i)));
+                reach = reach.max(call.context_len);
+            }
+            numbers.reach.push(reach);
+        }
+        debug_assert_eq!(
+            (0..calls.len())
+                .map(|i| (calls[i].context_size, crate::wire::list_counts(run, i)))
+                .collect::<Vec<_>>(),
+            numbers
+                .sizes
+                .iter()
+                .copied()
+                .zip(numbers.lists.iter().copied())
+                .collect::<Vec<_>>(),
+            "numbers taken from the build before that differ"
+        );
+        numbers
+    }
+
     /// What model call `at` counts.
     fn of(&self, at: Option<usize>) -> Counted {
         (
@@ -2625,6 +2667,7 @@ mod tests {
         let mut differed = 0;
         for was in runs.iter().filter(|t| t.model_calls.len() > 2) {
             let lists = afresh(was);
+            let counted = Numbers::of_calls(was, Vec::new(), None);
             let k = was.model_calls.len() / 2;
             let mid = was.model_calls[k].context_len.saturating_sub(1);
             let mut changed = Vec::new();
@@ -2652,8 +2695,10 @@ mod tests {
             for run in &changed {
                 let fresh = afresh(run);
                 differed += usize::from(fresh != lists);
-                let like = list_counts_like(run, Some((was, &lists)));
-                assert_eq!(like, fresh, "{}", was.title);
+                let like = Numbers::of_calls(run, Vec::new(), Some((was, &counted)));
+                assert_eq!(like.lists, fresh, "{}", was.title);
+                let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
+                assert_eq!(like.sizes, sizes, "{}", was.title);
             }
         }
         // The changes change some counts.
@@ -2864,6 +2909,12 @@ mod tests {
             .iter()
             .position(|s| s.at == Some(0))
             .unwrap();
+        // As if its first model call had been read again (the very chunk
+        // is then not taken) and had counted otherwise.
+        let calls = &mut earlier.traces[0].model_calls;
+        let chunk = calls.chunk(0).unwrap().clone();
+        calls[0] = calls[0].clone();
+        assert!(!Arc::ptr_eq(&chunk, calls.chunk(0).unwrap()));
         earlier.told.numbers.sizes[0] += 1;
         let said = &mut earlier.told.said[i];
         said.size = said.size.map(|s| s + 1);
