@@ -275,7 +275,8 @@ impl Recorder {
         let measures = match earlier {
             Some((earlier, measured)) => {
                 let kept = sized_alike(&self.trace, earlier, &mut measured.walked);
-                self.trace.places = earlier.places[..kept].into();
+                // Placed as before up to `kept`, measured again after.
+                self.trace.places = earlier.places.clone();
                 let changed: Vec<bool> =
                     (0..self.trace.messages.len()).map(|i| i >= kept).collect();
                 let before = (&earlier.model_calls, &measured.bodied[..]);

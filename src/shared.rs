@@ -111,6 +111,12 @@ impl<T> Shared<T> {
     pub fn chunk(&self, k: usize) -> Option<&Chunk<T>> {
         self.chunks.get(k)
     }
+
+    /// How many items chunk `k` holds, known without reading it (a long
+    /// list's chunks are read by walks that take most of them unread).
+    pub fn chunk_len(&self, k: usize) -> usize {
+        self.len.saturating_sub(k * CHUNK).min(CHUNK)
+    }
 }
 
 impl<T: Clone> Shared<T> {
@@ -476,6 +482,20 @@ mod tests {
     }
 
     #[test]
+    fn each_chunk_is_as_long_as_said_unread_at_every_length() {
+        for n in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5] {
+            let mut list = numbers(n);
+            for cut in [n, n / 2, 1, 0] {
+                list.truncate(cut);
+                for k in 0..=list.chunks().len() {
+                    let held = list.chunk(k).map_or(0, |c| c.len());
+                    assert_eq!(list.chunk_len(k), held, "{n} cut to {cut}, chunk {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn it_reads_as_the_list_it_was_made_of_at_every_length() {
         for n in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5] {
             let list = numbers(n);
@@ -485,7 +505,6 @@ mod tests {
             assert_eq!(list.iter().rev().copied().collect::<Vec<_>>(), {
                 let mut r = all.clone();
                 r.reverse();
-                r
             });
             assert_eq!(list.last(), all.last());
             assert_eq!(list.partition_point(|&x| x < n / 2), n / 2);

@@ -1005,8 +1005,9 @@ pub struct Trace {
     /// Where each message sits in its provider's requests (parallel to
     /// `messages`; `wire::measure`). Shared by a trace's copies: a live
     /// build copies a long run's trace several times, one per language and
-    /// for the next build.
-    pub places: Arc<[crate::place::Place]>,
+    /// for the next build (and a `Vec`: a build's places are made as one,
+    /// and held as they were made, not copied).
+    pub places: Arc<Vec<crate::place::Place>>,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,
@@ -1176,13 +1177,29 @@ impl Trace {
             }
             None => (None, 0),
         };
+        let measured_otherwise = |chunk: &crate::shared::Chunk<Step>| {
+            let last = chunk.last().and_then(|s| s.model_call);
+            last.is_some_and(|k| k >= alike_calls)
+        };
+        // The chunks from the first so are found by halving (a step's model
+        // call is the latest as of it: they grow with the steps), not by
+        // reading the last step of each of a long run's chunks.
+        let from = self
+            .steps
+            .chunks()
+            .as_slice()
+            .partition_point(|c| !measured_otherwise(c));
         let mut read = Vec::new();
         for (c, chunk) in self.steps.chunks().enumerate() {
             let shared = like_steps
                 .and_then(|l| l.chunk(c))
                 .is_some_and(|l| Arc::ptr_eq(l, chunk));
-            let last = chunk.last().and_then(|s| s.model_call);
-            if !shared || last.is_some_and(|k| k >= alike_calls) {
+            debug_assert_eq!(
+                c >= from,
+                measured_otherwise(chunk),
+                "model calls out of order"
+            );
+            if !shared || c >= from {
                 let first = c * crate::shared::CHUNK;
                 read.push(first..first + chunk.len());
             }

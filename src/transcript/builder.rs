@@ -1125,9 +1125,13 @@ fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>)>)
     let mut steps = Shared::default();
     for (k, chunk) in run.chunks().enumerate() {
         let first = k * crate::shared::CHUNK;
+        let len = run.chunk_len(k);
         let whole = before_run.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk))
-            && (first..first + chunk.len()).all(|i| told.unchanged(i));
-        if whole && let Some(old) = before.chunk(k).filter(|c| c.len() == chunk.len()) {
+            && (first..first + len).all(|i| told.unchanged(i));
+        if whole
+            && before.chunk_len(k) == len
+            && let Some(old) = before.chunk(k)
+        {
             steps.push_chunk(old.clone());
             continue;
         }
@@ -1396,12 +1400,12 @@ impl Numbers {
                     .is_some_and(|c| Arc::ptr_eq(c, chunk))
                     && (k == 0 || took || same(was, first - 1))
                     && b.reach.get(k).is_some_and(|&r| r <= alike)
-                    && b.sizes.len() >= first + chunk.len()
-                    && b.lists.len() >= first + chunk.len()
+                    && b.sizes.len() >= first + calls.chunk_len(k)
+                    && b.lists.len() >= first + calls.chunk_len(k)
             });
             took = taken.is_some();
             if let Some((_, b)) = taken {
-                let part = first..first + chunk.len();
+                let part = first..first + calls.chunk_len(k);
                 numbers.sizes.extend_from_slice(&b.sizes[part.clone()]);
                 numbers.lists.extend_from_slice(&b.lists[part]);
                 numbers.reach.push(b.reach[k]);
@@ -1489,10 +1493,10 @@ fn narrations(
         // numbers changed: nothing to read (a long run has thousands).
         let was = before.last_at.get(k).copied();
         if before.says.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk))
-            && said.len() >= first + chunk.len()
+            && said.len() >= first + says.chunk_len(k)
             && let Some(was) = was.filter(|at| at.is_none_or(|at| at < changed))
         {
-            same.resize(first + chunk.len(), true);
+            same.resize(first + says.chunk_len(k), true);
             last_at.push(was);
             continue;
         }
