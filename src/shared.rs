@@ -505,6 +505,7 @@ mod tests {
             assert_eq!(list.iter().rev().copied().collect::<Vec<_>>(), {
                 let mut r = all.clone();
                 r.reverse();
+                r
             });
             assert_eq!(list.last(), all.last());
             assert_eq!(list.partition_point(|&x| x < n / 2), n / 2);
