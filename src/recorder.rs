@@ -429,7 +429,8 @@ mod tests {
     /// latest call with it, and an id never proposed is not found.
     #[test]
     fn a_call_is_found_by_its_own_id_when_another_takes_its_key() {
-        let mut trace = crate::load::every_run().remove(0)[0].clone();
+        let lesson = crate::load::load(crate::load::DEFAULT_SCENARIO).unwrap();
+        let mut trace = lesson.traces[0].clone();
         trace.calls = Default::default();
         let mut rec = Recorder::new(trace);
         let call =

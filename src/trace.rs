@@ -1129,7 +1129,7 @@ impl Trace {
         for (c, chunk) in run.model_calls.chunks().enumerate() {
             let held = self.model_calls.chunk(c);
             if held.is_some_and(|h| Arc::ptr_eq(h, chunk)) {
-                calls.extend(chunk.iter().map(|_| None));
+                calls.resize(calls.len() + run.model_calls.chunk_len(c), None);
                 continue;
             }
             calls.extend(chunk.iter().map(|m| {

@@ -1057,7 +1057,7 @@ fn call_measures(
                 }),
                 "a chunk of model calls taken as measured measures otherwise"
             );
-            calls.extend(chunk.iter().map(|_| None));
+            calls.resize(calls.len() + trace.model_calls.chunk_len(c), None);
             bodied.push(true);
         } else {
             calls.extend(chunk.iter().map(|mc| Some(measure_call(mc))));
