@@ -1080,26 +1080,39 @@ impl Builder {
     }
 }
 
-/// Per step of `steps`: a note is said after it, in `notes` or in the
-/// build `before`.
-fn noted(steps: usize, before: Option<&Earlier>, notes: &[(usize, text::Note)]) -> Vec<bool> {
-    let mut noted = vec![false; steps];
+/// Per step of `steps`, and per chunk of them: a note is said after it,
+/// in `notes` or in the build `before`.
+fn noted(steps: usize, before: Option<&Earlier>, notes: &[(usize, text::Note)]) -> PerStep {
+    let mut noted = PerStep {
+        steps: vec![false; steps],
+        chunks: vec![false; steps.div_ceil(crate::shared::CHUNK)],
+    };
     let before = before.map_or(&[][..], |e| &e.noted[..]);
     for &i in before.iter().chain(notes.iter().map(|(i, _)| i)) {
-        if let Some(n) = noted.get_mut(i) {
+        if let Some(n) = noted.steps.get_mut(i) {
             *n = true;
+            noted.chunks[i / crate::shared::CHUNK] = true;
         }
     }
     noted
+}
+
+/// A fact of each step, and of each chunk of steps (`Shared`'s): true of
+/// a chunk when of each of its steps (`same`) or of any (`noted`). A long
+/// run has thousands of steps, and a build reads them chunk by chunk.
+#[derive(Debug, Default)]
+struct PerStep {
+    steps: Vec<bool>,
+    chunks: Vec<bool>,
 }
 
 /// What each step of a run says, in every language (`tell`).
 struct Told<'a> {
     narrations: &'a [Said],
     /// Per step: its narration is the one the build before had there.
-    same: &'a [bool],
+    same: &'a PerStep,
     /// Per step: a note is said after it, now or in the build before.
-    noted: &'a [bool],
+    noted: &'a PerStep,
     notes: &'a [(usize, text::Note)],
     unit: text::Unit,
 }
@@ -1107,7 +1120,12 @@ struct Told<'a> {
 impl Told<'_> {
     /// Step `i` says what it said in the build before, and no note after.
     fn unchanged(&self, i: usize) -> bool {
-        self.same.get(i) == Some(&true) && self.noted.get(i) == Some(&false)
+        self.same.steps.get(i) == Some(&true) && self.noted.steps.get(i) == Some(&false)
+    }
+
+    /// Each step of chunk `k` is `unchanged`, known unread.
+    fn chunk_unchanged(&self, k: usize) -> bool {
+        self.same.chunks.get(k) == Some(&true) && self.noted.chunks.get(k) == Some(&false)
     }
 }
 
@@ -1126,8 +1144,13 @@ fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>)>)
     for (k, chunk) in run.chunks().enumerate() {
         let first = k * crate::shared::CHUNK;
         let len = run.chunk_len(k);
-        let whole = before_run.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk))
-            && (first..first + len).all(|i| told.unchanged(i));
+        let whole =
+            before_run.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk)) && told.chunk_unchanged(k);
+        debug_assert_eq!(
+            told.chunk_unchanged(k),
+            (first..first + len).all(|i| told.unchanged(i)),
+            "chunk {k} said unchanged otherwise than its steps"
+        );
         if whole
             && before.chunk_len(k) == len
             && let Some(old) = before.chunk(k)
@@ -1465,14 +1488,14 @@ struct Tellings {
 
 /// Each step's narration in every language: as `before` (the build
 /// before's, taken and changed in place) has it where the step says the
-/// same with the same numbers, else told now; and per step, whether it is
-/// the narration `before` had.
+/// same with the same numbers, else told now; and per step (and chunk),
+/// whether it is the narration `before` had.
 fn narrations(
     says: &Shared<Say>,
     numbers: Numbers,
     unit: text::Unit,
     before: Tellings,
-) -> (Tellings, Vec<bool>) {
+) -> (Tellings, PerStep) {
     // The first model call whose numbers changed since.
     let (was, now) = (&before.numbers, &numbers);
     let changed = [
@@ -1485,7 +1508,10 @@ fn narrations(
     .unwrap_or(0);
     let mut said = before.said;
     said.truncate(says.len());
-    let mut same = Vec::with_capacity(says.len());
+    let mut same = PerStep {
+        steps: Vec::with_capacity(says.len()),
+        chunks: Vec::with_capacity(says.len().div_ceil(crate::shared::CHUNK)),
+    };
     let mut last_at = Vec::with_capacity(says.len().div_ceil(crate::shared::CHUNK));
     for (k, chunk) in says.chunks().enumerate() {
         let first = k * crate::shared::CHUNK;
@@ -1496,15 +1522,17 @@ fn narrations(
             && said.len() >= first + says.chunk_len(k)
             && let Some(was) = was.filter(|at| at.is_none_or(|at| at < changed))
         {
-            same.resize(first + says.chunk_len(k), true);
+            same.steps.resize(first + says.chunk_len(k), true);
+            same.chunks.push(true);
             last_at.push(was);
             continue;
         }
         let mut last = None;
         for (i, say) in (first..).zip(chunk.iter()) {
-            let at = told_now(i, say, &numbers, unit, &mut said, &mut same);
+            let at = told_now(i, say, &numbers, unit, &mut said, &mut same.steps);
             last = last.max(at);
         }
+        same.chunks.push(same.steps[first..].iter().all(|&s| s));
         last_at.push(last);
     }
     let told = Tellings {
