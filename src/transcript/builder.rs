@@ -292,7 +292,7 @@ pub struct Builder {
     /// list a request offered (`tools_listed`): a run repeats them at
     /// every call, tens of kilobytes, read again only when they change.
     system_read: Vec<Arc<str>>,
-    tools_read: Option<Arc<[serde_json::Value]>>,
+    tools_read: Option<ToolsRead>,
     /// OTLP: GenAI spans, replayed by start time once all are read.
     pub(crate) spans: Vec<Span>,
     /// Set by a reader whose file pairs otherwise than its format's rule
@@ -665,8 +665,11 @@ impl Builder {
         let text = |v: &serde_json::Value| recorded_text(v, self.redact);
         let tools_bytes = body
             .get("tools")
-            .filter(|t| t.is_array())
-            .map_or(0, |t| compact(t).len());
+            .and_then(serde_json::Value::as_array)
+            .map_or(0, |t| match &self.tools_read {
+                Some(read) if written_alike(&read.list, t) => read.bytes,
+                _ => compact_len(t),
+            });
         let items = ["messages", "input"]
             .iter()
             .find_map(|k| body.get(*k))
@@ -742,11 +745,16 @@ impl Builder {
     /// A request's `tools` list (each tool's parameters under
     /// `schema_key`): `tools` of them, unless it is the list read last.
     pub fn tools_listed(&mut self, listed: &[serde_json::Value], schema_key: &str) {
-        if self.tools_read.as_deref() == Some(listed) {
+        if let Some(read) = &self.tools_read
+            && written_alike(&read.list, listed)
+        {
             return;
         }
         self.tools(offered_tools(listed, schema_key));
-        self.tools_read = Some(listed.into());
+        self.tools_read = Some(ToolsRead {
+            list: listed.into(),
+            bytes: compact_len(listed),
+        });
     }
 
     /// The next model call's request as the file records it (`Event::Recorded`).
@@ -1276,6 +1284,38 @@ pub(crate) fn recorded_text(value: &serde_json::Value, redact: bool) -> Arc<str>
 /// megabytes, written at every call).
 fn compact(value: &serde_json::Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| value.to_string())
+}
+
+/// The length of `items` as a compact JSON list (`compact`).
+fn compact_len(items: &[serde_json::Value]) -> usize {
+    let written: usize = items.iter().map(|item| compact(item).len()).sum();
+    written + "[]".len() + items.len().saturating_sub(1)
+}
+
+/// The latest tool list a request offered (`Builder::tools_listed`), and
+/// its length as compact JSON (`compact_len`).
+#[derive(Debug, Clone)]
+struct ToolsRead {
+    list: Arc<[serde_json::Value]>,
+    bytes: usize,
+}
+
+/// `a == b`, each object's keys in the order written: a run writes its
+/// tool list alike at each call, tens of kilobytes, and a map's `==`
+/// looks each key up (a list written in another order is only read again).
+fn written_alike(a: &[serde_json::Value], b: &[serde_json::Value]) -> bool {
+    use serde_json::Value;
+    let alike = |a: &Value, b: &Value| match (a, b) {
+        (Value::Array(a), Value::Array(b)) => written_alike(a, b),
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter().zip(b).all(|((ka, a), (kb, b))| {
+                    ka == kb && written_alike(std::slice::from_ref(a), std::slice::from_ref(b))
+                })
+        }
+        _ => a == b,
+    };
+    a.len() == b.len() && a.iter().zip(b).all(|(a, b)| alike(a, b))
 }
 
 /// How much of a builder is read (`Builder::read`).
@@ -2678,6 +2718,42 @@ pub fn text_of(value: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_list_written_alike_keeps_its_length_as_compact_json() {
+        use serde_json::{Value, json};
+        let lists = [
+            json!([]),
+            json!([{"name": "Read"}]),
+            json!([{"name": "Read", "input_schema": {"type": "object", "properties": {"path": {"type": "string", "description": "a \"path\" 中 \n"}}}}, {"name": "Bash", "n": [1, 2.5, null, true]}]),
+        ];
+        for list in &lists {
+            let items = list.as_array().unwrap();
+            assert_eq!(compact_len(items), compact(list).len(), "{list}");
+            assert!(written_alike(items, &items.clone()));
+        }
+        // Another list, or the same written in another order: read again.
+        let tools = |list: &Value| list.as_array().unwrap().clone();
+        let (one, two) = (tools(&lists[1]), tools(&lists[2]));
+        assert!(!written_alike(&one, &two) && !written_alike(&two, &one));
+        let reordered = tools(&json!([{"input_schema": {"type": "object"}, "name": "Read"}]));
+        let ordered = tools(&json!([{"name": "Read", "input_schema": {"type": "object"}}]));
+        assert!(reordered == ordered && !written_alike(&reordered, &ordered));
+        let changed = tools(&json!([{"name": "Read", "input_schema": {"type": "array"}}]));
+        assert!(!written_alike(&changed, &ordered));
+        // A builder given a list it read keeps its length; given another, the other's.
+        let mut b = Builder::new("run.jsonl");
+        let body = |list: &Value| json!({"model": "m", "tools": list, "messages": []});
+        for list in [&lists[2], &lists[2], &lists[1], &lists[0]] {
+            b.tools_listed(list.as_array().unwrap(), "input_schema");
+            let recorded = b.body_of(&body(list), None, None);
+            assert_eq!(recorded.tools_bytes, compact(list).len());
+        }
+        assert_eq!(
+            b.body_of(&body(&lists[2]), None, None).tools_bytes,
+            compact(&lists[2]).len()
+        );
+    }
 
     /// A run's list counts taken from a build before where its calls are
     /// alike are those counted afresh: in every lesson and transcript

@@ -72,14 +72,12 @@ struct TapLine<'a> {
     status: Lenient<u64>,
 }
 
-/// What a request says besides its history: the model, and the tools
-/// offered (a list of any definitions).
+/// The model a request names.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Request<'a> {
     #[serde(borrow)]
     model: Lenient<&'a str>,
-    tools: Lenient<Vec<IgnoredAny>>,
 }
 
 /// A line's request; null when it has none.
@@ -163,9 +161,11 @@ impl Splitter {
         hashed: &mut Option<Vec<u64>>,
     ) -> Vec<Placed> {
         let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
-        let tools = Object::<Request>::of(request_of(&line))
-            .tools
-            .0
+        // Read in place: a field read leniently is copied first (a coding
+        // agent's tool list is tens of kilobytes).
+        let tools = request_of(&line)
+            .get("tools")
+            .and_then(Value::as_array)
             .is_some_and(|t| !t.is_empty());
         if counting {
             self.side(n, &line, "count_tokens");
