@@ -49,7 +49,7 @@ pub struct Growing {
     running: Vec<(Arc<Value>, Known)>,
     /// The latest request written (`request_written`) and its history's
     /// hashes: the next request repeats most of it, byte for byte.
-    written_before: Option<(Written, Vec<u64>)>,
+    written_before: Option<(Written, Arc<[u64]>)>,
 }
 
 /// A request as a recording writes it (compact JSON, what `to_string`
@@ -120,7 +120,11 @@ pub(crate) fn write_entries(
 /// that the request written `before` (with its history's hashes) holds
 /// byte for byte: those of its items, of the same list, that end within
 /// the bytes both texts begin with.
-fn kept_hashes(before: Option<&(Written, Vec<u64>)>, written: &Written, items: usize) -> Vec<u64> {
+fn kept_hashes(
+    before: Option<&(Written, Arc<[u64]>)>,
+    written: &Written,
+    items: usize,
+) -> Vec<u64> {
     match before {
         Some((before, hashes)) if before.list == written.list && written.ends.len() == items => {
             let shared = common_prefix(before.text.as_bytes(), written.text.as_bytes());
@@ -182,7 +186,7 @@ fn free_elsewhere(line: Arc<Value>) {
 /// when the call begins, not again when it ends.
 #[derive(Debug, Clone, Default)]
 struct Known {
-    hashes: Option<Vec<u64>>,
+    hashes: Option<Arc<[u64]>>,
     body: Option<Arc<str>>,
 }
 
@@ -226,6 +230,7 @@ impl Growing {
         let mut hashes = kept_hashes(self.written_before.as_ref(), &written, items.len());
         hashes.extend(items[hashes.len()..].iter().map(split::unmarked_hash));
         debug_assert_eq!(hashes, split::hashes(line), "hashes kept that differ");
+        let hashes: Arc<[u64]> = hashes.into();
         let known = Known {
             hashes: Some(hashes.clone()),
             body: Some(written.text.clone()),
@@ -323,7 +328,10 @@ impl Growing {
         let known = std::mem::take(&mut self.running);
         // What each conversation has read for good.
         let read: Vec<_> = self.conversations.iter().map(|(b, _)| b.read()).collect();
+        // The copy reads the pending lines, not requests written.
+        let written_before = self.written_before.take();
         let mut all = self.clone();
+        self.written_before = written_before;
         for line in pending {
             let found = known.iter().find(|(l, _)| Arc::ptr_eq(l, &line));
             let mut found = found.map(|(_, k)| k.clone()).unwrap_or_default();
@@ -450,7 +458,7 @@ mod tests {
             reused.push(kept_hashes(growing.written_before.as_ref(), &w, items).len());
             growing.request_written(&line, w);
             let (_, known) = growing.running.last().unwrap();
-            assert_eq!(known.hashes.as_ref(), Some(&split::hashes(&line)));
+            assert_eq!(known.hashes.as_deref(), Some(&split::hashes(&line)[..]));
         }
         // The items written alike, not hashed again.
         assert_eq!(reused, [0, 3, 5, 5, 2, 2, 0, 0, 0, 0]);

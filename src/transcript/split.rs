@@ -102,7 +102,7 @@ pub struct Conversation {
     /// The messages of its latest request, marks aside, each as its hash
     /// (`unmarked_hash`): kept and compared without copying the history a
     /// request repeats.
-    last: Vec<u64>,
+    last: Arc<[u64]>,
     /// Model calls so far.
     pub calls: usize,
     pub model: Option<String>,
@@ -158,7 +158,7 @@ impl Splitter {
         &mut self,
         n: usize,
         line: Arc<Value>,
-        hashed: &mut Option<Vec<u64>>,
+        hashed: &mut Option<Arc<[u64]>>,
     ) -> Vec<Placed> {
         let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
         // Read in place: a field read leniently is copied first (a coding
@@ -216,11 +216,11 @@ impl Splitter {
         &mut self,
         n: usize,
         line: Arc<Value>,
-        hashed: &mut Option<Vec<u64>>,
+        hashed: &mut Option<Arc<[u64]>>,
     ) -> Placed {
         let request = request_of(&line);
         let provider = Object::<TapLine>::of(&line).provider.0.map(str::to_string);
-        let messages = hashed.get_or_insert_with(|| hashes(&line)).clone();
+        let messages = hashed.get_or_insert_with(|| hashes(&line).into()).clone();
         let continues = self
             .conversations
             .iter()
