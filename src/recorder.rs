@@ -277,6 +277,9 @@ impl Recorder {
                 let kept = sized_alike(&self.trace, earlier, &mut measured.walked);
                 // Placed as before up to `kept`, measured again after.
                 self.trace.places = earlier.places.clone();
+                measured.placed_alike = kept
+                    .min(earlier.places.len())
+                    .min(self.trace.messages.len());
                 let changed: Vec<bool> =
                     (0..self.trace.messages.len()).map(|i| i >= kept).collect();
                 let before = (&earlier.model_calls, &measured.bodied[..]);
@@ -300,11 +303,15 @@ fn id_key(id: &CallId) -> u64 {
 /// What measuring a run read, for the next build of it
 /// (`Recorder::finish_after`): per chunk of its messages, what sizing them
 /// walked (`Walked`); per chunk of its model calls, whether each has its
-/// recorded body (`Measures::bodied`).
+/// recorded body (`Measures::bodied`); how many first messages it placed
+/// as before.
 #[derive(Debug, Clone, Default)]
 pub struct Measured {
     walked: Vec<Walked>,
     bodied: Vec<bool>,
+    /// How many first messages the latest measure placed as the trace
+    /// before had them (copied, not read).
+    pub placed_alike: usize,
 }
 
 /// What `sized_alike` read in one chunk of a trace's messages (`CHUNK`),

@@ -1037,7 +1037,7 @@ impl Builder {
         // Each call's narration counts what its context heading counts.
         let before = earlier
             .as_deref()
-            .and_then(|e| Some((e.traces.first()?, &e.told.numbers)));
+            .and_then(|e| Some((e.traces.first()?, &e.told.numbers, e.measured.placed_alike)));
         let numbers = Numbers::of_calls(&run, tokens_in, before);
         let told_before = earlier
             .as_mut()
@@ -1432,15 +1432,21 @@ impl Numbers {
     fn of_calls(
         run: &Trace,
         tokens_in: Vec<Option<u64>>,
-        before: Option<(&Trace, &Numbers)>,
+        before: Option<(&Trace, &Numbers, usize)>,
     ) -> Numbers {
-        let before =
-            before.filter(|(was, _)| was.provider == run.provider && was.system == run.system);
-        // How many first messages read and are placed alike.
-        let alike = before.map_or(0, |(was, _)| {
-            let places = prefix_alike(&run.places, &was.places);
+        let before = before
+            .filter(|(was, ..)| was.provider == run.provider && was.system == run.system)
+            .map(|(was, numbers, placed)| ((was, numbers), placed));
+        // How many first messages read and are placed alike (the first
+        // `placed` as they were measured: copied from there, not read).
+        let alike = before.map_or(0, |((was, _), placed)| {
+            let placed = placed.min(run.places.len()).min(was.places.len());
+            debug_assert_eq!(run.places[..placed], was.places[..placed]);
+            let places = placed + prefix_alike(&run.places[placed..], &was.places[placed..]);
             places.min(run.messages.alike(&was.messages, |a, b| a == b))
         });
+        let before = before.map(|(before, _)| before);
+        let calls_len = run.model_calls.len();
         let calls = &run.model_calls;
         // The very call there (a call read again is counted again:
         // comparing one compares its body, megabytes at call 2,000).
@@ -1451,7 +1457,9 @@ impl Numbers {
             };
         let mut numbers = Numbers {
             tokens_in,
-            ..Numbers::default()
+            sizes: Vec::with_capacity(calls_len),
+            lists: Vec::with_capacity(calls_len),
+            reach: Vec::with_capacity(calls_len.div_ceil(crate::shared::CHUNK)),
         };
         // The chunk before was taken: its last call is the very one.
         let mut took = false;
@@ -2803,7 +2811,7 @@ mod tests {
             for run in &changed {
                 let fresh = afresh(run);
                 differed += usize::from(fresh != lists);
-                let like = Numbers::of_calls(run, Vec::new(), Some((was, &counted)));
+                let like = Numbers::of_calls(run, Vec::new(), Some((was, &counted, 0)));
                 assert_eq!(like.lists, fresh, "{}", was.title);
                 let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
                 assert_eq!(like.sizes, sizes, "{}", was.title);
