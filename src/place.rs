@@ -29,9 +29,10 @@ impl Place {
 #[derive(Debug, Clone, Default)]
 pub struct Measures {
     pub places: Vec<Place>,
-    /// One per model call, in order; None where the call measures as the
-    /// trace holds it (`wire::measure_after`).
-    pub calls: Vec<Option<CallMeasure>>,
+    /// Each model call measured, by its index, in order; one left out
+    /// measures as the trace holds it (`wire::measure_after`: a long
+    /// run's build measures its newest calls alone).
+    pub calls: Vec<(usize, CallMeasure)>,
     /// Per chunk of model calls (`shared::CHUNK`): each call of it has its
     /// recorded body, which alone sizes it.
     pub bodied: Vec<bool>,

@@ -1125,19 +1125,20 @@ impl Trace {
     /// finished (a live view's kept replay, `Builder::finish_after`).
     pub fn measured_as(&mut self, run: &Trace) {
         // A chunk of model calls that is `run`'s very chunk is as measured.
-        let mut calls = Vec::with_capacity(run.model_calls.len());
+        let mut calls = Vec::new();
         for (c, chunk) in run.model_calls.chunks().enumerate() {
             let held = self.model_calls.chunk(c);
             if held.is_some_and(|h| Arc::ptr_eq(h, chunk)) {
-                calls.resize(calls.len() + run.model_calls.chunk_len(c), None);
                 continue;
             }
-            calls.extend(chunk.iter().map(|m| {
-                Some(crate::place::CallMeasure {
+            let first = c * crate::shared::CHUNK;
+            calls.extend((first..).zip(chunk.iter()).map(|(k, m)| {
+                let measure = crate::place::CallMeasure {
                     context_size: m.context_size,
                     tools_size: m.tools_size,
                     context_tokens: Some(m.context_tokens),
-                })
+                };
+                (k, measure)
             }));
         }
         self.set_call_measures(calls, Some((&run.steps, &run.model_calls)));
@@ -1146,15 +1147,16 @@ impl Trace {
     /// Each model call's measures, and each step's size of its latest call.
     fn set_call_measures(
         &mut self,
-        calls: impl IntoIterator<Item = Option<crate::place::CallMeasure>>,
+        calls: impl IntoIterator<Item = (usize, crate::place::CallMeasure)>,
         like: Option<Like>,
     ) {
         // Written only where it changes: a trace told in another language
         // (or built again, live) shares its items with the run's until then
-        // (`Shared`). None: as it is.
-        for (k, m) in (0..self.model_calls.len()).zip(calls) {
-            let Some(m) = m else { continue };
-            let mc = &self.model_calls[k];
+        // (`Shared`). A call left out is as it is.
+        for (k, m) in calls {
+            let Some(mc) = self.model_calls.get(k) else {
+                continue;
+            };
             let tokens = m.context_tokens.unwrap_or(mc.context_tokens);
             if (mc.context_size, mc.tools_size, mc.context_tokens)
                 != (m.context_size, m.tools_size, tokens)

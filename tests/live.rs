@@ -585,7 +585,9 @@ fn steps_measured_beside_a_trace_they_share_take_their_calls_sizes() {
         before.model_calls.len() - 1,
     ] {
         let mut measures = agent_loop_sim::wire::measure(before, None);
-        measures.calls[k].as_mut().expect("measured").context_size += 7;
+        let (at, measure) = &mut measures.calls[k];
+        assert_eq!(*at, k, "measured alone, every call is");
+        measure.context_size += 7;
         let mut alone = before.clone();
         alone.set_measures(measures.clone());
         let mut beside = before.clone();

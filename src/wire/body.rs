@@ -1033,16 +1033,16 @@ pub fn measure_after(
     }
 }
 
-/// Each model call's measure (`measure_call`), None for each of a chunk
-/// that is the very chunk of `before` (model calls a build before
+/// Each model call's measure (`measure_call`), by its index, but those of
+/// a chunk that is the very chunk of `before` (model calls a build before
 /// measured, and per chunk whether each has its recorded body) where each
 /// has it; and per chunk, whether each call has its body.
 fn call_measures(
     trace: &Trace,
     before: Option<(&crate::trace::Shared<ModelCall>, &[bool])>,
     measure_call: impl Fn(&ModelCall) -> CallMeasure,
-) -> (Vec<Option<CallMeasure>>, Vec<bool>) {
-    let mut calls = Vec::with_capacity(trace.model_calls.len());
+) -> (Vec<(usize, CallMeasure)>, Vec<bool>) {
+    let mut calls = Vec::new();
     let mut bodied = Vec::with_capacity(trace.model_calls.len().div_ceil(crate::shared::CHUNK));
     for (c, chunk) in trace.model_calls.chunks().enumerate() {
         let as_before = before.is_some_and(|(model_calls, bodied)| {
@@ -1057,10 +1057,10 @@ fn call_measures(
                 }),
                 "a chunk of model calls taken as measured measures otherwise"
             );
-            calls.resize(calls.len() + trace.model_calls.chunk_len(c), None);
             bodied.push(true);
         } else {
-            calls.extend(chunk.iter().map(|mc| Some(measure_call(mc))));
+            let first = c * crate::shared::CHUNK;
+            calls.extend((first..).zip(chunk.iter().map(|mc| measure_call(mc))));
             bodied.push(chunk.iter().all(|mc| mc.body.is_some()));
         }
     }
