@@ -950,7 +950,14 @@ pub fn measure_after(
     // The first messages kept are placed as they were: taken whole, and
     // the walk goes on after the last of them (a long run's builds keep
     // all but the newest few of thousands).
-    let head = (0..trace.messages.len()).take_while(|&i| kept(i)).count();
+    let head = changed
+        .map_or(0, |c| c.iter().take_while(|&&changed| !changed).count())
+        .min(trace.places.len())
+        .min(trace.messages.len());
+    debug_assert_eq!(
+        head,
+        (0..trace.messages.len()).take_while(|&i| kept(i)).count()
+    );
     if let Some(last) = head.checked_sub(1) {
         places.extend_from_slice(&trace.places[..head]);
         let open_before =
