@@ -1035,14 +1035,15 @@ impl Builder {
             kept.build.rec.trace.measured_as(&run);
         }
         // Each call's narration counts what its context heading counts.
-        let before = earlier
-            .as_deref()
-            .and_then(|e| Some((e.traces.first()?, &e.told.numbers, e.measured.placed_alike)));
-        let numbers = Numbers::of_calls(&run, tokens_in, before);
-        let told_before = earlier
+        let mut told_before = earlier
             .as_mut()
             .map(|e| std::mem::take(&mut e.told))
             .unwrap_or_default();
+        let was = std::mem::take(&mut told_before.numbers);
+        let before = earlier
+            .as_deref()
+            .and_then(|e| Some((e.traces.first()?, e.measured.placed_alike)));
+        let numbers = Numbers::of_calls(&run, tokens_in, before, was);
         let (narrations, same) = narrations(&says, numbers, self.unit, told_before);
         let told = Told {
             narrations: &narrations.said,
@@ -1424,78 +1425,89 @@ struct Numbers {
 type Counted = (Option<usize>, Option<Option<u64>>, Option<(usize, usize)>);
 
 impl Numbers {
-    /// The numbers of `run`'s model calls: those the build `before`
-    /// counted (with its run) for a chunk of calls that is the very chunk
-    /// there, after the very call there, whose messages and places are the
-    /// same there as far as the chunk's calls send them; the others read
-    /// (a long run has thousands of calls; only the newest are read).
+    /// The numbers of `run`'s model calls, counted over `was` (the numbers
+    /// the build before counted, in place: a long run has thousands of
+    /// calls, and only the newest change): a chunk of calls that is the
+    /// very chunk of the build `before` (with its run), after the very
+    /// call there, whose messages and places are the same there as far as
+    /// the chunk's calls send them, keeps its numbers; the others are read.
+    /// And the first call whose numbers are not those of `was`.
     fn of_calls(
         run: &Trace,
         tokens_in: Vec<Option<u64>>,
-        before: Option<(&Trace, &Numbers, usize)>,
-    ) -> Numbers {
-        let before = before
-            .filter(|(was, ..)| was.provider == run.provider && was.system == run.system)
-            .map(|(was, numbers, placed)| ((was, numbers), placed));
+        before: Option<(&Trace, usize)>,
+        was: Numbers,
+    ) -> (Numbers, usize) {
+        let before = before.filter(|(t, _)| t.provider == run.provider && t.system == run.system);
         // How many first messages read and are placed alike (the first
         // `placed` as they were measured: copied from there, not read).
-        let alike = before.map_or(0, |((was, _), placed)| {
-            let placed = placed.min(run.places.len()).min(was.places.len());
-            debug_assert_eq!(run.places[..placed], was.places[..placed]);
-            let places = placed + prefix_alike(&run.places[placed..], &was.places[placed..]);
-            places.min(run.messages.alike(&was.messages, |a, b| a == b))
+        let alike = before.map_or(0, |(t, placed)| {
+            let placed = placed.min(run.places.len()).min(t.places.len());
+            debug_assert_eq!(run.places[..placed], t.places[..placed]);
+            let places = placed + prefix_alike(&run.places[placed..], &t.places[placed..]);
+            places.min(run.messages.alike(&t.messages, |a, b| a == b))
         });
-        let before = before.map(|(before, _)| before);
-        let calls_len = run.model_calls.len();
+        let before = before.map(|(t, _)| t);
         let calls = &run.model_calls;
         // The very call there (a call read again is counted again:
         // comparing one compares its body, megabytes at call 2,000).
-        let same =
-            |was: &Trace, i: usize| match (calls.get_shared(i), was.model_calls.get_shared(i)) {
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                _ => false,
-            };
-        let mut numbers = Numbers {
-            tokens_in,
-            sizes: Vec::with_capacity(calls_len),
-            lists: Vec::with_capacity(calls_len),
-            reach: Vec::with_capacity(calls_len.div_ceil(crate::shared::CHUNK)),
+        let same = |t: &Trace, i: usize| match (calls.get_shared(i), t.model_calls.get_shared(i)) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
         };
-        // The chunk before was taken: its last call is the very one.
+        #[cfg(debug_assertions)]
+        let was_before = was.clone();
+        let Numbers {
+            mut sizes,
+            mut lists,
+            mut reach,
+            tokens_in: tokens_was,
+        } = was;
+        let mut changed = prefix_alike(&tokens_was, &tokens_in)
+            .min(sizes.len())
+            .min(lists.len())
+            .min(calls.len());
+        // The chunk before was kept: its last call is the very one.
         let mut took = false;
         for (k, chunk) in calls.chunks().enumerate() {
-            let first = k * crate::shared::CHUNK;
-            let taken = before.filter(|(was, b)| {
-                was.model_calls
+            let (first, len) = (k * crate::shared::CHUNK, calls.chunk_len(k));
+            took = before.is_some_and(|t| {
+                t.model_calls
                     .chunk(k)
                     .is_some_and(|c| Arc::ptr_eq(c, chunk))
-                    && (k == 0 || took || same(was, first - 1))
-                    && b.reach.get(k).is_some_and(|&r| r <= alike)
-                    && b.sizes.len() >= first + calls.chunk_len(k)
-                    && b.lists.len() >= first + calls.chunk_len(k)
+                    && (k == 0 || took || same(t, first - 1))
+                    && reach.get(k).is_some_and(|&r| r <= alike)
+                    && sizes.len() >= first + len
+                    && lists.len() >= first + len
             });
-            took = taken.is_some();
-            if let Some((_, b)) = taken {
-                let part = first..first + calls.chunk_len(k);
-                numbers.sizes.extend_from_slice(&b.sizes[part.clone()]);
-                numbers.lists.extend_from_slice(&b.lists[part]);
-                numbers.reach.push(b.reach[k]);
+            if took {
                 continue;
             }
-            let mut reach = 0;
+            let mut most = 0;
             for (i, call) in (first..).zip(chunk.iter()) {
                 let list = before
-                    .filter(|(was, _)| same(was, i) && (i == 0 || same(was, i - 1)))
+                    .filter(|t| same(t, i) && (i == 0 || same(t, i - 1)))
                     .filter(|_| call.context_len <= alike)
-                    .and_then(|(_, b)| b.lists.get(i).copied());
-                numbers.sizes.push(call.context_size);
-                numbers
-                    .lists
-                    .push(list.unwrap_or_else(|| crate::wire::list_counts(run, i)));
-                reach = reach.max(call.context_len);
+                    .and_then(|_| lists.get(i).copied());
+                let list = list.unwrap_or_else(|| crate::wire::list_counts(run, i));
+                put(&mut sizes, i, call.context_size, &mut changed);
+                put(&mut lists, i, list, &mut changed);
+                most = most.max(call.context_len);
             }
-            numbers.reach.push(reach);
+            match reach.get_mut(k) {
+                Some(r) => *r = most,
+                None => reach.push(most),
+            }
         }
+        sizes.truncate(calls.len());
+        lists.truncate(calls.len());
+        reach.truncate(calls.len().div_ceil(crate::shared::CHUNK));
+        let numbers = Numbers {
+            sizes,
+            tokens_in,
+            lists,
+            reach,
+        };
         debug_assert_eq!(
             (0..calls.len())
                 .map(|i| (calls[i].context_size, crate::wire::list_counts(run, i)))
@@ -1508,7 +1520,20 @@ impl Numbers {
                 .collect::<Vec<_>>(),
             "numbers taken from the build before that differ"
         );
-        numbers
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(
+            changed,
+            [
+                prefix_alike(&was_before.sizes, &numbers.sizes),
+                prefix_alike(&was_before.tokens_in, &numbers.tokens_in),
+                prefix_alike(&was_before.lists, &numbers.lists),
+            ]
+            .into_iter()
+            .min()
+            .unwrap_or(0),
+            "the first call counted otherwise, found otherwise"
+        );
+        (numbers, changed)
     }
 
     /// What model call `at` counts.
@@ -1536,24 +1561,15 @@ struct Tellings {
 
 /// Each step's narration in every language: as `before` (the build
 /// before's, taken and changed in place) has it where the step says the
-/// same with the same numbers, else told now; and per step (and chunk),
-/// whether it is the narration `before` had.
+/// same with the same numbers (`changed`: the first model call whose
+/// numbers are not those `before` told with), else told now; and per
+/// step (and chunk), whether it is the narration `before` had.
 fn narrations(
     says: &Shared<Say>,
-    numbers: Numbers,
+    (numbers, changed): (Numbers, usize),
     unit: text::Unit,
     before: Tellings,
 ) -> (Tellings, PerStep) {
-    // The first model call whose numbers changed since.
-    let (was, now) = (&before.numbers, &numbers);
-    let changed = [
-        prefix_alike(&was.sizes, &now.sizes),
-        prefix_alike(&was.tokens_in, &now.tokens_in),
-        prefix_alike(&was.lists, &now.lists),
-    ]
-    .into_iter()
-    .min()
-    .unwrap_or(0);
     let mut said = before.said;
     said.truncate(says.len());
     let mut same = PerStep {
@@ -1595,6 +1611,23 @@ fn narrations(
 /// How many first items `a` and `b` both have alike.
 fn prefix_alike<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     a.iter().zip(b).take_while(|(a, b)| a == b).count()
+}
+
+/// `v[i] = x`, or `x` pushed where `i` is `v`'s length (items are put in
+/// order); `changed` lowered to `i` where `x` is not what `v` had.
+fn put<T: PartialEq>(v: &mut Vec<T>, i: usize, x: T, changed: &mut usize) {
+    match v.get_mut(i) {
+        Some(old) if *old == x => {}
+        Some(old) => {
+            *old = x;
+            *changed = (*changed).min(i);
+        }
+        None => {
+            debug_assert_eq!(i, v.len(), "an item put after a gap");
+            v.push(x);
+            *changed = (*changed).min(i);
+        }
+    }
 }
 
 /// Say `i` told (`narrations`): in `said`, as it was where it says the
@@ -2783,7 +2816,7 @@ mod tests {
         let mut differed = 0;
         for was in runs.iter().filter(|t| t.model_calls.len() > 2) {
             let lists = afresh(was);
-            let counted = Numbers::of_calls(was, Vec::new(), None);
+            let counted = Numbers::of_calls(was, Vec::new(), None, Numbers::default()).0;
             let k = was.model_calls.len() / 2;
             let mid = was.model_calls[k].context_len.saturating_sub(1);
             let mut changed = Vec::new();
@@ -2811,7 +2844,7 @@ mod tests {
             for run in &changed {
                 let fresh = afresh(run);
                 differed += usize::from(fresh != lists);
-                let like = Numbers::of_calls(run, Vec::new(), Some((was, &counted, 0)));
+                let (like, _) = Numbers::of_calls(run, Vec::new(), Some((was, 0)), counted.clone());
                 assert_eq!(like.lists, fresh, "{}", was.title);
                 let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
                 assert_eq!(like.sizes, sizes, "{}", was.title);
