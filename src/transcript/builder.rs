@@ -254,7 +254,10 @@ pub struct Builder {
     /// Shared item by item with a copy made to read the calls still
     /// running (`Growing::runs`): copying it copies pointers.
     events: Shared<Event>,
-    history: Vec<Key>,
+    /// Held once by the copy that reads the calls still running
+    /// (`Growing::runs`), until that copy reads one (a long run's history
+    /// is thousands of messages).
+    history: Arc<Vec<Key>>,
     system: Vec<String>,
     tools: Option<Arc<[OfferedTool]>>,
     /// Lines skipped, by the type they had; a key of the document beside
@@ -408,11 +411,11 @@ impl Builder {
                 let key = prev.key();
                 let back = self.events.len() - at;
                 let slot = self.history.len() - back;
-                self.history[slot] = key;
+                Arc::make_mut(&mut self.history)[slot] = key;
                 return;
             }
         }
-        self.history.push(msg.key());
+        Arc::make_mut(&mut self.history).push(msg.key());
         self.events.push(Event::Msg(msg));
     }
 
@@ -543,7 +546,7 @@ impl Builder {
                     && self.history[matched..j]
                         .iter()
                         .all(|k| matches!(k, Key::Tool(_)));
-                self.history.swap(matched, j);
+                Arc::make_mut(&mut self.history).swap(matched, j);
                 last_at = Some(matched);
                 matched += 1;
                 continue;
@@ -556,7 +559,7 @@ impl Builder {
                 continue;
             }
             appended = true;
-            self.history.push(key);
+            Arc::make_mut(&mut self.history).push(key);
             last_at = Some(self.history.len() - 1);
             self.events.push(Event::Msg(msg));
         }
@@ -786,7 +789,7 @@ impl Builder {
             .map(|m| cleaned(m, self.redact))
             .collect();
         // Later request bodies repeat this history, not the earlier one.
-        self.history = history.iter().map(Msg::key).collect();
+        self.history = Arc::new(history.iter().map(Msg::key).collect());
         self.read_before = None;
         self.events.push(Event::Compacted {
             line,
