@@ -33,6 +33,9 @@ pub struct Measures {
     /// measures as the trace holds it (`wire::measure_after`: a long
     /// run's build measures its newest calls alone).
     pub calls: Vec<(usize, CallMeasure)>,
+    /// How many first messages are placed as the trace measured held them
+    /// (copied, not read: those `changed` left unmarked).
+    pub placed_as_held: usize,
     /// Per chunk of model calls (`shared::CHUNK`): each call of it has its
     /// recorded body, which alone sizes it.
     pub bodied: Vec<bool>,

@@ -1309,16 +1309,18 @@ struct ToolsRead {
 /// looks each key up (a list written in another order is only read again).
 fn written_alike(a: &[serde_json::Value], b: &[serde_json::Value]) -> bool {
     use serde_json::Value;
-    let alike = |a: &Value, b: &Value| match (a, b) {
-        (Value::Array(a), Value::Array(b)) => written_alike(a, b),
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter().zip(b).all(|((ka, a), (kb, b))| {
-                    ka == kb && written_alike(std::slice::from_ref(a), std::slice::from_ref(b))
-                })
+    fn alike(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Array(a), Value::Array(b)) => written_alike(a, b),
+            (Value::Object(a), Value::Object(b)) => {
+                let keys = |((ka, a), (kb, b)): ((&String, &Value), (&String, &Value))| {
+                    ka == kb && alike(a, b)
+                };
+                a.len() == b.len() && a.iter().zip(b).all(keys)
+            }
+            _ => a == b,
         }
-        _ => a == b,
-    };
+    }
     a.len() == b.len() && a.iter().zip(b).all(|(a, b)| alike(a, b))
 }
 

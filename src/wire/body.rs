@@ -1037,6 +1037,7 @@ pub fn measure_after(
         places,
         calls,
         bodied,
+        placed_as_held: head,
     }
 }
 
