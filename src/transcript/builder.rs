@@ -291,6 +291,8 @@ pub struct Builder {
     /// wrote it before (`body_known`): a tap's call ends with the request
     /// it began with, megabytes in a long run, not written out again.
     known_body: Option<Arc<str>>,
+    /// Where its tool list is written in it, if it has one.
+    known_tools: Option<std::ops::Range<usize>>,
     /// The system texts read (as given to `system`) and the latest tool
     /// list a request offered (`tools_listed`): a run repeats them at
     /// every call, tens of kilobytes, read again only when they change.
@@ -640,6 +642,7 @@ impl Builder {
         body: &serde_json::Value,
         response: Option<&serde_json::Value>,
     ) {
+        let tools_bytes = self.known_tools().map(str::len);
         let known = self.known_body.take();
         debug_assert!(
             known
@@ -647,30 +650,49 @@ impl Builder {
                 .is_none_or(|k| **k == *recorded_text(body, self.redact)),
             "a body known as another"
         );
-        self.recorded_body = Some(self.body_of(body, response, known));
+        self.recorded_body = Some(self.body_of(body, response, known, tools_bytes));
     }
 
-    /// The next request body recorded is `text` (`recorded_text` of it):
-    /// kept, not written out again. Unused, it is forgotten at the next.
-    pub(crate) fn body_known(&mut self, text: Option<Arc<str>>) {
+    /// The next request body recorded is `text` (`recorded_text` of it),
+    /// its tool list written at `tools` in it: kept, not written out
+    /// again. Unused, it is forgotten at the next.
+    pub(crate) fn body_known(
+        &mut self,
+        text: Option<Arc<str>>,
+        tools: Option<std::ops::Range<usize>>,
+    ) {
+        self.known_tools = tools.filter(|_| text.is_some());
         self.known_body = text;
+    }
+
+    /// The tool list of the body known, as written there, where it is
+    /// written as it is (not masked: `--redact` may make two lists one).
+    fn known_tools(&self) -> Option<&str> {
+        let at = self.known_tools.clone().filter(|_| !self.redact)?;
+        self.known_body.as_deref()?.get(at)
     }
 
     /// A recorded body as the trace keeps it: compact JSON text (masked
     /// with `--redact`; `known` where it was written before), the bytes of
-    /// its tools and the items of its list.
+    /// its tools (`tools_bytes` where they were counted) and the items of
+    /// its list.
     fn body_of(
         &self,
         body: &serde_json::Value,
         response: Option<&serde_json::Value>,
         known: Option<Arc<str>>,
+        tools_bytes: Option<usize>,
     ) -> RecordedBody {
         let text = |v: &serde_json::Value| recorded_text(v, self.redact);
         let tools_bytes = body
             .get("tools")
             .and_then(serde_json::Value::as_array)
-            .map_or(0, |t| match &self.tools_read {
-                Some(read) if written_alike(&read.list, t) => read.bytes,
+            .map_or(0, |t| match (tools_bytes, &self.tools_read) {
+                (Some(bytes), _) => {
+                    debug_assert_eq!(bytes, compact_len(t), "tools written otherwise");
+                    bytes
+                }
+                (None, Some(read)) if written_alike(&read.list, t) => read.bytes,
                 _ => compact_len(t),
             });
         let items = ["messages", "input"]
@@ -748,22 +770,34 @@ impl Builder {
     /// A request's `tools` list (each tool's parameters under
     /// `schema_key`): `tools` of them, unless it is the list read last.
     pub fn tools_listed(&mut self, listed: &[serde_json::Value], schema_key: &str) {
-        if let Some(read) = &self.tools_read
-            && written_alike(&read.list, listed)
-        {
-            return;
+        let text = self.known_tools();
+        if let Some(read) = &self.tools_read {
+            // A run's list as written is compared as written, a memcmp
+            // (its values are a walk over tens of kilobytes).
+            let alike = match (&read.text, text) {
+                (Some(was), Some(text)) => **was == *text,
+                _ => written_alike(&read.list, listed),
+            };
+            debug_assert_eq!(alike, written_alike(&read.list, listed));
+            if alike {
+                return;
+            }
         }
+        let text: Option<Arc<str>> = text.map(Into::into);
         self.tools(offered_tools(listed, schema_key));
         self.tools_read = Some(ToolsRead {
             list: listed.into(),
-            bytes: compact_len(listed),
+            bytes: text
+                .as_ref()
+                .map_or_else(|| compact_len(listed), |t| t.len()),
+            text,
         });
     }
 
     /// The next model call's request as the file records it (`Event::Recorded`).
     pub fn recorded_request(&mut self, line: usize, messages: usize, body: &serde_json::Value) {
         self.requests += 1;
-        let body = self.body_of(body, None, None);
+        let body = self.body_of(body, None, None, None);
         self.events.push(Event::Recorded {
             line,
             messages,
@@ -1302,6 +1336,9 @@ fn compact_len(items: &[serde_json::Value]) -> usize {
 struct ToolsRead {
     list: Arc<[serde_json::Value]>,
     bytes: usize,
+    /// The list as written in the body it was read from, where known
+    /// (`Builder::known_tools`).
+    text: Option<Arc<str>>,
 }
 
 /// `a == b`, each object's keys in the order written: a run writes its
@@ -2792,11 +2829,11 @@ mod tests {
         let body = |list: &Value| json!({"model": "m", "tools": list, "messages": []});
         for list in [&lists[2], &lists[2], &lists[1], &lists[0]] {
             b.tools_listed(list.as_array().unwrap(), "input_schema");
-            let recorded = b.body_of(&body(list), None, None);
+            let recorded = b.body_of(&body(list), None, None, None);
             assert_eq!(recorded.tools_bytes, compact(list).len());
         }
         assert_eq!(
-            b.body_of(&body(&lists[2]), None, None).tools_bytes,
+            b.body_of(&body(&lists[2]), None, None, None).tools_bytes,
             compact(&lists[2]).len()
         );
     }

@@ -60,11 +60,13 @@ pub struct Written {
     pub text: Arc<str>,
     list: &'static str,
     ends: Vec<usize>,
+    /// Where its tool list is written, if it has one.
+    tools: Option<std::ops::Range<usize>>,
 }
 
 /// `request` written as a recording writes it (`Written`).
 pub fn written(request: &Value) -> Written {
-    let mut ends = Vec::new();
+    let (mut ends, mut tools) = (Vec::new(), None);
     let list = split::history_key(request);
     let out = write_entries(request, |out, key, value| match value {
         Value::Array(items) if key == list => {
@@ -78,6 +80,11 @@ pub fn written(request: &Value) -> Written {
             }
             out.push(b']');
         }
+        Value::Array(_) if key == "tools" => {
+            let start = out.len();
+            let _ = serde_json::to_writer(&mut *out, value);
+            tools = Some(start..out.len());
+        }
         _ => {
             let _ = serde_json::to_writer(out, value);
         }
@@ -88,6 +95,7 @@ pub fn written(request: &Value) -> Written {
         text: text.into(),
         list,
         ends,
+        tools,
     }
 }
 
@@ -188,6 +196,8 @@ fn free_elsewhere(line: Arc<Value>) {
 struct Known {
     hashes: Option<Arc<[u64]>>,
     body: Option<Arc<str>>,
+    /// Where the body writes its tool list (`Written::tools`).
+    tools: Option<std::ops::Range<usize>>,
 }
 
 impl Growing {
@@ -234,6 +244,7 @@ impl Growing {
         let known = Known {
             hashes: Some(hashes.clone()),
             body: Some(written.text.clone()),
+            tools: written.tools.clone(),
         };
         self.written_before = Some((written, hashes));
         self.running.push((line.clone(), known));
@@ -298,7 +309,8 @@ impl Growing {
                 let request = value.get("request");
                 known.body = request.map(|r| builder::recorded_text(r, self.redact));
             }
-            builder.body_known(known.body.clone().filter(|_| line == fed));
+            let body = known.body.clone().filter(|_| line == fed);
+            builder.body_known(body, known.tools.clone());
             let read = detect_document(&value).ok_or(()).and_then(|f| {
                 request_line(&self.name, &value, line, Some(f), builder)
                     .map(|()| f)
@@ -314,7 +326,7 @@ impl Growing {
                 }
             }
             builder.repeats(0);
-            builder.body_known(None);
+            builder.body_known(None, None);
             if known.body.as_ref().is_some_and(|b| b.len() > BIG) && line == fed {
                 free_elsewhere(value);
             }
@@ -406,6 +418,9 @@ mod tests {
             for (item, &end) in items.iter().zip(&w.ends) {
                 assert!(w.text[..end].ends_with(&item.to_string()), "{request}");
             }
+            let tools = request.get("tools").filter(|t| t.is_array());
+            let written_tools = w.tools.clone().map(|at| &w.text[at]);
+            assert_eq!(written_tools, tools.map(Value::to_string).as_deref());
         }
     }
 
