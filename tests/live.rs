@@ -51,13 +51,20 @@ fn text(t: &str) -> Value {
 
 /// One loop of `calls` calls, each reading a file, then an answer: longer
 /// than a chunk of a trace's lists (`shared::CHUNK` steps), so a build
-/// shares whole chunks with the build before.
+/// shares whole chunks with the build before. Calls 21 to 29 offer one
+/// more tool (a list that changes, and changes back, as a run goes on).
 fn long_run_lines(calls: usize) -> Vec<Value> {
     let mut messages = vec![user("read them all")];
     let mut lines = Vec::new();
     for k in 0..calls {
         let id = format!("toolu_{k:03}");
-        lines.push(line("opus", true, json!(messages), Some(read_call(&id))));
+        let mut line = line("opus", true, json!(messages), Some(read_call(&id)));
+        if (20..29).contains(&k) {
+            let write = json!({"name": "Write", "description": "Write a file",
+                "input_schema": {"type": "object", "properties": {"file_path": {"type": "string"}}}});
+            line["request"]["tools"].as_array_mut().unwrap().push(write);
+        }
+        lines.push(line);
         messages.push(assistant(read_call(&id)));
         messages.push(result(&id));
     }

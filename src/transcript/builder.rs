@@ -780,6 +780,11 @@ impl Builder {
             };
             debug_assert_eq!(alike, written_alike(&read.list, listed));
             if alike {
+                // Compared as written from the next call on.
+                if read.text.is_none() {
+                    let text = self.known_tools().map(Arc::from);
+                    self.tools_read.as_mut().expect("a list read").text = text;
+                }
                 return;
             }
         }
