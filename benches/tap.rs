@@ -177,34 +177,43 @@ fn live_rebuild(c: &mut Criterion) {
     group.finish();
 }
 
-/// A run of `calls` calls read by the live view's builder up to the
-/// last call, which is returned unread; the calls before it drawn as the
-/// tap draws each (`tap::live`): the last two calls running, then ended.
-/// A build goes on from what the build before it left, so the state is
-/// the tap's after call N-1, not that of one first build.
+/// A run of `calls` calls read by the live view's builder up to its last
+/// `unread` calls, which are returned unread; the calls before them
+/// drawn as the tap draws each (`call`). A build goes on from what the
+/// build before it left, so the state is the tap's after those calls,
+/// not that of one first build.
 fn all_but_the_last(
     calls: usize,
+    unread: usize,
 ) -> (
     agent_loop_sim::transcript::growing::Growing,
-    serde_json::Value,
+    Vec<serde_json::Value>,
 ) {
     let mut growing = agent_loop_sim::transcript::growing::Growing::new("run.jsonl", false);
     let mut held = Vec::new();
     claude_code_run(calls, |line| {
         held.push(line);
-        if held.len() > 3 {
+        if held.len() > 2 + unread {
             growing.push(held.remove(0));
         }
     });
-    let last = held.pop().expect("a run of at least one call");
-    for line in held {
-        let _ = growing.runs(Vec::new());
-        let running = std::sync::Arc::new(begun(&line));
-        growing.request_written(&running, written(&line));
-        let _ = growing.runs(vec![running.clone()]);
-        growing.push_ended(ended(line), running);
+    let unread = held.split_off(held.len() - unread);
+    let _ = growing.runs(Vec::new());
+    for line in &held {
+        call(&mut growing, line);
     }
-    (growing, last)
+    (growing, unread)
+}
+
+/// Call `line` read as the tap's live view reads each (`tap::live`): its
+/// request written as it begins, the runs drawn while it runs, then read
+/// for good as it ends and the runs drawn again.
+fn call(growing: &mut agent_loop_sim::transcript::growing::Growing, line: &serde_json::Value) {
+    let running = std::sync::Arc::new(begun(line));
+    growing.request_written(&running, written(line));
+    let _ = growing.runs(vec![running.clone()]);
+    growing.push_ended(ended(line.clone()), running);
+    let _ = growing.runs(Vec::new());
 }
 
 /// A call's request as the recording writes it: the text the tap's
@@ -236,22 +245,24 @@ fn live_grow(c: &mut Criterion) {
     let mut group = c.benchmark_group("tap-live-grow");
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let (mut before, last) = all_but_the_last(calls);
-        // The view was drawn after call N-1 ended, as the tap draws it
-        // after every call (what that build leaves, the next reuses).
-        let _ = before.runs(Vec::new());
+        let (before, lines) = all_but_the_last(calls, 2);
+        let [last_but_one, last] = <[_; 2]>::try_from(lines).expect("two calls unread");
         let (begun, text, last) = (begun(&last), written(&last), ended(last));
         // Timed: what the tap's builder thread does. Not timed: the
-        // copy of the state before, the lines (the tap hands over the
-        // lines its recorder made, not copies; the running line's
-        // request is its text's, written by the recorder: `tap-record`)
-        // and freeing the state after (the tap keeps it for the next
-        // call).
+        // copy of the state before, and call N-1 read on it as the tap
+        // reads each call (a copy's lists are made at their length, and
+        // the first item each takes would copy them all again, which the
+        // tap's own state, grown call by call, does not); the lines (the
+        // tap hands over the lines its recorder made, not copies; the
+        // running line's request is its text's, written by the recorder:
+        // `tap-record`) and freeing the state after (the tap keeps it for
+        // the next call).
         group.bench_function(format!("call-{calls}"), |b| {
             b.iter_batched(
                 || {
-                    let begun = std::sync::Arc::new(begun.clone());
-                    (before.clone(), begun, last.clone())
+                    let mut growing = before.clone();
+                    call(&mut growing, &last_but_one);
+                    (growing, std::sync::Arc::new(begun.clone()), last.clone())
                 },
                 |(mut growing, begun, last)| {
                     growing.request_written(&begun, text.clone());
@@ -317,7 +328,8 @@ fn live_view(c: &mut Criterion) {
     let mut group = c.benchmark_group("tap-live-view");
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let (mut growing, last) = all_but_the_last(calls);
+        let (mut growing, mut last) = all_but_the_last(calls, 1);
+        let last = last.pop().expect("a call unread");
         let runs =
             |g: &mut Growing| -> Vec<_> { g.runs(Vec::new()).into_iter().map(Arc::new).collect() };
         let before = runs(&mut growing);
