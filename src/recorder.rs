@@ -27,10 +27,8 @@ pub struct Recorder {
     /// result answers that one (a real run may reuse an id once its call
     /// was answered). Hashed: a live build copies the index of a long run
     /// at each call, and copying 2,000 ids touched each (`index_of` checks
-    /// the id found). Held once by a live build's copies until one
-    /// proposes a call (the copy that reads the calls running proposes
-    /// none while its call runs).
-    call_index: Arc<HashMap<u64, usize>>,
+    /// the id found).
+    call_index: HashMap<u64, usize>,
     /// The messages held start here: after the host compacts, at its
     /// compacted copy; earlier requests sent from 0.
     pub held_from: usize,
@@ -60,7 +58,7 @@ impl Recorder {
         Recorder {
             trace,
             counters: Counters::default(),
-            call_index: Default::default(),
+            call_index: HashMap::new(),
             held_from: 0,
             messages_size: 0,
             messages_tokens: 0,
@@ -179,8 +177,7 @@ impl Recorder {
     pub fn propose(&mut self, call: ToolCall) -> CallId {
         let id = call.id.clone();
         // Two ids with one hash count as reused: `first_call` then walks.
-        let calls = self.trace.calls.len();
-        if let Some(_reused) = Arc::make_mut(&mut self.call_index).insert(id_key(&id), calls) {
+        if let Some(_reused) = self.call_index.insert(id_key(&id), self.trace.calls.len()) {
             self.trace.unique_ids = false;
         }
         self.trace.calls.push(call);
@@ -450,8 +447,8 @@ mod tests {
         assert_eq!(rec.index_of(&id("a")), Some(2));
         assert_eq!(rec.index_of(&id("b")), Some(1));
         // As if "c" had the hash of "a", and "b" the hash of "c".
-        Arc::make_mut(&mut rec.call_index).insert(id_key(&id("c")), 2);
-        Arc::make_mut(&mut rec.call_index).insert(id_key(&id("a")), 1);
+        rec.call_index.insert(id_key(&id("c")), 2);
+        rec.call_index.insert(id_key(&id("a")), 1);
         assert_eq!(rec.index_of(&id("a")), Some(2));
         assert_eq!(rec.index_of(&id("c")), None);
         assert!(!rec.trace.unique_ids);

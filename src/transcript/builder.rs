@@ -1085,7 +1085,7 @@ impl Builder {
         let before = earlier
             .as_deref()
             .and_then(|e| Some((e.traces.first()?, e.measured.placed_alike)));
-        let numbers = Numbers::of_calls(&run, &tokens_in, before, was);
+        let numbers = Numbers::of_calls(&run, tokens_in, before, was);
         let (narrations, same) = narrations(&says, numbers, self.unit, told_before);
         let told = Told {
             narrations: &narrations.said,
@@ -1481,7 +1481,7 @@ impl Numbers {
     /// And the first call whose numbers are not those of `was`.
     fn of_calls(
         run: &Trace,
-        tokens_in: &[Option<u64>],
+        tokens_in: Vec<Option<u64>>,
         before: Option<(&Trace, usize)>,
         was: Numbers,
     ) -> (Numbers, usize) {
@@ -1508,13 +1508,9 @@ impl Numbers {
             mut sizes,
             mut lists,
             mut reach,
-            tokens_in: mut tokens,
+            tokens_in: tokens_was,
         } = was;
-        // Copied where they differ (the build's are held for the next).
-        let tokens_alike = prefix_alike(&tokens, tokens_in);
-        tokens.truncate(tokens_alike);
-        tokens.extend_from_slice(&tokens_in[tokens_alike..]);
-        let mut changed = tokens_alike
+        let mut changed = prefix_alike(&tokens_was, &tokens_in)
             .min(sizes.len())
             .min(lists.len())
             .min(calls.len());
@@ -1555,7 +1551,7 @@ impl Numbers {
         reach.truncate(calls.len().div_ceil(crate::shared::CHUNK));
         let numbers = Numbers {
             sizes,
-            tokens_in: tokens,
+            tokens_in,
             lists,
             reach,
         };
@@ -1812,13 +1808,10 @@ struct Build {
     /// The trace as it grows, recorded as a lesson's is (`Recorder`).
     rec: Recorder,
     says: Shared<Say>,
-    /// Input tokens per model call, where the file records them. Held
-    /// once by a live build's copies until one changes it (`Arc::make_mut`):
-    /// a long run has thousands of calls.
-    tokens_in: Arc<Vec<Option<u64>>>,
-    /// Per call (as `trace.calls`): the ordinal of the reply that proposed
-    /// it. Held once as `tokens_in` is.
-    call_reply: Arc<Vec<usize>>,
+    /// Input tokens per model call, where the file records them.
+    tokens_in: Vec<Option<u64>>,
+    /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
+    call_reply: Vec<usize>,
     /// Replies so far.
     replies: usize,
     /// Reasoning read since the last reply: it belongs to the next one.
@@ -1965,8 +1958,8 @@ impl Build {
                 mcp: None,
             }),
             says: Default::default(),
-            tokens_in: Default::default(),
-            call_reply: Default::default(),
+            tokens_in: Vec::new(),
+            call_reply: Vec::new(),
             replies: 0,
             reasoning: Vec::new(),
             reasoning_before: Vec::new(),
@@ -2076,12 +2069,8 @@ impl Build {
                     if let Some(out) = output {
                         last.tokens = Some(out as usize);
                     }
-                    if let Some(&slot) = self.tokens_in.last()
-                        && input.is_some_and(|i| slot != Some(i))
-                    {
-                        *Arc::make_mut(&mut self.tokens_in)
-                            .last_mut()
-                            .expect("its last") = input;
+                    if let Some(slot) = self.tokens_in.last_mut() {
+                        *slot = input.or(*slot);
                     }
                 }
             }
@@ -2224,7 +2213,8 @@ impl Build {
             .map_or(0, |m| m.context_len)
             .max(self.rec.held_from);
         let messages = self.rec.trace.messages.len();
-        Arc::make_mut(&mut self.tokens_in).push(request.as_ref().and_then(|r| r.tokens_in));
+        self.tokens_in
+            .push(request.as_ref().and_then(|r| r.tokens_in));
         let source = match (&request, &recorded) {
             // Its size is the file's; its messages drawn are rebuilt.
             (None, Some((line, messages, body))) => Source::Recorded {
@@ -2391,7 +2381,7 @@ impl Build {
         self.reasoning_before.extend(reasoning.iter().cloned());
         let mut ids = Vec::new();
         for spec in calls {
-            Arc::make_mut(&mut self.call_reply).push(reply);
+            self.call_reply.push(reply);
             let mut call = ToolCall::proposed(
                 CallId(spec.id.as_str().into()),
                 spec.name.clone(),
@@ -2873,7 +2863,7 @@ mod tests {
         let mut differed = 0;
         for was in runs.iter().filter(|t| t.model_calls.len() > 2) {
             let lists = afresh(was);
-            let counted = Numbers::of_calls(was, &[], None, Numbers::default()).0;
+            let counted = Numbers::of_calls(was, Vec::new(), None, Numbers::default()).0;
             let k = was.model_calls.len() / 2;
             let mid = was.model_calls[k].context_len.saturating_sub(1);
             let mut changed = Vec::new();
@@ -2901,7 +2891,7 @@ mod tests {
             for run in &changed {
                 let fresh = afresh(run);
                 differed += usize::from(fresh != lists);
-                let (like, _) = Numbers::of_calls(run, &[], Some((was, 0)), counted.clone());
+                let (like, _) = Numbers::of_calls(run, Vec::new(), Some((was, 0)), counted.clone());
                 assert_eq!(like.lists, fresh, "{}", was.title);
                 let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
                 assert_eq!(like.sizes, sizes, "{}", was.title);
