@@ -23,10 +23,57 @@
 //!
 //!     cargo bench --bench tap -- --warm-up-time 1 --measurement-time 3
 
-// The binary's allocator (src/main.rs): what is timed is what it runs.
+// The binary's allocator (src/main.rs): what is timed is what it runs,
+// and the bytes each thread asks of it are counted (`Allocated`): a count
+// that the machine's noise does not change.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Counted = Counted;
 
+std::thread_local! {
+    static ALLOCATED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// mimalloc, counting the bytes allocated on each thread.
+struct Counted;
+
+impl Counted {
+    fn count(bytes: usize) {
+        // `try_with`: a thread's last frees come after its counter is gone.
+        let _ = ALLOCATED.try_with(|a| a.set(a.get() + bytes));
+    }
+
+    /// The bytes `f` allocates on this thread.
+    fn bytes_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+        let before = ALLOCATED.with(|a| a.get());
+        let out = f();
+        (out, ALLOCATED.with(|a| a.get()) - before)
+    }
+}
+
+// SAFETY: each call is mimalloc's with the same arguments; the count
+// allocates nothing.
+unsafe impl GlobalAlloc for Counted {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        Counted::count(layout.size());
+        unsafe { GlobalAlloc::alloc(&mimalloc::MiMalloc, layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        Counted::count(layout.size());
+        unsafe { GlobalAlloc::alloc_zeroed(&mimalloc::MiMalloc, layout) }
+    }
+
+    unsafe fn realloc(&self, at: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
+        Counted::count(size);
+        unsafe { GlobalAlloc::realloc(&mimalloc::MiMalloc, at, layout, size) }
+    }
+
+    unsafe fn dealloc(&self, at: *mut u8, layout: std::alloc::Layout) {
+        unsafe { GlobalAlloc::dealloc(&mimalloc::MiMalloc, at, layout) }
+    }
+}
+
+use std::alloc::GlobalAlloc;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -243,6 +290,7 @@ fn live_grow(c: &mut Criterion) {
     // ends (read for good, as the call that ran: `push_ended`, as the
     // tap hands it) and the runs are drawn again.
     let mut group = c.benchmark_group("tap-live-grow");
+    use agent_loop_sim::transcript::growing;
     group.sample_size(10);
     for calls in [10, 200, 2000] {
         let (before, lines) = all_but_the_last(calls, 2);
@@ -257,22 +305,25 @@ fn live_grow(c: &mut Criterion) {
         // running line's request is its text's, written by the recorder:
         // `tap-record`) and freeing the state after (the tap keeps it for
         // the next call).
+        let setup = || {
+            let mut growing = before.clone();
+            call(&mut growing, &last_but_one);
+            (growing, std::sync::Arc::new(begun.clone()), last.clone())
+        };
+        let timed = |(mut growing, begun, last): (growing::Growing, _, _)| {
+            growing.request_written(&begun, text.clone());
+            let running = growing.runs(vec![begun.clone()]);
+            growing.push_ended(last, begun);
+            let ended = growing.runs(Vec::new());
+            (running, ended, growing)
+        };
+        // What the call allocates, in bytes: the copies a build makes of
+        // what it keeps from the build before grow with the run.
+        let input = setup();
+        let (_, bytes) = Counted::bytes_of(|| timed(input));
+        println!("tap-live-grow/call-{calls} allocates {bytes} bytes");
         group.bench_function(format!("call-{calls}"), |b| {
-            b.iter_batched(
-                || {
-                    let mut growing = before.clone();
-                    call(&mut growing, &last_but_one);
-                    (growing, std::sync::Arc::new(begun.clone()), last.clone())
-                },
-                |(mut growing, begun, last)| {
-                    growing.request_written(&begun, text.clone());
-                    let running = growing.runs(vec![begun.clone()]);
-                    growing.push_ended(last, begun);
-                    let ended = growing.runs(Vec::new());
-                    (running, ended, growing)
-                },
-                criterion::BatchSize::LargeInput,
-            )
+            b.iter_batched(setup, timed, criterion::BatchSize::LargeInput)
         });
     }
     group.finish();
