@@ -28,7 +28,7 @@ impl Place {
 /// is recorded (`Trace::set_measures`).
 #[derive(Debug, Clone, Default)]
 pub struct Measures {
-    pub places: Vec<Place>,
+    pub places: imbl::Vector<Place>,
     /// Each model call measured, by its index, in order; one left out
     /// measures as the trace holds it (`wire::measure_after`: a long
     /// run's build measures its newest calls alone).

@@ -8,7 +8,6 @@
 //! (rules, the host's checks, the tools); a reader follows its file (and
 //! says where each step came from).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::scenario::EndStatus;
@@ -25,10 +24,10 @@ pub struct Recorder {
     pub counters: Counters,
     /// Call id, hashed (`id_key`) → the latest call with it: its next
     /// result answers that one (a real run may reuse an id once its call
-    /// was answered). Hashed: a live build copies the index of a long run
-    /// at each call, and copying 2,000 ids touched each (`index_of` checks
-    /// the id found).
-    call_index: HashMap<u64, usize>,
+    /// was answered). Hashed (`index_of` checks the id found), and
+    /// persistent: a live build copies the index of a long run twice a
+    /// call, and a copy shares all but what it changes.
+    call_index: imbl::HashMap<u64, usize>,
     /// The messages held start here: after the host compacts, at its
     /// compacted copy; earlier requests sent from 0.
     pub held_from: usize,
@@ -58,7 +57,7 @@ impl Recorder {
         Recorder {
             trace,
             counters: Counters::default(),
-            call_index: HashMap::new(),
+            call_index: imbl::HashMap::new(),
             held_from: 0,
             messages_size: 0,
             messages_tokens: 0,

@@ -1003,11 +1003,11 @@ pub struct Trace {
     /// The host asks for each reply as a stream (`Scenario::stream`).
     pub stream: bool,
     /// Where each message sits in its provider's requests (parallel to
-    /// `messages`; `wire::measure`). Shared by a trace's copies: a live
-    /// build copies a long run's trace several times, one per language and
-    /// for the next build (and a `Vec`: a build's places are made as one,
-    /// and held as they were made, not copied).
-    pub places: Arc<Vec<crate::place::Place>>,
+    /// `messages`; `wire::measure`). Persistent, shared by a trace's
+    /// copies: a live build copies a long run's trace several times, one
+    /// per language and for the next build, and places its newest messages
+    /// after those of the build before, which it shares.
+    pub places: imbl::Vector<crate::place::Place>,
     /// A replayed transcript: what its file records and what it is silent
     /// on. None for a scenario's run, where the engine knows it all.
     pub recorded: Option<Recorded>,
@@ -1116,7 +1116,7 @@ impl Trace {
     /// the size of its model call) shares chunks of steps with this trace:
     /// those are not read again where their model calls measure alike.
     pub fn set_measures_like(&mut self, measures: crate::place::Measures, like: Option<Like>) {
-        self.places = measures.places.into();
+        self.places = measures.places;
         self.set_call_measures(measures.calls, like);
     }
 

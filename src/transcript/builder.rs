@@ -254,10 +254,10 @@ pub struct Builder {
     /// Shared item by item with a copy made to read the calls still
     /// running (`Growing::runs`): copying it copies pointers.
     events: Shared<Event>,
-    /// Held once by the copy that reads the calls still running
-    /// (`Growing::runs`), until that copy reads one (a long run's history
-    /// is thousands of messages).
-    history: Arc<Vec<Key>>,
+    /// Persistent: the copy that reads the calls still running
+    /// (`Growing::runs`) shares all of it but what it adds (a long run's
+    /// history is thousands of messages).
+    history: imbl::Vector<Key>,
     system: Vec<String>,
     tools: Option<Arc<[OfferedTool]>>,
     /// Lines skipped, by the type they had; a key of the document beside
@@ -413,11 +413,11 @@ impl Builder {
                 let key = prev.key();
                 let back = self.events.len() - at;
                 let slot = self.history.len() - back;
-                Arc::make_mut(&mut self.history)[slot] = key;
+                self.history.set(slot, key);
                 return;
             }
         }
-        Arc::make_mut(&mut self.history).push(msg.key());
+        self.history.push_back(msg.key());
         self.events.push(Event::Msg(msg));
     }
 
@@ -505,10 +505,9 @@ impl Builder {
             .iter()
             .rposition(|k| matches!(k, Key::Assistant(_)))
             .map_or(0, |i| i + 1);
-        let answered: HashSet<u64> = self.history[turn..]
-            .iter()
-            .filter_map(|k| match k {
-                Key::Tool(id) => Some(*id),
+        let answered: HashSet<u64> = (turn..self.history.len())
+            .filter_map(|i| match self.history[i] {
+                Key::Tool(id) => Some(id),
                 _ => None,
             })
             .collect();
@@ -545,10 +544,8 @@ impl Builder {
             if let Some(j) = (matched..window).find(|&j| self.history[j] == key) {
                 consistent &= !appended
                     && matches!(key, Key::Tool(_))
-                    && self.history[matched..j]
-                        .iter()
-                        .all(|k| matches!(k, Key::Tool(_)));
-                Arc::make_mut(&mut self.history).swap(matched, j);
+                    && (matched..j).all(|k| matches!(self.history[k], Key::Tool(_)));
+                self.history.swap(matched, j);
                 last_at = Some(matched);
                 matched += 1;
                 continue;
@@ -561,7 +558,7 @@ impl Builder {
                 continue;
             }
             appended = true;
-            Arc::make_mut(&mut self.history).push(key);
+            self.history.push_back(key);
             last_at = Some(self.history.len() - 1);
             self.events.push(Event::Msg(msg));
         }
@@ -828,7 +825,7 @@ impl Builder {
             .map(|m| cleaned(m, self.redact))
             .collect();
         // Later request bodies repeat this history, not the earlier one.
-        self.history = Arc::new(history.iter().map(Msg::key).collect());
+        self.history = history.iter().map(Msg::key).collect();
         self.read_before = None;
         self.events.push(Event::Compacted {
             line,
@@ -1085,7 +1082,7 @@ impl Builder {
         let before = earlier
             .as_deref()
             .and_then(|e| Some((e.traces.first()?, e.measured.placed_alike)));
-        let numbers = Numbers::of_calls(&run, tokens_in, before, was);
+        let numbers = Numbers::of_calls(&run, &tokens_in, before, was);
         let (narrations, same) = narrations(&says, numbers, self.unit, told_before);
         let told = Told {
             narrations: &narrations.said,
@@ -1481,7 +1478,7 @@ impl Numbers {
     /// And the first call whose numbers are not those of `was`.
     fn of_calls(
         run: &Trace,
-        tokens_in: Vec<Option<u64>>,
+        tokens_in: &imbl::Vector<Option<u64>>,
         before: Option<(&Trace, usize)>,
         was: Numbers,
     ) -> (Numbers, usize) {
@@ -1490,8 +1487,11 @@ impl Numbers {
         // `placed` as they were measured: copied from there, not read).
         let alike = before.map_or(0, |(t, placed)| {
             let placed = placed.min(run.places.len()).min(t.places.len());
-            debug_assert_eq!(run.places[..placed], t.places[..placed]);
-            let places = placed + prefix_alike(&run.places[placed..], &t.places[placed..]);
+            debug_assert!((0..placed).all(|i| run.places[i] == t.places[i]));
+            let more = (placed..run.places.len().min(t.places.len()))
+                .take_while(|&i| run.places[i] == t.places[i])
+                .count();
+            let places = placed + more;
             places.min(run.messages.alike(&t.messages, |a, b| a == b))
         });
         let before = before.map(|(t, _)| t);
@@ -1508,12 +1508,19 @@ impl Numbers {
             mut sizes,
             mut lists,
             mut reach,
-            tokens_in: tokens_was,
+            tokens_in: mut tokens,
         } = was;
-        let mut changed = prefix_alike(&tokens_was, &tokens_in)
+        let mut changed = tokens_in
+            .len()
             .min(sizes.len())
             .min(lists.len())
             .min(calls.len());
+        // Leaf by leaf (a slice each): an item at a time, a persistent
+        // list's walk goes down its tree.
+        for (i, &t) in (0..).zip(tokens_in.leaves().flatten()) {
+            put(&mut tokens, i, t, &mut changed);
+        }
+        tokens.truncate(tokens_in.len());
         // The chunk before was kept: its last call is the very one.
         let mut took = false;
         for (k, chunk) in calls.chunks().enumerate() {
@@ -1551,7 +1558,7 @@ impl Numbers {
         reach.truncate(calls.len().div_ceil(crate::shared::CHUNK));
         let numbers = Numbers {
             sizes,
-            tokens_in,
+            tokens_in: tokens,
             lists,
             reach,
         };
@@ -1655,7 +1662,17 @@ fn narrations(
     (told, same)
 }
 
+/// `slice::partition_point` of a persistent list.
+fn partition_point<T: Clone>(list: &imbl::Vector<T>, pred: impl Fn(&T) -> bool) -> usize {
+    let order = |item: &T| match pred(item) {
+        true => std::cmp::Ordering::Less,
+        false => std::cmp::Ordering::Greater,
+    };
+    list.binary_search_by(order).unwrap_or_else(|at| at)
+}
+
 /// How many first items `a` and `b` both have alike.
+#[cfg(debug_assertions)]
 fn prefix_alike<T: PartialEq>(a: &[T], b: &[T]) -> usize {
     a.iter().zip(b).take_while(|(a, b)| a == b).count()
 }
@@ -1809,9 +1826,11 @@ struct Build {
     rec: Recorder,
     says: Shared<Say>,
     /// Input tokens per model call, where the file records them.
-    tokens_in: Vec<Option<u64>>,
+    /// Persistent, as `call_reply`: a live build copies the replay it kept
+    /// twice a call, and a copy shares all but what it adds.
+    tokens_in: imbl::Vector<Option<u64>>,
     /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
-    call_reply: Vec<usize>,
+    call_reply: imbl::Vector<usize>,
     /// Replies so far.
     replies: usize,
     /// Reasoning read since the last reply: it belongs to the next one.
@@ -1871,6 +1890,9 @@ impl Build {
                     changes: 0,
                     basis: Basis::of(b, format),
                 });
+                // The builder's very list from now on (two copies read the
+                // same list apart): compared by pointer, not value by value.
+                kept.basis.tools.clone_from(&b.tools);
                 let from = kept.events;
                 let read = b.final_read.unwrap_or(Read {
                     events: events.len(),
@@ -1958,8 +1980,8 @@ impl Build {
                 mcp: None,
             }),
             says: Default::default(),
-            tokens_in: Vec::new(),
-            call_reply: Vec::new(),
+            tokens_in: imbl::Vector::new(),
+            call_reply: imbl::Vector::new(),
             replies: 0,
             reasoning: Vec::new(),
             reasoning_before: Vec::new(),
@@ -2069,7 +2091,7 @@ impl Build {
                     if let Some(out) = output {
                         last.tokens = Some(out as usize);
                     }
-                    if let Some(slot) = self.tokens_in.last_mut() {
+                    if let Some(slot) = self.tokens_in.back_mut() {
                         *slot = input.or(*slot);
                     }
                 }
@@ -2214,7 +2236,7 @@ impl Build {
             .max(self.rec.held_from);
         let messages = self.rec.trace.messages.len();
         self.tokens_in
-            .push(request.as_ref().and_then(|r| r.tokens_in));
+            .push_back(request.as_ref().and_then(|r| r.tokens_in));
         let source = match (&request, &recorded) {
             // Its size is the file's; its messages drawn are rebuilt.
             (None, Some((line, messages, body))) => Source::Recorded {
@@ -2381,7 +2403,7 @@ impl Build {
         self.reasoning_before.extend(reasoning.iter().cloned());
         let mut ids = Vec::new();
         for spec in calls {
-            self.call_reply.push(reply);
+            self.call_reply.push_back(reply);
             let mut call = ToolCall::proposed(
                 CallId(spec.id.as_str().into()),
                 spec.name.clone(),
@@ -2464,8 +2486,8 @@ impl Build {
             // The calls of this reply that the file shows ran: they run together.
             let reply = self.call_reply[index];
             // A reply's calls are consecutive in `trace.calls`.
-            let first = self.call_reply.partition_point(|&r| r < reply);
-            let last = self.call_reply.partition_point(|&r| r <= reply);
+            let first = partition_point(&self.call_reply, |&r| r < reply);
+            let last = partition_point(&self.call_reply, |&r| r <= reply);
             let group: Vec<usize> = (first..last)
                 .filter(|&i| {
                     let c = &self.rec.trace.calls[i];
@@ -2863,7 +2885,7 @@ mod tests {
         let mut differed = 0;
         for was in runs.iter().filter(|t| t.model_calls.len() > 2) {
             let lists = afresh(was);
-            let counted = Numbers::of_calls(was, Vec::new(), None, Numbers::default()).0;
+            let counted = Numbers::of_calls(was, &imbl::Vector::new(), None, Numbers::default()).0;
             let k = was.model_calls.len() / 2;
             let mid = was.model_calls[k].context_len.saturating_sub(1);
             let mut changed = Vec::new();
@@ -2873,7 +2895,7 @@ mod tests {
             }
             changed.push(t);
             let mut t = was.clone();
-            if let Some(p) = Arc::make_mut(&mut t.places).get_mut(mid) {
+            if let Some(p) = t.places.get_mut(mid) {
                 p.items += 1;
             }
             changed.push(t);
@@ -2891,7 +2913,8 @@ mod tests {
             for run in &changed {
                 let fresh = afresh(run);
                 differed += usize::from(fresh != lists);
-                let (like, _) = Numbers::of_calls(run, Vec::new(), Some((was, 0)), counted.clone());
+                let (like, _) =
+                    Numbers::of_calls(run, &imbl::Vector::new(), Some((was, 0)), counted.clone());
                 assert_eq!(like.lists, fresh, "{}", was.title);
                 let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
                 assert_eq!(like.sizes, sizes, "{}", was.title);
@@ -2993,9 +3016,9 @@ mod tests {
             assert_eq!(earlier.traces[0].messages, fresh.messages);
             grown.unwrap().traces[0].clone()
         };
-        let grown = built_after(&|e| Arc::make_mut(&mut e.traces[0].places)[0].bytes += 1000);
+        let grown = built_after(&|e| e.traces[0].places[0].bytes += 1000);
         assert_eq!(grown.places[0].bytes, fresh.places[0].bytes + 1000);
-        assert_eq!(grown.places[1..], fresh.places[1..]);
+        assert_eq!(grown.places.skip(1), fresh.places.skip(1));
         for (a, b) in grown.model_calls.iter().zip(&fresh.model_calls) {
             assert_eq!(a.context_size, b.context_size + 1000);
         }

@@ -394,8 +394,8 @@ fn head_lines(trace: &Trace, index: usize, more: bool, w: usize) -> Vec<Line<'st
     let mc = &trace.model_calls[index];
     let mut request = wire::request(trace, index);
     let key = wire::list_key(trace.provider);
-    let messages: usize = trace.places[mc.context_start..mc.context_len]
-        .iter()
+    let messages: usize = (mc.context_start..mc.context_len)
+        .filter_map(|i| trace.places.get(i))
         .map(|p| p.items as usize)
         .sum();
     let fixed: Vec<Value> = match request.as_object_mut().and_then(|o| o.remove(key)) {

@@ -944,7 +944,7 @@ pub fn measure_after(
     let joins = |m: &Message, results_open: bool| {
         provider == Provider::Anthropic && results_open && matches!(m.role, Role::Tool | Role::User)
     };
-    let mut places = Vec::with_capacity(trace.messages.len());
+    let mut places = imbl::Vector::new();
     let mut number = fixed as u32 + 1;
     let mut results_open = false;
     // The first messages kept are placed as they were: taken whole, and
@@ -959,7 +959,8 @@ pub fn measure_after(
         (0..trace.messages.len()).take_while(|&i| kept(i)).count()
     );
     if let Some(last) = head.checked_sub(1) {
-        places.extend_from_slice(&trace.places[..head]);
+        places = trace.places.clone();
+        places.truncate(head);
         let open_before =
             last > 0 && !starts.contains(&last) && trace.messages[last - 1].role == Role::Tool;
         let m = &trace.messages[last];
@@ -989,7 +990,7 @@ pub fn measure_after(
             bytes,
         };
         number += place.items;
-        places.push(place);
+        places.push_back(place);
     }
     // A replayed run counts its tokens when asked (`context_tokens`).
     let lazy = trace.is_replayed();
@@ -1077,11 +1078,11 @@ fn call_measures(
 
 /// Before each message of `trace` (placed at `places`) and after the
 /// last: the bytes, the items started and the tokens of those before it.
-fn running_sums(places: &[Place], trace: &Trace) -> Vec<(usize, usize, usize)> {
+fn running_sums(places: &imbl::Vector<Place>, trace: &Trace) -> Vec<(usize, usize, usize)> {
     let mut upto = Vec::with_capacity(places.len() + 1);
     let (mut b, mut n, mut t) = (0usize, 0usize, 0usize);
     upto.push((0, 0, 0));
-    for (p, m) in places.iter().zip(&trace.messages) {
+    for (p, m) in places.leaves().flatten().zip(&trace.messages) {
         b += p.bytes;
         n += usize::from(!p.joins());
         t += m.tokens;
@@ -1467,7 +1468,7 @@ mod tests {
         let mut joined = 0;
         for mut trace in traces {
             let whole = measure(&trace, None);
-            trace.places = whole.places.clone().into();
+            trace.places = whole.places.clone();
             let n = trace.messages.len();
             let masks = (0..=n)
                 .map(|head| (0..n).map(|i| i >= head).collect::<Vec<_>>())
