@@ -73,6 +73,7 @@ unsafe impl GlobalAlloc for Counted {
     }
 }
 
+use agent_loop_sim::transcript::growing::{Growing, Written};
 use std::alloc::GlobalAlloc;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -228,15 +229,13 @@ fn live_rebuild(c: &mut Criterion) {
 /// `unread` calls, which are returned unread; the calls before them
 /// drawn as the tap draws each (`call`). A build goes on from what the
 /// build before it left, so the state is the tap's after those calls,
-/// not that of one first build.
+/// not that of one first build. Also returned: the latest request
+/// written, as the tap's recorder keeps it (`written`).
 fn all_but_the_last(
     calls: usize,
     unread: usize,
-) -> (
-    agent_loop_sim::transcript::growing::Growing,
-    Vec<serde_json::Value>,
-) {
-    let mut growing = agent_loop_sim::transcript::growing::Growing::new("run.jsonl", false);
+) -> (Growing, Vec<serde_json::Value>, Option<Written>) {
+    let mut growing = Growing::new("run.jsonl", false);
     let mut held = Vec::new();
     claude_code_run(calls, |line| {
         held.push(line);
@@ -246,27 +245,29 @@ fn all_but_the_last(
     });
     let unread = held.split_off(held.len() - unread);
     let _ = growing.runs(Vec::new());
+    let mut before = None;
     for line in &held {
-        call(&mut growing, line);
+        call(&mut growing, line, written(line, &mut before));
     }
-    (growing, unread)
+    (growing, unread, before)
 }
 
 /// Call `line` read as the tap's live view reads each (`tap::live`): its
 /// request written as it begins, the runs drawn while it runs, then read
 /// for good as it ends and the runs drawn again.
-fn call(growing: &mut agent_loop_sim::transcript::growing::Growing, line: &serde_json::Value) {
+fn call(growing: &mut Growing, line: &serde_json::Value, written: Written) {
     let running = std::sync::Arc::new(begun(line));
-    growing.request_written(&running, written(line));
+    growing.request_written(&running, written);
     let _ = growing.runs(vec![running.clone()]);
     growing.push_ended(ended(line.clone()), running);
     let _ = growing.runs(Vec::new());
 }
 
 /// A call's request as the recording writes it: the text the tap's
-/// recorder hands the live view with each call (`Observed::request`).
-fn written(line: &serde_json::Value) -> agent_loop_sim::transcript::growing::Written {
-    agent_loop_sim::transcript::growing::written(&line["request"])
+/// recorder hands the live view with each call (`Observed::request`),
+/// after the request written `before` (which it then is).
+fn written(line: &serde_json::Value, before: &mut Option<Written>) -> Written {
+    agent_loop_sim::transcript::growing::written_after(&line["request"], before)
 }
 
 /// A call's line as the tap's recorder hands it when the call ends: its
@@ -290,12 +291,13 @@ fn live_grow(c: &mut Criterion) {
     // ends (read for good, as the call that ran: `push_ended`, as the
     // tap hands it) and the runs are drawn again.
     let mut group = c.benchmark_group("tap-live-grow");
-    use agent_loop_sim::transcript::growing;
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let (before, lines) = all_but_the_last(calls, 2);
+        let (before, lines, mut written_before) = all_but_the_last(calls, 2);
         let [last_but_one, last] = <[_; 2]>::try_from(lines).expect("two calls unread");
-        let (begun, text, last) = (begun(&last), written(&last), ended(last));
+        let text_but_one = written(&last_but_one, &mut written_before);
+        let text = written(&last, &mut written_before);
+        let (begun, last) = (begun(&last), ended(last));
         // Timed: what the tap's builder thread does. Not timed: the
         // copy of the state before, and call N-1 read on it as the tap
         // reads each call (a copy's lists are made at their length, and
@@ -307,11 +309,12 @@ fn live_grow(c: &mut Criterion) {
         // the next call).
         let setup = || {
             let mut growing = before.clone();
-            call(&mut growing, &last_but_one);
-            (growing, std::sync::Arc::new(begun.clone()), last.clone())
+            call(&mut growing, &last_but_one, text_but_one.clone());
+            let begun = std::sync::Arc::new(begun.clone());
+            (growing, begun, text.clone(), last.clone())
         };
-        let timed = |(mut growing, begun, last): (growing::Growing, _, _)| {
-            growing.request_written(&begun, text.clone());
+        let timed = |(mut growing, begun, text, last): (Growing, _, _, _)| {
+            growing.request_written(&begun, text);
             let running = growing.runs(vec![begun.clone()]);
             growing.push_ended(last, begun);
             let ended = growing.runs(Vec::new());
@@ -379,7 +382,7 @@ fn live_view(c: &mut Criterion) {
     let mut group = c.benchmark_group("tap-live-view");
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let (mut growing, mut last) = all_but_the_last(calls, 1);
+        let (mut growing, mut last, _) = all_but_the_last(calls, 1);
         let last = last.pop().expect("a call unread");
         let runs =
             |g: &mut Growing| -> Vec<_> { g.runs(Vec::new()).into_iter().map(Arc::new).collect() };

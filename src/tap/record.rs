@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 use super::assemble::{Assembly, Sse};
 use crate::output::{self, EXIT_BAD_INPUT};
-use crate::transcript::growing::Written;
+use crate::transcript::growing::{self, Written};
 use crate::wire::Provider;
 
 /// Milliseconds since the Unix epoch.
@@ -240,6 +240,9 @@ struct Inner {
     watch: Option<Box<dyn Fn(Observed) + Send>>,
     /// The model of the first call that carried tools: the agent loop's.
     loop_model: Option<String>,
+    /// The latest request written, while the live view watches: the next
+    /// is compared with it as it is written (`Written::after`).
+    written_before: Option<Written>,
     written: u64,
     error: Option<String>,
 }
@@ -252,6 +255,7 @@ impl Recorder {
                 in_flight: HashMap::new(),
                 watch: None,
                 loop_model: None,
+                written_before: None,
                 written: 0,
                 error: None,
             }),
@@ -298,12 +302,16 @@ impl Recorder {
         }
         // Written out once, as the call begins: the recording's line and
         // the live view take this text, and the view the request itself
-        // (a long run's request is megabytes, at every call).
+        // (a long run's request is megabytes, at every call), and how
+        // much of it the request before wrote alike.
         let mut request = std::mem::take(&mut call.request);
         if self.redact {
             crate::transcript::redact::redact_strings(&mut request);
         }
-        let written = crate::transcript::growing::written(&request);
+        let written = match inner.watch {
+            Some(_) => growing::written_after(&request, &mut inner.written_before),
+            None => growing::written(&request),
+        };
         call.written = Some(written.clone());
         if let Some(watch) = &inner.watch {
             watch(Observed {

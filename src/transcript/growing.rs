@@ -60,9 +60,26 @@ pub struct Growing {
 pub struct Written {
     pub text: Arc<str>,
     list: &'static str,
-    ends: Vec<usize>,
+    ends: Arc<[usize]>,
     /// Where its tool list is written, if it has one.
     tools: Option<std::ops::Range<usize>>,
+    /// The request written before it (its text) and how many first bytes
+    /// the two share (`after`): found by the writer, where this text is
+    /// fresh in memory, not by the live view (at call 2,000, half a
+    /// megabyte it would read cold, on each call).
+    shared: Option<(Arc<str>, usize)>,
+}
+
+/// `request` written (`written`) after `before`, the request written
+/// before it, which this one then is: how many first bytes the two share
+/// is found now.
+pub fn written_after(request: &Value, before: &mut Option<Written>) -> Written {
+    let mut now = written(request);
+    if let Some(before) = before.replace(now.clone()) {
+        let shared = common_prefix(before.text.as_bytes(), now.text.as_bytes());
+        now.shared = Some((before.text, shared));
+    }
+    now
 }
 
 /// `request` written as a recording writes it (`Written`).
@@ -95,8 +112,9 @@ pub fn written(request: &Value) -> Written {
     Written {
         text: text.into(),
         list,
-        ends,
+        ends: ends.into(),
         tools,
+        shared: None,
     }
 }
 
@@ -136,8 +154,17 @@ fn kept_hashes<'a>(
 ) -> &'a [u64] {
     match before {
         Some((before, hashes)) if before.list == written.list && written.ends.len() == items => {
-            let shared = common_prefix(before.text.as_bytes(), written.text.as_bytes());
-            let whole = before.ends.iter().take_while(|&&end| end <= shared).count();
+            let shared = match &written.shared {
+                Some((text, shared)) if Arc::ptr_eq(text, &before.text) => {
+                    debug_assert_eq!(
+                        *shared,
+                        common_prefix(text.as_bytes(), written.text.as_bytes())
+                    );
+                    *shared
+                }
+                _ => common_prefix(before.text.as_bytes(), written.text.as_bytes()),
+            };
+            let whole = before.ends.partition_point(|&end| end <= shared);
             &hashes[..whole.min(hashes.len()).min(items)]
         }
         _ => &[],
@@ -265,7 +292,7 @@ impl Growing {
     /// the call began, and it is not written again here. The items of its
     /// history that the latest request written holds byte for byte are
     /// that request's, and their hashes are not made again.
-    pub fn request_written(&mut self, line: &Arc<Value>, written: Written) {
+    pub fn request_written(&mut self, line: &Arc<Value>, mut written: Written) {
         let request = line.get("request").unwrap_or(&Value::Null);
         let items = split::history(request);
         let kept = kept_hashes(self.written_before.as_ref(), &written, items.len());
@@ -278,6 +305,9 @@ impl Growing {
             body: Some(written.text.clone()),
             tools: written.tools.clone(),
         };
+        // The text before is let go: it is this one that the next is
+        // compared with.
+        written.shared = None;
         self.written_before = Some((written, hashes));
         self.running.push((line.clone(), known));
     }
@@ -455,7 +485,7 @@ mod tests {
             let items = split::history(request);
             let listed = request.get(w.list).is_some_and(Value::is_array);
             assert_eq!(w.ends.len(), if listed { items.len() } else { 0 });
-            for (item, &end) in items.iter().zip(&w.ends) {
+            for (item, &end) in items.iter().zip(w.ends.iter()) {
                 assert!(w.text[..end].ends_with(&item.to_string()), "{request}");
             }
             let tools = request.get("tools").filter(|t| t.is_array());
@@ -504,18 +534,25 @@ mod tests {
             json!({"provider": "openai", "request": {"input": "one text"}}),
             request(history.clone()),
         ];
-        let mut growing = Growing::new("run.jsonl", false);
-        let mut reused = Vec::new();
-        for line in lines {
-            let line = Arc::new(line);
-            let w = written(&line["request"]);
-            let items = split::history(&line["request"]).len();
-            reused.push(kept_hashes(growing.written_before.as_ref(), &w, items).len());
-            growing.request_written(&line, w);
-            let (_, known) = growing.running.last().unwrap();
-            assert_eq!(known.hashes.as_deref(), Some(&split::hashes(&line)[..]));
+        // Compared by the live view, and by the writer (as a tap's is).
+        for by_writer in [false, true] {
+            let (mut growing, mut before) = (Growing::new("run.jsonl", false), None);
+            let mut reused = Vec::new();
+            for line in &lines {
+                let line = Arc::new(line.clone());
+                let w = match by_writer {
+                    true => written_after(&line["request"], &mut before),
+                    false => written(&line["request"]),
+                };
+                assert_eq!(w.shared.is_some(), by_writer && !reused.is_empty());
+                let items = split::history(&line["request"]).len();
+                reused.push(kept_hashes(growing.written_before.as_ref(), &w, items).len());
+                growing.request_written(&line, w);
+                let (_, known) = growing.running.last().unwrap();
+                assert_eq!(known.hashes.as_deref(), Some(&split::hashes(&line)[..]));
+            }
+            // The items written alike, not hashed again.
+            assert_eq!(reused, [0, 3, 5, 5, 2, 2, 0, 0, 0, 0], "{by_writer}");
         }
-        // The items written alike, not hashed again.
-        assert_eq!(reused, [0, 3, 5, 5, 2, 2, 0, 0, 0, 0]);
     }
 }
