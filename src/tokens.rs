@@ -45,14 +45,53 @@ struct Cells {
     fixed: OnceLock<usize>,
     /// Each message, whole: its text, the ids, names and arguments of its
     /// calls, the per-message overhead.
-    messages: Box<[OnceLock<u32>]>,
+    messages: Lazy<u32>,
     /// Each model call's request.
-    requests: Box<[OnceLock<usize>]>,
+    requests: Lazy<usize>,
     /// Each model call's reply, where the file records no output tokens.
-    replies: Box<[OnceLock<usize>]>,
+    replies: Lazy<usize>,
     /// Messages are being counted on a thread of their own
     /// (`in_background`).
     counting: AtomicBool,
+}
+
+/// `len` cells, made a block at a time when one of them is first asked
+/// for: a live view's build of call 2,000 makes counts for 4,000 messages
+/// and 2,000 calls, and its frame asks for a few.
+struct Lazy<T> {
+    blocks: Box<[OnceLock<Block<T>>]>,
+    len: usize,
+}
+
+/// Up to `Lazy::BLOCK` cells.
+type Block<T> = Box<[OnceLock<T>]>;
+
+impl<T> Lazy<T> {
+    const BLOCK: usize = 256;
+
+    fn new(len: usize) -> Self {
+        let blocks = (0..len.div_ceil(Self::BLOCK)).map(|_| OnceLock::new());
+        Lazy {
+            blocks: blocks.collect(),
+            len,
+        }
+    }
+
+    /// Cell `index`, its block made if it was not.
+    fn cell(&self, index: usize) -> Option<&OnceLock<T>> {
+        let start = index - index % Self::BLOCK;
+        let block = self.blocks.get(index / Self::BLOCK)?.get_or_init(|| {
+            let len = self.len.saturating_sub(start).min(Self::BLOCK);
+            (0..len).map(|_| OnceLock::new()).collect()
+        });
+        block.get(index % Self::BLOCK)
+    }
+
+    /// Cell `index`'s value, if it was made.
+    fn get(&self, index: usize) -> Option<&T> {
+        let block = self.blocks.get(index / Self::BLOCK)?.get()?;
+        block.get(index % Self::BLOCK)?.get()
+    }
 }
 
 impl Counts {
@@ -62,9 +101,9 @@ impl Counts {
     pub fn lazy(messages: usize, requests: usize) -> Self {
         Counts(Some(Arc::new(Cells {
             fixed: OnceLock::new(),
-            messages: (0..messages).map(|_| OnceLock::new()).collect(),
-            requests: (0..requests).map(|_| OnceLock::new()).collect(),
-            replies: (0..requests).map(|_| OnceLock::new()).collect(),
+            messages: Lazy::new(messages),
+            requests: Lazy::new(requests),
+            replies: Lazy::new(requests),
             counting: AtomicBool::new(false),
         })))
     }
@@ -84,7 +123,7 @@ impl Counts {
     /// Message `index`'s tokens, counted by `count` the first time; None
     /// for a lesson or a message not recorded here.
     pub fn message(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
-        let cell = self.0.as_ref()?.messages.get(index)?;
+        let cell = self.0.as_ref()?.messages.cell(index)?;
         Some(*cell.get_or_init(|| count() as u32) as usize)
     }
 
@@ -92,14 +131,14 @@ impl Counts {
     /// None for a lesson or a call not recorded here.
     pub fn request(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
         let cells = self.0.as_ref()?;
-        Some(*cells.requests.get(index)?.get_or_init(count))
+        Some(*cells.requests.cell(index)?.get_or_init(count))
     }
 
     /// Model call `index`'s reply, counted by `count` the first time; None
     /// for a lesson or a call not recorded here.
     pub fn reply(&self, index: usize, count: impl FnOnce() -> usize) -> Option<usize> {
         let cells = self.0.as_ref()?;
-        Some(*cells.replies.get(index)?.get_or_init(count))
+        Some(*cells.replies.cell(index)?.get_or_init(count))
     }
 
     /// Run `count` on a thread of its own, marked as counting until it
@@ -145,11 +184,9 @@ impl Counts {
             return true;
         };
         !cells.counting.load(Ordering::Acquire)
-            || cells.requests.get(index).is_some_and(|r| r.get().is_some())
-            || cells
-                .messages
-                .get(range)
-                .is_some_and(|ms| ms.iter().all(|m| m.get().is_some()))
+            || cells.requests.get(index).is_some()
+            || (range.end <= cells.messages.len
+                && range.into_iter().all(|m| cells.messages.get(m).is_some()))
     }
 
     /// Whether model call `index`'s recorded body can be told without
@@ -159,8 +196,7 @@ impl Counts {
         let Some(cells) = self.0.as_ref() else {
             return true;
         };
-        !cells.counting.load(Ordering::Acquire)
-            || cells.requests.get(index).is_some_and(|r| r.get().is_some())
+        !cells.counting.load(Ordering::Acquire) || cells.requests.get(index).is_some()
     }
 }
 
@@ -294,6 +330,28 @@ mod tests {
             "the remembered pieces change no count: {text:?}"
         );
         tiktoken_rs::o200k_base_singleton().count_ordinary(text)
+    }
+
+    /// A cell's block is made when one of its cells is asked for, and a
+    /// value set is kept; an index past the end has no cell.
+    #[test]
+    fn lazy_cells_are_made_a_block_at_a_time() {
+        let block = Lazy::<u32>::BLOCK;
+        let cells = Lazy::<u32>::new(block + 3);
+        assert_eq!(cells.blocks.len(), 2);
+        assert!(cells.blocks.iter().all(|b| b.get().is_none()));
+        assert_eq!(cells.cell(block + 2).map(|c| *c.get_or_init(|| 7)), Some(7));
+        assert!(cells.blocks[0].get().is_none(), "the first block made");
+        assert_eq!(cells.blocks[1].get().map(|b| b.len()), Some(3));
+        assert_eq!(cells.get(block + 2), Some(&7));
+        assert_eq!(cells.get(block + 1), None);
+        assert_eq!(cells.get(0), None);
+        assert!(cells.cell(block + 3).is_none() && cells.get(block + 3).is_none());
+        assert!(cells.cell(5 * block).is_none());
+        let counts = Counts::lazy(block + 3, 1);
+        assert_eq!(counts.message(block, || 4), Some(4));
+        assert_eq!(counts.message(block, || 5), Some(4), "counted once");
+        assert_eq!(counts.message(block + 3, || 5), None);
     }
 
     #[test]
