@@ -1186,11 +1186,7 @@ impl Trace {
         // The chunks from the first so are found by halving (a step's model
         // call is the latest as of it: they grow with the steps), not by
         // reading the last step of each of a long run's chunks.
-        let from = self
-            .steps
-            .chunks()
-            .as_slice()
-            .partition_point(|c| !measured_otherwise(c));
+        let from = self.steps.chunk_partition_point(|c| !measured_otherwise(c));
         let mut read = Vec::new();
         for (c, chunk) in self.steps.chunks().enumerate() {
             let shared = like_steps
