@@ -1,7 +1,8 @@
 //! A list that the traces of one run in each language, and the builds of
 //! a growing run, share (`engine::Told`, `Builder::finish_after`): cloning
 //! a trace shares its lists. Each item is held on its own, and the items in
-//! chunks of `CHUNK`: a copy made to change the list copies a pointer per
+//! chunks of `CHUNK`: a copy made to add an item copies a pointer per
+//! chunk of its latest few (`TAIL`), changing an older item a pointer per
 //! chunk, and changing an item copies its chunk's pointers and that item
 //! alone if another list still holds them (`Arc::make_mut`). What a
 //! language does not change (the calls' ids, tools and arguments, the file

@@ -241,7 +241,7 @@ struct Inner {
     /// The model of the first call that carried tools: the agent loop's.
     loop_model: Option<String>,
     /// The latest request written, while the live view watches: the next
-    /// is compared with it as it is written (`Written::after`).
+    /// is compared with it as it is written (`growing::written_after`).
     written_before: Option<Written>,
     written: u64,
     error: Option<String>,

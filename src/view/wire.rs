@@ -394,8 +394,12 @@ fn head_lines(trace: &Trace, index: usize, more: bool, w: usize) -> Vec<Line<'st
     let mc = &trace.model_calls[index];
     let mut request = wire::request(trace, index);
     let key = wire::list_key(trace.provider);
-    let messages: usize = (mc.context_start..mc.context_len)
-        .filter_map(|i| trace.places.get(i))
+    // Walked in order, not looked up one by one (a persistent list).
+    let messages: usize = trace
+        .places
+        .iter()
+        .skip(mc.context_start)
+        .take(mc.context_len.saturating_sub(mc.context_start))
         .map(|p| p.items as usize)
         .sum();
     let fixed: Vec<Value> = match request.as_object_mut().and_then(|o| o.remove(key)) {
