@@ -276,10 +276,9 @@ impl Recorder {
                 let kept = sized_alike(&self.trace, earlier, &mut measured.walked);
                 // Placed as before up to `kept`, measured again after.
                 self.trace.places = earlier.places.clone();
-                let changed: Vec<bool> =
-                    (0..self.trace.messages.len()).map(|i| i >= kept).collect();
                 let before = (&earlier.model_calls, &measured.bodied[..]);
-                let measures = wire::measure_after(&self.trace, Some(&changed), Some(before));
+                let changed = wire::Changed::After(kept);
+                let measures = wire::measure_after(&self.trace, Some(changed), Some(before));
                 measured.bodied.clone_from(&measures.bodied);
                 measured.placed_alike = measures.placed_as_held;
                 measures

@@ -906,7 +906,34 @@ fn escaped_len(text: &str) -> usize {
 ///
 /// A request's list restarts where the host's compacted copy starts.
 pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
-    measure_after(trace, changed, None)
+    measure_after(trace, changed.map(Changed::Marked), None)
+}
+
+/// The messages of a trace measured before whose texts changed since.
+#[derive(Debug, Clone, Copy)]
+pub enum Changed<'a> {
+    /// Those marked (a run told in another language).
+    Marked(&'a [bool]),
+    /// All but the first N (a live build of a growing run: not a mark
+    /// per message, thousands, at every call).
+    After(usize),
+}
+
+impl Changed<'_> {
+    fn kept(self, i: usize) -> bool {
+        match self {
+            Changed::Marked(marks) => !marks.get(i).copied().unwrap_or(true),
+            Changed::After(n) => i < n,
+        }
+    }
+
+    /// How many first messages are kept.
+    fn head(self) -> usize {
+        match self {
+            Changed::Marked(marks) => marks.iter().take_while(|&&changed| !changed).count(),
+            Changed::After(n) => n,
+        }
+    }
 }
 
 /// `measure`, where `before` holds model calls a build of this run before
@@ -917,13 +944,11 @@ pub fn measure(trace: &Trace, changed: Option<&[bool]>) -> Measures {
 /// (a long run has thousands of calls): its measures are None.
 pub fn measure_after(
     trace: &Trace,
-    changed: Option<&[bool]>,
+    changed: Option<Changed>,
     before: Option<(&crate::trace::Shared<ModelCall>, &[bool])>,
 ) -> Measures {
     let provider = trace.provider;
-    let kept = |i: usize| {
-        changed.is_some_and(|c| !c.get(i).copied().unwrap_or(true)) && i < trace.places.len()
-    };
+    let kept = |i: usize| changed.is_some_and(|c| c.kept(i)) && i < trace.places.len();
     let fixed = fixed_items(trace);
     // A call recorded with its body is sized by it: the envelope and the
     // tools (a coding agent's are tens of kilobytes) are written out only
@@ -951,7 +976,7 @@ pub fn measure_after(
     // the walk goes on after the last of them (a long run's builds keep
     // all but the newest few of thousands).
     let head = changed
-        .map_or(0, |c| c.iter().take_while(|&&changed| !changed).count())
+        .map_or(0, Changed::head)
         .min(trace.places.len())
         .min(trace.messages.len());
     debug_assert_eq!(

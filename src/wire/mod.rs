@@ -28,12 +28,12 @@ mod thinking;
 mod turned_away;
 
 pub use body::{
-    ANTHROPIC_MODEL, MAX_TOKENS, OPENAI_MODEL, anthropic_block, cached_tokens, compaction_tokens,
-    context_tokens, context_tokens_ready, count_in_background, counts_of, fixed_tokens, item_id,
-    item_id_of, items, list_counts, list_key, measure, measure_after, message_tokens, model,
-    output_tokens, rebuilt, recorded_model, recorded_new_from, rejection, reply, reply_tokens,
-    request, response, schema, status, tokens_besides_text, tokens_of_message, tool_choice, tools,
-    unmarked,
+    ANTHROPIC_MODEL, Changed, MAX_TOKENS, OPENAI_MODEL, anthropic_block, cached_tokens,
+    compaction_tokens, context_tokens, context_tokens_ready, count_in_background, counts_of,
+    fixed_tokens, item_id, item_id_of, items, list_counts, list_key, measure, measure_after,
+    message_tokens, model, output_tokens, rebuilt, recorded_model, recorded_new_from, rejection,
+    reply, reply_tokens, request, response, schema, status, tokens_besides_text, tokens_of_message,
+    tool_choice, tools, unmarked,
 };
 
 pub use crate::place::Place;
