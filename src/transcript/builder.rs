@@ -1188,19 +1188,31 @@ fn tell(trace: &mut Trace, told: &Told, before: Option<(&Trace, &Shared<Step>)>)
     let empty = Shared::default();
     let (before, before_run) = before.map_or((&empty, &empty), |(t, run)| (&t.steps, run));
     let run = std::mem::take(&mut trace.steps);
-    let mut steps = Shared::default();
-    for (k, chunk) in run.chunks().enumerate() {
-        let first = k * crate::shared::CHUNK;
-        let len = run.chunk_len(k);
-        let whole =
-            before_run.chunk(k).is_some_and(|c| Arc::ptr_eq(c, chunk)) && told.chunk_unchanged(k);
+    // Chunk `k` of the run told as `before` told it: that build's chunk.
+    let whole = |k: usize| {
+        let (first, len) = (k * crate::shared::CHUNK, run.chunk_len(k));
         debug_assert_eq!(
             told.chunk_unchanged(k),
             (first..first + len).all(|i| told.unchanged(i)),
             "chunk {k} said unchanged otherwise than its steps"
         );
-        if whole
-            && before.chunk_len(k) == len
+        let very = match (run.chunk(k), before_run.chunk(k)) {
+            (Some(chunk), Some(was)) => Arc::ptr_eq(chunk, was),
+            _ => false,
+        };
+        very && told.chunk_unchanged(k) && before.chunk_len(k) == len && before.chunk(k).is_some()
+    };
+    // The first chunks so told are that build's list, shared, not added
+    // again chunk by chunk (a long run has a hundred of them).
+    let kept = (0..run.chunk_count()).take_while(|&k| whole(k)).count();
+    let mut steps = match kept {
+        0 => Shared::default(),
+        _ => before.clone(),
+    };
+    steps.truncate((kept * crate::shared::CHUNK).min(run.len()));
+    for (k, chunk) in run.chunks().enumerate().skip(kept) {
+        let first = k * crate::shared::CHUNK;
+        if whole(k)
             && let Some(old) = before.chunk(k)
         {
             steps.push_chunk(old.clone());
@@ -1458,7 +1470,8 @@ struct Said {
 #[derive(Debug, Clone, Default)]
 struct Numbers {
     sizes: Vec<usize>,
-    tokens_in: Vec<Option<u64>>,
+    /// The build's own list (a copy shares it).
+    tokens_in: imbl::Vector<Option<u64>>,
     lists: Vec<(usize, usize)>,
     /// Per chunk of model calls (`CHUNK`), the most messages a call of it
     /// sends (its `context_len`).
@@ -1508,19 +1521,15 @@ impl Numbers {
             mut sizes,
             mut lists,
             mut reach,
-            tokens_in: mut tokens,
+            tokens_in: tokens,
         } = was;
         let mut changed = tokens_in
             .len()
             .min(sizes.len())
             .min(lists.len())
-            .min(calls.len());
-        // Leaf by leaf (a slice each): an item at a time, a persistent
-        // list's walk goes down its tree.
-        for (i, &t) in (0..).zip(tokens_in.leaves().flatten()) {
-            put(&mut tokens, i, t, &mut changed);
-        }
-        tokens.truncate(tokens_in.len());
+            .min(calls.len())
+            .min(crate::shared::alike_prefix(&tokens, tokens_in));
+        let tokens = tokens_in.clone();
         // The chunk before was kept: its last call is the very one.
         let mut took = false;
         for (k, chunk) in calls.chunks().enumerate() {
@@ -1579,7 +1588,10 @@ impl Numbers {
             changed,
             [
                 prefix_alike(&was_before.sizes, &numbers.sizes),
-                prefix_alike(&was_before.tokens_in, &numbers.tokens_in),
+                prefix_alike(
+                    &was_before.tokens_in.iter().collect::<Vec<_>>(),
+                    &numbers.tokens_in.iter().collect::<Vec<_>>()
+                ),
                 prefix_alike(&was_before.lists, &numbers.lists),
             ]
             .into_iter()

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::builder::{self, Builder};
 use super::format::Format;
-use super::{detect_document, request_line, split};
+use super::split::{self, Hashes};
+use super::{detect_document, request_line};
 use crate::load::Loaded;
 
 /// A tap's calls so far, in the order they began (each the line it was
@@ -49,7 +50,7 @@ pub struct Growing {
     running: Vec<(Arc<Value>, Known)>,
     /// The latest request written (`request_written`) and its history's
     /// hashes: the next request repeats most of it, byte for byte.
-    written_before: Option<(Written, Arc<[u64]>)>,
+    written_before: Option<(Written, Hashes)>,
     to_free: ToFree,
 }
 
@@ -147,11 +148,7 @@ pub(crate) fn write_entries(
 /// that the request written `before` (with its history's hashes) holds
 /// byte for byte: those of its items, of the same list, that end within
 /// the bytes both texts begin with.
-fn kept_hashes<'a>(
-    before: Option<&'a (Written, Arc<[u64]>)>,
-    written: &Written,
-    items: usize,
-) -> &'a [u64] {
+fn kept_hashes(before: Option<&(Written, Hashes)>, written: &Written, items: usize) -> Hashes {
     match before {
         Some((before, hashes)) if before.list == written.list && written.ends.len() == items => {
             let shared = match &written.shared {
@@ -165,9 +162,11 @@ fn kept_hashes<'a>(
                 _ => common_prefix(before.text.as_bytes(), written.text.as_bytes()),
             };
             let whole = before.ends.partition_point(|&end| end <= shared);
-            &hashes[..whole.min(hashes.len()).min(items)]
+            let mut kept = hashes.clone();
+            kept.truncate(whole.min(hashes.len()).min(items));
+            kept
         }
-        _ => &[],
+        _ => Hashes::default(),
     }
 }
 
@@ -251,7 +250,7 @@ impl Clone for ToFree {
 /// when the call begins, not again when it ends.
 #[derive(Debug, Clone, Default)]
 struct Known {
-    hashes: Option<Arc<[u64]>>,
+    hashes: Option<Hashes>,
     body: Option<Arc<str>>,
     /// Where the body writes its tool list (`Written::tools`).
     tools: Option<std::ops::Range<usize>>,
@@ -295,11 +294,15 @@ impl Growing {
     pub fn request_written(&mut self, line: &Arc<Value>, mut written: Written) {
         let request = line.get("request").unwrap_or(&Value::Null);
         let items = split::history(request);
-        let kept = kept_hashes(self.written_before.as_ref(), &written, items.len());
-        // Made as one list, at its length (at call 2,000, 4,000 hashes).
-        let new = items[kept.len()..].iter().map(split::unmarked_hash);
-        let hashes: Arc<[u64]> = kept.iter().copied().chain(new).collect();
-        debug_assert_eq!(*hashes, split::hashes(line), "hashes kept that differ");
+        // The list before, shared, and those after it (at call 2,000,
+        // 4,000 hashes, the last two new).
+        let mut hashes = kept_hashes(self.written_before.as_ref(), &written, items.len());
+        let new = items[hashes.len()..].iter().map(split::unmarked_hash);
+        hashes.extend(new);
+        debug_assert!(
+            hashes.iter().eq(split::hashes(line)),
+            "hashes kept that differ"
+        );
         let known = Known {
             hashes: Some(hashes.clone()),
             body: Some(written.text.clone()),
@@ -549,7 +552,8 @@ mod tests {
                 reused.push(kept_hashes(growing.written_before.as_ref(), &w, items).len());
                 growing.request_written(&line, w);
                 let (_, known) = growing.running.last().unwrap();
-                assert_eq!(known.hashes.as_deref(), Some(&split::hashes(&line)[..]));
+                let hashes = known.hashes.as_ref().map(|h| h.iter().collect());
+                assert_eq!(hashes, Some(split::hashes(&line)));
             }
             // The items written alike, not hashed again.
             assert_eq!(reused, [0, 3, 5, 5, 2, 2, 0, 0, 0, 0], "{by_writer}");

@@ -102,7 +102,7 @@ pub struct Conversation {
     /// The messages of its latest request, marks aside, each as its hash
     /// (`unmarked_hash`): kept and compared without copying the history a
     /// request repeats.
-    last: Arc<[u64]>,
+    last: Hashes,
     /// Model calls so far.
     pub calls: usize,
     pub model: Option<String>,
@@ -158,9 +158,12 @@ impl Splitter {
         &mut self,
         n: usize,
         line: Arc<Value>,
-        hashed: &mut Option<Arc<[u64]>>,
+        hashed: &mut Option<Hashes>,
     ) -> Vec<Placed> {
-        let counting = Object::<TapLine>::of(&line).side.0 == Some("count_tokens");
+        // Its fields read once (a field read leniently is read twice).
+        let tap = Object::<TapLine>::of(&line);
+        let counting = tap.side.0 == Some("count_tokens");
+        let provider = tap.provider.0.map(str::to_string);
         // Read in place: a field read leniently is copied first (a coding
         // agent's tool list is tens of kilobytes).
         let tools = request_of(&line)
@@ -187,7 +190,7 @@ impl Splitter {
                 out.push(Placed::side(h, held));
             }
         }
-        out.push(self.conversation(n, line, hashed));
+        out.push(self.conversation(n, line, provider, hashed));
         out
     }
 
@@ -196,7 +199,10 @@ impl Splitter {
     pub fn finish(&mut self) -> Vec<Placed> {
         std::mem::take(&mut self.held)
             .into_iter()
-            .map(|(n, line)| self.conversation(n, line, &mut None))
+            .map(|(n, line)| {
+                let provider = Object::<TapLine>::of(&line).provider.0.map(str::to_string);
+                self.conversation(n, line, provider, &mut None)
+            })
             .collect()
     }
 
@@ -211,25 +217,24 @@ impl Splitter {
     }
 
     /// Line `n` placed in the conversation its request continues (the one
-    /// whose latest request it extends furthest), or in a new one.
+    /// whose latest request it extends furthest, to the same `provider`),
+    /// or in a new one.
     fn conversation(
         &mut self,
         n: usize,
         line: Arc<Value>,
-        hashed: &mut Option<Arc<[u64]>>,
+        provider: Option<String>,
+        hashed: &mut Option<Hashes>,
     ) -> Placed {
         let request = request_of(&line);
-        let provider = Object::<TapLine>::of(&line).provider.0.map(str::to_string);
-        let messages = hashed.get_or_insert_with(|| hashes(&line).into()).clone();
+        let messages = hashed
+            .get_or_insert_with(|| hashes(&line).into_iter().collect())
+            .clone();
         let continues = self
             .conversations
             .iter()
             .enumerate()
-            .filter(|(_, c)| {
-                c.provider == provider
-                    && c.last.len() <= messages.len()
-                    && messages.starts_with(&c.last)
-            })
+            .filter(|(_, c)| c.provider == provider && messages.starts_with(&c.last))
             .max_by_key(|(i, c)| (c.last.len(), *i))
             .map(|(i, _)| i);
         let at = continues.unwrap_or_else(|| {
@@ -254,6 +259,60 @@ impl Splitter {
             place: Place::Conversation(at),
             repeats,
         }
+    }
+}
+
+/// A request's messages, each as its hash (`unmarked_hash`), and with
+/// each the hash of all up to it: a list starts with another where the
+/// two hash their first messages alike, found without reading them all.
+/// Persistent: the next request repeats most of them (a long run's,
+/// thousands), and its list shares theirs.
+#[derive(Debug, Clone, Default)]
+pub struct Hashes(imbl::Vector<(u64, u64)>);
+
+impl Hashes {
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn push(&mut self, hash: u64) {
+        use std::hash::BuildHasher;
+        let before = self.0.back().map_or(0, |&(_, upto)| upto);
+        let upto = foldhash::quality::FixedState::with_seed(0).hash_one((before, hash));
+        self.0.push_back((hash, upto));
+    }
+
+    pub fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().map(|&(hash, _)| hash)
+    }
+
+    /// Are `first`'s messages the first of these?
+    pub fn starts_with(&self, first: &Hashes) -> bool {
+        let at = first.len().checked_sub(1);
+        let upto = |h: &Hashes, at| h.0.get(at).map(|&(_, upto)| upto);
+        first.len() <= self.len() && at.is_none_or(|at| upto(self, at) == upto(first, at))
+    }
+}
+
+impl Extend<u64> for Hashes {
+    fn extend<I: IntoIterator<Item = u64>>(&mut self, hashes: I) {
+        hashes.into_iter().for_each(|hash| self.push(hash));
+    }
+}
+
+impl FromIterator<u64> for Hashes {
+    fn from_iter<I: IntoIterator<Item = u64>>(hashes: I) -> Self {
+        let mut list = Hashes::default();
+        list.extend(hashes);
+        list
     }
 }
 
@@ -673,6 +732,41 @@ mod tests {
         for (a, b) in differ {
             assert_ne!(crate::wire::unmarked(&a), crate::wire::unmarked(&b));
             assert_ne!(unmarked_hash(&a), unmarked_hash(&b), "{a} {b}");
+        }
+    }
+
+    #[test]
+    fn a_list_of_hashes_starts_with_another_where_its_first_hashes_are_those() {
+        let list = |hashes: &[u64]| hashes.iter().copied().collect::<Hashes>();
+        let lists = [
+            list(&[]),
+            list(&[1]),
+            list(&[1, 2, 3]),
+            list(&[1, 2, 4]),
+            list(&[2, 1, 3]),
+            list(&[1, 2, 3, 5]),
+            // Grown from a copy, and cut, as a tap's requests are.
+            {
+                let mut grown = list(&[1, 2, 3]);
+                grown.extend([5]);
+                grown
+            },
+            {
+                let mut cut = list(&[1, 2, 3, 5]);
+                cut.truncate(2);
+                cut
+            },
+        ];
+        for a in &lists {
+            for b in &lists {
+                let (a_items, b_items): (Vec<u64>, Vec<u64>) =
+                    (a.iter().collect(), b.iter().collect());
+                assert_eq!(
+                    a.starts_with(b),
+                    a_items.starts_with(&b_items),
+                    "{a_items:?} {b_items:?}"
+                );
+            }
         }
     }
 }
