@@ -253,7 +253,24 @@ fn input_object(call: &ToolCall) -> Value {
     }
 }
 
-fn call_of<'a>(trace: &'a Trace, id: &CallId) -> Option<&'a ToolCall> {
+/// The call `id` that message `m` names, as `Trace::call` finds it. Where
+/// ids are unique, looked for from `m`'s step back, where it was proposed
+/// (a long run has thousands of calls, and each message is written out
+/// when its run is measured).
+fn call_of<'a>(trace: &'a Trace, m: &Message, id: &CallId) -> Option<&'a ToolCall> {
+    if trace.unique_ids {
+        let before = trace.calls.partition_point(|c| c.proposed <= m.step);
+        let near = trace
+            .calls
+            .slice(..before)
+            .iter()
+            .rev()
+            .find(|c| &c.id == id);
+        if let Some(call) = near {
+            debug_assert!(trace.call(id).is_some_and(|c| std::ptr::eq(c, call)));
+            return near;
+        }
+    }
     trace.call(id)
 }
 
@@ -288,7 +305,7 @@ fn chat_message(trace: &Trace, m: &Message) -> Value {
                 let calls: Vec<Value> = m
                     .calls
                     .iter()
-                    .filter_map(|id| call_of(trace, id))
+                    .filter_map(|id| call_of(trace, m, id))
                     .map(|c| {
                         json!({
                             "id": &*c.id.0,
@@ -321,7 +338,7 @@ fn responses_items(trace: &Trace, m: &Message) -> Vec<Value> {
             items.extend(
                 m.calls
                     .iter()
-                    .filter_map(|id| call_of(trace, id))
+                    .filter_map(|id| call_of(trace, m, id))
                     .map(|c| function_call(trace, c, false)),
             );
             items
@@ -378,7 +395,7 @@ fn reply_blocks(trace: &Trace, m: &Message, reasoning: Option<&str>, response: b
         }
         blocks.push(text);
     }
-    blocks.extend(m.calls.iter().filter_map(|id| call_of(trace, id)).map(|c| {
+    blocks.extend(m.calls.iter().filter_map(|id| call_of(trace, m, id)).map(|c| {
         let mut block =
             json!({ "type": "tool_use", "id": &*c.id.0, "name": c.tool, "input": input_object(c) });
         if response {
@@ -614,7 +631,7 @@ fn rebuilt_response(trace: &Trace, counts: &Counts, index: usize) -> Option<Valu
         calls: message
             .calls
             .iter()
-            .filter_map(|id| call_of(trace, id))
+            .filter_map(|id| call_of(trace, message, id))
             .collect(),
         input: context_tokens(trace, counts, index),
         cached: match trace.prompt_cache {
@@ -881,18 +898,20 @@ fn sized_by_writing(trace: &Trace, m: &Message, joins: bool) -> (u32, usize) {
 /// The bytes of `text` inside a JSON string as serde_json writes it: `"`,
 /// `\\`, `\n`, `\r`, `\t`, backspace and form feed escaped in two bytes,
 /// the other controls below U+0020 as `\u00XX`, everything else as is.
-/// Without a branch per byte, in blocks summed in 32 bits: the compiler
-/// tests many bytes at a time (a long run's tool output is megabytes).
+/// Without a branch per byte, in blocks summed in 16 bits (at most 5 a
+/// byte, 8 KiB a block): the compiler tests many bytes at a time, twice
+/// as many as in 32 bits (a long run's tool output is megabytes, and
+/// opening a 2,000-call transcript measures every text).
 fn escaped_len(text: &str) -> usize {
-    let extra = |b: &u8| -> u32 {
+    let extra = |b: &u8| -> u16 {
         let short = matches!(*b, b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c);
-        u32::from(short) + 5 * u32::from(*b < 0x20 && !short)
+        u16::from(short) + 5 * u16::from(*b < 0x20 && !short)
     };
     text.len()
         + text
             .as_bytes()
-            .chunks(1 << 16)
-            .map(|block| block.iter().map(extra).sum::<u32>() as usize)
+            .chunks(1 << 13)
+            .map(|block| usize::from(block.iter().map(extra).sum::<u16>()))
             .sum::<usize>()
 }
 
@@ -1524,7 +1543,9 @@ mod tests {
     fn escaped_len_is_the_length_serde_json_writes() {
         let ascii: String = (0u8..0x80).map(char::from).chain("中文".chars()).collect();
         let long = ascii.repeat(2000);
-        for text in [&ascii, &long] {
+        // Each byte written in six: a block's count is at its largest.
+        let controls = "\u{1}".repeat(20_000);
+        for text in [&ascii, &long, &controls] {
             let written = serde_json::to_string(text).unwrap().len() - 2;
             assert_eq!(escaped_len(text), written);
         }
