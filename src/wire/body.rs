@@ -259,13 +259,7 @@ fn input_object(call: &ToolCall) -> Value {
 /// when its run is measured).
 fn call_of<'a>(trace: &'a Trace, m: &Message, id: &CallId) -> Option<&'a ToolCall> {
     if trace.unique_ids {
-        let before = trace.calls.partition_point(|c| c.proposed <= m.step);
-        let near = trace
-            .calls
-            .slice(..before)
-            .iter()
-            .rev()
-            .find(|c| &c.id == id);
+        let near = proposed_by(trace, m, id);
         if let Some(call) = near {
             debug_assert!(trace.call(id).is_some_and(|c| std::ptr::eq(c, call)));
             return near;
@@ -1316,18 +1310,17 @@ pub fn output_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
 /// The calls message `m` proposed, as the recorder knew them then: the
 /// latest with each id proposed at or before its step.
 fn calls_of<'t>(trace: &'t Trace, m: &Message) -> Vec<&'t ToolCall> {
-    let before = trace.calls.partition_point(|c| c.proposed <= m.step);
     m.calls
         .iter()
-        .filter_map(|id| {
-            trace
-                .calls
-                .slice(..before)
-                .iter()
-                .rev()
-                .find(|c| &c.id == id)
-        })
+        .filter_map(|id| proposed_by(trace, m, id))
         .collect()
+}
+
+/// The latest call `id` proposed at or before message `m`'s step.
+fn proposed_by<'t>(trace: &'t Trace, m: &Message, id: &CallId) -> Option<&'t ToolCall> {
+    let before = trace.calls.partition_point(|c| c.proposed <= m.step);
+    let proposed = trace.calls.slice(..before);
+    proposed.iter().rev().find(|c| &c.id == id)
 }
 
 fn fixed_of(trace: &Trace, counts: &Counts) -> usize {
