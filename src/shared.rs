@@ -554,36 +554,6 @@ pub type Chunks<'a, T> =
 /// The items of a list (`Shared::iter`).
 pub type Iter<'a, T> = std::iter::Map<Items<'a, T>, fn(&'a Arc<T>) -> &'a T>;
 
-/// How many first items `a` and `b` both have alike. Where the two share
-/// a leaf, it is not read: a copy of a persistent list shares all of it
-/// but the leaves changed since (a long run's builds, thousands of calls).
-pub fn alike_prefix<T: Clone + PartialEq>(a: &imbl::Vector<T>, b: &imbl::Vector<T>) -> usize {
-    let (mut leaves_a, mut leaves_b) = (a.leaves(), b.leaves());
-    let (mut x, mut y): (&[T], &[T]) = (&[], &[]);
-    let mut at = 0;
-    loop {
-        if x.is_empty() {
-            let Some(leaf) = leaves_a.next() else {
-                return at;
-            };
-            x = leaf;
-        }
-        if y.is_empty() {
-            let Some(leaf) = leaves_b.next() else {
-                return at;
-            };
-            y = leaf;
-        }
-        let n = x.len().min(y.len());
-        if !std::ptr::eq(x.as_ptr(), y.as_ptr())
-            && let Some(k) = (0..n).find(|&k| x[k] != y[k])
-        {
-            return at + k;
-        }
-        (x, y, at) = (&x[n..], &y[n..], at + n);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -738,28 +708,28 @@ mod tests {
     }
 
     #[test]
-    fn two_persistent_lists_are_alike_as_far_as_their_items_are() {
-        // Copies that share leaves and lists made apart, each changed at
+    fn two_lists_are_alike_as_far_as_their_items_are() {
+        // Copies that share chunks and lists made apart, each changed at
         // an item or cut or grown, are alike as far as item by item.
-        let naive = |a: &imbl::Vector<usize>, b: &imbl::Vector<usize>| {
-            a.iter().zip(b).take_while(|(x, y)| x == y).count()
+        let naive = |a: &Shared<usize>, b: &Shared<usize>| {
+            a.iter().zip(b.iter()).take_while(|(x, y)| x == y).count()
         };
         for n in LENGTHS.into_iter().chain([5000]) {
-            let list: imbl::Vector<usize> = (0..n).collect();
-            let mut others = vec![list.clone(), (0..n).collect()];
+            let list = numbers(n);
+            let mut others = vec![list.clone(), numbers(n)];
             for at in [0, n / 2, n.saturating_sub(1), n] {
                 let mut changed = list.clone();
                 if at < n {
-                    changed.set(at, usize::MAX);
+                    changed[at] = usize::MAX;
                 }
-                changed.push_back(7);
+                changed.push(7);
                 let mut cut = list.clone();
                 cut.truncate(at);
                 others.extend([changed, cut]);
             }
             for a in [&list].into_iter().chain(&others) {
                 for b in &others {
-                    assert_eq!(alike_prefix(a, b), naive(a, b), "{n}");
+                    assert_eq!(a.alike(b, |x, y| x == y), naive(a, b), "{n}");
                 }
             }
         }

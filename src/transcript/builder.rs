@@ -1471,7 +1471,7 @@ struct Said {
 struct Numbers {
     sizes: Vec<usize>,
     /// The build's own list (a copy shares it).
-    tokens_in: imbl::Vector<Option<u64>>,
+    tokens_in: Shared<Option<u64>>,
     lists: Vec<(usize, usize)>,
     /// Per chunk of model calls (`CHUNK`), the most messages a call of it
     /// sends (its `context_len`).
@@ -1491,7 +1491,7 @@ impl Numbers {
     /// And the first call whose numbers are not those of `was`.
     fn of_calls(
         run: &Trace,
-        tokens_in: &imbl::Vector<Option<u64>>,
+        tokens_in: &Shared<Option<u64>>,
         before: Option<(&Trace, usize)>,
         was: Numbers,
     ) -> (Numbers, usize) {
@@ -1528,7 +1528,7 @@ impl Numbers {
             .min(sizes.len())
             .min(lists.len())
             .min(calls.len())
-            .min(crate::shared::alike_prefix(&tokens, tokens_in));
+            .min(tokens.alike(tokens_in, |a, b| a == b));
         let tokens = tokens_in.clone();
         // The chunk before was kept: its last call is the very one.
         let mut took = false;
@@ -1838,9 +1838,10 @@ struct Build {
     rec: Recorder,
     says: Shared<Say>,
     /// Input tokens per model call, where the file records them.
-    /// Persistent, as `call_reply`: a live build copies the replay it kept
-    /// twice a call, and a copy shares all but what it adds.
-    tokens_in: imbl::Vector<Option<u64>>,
+    /// Shared: a live build copies the replay it kept twice a call, and
+    /// a copy shares all but its latest chunks (and compares with the
+    /// build before chunk pointer by chunk pointer, `Shared::alike`).
+    tokens_in: Shared<Option<u64>>,
     /// Per call (as `trace.calls`): the ordinal of the reply that proposed it.
     call_reply: imbl::Vector<usize>,
     /// Replies so far.
@@ -1992,7 +1993,7 @@ impl Build {
                 mcp: None,
             }),
             says: Default::default(),
-            tokens_in: imbl::Vector::new(),
+            tokens_in: Default::default(),
             call_reply: imbl::Vector::new(),
             replies: 0,
             reasoning: Vec::new(),
@@ -2103,7 +2104,7 @@ impl Build {
                     if let Some(out) = output {
                         last.tokens = Some(out as usize);
                     }
-                    if let Some(slot) = self.tokens_in.back_mut() {
+                    if let Some(slot) = self.tokens_in.last_mut() {
                         *slot = input.or(*slot);
                     }
                 }
@@ -2248,7 +2249,7 @@ impl Build {
             .max(self.rec.held_from);
         let messages = self.rec.trace.messages.len();
         self.tokens_in
-            .push_back(request.as_ref().and_then(|r| r.tokens_in));
+            .push(request.as_ref().and_then(|r| r.tokens_in));
         let source = match (&request, &recorded) {
             // Its size is the file's; its messages drawn are rebuilt.
             (None, Some((line, messages, body))) => Source::Recorded {
@@ -2897,7 +2898,7 @@ mod tests {
         let mut differed = 0;
         for was in runs.iter().filter(|t| t.model_calls.len() > 2) {
             let lists = afresh(was);
-            let counted = Numbers::of_calls(was, &imbl::Vector::new(), None, Numbers::default()).0;
+            let counted = Numbers::of_calls(was, &Default::default(), None, Numbers::default()).0;
             let k = was.model_calls.len() / 2;
             let mid = was.model_calls[k].context_len.saturating_sub(1);
             let mut changed = Vec::new();
@@ -2926,7 +2927,7 @@ mod tests {
                 let fresh = afresh(run);
                 differed += usize::from(fresh != lists);
                 let (like, _) =
-                    Numbers::of_calls(run, &imbl::Vector::new(), Some((was, 0)), counted.clone());
+                    Numbers::of_calls(run, &Default::default(), Some((was, 0)), counted.clone());
                 assert_eq!(like.lists, fresh, "{}", was.title);
                 let sizes: Vec<usize> = run.model_calls.iter().map(|m| m.context_size).collect();
                 assert_eq!(like.sizes, sizes, "{}", was.title);

@@ -252,7 +252,7 @@ fn calls_text(calls: &[(String, String)]) -> String {
 pub fn narrate(
     say: &Say,
     sizes: &[usize],
-    tokens_in: &imbl::Vector<Option<u64>>,
+    tokens_in: &crate::shared::Shared<Option<u64>>,
     unit: Unit,
     lang: Lang,
 ) -> String {
@@ -489,7 +489,12 @@ struct CallSaid {
 }
 
 impl CallSaid {
-    fn said(&self, tokens_in: &imbl::Vector<Option<u64>>, unit: Unit, lang: Lang) -> String {
+    fn said(
+        &self,
+        tokens_in: &crate::shared::Shared<Option<u64>>,
+        unit: Unit,
+        lang: Lang,
+    ) -> String {
         let mut s = self.source_said(unit, lang);
         if let Some(Some(t)) = tokens_in.get(self.number as usize - 1) {
             s.push_str(&REPLAY_INPUT_TOKENS.fill(lang, &[("tokens", t)]));
