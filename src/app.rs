@@ -961,8 +961,10 @@ pub fn grow(app: &mut App, update: crate::live::Update) {
                 return;
             };
             live.conversations = conversations;
-            // Indexed once an update, not at every frame of the grown run.
-            app.timelines = Arc::new(Timelines::of(&shown));
+            // Indexed once an update, not at every frame of the grown run,
+            // and from the index before: at call 2,000, its newest calls.
+            let index = Arc::try_unwrap(std::mem::take(&mut app.timelines));
+            app.timelines = Arc::new(Timelines::grown(index.unwrap_or_default(), &shown));
             app.loaded = shown;
             if app.overlay == Some(Overlay::Picker) && live.watching {
                 // The list grows with the run.

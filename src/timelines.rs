@@ -8,7 +8,7 @@ use crate::scenario::Lang;
 use crate::trace::Timeline;
 
 /// A run's `Timeline` in each language, and the run they index.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Timelines {
     of: Weak<Loaded>,
     by_lang: [Timeline; Lang::COUNT],
@@ -18,10 +18,21 @@ pub struct Timelines {
 
 impl Timelines {
     pub fn of(loaded: &Arc<Loaded>) -> Timelines {
+        Timelines::grown(Timelines::default(), loaded)
+    }
+
+    /// `loaded`'s timelines, made from `before`, another run's (a live
+    /// run's build before): `Timeline::grown`.
+    pub fn grown(before: Timelines, loaded: &Arc<Loaded>) -> Timelines {
+        let mut by_lang = before.by_lang;
+        for (timeline, lang) in by_lang.iter_mut().zip(Lang::ALL) {
+            *timeline = Timeline::grown(std::mem::take(timeline), loaded.trace(lang));
+        }
+        let pseudo = before.pseudo.unwrap_or_default();
         Timelines {
             of: Arc::downgrade(loaded),
-            by_lang: Lang::ALL.map(|lang| Timeline::of(loaded.trace(lang))),
-            pseudo: loaded.pseudo.as_deref().map(Timeline::of),
+            by_lang,
+            pseudo: (loaded.pseudo.as_deref()).map(|trace| Timeline::grown(pseudo, trace)),
         }
     }
 

@@ -1467,10 +1467,13 @@ pub struct Timeline {
     /// Per file: its events' steps and changes in step order, and for each
     /// the index of the latest write at or before it.
     files: std::collections::HashMap<String, FileTimeline>,
+    /// The file events indexed, in order.
+    file_events: Shared<FileEvent>,
     /// Calls that started and finished, by start step: (started,
     /// finished, call).
     runs: Vec<(usize, usize, usize)>,
-    /// The longest of those runs, in steps.
+    /// At least the longest of those runs, in steps (a run's index grown
+    /// from another's keeps that one's: a bound is all `running_at` needs).
     longest: usize,
     /// Calls that started and never finished: (started, call).
     unfinished: Vec<(usize, usize)>,
@@ -1480,7 +1483,7 @@ pub struct Timeline {
     first_call: std::collections::HashMap<CallId, usize, foldhash::fast::RandomState>,
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 struct FileTimeline {
     events: Vec<(usize, FileChange)>,
     last_write: Vec<Option<usize>>,
@@ -1488,9 +1491,22 @@ struct FileTimeline {
 
 impl Timeline {
     pub fn of(trace: &Trace) -> Timeline {
-        let mut files: std::collections::HashMap<String, FileTimeline> = Default::default();
-        for e in &trace.file_events {
-            let f = files.entry(e.path.clone()).or_default();
+        Timeline::grown(Timeline::default(), trace)
+    }
+
+    /// `trace`'s timeline, made from `before`, another trace's (in a live
+    /// run, the build before this one): what it indexed of the first calls
+    /// and file events the two hold alike is kept, and the rest indexed
+    /// again. At call 2,000, a few calls, not all of them.
+    pub fn grown(mut before: Timeline, trace: &Trace) -> Timeline {
+        let calls = trace
+            .calls
+            .alike(&before.calls, |a, b| Arc::ptr_eq(a, b) || a == b);
+        let events = (trace.file_events).alike(&before.file_events, |a, b| a == b);
+        before.forget_events_from(events);
+        before.forget_calls_from(calls);
+        for e in trace.file_events.slice(events..).iter() {
+            let f = before.files.entry(e.path.clone()).or_default();
             let write = match e.change {
                 FileChange::Written { .. } => Some(f.events.len()),
                 FileChange::Read => f.last_write.last().copied().flatten(),
@@ -1499,35 +1515,62 @@ impl Timeline {
             f.last_write.push(write);
         }
         let (mut runs, mut unfinished) = (Vec::new(), Vec::new());
-        for (i, c) in trace.calls.iter().enumerate() {
+        (before.first_call).reserve(trace.calls.len() - calls);
+        for (i, c) in trace.calls.slice(calls..).iter().enumerate() {
+            let i = calls + i;
             match (c.started, c.finished) {
                 (Some(start), Some(end)) => runs.push((start, end, i)),
                 (Some(start), None) => unfinished.push((start, i)),
                 (None, _) => {}
             }
+            before.first_call.entry(c.id.clone()).or_insert(i);
         }
-        let mut first_call = std::collections::HashMap::with_capacity_and_hasher(
-            trace.calls.len(),
-            foldhash::fast::RandomState::default(),
-        );
-        for (i, c) in trace.calls.iter().enumerate() {
-            first_call.entry(c.id.clone()).or_insert(i);
+        let longest = runs.iter().map(|r| r.1.saturating_sub(r.0)).max();
+        before.longest = before.longest.max(longest.unwrap_or(0));
+        add_sorted(&mut before.runs, runs);
+        add_sorted(&mut before.unfinished, unfinished);
+        before.file_events = trace.file_events.clone();
+        before.calls = trace.calls.clone();
+        before
+    }
+
+    /// Leaves out the file events from `from` on.
+    fn forget_events_from(&mut self, from: usize) {
+        for e in self.file_events.slice(from..).iter().rev() {
+            let Some(f) = self.files.get_mut(&e.path) else {
+                continue;
+            };
+            f.events.pop();
+            f.last_write.pop();
+            if f.events.is_empty() {
+                self.files.remove(&e.path);
+            }
         }
-        runs.sort_unstable();
-        unfinished.sort_unstable();
-        let longest = runs
-            .iter()
-            .map(|r| r.1.saturating_sub(r.0))
-            .max()
-            .unwrap_or(0);
-        Timeline {
-            files,
-            runs,
-            longest,
-            unfinished,
-            calls: trace.calls.clone(),
-            first_call,
+        self.file_events.truncate(from);
+    }
+
+    /// Leaves out the calls from `from` on.
+    fn forget_calls_from(&mut self, from: usize) {
+        for (i, c) in self.calls.slice(from..).iter().enumerate() {
+            let i = from + i;
+            match (c.started, c.finished) {
+                (Some(start), Some(end)) => {
+                    if let Ok(at) = self.runs.binary_search(&(start, end, i)) {
+                        self.runs.remove(at);
+                    }
+                }
+                (Some(start), None) => {
+                    if let Ok(at) = self.unfinished.binary_search(&(start, i)) {
+                        self.unfinished.remove(at);
+                    }
+                }
+                (None, _) => {}
+            }
+            if self.first_call.get(&c.id) == Some(&i) {
+                self.first_call.remove(&c.id);
+            }
         }
+        self.calls.truncate(from);
     }
 
     /// `Trace::call`, found in this index where it is `trace`'s.
@@ -1582,6 +1625,20 @@ impl Timeline {
             .map(|i| &trace.calls[i])
             .filter(|c| c.status_at(step) == Some(CallStatus::Running))
             .collect()
+    }
+}
+
+/// `list`, sorted, with `new` added where each goes (most often all at
+/// its end: a run's latest calls start after the others).
+fn add_sorted<T: Ord>(list: &mut Vec<T>, mut new: Vec<T>) {
+    new.sort_unstable();
+    let at_end = match (list.last(), new.first()) {
+        (Some(last), Some(first)) => last <= first,
+        _ => true,
+    };
+    list.extend(new);
+    if !at_end {
+        list.sort_unstable();
     }
 }
 
@@ -1727,5 +1784,62 @@ mod tests {
         );
         assert_eq!(super::mark_replayed("[1, 2]"), "[1, 2]");
         assert_eq!(super::mark_replayed("{not json}"), "{not json}");
+    }
+
+    /// What a timeline grown from another's indexes, as one made anew
+    /// indexes it (its bound on the longest run at least that run).
+    fn assert_indexed_alike(grown: &Timeline, trace: &Trace, what: &str) {
+        let anew = Timeline::of(trace);
+        assert!(grown.files == anew.files, "{what}: files");
+        assert!(grown.file_events == anew.file_events, "{what}: file events");
+        assert_eq!(grown.runs, anew.runs, "{what}");
+        assert_eq!(grown.unfinished, anew.unfinished, "{what}");
+        assert!(grown.calls == anew.calls, "{what}: calls");
+        assert_eq!(grown.first_call, anew.first_call, "{what}");
+        assert!(grown.longest >= anew.longest, "{what}");
+    }
+
+    #[test]
+    fn a_timeline_grown_from_another_indexes_what_one_made_anew_does() {
+        // Every lesson and transcript in turn, each also cut at half its
+        // calls and file events: grown from the one before, and back.
+        let mut traces = Vec::new();
+        for trace in crate::load::every_run().into_iter().flatten() {
+            let mut cut = trace.clone();
+            cut.calls.truncate(trace.calls.len() / 2);
+            cut.file_events.truncate(trace.file_events.len() / 2);
+            traces.extend([cut, trace]);
+        }
+        for pair in traces.windows(2) {
+            let [a, b] = [&pair[0], &pair[1]];
+            let what = format!("{} after {}", b.scenario, a.scenario);
+            assert_indexed_alike(&Timeline::grown(Timeline::of(a), b), b, &what);
+            assert_indexed_alike(&Timeline::grown(Timeline::of(b), a), a, &what);
+        }
+        // A tap's run as its live view builds it: each call while it runs,
+        // then ended, each build's timeline grown from the one before.
+        for file in ["claude-code.tap.jsonl", "codex.tap.jsonl"] {
+            let path = format!(
+                "{}/tests/transcripts/real/cli/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(path).unwrap();
+            let mut growing = crate::transcript::growing::Growing::new(file, false);
+            let mut timeline = Timeline::default();
+            for (k, line) in text.lines().enumerate() {
+                let line: serde_json::Value = serde_json::from_str(line).unwrap();
+                let mut running = line.clone();
+                running["response"] = serde_json::Value::Null;
+                running["status"] = serde_json::Value::Null;
+                let running = growing.runs(vec![Arc::new(running)]);
+                growing.push(line);
+                let ended = growing.runs(Vec::new());
+                for (when, runs) in [("running", running), ("ended", ended)] {
+                    let trace = &runs[0].traces[0];
+                    timeline = Timeline::grown(timeline, trace);
+                    assert_indexed_alike(&timeline, trace, &format!("{file} call {k} {when}"));
+                }
+            }
+        }
     }
 }
