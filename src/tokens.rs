@@ -18,9 +18,6 @@ pub const PER_MESSAGE: usize = 3;
 /// Tokens that prime the assistant's reply, once a request.
 pub const REPLY_PRIMING: usize = 3;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -221,43 +218,12 @@ impl std::fmt::Debug for Counts {
     }
 }
 
-/// Pieces (the pre-tokenizer's words, numbers, runs of punctuation or
-/// space) up to this many bytes have their count remembered: a long run
-/// repeats the same identifiers and words thousands of times, and a
-/// piece's count depends on the piece alone.
-const REMEMBERED_PIECE: usize = 32;
-
-/// At most this many pieces are remembered (a few MB).
-const REMEMBERED_PIECES: usize = 1 << 17;
-
-/// FNV-1a: the pieces are short, and SipHash would cost about what
-/// counting a short piece does.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 mod known;
+mod pieces;
 
-type Pieces = HashMap<Box<[u8]>, u32, BuildHasherDefault<Fnv>>;
-
-thread_local! {
-    static PIECES: RefCell<Pieces> = RefCell::new(Pieces::default());
-}
+pub(crate) use pieces::common_prefix;
+use pieces::counted;
+pub use pieces::forget_counted;
 
 /// The number of `o200k_base` tokens in `text` (no special tokens): the
 /// text split as the encoding's pattern splits it, each piece's tokens
@@ -277,29 +243,18 @@ pub fn count(text: &str) -> usize {
     }
 }
 
-/// `count` with the tokenizer, whatever the table of known counts holds.
-fn counted(text: &str) -> usize {
-    let tokenizer = bpe_openai::o200k_base();
-    PIECES.with(|pieces| {
-        let mut pieces = pieces.borrow_mut();
-        tokenizer
-            .split(text)
-            .map(|piece| {
-                let bytes = piece.as_bytes();
-                if bytes.len() > REMEMBERED_PIECE {
-                    return tokenizer.bpe.count(bytes);
-                }
-                if let Some(&n) = pieces.get(bytes) {
-                    return n as usize;
-                }
-                let n = tokenizer.bpe.count(bytes);
-                if pieces.len() < REMEMBERED_PIECES {
-                    pieces.insert(bytes.into(), n as u32);
-                }
-                n
-            })
-            .sum()
-    })
+/// `count`, for a text that may begin as one counted before: a live run's
+/// request repeats the one before byte for byte and adds a few messages
+/// (at call 2,000, a megabyte and a few kilobytes). Counted from the last
+/// place marked in the part the two share, not from the start
+/// (`pieces::count_after`).
+pub fn count_long(text: &Arc<str>) -> usize {
+    if text.len() < pieces::LONG {
+        return count(text);
+    }
+    #[cfg(test)]
+    tests::saw(text);
+    pieces::count_after(text)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use super::format::Format;
 use super::split::{self, Hashes};
 use super::{detect_document, request_line};
 use crate::load::Loaded;
+use crate::tokens::common_prefix;
 
 /// A tap's calls so far, in the order they began (each the line it was
 /// or will be recorded as; one still running has its request alone), as
@@ -168,22 +169,6 @@ fn kept_hashes(before: Option<&(Written, Hashes)>, written: &Written, items: usi
         }
         _ => Hashes::default(),
     }
-}
-
-/// How many first bytes `a` and `b` share.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    const BLOCK: usize = 4096;
-    let n = a.len().min(b.len());
-    let mut at = 0;
-    // Block by block first (a comparison of memory), then byte by byte.
-    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
-        at += BLOCK;
-    }
-    at + a[at..n]
-        .iter()
-        .zip(&b[at..n])
-        .take_while(|(x, y)| x == y)
-        .count()
 }
 
 /// Requests read that no one else holds, freed on a thread of their own:

@@ -1185,7 +1185,7 @@ pub fn context_tokens(trace: &Trace, counts: &Counts, index: usize) -> usize {
     counts
         .request(index, || match &mc.body {
             // The body as recorded, every byte of it.
-            Some(body) => tokens::count(&body.request),
+            Some(body) => tokens::count_long(&body.request),
             None => {
                 fixed_of(trace, counts)
                     + messages_tokens(trace, counts, mc.context_start..mc.context_len)
@@ -1640,7 +1640,7 @@ mod tests {
                     for (index, mc) in trace.model_calls.iter().enumerate() {
                         // A body the file records is counted as recorded.
                         let counted = match &mc.body {
-                            Some(body) => tokens::count(&body.request),
+                            Some(body) => tokens::count_long(&body.request),
                             None => {
                                 fixed
                                     + (mc.context_start..mc.context_len)
