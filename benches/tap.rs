@@ -285,19 +285,91 @@ fn begun(line: &serde_json::Value) -> serde_json::Value {
     begun
 }
 
+/// Call N of a run of N as the tap's builder meets it: the state after
+/// call N-2 (`before`); call N-1, to read on a copy of it as the tap reads
+/// each call (`call`), and its request written; call N as it begins, its
+/// request written, and as it ends.
+struct LastCall {
+    before: Growing,
+    last_but_one: serde_json::Value,
+    text_but_one: Written,
+    begun: serde_json::Value,
+    text: Written,
+    last: serde_json::Value,
+}
+
+impl LastCall {
+    /// What the builder is handed for call N: the state after call N-1
+    /// (a copy of `before`, call N-1 read on it), and call N as it
+    /// begins, its request written, and as it ends.
+    fn input(
+        &self,
+    ) -> (
+        Growing,
+        std::sync::Arc<serde_json::Value>,
+        Written,
+        serde_json::Value,
+    ) {
+        let mut growing = self.before.clone();
+        call(&mut growing, &self.last_but_one, self.text_but_one.clone());
+        let begun = std::sync::Arc::new(self.begun.clone());
+        (growing, begun, self.text.clone(), self.last.clone())
+    }
+}
+
+fn last_call(calls: usize) -> LastCall {
+    let (before, lines, mut written_before) = all_but_the_last(calls, 2);
+    let [last_but_one, last] = <[_; 2]>::try_from(lines).expect("two calls unread");
+    let text_but_one = written(&last_but_one, &mut written_before);
+    let text = written(&last, &mut written_before);
+    LastCall {
+        before,
+        last_but_one,
+        text_but_one,
+        begun: begun(&last),
+        text,
+        last: ended(last),
+    }
+}
+
 fn live_grow(c: &mut Criterion) {
+    live_grow_as(c, false);
+    live_grow_as(c, true);
+}
+
+/// Memory a call's caches are filled with before it, `cold` (`live_grow`).
+const OTHER_WORK: usize = 16 << 20;
+
+/// Writes `OTHER_WORK` bytes: what the caches then hold is that.
+fn other_work() {
+    let mut other = vec![0u8; OTHER_WORK];
+    for (i, byte) in other.iter_mut().enumerate().step_by(64) {
+        *byte = i as u8;
+    }
+    std::hint::black_box(&other);
+}
+
+/// `cold`: each call after other work. Between two calls of a live
+/// agent, the model takes seconds, and the agent, the recorder (which
+/// parses each request: megabytes at call 2,000) and the terminal run
+/// meanwhile: the builder's state is then no longer in the core's
+/// caches. Warm, call N follows the setup that read call N-1, and at call
+/// 10 the whole state stays cached from one call to the next, which a
+/// real run's call 10 does not see.
+fn live_grow_as(c: &mut Criterion, cold: bool) {
     // What the live view's builder does for call N of a run of N: the
     // call begins (its request after the N-1 read for good), then it
     // ends (read for good, as the call that ran: `push_ended`, as the
     // tap hands it) and the runs are drawn again.
-    let mut group = c.benchmark_group("tap-live-grow");
+    let name = if cold {
+        "tap-live-grow-cold"
+    } else {
+        "tap-live-grow"
+    };
+    let mut group = c.benchmark_group(name);
     group.sample_size(10);
     for calls in [10, 200, 2000] {
-        let (before, lines, mut written_before) = all_but_the_last(calls, 2);
-        let [last_but_one, last] = <[_; 2]>::try_from(lines).expect("two calls unread");
-        let text_but_one = written(&last_but_one, &mut written_before);
-        let text = written(&last, &mut written_before);
-        let (begun, last) = (begun(&last), ended(last));
+        let n = last_call(calls);
         // Timed: what the tap's builder thread does. Not timed: the
         // copy of the state before, and call N-1 read on it as the tap
         // reads each call (a copy's lists are made at their length, and
@@ -308,10 +380,11 @@ fn live_grow(c: &mut Criterion) {
         // `tap-record`) and freeing the state after (the tap keeps it for
         // the next call).
         let setup = || {
-            let mut growing = before.clone();
-            call(&mut growing, &last_but_one, text_but_one.clone());
-            let begun = std::sync::Arc::new(begun.clone());
-            (growing, begun, text.clone(), last.clone())
+            let input = n.input();
+            if cold {
+                other_work();
+            }
+            input
         };
         let timed = |(mut growing, begun, text, last): (Growing, _, _, _)| {
             growing.request_written(&begun, text);
@@ -322,11 +395,80 @@ fn live_grow(c: &mut Criterion) {
         };
         // What the call allocates, in bytes: the copies a build makes of
         // what it keeps from the build before grow with the run.
-        let input = setup();
-        let (_, bytes) = Counted::bytes_of(|| timed(input));
-        println!("tap-live-grow/call-{calls} allocates {bytes} bytes");
+        if !cold {
+            let input = setup();
+            let (_, bytes) = Counted::bytes_of(|| timed(input));
+            println!("tap-live-grow/call-{calls} allocates {bytes} bytes");
+        }
+        // Cold, each call is timed alone, right after its own setup.
+        let size = match cold {
+            true => criterion::BatchSize::PerIteration,
+            false => criterion::BatchSize::LargeInput,
+        };
         group.bench_function(format!("call-{calls}"), |b| {
-            b.iter_batched(setup, timed, criterion::BatchSize::LargeInput)
+            b.iter_batched(setup, timed, size)
+        });
+    }
+    group.finish();
+}
+
+/// The event loop's app showing `runs` at their last step, at 120×40, as
+/// a live view does.
+fn live_app(runs: Vec<std::sync::Arc<agent_loop_sim::load::Loaded>>) -> agent_loop_sim::app::App {
+    use agent_loop_sim::app::{self, Action, App};
+    use agent_loop_sim::live::{Live, Update};
+    let lang = agent_loop_sim::scenario::Lang::En;
+    let theme = agent_loop_sim::theme::Theme::DARK;
+    let mut shown = App::new((*runs[0]).clone(), lang, theme);
+    shown.live = Some(Live::new(Vec::new()));
+    agent_loop_sim::frames::apply(&mut shown, Action::Resize(120, 40));
+    app::grow(&mut shown, Update::Grown(runs));
+    agent_loop_sim::frames::apply(&mut shown, Action::Last);
+    shown
+}
+
+fn live_call(c: &mut Criterion) {
+    // All that a live view does for call N of a run of N, on both its
+    // threads: the builder's (`tap-live-grow`) and the event loop's
+    // (`tap-live-view`), as the call begins and again as it ends: each
+    // time the runs built, then taken by the view and drawn at 120×40.
+    // Each call after other work, as `tap-live-grow-cold`.
+    use agent_loop_sim::app::{self, Action};
+    use agent_loop_sim::live::Update;
+    use std::sync::Arc;
+    let mut group = c.benchmark_group("tap-live-call");
+    group.sample_size(10);
+    for calls in [10, 200, 2000] {
+        let n = last_call(calls);
+        let (mut growing, ..) = n.input();
+        let shown = live_app(growing.runs(Vec::new()).into_iter().map(Arc::new).collect());
+        let setup = || {
+            let (growing, begun, text, last) = n.input();
+            // Call N's request not yet counted (call N-1's was, drawn).
+            agent_loop_sim::tokens::forget_counted(&text.text);
+            // The event loop's app holds its timelines alone.
+            let mut shown = shown.clone();
+            shown.timelines = Arc::new((*shown.timelines).clone());
+            let input = (growing, shown, begun, text, last);
+            other_work();
+            input
+        };
+        let timed = |(mut growing, mut shown, begun, text, last): (Growing, _, _, _, _)| {
+            let mut draw = |runs: Vec<_>| {
+                app::grow(
+                    &mut shown,
+                    Update::Grown(runs.into_iter().map(Arc::new).collect()),
+                );
+                agent_loop_sim::frames::apply(&mut shown, Action::Tick);
+            };
+            growing.request_written(&begun, text);
+            draw(growing.runs(vec![begun.clone()]));
+            growing.push_ended(last, begun);
+            draw(growing.runs(Vec::new()));
+            (growing, shown)
+        };
+        group.bench_function(format!("call-{calls}"), |b| {
+            b.iter_batched(setup, timed, criterion::BatchSize::PerIteration)
         });
     }
     group.finish();
@@ -372,11 +514,11 @@ fn record(c: &mut Criterion) {
 fn live_view(c: &mut Criterion) {
     // What the event loop does when the builder sends the grown runs
     // after call N ended: the view takes them (`app::grow`, which
-    // indexes their timelines) and draws the frame at 120×40. Not
-    // timed: freeing the runs of call N-1 (the builder thread may
-    // still hold them).
-    use agent_loop_sim::app::{self, Action, App};
-    use agent_loop_sim::live::{Live, Update};
+    // indexes their timelines from those of call N-1) and draws the
+    // frame at 120×40. Not timed: freeing the runs of call N-1 (the
+    // builder thread may still hold them).
+    use agent_loop_sim::app::{self, Action};
+    use agent_loop_sim::live::Update;
     use agent_loop_sim::transcript::growing::Growing;
     use std::sync::Arc;
     let mut group = c.benchmark_group("tap-live-view");
@@ -389,16 +531,15 @@ fn live_view(c: &mut Criterion) {
         let before = runs(&mut growing);
         growing.push(last);
         let after = runs(&mut growing);
-        let lang = agent_loop_sim::scenario::Lang::En;
-        let theme = agent_loop_sim::theme::Theme::DARK;
-        let mut shown = App::new((*before[0]).clone(), lang, theme);
-        shown.live = Some(Live::new(Vec::new()));
-        agent_loop_sim::frames::apply(&mut shown, Action::Resize(120, 40));
-        app::grow(&mut shown, Update::Grown(before));
-        agent_loop_sim::frames::apply(&mut shown, Action::Last);
+        let shown = live_app(before);
         group.bench_function(format!("call-{calls}"), |b| {
             b.iter_batched(
-                || (shown.clone(), after.clone()),
+                || {
+                    // The event loop's app holds its timelines alone.
+                    let mut shown = shown.clone();
+                    shown.timelines = Arc::new((*shown.timelines).clone());
+                    (shown, after.clone())
+                },
                 |(mut a, after)| {
                     app::grow(&mut a, Update::Grown(after));
                     agent_loop_sim::frames::apply(&mut a, Action::Tick);
@@ -444,6 +585,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     live_rebuild(&mut c);
     live_grow(&mut c);
+    live_call(&mut c);
     record(&mut c);
     live_view(&mut c);
     chunk_latency(&mut c);
